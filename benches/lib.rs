@@ -1,0 +1,1 @@
+//! Shared workloads for the `cargo bench` suites in this crate.

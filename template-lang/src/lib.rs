@@ -1,0 +1,1 @@
+//! The JSON-Template (JSON-T) language.
