@@ -1,0 +1,3 @@
+//! Source text to instructions: the tag scanner and the nom grammar of tag contents.
+
+pub mod path;

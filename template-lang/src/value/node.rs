@@ -1,0 +1,341 @@
+//! The immutable data tree templates execute against.
+//!
+//! A [`Node`] is built once (from JSON, or by the renderer from cached content) and then
+//! shared: strings, arrays and objects sit behind `Arc`, so cloning a node is O(1) and a
+//! page context can reuse cached pieces without deep copies. Objects keep the key order
+//! JavaScript gives them (integer-like keys first, ascending, then insertion order), because
+//! the reference engine is JavaScript and that order is visible in `json`, `key-by` and
+//! every iteration over an object.
+
+use std::fmt;
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+/// One JSON value.
+#[derive(Clone, Default)]
+pub enum Node {
+    #[default]
+    Null,
+    Bool(bool),
+    /// Every number is an IEEE double, as in JavaScript.
+    Number(f64),
+    String(Arc<str>),
+    Array(Arc<[Node]>),
+    Object(Arc<Object>),
+}
+
+/// Objects with more keys than this get a hash index; smaller ones are scanned, which is
+/// faster for the short keys templates use.
+const INDEX_THRESHOLD: usize = 12;
+
+/// A JSON object: entries in JavaScript's key order, with a hash index for large objects.
+#[derive(Default)]
+pub struct Object {
+    entries: Box<[(Arc<str>, Node)]>,
+    index: Option<FxHashMap<Arc<str>, u32>>,
+}
+
+impl Object {
+    /// Builds an object from entries in insertion order, applying JavaScript's rules: a
+    /// repeated key keeps its first position and its last value, and integer-like keys
+    /// ("0", "17") come first in ascending numeric order.
+    pub fn from_entries(entries: Vec<(Arc<str>, Node)>) -> Object {
+        let mut entries = dedupe_keys(entries);
+        if entries.iter().any(|(k, _)| array_index(k).is_some()) {
+            // A stable sort keeps the insertion order of the non-index keys.
+            entries.sort_by_key(|(k, _)| match array_index(k) {
+                Some(i) => (0u8, i),
+                None => (1u8, 0),
+            });
+        }
+        let index = (entries.len() > INDEX_THRESHOLD).then(|| {
+            entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.clone(), i as u32))
+                .collect()
+        });
+        Object {
+            entries: entries.into_boxed_slice(),
+            index,
+        }
+    }
+
+    /// The value for `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        match &self.index {
+            Some(index) => index.get(key).map(|&i| &self.entries[i as usize].1),
+            None => self
+                .entries
+                .iter()
+                .find(|(k, _)| &**k == key)
+                .map(|(_, v)| v),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Entries in JavaScript's key order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Arc<str>, &Node)> {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+fn dedupe_keys(entries: Vec<(Arc<str>, Node)>) -> Vec<(Arc<str>, Node)> {
+    if entries.len() <= 1 {
+        return entries;
+    }
+    let mut seen: FxHashMap<Arc<str>, usize> = FxHashMap::default();
+    let mut out: Vec<(Arc<str>, Node)> = Vec::with_capacity(entries.len());
+    for (k, v) in entries {
+        match seen.get(&k) {
+            Some(&i) => out[i].1 = v,
+            None => {
+                seen.insert(k.clone(), out.len());
+                out.push((k, v));
+            }
+        }
+    }
+    out
+}
+
+/// JavaScript's "array index" test for property keys: the canonical decimal form of an
+/// integer below 2^32 - 1. Such keys are ordered numerically before all other keys.
+pub fn array_index(key: &str) -> Option<u32> {
+    let bytes = key.as_bytes();
+    if bytes.is_empty() || bytes.len() > 10 || (bytes.len() > 1 && bytes[0] == b'0') {
+        return None;
+    }
+    if !bytes.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n: u64 = key.parse().ok()?;
+    (n < u32::MAX as u64).then_some(n as u32)
+}
+
+impl Node {
+    pub fn string(s: impl Into<Arc<str>>) -> Node {
+        Node::String(s.into())
+    }
+
+    pub fn array(items: Vec<Node>) -> Node {
+        Node::Array(items.into())
+    }
+
+    pub fn object(entries: Vec<(Arc<str>, Node)>) -> Node {
+        Node::Object(Arc::new(Object::from_entries(entries)))
+    }
+
+    /// Parses JSON text into a node tree.
+    pub fn from_json_str(text: &str) -> Result<Node, serde_json::Error> {
+        serde_json::from_str(text)
+    }
+
+    /// Converts a `serde_json` value (document key order) into a node tree.
+    pub fn from_json(value: &serde_json::Value) -> Node {
+        match value {
+            serde_json::Value::Null => Node::Null,
+            serde_json::Value::Bool(b) => Node::Bool(*b),
+            serde_json::Value::Number(n) => Node::Number(n.as_f64().unwrap_or(f64::NAN)),
+            serde_json::Value::String(s) => Node::String(s.as_str().into()),
+            serde_json::Value::Array(a) => Node::array(a.iter().map(Node::from_json).collect()),
+            serde_json::Value::Object(o) => Node::object(
+                o.iter()
+                    .map(|(k, v)| (Arc::from(k.as_str()), Node::from_json(v)))
+                    .collect(),
+            ),
+        }
+    }
+
+    pub fn as_object(&self) -> Option<&Object> {
+        match self {
+            Node::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match self {
+            Node::Array(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Node::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Follows object keys from this node; `None` as soon as one is missing.
+    pub fn pointer(&self, keys: &[&str]) -> Option<&Node> {
+        keys.iter()
+            .try_fold(self, |node, key| node.as_object()?.get(key))
+    }
+}
+
+impl fmt::Debug for Node {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        crate::value::json::stringify(crate::value::View::of(self), None, &mut s);
+        f.write_str(&s)
+    }
+}
+
+impl From<&str> for Node {
+    fn from(s: &str) -> Node {
+        Node::String(s.into())
+    }
+}
+
+impl From<String> for Node {
+    fn from(s: String) -> Node {
+        Node::String(s.into())
+    }
+}
+
+impl From<f64> for Node {
+    fn from(n: f64) -> Node {
+        Node::Number(n)
+    }
+}
+
+impl From<bool> for Node {
+    fn from(b: bool) -> Node {
+        Node::Bool(b)
+    }
+}
+
+impl From<serde_json::Value> for Node {
+    fn from(v: serde_json::Value) -> Node {
+        Node::from_json(&v)
+    }
+}
+
+mod de {
+    use super::{Node, Object};
+    use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+    use std::fmt;
+    use std::sync::Arc;
+
+    struct NodeVisitor;
+
+    impl<'de> Visitor<'de> for NodeVisitor {
+        type Value = Node;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a JSON value")
+        }
+        fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+            Ok(Node::Bool(v))
+        }
+        fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+            Ok(Node::Number(v as f64))
+        }
+        fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+            Ok(Node::Number(v as f64))
+        }
+        fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+            Ok(Node::Number(v))
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Node, E> {
+            Ok(Node::String(v.into()))
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Node, E> {
+            Ok(Node::String(v.into()))
+        }
+        fn visit_unit<E>(self) -> Result<Node, E> {
+            Ok(Node::Null)
+        }
+        fn visit_none<E>(self) -> Result<Node, E> {
+            Ok(Node::Null)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Node, D::Error> {
+            Deserialize::deserialize(d)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Node, A::Error> {
+            let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Node::Array(items.into()))
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Node, A::Error> {
+            let mut entries: Vec<(Arc<str>, Node)> = Vec::new();
+            while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+                let value: Node = map.next_value()?;
+                entries.push((Arc::from(&*key), value));
+            }
+            Ok(Node::Object(Arc::new(Object::from_entries(entries))))
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Node {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+            d.deserialize_any(NodeVisitor)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys(node: &Node) -> Vec<String> {
+        node.as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, _)| k.to_string())
+            .collect()
+    }
+
+    #[test]
+    fn integer_like_keys_come_first_in_ascending_order() {
+        let n = Node::from_json_str(r#"{"b":1,"10":2,"a":3,"2":4,"01":5,"4294967295":6,"0":7}"#)
+            .unwrap();
+        assert_eq!(keys(&n), ["0", "2", "10", "b", "a", "01", "4294967295"]);
+    }
+
+    #[test]
+    fn repeated_keys_keep_first_position_and_last_value() {
+        let n = Node::from_json_str(r#"{"a":1,"b":2,"a":3}"#).unwrap();
+        assert_eq!(keys(&n), ["a", "b"]);
+        assert!(matches!(n.pointer(&["a"]), Some(Node::Number(v)) if *v == 3.0));
+    }
+
+    #[test]
+    fn large_objects_are_indexed() {
+        let text = format!(
+            "{{{}}}",
+            (0..40)
+                .map(|i| format!("\"k{i}\":{i}"))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        let n = Node::from_json_str(&text).unwrap();
+        let o = n.as_object().unwrap();
+        assert!(o.index.is_some());
+        assert!(matches!(o.get("k33"), Some(Node::Number(v)) if *v == 33.0));
+        assert!(o.get("k40").is_none());
+    }
+
+    #[test]
+    fn big_integers_become_doubles() {
+        let n = Node::from_json_str("123456789012345678901").unwrap();
+        let Node::Number(v) = n else {
+            panic!("not a number: {n:?}")
+        };
+        assert_eq!(
+            crate::value::number::number_to_string(v),
+            "123456789012345680000"
+        );
+    }
+}

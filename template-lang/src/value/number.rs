@@ -1,0 +1,221 @@
+//! Numbers the JavaScript way: printing (`String(n)`), `parseInt(s, 10)`, `parseFloat(s)`.
+//!
+//! The reference engine is JavaScript, so every number a template prints or reads back from
+//! a string must go through these rules: `1.0` prints `1`, `1e21` prints `1e+21`, and
+//! `parseFloat("12px")` is 12.
+
+/// Appends `n` as JavaScript's `String(n)` prints it.
+pub fn push_number(n: f64, out: &mut String) {
+    if n == 0.0 {
+        // Covers -0, which JavaScript prints as "0".
+        out.push('0');
+    } else if n.fract() == 0.0 && n.abs() < 1e15 {
+        // Integers are by far the most common case; itoa-style printing is exact here.
+        out.push_str(itoa_i64(n as i64, &mut [0u8; 20]));
+    } else {
+        let mut buf = ryu_js::Buffer::new();
+        out.push_str(buf.format(n));
+    }
+}
+
+/// `String(n)` as an owned string.
+pub fn number_to_string(n: f64) -> String {
+    let mut s = String::new();
+    push_number(n, &mut s);
+    s
+}
+
+fn itoa_i64(mut v: i64, buf: &mut [u8; 20]) -> &str {
+    let neg = v < 0;
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (v % 10).unsigned_abs() as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    if neg {
+        i -= 1;
+        buf[i] = b'-';
+    }
+    // Only ASCII digits and '-' were written.
+    std::str::from_utf8(&buf[i..]).unwrap_or("0")
+}
+
+/// JavaScript's StrWhiteSpaceChar set, used by `trim`, `parseInt` and `parseFloat`.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{0B}' | '\u{0C}' | '\r' | ' ' | '\u{A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202F}'
+                | '\u{205F}'
+                | '\u{3000}'
+                | '\u{FEFF}'
+    )
+}
+
+/// `String.prototype.trim()`.
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+/// `parseInt(s, 10)`: leading whitespace, an optional sign, then the longest run of digits.
+pub fn js_parse_int(s: &str) -> f64 {
+    let s = s.trim_start_matches(is_js_whitespace);
+    let (neg, digits) = split_sign(s);
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    if end == 0 {
+        return f64::NAN;
+    }
+    let v: f64 = digits[..end].parse().unwrap_or(f64::NAN);
+    if neg { -v } else { v }
+}
+
+/// `parseFloat(s)`: leading whitespace, then the longest prefix that is a decimal literal
+/// (or `Infinity`).
+pub fn js_parse_float(s: &str) -> f64 {
+    let s = s.trim_start_matches(is_js_whitespace);
+    let (neg, rest) = split_sign(s);
+    let sign = if neg { -1.0 } else { 1.0 };
+    if rest.starts_with("Infinity") {
+        return sign * f64::INFINITY;
+    }
+    let b = rest.as_bytes();
+    let mut i = 0;
+    let int_digits = count_digits(&b[i..]);
+    i += int_digits;
+    let mut frac_digits = 0;
+    if i < b.len() && b[i] == b'.' {
+        frac_digits = count_digits(&b[i + 1..]);
+        if int_digits > 0 || frac_digits > 0 {
+            i += 1 + frac_digits;
+        }
+    }
+    if int_digits == 0 && frac_digits == 0 {
+        return f64::NAN;
+    }
+    if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+        let mut j = i + 1;
+        if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+            j += 1;
+        }
+        let exp_digits = count_digits(&b[j..]);
+        if exp_digits > 0 {
+            i = j + exp_digits;
+        }
+    }
+    let text = &rest[..i];
+    let text = text.strip_suffix('.').unwrap_or(text);
+    sign * text.parse::<f64>().unwrap_or(f64::NAN)
+}
+
+fn split_sign(s: &str) -> (bool, &str) {
+    match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    }
+}
+
+fn count_digits(b: &[u8]) -> usize {
+    b.iter().take_while(|c| c.is_ascii_digit()).count()
+}
+
+/// `Math.round`: halves round towards +Infinity.
+pub fn js_round(n: f64) -> f64 {
+    if !n.is_finite() || n.fract() == 0.0 {
+        return n;
+    }
+    // floor(n + 0.5) computed without the rounding error of the addition.
+    let f = n.floor();
+    if n - f >= 0.5 { f + 1.0 } else { f }
+}
+
+/// ECMAScript ToInt32, used by the bitwise and shift operators.
+pub fn to_int32(n: f64) -> i32 {
+    if !n.is_finite() {
+        return 0;
+    }
+    let m = n.trunc().rem_euclid(4294967296.0);
+    m as u32 as i32
+}
+
+/// `a % b` with JavaScript's sign rules (those of the dividend, as in Rust's `%` on f64).
+pub fn js_mod(a: f64, b: f64) -> f64 {
+    a % b
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(n: f64) -> String {
+        number_to_string(n)
+    }
+
+    #[test]
+    fn prints_like_javascript() {
+        assert_eq!(p(1.0), "1");
+        assert_eq!(p(1.5), "1.5");
+        assert_eq!(p(-0.0), "0");
+        assert_eq!(p(1e21), "1e+21");
+        assert_eq!(p(1e-7), "1e-7");
+        assert_eq!(p(0.000001), "0.000001");
+        assert_eq!(p(123456789012345678901.0), "123456789012345680000");
+        assert_eq!(p(1.2895208742556044e24), "1.2895208742556044e+24");
+        assert_eq!(p(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(p(-42.0), "-42");
+        assert_eq!(p(f64::NAN), "NaN");
+        assert_eq!(p(f64::INFINITY), "Infinity");
+        assert_eq!(p(f64::NEG_INFINITY), "-Infinity");
+        assert_eq!(p(9007199254740993.0), "9007199254740992");
+        assert_eq!(p(i64::MIN as f64), "-9223372036854776000");
+    }
+
+    #[test]
+    fn parse_int_takes_the_leading_digits() {
+        assert_eq!(js_parse_int("  42px"), 42.0);
+        assert_eq!(js_parse_int("-7"), -7.0);
+        assert_eq!(js_parse_int("0x1A"), 0.0);
+        assert!(js_parse_int("px").is_nan());
+        assert!(js_parse_int("").is_nan());
+        assert!(js_parse_int("-").is_nan());
+    }
+
+    #[test]
+    fn parse_float_takes_the_longest_decimal_prefix() {
+        assert_eq!(js_parse_float("3.25abc"), 3.25);
+        assert_eq!(js_parse_float(".5"), 0.5);
+        assert_eq!(js_parse_float("5."), 5.0);
+        assert_eq!(js_parse_float("1e3x"), 1000.0);
+        assert_eq!(js_parse_float("1e"), 1.0);
+        assert_eq!(js_parse_float("-Infinity"), f64::NEG_INFINITY);
+        assert!(js_parse_float(".").is_nan());
+        assert!(js_parse_float("abc").is_nan());
+    }
+
+    #[test]
+    fn round_and_int32_follow_ecmascript() {
+        assert_eq!(js_round(2.5), 3.0);
+        assert_eq!(js_round(-2.5), -2.0);
+        assert_eq!(js_round(-2.6), -3.0);
+        assert_eq!(js_round(0.49999999999999994), 0.0);
+        assert_eq!(to_int32(4294967296.0 + 5.0), 5);
+        assert_eq!(to_int32(2147483648.0), -2147483648);
+        assert_eq!(to_int32(-1.9), -1);
+        assert_eq!(to_int32(f64::NAN), 0);
+    }
+
+    #[test]
+    fn trim_uses_the_javascript_set() {
+        assert_eq!(js_trim("\u{FEFF}\u{A0} x \u{3000}"), "x");
+        assert_eq!(js_trim("\u{85}x"), "\u{85}x");
+    }
+}
