@@ -1,3 +1,5 @@
 //! Source text to instructions: the tag scanner and the nom grammar of tag contents.
 
 pub mod path;
+pub mod scan;
+pub mod tag;

@@ -20,6 +20,8 @@ pub struct Seg {
     pub name: Box<str>,
     /// For all-digit segments up to `i32::MAX`: the array index.
     pub index: Option<u32>,
+    /// [`crate::value::key_hash`] of `name`, for fast object lookups.
+    pub hash: u64,
 }
 
 /// What the first segment of a reference denotes.
@@ -97,8 +99,14 @@ fn make_seg(text: &str) -> Seg {
     } else {
         None
     };
+    // The reference turns such segments into numbers, so "01" names the key "1".
+    let name: Box<str> = match index {
+        Some(i) => i.to_string().into(),
+        None => text.into(),
+    };
     Seg {
-        name: text.into(),
+        hash: crate::value::key_hash(&name),
+        name,
         index,
     }
 }

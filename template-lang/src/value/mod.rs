@@ -6,7 +6,7 @@ pub mod json;
 mod node;
 pub mod number;
 
-pub use node::{Node, Object, array_index};
+pub use node::{Node, Object, array_index, key_hash};
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -70,14 +70,26 @@ impl<'x> View<'x> {
         }
     }
 
-    /// Appends the value as `{var}` prints it: scalars as text, arrays joined with commas
-    /// (as JavaScript's `Array.join`), null/missing/objects as nothing.
+    /// Appends the value as `{var}` prints it: scalars as text, null/missing/objects as
+    /// nothing, and arrays element by element with commas, each element converted the way
+    /// JavaScript's string concatenation converts it (so a `null` element prints `null`,
+    /// while nested arrays follow `Array.join`, where null is empty).
     pub fn print(self, out: &mut String) {
         match self {
             View::Str(s) => out.push_str(s),
             View::Num(n) => push_number(n, out),
             View::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-            View::Arr(a) => join_array(a, out),
+            View::Arr(a) => {
+                for (i, item) in a.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    match item {
+                        Node::Null => out.push_str("null"),
+                        other => push_js_string(other, out),
+                    }
+                }
+            }
             View::Missing | View::Null | View::Obj(_) => {}
         }
     }
@@ -197,8 +209,18 @@ impl<'x> View<'x> {
     }
 }
 
-/// Appends the elements as JavaScript's `Array.prototype.join(",")`: null (and missing)
-/// elements are empty, objects are `[object Object]`, nested arrays are joined in turn.
+/// Appends `String(value)` as JavaScript computes it.
+pub fn push_js_string(node: &Node, out: &mut String) {
+    match node {
+        Node::Null => out.push_str("null"),
+        Node::Object(_) => out.push_str("[object Object]"),
+        Node::Array(a) => join_array(a, out),
+        other => View::of(other).print(out),
+    }
+}
+
+/// Appends the elements as JavaScript's `Array.prototype.join(",")`: null elements are
+/// empty, objects are `[object Object]`, nested arrays are joined in turn.
 pub fn join_array(items: &[Node], out: &mut String) {
     for (i, item) in items.iter().enumerate() {
         if i > 0 {
@@ -206,9 +228,7 @@ pub fn join_array(items: &[Node], out: &mut String) {
         }
         match item {
             Node::Null => {}
-            Node::Object(_) => out.push_str("[object Object]"),
-            Node::Array(a) => join_array(a, out),
-            other => View::of(other).print(out),
+            other => push_js_string(other, out),
         }
     }
 }
@@ -277,24 +297,40 @@ impl<'a> Val<'a> {
     /// The child `key` of an object (or the `index`-th element of an array when `index`
     /// is given), keeping the borrow when this value is itself borrowed.
     pub fn child(&self, key: &str, index: Option<u32>) -> Val<'a> {
+        self.child_hashed(key, key_hash(key), index)
+    }
+
+    /// [`Val::child`] with the key's hash precomputed.
+    #[inline]
+    pub fn child_hashed(&self, key: &str, hash: u64, index: Option<u32>) -> Val<'a> {
         match self {
-            Val::Ref(n) => match child_of(n, key, index) {
+            Val::Ref(n) => match child_of(n, key, hash, index) {
                 Some(c) => Val::Ref(c),
                 None => Val::Missing,
             },
-            Val::Own(n) => match child_of(n, key, index) {
+            Val::Own(n) => match child_of(n, key, hash, index) {
                 Some(c) => Val::Own(c.clone()),
                 None => Val::Missing,
             },
             Val::Missing | Val::Text(_) => Val::Missing,
         }
     }
+
+    /// The `i`-th element of an array value.
+    pub fn element(&self, i: usize) -> Val<'a> {
+        match self {
+            Val::Ref(Node::Array(a)) => a.get(i).map_or(Val::Missing, Val::Ref),
+            Val::Own(Node::Array(a)) => a.get(i).map_or(Val::Missing, |n| Val::Own(n.clone())),
+            _ => Val::Missing,
+        }
+    }
 }
 
 /// One step of a path: object key lookup, or array element for numeric segments.
-pub fn child_of<'n>(node: &'n Node, key: &str, index: Option<u32>) -> Option<&'n Node> {
+#[inline]
+pub fn child_of<'n>(node: &'n Node, key: &str, hash: u64, index: Option<u32>) -> Option<&'n Node> {
     match node {
-        Node::Object(o) => o.get(key),
+        Node::Object(o) => o.get_hashed(key, hash),
         Node::Array(a) => a.get(index? as usize),
         _ => None,
     }
@@ -322,8 +358,8 @@ mod tests {
         assert_eq!(printed(r#"{"a":1}"#), "");
         assert_eq!(printed("true"), "true");
         assert_eq!(
-            printed(r#"[1,null,"x",{"a":1},[2,[3]],false]"#),
-            "1,,x,[object Object],2,3,false"
+            printed(r#"[1,null,"x",{"a":1},[2,[3,null]],false]"#),
+            "1,null,x,[object Object],2,3,,false"
         );
     }
 

@@ -25,15 +25,25 @@ pub enum Node {
     Object(Arc<Object>),
 }
 
-/// Objects with more keys than this get a hash index; smaller ones are scanned, which is
-/// faster for the short keys templates use.
-const INDEX_THRESHOLD: usize = 12;
+/// Objects with more keys than this get a sorted hash index; smaller ones are scanned.
+const INDEX_THRESHOLD: usize = 16;
 
-/// A JSON object: entries in JavaScript's key order, with a hash index for large objects.
+/// The hash objects index their keys by. Templates compute it once per path segment at
+/// compile time, so a lookup compares integers and touches key text only on a match.
+pub fn key_hash(key: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(key.as_bytes());
+    h.finish()
+}
+
+/// A JSON object: entries in JavaScript's key order, with their key hashes alongside, and
+/// a sorted hash index for large objects.
 #[derive(Default)]
 pub struct Object {
     entries: Box<[(Arc<str>, Node)]>,
-    index: Option<FxHashMap<Arc<str>, u32>>,
+    hashes: Box<[u64]>,
+    index: Option<Box<[(u64, u32)]>>,
 }
 
 impl Object {
@@ -49,28 +59,47 @@ impl Object {
                 None => (1u8, 0),
             });
         }
+        let hashes: Box<[u64]> = entries.iter().map(|(k, _)| key_hash(k)).collect();
         let index = (entries.len() > INDEX_THRESHOLD).then(|| {
-            entries
+            let mut idx: Vec<(u64, u32)> = hashes
                 .iter()
                 .enumerate()
-                .map(|(i, (k, _))| (k.clone(), i as u32))
-                .collect()
+                .map(|(i, &h)| (h, i as u32))
+                .collect();
+            idx.sort_unstable();
+            idx.into_boxed_slice()
         });
         Object {
             entries: entries.into_boxed_slice(),
+            hashes,
             index,
         }
     }
 
     /// The value for `key`, if present.
     pub fn get(&self, key: &str) -> Option<&Node> {
+        self.get_hashed(key, key_hash(key))
+    }
+
+    /// The value for `key`, whose [`key_hash`] is `hash`.
+    #[inline]
+    pub fn get_hashed(&self, key: &str, hash: u64) -> Option<&Node> {
         match &self.index {
-            Some(index) => index.get(key).map(|&i| &self.entries[i as usize].1),
+            Some(index) => {
+                let start = index.partition_point(|&(h, _)| h < hash);
+                index[start..]
+                    .iter()
+                    .take_while(|&&(h, _)| h == hash)
+                    .map(|&(_, i)| &self.entries[i as usize])
+                    .find(|(k, _)| &**k == key)
+                    .map(|(_, v)| v)
+            }
             None => self
-                .entries
+                .hashes
                 .iter()
-                .find(|(k, _)| &**k == key)
-                .map(|(_, v)| v),
+                .zip(self.entries.iter())
+                .find(|(h, (k, _))| **h == hash && &**k == key)
+                .map(|(_, (_, v))| v),
         }
     }
 
@@ -323,6 +352,7 @@ mod tests {
         let n = Node::from_json_str(&text).unwrap();
         let o = n.as_object().unwrap();
         assert!(o.index.is_some());
+        assert_eq!(o.len(), 40);
         assert!(matches!(o.get("k33"), Some(Node::Number(v)) if *v == 33.0));
         assert!(o.get("k40").is_none());
     }

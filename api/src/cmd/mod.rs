@@ -1,0 +1,3 @@
+//! Subcommands of the `tessera` binary.
+
+pub mod render;

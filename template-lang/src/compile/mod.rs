@@ -1,0 +1,257 @@
+//! Source text to a compiled [`Template`]: scan, resolve formatter and predicate names,
+//! parse expressions, assemble the tree.
+
+mod assemble;
+pub mod tree;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::error::{Diagnostic, msg};
+use crate::exec::expr::{Expr, ExprLimits};
+use crate::plugins::Registry;
+use crate::syntax::scan::{Piece, pos_of, scan};
+use crate::syntax::tag::{FormatterSyntax, Tag};
+pub use assemble::MAX_NESTING;
+use assemble::{Assembler, BlockKind, Control, Fed};
+use tree::{Block, FormatterCall, Inst, PredicateCall};
+
+/// A compiled template: immutable, shareable between threads, executed many times.
+#[derive(Debug)]
+pub struct Template {
+    pub(crate) root: Block,
+}
+
+/// The result of compiling: the template (always, best effort) and its syntax errors.
+pub struct Compiled {
+    pub template: Template,
+    pub errors: Vec<Diagnostic>,
+}
+
+impl Template {
+    /// Compiles `source` with the given formatters and predicates.
+    pub fn compile(source: &str, registry: &Registry) -> Compiled {
+        compile(source, registry, &ExprLimits::default())
+    }
+
+    /// Compiles with the standard formatters and predicates, failing on any syntax error.
+    pub fn parse_strict(source: &str) -> Result<Template, Vec<Diagnostic>> {
+        let c = Template::compile(source, Registry::standard());
+        if c.errors.is_empty() {
+            Ok(c.template)
+        } else {
+            Err(c.errors)
+        }
+    }
+
+    /// A template that renders nothing.
+    pub fn empty() -> Template {
+        Template { root: Vec::new() }
+    }
+}
+
+/// Compiles `source`.
+pub fn compile(source: &str, registry: &Registry, limits: &ExprLimits) -> Compiled {
+    let mut asm = Assembler::default();
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut last_pos = Default::default();
+    scan(source, |piece| match piece {
+        Piece::Text(text) => asm.accept(Fed::Leaf(Inst::Text(text.into())), last_pos),
+        Piece::Tag(tag, pos, raw) => {
+            last_pos = pos;
+            match lower(tag, pos, registry, limits, &mut errors) {
+                Some(fed) => asm.accept(fed, pos),
+                None => asm.accept(Fed::Leaf(Inst::Text(raw.into())), pos),
+            }
+        }
+    });
+    asm.accept(Fed::Control(Control::Eof), pos_of(source, source.len()));
+    let (root, asm_errors) = asm.finish();
+    errors.extend(asm_errors);
+    errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
+    Compiled {
+        template: Template { root },
+        errors,
+    }
+}
+
+/// Turns a parsed tag into an instruction for the assembler; `None` turns it back into
+/// text (an unknown formatter, as in the reference, which reports it and prints the tag).
+fn lower(
+    tag: Tag<'_>,
+    pos: crate::error::Pos,
+    registry: &Registry,
+    limits: &ExprLimits,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Fed> {
+    use tree::*;
+    let leaf = |inst: Inst| Some(Fed::Leaf(inst));
+    match tag {
+        // Comments are instructions to the reference's assembler; an empty text keeps
+        // their (rare) effect on it, and merges away.
+        Tag::Comment => leaf(Inst::Text("".into())),
+        Tag::Variable { vars, formatters } => {
+            let formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            leaf(Inst::Variable(Box::new(Variable {
+                vars: vars.into(),
+                formatters,
+                pos,
+            })))
+        }
+        Tag::Bindvar {
+            name,
+            vars,
+            formatters,
+        } => {
+            let formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            leaf(Inst::Bindvar(Box::new(Bindvar {
+                name: name.into(),
+                vars: vars.into(),
+                formatters,
+                pos,
+            })))
+        }
+        Tag::Ctxvar { name, bindings } => leaf(Inst::Ctxvar(Box::new(Ctxvar {
+            name: name.into(),
+            bindings: bindings.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+        }))),
+        Tag::Eval(code) => {
+            let (debug, code) = match code.strip_prefix('#') {
+                Some(rest) => (true, rest),
+                None => (false, code),
+            };
+            let (expr, parse_errors) = Expr::compile(code, limits);
+            leaf(Inst::Eval(Box::new(Eval {
+                source: code.into(),
+                expr,
+                parse_errors,
+                debug,
+                pos,
+            })))
+        }
+        Tag::Include { name, args } => leaf(Inst::Include(Box::new(Include {
+            name: name.into(),
+            output: args.contains(&"output"),
+            pos,
+        }))),
+        Tag::Inject { name, path } => leaf(Inst::Inject(Box::new(Inject {
+            name: name.into(),
+            path: path.into(),
+        }))),
+        Tag::MetaLeft => leaf(Inst::Text("{".into())),
+        Tag::MetaRight => leaf(Inst::Text("}".into())),
+        Tag::Newline => leaf(Inst::Text("\n".into())),
+        Tag::Space => leaf(Inst::Text(" ".into())),
+        Tag::Tab => leaf(Inst::Text("\t".into())),
+        Tag::Section(path) => Some(Fed::Open(BlockKind::Section(path))),
+        Tag::Repeated(path) => Some(Fed::Open(BlockKind::Repeated(path))),
+        Tag::If { ops, vars } => Some(Fed::Open(BlockKind::If {
+            ops: ops.into(),
+            vars: vars.into(),
+        })),
+        Tag::Predicate { name, args } => Some(Fed::Open(BlockKind::Predicate(resolve_predicate(
+            name, args, registry, pos, errors,
+        )))),
+        Tag::Macro(name) => Some(Fed::Open(BlockKind::Macro(name.into()))),
+        Tag::Or(pred) => {
+            Some(Fed::Control(Control::Or(pred.map(|(name, args)| {
+                resolve_predicate(name, args, registry, pos, errors)
+            }))))
+        }
+        Tag::End => Some(Fed::Control(Control::End)),
+        Tag::Eof => Some(Fed::Control(Control::Eof)),
+        Tag::AlternatesWith => Some(Fed::Control(Control::AlternatesWith)),
+    }
+}
+
+fn resolve_formatters(
+    calls: Vec<FormatterSyntax<'_>>,
+    registry: &Registry,
+    pos: crate::error::Pos,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Box<[FormatterCall]>> {
+    let mut out = Vec::with_capacity(calls.len());
+    for call in calls {
+        let Some(apply) = registry.formatter(call.name) else {
+            errors.push(Diagnostic::syntax(
+                msg::formatter_unknown(call.name),
+                Some(pos),
+            ));
+            return None;
+        };
+        out.push(FormatterCall {
+            name: call.name.into(),
+            apply,
+            args: call.args,
+        });
+    }
+    Some(out.into_boxed_slice())
+}
+
+fn resolve_predicate(
+    name: &str,
+    args: crate::syntax::tag::Args,
+    registry: &Registry,
+    pos: crate::error::Pos,
+    errors: &mut Vec<Diagnostic>,
+) -> PredicateCall {
+    let apply = registry.predicate(name);
+    if apply.is_none() {
+        errors.push(Diagnostic::syntax(msg::predicate_unknown(name), Some(pos)));
+    }
+    PredicateCall {
+        name: name.into(),
+        apply,
+        args,
+    }
+}
+
+/// Partial templates by name, compiled up front.
+#[derive(Default)]
+pub struct Partials {
+    map: FxHashMap<Box<str>, PartialEntry>,
+}
+
+/// A partial, or the syntax errors that keep it from being used.
+pub enum PartialEntry {
+    Ready(Arc<Template>),
+    /// Applying it reports these errors and renders nothing, as in the reference.
+    Failed(Vec<Diagnostic>),
+}
+
+impl Partials {
+    /// Compiles every partial; returns the set and all syntax errors found (each attributed
+    /// to its partial).
+    pub fn compile<'s>(
+        sources: impl IntoIterator<Item = (&'s str, &'s str)>,
+        registry: &Registry,
+    ) -> (Partials, Vec<Diagnostic>) {
+        let mut partials = Partials::default();
+        let mut all_errors = Vec::new();
+        for (name, source) in sources {
+            let c = Template::compile(source, registry);
+            let entry = if c.errors.is_empty() {
+                PartialEntry::Ready(Arc::new(c.template))
+            } else {
+                all_errors.extend(c.errors.iter().cloned().map(|e| e.in_partial(name)));
+                PartialEntry::Failed(c.errors)
+            };
+            partials.map.insert(name.into(), entry);
+        }
+        (partials, all_errors)
+    }
+
+    /// Adds an already compiled partial.
+    pub fn insert(&mut self, name: &str, template: Arc<Template>) {
+        self.map.insert(name.into(), PartialEntry::Ready(template));
+    }
+
+    pub fn get(&self, name: &str) -> Option<&PartialEntry> {
+        self.map.get(name)
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}

@@ -1,0 +1,151 @@
+//! The compiled instruction tree that the executor walks.
+//!
+//! Formatter and predicate names are resolved to functions at compile time, adjacent
+//! literal text is merged, and comments are gone, so execution does no lookups by name
+//! except for partials and macros (which are dynamic by nature).
+
+use std::sync::Arc;
+
+use crate::exec::expr::Expr;
+use crate::plugins::{FormatterFn, PredicateFn};
+use crate::syntax::path::VarPath;
+use crate::syntax::scan::Pos;
+use crate::syntax::tag::{Args, Op};
+
+/// A sequence of instructions.
+pub type Block = Vec<Inst>;
+
+/// One compiled instruction.
+#[derive(Debug)]
+pub enum Inst {
+    Text(Box<str>),
+    Variable(Box<Variable>),
+    Section(Box<Section>),
+    Repeated(Box<Repeated>),
+    Predicate(Box<Predicate>),
+    If(Box<If>),
+    Bindvar(Box<Bindvar>),
+    Ctxvar(Box<Ctxvar>),
+    Eval(Box<Eval>),
+    Include(Box<Include>),
+    Inject(Box<Inject>),
+    Macro(Arc<Macro>),
+}
+
+/// The `{.or}` branches after a block's consequent, in order; empty for a plain `{.end}`.
+/// The first branch whose predicate holds (or that has none) runs. A flat list rather than
+/// a nested chain, so long `{.or}` chains cost no recursion.
+pub type Alternate = Box<[OrBranch]>;
+
+/// One `{.or}` or `{.or name? args}` branch.
+#[derive(Debug)]
+pub struct OrBranch {
+    /// `None` for a plain `{.or}`, which always runs its body.
+    pub call: Option<PredicateCall>,
+    pub body: Block,
+    pub pos: Pos,
+}
+
+/// A formatter call with its function resolved.
+#[derive(Debug)]
+pub struct FormatterCall {
+    pub name: Box<str>,
+    pub apply: FormatterFn,
+    pub args: Args,
+}
+
+/// A predicate call with its function resolved; `apply` is `None` for a name that was
+/// unknown at compile time (a syntax error), which then evaluates to false.
+#[derive(Debug)]
+pub struct PredicateCall {
+    pub name: Box<str>,
+    pub apply: Option<PredicateFn>,
+    pub args: Args,
+}
+
+#[derive(Debug)]
+pub struct Variable {
+    pub vars: Box<[VarPath]>,
+    pub formatters: Box<[FormatterCall]>,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct Section {
+    pub path: VarPath,
+    pub body: Block,
+    pub alt: Alternate,
+}
+
+#[derive(Debug)]
+pub struct Repeated {
+    pub path: VarPath,
+    pub body: Block,
+    pub alt: Alternate,
+    pub alternates_with: Block,
+}
+
+/// `{.name? ...}`: runs its body when the predicate holds.
+#[derive(Debug)]
+pub struct Predicate {
+    pub call: PredicateCall,
+    pub body: Block,
+    pub alt: Alternate,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct If {
+    pub ops: Box<[Op]>,
+    pub vars: Box<[VarPath]>,
+    pub body: Block,
+    pub alt: Alternate,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct Bindvar {
+    pub name: Box<str>,
+    pub vars: Box<[VarPath]>,
+    pub formatters: Box<[FormatterCall]>,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct Ctxvar {
+    pub name: Box<str>,
+    pub bindings: Box<[(Box<str>, VarPath)]>,
+}
+
+#[derive(Debug)]
+pub struct Eval {
+    /// The expression text (after the `#` debug marker, if any).
+    pub source: Box<str>,
+    /// The expression as far as it parsed.
+    pub expr: Expr,
+    /// Parse errors, reported when the instruction executes (as the reference does); an
+    /// expression with errors is not evaluated.
+    pub parse_errors: Vec<String>,
+    pub debug: bool,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct Include {
+    pub name: Box<str>,
+    /// `output`: keep what the partial prints (by default it is discarded).
+    pub output: bool,
+    pub pos: Pos,
+}
+
+#[derive(Debug)]
+pub struct Inject {
+    pub name: Box<str>,
+    pub path: Box<str>,
+}
+
+#[derive(Debug)]
+pub struct Macro {
+    pub name: Box<str>,
+    pub body: Block,
+}

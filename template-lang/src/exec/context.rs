@@ -1,0 +1,344 @@
+//! The state of one execution: the output buffer, the stack of frames that variables
+//! resolve against, diagnostics, partial depth and the limits that stop hostile templates.
+
+use std::borrow::Cow;
+
+use rustc_hash::FxHashSet;
+
+use super::Env;
+use crate::compile::tree::Macro;
+use crate::compile::{PartialEntry, Template};
+use crate::error::{Diagnostic, Pos, msg};
+use crate::syntax::path::{Head, Seg, VarPath};
+use crate::value::{Node, Val, View};
+
+/// One level of the context stack: a node, and what sections and formatters bound there.
+pub(crate) struct Frame<'a> {
+    pub node: Val<'a>,
+    /// The iteration index inside a repeated section, or -1.
+    pub index: i64,
+    /// Resolution does not look past this frame (`apply` with `private`).
+    pub stop: bool,
+    pub vars: Vec<(Cow<'a, str>, Val<'a>)>,
+    pub macros: Vec<(&'a str, &'a Macro)>,
+}
+
+impl<'a> Frame<'a> {
+    fn new(node: Val<'a>) -> Frame<'a> {
+        Frame {
+            node,
+            index: -1,
+            stop: false,
+            vars: Vec::new(),
+            macros: Vec::new(),
+        }
+    }
+
+    fn var(&self, name: &str) -> Option<&Val<'a>> {
+        self.vars
+            .iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v)
+    }
+}
+
+/// What a partial name denotes at a point of execution.
+pub enum PartialTarget<'a> {
+    Template(&'a Template),
+    Macro(&'a Macro),
+    /// A partial with syntax errors: renders nothing.
+    Empty,
+}
+
+/// Execution state handed to every instruction, formatter and predicate.
+pub struct Ctx<'a> {
+    /// The buffer output goes to (swapped while a partial renders into its own).
+    pub out: String,
+    pub env: &'a Env<'a>,
+    stack: Vec<Frame<'a>>,
+    errors: Vec<Diagnostic>,
+    partial_depth: usize,
+    steps: u64,
+    halted: bool,
+    /// The partial being executed, for attributing diagnostics.
+    partial: Option<&'a str>,
+    reported: FxHashSet<usize>,
+    pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(env: &'a Env<'a>, root: Val<'a>, out: String) -> Ctx<'a> {
+        let mut stack = Vec::with_capacity(32);
+        stack.push(Frame::new(root));
+        Ctx {
+            out,
+            env,
+            stack,
+            errors: Vec::new(),
+            partial_depth: 0,
+            steps: 0,
+            halted: false,
+            partial: None,
+            reported: FxHashSet::default(),
+            i18n: None,
+        }
+    }
+
+    pub(crate) fn finish(self) -> (String, Vec<Diagnostic>) {
+        (self.out, self.errors)
+    }
+
+    /// Records an execution error; rendering goes on.
+    pub fn error(&mut self, message: String, pos: Option<Pos>) {
+        let mut d = Diagnostic::runtime(message, pos);
+        if let Some(p) = self.partial {
+            d = d.in_partial(p);
+        }
+        self.errors.push(d);
+    }
+
+    /// Records an error only the first time `key` reports it in this execution.
+    pub(crate) fn error_once(&mut self, key: usize, message: String, pos: Option<Pos>) {
+        if self.reported.insert(key) {
+            self.error(message, pos);
+        }
+    }
+
+    pub fn errors(&self) -> &[Diagnostic] {
+        &self.errors
+    }
+
+    // ---- limits -----------------------------------------------------------------------
+
+    /// Counts one executed instruction; false once execution must stop.
+    #[inline]
+    pub(crate) fn tick(&mut self) -> bool {
+        if self.halted {
+            return false;
+        }
+        self.steps += 1;
+        let limits = &self.env.limits;
+        if self.steps > limits.max_instructions {
+            self.halt(msg::instruction_limit(limits.max_instructions));
+        } else if self.out.len() > limits.max_output {
+            self.halt(msg::output_limit(limits.max_output));
+        }
+        !self.halted
+    }
+
+    fn halt(&mut self, message: String) {
+        self.halted = true;
+        self.error(message, None);
+    }
+
+    pub fn halted(&self) -> bool {
+        self.halted
+    }
+
+    // ---- frames -----------------------------------------------------------------------
+
+    pub(crate) fn push(&mut self, node: Val<'a>) {
+        self.stack.push(Frame::new(node));
+    }
+
+    pub(crate) fn pop(&mut self) {
+        // The root frame is never popped: pushes and pops are paired by construction.
+        if self.stack.len() > 1 {
+            self.stack.pop();
+        }
+    }
+
+    pub(crate) fn top(&mut self) -> &mut Frame<'a> {
+        self.stack
+            .last_mut()
+            .expect("the root frame is always there")
+    }
+
+    pub(crate) fn set_index(&mut self, index: i64) {
+        self.top().index = index;
+    }
+
+    /// The node of the current frame.
+    pub fn node(&self) -> &Val<'a> {
+        &self.stack.last().expect("root frame").node
+    }
+
+    /// The node of the frame below the current one (or the root).
+    pub fn parent_depth(&self) -> usize {
+        self.stack.len().saturating_sub(2)
+    }
+
+    /// Binds `@name` on the current frame.
+    pub fn set_var(&mut self, name: Cow<'a, str>, value: Val<'a>) {
+        let value = value.into_shared();
+        let frame = self.top();
+        match frame.vars.iter_mut().find(|(k, _)| *k == name) {
+            Some(slot) => slot.1 = value,
+            None => frame.vars.push((name, value)),
+        }
+    }
+
+    pub(crate) fn set_macro(&mut self, name: &'a str, m: &'a Macro) {
+        self.top().macros.push((name, m));
+    }
+
+    // ---- resolution -------------------------------------------------------------------
+
+    /// Resolves a reference up the stack, as `{name}` does.
+    pub fn resolve(&self, path: &VarPath) -> Val<'a> {
+        self.resolve_from(path, self.stack.len() - 1)
+    }
+
+    /// Resolves a reference starting at frame `depth` (0 is the root).
+    pub fn resolve_from(&self, path: &VarPath, depth: usize) -> Val<'a> {
+        let frames = &self.stack[..=depth.min(self.stack.len() - 1)];
+        let head = match &path.head {
+            Head::Current => frames[frames.len() - 1].node.clone(),
+            Head::Index { one_based } => self.lookup(frames, |f| {
+                (f.index >= 0).then(|| Val::num((f.index + i64::from(*one_based)) as f64))
+            }),
+            Head::Var(name) => self.lookup(frames, |f| f.var(name).cloned()),
+            Head::Key(seg) => self.lookup(frames, |f| {
+                let v = member(&f.node, seg);
+                (!v.is_missing()).then_some(v)
+            }),
+        };
+        follow(head, &path.rest)
+    }
+
+    fn lookup(
+        &self,
+        frames: &[Frame<'a>],
+        mut find: impl FnMut(&Frame<'a>) -> Option<Val<'a>>,
+    ) -> Val<'a> {
+        for frame in frames.iter().rev() {
+            if let Some(v) = find(frame) {
+                return v;
+            }
+            if frame.stop {
+                break;
+            }
+        }
+        Val::Missing
+    }
+
+    /// Resolves a section's reference: the first segment against the current frame only.
+    pub(crate) fn resolve_section(&self, path: &VarPath) -> Val<'a> {
+        let frame = self.stack.last().expect("root frame");
+        let head = match &path.head {
+            Head::Current => frame.node.clone(),
+            Head::Index { one_based } => {
+                if frame.index >= 0 {
+                    Val::num((frame.index + i64::from(*one_based)) as f64)
+                } else {
+                    Val::Missing
+                }
+            }
+            Head::Var(name) => frame.var(name).cloned().unwrap_or_default(),
+            Head::Key(seg) => member(&frame.node, seg),
+        };
+        let mut v = head;
+        for seg in path.rest.iter() {
+            v = v.child_hashed(&seg.name, seg.hash, seg.index);
+        }
+        v
+    }
+
+    // ---- partials ---------------------------------------------------------------------
+
+    /// Finds a macro (innermost first) or a partial by name.
+    pub fn partial(&mut self, name: &str) -> Option<PartialTarget<'a>> {
+        for frame in self.stack.iter().rev() {
+            if let Some((_, m)) = frame.macros.iter().rev().find(|(n, _)| *n == name) {
+                return Some(PartialTarget::Macro(m));
+            }
+        }
+        let env: &'a Env<'a> = self.env;
+        match env.partials.get(name)? {
+            PartialEntry::Ready(t) => Some(PartialTarget::Template(t)),
+            PartialEntry::Failed(errors) => {
+                let key = errors.as_ptr() as usize;
+                if self.reported.insert(key) {
+                    for e in errors.clone() {
+                        self.error(msg::partial_parse_fail(name, &e.message), None);
+                    }
+                }
+                Some(PartialTarget::Empty)
+            }
+        }
+    }
+
+    /// Enters a partial; false (with an error) past the recursion limit. As in the
+    /// reference, a refused entry is not undone.
+    pub fn enter_partial(&mut self, name: &str, pos: Option<Pos>) -> bool {
+        self.partial_depth += 1;
+        let limit = self.env.limits.max_partial_depth;
+        if self.partial_depth > limit {
+            self.error(msg::partial_recursion(name, limit), pos);
+            return false;
+        }
+        true
+    }
+
+    pub fn exit_partial(&mut self) {
+        self.partial_depth -= 1;
+    }
+
+    /// Executes a partial or macro against `node` in its own output buffer and returns
+    /// what it printed. `private` stops variable resolution at the partial's frame.
+    pub fn render_partial(
+        &mut self,
+        name: &'a str,
+        target: PartialTarget<'a>,
+        node: Val<'a>,
+        private: bool,
+        args: Option<Node>,
+    ) -> String {
+        let saved = std::mem::take(&mut self.out);
+        self.push(node.into_shared());
+        self.top().stop = private;
+        if let Some(args) = args {
+            self.set_var(Cow::Borrowed("@args"), Val::Own(args));
+        }
+        self.run_target(name, target);
+        self.pop();
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// Executes a partial or macro inline, in the current frame.
+    pub(crate) fn run_target(&mut self, name: &'a str, target: PartialTarget<'a>) {
+        match target {
+            PartialTarget::Template(t) => {
+                let outer = self.partial.replace(name);
+                super::engine::exec_block(self, &t.root);
+                self.partial = outer;
+            }
+            PartialTarget::Macro(m) => super::engine::exec_block(self, &m.body),
+            PartialTarget::Empty => {}
+        }
+    }
+}
+
+/// The first step of a lookup in one frame: an object key, an array element, or the
+/// array's `length` (which the reference's JavaScript property access exposes).
+fn member<'a>(node: &Val<'a>, seg: &Seg) -> Val<'a> {
+    match node.view() {
+        View::Arr(items) if seg.index.is_none() && &*seg.name == "length" => {
+            Val::num(items.len() as f64)
+        }
+        View::Arr(_) | View::Obj(_) => node.child_hashed(&seg.name, seg.hash, seg.index),
+        _ => Val::Missing,
+    }
+}
+
+/// Follows the remaining segments; a missing or null value ends the walk.
+fn follow<'a>(mut v: Val<'a>, rest: &[Seg]) -> Val<'a> {
+    for seg in rest {
+        if matches!(v.view(), View::Missing | View::Null) {
+            return Val::Missing;
+        }
+        v = v.child_hashed(&seg.name, seg.hash, seg.index);
+    }
+    v
+}

@@ -1,0 +1,297 @@
+//! Executes compiled instructions: one function per instruction kind.
+
+use std::borrow::Cow;
+
+use super::context::Ctx;
+use super::expr::{ExprScope, Literal};
+use crate::compile::tree::{self, FormatterCall, Inst, OrBranch};
+use crate::error::msg;
+use crate::syntax::path::{Head, VarPath};
+use crate::syntax::tag::Op;
+use crate::value::{Node, Val, View};
+
+/// Executes a block of instructions.
+pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
+    for inst in block {
+        if !ctx.tick() {
+            return;
+        }
+        exec_inst(ctx, inst);
+    }
+}
+
+fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
+    match inst {
+        Inst::Text(text) => ctx.out.push_str(text),
+        Inst::Variable(v) => exec_variable(ctx, v),
+        Inst::Section(s) => exec_section(ctx, s),
+        Inst::Repeated(r) => exec_repeated(ctx, r),
+        Inst::Predicate(p) => {
+            if test(ctx, &p.call) {
+                exec_block(ctx, &p.body);
+            } else {
+                exec_alternates(ctx, &p.alt);
+            }
+        }
+        Inst::If(i) => exec_if(ctx, i),
+        Inst::Bindvar(b) => {
+            let mut vars = resolve_all(ctx, &b.vars);
+            apply_formatters(ctx, &b.formatters, &mut vars);
+            let value = vars.swap_remove(0);
+            ctx.set_var(Cow::Borrowed(&b.name), value);
+        }
+        Inst::Ctxvar(c) => {
+            let entries = c
+                .bindings
+                .iter()
+                .map(|(key, path)| {
+                    let value = ctx.resolve(path).to_node().unwrap_or(Node::Null);
+                    (std::sync::Arc::from(&**key), value)
+                })
+                .collect();
+            ctx.set_var(Cow::Borrowed(&c.name), Val::Own(Node::object(entries)));
+        }
+        Inst::Eval(e) => exec_eval(ctx, e),
+        Inst::Include(i) => exec_include(ctx, i),
+        Inst::Inject(i) => {
+            let env = ctx.env;
+            let value = match env.injects.get(&*i.path) {
+                // As in the reference, a falsy document counts as missing.
+                Some(node)
+                    if View::of(node).truthy()
+                        || matches!(node, Node::Array(_) | Node::Object(_)) =>
+                {
+                    Val::Ref(node)
+                }
+                _ => Val::Missing,
+            };
+            ctx.set_var(Cow::Borrowed(&i.name), value);
+        }
+        Inst::Macro(m) => ctx.set_macro(&m.name, m),
+    }
+}
+
+/// Runs the first `{.or}` branch whose predicate holds.
+fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &'a [OrBranch]) {
+    for branch in alternates {
+        let take = match &branch.call {
+            None => true,
+            Some(call) => test(ctx, call),
+        };
+        if take {
+            exec_block(ctx, &branch.body);
+            return;
+        }
+    }
+}
+
+fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall) -> bool {
+    match call.apply {
+        Some(f) => f(ctx, &call.args),
+        // Unknown predicates were reported at compile time and count as false.
+        None => false,
+    }
+}
+
+fn resolve_all<'a>(ctx: &Ctx<'a>, paths: &[VarPath]) -> Vec<Val<'a>> {
+    paths.iter().map(|p| ctx.resolve(p)).collect()
+}
+
+pub(crate) fn apply_formatters<'a>(
+    ctx: &mut Ctx<'a>,
+    calls: &'a [FormatterCall],
+    vars: &mut [Val<'a>],
+) {
+    for call in calls {
+        (call.apply)(ctx, &call.args, vars);
+    }
+}
+
+fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
+    if v.formatters.is_empty() {
+        let value = ctx.resolve(&v.vars[0]);
+        value.view().print(&mut ctx.out);
+        return;
+    }
+    // Formatters run in a frame holding the (unformatted) first value, as in the reference.
+    if v.vars.len() == 1 {
+        let mut vars = [ctx.resolve(&v.vars[0])];
+        ctx.push(vars[0].clone().into_shared());
+        apply_formatters(ctx, &v.formatters, &mut vars);
+        ctx.pop();
+        vars[0].view().print(&mut ctx.out);
+    } else {
+        let mut vars = resolve_all(ctx, &v.vars);
+        ctx.push(vars[0].clone().into_shared());
+        apply_formatters(ctx, &v.formatters, &mut vars);
+        ctx.pop();
+        vars[0].view().print(&mut ctx.out);
+    }
+}
+
+fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
+    let node = ctx.resolve_section(&s.path);
+    if node.view().truthy() {
+        ctx.push(node);
+        exec_block(ctx, &s.body);
+        ctx.pop();
+    } else {
+        // The section's frame is not on the stack while the alternate runs, as in the
+        // Java engine (which real sites run): names there resolve against the enclosing
+        // scope. The npm engine differs here; see the engine tests.
+        exec_alternates(ctx, &s.alt);
+    }
+}
+
+fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
+    let node = ctx.resolve_section(&r.path);
+    let len = match node.view() {
+        View::Arr(items) if !items.is_empty() => items.len(),
+        _ => {
+            exec_alternates(ctx, &r.alt);
+            return;
+        }
+    };
+    ctx.push(node.clone());
+    for i in 0..len {
+        if ctx.halted() {
+            break;
+        }
+        ctx.set_index(i as i64);
+        let element = node.element(i);
+        ctx.push(element);
+        exec_block(ctx, &r.body);
+        if i + 1 < len && !r.alternates_with.is_empty() {
+            exec_block(ctx, &r.alternates_with);
+        }
+        ctx.pop();
+    }
+    ctx.pop();
+}
+
+fn exec_if<'a>(ctx: &mut Ctx<'a>, i: &'a tree::If) {
+    let Some(first) = i.vars.first() else {
+        ctx.error(
+            msg::unexpected("IF", "Cannot read properties of undefined (reading 'node')"),
+            Some(i.pos),
+        );
+        return;
+    };
+    // Left to right with no precedence, short-circuiting, as the reference does.
+    let mut result = ctx.resolve(first).view().truthy();
+    for (op, path) in i.ops.iter().zip(i.vars[1..].iter()) {
+        let value = ctx.resolve(path).view().truthy();
+        match op {
+            Op::And => {
+                result = result && value;
+                if !result {
+                    break;
+                }
+            }
+            Op::Or => {
+                result = result || value;
+                if result {
+                    break;
+                }
+            }
+        }
+    }
+    if result {
+        exec_block(ctx, &i.body);
+    } else {
+        exec_alternates(ctx, &i.alt);
+    }
+}
+
+fn exec_include<'a>(ctx: &mut Ctx<'a>, inc: &'a tree::Include) {
+    let Some(target) = ctx.partial(&inc.name) else {
+        ctx.error(msg::partial_missing(&inc.name), Some(inc.pos));
+        return;
+    };
+    // By default the partial runs for its effects (variables, macros) and prints nothing.
+    let saved = (!inc.output).then(|| std::mem::take(&mut ctx.out));
+    if ctx.enter_partial(&inc.name, Some(inc.pos)) {
+        ctx.run_target(&inc.name, target);
+        ctx.exit_partial();
+    }
+    if let Some(saved) = saved {
+        ctx.out = saved;
+    }
+}
+
+/// Lets an expression read template variables and bind `@names`, collecting the bindings
+/// so they take effect only if the whole `{.eval}` succeeds.
+struct EvalScope<'c, 'a> {
+    ctx: &'c Ctx<'a>,
+    bound: Vec<(String, Literal)>,
+}
+
+impl ExprScope for EvalScope<'_, '_> {
+    fn resolve(&mut self, path: &VarPath) -> Option<Literal> {
+        if let Head::Var(name) = &path.head
+            && let Some((_, v)) = self.bound.iter().rev().find(|(k, _)| k == &**name)
+        {
+            return Some(if path.rest.is_empty() {
+                v.clone()
+            } else {
+                Literal::Null
+            });
+        }
+        match self.ctx.resolve(path).view() {
+            View::Missing | View::Null => Some(Literal::Null),
+            View::Bool(b) => Some(Literal::Bool(b)),
+            View::Num(n) => Some(Literal::Num(n)),
+            View::Str(s) => Some(Literal::Str(s.to_string())),
+            View::Arr(_) | View::Obj(_) => None,
+        }
+    }
+
+    fn assign(&mut self, name: &str, value: Literal) {
+        self.bound.push((name.to_string(), value));
+    }
+}
+
+fn literal_node(l: Literal) -> Node {
+    match l {
+        Literal::Null => Node::Null,
+        Literal::Bool(b) => Node::Bool(b),
+        Literal::Num(n) => Node::Number(n),
+        Literal::Str(s) => Node::from(s),
+    }
+}
+
+fn exec_eval<'a>(ctx: &mut Ctx<'a>, e: &'a tree::Eval) {
+    let key = e as *const tree::Eval as usize;
+    for (n, m) in e.parse_errors.iter().enumerate() {
+        ctx.error_once(key + n, msg::expression_parse(&e.source, m), Some(e.pos));
+    }
+    let expr = &e.expr;
+    if e.debug {
+        ctx.out.push_str(&expr.debug_string());
+    }
+    if !e.parse_errors.is_empty() {
+        return;
+    }
+    let mut scope = EvalScope {
+        ctx,
+        bound: Vec::new(),
+    };
+    let (value, errors) = expr.reduce(&mut scope);
+    let bound = scope.bound;
+    if !errors.is_empty() {
+        for m in errors {
+            ctx.error(msg::expression_reduce(&e.source, &m), Some(e.pos));
+        }
+        return;
+    }
+    for (name, v) in bound {
+        ctx.set_var(Cow::Owned(name), Val::Own(literal_node(v)));
+    }
+    if let Some(v) = value {
+        if e.debug {
+            ctx.out.push_str(" -> ");
+        }
+        let node = literal_node(v);
+        View::of(&node).print(&mut ctx.out);
+    }
+}

@@ -1,0 +1,102 @@
+//! Executing compiled templates against data.
+
+pub mod context;
+pub(crate) mod engine;
+pub mod expr;
+
+use rustc_hash::FxHashMap;
+
+use crate::compile::{Partials, Template};
+use crate::error::Diagnostic;
+use crate::value::{Node, Val};
+pub use context::Ctx;
+use expr::ExprLimits;
+
+/// Limits that make a hostile template stop cleanly instead of hanging or exhausting memory.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Nested partial and macro applications (the reference's limit is 16).
+    pub max_partial_depth: usize,
+    /// Instructions executed per render.
+    pub max_instructions: u64,
+    /// Bytes in any one output buffer.
+    pub max_output: usize,
+    pub expr: ExprLimits,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_partial_depth: 16,
+            max_instructions: 10_000_000,
+            max_output: 32 << 20,
+            expr: ExprLimits::default(),
+        }
+    }
+}
+
+/// Injectable documents for `{.inject @var NAME}`, by name.
+pub type Injects = FxHashMap<Box<str>, Node>;
+
+/// Everything an execution needs besides the template and the data.
+pub struct Env<'a> {
+    pub partials: &'a Partials,
+    pub injects: &'a Injects,
+    /// The locale for the i18n formatters; `None` runs without locale data (they then
+    /// print nothing, as the reference does).
+    pub locale: Option<icu_locale::Locale>,
+    /// "Now" in epoch milliseconds; `None` reads the clock.
+    pub now_ms: Option<f64>,
+    pub limits: Limits,
+}
+
+impl Env<'_> {
+    /// The current time in epoch milliseconds.
+    pub fn now_ms(&self) -> f64 {
+        self.now_ms.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as f64)
+                .unwrap_or(0.0)
+        })
+    }
+}
+
+static NO_PARTIALS: std::sync::LazyLock<Partials> = std::sync::LazyLock::new(Partials::default);
+static NO_INJECTS: std::sync::LazyLock<Injects> = std::sync::LazyLock::new(Injects::default);
+
+impl Default for Env<'static> {
+    fn default() -> Self {
+        Env {
+            partials: &NO_PARTIALS,
+            injects: &NO_INJECTS,
+            locale: Some(icu_locale::locale!("en")),
+            now_ms: None,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Executes `template` against `data`, appending to `out`. Returns the execution errors
+/// (rendering always goes on past them).
+pub fn execute(
+    template: &Template,
+    data: &Node,
+    env: &Env<'_>,
+    out: &mut String,
+) -> Vec<Diagnostic> {
+    let mut ctx = Ctx::new(env, Val::Ref(data), std::mem::take(out));
+    engine::exec_block(&mut ctx, &template.root);
+    let (text, errors) = ctx.finish();
+    *out = text;
+    errors
+}
+
+impl Template {
+    /// Executes against `data` with the default environment and returns the output.
+    pub fn render(&self, data: &Node) -> String {
+        let mut out = String::new();
+        execute(self, data, &Env::default(), &mut out);
+        out
+    }
+}

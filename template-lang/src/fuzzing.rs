@@ -1,0 +1,40 @@
+//! The parse-and-execute entry point shared by the `cargo fuzz` target (`fuzz/`) and the
+//! test that replays its corpus. Not part of the stable API.
+//!
+//! Input layout: template source, then a NUL byte, then JSON data, then optionally a NUL
+//! byte and the source of a partial named `p` (so inputs can exercise `apply p`).
+
+use crate::exec::{Env, Injects, Limits, execute};
+use crate::value::Node;
+use crate::{Partials, Registry, Template};
+
+/// Compiles and executes whatever `input` holds. Must never panic, hang or exhaust memory.
+pub fn parse_and_execute(input: &[u8]) -> String {
+    let mut parts = input.splitn(3, |&b| b == 0);
+    let template = String::from_utf8_lossy(parts.next().unwrap_or_default());
+    let data = parts
+        .next()
+        .and_then(|j| std::str::from_utf8(j).ok())
+        .and_then(|j| Node::from_json_str(j).ok())
+        .unwrap_or_else(|| Node::object(Vec::new()));
+    let partial = parts.next().map(String::from_utf8_lossy);
+
+    let registry = Registry::standard();
+    let compiled = Template::compile(&template, registry);
+    let (partials, _) = Partials::compile(partial.as_deref().map(|p| ("p", p)), registry);
+    let injects = Injects::default();
+    let env = Env {
+        partials: &partials,
+        injects: &injects,
+        locale: Some(icu_locale::locale!("en")),
+        now_ms: Some(1_700_000_000_000.0),
+        limits: Limits {
+            max_instructions: 200_000,
+            max_output: 1 << 20,
+            ..Limits::default()
+        },
+    };
+    let mut out = String::new();
+    execute(&compiled.template, &data, &env, &mut out);
+    out
+}

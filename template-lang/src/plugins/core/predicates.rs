@@ -1,0 +1,106 @@
+//! The core predicates: comparisons, parity and counts.
+
+use std::cmp::Ordering;
+
+use super::super::Registry;
+use crate::exec::Ctx;
+use crate::syntax::path::VarPath;
+use crate::syntax::tag::Args;
+use crate::value::{Node, Val, View};
+
+pub fn register(r: &mut Registry) {
+    r.add_predicate("debug?", debug);
+    r.add_predicate("equal?", |c, a| compare(c, a, |x, y| x.equals(y)));
+    r.add_predicate("notEqual?", |c, a| compare(c, a, |x, y| !x.equals(y)));
+    r.add_predicate("greaterThan?", |c, a| {
+        compare(c, a, |x, y| x.compare(y) == Ordering::Greater)
+    });
+    r.add_predicate("greaterThanOrEqual?", |c, a| {
+        compare(c, a, |x, y| x.compare(y) != Ordering::Less)
+    });
+    r.add_predicate("lessThan?", |c, a| {
+        compare(c, a, |x, y| x.compare(y) == Ordering::Less)
+    });
+    r.add_predicate("lessThanOrEqual?", |c, a| {
+        compare(c, a, |x, y| x.compare(y) != Ordering::Greater)
+    });
+    r.add_predicate("even?", |c, a| parity(c, a, 0.0));
+    r.add_predicate("odd?", |c, a| parity(c, a, 1.0));
+    r.add_predicate("nth?", nth);
+    r.add_predicate("plural?", |c, _| c.node().view().to_number() > 1.0);
+    r.add_predicate("singular?", |c, _| c.node().view().to_number() == 1.0);
+}
+
+/// Does the argument look like a JSON literal (so it is parsed rather than resolved)?
+fn is_json_start(arg: &str) -> bool {
+    let b = arg.as_bytes();
+    match b.first() {
+        Some(b'"' | b'[' | b'{') => true,
+        Some(c) if c.is_ascii_digit() => true,
+        Some(b'-') => b.get(1).is_some_and(u8::is_ascii_digit),
+        _ => matches!(arg, "true" | "false" | "null"),
+    }
+}
+
+/// An argument as a value: a JSON literal if it parses as one, else a variable reference.
+pub fn resolve_arg<'a>(ctx: &Ctx<'a>, arg: &str) -> Val<'a> {
+    if is_json_start(arg)
+        && let Ok(node) = Node::from_json_str(arg)
+    {
+        return Val::Own(node);
+    }
+    ctx.resolve(&VarPath::from_dotted(arg))
+}
+
+/// One argument compares the current node with it; two compare them with each other.
+fn compare<'a>(ctx: &mut Ctx<'a>, args: &'a Args, f: fn(View<'_>, View<'_>) -> bool) -> bool {
+    match args.len() {
+        0 => false,
+        1 => {
+            let b = resolve_arg(ctx, &args.list[0]);
+            f(ctx.node().view(), b.view())
+        }
+        _ => {
+            let a = resolve_arg(ctx, &args.list[0]);
+            let b = resolve_arg(ctx, &args.list[1]);
+            f(a.view(), b.view())
+        }
+    }
+}
+
+fn debug<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
+    ctx.resolve(&VarPath::from_dotted("debug")).view().truthy()
+}
+
+/// `even?` / `odd?` of the current node or of a named variable (numbers only).
+fn parity<'a>(ctx: &mut Ctx<'a>, args: &'a Args, rem: f64) -> bool {
+    let v = match args.get(0) {
+        Some(name) => ctx.resolve(&VarPath::from_dotted(name)),
+        None => ctx.node().clone(),
+    };
+    match v.view() {
+        View::Num(n) => n.abs() % 2.0 == rem,
+        _ => false,
+    }
+}
+
+/// `nth? m` (current node) or `nth? n m`: n is a multiple of m (integers only, m != 0).
+fn nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args) -> bool {
+    if args.is_empty() {
+        return false;
+    }
+    let (n, m) = if args.len() == 2 {
+        (
+            resolve_arg(ctx, &args.list[0]),
+            resolve_arg(ctx, &args.list[1]),
+        )
+    } else {
+        (ctx.node().clone(), resolve_arg(ctx, &args.list[0]))
+    };
+    match (n.view(), m.view()) {
+        (View::Num(n), View::Num(m)) if n.fract() == 0.0 && m.fract() == 0.0 && m != 0.0 => {
+            n.abs() % m.abs() == 0.0
+        }
+        _ => false,
+    }
+}

@@ -1,0 +1,77 @@
+//! Formatters and predicates, one module per family, registered in one table.
+//!
+//! A formatter transforms the values of a `{var|formatter args}` tag in place; a predicate
+//! decides whether a `{.name? args}` block runs. Each family module has a `register`
+//! function, so adding a formatter is one function plus one line.
+
+pub mod core;
+pub mod date;
+pub mod i18n;
+mod missing;
+pub mod util;
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+
+use crate::exec::Ctx;
+use crate::syntax::tag::Args;
+use crate::value::Val;
+
+/// A formatter: rewrites `vars[0]` (and may read the others) given its arguments.
+pub type FormatterFn = for<'a> fn(&mut Ctx<'a>, &'a Args, &mut [Val<'a>]);
+
+/// A predicate: tests the current context given its arguments.
+pub type PredicateFn = for<'a> fn(&mut Ctx<'a>, &'a Args) -> bool;
+
+/// The formatters and predicates a template can use, by name.
+#[derive(Default)]
+pub struct Registry {
+    formatters: FxHashMap<&'static str, FormatterFn>,
+    predicates: FxHashMap<&'static str, PredicateFn>,
+}
+
+impl Registry {
+    /// The standard set: every family the reference engines ship.
+    pub fn standard() -> &'static Registry {
+        static STANDARD: OnceLock<Registry> = OnceLock::new();
+        STANDARD.get_or_init(|| {
+            let mut r = Registry::default();
+            core::register(&mut r);
+            date::register(&mut r);
+            i18n::register(&mut r);
+            missing::register(&mut r);
+            r
+        })
+    }
+
+    pub fn add_formatter(&mut self, name: &'static str, f: FormatterFn) {
+        self.formatters.insert(name, f);
+    }
+
+    pub fn add_predicate(&mut self, name: &'static str, p: PredicateFn) {
+        self.predicates.insert(name, p);
+    }
+
+    pub fn formatter(&self, name: &str) -> Option<FormatterFn> {
+        self.formatters.get(name).copied()
+    }
+
+    pub fn predicate(&self, name: &str) -> Option<PredicateFn> {
+        self.predicates.get(name).copied()
+    }
+
+    /// Every formatter name, sorted (for tools and tests).
+    pub fn formatter_names(&self) -> Vec<&'static str> {
+        let mut v: Vec<_> = self.formatters.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Every predicate name, sorted.
+    pub fn predicate_names(&self) -> Vec<&'static str> {
+        let mut v: Vec<_> = self.predicates.keys().copied().collect();
+        v.sort_unstable();
+        v
+    }
+}

@@ -1,0 +1,176 @@
+//! Splits source text into literal text and tags, the way the reference engines do.
+//!
+//! A tag runs from the last `{` before a `}` to that `}` (so `{a {b}` is the text `{a `
+//! followed by the tag `b`); `{##` starts a comment that runs to `##}` or the end of input.
+//! Tags that do not parse stay text, braces included.
+
+use memchr::{memchr, memchr2, memmem};
+
+use super::tag::{Tag, parse_tag};
+
+/// A line and column (both 1-based; the column counts characters).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// One piece of the source.
+#[derive(Debug)]
+pub enum Piece<'s> {
+    /// Literal text (possibly an unparsable tag, braces included).
+    Text(&'s str),
+    /// A parsed tag starting at `pos` (the position of its `{`), with its source text.
+    Tag(Tag<'s>, Pos, &'s str),
+}
+
+/// Computes positions of increasing byte offsets in one pass.
+struct Lines<'s> {
+    src: &'s str,
+    offset: usize,
+    line: u32,
+    line_start: usize,
+}
+
+impl<'s> Lines<'s> {
+    fn pos(&mut self, offset: usize) -> Pos {
+        let bytes = &self.src.as_bytes()[self.offset..offset];
+        for nl in memchr::memchr_iter(b'\n', bytes) {
+            self.line += 1;
+            self.line_start = self.offset + nl + 1;
+        }
+        self.offset = offset;
+        let col = self.src[self.line_start..offset].chars().count() as u32 + 1;
+        Pos {
+            line: self.line,
+            col,
+        }
+    }
+}
+
+/// The position of a byte offset (for diagnostics).
+pub fn pos_of(src: &str, offset: usize) -> Pos {
+    Lines {
+        src,
+        offset: 0,
+        line: 1,
+        line_start: 0,
+    }
+    .pos(offset.min(src.len()))
+}
+
+/// Scans `src`, handing each piece to `emit` in order.
+pub fn scan<'s>(src: &'s str, mut emit: impl FnMut(Piece<'s>)) {
+    let bytes = src.as_bytes();
+    let len = bytes.len();
+    let mut lines = Lines {
+        src,
+        offset: 0,
+        line: 1,
+        line_start: 0,
+    };
+    let flush = |from: usize, to: usize, emit: &mut dyn FnMut(Piece<'s>)| {
+        if from < to {
+            emit(Piece::Text(&src[from..to]));
+        }
+    };
+    let mut idx = 0;
+    loop {
+        let save = idx;
+        let Some(found) = memchr(b'{', &bytes[save..]) else {
+            flush(save, len, &mut emit);
+            return;
+        };
+        let mut start = save + found;
+        if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
+            flush(save, start, &mut emit);
+            match memmem::find(&bytes[start + 3..], b"##}") {
+                Some(end) => {
+                    idx = start + 3 + end + 3;
+                    continue;
+                }
+                None => return,
+            }
+        }
+        // Find the closing brace; a further '{' moves the start of the tag.
+        let mut i = start + 1;
+        let close = loop {
+            match memchr2(b'{', b'}', &bytes[i..]) {
+                None => break None,
+                Some(k) if bytes[i + k] == b'{' => {
+                    start = i + k;
+                    i = start + 1;
+                }
+                Some(k) => break Some(i + k),
+            }
+        };
+        let Some(close) = close else {
+            flush(save, len, &mut emit);
+            return;
+        };
+        flush(save, start, &mut emit);
+        match parse_tag(&src[start + 1..close]) {
+            Some(tag) => emit(Piece::Tag(tag, lines.pos(start), &src[start..=close])),
+            None => emit(Piece::Text(&src[start..=close])),
+        }
+        idx = close + 1;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(src: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        scan(src, |p| {
+            out.push(match p {
+                Piece::Text(t) => format!("T:{t}"),
+                Piece::Tag(Tag::Comment, pos, _) => format!("C@{pos}"),
+                Piece::Tag(Tag::Variable { .. }, pos, _) => format!("V@{pos}"),
+                Piece::Tag(t, pos, _) => format!("{t:?}@{pos}")
+                    .split('(')
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            })
+        });
+        out
+    }
+
+    #[test]
+    fn splits_text_and_tags() {
+        assert_eq!(
+            pieces("a {b} {.end}\n {#c}"),
+            ["T:a ", "V@1:3", "T: ", "End@1:7", "T:\n ", "C@2:2"]
+        );
+    }
+
+    #[test]
+    fn the_last_open_brace_starts_the_tag() {
+        assert_eq!(
+            pieces("{a {.end}")[..2],
+            ["T:{a ".to_string(), "End@1:4".to_string()]
+        );
+        assert_eq!(pieces("x { y"), ["T:x { y"]);
+        assert_eq!(pieces("} {a b}"), ["T:} ", "T:{a b}"]);
+    }
+
+    #[test]
+    fn multi_line_comments() {
+        assert_eq!(pieces("a{## {b} ##}c"), ["T:a", "T:c"]);
+        assert_eq!(pieces("a{## open"), ["T:a"]);
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        assert_eq!(pieces("é\n  ü{.end}"), ["T:é\n  ü", "End@2:4"]);
+        assert_eq!(pos_of("ab\ncd", 4), Pos { line: 2, col: 2 });
+    }
+}

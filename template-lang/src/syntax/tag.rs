@@ -1,0 +1,609 @@
+//! The grammar of one tag: the text between `{` and `}`.
+//!
+//! Anything that does not parse is not an error: the reference engines print such a tag as
+//! literal text (`{a b}`, `{ a }`, `{.foo}`). So every parser here answers "this tag, or
+//! `None`", mirroring the reference's matcher step for step, including where it is lenient
+//! (trailing words after `.ctx` bindings) and where it is strict (no space before `}` in
+//! `{.section a}`).
+
+use nom::IResult;
+use nom::Parser;
+use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::character::complete::char;
+use nom::combinator::recognize;
+use nom::sequence::pair;
+
+use super::path::{VarPath, var_ref, word};
+
+/// Arguments as written after a formatter or predicate: the first character is the
+/// delimiter and the rest is split on it (`{x|truncate 10 ...}`, `{.equal?:a:b}`).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Args {
+    pub list: Box<[Box<str>]>,
+    pub delim: Option<char>,
+}
+
+impl Args {
+    fn split(raw: &str) -> Args {
+        let mut chars = raw.chars();
+        let delim = chars.next();
+        let rest = chars.as_str();
+        let list = match delim {
+            Some(d) => rest.split(d).map(Box::from).collect(),
+            None => Box::default(),
+        };
+        Args { list, delim }
+    }
+
+    /// The predicate / include flavour: a lone empty argument means no arguments.
+    fn split_instruction(raw: &str) -> Args {
+        let mut args = Args::split(raw);
+        if args.list.len() == 1 && args.list[0].is_empty() {
+            args.list = Box::default();
+        }
+        args
+    }
+
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    pub fn get(&self, i: usize) -> Option<&str> {
+        self.list.get(i).map(|s| &**s)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> {
+        self.list.iter().map(|s| &**s)
+    }
+
+    /// Arguments from a list (used by built-in partials and tests).
+    pub fn from_list(list: &[&str]) -> Args {
+        Args {
+            list: list.iter().map(|s| Box::from(*s)).collect(),
+            delim: Some(' '),
+        }
+    }
+}
+
+/// A formatter call as written: `name` plus optional arguments.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FormatterSyntax<'s> {
+    pub name: &'s str,
+    pub args: Args,
+}
+
+/// `&&` or `||` in `{.if}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    And,
+    Or,
+}
+
+/// A parsed tag.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Tag<'s> {
+    Comment,
+    Variable {
+        vars: Vec<VarPath>,
+        formatters: Vec<FormatterSyntax<'s>>,
+    },
+    Section(VarPath),
+    Repeated(VarPath),
+    /// `{.name? args}` or `{.if name? args}`.
+    Predicate {
+        name: &'s str,
+        args: Args,
+    },
+    /// `{.or}` or `{.or name? args}`.
+    Or(Option<(&'s str, Args)>),
+    If {
+        ops: Vec<Op>,
+        vars: Vec<VarPath>,
+    },
+    Bindvar {
+        name: &'s str,
+        vars: Vec<VarPath>,
+        formatters: Vec<FormatterSyntax<'s>>,
+    },
+    Ctxvar {
+        name: &'s str,
+        bindings: Vec<(&'s str, VarPath)>,
+    },
+    Eval(&'s str),
+    Include {
+        name: &'s str,
+        args: Vec<&'s str>,
+    },
+    Inject {
+        name: &'s str,
+        path: &'s str,
+    },
+    Macro(&'s str),
+    End,
+    Eof,
+    AlternatesWith,
+    MetaLeft,
+    MetaRight,
+    Newline,
+    Space,
+    Tab,
+}
+
+/// Parses the contents of a tag; `None` means "print it as text".
+pub fn parse_tag(content: &str) -> Option<Tag<'_>> {
+    if content.starts_with('#') {
+        return Some(Tag::Comment);
+    }
+    match content.strip_prefix('.') {
+        Some(rest) => instruction(rest),
+        None => variable(content),
+    }
+}
+
+fn is_ws(c: char) -> bool {
+    matches!(c, ' ' | '\u{0C}' | '\n' | '\r' | '\t' | '\u{0B}')
+}
+
+fn ws1(input: &str) -> IResult<&str, &str> {
+    take_while1(is_ws).parse(input)
+}
+
+fn ws0(input: &str) -> &str {
+    input.trim_start_matches(is_ws)
+}
+
+fn space(input: &str) -> Option<&str> {
+    input.strip_prefix(' ')
+}
+
+fn predicate_name(input: &str) -> IResult<&str, &str> {
+    recognize(pair(word, char('?'))).parse(input)
+}
+
+/// `@word`: the name bound by `.var`, `.ctx` and `.inject`.
+fn definition(input: &str) -> IResult<&str, &str> {
+    recognize(pair(char('@'), word)).parse(input)
+}
+
+/// `[./a-zA-Z0-9_-]+`: macro names and inject paths.
+fn file_path(input: &str) -> IResult<&str, &str> {
+    take_while1(|c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '/' | '_' | '-'))
+        .parse(input)
+}
+
+/// `var ( *, *var)*`; a separator not followed by a variable fails the whole list.
+fn var_list(input: &str) -> Option<(&str, Vec<VarPath>)> {
+    let (mut rest, first) = var_ref(input).ok()?;
+    let mut vars = vec![first];
+    loop {
+        let after_sep = rest.trim_start_matches(' ');
+        let Some(after_comma) = after_sep.strip_prefix(',') else {
+            return Some((rest, vars));
+        };
+        let (r, v) = var_ref(after_comma.trim_start_matches(' ')).ok()?;
+        vars.push(v);
+        rest = r;
+    }
+}
+
+/// `|name args?(|name args?)*`. `None` when absent; `Some(Err)` when malformed (a pipe not
+/// followed by a formatter name, or `||`, which the reference treats as minified script).
+#[allow(clippy::type_complexity)]
+fn formatter_chain(input: &str) -> Option<Result<(&str, Vec<FormatterSyntax<'_>>), ()>> {
+    let mut rest = input.strip_prefix('|')?;
+    if rest.starts_with('|') {
+        return Some(Err(()));
+    }
+    let mut out = Vec::new();
+    loop {
+        let Ok((r, name)) = word(rest) else {
+            return Some(Err(()));
+        };
+        let (r, raw) = take_while::<_, _, nom::error::Error<&str>>(|c| c != '|')
+            .parse(r)
+            .unwrap_or((r, ""));
+        out.push(FormatterSyntax {
+            name,
+            args: Args::split(raw),
+        });
+        match r.strip_prefix('|') {
+            Some(next) => rest = next,
+            None => return Some(Ok((r, out))),
+        }
+    }
+}
+
+fn variable(content: &str) -> Option<Tag<'_>> {
+    let (rest, vars) = var_list(content)?;
+    let (rest, formatters) = match formatter_chain(rest) {
+        None => (rest, Vec::new()),
+        Some(Ok(chain)) => chain,
+        Some(Err(())) => return None,
+    };
+    rest.is_empty()
+        .then_some(Tag::Variable { vars, formatters })
+}
+
+/// Keyword table in the reference's matching order (first match on a prefix wins).
+const KEYWORDS: &[(&str, Keyword)] = &[
+    ("alternates with", Keyword::AlternatesWith),
+    ("ctx", Keyword::Ctx),
+    ("end", Keyword::End),
+    ("eof", Keyword::Eof),
+    ("eval", Keyword::Eval),
+    ("if", Keyword::If),
+    ("include", Keyword::Include),
+    ("inject", Keyword::Inject),
+    ("macro", Keyword::Macro),
+    ("meta-left", Keyword::MetaLeft),
+    ("meta-right", Keyword::MetaRight),
+    ("newline", Keyword::Newline),
+    ("or", Keyword::Or),
+    ("repeated section", Keyword::Repeated),
+    ("section", Keyword::Section),
+    ("space", Keyword::Space),
+    ("tab", Keyword::Tab),
+    ("var", Keyword::Var),
+];
+
+#[derive(Clone, Copy)]
+enum Keyword {
+    AlternatesWith,
+    Ctx,
+    End,
+    Eof,
+    Eval,
+    If,
+    Include,
+    Inject,
+    Macro,
+    MetaLeft,
+    MetaRight,
+    Newline,
+    Or,
+    Repeated,
+    Section,
+    Space,
+    Tab,
+    Var,
+}
+
+fn instruction(body: &str) -> Option<Tag<'_>> {
+    if let Some(t) = predicate(body) {
+        return Some(t);
+    }
+    let (kw, rest) = KEYWORDS
+        .iter()
+        .find_map(|(name, kw)| body.strip_prefix(name).map(|rest| (*kw, rest)))?;
+    let bare = |t: Tag<'static>| rest.is_empty().then_some(t);
+    match kw {
+        Keyword::AlternatesWith => bare(Tag::AlternatesWith),
+        Keyword::End => bare(Tag::End),
+        Keyword::Eof => bare(Tag::Eof),
+        Keyword::MetaLeft => bare(Tag::MetaLeft),
+        Keyword::MetaRight => bare(Tag::MetaRight),
+        Keyword::Newline => bare(Tag::Newline),
+        Keyword::Space => bare(Tag::Space),
+        Keyword::Tab => bare(Tag::Tab),
+        Keyword::Var => bindvar(rest),
+        Keyword::Ctx => ctxvar(rest),
+        Keyword::Eval => {
+            let (code, _) = ws1(rest).ok()?;
+            Some(Tag::Eval(code))
+        }
+        Keyword::If => if_tag(rest),
+        Keyword::Include => include(rest),
+        Keyword::Inject => inject(rest),
+        Keyword::Macro => {
+            let (r, name) = file_path(space(rest)?).ok()?;
+            r.is_empty().then_some(Tag::Macro(name))
+        }
+        Keyword::Or => or(rest),
+        Keyword::Repeated | Keyword::Section => {
+            let (r, _) = ws1(rest).ok()?;
+            let (r, path) = var_ref(r).ok()?;
+            if !r.is_empty() {
+                return None;
+            }
+            Some(match kw {
+                Keyword::Repeated => Tag::Repeated(path),
+                _ => Tag::Section(path),
+            })
+        }
+    }
+}
+
+/// `name? args`: the arguments are everything after the name.
+fn predicate(input: &str) -> Option<Tag<'_>> {
+    let (rest, name) = predicate_name(input).ok()?;
+    Some(Tag::Predicate {
+        name,
+        args: Args::split_instruction(rest),
+    })
+}
+
+fn or(rest: &str) -> Option<Tag<'_>> {
+    if rest.is_empty() {
+        return Some(Tag::Or(None));
+    }
+    match predicate(space(rest)?)? {
+        Tag::Predicate { name, args } => Some(Tag::Or(Some((name, args)))),
+        _ => None,
+    }
+}
+
+fn if_tag(rest: &str) -> Option<Tag<'_>> {
+    let (rest, _) = ws1(rest).ok()?;
+    if let Some(t) = predicate(rest) {
+        return Some(t);
+    }
+    let mut vars = Vec::new();
+    let mut ops = Vec::new();
+    let mut input = rest;
+    loop {
+        let Ok((r, v)) = var_ref(input) else {
+            if !ops.is_empty() {
+                return None;
+            }
+            break;
+        };
+        vars.push(v);
+        input = ws0(r);
+        let op = if let Ok((r, _)) = tag::<_, _, nom::error::Error<&str>>("&&").parse(input) {
+            input = r;
+            Op::And
+        } else if let Ok((r, _)) = tag::<_, _, nom::error::Error<&str>>("||").parse(input) {
+            input = r;
+            Op::Or
+        } else {
+            break;
+        };
+        ops.push(op);
+        input = ws0(input);
+    }
+    // `{.if }` parses with no variables at all, as in the reference (it fails at run time).
+    input.is_empty().then_some(Tag::If { ops, vars })
+}
+
+fn bindvar(rest: &str) -> Option<Tag<'_>> {
+    let (r, name) = definition(space(rest)?).ok()?;
+    let (r, vars) = var_list(space(r)?)?;
+    let (r, formatters) = match formatter_chain(r) {
+        None => (r, Vec::new()),
+        Some(Ok(chain)) => chain,
+        Some(Err(())) => return None,
+    };
+    r.is_empty().then_some(Tag::Bindvar {
+        name,
+        vars,
+        formatters,
+    })
+}
+
+/// `{.ctx @name key=path key=path ...}`. As in the reference, a trailing word that is not
+/// followed by `=` ends the list without failing the tag.
+fn ctxvar(rest: &str) -> Option<Tag<'_>> {
+    let (r, name) = definition(space(rest)?).ok()?;
+    let mut input = space(r)?;
+    let mut bindings = Vec::new();
+    while let Ok((after_key, key)) = word(input) {
+        let Some(after_eq) = after_key.strip_prefix('=') else {
+            input = after_key;
+            break;
+        };
+        let Ok((after_ref, path)) = var_ref(after_eq) else {
+            input = after_key;
+            break;
+        };
+        bindings.push((key, path));
+        input = ws0(after_ref);
+    }
+    (!bindings.is_empty() && input.is_empty()).then_some(Tag::Ctxvar { name, bindings })
+}
+
+fn include(rest: &str) -> Option<Tag<'_>> {
+    // The space is not consumed: it is the delimiter of the arguments.
+    rest.strip_prefix(' ')?;
+    let args = Args::split_instruction(rest);
+    let (first, others) = args.list.split_first()?;
+    let name_len = first.len();
+    let name = &rest[1..1 + name_len];
+    // Re-borrow the remaining arguments from the source to keep them `&'s str`.
+    let mut args_out = Vec::with_capacity(others.len());
+    let mut offset = 1 + name_len;
+    for a in others.iter() {
+        offset += 1;
+        args_out.push(&rest[offset..offset + a.len()]);
+        offset += a.len();
+    }
+    Some(Tag::Include {
+        name,
+        args: args_out,
+    })
+}
+
+fn inject(rest: &str) -> Option<Tag<'_>> {
+    let (r, name) = definition(space(rest)?).ok()?;
+    let (_, path) = file_path(space(r)?).ok()?;
+    // Anything after the path is an argument list the reference parses and ignores.
+    Some(Tag::Inject { name, path })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> Option<Tag<'_>> {
+        parse_tag(s)
+    }
+
+    fn vars(t: &Tag) -> Vec<String> {
+        match t {
+            Tag::Variable { vars, .. } | Tag::Bindvar { vars, .. } | Tag::If { vars, .. } => {
+                vars.iter().map(|v| v.dotted()).collect()
+            }
+            _ => panic!("no vars in {t:?}"),
+        }
+    }
+
+    #[test]
+    fn variables_and_formatters() {
+        let t = p("a.b, c ,d|html|truncate 10 ...|date %Y %m").unwrap();
+        assert_eq!(vars(&t), ["a.b", "c", "d"]);
+        let Tag::Variable { formatters, .. } = t else {
+            panic!()
+        };
+        assert_eq!(formatters.len(), 3);
+        assert_eq!(formatters[1].name, "truncate");
+        assert_eq!(
+            &*formatters[1].args.list,
+            [Box::from("10"), Box::from("...")]
+        );
+        assert_eq!(formatters[2].args.len(), 2);
+        assert_eq!(formatters[0].args, Args::default());
+        // A formatter followed by a lone delimiter gets one empty argument.
+        let Tag::Variable { formatters, .. } = p("a|html ").unwrap() else {
+            panic!()
+        };
+        assert_eq!(&*formatters[0].args.list, [Box::from("")]);
+        let Tag::Variable { formatters, .. } = p("a|fmt:x:y").unwrap() else {
+            panic!()
+        };
+        assert_eq!(formatters[0].args.delim, Some(':'));
+    }
+
+    #[test]
+    fn text_that_only_looks_like_a_tag() {
+        for s in [
+            "a b",
+            " a ",
+            "a,",
+            "a|",
+            "a||b",
+            "a|html|",
+            "a |html",
+            "",
+            "-1",
+            "a.",
+            ".foo",
+            ".",
+            ".section",
+            ".section a ",
+            ".sectiona",
+            ".repeated  section a",
+            ".end x",
+            ".endx",
+            ".var x a",
+            ".var @x",
+            ".ctx @c",
+            ".include",
+            ".include ",
+            ".inject @x",
+            ".macro",
+            ".if",
+            ".if a &&",
+            ".if a b",
+            ".if -",
+            ".eval",
+            ".or ",
+            ".or  equal?",
+            ".orx",
+            ".meta-left x",
+        ] {
+            assert_eq!(p(s), None, "{s:?} should be text");
+        }
+    }
+
+    #[test]
+    fn instructions() {
+        assert_eq!(p(".end"), Some(Tag::End));
+        assert_eq!(p(".alternates with"), Some(Tag::AlternatesWith));
+        assert_eq!(p("# any } text"), Some(Tag::Comment));
+        assert!(matches!(p(".section a.b"), Some(Tag::Section(v)) if v.dotted() == "a.b"));
+        assert!(matches!(
+            p(".repeated section\titems"),
+            Some(Tag::Repeated(_))
+        ));
+        assert_eq!(p(".eval  1 + 2"), Some(Tag::Eval("1 + 2")));
+        assert_eq!(p(".eval "), Some(Tag::Eval("")));
+        assert_eq!(p(".macro card.html"), Some(Tag::Macro("card.html")));
+        assert_eq!(
+            p(".inject @x ./a/b.json extra"),
+            Some(Tag::Inject {
+                name: "@x",
+                path: "./a/b.json"
+            })
+        );
+        assert_eq!(
+            p(".include m output"),
+            Some(Tag::Include {
+                name: "m",
+                args: vec!["output"]
+            })
+        );
+        assert_eq!(
+            p(".include  m"),
+            Some(Tag::Include {
+                name: "",
+                args: vec!["m"]
+            })
+        );
+    }
+
+    #[test]
+    fn predicates_and_or() {
+        assert_eq!(
+            p(".equal? a \"b c\""),
+            Some(Tag::Predicate {
+                name: "equal?",
+                args: Args {
+                    list: vec![Box::from("a"), Box::from("\"b"), Box::from("c\"")].into(),
+                    delim: Some(' ')
+                }
+            })
+        );
+        assert!(
+            matches!(p(".plural?"), Some(Tag::Predicate { name: "plural?", args }) if args.is_empty())
+        );
+        assert!(matches!(
+            p(".if odd? n"),
+            Some(Tag::Predicate { name: "odd?", .. })
+        ));
+        assert_eq!(p(".or"), Some(Tag::Or(None)));
+        assert!(matches!(
+            p(".or equal? a 1"),
+            Some(Tag::Or(Some(("equal?", _))))
+        ));
+    }
+
+    #[test]
+    fn if_expressions() {
+        let t = p(".if a || b.c&&d ").unwrap();
+        assert_eq!(vars(&t), ["a", "b.c", "d"]);
+        let Tag::If { ops, .. } = t else { panic!() };
+        assert_eq!(ops, [Op::Or, Op::And]);
+    }
+
+    #[test]
+    fn bindings() {
+        let Some(Tag::Ctxvar { name, bindings }) = p(".ctx @c a=x.y b=z") else {
+            panic!()
+        };
+        assert_eq!(name, "@c");
+        assert_eq!(bindings.len(), 2);
+        // The reference accepts a dangling word after the last binding.
+        assert!(matches!(p(".ctx @c a=x junk"), Some(Tag::Ctxvar { .. })));
+        assert_eq!(p(".ctx @c a=x junk="), None);
+        let Some(Tag::Bindvar {
+            name, formatters, ..
+        }) = p(".var @v a.b|json")
+        else {
+            panic!()
+        };
+        assert_eq!((name, formatters.len()), ("@v", 1));
+    }
+}

@@ -1,0 +1,466 @@
+//! Each instruction of the language, as template authors use it. Expectations were checked
+//! against the reference engine (npm @squarespace/template-engine) unless a test says it
+//! pins a deliberate difference.
+
+mod common;
+use common::{render, render_partials, run, run_with};
+
+#[test]
+fn text_and_literal_instructions() {
+    assert_eq!(
+        render(
+            "a{.space}b{.tab}c{.newline}d{.meta-left}x{.meta-right}",
+            "{}"
+        ),
+        "a b\tc\nd{x}"
+    );
+    assert_eq!(
+        render("{# comment}x{## multi\nline {a} ##}y", r#"{"a":1}"#),
+        "xy"
+    );
+    // Text that merely looks like an instruction stays as it is.
+    assert_eq!(
+        render("{a b} { a } {.foo} {} {-1} {a|}", r#"{"a":1}"#),
+        "{a b} { a } {.foo} {} {-1} {a|}"
+    );
+    assert_eq!(
+        render("function() { return {x}; }", r#"{"x":1}"#),
+        "function() { return 1; }"
+    );
+    // An unterminated multi-line comment swallows the rest.
+    assert_eq!(render("a{## b {c}", "{}"), "a");
+}
+
+#[test]
+fn variables_resolve_up_the_stack() {
+    let data = r#"{"title":"T","item":{"name":"N","tags":["a","b"]},"items":[{"v":1},{"v":2}]}"#;
+    assert_eq!(
+        render("{title} {item.name} {item.tags.1} {items.1.v}", data),
+        "T N b 2"
+    );
+    assert_eq!(render("{.section item}{name}/{title}{.end}", data), "N/T");
+    assert_eq!(
+        render("{.repeated section items}{v}{title}{.end}", data),
+        "1T2T"
+    );
+    assert_eq!(
+        render("{.section item}{@.name}|{@.title}{.end}", data),
+        "N|"
+    );
+    assert_eq!(
+        render("{missing.x} {item.missing} {item.name.x}", data),
+        "  "
+    );
+    // `$name` is an ordinary key.
+    assert_eq!(render("{$k}", r#"{"$k":"dollar"}"#), "dollar");
+    // Numeric segments index arrays and also name object keys.
+    assert_eq!(
+        render("{o.0}{o.1}", r#"{"o":{"0":"zero","1":"one"}}"#),
+        "zeroone"
+    );
+}
+
+#[test]
+fn printing_follows_javascript() {
+    assert_eq!(render("{a}", r#"{"a":1.0}"#), "1");
+    assert_eq!(render("{a}", r#"{"a":1e21}"#), "1e+21");
+    assert_eq!(
+        render("{a}", r#"{"a":123456789012345678901}"#),
+        "123456789012345680000"
+    );
+    assert_eq!(render("{a}", r#"{"a":-0.0}"#), "0");
+    assert_eq!(
+        render("{a}|{b}|{c}", r#"{"a":null,"b":{"x":1},"c":true}"#),
+        "||true"
+    );
+    assert_eq!(
+        render("{a}", r#"{"a":[1,null,"s",{"k":1},[2,[null,3]]]}"#),
+        "1,null,s,[object Object],2,,3"
+    );
+}
+
+#[test]
+fn iteration_indices() {
+    let data = r#"{"a":["x","y","z"]}"#;
+    assert_eq!(
+        render("{.repeated section a}{@index}{@index0}{@}{.end}", data),
+        "10x21y32z"
+    );
+    assert_eq!(
+        render("{.repeated section a}{@}{.alternates with}, {.end}", data),
+        "x, y, z"
+    );
+    assert_eq!(render("{@index}", data), "");
+    // The index of the enclosing loop stays visible in nested sections.
+    let nested = r#"{"a":[{"b":{"c":1}},{"b":{"c":2}}]}"#;
+    assert_eq!(
+        render(
+            "{.repeated section a}{.section b}{@index}:{c} {.end}{.end}",
+            nested
+        ),
+        "1:1 2:2 "
+    );
+    // `length` of an array, as the reference's JavaScript property access exposes it.
+    assert_eq!(render("{.section a}{length}{.end}|{a.length}", data), "3|");
+}
+
+#[test]
+fn sections_and_truthiness() {
+    for (json, out) in [
+        (r#"{"a":0}"#, "no"),
+        (r#"{"a":""}"#, "no"),
+        (r#"{"a":[]}"#, "no"),
+        (r#"{"a":{}}"#, "no"),
+        (r#"{"a":null}"#, "no"),
+        (r#"{"a":false}"#, "no"),
+        (r#"{}"#, "no"),
+        (r#"{"a":"0"}"#, "yes"),
+        (r#"{"a":-1}"#, "yes"),
+        (r#"{"a":[0]}"#, "yes"),
+    ] {
+        assert_eq!(render("{.section a}yes{.or}no{.end}", json), out, "{json}");
+    }
+    // A section name resolves in the current scope only, not up the stack.
+    assert_eq!(
+        render(
+            "{.section a}{.section b}[{b}]{.or}no{.end}{.end}",
+            r#"{"a":{"x":1},"b":2}"#
+        ),
+        "no"
+    );
+    // A repeated section over anything but a non-empty array takes the alternative.
+    assert_eq!(
+        render("{.repeated section a}x{.or}none{.end}", r#"{"a":{"k":1}}"#),
+        "none"
+    );
+    assert_eq!(
+        render("{.repeated section a}x{.or}none{.end}", r#"{"a":"str"}"#),
+        "none"
+    );
+}
+
+/// The one known split between the reference engines (shared/difftest/README.md): inside
+/// the `{.or}` of a section whose value is missing, names resolve against the enclosing
+/// scope in the Java engine, which real sites run. We follow Java; npm prints nothing here.
+#[test]
+fn section_alternative_runs_in_the_enclosing_scope() {
+    let t =
+        "{.section website}{.section logoImageUrl}X{.or}{.section siteTitle}{@}{.end}{.end}{.end}";
+    assert_eq!(
+        render(t, r#"{"website": {"siteTitle": "Wright"}}"#),
+        "Wright"
+    );
+    assert_eq!(
+        render(
+            "{.repeated section a}{.section x}{.or}<{@}>{.end}{.end}",
+            r#"{"a":["p","q"]}"#
+        ),
+        "<p><q>"
+    );
+}
+
+#[test]
+fn or_branches_with_predicates() {
+    let t = "{.equal? n 1}one{.or equal? n 2}two{.or greaterThan? n 2}many{.or}none{.end}";
+    assert_eq!(render(t, r#"{"n":1}"#), "one");
+    assert_eq!(render(t, r#"{"n":2}"#), "two");
+    assert_eq!(render(t, r#"{"n":7}"#), "many");
+    assert_eq!(render(t, r#"{"n":0}"#), "none");
+    let chain: String = (0..500)
+        .map(|i| format!("{{.or equal? n {i}}}{i}"))
+        .collect();
+    assert_eq!(
+        render(&format!("{{.section x}}{chain}{{.end}}"), r#"{"n":499}"#),
+        "499"
+    );
+}
+
+#[test]
+fn if_with_and_or() {
+    let t = "{.if a && b}AB{.or}{.if a || b}A|B{.or}none{.end}{.end}";
+    assert_eq!(render(t, r#"{"a":1,"b":1}"#), "AB");
+    assert_eq!(render(t, r#"{"a":0,"b":1}"#), "A|B");
+    assert_eq!(render(t, r#"{"a":0,"b":0}"#), "none");
+    // No precedence: evaluated left to right.
+    assert_eq!(
+        render("{.if a || b && c}y{.or}n{.end}", r#"{"a":1,"b":0,"c":0}"#),
+        "y"
+    );
+    assert_eq!(
+        render("{.if a && b || c}y{.or}n{.end}", r#"{"a":0,"b":0,"c":1}"#),
+        "n"
+    );
+    // `.if` with a predicate.
+    assert_eq!(render("{.if equal? a 3}three{.end}", r#"{"a":3}"#), "three");
+}
+
+#[test]
+fn bound_variables() {
+    let data = r#"{"a":{"b":"<x>"},"n":2}"#;
+    assert_eq!(
+        render("{.var @v a.b|html}{@v}{@v.length}", data),
+        "&lt;x&gt;"
+    );
+    assert_eq!(render("{.var @o a}{.section n}{@o.b}{.end}", data), "<x>");
+    assert_eq!(
+        render("{.ctx @c x=a.b y=n z=nope}{@c|json}", data),
+        r#"{"x":"<x>","y":2,"z":null}"#
+    );
+    // Variables are scoped to the frame that bound them.
+    assert_eq!(render("{.section a}{.var @in b}{.end}[{@in}]", data), "[]");
+}
+
+#[test]
+fn injected_documents() {
+    let r = run_with(
+        "{.inject @foo foo.json}{.inject @z zero.json}{.inject @m nope.json}{@foo.name}-{@z}-{@m}",
+        "{}",
+        &[],
+        &[("foo.json", r#"{"name":"albert"}"#), ("zero.json", "0")],
+    );
+    assert_eq!(r.out, "albert--");
+    assert!(r.syntax.is_empty() && r.runtime.is_empty());
+}
+
+#[test]
+fn macros_and_partials() {
+    let data = r#"{"people":[{"name":"Ann"},{"name":"Bob"}],"title":"T"}"#;
+    assert_eq!(
+        render(
+            "{.macro person}<{name}>{.end}{.repeated section people}{@|apply person}{.end}",
+            data
+        ),
+        "<Ann><Bob>"
+    );
+    assert_eq!(
+        render_partials(
+            "{people.0|apply card}",
+            data,
+            &[("card", "[{name}|{title}]")]
+        ),
+        "[Ann|T]"
+    );
+    // `private` stops resolution at the partial's own scope; arguments arrive as @args.
+    assert_eq!(
+        render_partials(
+            "{people.0|apply card private}",
+            data,
+            &[("card", "[{name}|{title}]")]
+        ),
+        "[Ann|]"
+    );
+    assert_eq!(
+        render_partials(
+            "{people.0|apply card k=v n=2}",
+            data,
+            &[("card", "{@args.k}{@args.n}")]
+        ),
+        "v2"
+    );
+    // Macros are looked up innermost first.
+    assert_eq!(
+        render(
+            "{.macro m}outer{.end}{.section title}{.macro m}inner{.end}{@|apply m}{.end}{@|apply m}",
+            data
+        ),
+        "innerouter"
+    );
+}
+
+#[test]
+fn include_runs_for_effects_unless_output_is_asked() {
+    assert_eq!(
+        render(
+            "{.macro m}text{.var @x n}{.end}{.include m}[{@x}]{.include m output}",
+            r#"{"n":5}"#
+        ),
+        "[5]text"
+    );
+}
+
+#[test]
+fn partial_errors_are_reported_and_rendering_goes_on() {
+    let r = run("a{x|apply nope}b", r#"{"x":1}"#);
+    assert_eq!(r.out, "ab");
+    assert_eq!(
+        r.runtime,
+        ["RuntimeError: Attempt to apply partial 'nope' which could not be found."]
+    );
+
+    let r = run_with(
+        "a{x|apply bad}{x|apply bad}b",
+        r#"{"x":1}"#,
+        &[("bad", "{.section}{a|nope}")],
+        &[],
+    );
+    assert_eq!(r.out, "ab");
+    assert_eq!(r.syntax, ["SyntaxError: Formatter 'nope' is unknown"]);
+    // The parse failure is reported once, when the partial is first used.
+    assert_eq!(
+        r.runtime,
+        ["RuntimeError: Parse of partial \"bad\" failed: SyntaxError: Formatter 'nope' is unknown"]
+    );
+
+    let r = run("{.include nope}", "{}");
+    assert_eq!(
+        r.runtime,
+        ["RuntimeError: Attempt to apply partial 'nope' which could not be found."]
+    );
+}
+
+#[test]
+fn partial_recursion_stops_at_depth_16() {
+    // Two macros calling each other print until the depth limit cuts the chain.
+    let t = "{.macro a}{n}{.eval @n = 1}{@|apply b}{.end}{.macro b}{@|apply a}{.end}{@|apply a}";
+    let r = run(t, r#"{"n":1}"#);
+    assert_eq!(r.out, "11111111");
+    assert_eq!(
+        r.runtime.last().map(String::as_str),
+        Some("RuntimeError: Attempt to apply partial 'a' exceeded maximum recursion depth of 16")
+    );
+    let r = run(
+        "{.macro loop}x{.include loop output}{.end}{.include loop output}",
+        "{}",
+    );
+    assert_eq!(r.out, "x".repeat(16));
+    assert!(r.runtime[0].contains("exceeded maximum recursion depth of 16"));
+}
+
+#[test]
+fn syntax_errors_keep_the_reference_wording_and_recovery() {
+    let r = run("{.section a}x", r#"{"a":1}"#);
+    assert_eq!(
+        r.syntax,
+        ["SyntaxError: Reached EOF in the middle of SECTION"]
+    );
+    assert_eq!(r.out, "x");
+
+    let r = run("a{.end}b{.or}c{.alternates with}d", "{}");
+    assert_eq!(
+        r.syntax,
+        [
+            "SyntaxError: Instruction END not allowed at root",
+            "SyntaxError: Instruction OR_PREDICATE not allowed at root",
+            "SyntaxError: Instruction ALTERNATES_WITH not allowed at root",
+        ]
+    );
+    assert_eq!(r.out, "abcd");
+
+    let r = run("{.section a}{.alternates with}{.end}", "{}");
+    assert_eq!(
+        r.syntax,
+        ["SyntaxError: ALTERNATES_WITH instruction is not allowed inside SECTION block."]
+    );
+
+    let r = run("{.if a}x{.or}y{.or}z{.end}", r#"{"a":0}"#);
+    assert_eq!(
+        r.syntax,
+        ["SyntaxError: This OR_PREDICATE block will never execute."]
+    );
+    // The dead branch's contents join the branch before it, as in the reference.
+    assert_eq!(r.out, "yz");
+
+    let r = run("{.macro m}{.or}{.end}", "{}");
+    assert_eq!(
+        r.syntax,
+        ["SyntaxError: OR_PREDICATE instruction is not allowed inside MACRO block."]
+    );
+
+    // An unknown formatter is reported and the tag is printed as text.
+    let r = run("a{b|nope}c", r#"{"b":1}"#);
+    assert_eq!(r.syntax, ["SyntaxError: Formatter 'nope' is unknown"]);
+    assert_eq!(r.out, "a{b|nope}c");
+
+    // An unknown predicate is reported and counts as false.
+    let r = run("{.nope? a}x{.or}y{.end}", "{}");
+    assert_eq!(r.syntax, ["SyntaxError: Predicate 'nope?' is unknown"]);
+    assert_eq!(r.out, "y");
+
+    // After an explicit {.eof}, nothing more is accepted.
+    let r = run("a{.eof}b", "{}");
+    assert_eq!(r.out, "a");
+    assert!(r.syntax[0].starts_with("SyntaxError: TEXT Attempt to transition from the EOF state."));
+}
+
+#[test]
+fn syntax_errors_carry_positions() {
+    use template_lang::{Registry, Template};
+    let c = Template::compile("line one\n  é{a|nope}\n{.end}", Registry::standard());
+    let positions: Vec<String> = c
+        .errors
+        .iter()
+        .map(|e| e.pos.unwrap().to_string())
+        .collect();
+    assert_eq!(positions, ["2:4", "3:1"]);
+    let shown = c.errors[0].render("page.html", Some("line one\n  é{a|nope}\n{.end}"));
+    assert_eq!(
+        shown,
+        "page.html:2:4: SyntaxError: Formatter 'nope' is unknown\n    é{a|nope}\n     ^"
+    );
+}
+
+#[test]
+fn deep_nesting_is_rejected_not_overflowed() {
+    let depth = 10_000;
+    let t = format!(
+        "{}x{}",
+        "{.section a}".repeat(depth),
+        "{.end}".repeat(depth)
+    );
+    let r = run(&t, r#"{"a":{"a":1}}"#);
+    assert!(
+        r.syntax
+            .iter()
+            .any(|e| e.contains("nested deeper than the limit of 128"))
+    );
+}
+
+#[test]
+fn limits_stop_runaway_templates() {
+    use template_lang::value::Node;
+    use template_lang::{Env, Limits, Template, execute};
+    // Four nested loops of 30 elements: 810,000 iterations without the budget.
+    let t = Template::parse_strict(
+        "{.repeated section a}{.repeated section a}{.repeated section a}{.repeated section a}x{.end}{.end}{.end}{.end}",
+    )
+    .unwrap();
+    fn level(depth: u32) -> String {
+        let inner = if depth == 0 {
+            "1".to_string()
+        } else {
+            format!("{{\"a\":{}}}", level(depth - 1))
+        };
+        format!("[{}]", vec![inner; 30].join(","))
+    }
+    let data = Node::from_json_str(&format!("{{\"a\":{}}}", level(3))).unwrap();
+    let env = Env {
+        limits: Limits {
+            max_instructions: 100_000,
+            ..Limits::default()
+        },
+        ..Env::default()
+    };
+    let mut out = String::new();
+    let errors = execute(&t, &data, &env, &mut out);
+    assert!(out.len() < 100_000);
+    assert_eq!(
+        errors.last().unwrap().message,
+        "RuntimeError: Execution stopped: the instruction limit of 100000 was reached"
+    );
+
+    // The same loops printing more than the output limit allows.
+    let env = Env {
+        limits: Limits {
+            max_output: 1 << 12,
+            ..Limits::default()
+        },
+        ..Env::default()
+    };
+    let mut out = String::new();
+    let errors = execute(&t, &data, &env, &mut out);
+    assert!(out.len() <= (1 << 12) + 1);
+    assert_eq!(
+        errors.last().unwrap().message,
+        "RuntimeError: Execution stopped: the output limit of 4096 bytes was reached"
+    );
+}
