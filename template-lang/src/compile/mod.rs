@@ -92,7 +92,10 @@ fn lower(
         // their (rare) effect on it, and merges away.
         Tag::Comment => leaf(Inst::Text("".into())),
         Tag::Variable { vars, formatters } => {
-            let formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            let mut formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            if let Some(last) = formatters.last_mut() {
+                last.emit = registry.emitter(&last.name);
+            }
             leaf(Inst::Variable(Box::new(Variable {
                 vars: vars.into(),
                 formatters,
@@ -183,6 +186,7 @@ fn resolve_formatters(
         out.push(FormatterCall {
             name: call.name.into(),
             apply,
+            emit: None,
             args: call.args,
         });
     }

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use crate::exec::expr::Expr;
-use crate::plugins::{FormatterFn, PredicateFn};
+use crate::plugins::{EmitFn, FormatterFn, PredicateFn};
 use crate::syntax::path::VarPath;
 use crate::syntax::scan::Pos;
 use crate::syntax::tag::{Args, Op};
@@ -51,6 +51,9 @@ pub struct OrBranch {
 pub struct FormatterCall {
     pub name: Box<str>,
     pub apply: FormatterFn,
+    /// Set when this call ends a `{var|...}` chain and the formatter can write its result
+    /// straight into the output (saving an intermediate string).
+    pub emit: Option<EmitFn>,
     pub args: Args,
 }
 

@@ -296,6 +296,20 @@ impl<'a> Ctx<'a> {
         args: Option<Node>,
     ) -> String {
         let saved = std::mem::take(&mut self.out);
+        self.render_partial_here(name, target, node, private, args);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// [`Ctx::render_partial`] writing straight into the current output, for when the
+    /// partial's text would be printed right away anyway.
+    pub fn render_partial_here(
+        &mut self,
+        name: &'a str,
+        target: PartialTarget<'a>,
+        node: Val<'a>,
+        private: bool,
+        args: Option<Node>,
+    ) {
         self.push(node.into_shared());
         self.top().stop = private;
         if let Some(args) = args {
@@ -303,7 +317,6 @@ impl<'a> Ctx<'a> {
         }
         self.run_target(name, target);
         self.pop();
-        std::mem::replace(&mut self.out, saved)
     }
 
     /// Executes a partial or macro inline, in the current frame.

@@ -116,17 +116,28 @@ fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
     if v.vars.len() == 1 {
         let mut vars = [ctx.resolve(&v.vars[0])];
-        ctx.push(vars[0].clone().into_shared());
-        apply_formatters(ctx, &v.formatters, &mut vars);
-        ctx.pop();
-        vars[0].view().print(&mut ctx.out);
+        format_and_print(ctx, &v.formatters, &mut vars);
     } else {
         let mut vars = resolve_all(ctx, &v.vars);
-        ctx.push(vars[0].clone().into_shared());
-        apply_formatters(ctx, &v.formatters, &mut vars);
-        ctx.pop();
-        vars[0].view().print(&mut ctx.out);
+        format_and_print(ctx, &v.formatters, &mut vars);
     }
+}
+
+fn format_and_print<'a>(ctx: &mut Ctx<'a>, calls: &'a [FormatterCall], vars: &mut [Val<'a>]) {
+    ctx.push(vars[0].clone().into_shared());
+    match calls.split_last() {
+        Some((last, init)) if last.emit.is_some() => {
+            apply_formatters(ctx, init, vars);
+            if let Some(emit) = last.emit {
+                emit(ctx, &last.args, std::mem::take(&mut vars[0]));
+            }
+        }
+        _ => {
+            apply_formatters(ctx, calls, vars);
+            vars[0].view().print(&mut ctx.out);
+        }
+    }
+    ctx.pop();
 }
 
 fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {

@@ -21,13 +21,17 @@ use crate::value::Val;
 /// A formatter: rewrites `vars[0]` (and may read the others) given its arguments.
 pub type FormatterFn = for<'a> fn(&mut Ctx<'a>, &'a Args, &mut [Val<'a>]);
 
+/// The same formatter writing its result straight into the output, used when it is the
+/// last of a `{var|...}` chain. Must print exactly what the formatter's result would print.
+pub type EmitFn = for<'a> fn(&mut Ctx<'a>, &'a Args, Val<'a>);
+
 /// A predicate: tests the current context given its arguments.
 pub type PredicateFn = for<'a> fn(&mut Ctx<'a>, &'a Args) -> bool;
 
 /// The formatters and predicates a template can use, by name.
 #[derive(Default)]
 pub struct Registry {
-    formatters: FxHashMap<&'static str, FormatterFn>,
+    formatters: FxHashMap<&'static str, (FormatterFn, Option<EmitFn>)>,
     predicates: FxHashMap<&'static str, PredicateFn>,
 }
 
@@ -46,7 +50,12 @@ impl Registry {
     }
 
     pub fn add_formatter(&mut self, name: &'static str, f: FormatterFn) {
-        self.formatters.insert(name, f);
+        self.formatters.insert(name, (f, None));
+    }
+
+    /// Adds a formatter that can also write its result straight into the output.
+    pub fn add_emitting_formatter(&mut self, name: &'static str, f: FormatterFn, emit: EmitFn) {
+        self.formatters.insert(name, (f, Some(emit)));
     }
 
     pub fn add_predicate(&mut self, name: &'static str, p: PredicateFn) {
@@ -54,7 +63,12 @@ impl Registry {
     }
 
     pub fn formatter(&self, name: &str) -> Option<FormatterFn> {
-        self.formatters.get(name).copied()
+        self.formatters.get(name).map(|(f, _)| *f)
+    }
+
+    /// The output-writing variant of a formatter, if it has one.
+    pub fn emitter(&self, name: &str) -> Option<EmitFn> {
+        self.formatters.get(name).and_then(|(_, e)| *e)
     }
 
     pub fn predicate(&self, name: &str) -> Option<PredicateFn> {

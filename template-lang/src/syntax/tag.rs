@@ -21,9 +21,23 @@ use super::path::{VarPath, var_ref, word};
 pub struct Args {
     pub list: Box<[Box<str>]>,
     pub delim: Option<char>,
+    /// Each argument read as a variable reference (the reference's `splitVariable`), parsed
+    /// once here because many formatters and predicates resolve their arguments.
+    pub paths: Box<[VarPath]>,
+    /// The arguments joined by single spaces (`date` and `output` use them that way).
+    pub spaced: Box<str>,
 }
 
 impl Args {
+    fn from_parts(list: Box<[Box<str>]>, delim: Option<char>) -> Args {
+        Args {
+            paths: list.iter().map(|a| VarPath::from_dotted(a)).collect(),
+            spaced: list.join(" ").into(),
+            list,
+            delim,
+        }
+    }
+
     fn split(raw: &str) -> Args {
         let mut chars = raw.chars();
         let delim = chars.next();
@@ -32,16 +46,21 @@ impl Args {
             Some(d) => rest.split(d).map(Box::from).collect(),
             None => Box::default(),
         };
-        Args { list, delim }
+        Args::from_parts(list, delim)
     }
 
     /// The predicate / include flavour: a lone empty argument means no arguments.
     fn split_instruction(raw: &str) -> Args {
-        let mut args = Args::split(raw);
+        let args = Args::split(raw);
         if args.list.len() == 1 && args.list[0].is_empty() {
-            args.list = Box::default();
+            return Args::from_parts(Box::default(), args.delim);
         }
         args
+    }
+
+    /// The `i`-th argument as a variable reference.
+    pub fn path(&self, i: usize) -> Option<&VarPath> {
+        self.paths.get(i)
     }
 
     pub fn len(&self) -> usize {
@@ -62,10 +81,7 @@ impl Args {
 
     /// Arguments from a list (used by built-in partials and tests).
     pub fn from_list(list: &[&str]) -> Args {
-        Args {
-            list: list.iter().map(|s| Box::from(*s)).collect(),
-            delim: Some(' '),
-        }
+        Args::from_parts(list.iter().map(|s| Box::from(*s)).collect(), Some(' '))
     }
 }
 
@@ -464,7 +480,7 @@ mod tests {
             [Box::from("10"), Box::from("...")]
         );
         assert_eq!(formatters[2].args.len(), 2);
-        assert_eq!(formatters[0].args, Args::default());
+        assert!(formatters[0].args.is_empty());
         // A formatter followed by a lone delimiter gets one empty argument.
         let Tag::Variable { formatters, .. } = p("a|html ").unwrap() else {
             panic!()
@@ -560,10 +576,7 @@ mod tests {
             p(".equal? a \"b c\""),
             Some(Tag::Predicate {
                 name: "equal?",
-                args: Args {
-                    list: vec![Box::from("a"), Box::from("\"b"), Box::from("c\"")].into(),
-                    delim: Some(' ')
-                }
+                args: Args::from_list(&["a", "\"b", "c\""])
             })
         );
         assert!(

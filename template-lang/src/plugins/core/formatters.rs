@@ -1,18 +1,19 @@
 //! The core formatters: escaping, JSON, strings, numbers, lookups and partials.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use super::super::Registry;
 use super::super::util::{self, PathKey};
 use crate::error::msg;
 use crate::exec::Ctx;
+use crate::exec::context::PartialTarget;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::{is_js_whitespace, js_parse_int, js_round};
 use crate::value::{Node, Val, View, json, utf16_len};
 
 pub fn register(r: &mut Registry) {
-    r.add_formatter("apply", apply);
+    r.add_emitting_formatter("apply", apply, apply_emit);
     r.add_formatter("count", count);
     r.add_formatter("cycle", cycle);
     r.add_formatter("encode-space", encode_space);
@@ -22,9 +23,9 @@ pub fn register(r: &mut Registry) {
     r.add_formatter("find-last", find_last);
     r.add_formatter("format", format);
     r.add_formatter("get", get);
-    r.add_formatter("html", html);
-    r.add_formatter("htmlattr", htmlattr);
-    r.add_formatter("htmltag", htmlattr);
+    r.add_emitting_formatter("html", html, html_emit);
+    r.add_emitting_formatter("htmlattr", htmlattr, htmlattr_emit);
+    r.add_emitting_formatter("htmltag", htmlattr, htmlattr_emit);
     r.add_formatter("iter", iter);
     r.add_formatter("json", json_compact);
     r.add_formatter("json-pretty", json_pretty);
@@ -51,10 +52,38 @@ fn text_of<'v>(vars: &'v [Val<'_>]) -> std::borrow::Cow<'v, str> {
 
 /// `apply NAME [private] [k=v ...]`: renders a partial or macro against the value.
 fn apply<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    let Some(name) = args.get(0) else {
-        vars[0] = Val::text("");
-        return;
+    let node = std::mem::take(&mut vars[0]);
+    vars[0] = match prepare_apply(ctx, args) {
+        Some((name, target, private, call_args)) => {
+            if ctx.enter_partial(name, None) {
+                let text = ctx.render_partial(name, target, node, private, call_args);
+                ctx.exit_partial();
+                Val::Text(text)
+            } else {
+                Val::text("")
+            }
+        }
+        None => Val::text(""),
     };
+}
+
+/// `apply` at the end of a chain: the partial renders straight into the output.
+fn apply_emit<'a>(ctx: &mut Ctx<'a>, args: &'a Args, node: Val<'a>) {
+    if let Some((name, target, private, call_args)) = prepare_apply(ctx, args)
+        && ctx.enter_partial(name, None)
+    {
+        ctx.render_partial_here(name, target, node, private, call_args);
+        ctx.exit_partial();
+    }
+}
+
+/// The partial to apply, whether it is private, and its `@args`; `None` (after reporting
+/// a missing partial) when there is nothing to render.
+fn prepare_apply<'a>(
+    ctx: &mut Ctx<'a>,
+    args: &'a Args,
+) -> Option<(&'a str, PartialTarget<'a>, bool, Option<Node>)> {
+    let name = args.get(0)?;
     let mut private = false;
     let mut call_args = None;
     if args.len() > 1 {
@@ -70,17 +99,9 @@ fn apply<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     }
     let Some(target) = ctx.partial(name) else {
         ctx.error(msg::partial_missing(name), None);
-        vars[0] = Val::text("");
-        return;
+        return None;
     };
-    if ctx.enter_partial(name, None) {
-        let node = std::mem::take(&mut vars[0]);
-        let text = ctx.render_partial(name, target, node, private, call_args);
-        ctx.exit_partial();
-        vars[0] = Val::Text(text);
-    } else {
-        vars[0] = Val::text("");
-    }
+    Some((name, target, private, call_args))
 }
 
 fn count<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
@@ -155,11 +176,11 @@ fn find_nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>], forward
             return;
         }
     };
-    let lookup = (args.len() == 2).then(|| ctx.resolve(&VarPath::from_dotted(&args.list[0])));
+    let lookup = (args.len() == 2).then(|| ctx.resolve(&args.paths[0]));
     let path = match args.len() {
         0 => None,
-        2 => Some(VarPath::from_dotted(&args.list[1])),
-        _ => Some(VarPath::from_dotted(&args.list[0])),
+        2 => args.path(1),
+        _ => args.path(0),
     };
     let order: Box<dyn Iterator<Item = usize>> = if forward {
         Box::new(0..len)
@@ -168,7 +189,7 @@ fn find_nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>], forward
     };
     for i in order {
         let element = items.element(i);
-        let Some(path) = &path else {
+        let Some(path) = path else {
             vars[0] = element;
             return;
         };
@@ -191,8 +212,9 @@ fn find_nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>], forward
 fn format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let depth = ctx.parent_depth();
     let values: Vec<Val<'a>> = args
+        .paths
         .iter()
-        .map(|a| ctx.resolve_from(&VarPath::from_dotted(a), depth))
+        .map(|p| ctx.resolve_from(p, depth))
         .collect();
     let pattern = text_of(vars);
     let mut out = String::with_capacity(pattern.len());
@@ -234,8 +256,8 @@ fn format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 /// `get a b`: follows the values of the named variables as a path into the value.
 fn get<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut cur = vars[0].clone();
-    for arg in args.iter() {
-        let key = ctx.resolve(&VarPath::from_dotted(arg));
+    for path in args.paths.iter() {
+        let key = ctx.resolve(path);
         cur = match key.view() {
             View::Missing => Val::Missing,
             View::Arr(items) => items.iter().fold(cur, |v, k| {
@@ -271,6 +293,14 @@ fn html<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     vars[0] = Val::Text(out);
 }
 
+fn html_emit<'a>(ctx: &mut Ctx<'a>, _: &'a Args, v: Val<'a>) {
+    util::escape_html(&v.view().to_str(), &mut ctx.out);
+}
+
+fn htmlattr_emit<'a>(ctx: &mut Ctx<'a>, _: &'a Args, v: Val<'a>) {
+    util::escape_attr(&v.view().to_str(), &mut ctx.out);
+}
+
 fn htmlattr<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     if unchanged_string(&vars[0], b"&<>\"") {
         return;
@@ -283,7 +313,8 @@ fn htmlattr<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `iter`: the 1-based index of the enclosing repeated section.
 fn iter<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let index = ctx.resolve(&VarPath::from_dotted("@index"));
+    static INDEX: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("@index"));
+    let index = ctx.resolve(&INDEX);
     vars[0] = Val::text(index.view().to_str());
 }
 
@@ -317,11 +348,12 @@ fn escape_script_tags(s: String) -> String {
 /// `key-by path`: an object of the array's elements keyed by the value at `path`.
 fn key_by<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut entries = Vec::new();
-    if let (View::Arr(items), Some(path)) = (vars[0].view(), args.get(0).filter(|p| !p.is_empty()))
-    {
-        let path = VarPath::from_dotted(path);
+    let path = args
+        .path(0)
+        .filter(|_| args.get(0).is_some_and(|p| !p.is_empty()));
+    if let (View::Arr(items), Some(path)) = (vars[0].view(), path) {
         for item in items {
-            let at = util::walk(&Val::Ref(item), &path);
+            let at = util::walk(&Val::Ref(item), path);
             if !at.is_missing() {
                 entries.push((Arc::from(util::js_string(at.view())), item.clone()));
             }
@@ -336,9 +368,12 @@ fn line_breaks<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `lookup name`: resolves the variable whose name is the value of `name`.
 fn lookup<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    vars[0] = match args.get(0).filter(|k| !k.is_empty()) {
+    let key = args
+        .path(0)
+        .filter(|_| args.get(0).is_some_and(|k| !k.is_empty()));
+    vars[0] = match key {
         Some(key) => {
-            let name = ctx.resolve(&VarPath::from_dotted(key));
+            let name = ctx.resolve(key);
             let name = name.view().to_str().into_owned();
             ctx.resolve(&VarPath::from_dotted(&name))
         }
@@ -358,7 +393,7 @@ fn modulo<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 }
 
 fn output<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    vars[0] = Val::Text(args.iter().collect::<Vec<_>>().join(" "));
+    vars[0] = Val::text(&*args.spaced);
 }
 
 /// `pluralize [singular] plural`: the suffix for a count (default "" / "s").
@@ -375,8 +410,8 @@ fn pluralize<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 /// `prop a.b c`: follows each argument as a path into the value.
 fn prop<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut cur = vars[0].clone();
-    for arg in args.iter() {
-        cur = util::walk(&cur, &VarPath::from_dotted(arg));
+    for path in args.paths.iter() {
+        cur = util::walk(&cur, path);
         if cur.is_missing() {
             break;
         }

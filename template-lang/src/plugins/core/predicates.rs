@@ -1,6 +1,7 @@
 //! The core predicates: comparisons, parity and counts.
 
 use std::cmp::Ordering;
+use std::sync::LazyLock;
 
 use super::super::Registry;
 use crate::exec::Ctx;
@@ -42,14 +43,15 @@ fn is_json_start(arg: &str) -> bool {
     }
 }
 
-/// An argument as a value: a JSON literal if it parses as one, else a variable reference.
-pub fn resolve_arg<'a>(ctx: &Ctx<'a>, arg: &str) -> Val<'a> {
+/// Argument `i` as a value: a JSON literal if it parses as one, else a variable reference.
+pub fn resolve_arg<'a>(ctx: &Ctx<'a>, args: &Args, i: usize) -> Val<'a> {
+    let arg = &args.list[i];
     if is_json_start(arg)
         && let Ok(node) = Node::from_json_str(arg)
     {
         return Val::Own(node);
     }
-    ctx.resolve(&VarPath::from_dotted(arg))
+    ctx.resolve(&args.paths[i])
 }
 
 /// One argument compares the current node with it; two compare them with each other.
@@ -57,25 +59,26 @@ fn compare<'a>(ctx: &mut Ctx<'a>, args: &'a Args, f: fn(View<'_>, View<'_>) -> b
     match args.len() {
         0 => false,
         1 => {
-            let b = resolve_arg(ctx, &args.list[0]);
+            let b = resolve_arg(ctx, args, 0);
             f(ctx.node().view(), b.view())
         }
         _ => {
-            let a = resolve_arg(ctx, &args.list[0]);
-            let b = resolve_arg(ctx, &args.list[1]);
+            let a = resolve_arg(ctx, args, 0);
+            let b = resolve_arg(ctx, args, 1);
             f(a.view(), b.view())
         }
     }
 }
 
 fn debug<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    ctx.resolve(&VarPath::from_dotted("debug")).view().truthy()
+    static DEBUG: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("debug"));
+    ctx.resolve(&DEBUG).view().truthy()
 }
 
 /// `even?` / `odd?` of the current node or of a named variable (numbers only).
 fn parity<'a>(ctx: &mut Ctx<'a>, args: &'a Args, rem: f64) -> bool {
-    let v = match args.get(0) {
-        Some(name) => ctx.resolve(&VarPath::from_dotted(name)),
+    let v = match args.path(0) {
+        Some(path) => ctx.resolve(path),
         None => ctx.node().clone(),
     };
     match v.view() {
@@ -90,12 +93,9 @@ fn nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args) -> bool {
         return false;
     }
     let (n, m) = if args.len() == 2 {
-        (
-            resolve_arg(ctx, &args.list[0]),
-            resolve_arg(ctx, &args.list[1]),
-        )
+        (resolve_arg(ctx, args, 0), resolve_arg(ctx, args, 1))
     } else {
-        (ctx.node().clone(), resolve_arg(ctx, &args.list[0]))
+        (ctx.node().clone(), resolve_arg(ctx, args, 0))
     };
     match (n.view(), m.view()) {
         (View::Num(n), View::Num(m)) if n.fract() == 0.0 && m.fract() == 0.0 && m != 0.0 => {

@@ -6,7 +6,9 @@ use super::Registry;
 use crate::exec::Ctx;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
-use crate::value::{Val, View};
+use std::sync::LazyLock;
+
+use crate::value::{Node, Val};
 
 /// The time zone when the data names none.
 pub const DEFAULT_TIME_ZONE: &str = "America/New_York";
@@ -15,12 +17,13 @@ pub fn register(r: &mut Registry) {
     r.add_formatter("date", date);
 }
 
-/// The website's time zone (`website.timeZone`), or the default.
-pub fn time_zone(ctx: &Ctx<'_>) -> String {
-    let zone = ctx.resolve(&VarPath::from_dotted("website.timeZone"));
-    match zone.view() {
-        View::Missing => DEFAULT_TIME_ZONE.to_string(),
-        v => v.to_str().into_owned(),
+/// The website's time zone (`website.timeZone`, read as text), or the default when the
+/// data has none.
+pub fn time_zone<'a>(ctx: &Ctx<'a>) -> Val<'a> {
+    static PATH: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("website.timeZone"));
+    match ctx.resolve(&PATH) {
+        Val::Missing => Val::Own(Node::String(DEFAULT_TIME_ZONE.into())),
+        v => v,
     }
 }
 
@@ -33,8 +36,7 @@ fn date<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     }
     let instant = vars[0].view().to_number();
     let zone = time_zone(ctx);
-    let pattern = args.iter().collect::<Vec<_>>().join(" ");
     let mut out = String::new();
-    strftime::format_date(instant, &zone, &pattern, &mut out);
+    strftime::format_date(instant, &zone.view().to_str(), &args.spaced, &mut out);
     vars[0] = Val::Text(out);
 }

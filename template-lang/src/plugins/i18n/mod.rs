@@ -31,9 +31,9 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let depth = ctx.parent_depth();
     let mut positional: Vec<Val<'a>> = Vec::with_capacity(args.len());
     let mut keyword: Vec<(&'a str, Val<'a>)> = Vec::new();
-    for arg in args.iter() {
+    for (arg, path) in args.iter().zip(args.paths.iter()) {
         match arg.find([':', '=']) {
-            None => positional.push(ctx.resolve_from(&VarPath::from_dotted(arg), depth)),
+            None => positional.push(ctx.resolve_from(path, depth)),
             Some(i) => {
                 let v = ctx.resolve_from(&VarPath::from_dotted(&arg[i + 1..]), depth);
                 keyword.push((&arg[..i], v.clone()));
