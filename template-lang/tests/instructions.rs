@@ -159,6 +159,37 @@ fn section_alternative_runs_in_the_enclosing_scope() {
     );
 }
 
+/// The npm compatibility mode reproduces the npm engine's deviations, so that differential
+/// testing against it can tell real differences from known ones.
+#[test]
+fn npm_compatibility_mode() {
+    use template_lang::value::Node;
+    use template_lang::{Env, Template, execute};
+    let render_npm = |t: &str, json: &str| {
+        let env = Env {
+            npm_compat: true,
+            ..Env::default()
+        };
+        let mut out = String::new();
+        execute(
+            &Template::parse_strict(t).unwrap(),
+            &Node::from_json_str(json).unwrap(),
+            &env,
+            &mut out,
+        );
+        out
+    };
+    let t =
+        "{.section website}{.section logoImageUrl}X{.or}{.section siteTitle}{@}{.end}{.end}{.end}";
+    assert_eq!(render_npm(t, r#"{"website": {"siteTitle": "Wright"}}"#), "");
+    // A formatter that fails (the reference throws) prints nothing for its tag in both
+    // modes; in npm mode its frame stays behind, so the loop's index leaks out afterwards.
+    let t = "{.repeated section items}{x|date %Y}{.end}[{items|iter}]";
+    let data = r#"{"items":[{"x":"not a date"}]}"#;
+    assert_eq!(render(t, data), "[]");
+    assert_eq!(render_npm(t, data), "[2]");
+}
+
 #[test]
 fn or_branches_with_predicates() {
     let t = "{.equal? n 1}one{.or equal? n 2}two{.or greaterThan? n 2}many{.or}none{.end}";

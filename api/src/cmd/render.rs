@@ -34,6 +34,10 @@ pub struct RenderArgs {
     /// "Now" in epoch milliseconds, for clock-based formatters.
     #[arg(long, value_name = "EPOCH_MS", allow_hyphen_values = true)]
     now: Option<i64>,
+    /// Reproduce the npm engine's deviations (section `{.or}` scope, the stack left behind
+    /// by a failing formatter), for differential testing against it. See README.md.
+    #[arg(long)]
+    npm_compat: bool,
     /// Compile once, execute N times, print the output once and the mean time on stderr.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     repeat: Option<u64>,
@@ -142,6 +146,7 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
         locale,
         now_ms: args.now.map(|n| n as f64),
         limits: Limits::default(),
+        npm_compat: args.npm_compat,
     };
     let template = compiled.template;
     let mut out = String::new();

@@ -61,6 +61,10 @@ pub struct Ctx<'a> {
     partial_depth: usize,
     steps: u64,
     halted: bool,
+    /// Set by [`Ctx::fail`]: the current `{var|...}` chain is abandoned.
+    failed: bool,
+    /// The kind of instruction applying formatters (for the wording of failures).
+    pub(crate) applying: &'static str,
     /// The partial being executed, for attributing diagnostics.
     partial: Option<&'a str>,
     reported: FxHashSet<usize>,
@@ -79,6 +83,8 @@ impl<'a> Ctx<'a> {
             partial_depth: 0,
             steps: 0,
             halted: false,
+            failed: false,
+            applying: "VARIABLE",
             partial: None,
             reported: FxHashSet::default(),
             i18n: None,
@@ -96,6 +102,23 @@ impl<'a> Ctx<'a> {
             d = d.in_partial(p);
         }
         self.errors.push(d);
+    }
+
+    /// Abandons the formatter chain being applied: where the reference's formatter throws,
+    /// the whole tag prints nothing (and a `.var` binds nothing), with this error. Later
+    /// formatters in the chain do not run.
+    pub fn fail(&mut self, message: &str) {
+        self.error(msg::unexpected(self.applying, message), None);
+        self.failed = true;
+    }
+
+    /// Takes the failure flag set by [`Ctx::fail`].
+    pub(crate) fn take_failure(&mut self) -> bool {
+        std::mem::take(&mut self.failed)
+    }
+
+    pub(crate) fn failing(&self) -> bool {
+        self.failed
     }
 
     /// Records an error only the first time `key` reports it in this execution.
@@ -155,8 +178,24 @@ impl<'a> Ctx<'a> {
             .expect("the root frame is always there")
     }
 
-    pub(crate) fn set_index(&mut self, index: i64) {
-        self.top().index = index;
+    /// The index of the top frame (0 is the root).
+    pub(crate) fn depth(&self) -> usize {
+        self.stack.len() - 1
+    }
+
+    pub(crate) fn set_index_at(&mut self, depth: usize, index: i64) {
+        if let Some(frame) = self.stack.get_mut(depth) {
+            frame.index = index;
+        }
+    }
+
+    /// The element of the top frame's array at the top frame's iteration index.
+    pub(crate) fn top_element(&self) -> Val<'a> {
+        let frame = self.stack.last().expect("root frame");
+        match usize::try_from(frame.index) {
+            Ok(i) => frame.node.element(i),
+            Err(_) => Val::Missing,
+        }
     }
 
     /// The node of the current frame.

@@ -36,9 +36,13 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
             let mut vars = resolve_all(ctx, &b.vars);
+            ctx.applying = "BINDVAR";
             apply_formatters(ctx, &b.formatters, &mut vars);
-            let value = vars.swap_remove(0);
-            ctx.set_var(Cow::Borrowed(&b.name), value);
+            ctx.applying = "VARIABLE";
+            if !ctx.take_failure() {
+                let value = vars.swap_remove(0);
+                ctx.set_var(Cow::Borrowed(&b.name), value);
+            }
         }
         Inst::Ctxvar(c) => {
             let entries = c
@@ -104,6 +108,9 @@ pub(crate) fn apply_formatters<'a>(
 ) {
     for call in calls {
         (call.apply)(ctx, &call.args, vars);
+        if ctx.failing() {
+            return;
+        }
     }
 }
 
@@ -128,16 +135,22 @@ fn format_and_print<'a>(ctx: &mut Ctx<'a>, calls: &'a [FormatterCall], vars: &mu
     match calls.split_last() {
         Some((last, init)) if last.emit.is_some() => {
             apply_formatters(ctx, init, vars);
-            if let Some(emit) = last.emit {
+            if let Some(emit) = last.emit.filter(|_| !ctx.failing()) {
                 emit(ctx, &last.args, std::mem::take(&mut vars[0]));
             }
         }
         _ => {
             apply_formatters(ctx, calls, vars);
-            vars[0].view().print(&mut ctx.out);
+            if !ctx.failing() {
+                vars[0].view().print(&mut ctx.out);
+            }
         }
     }
-    ctx.pop();
+    // A failed tag loses its own output. The npm engine's thrown error also leaves this
+    // frame on the stack, shifting every later scope; only the compatibility mode does that.
+    if !(ctx.take_failure() && ctx.env.npm_compat) {
+        ctx.pop();
+    }
 }
 
 fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
@@ -149,8 +162,14 @@ fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
     } else {
         // The section's frame is not on the stack while the alternate runs, as in the
         // Java engine (which real sites run): names there resolve against the enclosing
-        // scope. The npm engine differs here; see the engine tests.
-        exec_alternates(ctx, &s.alt);
+        // scope. The npm engine keeps the (missing) value's frame; see the engine tests.
+        if ctx.env.npm_compat {
+            ctx.push(node);
+            exec_alternates(ctx, &s.alt);
+            ctx.pop();
+        } else {
+            exec_alternates(ctx, &s.alt);
+        }
     }
 }
 
@@ -163,19 +182,23 @@ fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
             return;
         }
     };
-    ctx.push(node.clone());
+    ctx.push(node);
+    let frame = ctx.depth();
+    ctx.set_index_at(frame, 0);
     for i in 0..len {
         if ctx.halted() {
             break;
         }
-        ctx.set_index(i as i64);
-        let element = node.element(i);
+        // The element comes from the top frame, which is this loop's own frame unless a
+        // failed tag left one behind (npm compatibility mode), exactly as in the reference.
+        let element = ctx.top_element();
         ctx.push(element);
         exec_block(ctx, &r.body);
         if i + 1 < len && !r.alternates_with.is_empty() {
             exec_block(ctx, &r.alternates_with);
         }
         ctx.pop();
+        ctx.set_index_at(frame, i as i64 + 1);
     }
     ctx.pop();
 }

@@ -48,6 +48,12 @@ pub struct Env<'a> {
     /// "Now" in epoch milliseconds; `None` reads the clock.
     pub now_ms: Option<f64>,
     pub limits: Limits,
+    /// Reproduce the npm engine where it departs from the Java engine and from sense, for
+    /// differential testing against it: names inside a section's `{.or}` resolve against the
+    /// section's missing value (not the enclosing scope), and a tag whose formatter fails
+    /// leaves its frame on the stack, shifting every later scope (as a thrown error does in
+    /// the npm engine). Off by default.
+    pub npm_compat: bool,
 }
 
 impl Env<'_> {
@@ -73,6 +79,7 @@ impl Default for Env<'static> {
             locale: Some(icu_locale::locale!("en")),
             now_ms: None,
             limits: Limits::default(),
+            npm_compat: false,
         }
     }
 }

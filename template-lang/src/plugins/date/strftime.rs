@@ -63,6 +63,9 @@ const LONG_MONTHS: [&str; 12] = [
     "December",
 ];
 
+/// Returns false (printing nothing) for instants the reference cannot represent: it
+/// throws there, which aborts the whole `{var|...}` tag.
+///
 /// Formats `epoch_ms` (milliseconds since the Unix epoch, as the JSON number given to the template)
 /// in time zone `zone_id` with the reference engines' strftime-style `pattern`, appending to `out`.
 ///
@@ -88,13 +91,14 @@ const LONG_MONTHS: [&str; 12] = [
 ///   Daylight-saving rules apply after 2037 too (the reference's zone data
 ///   stops there and keeps the last offset; real visitors need the right one).
 /// * Non-finite inputs and instants whose local day falls outside
-///   4713-01-01 BC ..= 8652-12-31 print nothing at all.
+///   4713-01-01 BC ..= 8652-12-31 print nothing and return false: the
+///   reference throws there, which aborts the whole `{var|...}` tag.
 ///
 /// The caller picks `zone_id`: the reference uses `America/New_York` only
 /// when the website has no time zone at all; an empty id here means UTC.
-pub fn format_date(epoch_ms: f64, zone_id: &str, pattern: &str, out: &mut String) {
+pub fn format_date(epoch_ms: f64, zone_id: &str, pattern: &str, out: &mut String) -> bool {
     if !epoch_ms.is_finite() || epoch_ms.abs() > MAX_ABS_EPOCH_MS {
-        return;
+        return false;
     }
 
     // Whole milliseconds, the usual input, take an exact integer path.
@@ -121,8 +125,12 @@ pub fn format_date(epoch_ms: f64, zone_id: &str, pattern: &str, out: &mut String
     } else {
         LocalDate::from_fractional_ms(epoch_ms, offset_secs, abbr)
     };
-    if let Some(date) = date {
-        date.format(pattern, out);
+    match date {
+        Some(date) => {
+            date.format(pattern, out);
+            true
+        }
+        None => false,
     }
 }
 
@@ -881,7 +889,7 @@ mod tests {
 
     fn fmt(epoch_ms: f64, zone: &str, pattern: &str) -> String {
         let mut out = String::new();
-        format_date(epoch_ms, zone, pattern, &mut out);
+        let _ = format_date(epoch_ms, zone, pattern, &mut out);
         out
     }
 
@@ -1392,9 +1400,9 @@ mod tests {
     #[test]
     fn appends_to_existing_output() {
         let mut out = String::from("at ");
-        format_date(0.0, "UTC", "%F", &mut out);
-        format_date(f64::NAN, "UTC", "%F", &mut out);
-        format_date(0.0, "Asia/Tokyo", " %T", &mut out);
+        let _ = format_date(0.0, "UTC", "%F", &mut out);
+        assert!(!format_date(f64::NAN, "UTC", "%F", &mut out));
+        let _ = format_date(0.0, "Asia/Tokyo", " %T", &mut out);
         assert_eq!(out, "at 1970-01-01 09:00:00");
     }
 
@@ -1543,7 +1551,7 @@ mod tests {
                 .map(|_| alphabet[(next() % alphabet.len() as u64) as usize])
                 .collect();
             out.clear();
-            format_date(epoch_ms, zones[i % zones.len()], &pattern, &mut out);
+            let _ = format_date(epoch_ms, zones[i % zones.len()], &pattern, &mut out);
         }
     }
 }
