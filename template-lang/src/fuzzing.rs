@@ -33,7 +33,7 @@ pub fn parse_and_execute(input: &[u8]) -> String {
             max_output: 1 << 20,
             ..Limits::default()
         },
-        npm_compat: input.len() % 2 == 0,
+        npm_compat: input.len().is_multiple_of(2),
     };
     let mut out = String::new();
     execute(&compiled.template, &data, &env, &mut out);
