@@ -91,14 +91,14 @@ impl Object {
                     .iter()
                     .take_while(|&&(h, _)| h == hash)
                     .map(|&(_, i)| &self.entries[i as usize])
-                    .find(|(k, _)| &**k == key)
+                    .find(|(k, _)| same_key(k, key))
                     .map(|(_, v)| v)
             }
             None => self
                 .hashes
                 .iter()
                 .zip(self.entries.iter())
-                .find(|(h, (k, _))| **h == hash && &**k == key)
+                .find(|(h, (k, _))| **h == hash && same_key(k, key))
                 .map(|(_, (_, v))| v),
         }
     }
@@ -114,6 +114,26 @@ impl Object {
     /// Entries in JavaScript's key order.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&Arc<str>, &Node)> {
         self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+/// Key equality, inlined for the short keys templates use (a `memcmp` call costs more than
+/// the comparison itself there).
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        0 => true,
+        1..=3 => a.iter().zip(b).all(|(x, y)| x == y),
+        4..=8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        9..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -355,6 +375,20 @@ mod tests {
         assert_eq!(o.len(), 40);
         assert!(matches!(o.get("k33"), Some(Node::Number(v)) if *v == 33.0));
         assert!(o.get("k40").is_none());
+    }
+
+    #[test]
+    fn key_comparison_covers_every_length() {
+        for n in 0..40 {
+            let a: String = (0..n).map(|i| (b'a' + (i % 26) as u8) as char).collect();
+            assert!(same_key(&a, &a.clone()), "{n}");
+            for i in 0..n {
+                let mut b = a.clone().into_bytes();
+                b[i] = b'#';
+                assert!(!same_key(&a, std::str::from_utf8(&b).unwrap()), "{n} {i}");
+            }
+            assert!(!same_key(&a, &format!("{a}x")));
+        }
     }
 
     #[test]
