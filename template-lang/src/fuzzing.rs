@@ -34,6 +34,7 @@ pub fn parse_and_execute(input: &[u8]) -> String {
             ..Limits::default()
         },
         npm_compat: input.len().is_multiple_of(2),
+        host: None,
     };
     let mut out = String::new();
     execute(&compiled.template, &data, &env, &mut out);

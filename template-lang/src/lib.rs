@@ -17,7 +17,7 @@ pub mod plugins;
 pub mod syntax;
 pub mod value;
 
-pub use compile::{Compiled, Partials, Template};
+pub use compile::{CompileOptions, Compiled, Partials, Template};
 pub use error::Diagnostic;
-pub use exec::{Env, Injects, Limits, execute};
+pub use exec::{Ctx, Env, Host, Injects, Limits, execute};
 pub use plugins::Registry;

@@ -147,6 +147,7 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
         now_ms: args.now.map(|n| n as f64),
         limits: Limits::default(),
         npm_compat: args.npm_compat,
+        host: None,
     };
     let template = compiled.template;
     let mut out = String::new();

@@ -118,6 +118,7 @@ fn fed_name(fed: &Fed) -> &'static str {
             Inst::Predicate(_) => "PREDICATE",
             Inst::If(_) => "IF",
             Inst::Macro(_) => "MACRO",
+            Inst::Host(_) => "HOST",
         },
         Fed::Open(kind) => block_name(kind),
         Fed::Control(Control::End) => "END",

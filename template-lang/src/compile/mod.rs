@@ -11,7 +11,8 @@ use rustc_hash::FxHashMap;
 use crate::error::{Diagnostic, msg};
 use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
-use crate::syntax::scan::{Piece, pos_of, scan};
+use crate::syntax::host::HostTagSyntax;
+use crate::syntax::scan::{Piece, pos_of, scan_with};
 use crate::syntax::tag::{FormatterSyntax, Tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control, Fed};
@@ -29,10 +30,24 @@ pub struct Compiled {
     pub errors: Vec<Diagnostic>,
 }
 
+/// How to compile: expression limits, and the prefix of host tags (if any).
+#[derive(Debug, Clone, Default)]
+pub struct CompileOptions {
+    pub expr_limits: ExprLimits,
+    /// Recognise `<{prefix}name ...>` elements as host tags (e.g. `"squarespace:"`).
+    /// `None` (the default, and the reference engines' behaviour) leaves them as text.
+    pub host_prefix: Option<String>,
+}
+
 impl Template {
     /// Compiles `source` with the given formatters and predicates.
     pub fn compile(source: &str, registry: &Registry) -> Compiled {
-        compile(source, registry, &ExprLimits::default())
+        compile(source, registry, &CompileOptions::default())
+    }
+
+    /// Compiles `source` with options (host tags, limits).
+    pub fn compile_with(source: &str, registry: &Registry, options: &CompileOptions) -> Compiled {
+        compile(source, registry, options)
     }
 
     /// Compiles with the standard formatters and predicates, failing on any syntax error.
@@ -52,20 +67,30 @@ impl Template {
 }
 
 /// Compiles `source`.
-pub fn compile(source: &str, registry: &Registry, limits: &ExprLimits) -> Compiled {
+pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> Compiled {
     let mut asm = Assembler::default();
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut last_pos = Default::default();
-    scan(source, |piece| match piece {
-        Piece::Text(text) => asm.accept(Fed::Leaf(Inst::Text(text.into())), last_pos),
-        Piece::Tag(tag, pos, raw) => {
-            last_pos = pos;
-            match lower(tag, pos, registry, limits, &mut errors) {
-                Some(fed) => asm.accept(fed, pos),
-                None => asm.accept(Fed::Leaf(Inst::Text(raw.into())), pos),
+    let limits = &options.expr_limits;
+    scan_with(
+        source,
+        options.host_prefix.as_deref(),
+        |piece| match piece {
+            Piece::Host(tag, pos) => {
+                last_pos = pos;
+                let inst = lower_host(source, tag, pos, registry, options, &mut errors);
+                asm.accept(Fed::Leaf(inst), pos);
             }
-        }
-    });
+            Piece::Text(text) => asm.accept(Fed::Leaf(Inst::Text(text.into())), last_pos),
+            Piece::Tag(tag, pos, raw) => {
+                last_pos = pos;
+                match lower(tag, pos, registry, limits, &mut errors) {
+                    Some(fed) => asm.accept(fed, pos),
+                    None => asm.accept(Fed::Leaf(Inst::Text(raw.into())), pos),
+                }
+            }
+        },
+    );
     asm.accept(Fed::Control(Control::Eof), pos_of(source, source.len()));
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
@@ -74,6 +99,44 @@ pub fn compile(source: &str, registry: &Registry, limits: &ExprLimits) -> Compil
         template: Template { root },
         errors,
     }
+}
+
+/// Compiles a host tag's attribute values and body as sub-templates; their syntax errors
+/// are reported at their positions in `source`.
+fn lower_host(
+    source: &str,
+    tag: HostTagSyntax<'_>,
+    pos: crate::error::Pos,
+    registry: &Registry,
+    options: &CompileOptions,
+    errors: &mut Vec<Diagnostic>,
+) -> Inst {
+    let mut sub = |text: &str, offset: usize| -> Block {
+        let c = compile(text, registry, options);
+        let base = pos_of(source, offset);
+        errors.extend(c.errors.into_iter().map(|mut e| {
+            if let Some(p) = e.pos.as_mut() {
+                if p.line == 1 {
+                    p.col += base.col - 1;
+                }
+                p.line += base.line - 1;
+            }
+            e
+        }));
+        c.template.root
+    };
+    let attrs = tag
+        .attrs
+        .iter()
+        .map(|(name, value, offset)| (Box::from(*name), sub(value, *offset)))
+        .collect();
+    let body = tag.body.map(|(text, offset)| sub(text, offset));
+    Inst::Host(Box::new(tree::HostTag {
+        name: tag.name.into(),
+        attrs,
+        body,
+        pos,
+    }))
 }
 
 /// Turns a parsed tag into an instruction for the assembler; `None` turns it back into
@@ -231,10 +294,19 @@ impl Partials {
         sources: impl IntoIterator<Item = (&'s str, &'s str)>,
         registry: &Registry,
     ) -> (Partials, Vec<Diagnostic>) {
+        Partials::compile_with(sources, registry, &CompileOptions::default())
+    }
+
+    /// [`Partials::compile`] with compile options (host tags, limits).
+    pub fn compile_with<'s>(
+        sources: impl IntoIterator<Item = (&'s str, &'s str)>,
+        registry: &Registry,
+        options: &CompileOptions,
+    ) -> (Partials, Vec<Diagnostic>) {
         let mut partials = Partials::default();
         let mut all_errors = Vec::new();
         for (name, source) in sources {
-            let c = Template::compile(source, registry);
+            let c = Template::compile_with(source, registry, options);
             let entry = if c.errors.is_empty() {
                 PartialEntry::Ready(Arc::new(c.template))
             } else {

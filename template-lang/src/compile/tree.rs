@@ -30,6 +30,8 @@ pub enum Inst {
     Include(Box<Include>),
     Inject(Box<Inject>),
     Macro(Arc<Macro>),
+    /// A tag the embedding application implements (see [`crate::exec::Host`]).
+    Host(Box<HostTag>),
 }
 
 /// The `{.or}` branches after a block's consequent, in order; empty for a plain `{.end}`.
@@ -151,4 +153,24 @@ pub struct Inject {
 pub struct Macro {
     pub name: Box<str>,
     pub body: Block,
+}
+
+/// A host tag: `<prefix:name attr="..." />` or with a body. Attribute values and the body
+/// are compiled templates, evaluated by the host in the scope where the tag sits.
+#[derive(Debug)]
+pub struct HostTag {
+    pub name: Box<str>,
+    pub attrs: Box<[(Box<str>, Block)]>,
+    pub body: Option<Block>,
+    pub pos: Pos,
+}
+
+impl HostTag {
+    /// The compiled value of attribute `name`.
+    pub fn attr(&self, name: &str) -> Option<&Block> {
+        self.attrs
+            .iter()
+            .find(|(k, _)| &**k == name)
+            .map(|(_, v)| v)
+    }
 }

@@ -358,6 +358,27 @@ impl<'a> Ctx<'a> {
         self.pop();
     }
 
+    /// Renders `block` in the current scope and returns its text (host tags evaluate their
+    /// attribute values this way).
+    pub fn render_block(&mut self, block: &'a [crate::compile::tree::Inst]) -> String {
+        let saved = std::mem::take(&mut self.out);
+        super::engine::exec_block(self, block);
+        std::mem::replace(&mut self.out, saved)
+    }
+
+    /// Runs `block` into the current output.
+    pub fn run_block(&mut self, block: &'a [crate::compile::tree::Inst]) {
+        super::engine::exec_block(self, block);
+    }
+
+    /// Runs `f` with `node` pushed as the innermost scope (names it lacks resolve further
+    /// out, as in a section).
+    pub fn with_scope(&mut self, node: Val<'a>, f: impl FnOnce(&mut Ctx<'a>)) {
+        self.push(node.into_shared());
+        f(self);
+        self.pop();
+    }
+
     /// Executes a partial or macro inline, in the current frame.
     pub(crate) fn run_target(&mut self, name: &'a str, target: PartialTarget<'a>) {
         match target {

@@ -72,6 +72,11 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
             ctx.set_var(Cow::Borrowed(&i.name), value);
         }
         Inst::Macro(m) => ctx.set_macro(&m.name, m),
+        Inst::Host(tag) => {
+            if let Some(host) = ctx.env.host {
+                host.render_tag(ctx, tag);
+            }
+        }
     }
 }
 

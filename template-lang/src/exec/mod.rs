@@ -35,6 +35,13 @@ impl Default for Limits {
     }
 }
 
+/// The embedding application's implementation of host tags (`<squarespace:...>`): it
+/// evaluates attributes with [`Ctx::render_block`], pushes whatever data the tag provides
+/// with [`Ctx::with_scope`], runs the body or a partial, and writes into `ctx.out`.
+pub trait Host: Send + Sync {
+    fn render_tag<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a crate::compile::tree::HostTag);
+}
+
 /// Injectable documents for `{.inject @var NAME}`, by name.
 pub type Injects = FxHashMap<Box<str>, Node>;
 
@@ -54,6 +61,8 @@ pub struct Env<'a> {
     /// leaves its frame on the stack, shifting every later scope (as a thrown error does in
     /// the npm engine). Off by default.
     pub npm_compat: bool,
+    /// Implements host tags; without one they render nothing.
+    pub host: Option<&'a dyn Host>,
 }
 
 impl Env<'_> {
@@ -80,6 +89,7 @@ impl Default for Env<'static> {
             now_ms: None,
             limits: Limits::default(),
             npm_compat: false,
+            host: None,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Source text to instructions: the tag scanner and the nom grammar of tag contents.
 
+pub mod host;
 pub mod path;
 pub mod scan;
 pub mod tag;

@@ -6,6 +6,7 @@
 
 use memchr::{memchr, memchr2, memmem};
 
+use super::host::{HostTagSyntax, parse_host_tag};
 use super::tag::{Tag, parse_tag};
 
 /// A line and column (both 1-based; the column counts characters).
@@ -28,6 +29,8 @@ pub enum Piece<'s> {
     Text(&'s str),
     /// A parsed tag starting at `pos` (the position of its `{`), with its source text.
     Tag(Tag<'s>, Pos, &'s str),
+    /// A host tag (`<prefix:name ...>`) starting at `pos`.
+    Host(HostTagSyntax<'s>, Pos),
 }
 
 /// Computes positions of increasing byte offsets in one pass.
@@ -66,7 +69,16 @@ pub fn pos_of(src: &str, offset: usize) -> Pos {
 }
 
 /// Scans `src`, handing each piece to `emit` in order.
-pub fn scan<'s>(src: &'s str, mut emit: impl FnMut(Piece<'s>)) {
+pub fn scan<'s>(src: &'s str, emit: impl FnMut(Piece<'s>)) {
+    scan_with(src, None, emit)
+}
+
+/// Scans `src`, also recognising host tags `<{prefix}name ...>` when a prefix is given.
+pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnMut(Piece<'s>)) {
+    let host_open = host_prefix.map(|p| format!("<{p}"));
+    let host_finder = host_open.as_deref().map(memmem::Finder::new);
+    // Where the next host tag may start (searching again only once we pass it).
+    let mut next_host: Option<usize> = None;
     let bytes = src.as_bytes();
     let len = bytes.len();
     let mut lines = Lines {
@@ -83,11 +95,36 @@ pub fn scan<'s>(src: &'s str, mut emit: impl FnMut(Piece<'s>)) {
     let mut idx = 0;
     loop {
         let save = idx;
-        let Some(found) = memchr(b'{', &bytes[save..]) else {
+        let brace = memchr(b'{', &bytes[save..]).map(|k| save + k);
+        if let (Some(finder), Some(prefix)) = (&host_finder, host_prefix) {
+            if next_host.is_none_or(|h| h < save) {
+                next_host = finder
+                    .find(&bytes[save..])
+                    .map(|k| save + k)
+                    .or(Some(usize::MAX));
+            }
+            let host = next_host.filter(|&h| h != usize::MAX && brace.is_none_or(|b| h < b));
+            if let Some(h) = host {
+                match parse_host_tag(src, h, prefix) {
+                    Some(tag) => {
+                        flush(save, h, &mut emit);
+                        let end = tag.end;
+                        emit(Piece::Host(tag, lines.pos(h)));
+                        idx = end;
+                    }
+                    None => {
+                        // Not a tag after all: the '<' stays text.
+                        flush(save, h + 1, &mut emit);
+                        idx = h + 1;
+                    }
+                }
+                continue;
+            }
+        }
+        let Some(mut start) = brace else {
             flush(save, len, &mut emit);
             return;
         };
-        let mut start = save + found;
         if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
             flush(save, start, &mut emit);
             match memmem::find(&bytes[start + 3..], b"##}") {
@@ -132,6 +169,7 @@ mod tests {
         scan(src, |p| {
             out.push(match p {
                 Piece::Text(t) => format!("T:{t}"),
+                Piece::Host(h, pos) => format!("H:{}@{pos}", h.name),
                 Piece::Tag(Tag::Comment, pos, _) => format!("C@{pos}"),
                 Piece::Tag(Tag::Variable { .. }, pos, _) => format!("V@{pos}"),
                 Piece::Tag(t, pos, _) => format!("{t:?}@{pos}")
@@ -160,6 +198,33 @@ mod tests {
         );
         assert_eq!(pieces("x { y"), ["T:x { y"]);
         assert_eq!(pieces("} {a b}"), ["T:} ", "T:{a b}"]);
+    }
+
+    #[test]
+    fn host_tags_only_with_a_prefix() {
+        let src = "a<x:nav id=\"{n}\"/>b{c}<x:q>{d}</x:q><x:bad";
+        let mut with = Vec::new();
+        scan_with(src, Some("x:"), |p| {
+            with.push(match p {
+                Piece::Text(t) => format!("T:{t}"),
+                Piece::Host(h, pos) => format!("H:{}@{pos}", h.name),
+                Piece::Tag(_, pos, _) => format!("V@{pos}"),
+            })
+        });
+        assert_eq!(
+            with,
+            [
+                "T:a",
+                "H:nav@1:2",
+                "T:b",
+                "V@1:20",
+                "H:q@1:23",
+                "T:<",
+                "T:x:bad"
+            ]
+        );
+        // Without the prefix they are text (and the tags inside them are tags).
+        assert_eq!(pieces(src).iter().filter(|p| p.starts_with('V')).count(), 3);
     }
 
     #[test]

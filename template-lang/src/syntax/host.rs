@@ -1,0 +1,205 @@
+//! Host tags: XML-like elements such as `<squarespace:navigation navigationId="main" />` or
+//! `<squarespace:query collection="blog" limit="3">...</squarespace:query>` that the
+//! embedding application (the site renderer) implements.
+//!
+//! The language itself knows no host tags; a compile option names the prefix to recognise.
+//! Attribute values and bodies are JSON-T in their own right (`id="{id}_intro"`), so they are
+//! kept as source slices here and compiled as sub-templates by the compiler.
+
+/// A host tag as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostTagSyntax<'s> {
+    /// The name after the prefix (`navigation` in `<squarespace:navigation>`).
+    pub name: &'s str,
+    /// `(name, value source, byte offset of the value in the whole source)`.
+    pub attrs: Vec<(&'s str, &'s str, usize)>,
+    /// The body source and its byte offset, for the `<x>...</x>` form.
+    pub body: Option<(&'s str, usize)>,
+    /// Byte offset just after the tag (after `/>` or the closing tag).
+    pub end: usize,
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b':')
+}
+
+/// Same-name host tags nest at most this deep inside one another.
+const MAX_DEPTH: usize = 64;
+
+/// Parses the host tag starting at `start` (which holds `<` followed by `prefix`).
+/// `None` when it is not a well-formed tag; the caller then keeps the text as it is.
+pub fn parse_host_tag<'s>(src: &'s str, start: usize, prefix: &str) -> Option<HostTagSyntax<'s>> {
+    parse_at_depth(src, start, prefix, 0)
+}
+
+fn parse_at_depth<'s>(
+    src: &'s str,
+    start: usize,
+    prefix: &str,
+    depth: usize,
+) -> Option<HostTagSyntax<'s>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let b = src.as_bytes();
+    let mut i = start + 1 + prefix.len();
+    let name_start = i;
+    while i < b.len() && is_name_char(b[i]) {
+        i += 1;
+    }
+    if i == name_start {
+        return None;
+    }
+    let name = &src[name_start..i];
+    let mut attrs = Vec::new();
+    loop {
+        while i < b.len() && b[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'/' if b.get(i + 1) == Some(&b'>') => {
+                return Some(HostTagSyntax {
+                    name,
+                    attrs,
+                    body: None,
+                    end: i + 2,
+                });
+            }
+            b'>' => {
+                let body_start = i + 1;
+                let (body_end, end) = find_close(src, body_start, prefix, name, depth)?;
+                return Some(HostTagSyntax {
+                    name,
+                    attrs,
+                    body: Some((&src[body_start..body_end], body_start)),
+                    end,
+                });
+            }
+            _ => {
+                let attr_start = i;
+                while i < b.len() && is_name_char(b[i]) {
+                    i += 1;
+                }
+                if i == attr_start || b.get(i) != Some(&b'=') {
+                    return None;
+                }
+                let attr = &src[attr_start..i];
+                i += 1;
+                let quote = *b.get(i)?;
+                if quote != b'"' && quote != b'\'' {
+                    return None;
+                }
+                let value_start = i + 1;
+                let value_end = find_quote(b, value_start, quote)?;
+                attrs.push((attr, &src[value_start..value_end], value_start));
+                i = value_end + 1;
+            }
+        }
+    }
+}
+
+/// The closing quote of an attribute value; quotes inside `{...}` tags do not count.
+fn find_quote(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
+    while i < b.len() {
+        match b[i] {
+            c if c == quote => return Some(i),
+            b'{' => match b[i..].iter().position(|&c| c == b'}') {
+                Some(k) => i += k + 1,
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// Finds `</prefixname>` matching the opening tag; nested tags of the same name are parsed
+/// (recursively) and skipped whole. Returns (body end, end after the closing tag).
+fn find_close(
+    src: &str,
+    mut i: usize,
+    prefix: &str,
+    name: &str,
+    depth: usize,
+) -> Option<(usize, usize)> {
+    let open = format!("<{prefix}{name}");
+    let close = format!("</{prefix}{name}>");
+    loop {
+        let next_close = src[i..].find(&close)? + i;
+        match src[i..].find(&open).map(|k| k + i) {
+            Some(o) if o < next_close && is_open_of_same(src, o + open.len()) => {
+                i = parse_at_depth(src, o, prefix, depth + 1)
+                    .map_or(o + open.len(), |nested| nested.end);
+            }
+            _ => return Some((next_close, next_close + close.len())),
+        }
+    }
+}
+
+/// Whether the character after `<prefixname` ends the name (so `<x:nav` is not `<x:navbar`).
+fn is_open_of_same(src: &str, at: usize) -> bool {
+    src.as_bytes().get(at).is_none_or(|&c| !is_name_char(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str = "squarespace:";
+
+    #[test]
+    fn self_closing_with_attributes() {
+        let src = r#"a <squarespace:navigation navigationId="main" template='nav' /> b"#;
+        let t = parse_host_tag(src, 2, P).unwrap();
+        assert_eq!(t.name, "navigation");
+        assert_eq!(
+            t.attrs.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>(),
+            [("navigationId", "main"), ("template", "nav")]
+        );
+        assert!(t.body.is_none());
+        assert_eq!(&src[t.end..], " b");
+    }
+
+    #[test]
+    fn attribute_values_may_hold_json_t_with_quotes() {
+        let src = r#"<squarespace:block-field id="{id}_intro" label="{.equal? a "b"}x{.end}"/>"#;
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.attrs[1].1, r#"{.equal? a "b"}x{.end}"#);
+        assert_eq!(&src[t.attrs[0].2..t.attrs[0].2 + 10], "{id}_intro");
+    }
+
+    #[test]
+    fn bodies_nest() {
+        let src = "<squarespace:query collection=\"a\">[<squarespace:query collection=\"b\">in</squarespace:query><squarespace:query collection=\"c\"/>]</squarespace:query>!";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        let (body, _) = t.body.unwrap();
+        assert!(body.starts_with('[') && body.ends_with(']'));
+        assert_eq!(&src[t.end..], "!");
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let src = format!(
+            "{}{}",
+            "<squarespace:q>".repeat(5000),
+            "</squarespace:q>".repeat(5000)
+        );
+        // Levels past the limit are skipped as text; parsing ends without overflowing.
+        let t = parse_host_tag(&src, 0, P).unwrap();
+        assert!(t.end <= src.len());
+    }
+
+    #[test]
+    fn malformed_tags_are_not_tags() {
+        for src in [
+            "<squarespace:",
+            "<squarespace:x",
+            "<squarespace:x a=b/>",
+            "<squarespace:x a=\"b/>",
+            "<squarespace:x>no close",
+            "<squarespace: />",
+        ] {
+            assert!(parse_host_tag(src, 0, P).is_none(), "{src}");
+        }
+    }
+}
