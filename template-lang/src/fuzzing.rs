@@ -6,7 +6,7 @@
 
 use crate::exec::{Env, Injects, Limits, execute};
 use crate::value::Node;
-use crate::{Partials, Registry, Template};
+use crate::{CompileOptions, Partials, Registry, Template};
 
 /// Compiles and executes whatever `input` holds. Must never panic, hang or exhaust memory.
 pub fn parse_and_execute(input: &[u8]) -> String {
@@ -20,7 +20,15 @@ pub fn parse_and_execute(input: &[u8]) -> String {
     let partial = parts.next().map(String::from_utf8_lossy);
 
     let registry = Registry::standard();
-    let compiled = Template::compile(&template, registry);
+    // Every third input also exercises the host-tag parser.
+    let options = CompileOptions {
+        host_prefix: input
+            .len()
+            .is_multiple_of(3)
+            .then(|| "squarespace:".to_string()),
+        ..CompileOptions::default()
+    };
+    let compiled = Template::compile_with(&template, registry, &options);
     let (partials, _) = Partials::compile(partial.as_deref().map(|p| ("p", p)), registry);
     let injects = Injects::default();
     let env = Env {

@@ -1,0 +1,574 @@
+//! A tenant's template folder (TEMPLATE-PLATFORM.md §1), loaded from its files and compiled
+//! once per template version: layouts of regions, collection list/item templates, static
+//! pages, blocks (partials), assets, scripts, styles and strings.
+//!
+//! Problems are collected, not fatal: a template with an unknown formatter or a broken
+//! `.conf` still loads, and every problem names its file, line and column.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::Value;
+use template_lang::{CompileOptions, Partials, Registry, Template};
+
+use crate::conf::parse_conf;
+
+/// The files of a template folder by relative path (`template.conf`, `blocks/nav.block`).
+pub type TemplateFiles = BTreeMap<String, Arc<[u8]>>;
+
+/// The prefix of the platform's host tags.
+pub const HOST_PREFIX: &str = "squarespace:";
+
+/// One problem in a template folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TemplateProblem {
+    pub file: String,
+    /// 1-based; 0 when the problem concerns the whole file.
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl fmt::Display for TemplateProblem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.line == 0 {
+            write!(f, "{}: {}", self.file, self.message)
+        } else {
+            write!(
+                f,
+                "{}:{}:{}: {}",
+                self.file, self.line, self.column, self.message
+            )
+        }
+    }
+}
+
+/// A layout: regions concatenated and compiled as one template.
+pub struct Layout {
+    pub key: String,
+    pub name: String,
+    pub regions: Vec<String>,
+    pub template: Template,
+}
+
+/// A collection type declared by `collections/<type>.conf`.
+pub struct CollectionType {
+    pub conf: Value,
+    pub list: Option<Template>,
+    pub item: Option<Template>,
+}
+
+/// A static page: `pages/<stem>.page` with its `.page.conf`.
+pub struct StaticPage {
+    pub title: String,
+    pub description: String,
+    pub template: Template,
+}
+
+/// A compiled template folder.
+pub struct TemplateFolder {
+    pub name: String,
+    pub conf: Value,
+    /// In `template.conf` order; the first is the fallback when `default` is absent.
+    pub layouts: Vec<Layout>,
+    /// `navigations[]`: (name, title).
+    pub navigations: Vec<(String, String)>,
+    pub collections: BTreeMap<String, CollectionType>,
+    pub pages: BTreeMap<String, StaticPage>,
+    /// `blocks/*.block`, named with their `.block` suffix as templates apply them.
+    pub blocks: Partials,
+    /// Public files (`assets/**`, `scripts/**`) by URL path without the leading slash.
+    pub public: BTreeMap<String, Arc<[u8]>>,
+    /// The site stylesheet: `stylesheets` in order.
+    pub css: String,
+    /// `strings/template-<locale>.json` etc. merged per locale.
+    pub strings: BTreeMap<String, Value>,
+    pub problems: Vec<TemplateProblem>,
+}
+
+impl TemplateFolder {
+    /// The layout named `key`, else `default`, else the first.
+    pub fn layout(&self, key: Option<&str>) -> Option<&Layout> {
+        key.and_then(|k| self.layouts.iter().find(|l| l.key == k))
+            .or_else(|| self.layouts.iter().find(|l| l.key == "default"))
+            .or_else(|| self.layouts.first())
+    }
+}
+
+/// Reads a folder from disk into [`TemplateFiles`] (hidden files and `node_modules` skipped).
+pub fn read_dir(root: &Path) -> std::io::Result<TemplateFiles> {
+    let mut files = TemplateFiles::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let entry = entry?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with('.') || name == "node_modules" {
+                continue;
+            }
+            let path = entry.path();
+            if entry.file_type()?.is_dir() {
+                stack.push(path);
+            } else if let Ok(rel) = path.strip_prefix(root) {
+                let rel = rel.to_string_lossy().replace('\\', "/");
+                files.insert(rel, std::fs::read(&path)?.into());
+            }
+        }
+    }
+    Ok(files)
+}
+
+struct Loader<'f> {
+    files: &'f TemplateFiles,
+    registry: &'static Registry,
+    options: CompileOptions,
+    problems: Vec<TemplateProblem>,
+}
+
+impl Loader<'_> {
+    fn text(&mut self, path: &str) -> Option<String> {
+        let bytes = self.files.get(path)?;
+        match std::str::from_utf8(bytes) {
+            Ok(s) => Some(s.to_string()),
+            Err(e) => {
+                self.problem(path, 0, 0, format!("not UTF-8 text: {e}"));
+                None
+            }
+        }
+    }
+
+    fn problem(&mut self, file: &str, line: u32, column: u32, message: String) {
+        self.problems.push(TemplateProblem {
+            file: file.to_string(),
+            line,
+            column,
+            message,
+        });
+    }
+
+    fn conf(&mut self, path: &str) -> Option<Value> {
+        let text = self.text(path)?;
+        match parse_conf(path, &text) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problem(path, e.line as u32, e.column as u32, e.message);
+                None
+            }
+        }
+    }
+
+    /// Compiles a template file; syntax errors become problems (the template still loads).
+    fn template(&mut self, path: &str) -> Option<Template> {
+        let source = self.text(path)?;
+        Some(self.compile(path, &source, &[(path.to_string(), 1)]))
+    }
+
+    /// Compiles `source`, whose lines come from the files in `origins` (file, first line
+    /// of that file's text in `source`), so problems point at the right file.
+    fn compile(&mut self, name: &str, source: &str, origins: &[(String, u32)]) -> Template {
+        let c = Template::compile_with(source, self.registry, &self.options);
+        for e in c.errors {
+            let (line, col) = e.pos.map_or((0, 0), |p| (p.line, p.col));
+            let (file, first) = origins
+                .iter()
+                .rev()
+                .find(|(_, first)| *first <= line.max(1))
+                .map_or((name.to_string(), 1), |(f, first)| (f.clone(), *first));
+            self.problem(&file, line.saturating_sub(first - 1), col, e.message);
+        }
+        c.template
+    }
+}
+
+fn str_field(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Loads and compiles a template folder from its files.
+pub fn load(files: &TemplateFiles) -> TemplateFolder {
+    let mut l = Loader {
+        files,
+        registry: Registry::standard(),
+        options: CompileOptions {
+            host_prefix: Some(HOST_PREFIX.to_string()),
+            ..CompileOptions::default()
+        },
+        problems: Vec::new(),
+    };
+    let conf = match l.conf("template.conf") {
+        Some(v) => v,
+        None => {
+            if !files.contains_key("template.conf") {
+                l.problem(
+                    "template.conf",
+                    0,
+                    0,
+                    "missing: a template folder needs a template.conf".into(),
+                );
+            }
+            Value::Object(Default::default())
+        }
+    };
+
+    let layouts = load_layouts(&mut l, &conf);
+    let navigations = conf
+        .get("navigations")
+        .and_then(Value::as_array)
+        .map(|navs| {
+            navs.iter()
+                .map(|n| (str_field(n, "name"), str_field(n, "title")))
+                .filter(|(name, _)| !name.is_empty())
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let mut collections = BTreeMap::new();
+    for path in files
+        .keys()
+        .filter(|p| p.starts_with("collections/") && p.ends_with(".conf"))
+    {
+        let stem = &path["collections/".len()..path.len() - ".conf".len()];
+        let Some(conf) = l.conf(path) else { continue };
+        let list = l.template(&format!("collections/{stem}.list"));
+        let item = l.template(&format!("collections/{stem}.item"));
+        collections.insert(stem.to_string(), CollectionType { conf, list, item });
+    }
+
+    let mut pages = BTreeMap::new();
+    for path in files
+        .keys()
+        .filter(|p| p.starts_with("pages/") && p.ends_with(".page"))
+    {
+        let stem = &path["pages/".len()..path.len() - ".page".len()];
+        let page_conf = [
+            format!("pages/{stem}.page.conf"),
+            format!("pages/{stem}.conf"),
+        ]
+        .into_iter()
+        .find(|p| files.contains_key(p))
+        .and_then(|p| l.conf(&p))
+        .unwrap_or(Value::Null);
+        if let Some(template) = l.template(path) {
+            pages.insert(
+                stem.to_string(),
+                StaticPage {
+                    title: str_field(&page_conf, "title"),
+                    description: str_field(&page_conf, "description"),
+                    template,
+                },
+            );
+        }
+    }
+
+    let block_sources: Vec<(String, String)> = files
+        .keys()
+        .filter(|p| p.starts_with("blocks/") && p.ends_with(".block"))
+        .filter_map(|p| Some((p["blocks/".len()..].to_string(), l.text(p)?)))
+        .collect();
+    let (blocks, block_errors) = Partials::compile_with(
+        block_sources.iter().map(|(n, s)| (n.as_str(), s.as_str())),
+        l.registry,
+        &l.options,
+    );
+    for e in block_errors {
+        let file = format!("blocks/{}", e.partial.as_deref().unwrap_or_default());
+        let (line, col) = e.pos.map_or((0, 0), |p| (p.line, p.col));
+        l.problem(&file, line, col, e.message);
+    }
+
+    let public = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("assets/") || p.starts_with("scripts/"))
+        .map(|(p, b)| (p.clone(), b.clone()))
+        .collect();
+    let css = load_styles(&mut l, &conf);
+    let strings = load_strings(&mut l);
+
+    TemplateFolder {
+        name: str_field(&conf, "name"),
+        conf,
+        layouts,
+        navigations,
+        collections,
+        pages,
+        blocks,
+        public,
+        css,
+        strings,
+        problems: l.problems,
+    }
+}
+
+fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {
+    let mut layouts = Vec::new();
+    let Some(map) = conf.get("layouts").and_then(Value::as_object) else {
+        l.problem(
+            "template.conf",
+            0,
+            0,
+            "no layouts: \"layouts\" must name at least one layout".into(),
+        );
+        return layouts;
+    };
+    for (key, spec) in map {
+        let regions: Vec<String> = spec
+            .get("regions")
+            .and_then(Value::as_array)
+            .map(|r| {
+                r.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string)
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut source = String::new();
+        let mut origins = Vec::new();
+        for region in &regions {
+            let stem = region.strip_suffix(".region").unwrap_or(region);
+            let path = [format!("{stem}.region"), format!("regions/{stem}.region")]
+                .into_iter()
+                .find(|p| l.files.contains_key(p));
+            let Some(path) = path else {
+                l.problem(
+                    "template.conf",
+                    0,
+                    0,
+                    format!("layout '{key}': region '{region}' not found"),
+                );
+                continue;
+            };
+            if let Some(text) = l.text(&path) {
+                let first_line = source.matches('\n').count() as u32 + 1;
+                origins.push((path, first_line));
+                source.push_str(&text);
+            }
+        }
+        let template = l.compile(&format!("layout '{key}'"), &source, &origins);
+        layouts.push(Layout {
+            key: key.clone(),
+            name: str_field(spec, "name"),
+            regions,
+            template,
+        });
+    }
+    layouts
+}
+
+/// Concatenates the `stylesheets` in order. Plain CSS passes through; LESS features have
+/// no well-kept Rust compiler, so a file that uses them is reported, not mangled.
+fn load_styles(l: &mut Loader<'_>, conf: &Value) -> String {
+    let mut css = String::new();
+    let names: Vec<String> = conf
+        .get("stylesheets")
+        .and_then(Value::as_array)
+        .map(|s| {
+            s.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    for name in names {
+        let path = format!("styles/{name}");
+        let Some(text) = l.text(&path) else {
+            l.problem(
+                "template.conf",
+                0,
+                0,
+                format!("stylesheet '{name}' not found in styles/"),
+            );
+            continue;
+        };
+        if let Some((line, what)) = less_feature(&text) {
+            l.problem(
+                &path,
+                line,
+                1,
+                format!("LESS is not supported ({what}); only plain CSS stylesheets are served"),
+            );
+            continue;
+        }
+        css.push_str(&text);
+        if !css.ends_with('\n') {
+            css.push('\n');
+        }
+    }
+    css
+}
+
+/// The first line using a LESS-only feature: variables, mixins' guards, nesting markers.
+fn less_feature(text: &str) -> Option<(u32, &'static str)> {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        let what = if t.starts_with('@')
+            && !t.starts_with("@media")
+            && !t.starts_with("@font-face")
+            && !t.starts_with("@import")
+            && !t.starts_with("@keyframes")
+            && !t.starts_with("@supports")
+            && !t.starts_with("@charset")
+            && !t.starts_with("@page")
+        {
+            Some("variables")
+        } else if t.starts_with("//") {
+            Some("line comments")
+        } else if t.contains("&:") || t.starts_with("& ") || t.starts_with('&') {
+            Some("nesting")
+        } else {
+            None
+        };
+        if let Some(w) = what {
+            return Some((i as u32 + 1, w));
+        }
+    }
+    None
+}
+
+fn load_strings(l: &mut Loader<'_>) -> BTreeMap<String, Value> {
+    let mut strings: BTreeMap<String, Value> = BTreeMap::new();
+    let paths: Vec<String> = l
+        .files
+        .keys()
+        .filter(|p| p.starts_with("strings/") && p.ends_with(".json"))
+        .cloned()
+        .collect();
+    for path in paths {
+        let stem = &path["strings/".len()..path.len() - ".json".len()];
+        // `<kind>-<locale>`: template-en-US, annotations-de-DE, ...
+        let Some((_, locale)) = stem.split_once('-') else {
+            continue;
+        };
+        let Some(Value::Object(map)) = l.conf(&path) else {
+            continue;
+        };
+        let entry = strings
+            .entry(locale.to_string())
+            .or_insert_with(|| Value::Object(Default::default()));
+        if let Value::Object(target) = entry {
+            target.extend(map);
+        }
+    }
+    strings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(list: &[(&str, &str)]) -> TemplateFiles {
+        list.iter()
+            .map(|(p, t)| (p.to_string(), Arc::from(t.as_bytes())))
+            .collect()
+    }
+
+    #[test]
+    fn loads_layouts_collections_pages_blocks() {
+        let f = load(&files(&[
+            (
+                "template.conf",
+                r#"{"name":"T", "layouts":{"default":{"name":"Default","regions":["head","body"]},
+                    "wide":{"regions":["head.region","body"]}},
+                    "navigations":[{"name":"main","title":"Main"}], "stylesheets":["site.css"]}"#,
+            ),
+            (
+                "head.region",
+                "<html>{.section website}<h1>{siteTitle}</h1>",
+            ),
+            (
+                "regions/body.region",
+                "{.end}{squarespace.main-content}</html>",
+            ),
+            (
+                "collections/blog.conf",
+                r#"{"title":"Blog","ordering":"chronological",}"#,
+            ),
+            (
+                "collections/blog.list",
+                "{.repeated section items}{title}{.end}",
+            ),
+            ("collections/blog.item", "{.section item}{title}{.end}"),
+            ("pages/about.page", "<p>About</p>"),
+            ("pages/about.page.conf", r#"{"title":"About us"}"#),
+            (
+                "blocks/nav.block",
+                "<nav>{.repeated section items}{title}{.end}</nav>",
+            ),
+            ("styles/site.css", "body { color: red; }"),
+            ("assets/logo.svg", "<svg/>"),
+            ("strings/template-en-US.json", r#"{"search":"Search"}"#),
+        ]));
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        assert_eq!(f.name, "T");
+        assert_eq!(f.layouts.len(), 2);
+        assert_eq!(f.layout(Some("nope")).unwrap().key, "default");
+        assert_eq!(
+            f.layout(Some("wide")).unwrap().regions,
+            ["head.region", "body"]
+        );
+        assert_eq!(f.navigations, [("main".to_string(), "Main".to_string())]);
+        assert!(f.collections["blog"].list.is_some() && f.collections["blog"].item.is_some());
+        assert_eq!(f.pages["about"].title, "About us");
+        assert!(f.blocks.get("nav.block").is_some());
+        assert!(f.public.contains_key("assets/logo.svg"));
+        assert_eq!(f.css, "body { color: red; }\n");
+        assert_eq!(f.strings["en-US"]["search"], "Search");
+    }
+
+    #[test]
+    fn problems_name_file_line_and_column() {
+        let f = load(&files(&[
+            (
+                "template.conf",
+                r#"{"layouts":{"default":{"regions":["a","b","missing"]}},"stylesheets":["x.less"]}"#,
+            ),
+            ("a.region", "line one\n"),
+            ("b.region", "two\n  {x|nope}\n"),
+            ("collections/c.conf", "{\"t\": 1 \"u\": 2}"),
+            ("blocks/bad.block", "{.section a}"),
+            ("styles/x.less", "@brand: #f00;\nbody { color: @brand; }"),
+        ]));
+        let shown: Vec<String> = f.problems.iter().map(|p| p.to_string()).collect();
+        assert!(
+            shown.contains(
+                &"template.conf: layout 'default': region 'missing' not found".to_string()
+            ),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains(&"b.region:2:3: SyntaxError: Formatter 'nope' is unknown".to_string()),
+            "{shown:?}"
+        );
+        assert!(
+            shown
+                .iter()
+                .any(|s| s.starts_with("collections/c.conf:1:9: expected")),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains(
+                &"blocks/bad.block:1:13: SyntaxError: Reached EOF in the middle of SECTION"
+                    .to_string()
+            ),
+            "{shown:?}"
+        );
+        assert!(
+            shown.contains(&"styles/x.less:1:1: LESS is not supported (variables); only plain CSS stylesheets are served".to_string()),
+            "{shown:?}"
+        );
+    }
+
+    #[test]
+    fn a_folder_without_template_conf_is_reported() {
+        let f = load(&files(&[("a.region", "x")]));
+        assert_eq!(
+            f.problems[0].to_string(),
+            "template.conf: missing: a template folder needs a template.conf"
+        );
+    }
+}
