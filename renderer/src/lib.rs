@@ -1,8 +1,13 @@
 //! A tenant's site: template folder, `squarespace:` tags, routing to page types, page
-//! context assembly and the compiled-template and context caches.
+//! context assembly and page rendering.
 //!
-//! The renderer knows nothing of storage: the `api` crate hands it a site's content and
-//! template files, and gets HTML back.
+//! The renderer knows nothing of storage: the `api` crate hands it a site's content
+//! ([`site::SiteContent`]) and template files ([`folder::TemplateFiles`]), and gets pages
+//! back ([`render::render`]).
 
 pub mod conf;
 pub mod folder;
+pub mod render;
+pub mod route;
+pub mod site;
+pub mod tags;

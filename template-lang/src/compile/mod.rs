@@ -64,6 +64,11 @@ impl Template {
     pub fn empty() -> Template {
         Template { root: Vec::new() }
     }
+
+    /// The compiled instructions (for hosts that run a template inside another's scope).
+    pub fn block(&self) -> &[tree::Inst] {
+        &self.root
+    }
 }
 
 /// Compiles `source`.

@@ -1,0 +1,592 @@
+//! Rendering one request: route → page context → main-content template → layout
+//! (TEMPLATE-PLATFORM.md §1.9).
+
+use std::sync::{Arc, LazyLock};
+
+use template_lang::value::{Node, View};
+use template_lang::{Diagnostic, Env, Injects, Template, execute};
+
+use crate::folder::TemplateFolder;
+use crate::route::{ListQuery, Route, folder_behavior, page_type, route};
+use crate::site::SiteContent;
+use crate::tags::Tags;
+
+/// Items per list page when the collection type sets no `pageSize`.
+pub const DEFAULT_PAGE_SIZE: usize = 20;
+
+/// A rendered response.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub status: u16,
+    pub content_type: &'static str,
+    pub body: String,
+    /// The page type (SPEC.md §2) of HTML pages.
+    pub page_type: Option<u16>,
+    /// For redirects.
+    pub location: Option<String>,
+    /// Execution errors met while rendering (for the log; visitors never see them).
+    pub errors: Vec<String>,
+}
+
+impl Page {
+    fn new(status: u16, content_type: &'static str, body: String) -> Page {
+        Page {
+            status,
+            content_type,
+            body,
+            page_type: None,
+            location: None,
+            errors: Vec::new(),
+        }
+    }
+}
+
+/// What was asked: path, query string, and the `format` parameter's value.
+pub struct Request<'r> {
+    pub path: &'r str,
+    pub query: &'r str,
+}
+
+/// Built-in templates for system pages, ours (a tenant's template folder may override them
+/// with a `pages/<name>.page` of the same name).
+struct System {
+    not_found: Template,
+    search: Template,
+    cart: Template,
+    checkout: Template,
+    order_confirmed: Template,
+    default_list: Template,
+    default_item: Template,
+    page: Template,
+}
+
+static SYSTEM: LazyLock<System> = LazyLock::new(|| {
+    let compile = |src: &str| Template::parse_strict(src).expect("built-in templates compile");
+    System {
+        not_found: compile(include_str!("../templates/not-found.html")),
+        search: compile(include_str!("../templates/search.html")),
+        cart: compile(include_str!("../templates/cart.html")),
+        checkout: compile(include_str!("../templates/checkout.html")),
+        order_confirmed: compile(include_str!("../templates/order-confirmed.html")),
+        default_list: compile(include_str!("../templates/list.html")),
+        default_item: compile(include_str!("../templates/item.html")),
+        page: compile("{collection.mainContent}"),
+    }
+});
+
+/// The generic page shown when rendering fails; details go to the log only.
+pub const ERROR_PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>Please try again in a moment.</p></main></body></html>";
+
+fn obj(entries: Vec<(&str, Node)>) -> Node {
+    Node::object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Arc::from(k), v))
+            .collect(),
+    )
+}
+
+/// Renders a request against a site and its compiled template folder.
+pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) -> Page {
+    let route = route(site, req.path, req.query);
+    let format = crate::route::query_pairs(req.query)
+        .into_iter()
+        .find(|(k, _)| k == "format")
+        .map(|(_, v)| v);
+    match &route {
+        Route::SiteCss => return Page::new(200, "text/css; charset=utf-8", folder.css.clone()),
+        Route::Public { .. } | Route::Config => {
+            // Served by the HTTP layer (bytes, caching); not pages.
+            return Page::new(404, "text/plain; charset=utf-8", "Not Found".into());
+        }
+        Route::Collection { index, .. } => {
+            if let Some(location) = folder_redirect(site, folder, *index) {
+                let mut p = Page::new(302, "text/plain; charset=utf-8", String::new());
+                p.location = Some(location);
+                return p;
+            }
+        }
+        _ => {}
+    }
+    let page_type = route.page_type(site);
+    let status = match route {
+        Route::NotFound => 404,
+        _ => 200,
+    };
+    let context = page_context(site, folder, &route);
+    match format.as_deref() {
+        Some("json") | Some("json-pretty") => {
+            let mut body = String::new();
+            let indent = (format.as_deref() == Some("json-pretty")).then_some(2);
+            template_lang::value::json::stringify(View::of(&context), indent, &mut body);
+            let mut p = Page::new(status, "application/json; charset=utf-8", body);
+            p.page_type = page_type;
+            return p;
+        }
+        _ => {}
+    }
+    let tags = Tags {
+        site,
+        current_collection: current_collection(&route),
+    };
+    let mut errors: Vec<Diagnostic> = Vec::new();
+    let main_template = main_template(site, folder, &route);
+    let main = run(main_template, &context, folder, &tags, &mut errors);
+    if format.as_deref() == Some("main-content") {
+        let mut p = Page::new(status, "text/html; charset=utf-8", main);
+        p.page_type = page_type;
+        return p;
+    }
+    let layout_key = match &route {
+        Route::Collection { index, .. }
+        | Route::Item {
+            collection: index, ..
+        } => site.collections[*index]
+            .field("regionName")
+            .map(str::to_string),
+        _ => None,
+    };
+    let Some(layout) = folder.layout(layout_key.as_deref()) else {
+        let mut p = Page::new(500, "text/html; charset=utf-8", ERROR_PAGE.into());
+        p.page_type = Some(page_type::ERROR);
+        p.errors.push("the template folder has no layout".into());
+        return p;
+    };
+    let full = with_render_keys(&context, site, &route, &main, &layout.key);
+    let body = run(&layout.template, &full, folder, &tags, &mut errors);
+    Page {
+        status,
+        content_type: "text/html; charset=utf-8",
+        body,
+        page_type,
+        location: None,
+        errors: errors.iter().map(|e| e.to_string()).collect(),
+    }
+}
+
+fn run(
+    template: &Template,
+    data: &Node,
+    folder: &TemplateFolder,
+    tags: &Tags<'_>,
+    errors: &mut Vec<Diagnostic>,
+) -> String {
+    static NO_INJECTS: LazyLock<Injects> = LazyLock::new(Injects::default);
+    let env = Env {
+        partials: &folder.blocks,
+        injects: &NO_INJECTS,
+        host: Some(tags),
+        ..Env::default()
+    };
+    let mut out = String::new();
+    errors.extend(execute(template, data, &env, &mut out));
+    out
+}
+
+fn current_collection(route: &Route) -> Option<usize> {
+    match route {
+        Route::Collection { index, .. } => Some(*index),
+        Route::Item { collection, .. } => Some(*collection),
+        _ => None,
+    }
+}
+
+/// A folder without its own template redirects to its first child (behaviour "redirect",
+/// the default); behaviour "none" has no page, so its URL is not found.
+fn folder_redirect(site: &SiteContent, folder: &TemplateFolder, index: usize) -> Option<String> {
+    let c = &site.collections[index];
+    if !c.is_folder() {
+        return None;
+    }
+    let has_template = folder
+        .collections
+        .get(&c.type_name)
+        .is_some_and(|t| t.list.is_some());
+    let behavior = c
+        .number("folderBehavior")
+        .map_or(folder_behavior::REDIRECT, |b| b as i64);
+    if has_template || behavior == folder_behavior::INDEX {
+        return None;
+    }
+    let first = c.children.first()?;
+    let child = &site.collections[*first];
+    Some(
+        child
+            .field("fullUrl")
+            .map_or_else(|| format!("/{}", child.url_id), str::to_string),
+    )
+}
+
+/// The template whose output is the page's main content.
+fn main_template<'f>(
+    site: &SiteContent,
+    folder: &'f TemplateFolder,
+    route: &Route,
+) -> &'f Template {
+    let system = &*SYSTEM;
+    let page = |name: &str| folder.pages.get(name).map(|p| &p.template);
+    match route {
+        Route::Collection { index, .. } => {
+            let c = &site.collections[*index];
+            if let Some(p) = page(&c.type_name).filter(|_| c.number("type") == Some(7.0)) {
+                return p;
+            }
+            match folder
+                .collections
+                .get(&c.type_name)
+                .and_then(|t| t.list.as_ref())
+            {
+                Some(list) => list,
+                None if c.type_name == "page" || c.number("type") == Some(10.0) => &system.page,
+                None => match folder
+                    .collections
+                    .get(&c.type_name)
+                    .and_then(|t| t.item.as_ref())
+                {
+                    // A type with an item template but no list shows its first item.
+                    Some(item) if !c.items.is_empty() => item,
+                    _ => &system.default_list,
+                },
+            }
+        }
+        Route::Item { collection, .. } => {
+            let c = &site.collections[*collection];
+            folder
+                .collections
+                .get(&c.type_name)
+                .and_then(|t| t.item.as_ref())
+                .unwrap_or(&system.default_item)
+        }
+        Route::Search { .. } => page("search").unwrap_or(&system.search),
+        Route::Cart => page("cart").unwrap_or(&system.cart),
+        Route::Checkout => page("checkout").unwrap_or(&system.checkout),
+        Route::OrderConfirmed { .. } => page("order-confirmed").unwrap_or(&system.order_confirmed),
+        _ => page("not-found").unwrap_or(&system.not_found),
+    }
+}
+
+/// The page context (TEMPLATE-PLATFORM.md §3), without the render-only keys.
+pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) -> Node {
+    let mut entries: Vec<(&str, Node)> = vec![
+        ("website", site.website.clone()),
+        ("websiteSettings", site.website_settings.clone()),
+        (
+            "template",
+            obj(vec![("mobileStylesEnabled", Node::Bool(true))]),
+        ),
+        ("localizedStrings", localized_strings(site, folder)),
+        (
+            "showCart",
+            Node::Bool(site.collections.iter().any(|c| c.type_name == "products")),
+        ),
+        ("shoppingCart", empty_cart()),
+        ("calendarView", Node::Bool(false)),
+    ];
+    match route {
+        Route::Collection { index, query } => {
+            let c = &site.collections[*index];
+            let mut collection = c.node.clone();
+            if !c.children.is_empty() {
+                collection = with_children(&collection, site, &c.children);
+            }
+            entries.push(("collection", collection));
+            let page_size = folder
+                .collections
+                .get(&c.type_name)
+                .and_then(|t| t.conf.get("pageSize"))
+                .and_then(serde_json::Value::as_u64)
+                .map_or(DEFAULT_PAGE_SIZE, |n| n.max(1) as usize);
+            let filtered: Vec<&Node> = c
+                .items
+                .iter()
+                .filter(|i| matches_filters(i, query))
+                .collect();
+            let shown: Vec<Node> = filtered
+                .iter()
+                .skip(query.offset)
+                .take(page_size)
+                .map(|n| (*n).clone())
+                .collect();
+            let next = query.offset + page_size < filtered.len();
+            let prev = query.offset > 0;
+            entries.push(("empty", Node::Bool(c.items.is_empty())));
+            entries.push((
+                "emptyFolder",
+                Node::Bool(c.is_folder() && c.children.is_empty()),
+            ));
+            if next || prev {
+                let base = c
+                    .field("fullUrl")
+                    .map_or_else(|| format!("/{}", c.url_id), str::to_string);
+                let mut p = vec![
+                    ("nextPage", Node::Bool(next)),
+                    ("prevPage", Node::Bool(prev)),
+                ];
+                if next {
+                    p.push((
+                        "nextPageUrl",
+                        Node::from(page_url(&base, query, query.offset + page_size)),
+                    ));
+                }
+                if prev {
+                    p.push((
+                        "prevPageUrl",
+                        Node::from(page_url(
+                            &base,
+                            query,
+                            query.offset.saturating_sub(page_size),
+                        )),
+                    ));
+                }
+                entries.push(("pagination", obj(p)));
+            }
+            entries.push(("items", Node::array(shown)));
+            for (key, value) in [
+                ("categoryFilter", &query.category),
+                ("tagFilter", &query.tag),
+                ("monthFilter", &query.month),
+                ("authorFilter", &query.author),
+            ] {
+                if let Some(v) = value {
+                    entries.push((key, Node::from(v.as_str())));
+                }
+            }
+            if query.calendar {
+                entries[6] = ("calendarView", Node::Bool(true));
+            }
+        }
+        Route::Item { collection, item } => {
+            let c = &site.collections[*collection];
+            entries.push(("collection", c.node.clone()));
+            entries.push(("item", c.items[*item].clone()));
+            let neighbour = |i: Option<usize>| i.and_then(|i| c.items.get(i)).cloned();
+            let mut p = Vec::new();
+            if let Some(prev) = neighbour(item.checked_sub(1)) {
+                p.push(("prevItem", prev));
+            }
+            if let Some(next) = neighbour(Some(item + 1)) {
+                p.push(("nextItem", next));
+            }
+            entries.push(("pagination", obj(p)));
+        }
+        Route::Search { query } => {
+            entries.push(("searchQuery", Node::from(query.as_str())));
+            entries.push(("searchResults", Node::array(search(site, query))));
+        }
+        Route::OrderConfirmed { order_id } => {
+            entries.push(("orderId", Node::from(order_id.as_str())))
+        }
+        _ => {}
+    }
+    obj(entries)
+}
+
+fn with_children(collection: &Node, site: &SiteContent, children: &[usize]) -> Node {
+    let Some(o) = collection.as_object() else {
+        return collection.clone();
+    };
+    let mut entries: Vec<(Arc<str>, Node)> =
+        o.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    let kids: Vec<Node> = children
+        .iter()
+        .map(|&i| site.collections[i].node.clone())
+        .collect();
+    entries.push((Arc::from("collections"), Node::array(kids)));
+    Node::object(entries)
+}
+
+fn page_url(base: &str, query: &ListQuery, offset: usize) -> String {
+    let mut q = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in [
+        ("category", &query.category),
+        ("tag", &query.tag),
+        ("author", &query.author),
+        ("month", &query.month),
+    ] {
+        if let Some(v) = v {
+            q.append_pair(k, v);
+        }
+    }
+    if offset > 0 {
+        q.append_pair("offset", &offset.to_string());
+    }
+    let q = q.finish();
+    if q.is_empty() {
+        base.to_string()
+    } else {
+        format!("{base}?{q}")
+    }
+}
+
+fn matches_filters(item: &Node, q: &ListQuery) -> bool {
+    let has = |field: &str, want: &Option<String>| match want {
+        None => true,
+        Some(w) => item
+            .pointer(&[field])
+            .and_then(Node::as_array)
+            .is_some_and(|vals| vals.iter().filter_map(Node::as_str).any(|v| v == w)),
+    };
+    let author_ok = q
+        .author
+        .as_ref()
+        .is_none_or(|a| item.pointer(&["author", "id"]).and_then(Node::as_str) == Some(a));
+    has("categories", &q.category) && has("tags", &q.tag) && author_ok
+}
+
+/// Items whose title, excerpt or body contain every word of the query (case-insensitive).
+fn search(site: &SiteContent, query: &str) -> Vec<Node> {
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let text = |n: &Node, k: &str| {
+        n.pointer(&[k])
+            .and_then(Node::as_str)
+            .unwrap_or_default()
+            .to_lowercase()
+    };
+    site.collections
+        .iter()
+        .flat_map(|c| c.items.iter())
+        .filter(|item| {
+            let hay = format!(
+                "{} {} {}",
+                text(item, "title"),
+                text(item, "excerpt"),
+                text(item, "body")
+            );
+            words.iter().all(|w| hay.contains(w))
+        })
+        .take(50)
+        .cloned()
+        .collect()
+}
+
+fn empty_cart() -> Node {
+    obj(vec![
+        ("entries", Node::array(Vec::new())),
+        ("totalQuantity", Node::Number(0.0)),
+        ("subtotalCents", Node::Number(0.0)),
+        ("grandTotalCents", Node::Number(0.0)),
+        ("purelyDigital", Node::Bool(false)),
+        ("hasDigital", Node::Bool(false)),
+        ("requiresShipping", Node::Bool(false)),
+    ])
+}
+
+fn localized_strings(site: &SiteContent, folder: &TemplateFolder) -> Node {
+    let strings = folder
+        .strings
+        .get(&site.locale)
+        .or_else(|| folder.strings.get("en-US"))
+        .cloned()
+        .unwrap_or_else(|| serde_json::Value::Object(Default::default()));
+    Node::from_json(&strings)
+}
+
+/// Adds the render-only keys: `squarespace`, `squarespace-headers`, `squarespace-footers`.
+fn with_render_keys(
+    context: &Node,
+    site: &SiteContent,
+    route: &Route,
+    main: &str,
+    layout: &str,
+) -> Node {
+    let title = page_title(site, route, context);
+    let (page_id, classes) = match route {
+        Route::Collection { index, .. } => {
+            let c = &site.collections[*index];
+            let id = c.field("id").unwrap_or(&c.url_id).to_string();
+            let mut classes = format!(
+                "collection-{id} collection-type-{} collection-layout-{layout} view-list",
+                c.type_name
+            );
+            if site.homepage == Some(*index) {
+                classes.push_str(" homepage");
+            }
+            (format!("collection-{id}"), classes)
+        }
+        Route::Item { collection, item } => {
+            let c = &site.collections[*collection];
+            let id = c.field("id").unwrap_or(&c.url_id).to_string();
+            let item_id = c.items[*item]
+                .pointer(&["id"])
+                .and_then(Node::as_str)
+                .unwrap_or_default()
+                .to_string();
+            (
+                format!("item-{item_id}"),
+                format!(
+                    "collection-{id} collection-type-{} collection-layout-{layout} view-item",
+                    c.type_name
+                ),
+            )
+        }
+        _ => (
+            "system-page".to_string(),
+            format!("collection-layout-{layout} system-page"),
+        ),
+    };
+    let mut headers = String::from("<meta charset=\"utf-8\">\n<title>");
+    html_escape::encode_text_to_string(&title, &mut headers);
+    headers.push_str("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"stylesheet\" href=\"/site.css\">\n");
+    let squarespace = obj(vec![
+        ("main-content", Node::from(main)),
+        ("page-id", Node::from(page_id)),
+        ("page-classes", Node::from(classes)),
+        ("page-title", Node::from(title)),
+        ("template-revision", Node::Number(1.0)),
+        ("cart-classes", Node::from("sqs-custom-cart")),
+    ]);
+    let Some(o) = context.as_object() else {
+        return context.clone();
+    };
+    let mut entries: Vec<(Arc<str>, Node)> =
+        o.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    entries.push((Arc::from("squarespace"), squarespace));
+    entries.push((Arc::from("squarespace-headers"), Node::from(headers)));
+    entries.push((Arc::from("squarespace-footers"), Node::from("")));
+    Node::object(entries)
+}
+
+/// `{squarespace.page-title}` from the `websiteSettings` title formats (`%s` site title,
+/// `%c` collection title, `%i` item title).
+fn page_title(site: &SiteContent, route: &Route, context: &Node) -> String {
+    let setting = |k: &str| {
+        site.website_settings
+            .pointer(&[k])
+            .and_then(Node::as_str)
+            .map(str::to_string)
+    };
+    let site_title = site
+        .website
+        .pointer(&["siteTitle"])
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let collection_title = context
+        .pointer(&["collection", "title"])
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let item_title = context
+        .pointer(&["item", "title"])
+        .and_then(Node::as_str)
+        .unwrap_or_default();
+    let format = match route {
+        Route::Item { .. } => setting("itemTitleFormat").unwrap_or_else(|| "%i — %s".into()),
+        Route::Collection { index, .. } if site.homepage == Some(*index) => {
+            setting("homepageTitleFormat").unwrap_or_else(|| "%s".into())
+        }
+        Route::Collection { .. } => {
+            setting("collectionTitleFormat").unwrap_or_else(|| "%c — %s".into())
+        }
+        Route::Search { .. } => "Search — %s".into(),
+        Route::Cart => "Cart — %s".into(),
+        Route::Checkout => "Checkout — %s".into(),
+        Route::OrderConfirmed { .. } => "Order confirmed — %s".into(),
+        _ => "Page not found — %s".into(),
+    };
+    format
+        .replace("%s", site_title)
+        .replace("%c", collection_title)
+        .replace("%i", item_title)
+}

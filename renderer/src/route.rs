@@ -1,0 +1,176 @@
+//! URL path to route, and each route's page type (the numeric table in SPEC.md §2).
+
+use crate::site::SiteContent;
+
+/// Page types (SPEC.md §2, "Page types (numeric)").
+pub mod page_type {
+    pub const MAIN_CONTENT: u16 = 1;
+    pub const PAGE: u16 = 2;
+    pub const CONTENT_ITEM: u16 = 50;
+    pub const NOT_FOUND: u16 = 100;
+    pub const ERROR: u16 = 101;
+    pub const SEARCH: u16 = 102;
+    pub const LOCK_SCREEN: u16 = 103;
+    pub const SHOW_CART: u16 = 200;
+    pub const CHECKOUT: u16 = 201;
+    pub const ORDER_CONFIRMED: u16 = 202;
+}
+
+/// Folder behaviours (SPEC.md §3): what a folder's own URL does.
+pub mod folder_behavior {
+    pub const INDEX: i64 = 1;
+    pub const REDIRECT: i64 = 2;
+    pub const NONE: i64 = 3;
+}
+
+/// Filters and paging of a collection list, from the query string.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ListQuery {
+    pub category: Option<String>,
+    pub tag: Option<String>,
+    pub author: Option<String>,
+    pub month: Option<String>,
+    /// Items already shown on earlier pages (the `offset` parameter of next-page links).
+    pub offset: usize,
+    /// `?view=calendar` on events.
+    pub calendar: bool,
+}
+
+/// What a request path is.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Route {
+    /// A collection's own URL: a regular page, a static page, a list, an index or a folder.
+    Collection {
+        index: usize,
+        query: ListQuery,
+    },
+    /// An item's permalink.
+    Item {
+        collection: usize,
+        item: usize,
+    },
+    /// A folder without its own page: redirect to its first child.
+    Redirect {
+        location: String,
+    },
+    Search {
+        query: String,
+    },
+    Cart,
+    Checkout,
+    OrderConfirmed {
+        order_id: String,
+    },
+    /// The site stylesheet.
+    SiteCss,
+    /// A file of the template folder (`assets/...`, `scripts/...`).
+    Public {
+        path: String,
+    },
+    /// `/config/...`: the owner's configuration area, which is not a page.
+    Config,
+    NotFound,
+}
+
+impl Route {
+    /// The page type of an HTML route; `None` for routes that are not pages.
+    pub fn page_type(&self, site: &SiteContent) -> Option<u16> {
+        use page_type::*;
+        Some(match self {
+            Route::Collection { index, .. } => {
+                let c = &site.collections[*index];
+                match c.type_name.as_str() {
+                    "page" => PAGE,
+                    _ if c.number("type") == Some(10.0) || c.number("type") == Some(7.0) => PAGE,
+                    _ => MAIN_CONTENT,
+                }
+            }
+            Route::Item { .. } => CONTENT_ITEM,
+            Route::Search { .. } => SEARCH,
+            Route::Cart => SHOW_CART,
+            Route::Checkout => CHECKOUT,
+            Route::OrderConfirmed { .. } => ORDER_CONFIRMED,
+            Route::NotFound => NOT_FOUND,
+            Route::Redirect { .. } | Route::SiteCss | Route::Public { .. } | Route::Config => {
+                return None;
+            }
+        })
+    }
+}
+
+/// Parses an `application/x-www-form-urlencoded` query string into pairs.
+pub fn query_pairs(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes())
+        .take(1000)
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+/// Maps a request to a route.
+pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
+    let params = query_pairs(query);
+    let param = |name: &str| {
+        params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+    };
+    let path = path.split('?').next().unwrap_or("/");
+    if path.starts_with("/config/") || path == "/config" {
+        return Route::Config;
+    }
+    match path {
+        "/site.css" => return Route::SiteCss,
+        "/search" | "/search/" => {
+            return Route::Search {
+                query: param("q").unwrap_or_default(),
+            };
+        }
+        "/cart" | "/cart/" => return Route::Cart,
+        "/checkout" | "/checkout/" => return Route::Checkout,
+        _ => {}
+    }
+    if let Some(rest) = path.strip_prefix("/order-confirmed/") {
+        return Route::OrderConfirmed {
+            order_id: rest.trim_end_matches('/').to_string(),
+        };
+    }
+    if path.starts_with("/assets/") || path.starts_with("/scripts/") {
+        return Route::Public {
+            path: path[1..].to_string(),
+        };
+    }
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let list_query = || ListQuery {
+        category: param("category"),
+        tag: param("tag"),
+        author: param("author"),
+        month: param("month"),
+        offset: param("offset").and_then(|o| o.parse().ok()).unwrap_or(0),
+        calendar: param("view").as_deref() == Some("calendar"),
+    };
+    match segments.as_slice() {
+        [] => match site.homepage {
+            Some(index) => collection_route(site, index, list_query()),
+            None => Route::NotFound,
+        },
+        [slug] => match site.collection(slug) {
+            Some((index, _)) => collection_route(site, index, list_query()),
+            None => Route::NotFound,
+        },
+        [slug, item] => match site.collection(slug) {
+            Some((collection, c)) => match c.item(item) {
+                Some((item, _)) => Route::Item { collection, item },
+                None => Route::NotFound,
+            },
+            None => Route::NotFound,
+        },
+        _ => Route::NotFound,
+    }
+}
+
+/// A collection's own URL. Whether a folder renders a page or redirects depends on the
+/// template folder too, so the renderer decides that.
+fn collection_route(_site: &SiteContent, index: usize, query: ListQuery) -> Route {
+    Route::Collection { index, query }
+}

@@ -1,0 +1,256 @@
+//! A site's content as the renderer reads it: website and settings, collections with their
+//! items, navigations, block fields. Built by the caller (the `api` crate, from storage; or
+//! tests, from JSON) and shared read-only between requests.
+//!
+//! Collections and items are JSON objects shaped as TEMPLATE-PLATFORM.md §3.4–3.6 describes,
+//! kept as [`Node`]s so page contexts can share them without copying.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::Value;
+use template_lang::value::Node;
+
+/// One collection (page, blog, products, folder, index...) and its items.
+#[derive(Clone)]
+pub struct Collection {
+    /// The collection object (`id`, `title`, `urlId`, `fullUrl`, `type`, `typeName`, ...).
+    pub node: Node,
+    /// Items in collection order (newest first for chronological collections).
+    pub items: Vec<Node>,
+    /// For folders and indexes: the child collections (indexes into [`SiteContent::collections`]).
+    pub children: Vec<usize>,
+    /// `urlId` (the path segment).
+    pub url_id: String,
+    pub type_name: String,
+}
+
+impl Collection {
+    /// A string field of the collection object.
+    pub fn field(&self, key: &str) -> Option<&str> {
+        self.node.pointer(&[key]).and_then(Node::as_str)
+    }
+
+    /// A boolean field of the collection object.
+    pub fn flag(&self, key: &str) -> bool {
+        matches!(self.node.pointer(&[key]), Some(Node::Bool(true)))
+    }
+
+    /// The number field `key` of the collection object.
+    pub fn number(&self, key: &str) -> Option<f64> {
+        match self.node.pointer(&[key]) {
+            Some(Node::Number(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    pub fn is_folder(&self) -> bool {
+        self.flag("folder") || self.type_name == "folder" || self.type_name == "index"
+    }
+
+    /// The item whose `urlId` is `url_id`.
+    pub fn item(&self, url_id: &str) -> Option<(usize, &Node)> {
+        self.items
+            .iter()
+            .enumerate()
+            .find(|(_, i)| i.pointer(&["urlId"]).and_then(Node::as_str) == Some(url_id))
+    }
+}
+
+/// A navigation link: a collection (with nested links for folders), or an external link.
+#[derive(Clone, Debug, PartialEq)]
+pub enum NavLink {
+    Collection {
+        index: usize,
+        children: Vec<NavLink>,
+    },
+    External {
+        title: String,
+        url: String,
+        new_window: bool,
+    },
+}
+
+/// Everything needed to render a site's pages.
+#[derive(Clone)]
+pub struct SiteContent {
+    pub website: Node,
+    pub website_settings: Node,
+    pub collections: Vec<Collection>,
+    /// `navigationId` -> links.
+    pub navigations: BTreeMap<String, Vec<NavLink>>,
+    /// Block fields by id: the stored HTML of their rows and blocks.
+    pub block_fields: BTreeMap<String, Arc<str>>,
+    /// Index of the homepage collection.
+    pub homepage: Option<usize>,
+    /// The site's locale (`website.language`), e.g. `en-US`.
+    pub locale: String,
+}
+
+impl SiteContent {
+    /// The collection whose `urlId` is `url_id`.
+    pub fn collection(&self, url_id: &str) -> Option<(usize, &Collection)> {
+        self.collections
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.url_id == url_id)
+    }
+
+    /// The folder that contains collection `index`, if any.
+    pub fn parent_of(&self, index: usize) -> Option<usize> {
+        self.collections
+            .iter()
+            .position(|c| c.children.contains(&index))
+    }
+
+    /// Builds site content from one JSON document:
+    /// `{ "website": {...}, "websiteSettings": {...}, "collections": [ {..., "items": [...],
+    /// "collections": ["child-urlId", ...]} ], "navigations": { "main": [ "urlId" | {"title",
+    /// "url", "newWindow"} | {"collection": "urlId", "children": [...]} ] }, "blockFields":
+    /// { "id": "<html>" } }`. Missing parts default to empty; the homepage is the collection
+    /// with `"homepage": true`, else the first.
+    pub fn from_json(doc: &Value) -> Result<SiteContent, String> {
+        let website = doc
+            .get("website")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default()));
+        let settings = doc
+            .get("websiteSettings")
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Default::default()));
+        let locale = website
+            .get("language")
+            .and_then(Value::as_str)
+            .unwrap_or("en-US")
+            .to_string();
+        let raw: Vec<Value> = doc
+            .get("collections")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let url_ids: Vec<String> = raw
+            .iter()
+            .map(|c| {
+                c.get("urlId")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect();
+        let index_of = |id: &str| url_ids.iter().position(|u| u == id);
+        let mut collections = Vec::with_capacity(raw.len());
+        for (i, c) in raw.iter().enumerate() {
+            let mut obj = c
+                .as_object()
+                .cloned()
+                .ok_or(format!("collections[{i}] is not an object"))?;
+            let items: Vec<Node> = match obj.remove("items") {
+                Some(Value::Array(items)) => items.iter().map(Node::from_json).collect(),
+                Some(_) => return Err(format!("collections[{i}].items is not an array")),
+                None => Vec::new(),
+            };
+            let children = match obj.remove("collections") {
+                Some(Value::Array(ids)) => ids
+                    .iter()
+                    .map(|id| {
+                        id.as_str().and_then(index_of).ok_or(format!(
+                            "collections[{i}].collections: unknown collection {id}"
+                        ))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?,
+                _ => Vec::new(),
+            };
+            let type_name = obj
+                .get("typeName")
+                .and_then(Value::as_str)
+                .unwrap_or("page")
+                .to_string();
+            collections.push(Collection {
+                node: Node::from_json(&Value::Object(obj)),
+                items,
+                children,
+                url_id: url_ids[i].clone(),
+                type_name,
+            });
+        }
+        let homepage =
+            collections
+                .iter()
+                .position(|c| c.flag("homepage"))
+                .or(if collections.is_empty() {
+                    None
+                } else {
+                    Some(0)
+                });
+        let mut navigations = BTreeMap::new();
+        if let Some(navs) = doc.get("navigations").and_then(Value::as_object) {
+            for (name, links) in navs {
+                let links = links.as_array().map(Vec::as_slice).unwrap_or_default();
+                let parsed = links
+                    .iter()
+                    .map(|l| nav_link(l, &index_of))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| format!("navigations.{name}: {e}"))?;
+                navigations.insert(name.clone(), parsed);
+            }
+        }
+        let block_fields = doc
+            .get("blockFields")
+            .and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| Some((k.clone(), Arc::from(v.as_str()?))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(SiteContent {
+            website: Node::from_json(&website),
+            website_settings: Node::from_json(&settings),
+            collections,
+            navigations,
+            block_fields,
+            homepage,
+            locale,
+        })
+    }
+}
+
+fn nav_link(v: &Value, index_of: &impl Fn(&str) -> Option<usize>) -> Result<NavLink, String> {
+    match v {
+        Value::String(id) => Ok(NavLink::Collection {
+            index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+            children: Vec::new(),
+        }),
+        Value::Object(o) if o.contains_key("collection") => {
+            let id = o["collection"].as_str().unwrap_or_default();
+            let children = o
+                .get("children")
+                .and_then(Value::as_array)
+                .map(|c| {
+                    c.iter()
+                        .map(|l| nav_link(l, index_of))
+                        .collect::<Result<Vec<_>, _>>()
+                })
+                .transpose()?
+                .unwrap_or_default();
+            Ok(NavLink::Collection {
+                index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+                children,
+            })
+        }
+        Value::Object(o) => Ok(NavLink::External {
+            title: o
+                .get("title")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            url: o
+                .get("url")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            new_window: o.get("newWindow").and_then(Value::as_bool).unwrap_or(false),
+        }),
+        other => Err(format!("a link must be a urlId or an object, got {other}")),
+    }
+}

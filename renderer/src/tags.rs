@@ -1,0 +1,351 @@
+//! The `<squarespace:...>` tags (TEMPLATE-PLATFORM.md §2.2), implemented as a template-lang
+//! [`Host`]: attributes are evaluated in the scope where the tag sits, the tag's data is
+//! pushed as a scope over it, and the tag's body or `template` block renders against it.
+
+use std::sync::Arc;
+
+use template_lang::compile::tree::HostTag;
+use template_lang::exec::context::PartialTarget;
+use template_lang::value::{Node, Val};
+use template_lang::{Ctx, Host};
+
+use crate::site::{Collection, NavLink, SiteContent};
+
+/// Renders the platform's tags for one page of one site.
+pub struct Tags<'s> {
+    pub site: &'s SiteContent,
+    /// The collection the page belongs to, if any.
+    pub current_collection: Option<usize>,
+}
+
+/// Most items a query returns (TEMPLATE-PLATFORM.md §2.2: `limit` max 100).
+const QUERY_LIMIT_MAX: usize = 100;
+/// Most items a query skips.
+const QUERY_SKIP_MAX: usize = 10;
+
+impl Host for Tags<'_> {
+    fn render_tag<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        match &*tag.name {
+            "navigation" => self.navigation(ctx, tag),
+            "folder-navigation" => self.folder_navigation(ctx, tag),
+            "query" => self.query(ctx, tag),
+            "category" => self.category(ctx, tag),
+            "block-field" => self.block_field(ctx, tag),
+            "script" => script(ctx, tag),
+            // `related` needs an item view with related items enabled; without data the
+            // body renders against no items.
+            "related" => render_with(ctx, tag, scope(vec![("items", Node::array(Vec::new()))])),
+            _ => {}
+        }
+    }
+}
+
+fn attr<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, name: &str) -> Option<String> {
+    tag.attr(name).map(|b| ctx.render_block(b))
+}
+
+fn scope(entries: Vec<(&str, Node)>) -> Node {
+    Node::object(
+        entries
+            .into_iter()
+            .map(|(k, v)| (Arc::from(k), v))
+            .collect(),
+    )
+}
+
+/// Renders the tag's `template` block (a block stem, without `.block`) or its body against
+/// `data`, pushed over the current scope.
+fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node) {
+    let template = tag.attr("template").map(|b| ctx.render_block(b));
+    match template {
+        Some(stem) => {
+            let name = format!("{stem}.block");
+            match ctx.partial(&name) {
+                Some(PartialTarget::Template(t)) => {
+                    ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block()));
+                }
+                Some(_) => {}
+                None => ctx.error(
+                    format!(
+                        "RuntimeError: <squarespace:{}> template '{name}' could not be found.",
+                        tag.name
+                    ),
+                    Some(tag.pos),
+                ),
+            }
+        }
+        None => {
+            if let Some(body) = &tag.body {
+                ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(body));
+            }
+        }
+    }
+}
+
+impl Tags<'_> {
+    fn active_chain(&self) -> Vec<usize> {
+        let mut chain = Vec::new();
+        let mut cur = self.current_collection;
+        while let Some(i) = cur {
+            if chain.contains(&i) {
+                break;
+            }
+            chain.push(i);
+            cur = self.site.parent_of(i);
+        }
+        chain
+    }
+
+    fn nav_items(&self, links: &[NavLink], active: &[usize]) -> Vec<Node> {
+        links
+            .iter()
+            .filter_map(|link| match link {
+                NavLink::Collection { index, children } => {
+                    let c: &Collection = self.site.collections.get(*index)?;
+                    if matches!(c.node.pointer(&["enabled"]), Some(Node::Bool(false))) {
+                        return None;
+                    }
+                    let kids: Vec<NavLink> = if children.is_empty() {
+                        c.children
+                            .iter()
+                            .map(|&i| NavLink::Collection {
+                                index: i,
+                                children: Vec::new(),
+                            })
+                            .collect()
+                    } else {
+                        children.clone()
+                    };
+                    let is_active = active.first() == Some(index);
+                    let folder_active = active.iter().skip(1).any(|a| a == index);
+                    Some(scope(vec![
+                        ("collection", c.node.clone()),
+                        ("active", Node::Bool(is_active)),
+                        ("folderActive", Node::Bool(folder_active)),
+                        ("items", Node::array(self.nav_items(&kids, active))),
+                    ]))
+                }
+                NavLink::External {
+                    title,
+                    url,
+                    new_window,
+                } => Some(scope(vec![
+                    ("title", Node::from(title.as_str())),
+                    (
+                        "externalLink",
+                        scope(vec![
+                            ("url", Node::from(url.as_str())),
+                            ("newWindow", Node::Bool(*new_window)),
+                        ]),
+                    ),
+                ])),
+            })
+            .collect()
+    }
+
+    fn navigation<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let id = attr(ctx, tag, "navigationId").unwrap_or_default();
+        let links = self
+            .site
+            .navigations
+            .get(&id)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        let active = self.active_chain();
+        let items = self.nav_items(links, &active);
+        let folder_active = active.len() > 1;
+        let data = scope(vec![
+            ("items", Node::array(items)),
+            ("active", Node::Bool(!active.is_empty())),
+            ("folderActive", Node::Bool(folder_active)),
+            ("website", self.site.website.clone()),
+        ]);
+        render_with(ctx, tag, data);
+    }
+
+    fn folder_navigation<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let active = self.active_chain();
+        let siblings: Vec<NavLink> = match active.get(1) {
+            Some(&folder) => self.site.collections[folder]
+                .children
+                .iter()
+                .map(|&i| NavLink::Collection {
+                    index: i,
+                    children: Vec::new(),
+                })
+                .collect(),
+            None => Vec::new(),
+        };
+        let data = scope(vec![
+            ("items", Node::array(self.nav_items(&siblings, &active))),
+            ("website", self.site.website.clone()),
+        ]);
+        render_with(ctx, tag, data);
+    }
+
+    fn query<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let slug = attr(ctx, tag, "collection").unwrap_or_default();
+        let limit = attr(ctx, tag, "limit")
+            .and_then(|l| l.trim().parse::<usize>().ok())
+            .unwrap_or(QUERY_LIMIT_MAX)
+            .min(QUERY_LIMIT_MAX);
+        let skip = attr(ctx, tag, "skip")
+            .and_then(|l| l.trim().parse::<usize>().ok())
+            .unwrap_or(0)
+            .min(QUERY_SKIP_MAX);
+        let featured = attr(ctx, tag, "featured").is_some_and(|f| f == "true");
+        let categories = attr(ctx, tag, "category").map(|c| split_list(&c));
+        let tags = attr(ctx, tag, "tag").map(|t| split_list(&t));
+        let (collection, items) = match self.site.collection(&slug) {
+            Some((_, c)) => {
+                let items: Vec<Node> = c
+                    .items
+                    .iter()
+                    .filter(|i| {
+                        !featured || matches!(i.pointer(&["starred"]), Some(Node::Bool(true)))
+                    })
+                    .filter(|i| {
+                        categories
+                            .as_ref()
+                            .is_none_or(|want| has_any(i, "categories", want))
+                    })
+                    .filter(|i| tags.as_ref().is_none_or(|want| has_any(i, "tags", want)))
+                    .skip(skip)
+                    .take(limit)
+                    .cloned()
+                    .collect();
+                (c.node.clone(), items)
+            }
+            None => (Node::Null, Vec::new()),
+        };
+        render_with(
+            ctx,
+            tag,
+            scope(vec![
+                ("items", Node::array(items)),
+                ("collection", collection),
+            ]),
+        );
+    }
+
+    fn category<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let slug = attr(ctx, tag, "collection").unwrap_or_default();
+        let limit = attr(ctx, tag, "limit").and_then(|l| l.trim().parse::<usize>().ok());
+        let Some((_, c)) = self.site.collection(&slug) else {
+            render_with(
+                ctx,
+                tag,
+                scope(vec![("categories", Node::array(Vec::new()))]),
+            );
+            return;
+        };
+        let full_url = c
+            .field("fullUrl")
+            .map_or_else(|| format!("/{}", c.url_id), str::to_string);
+        let names: Vec<String> = match c.node.pointer(&["categories"]).and_then(Node::as_array) {
+            Some(list) => list
+                .iter()
+                .filter_map(Node::as_str)
+                .map(str::to_string)
+                .collect(),
+            None => {
+                let mut all: Vec<String> = Vec::new();
+                for item in &c.items {
+                    for cat in item
+                        .pointer(&["categories"])
+                        .and_then(Node::as_array)
+                        .unwrap_or_default()
+                    {
+                        if let Some(s) = cat.as_str()
+                            && !all.iter().any(|a| a == s)
+                        {
+                            all.push(s.to_string());
+                        }
+                    }
+                }
+                all
+            }
+        };
+        let categories: Vec<Node> = names
+            .iter()
+            .take(limit.unwrap_or(usize::MAX))
+            .map(|name| {
+                let url = format!(
+                    "{full_url}?category={}",
+                    form_urlencoded::byte_serialize(name.as_bytes()).collect::<String>()
+                );
+                scope(vec![
+                    ("name", Node::from(name.as_str())),
+                    ("fullUrl", Node::from(url)),
+                    ("active", Node::Bool(false)),
+                ])
+            })
+            .collect();
+        render_with(
+            ctx,
+            tag,
+            scope(vec![
+                ("categories", Node::array(categories)),
+                ("collection", c.node.clone()),
+            ]),
+        );
+    }
+
+    fn block_field<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let id = attr(ctx, tag, "id").unwrap_or_default();
+        let columns = attr(ctx, tag, "columns").unwrap_or_else(|| "12".into());
+        let label = attr(ctx, tag, "label").unwrap_or_default();
+        let class = attr(ctx, tag, "class").unwrap_or_default();
+        let locked = attr(ctx, tag, "lock-layout").is_some_and(|l| l == "true");
+        let mut classes = format!("sqs-layout sqs-grid-{columns} columns-{columns}");
+        if !class.is_empty() {
+            classes.push(' ');
+            classes.push_str(&class);
+        }
+        if locked {
+            classes.push_str(" sqs-locked-layout");
+        }
+        let out = &mut ctx.out;
+        out.push_str("<div class=\"");
+        html_escape::encode_double_quoted_attribute_to_string(&classes, out);
+        out.push_str("\" data-layout-label=\"");
+        html_escape::encode_double_quoted_attribute_to_string(&label, out);
+        out.push_str("\" data-type=\"block-field\" id=\"");
+        html_escape::encode_double_quoted_attribute_to_string(&id, out);
+        out.push_str("\">");
+        if let Some(html) = self.site.block_fields.get(&id) {
+            out.push_str(html);
+        }
+        out.push_str("</div>");
+    }
+}
+
+/// `<squarespace:script src="site.js" combo="..."/>`: a script element for `scripts/<src>`.
+fn script<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+    let src = attr(ctx, tag, "src").unwrap_or_default();
+    if src.is_empty() {
+        return;
+    }
+    let out = &mut ctx.out;
+    out.push_str("<script src=\"/scripts/");
+    html_escape::encode_double_quoted_attribute_to_string(src.trim_start_matches('/'), out);
+    out.push_str("\"></script>");
+}
+
+fn split_list(s: &str) -> Vec<String> {
+    s.split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+fn has_any(item: &Node, field: &str, wanted: &[String]) -> bool {
+    item.pointer(&[field])
+        .and_then(Node::as_array)
+        .is_some_and(|values| {
+            values
+                .iter()
+                .filter_map(Node::as_str)
+                .any(|v| wanted.iter().any(|w| w == v))
+        })
+}

@@ -1,0 +1,203 @@
+//! A small site rendered page by page: routing, page types, context, tags and layouts.
+
+use std::sync::Arc;
+
+use renderer::folder::{TemplateFiles, load};
+use renderer::render::{Request, render};
+use renderer::site::SiteContent;
+
+fn folder() -> renderer::folder::TemplateFolder {
+    let files: TemplateFiles = [
+        (
+            "template.conf",
+            r#"{ "name": "Test", "layouts": { "default": { "name": "Default", "regions": ["site"] } },
+                 "navigations": [ { "name": "main", "title": "Main" } ], "stylesheets": ["site.css"] }"#,
+        ),
+        (
+            "site.region",
+            concat!(
+                "<html><head>{squarespace-headers}</head><body id=\"{squarespace.page-id}\" class=\"{squarespace.page-classes}\">",
+                "<squarespace:navigation navigationId=\"main\" template=\"nav\" />",
+                "<main>{squarespace.main-content}</main>",
+                "<squarespace:block-field id=\"footer\" columns=\"12\" label=\"Footer\" />",
+                "<squarespace:script src=\"site.js\" combo=\"true\" />",
+                "</body></html>"
+            ),
+        ),
+        (
+            "blocks/nav.block",
+            concat!(
+                "<nav>{.repeated section items}{.if collection.folder}<span class=\"folder{.if folderActive} active{.end}\">{collection.navigationTitle}",
+                "[{.repeated section items}<a href=\"{collection.fullUrl}\"{.if active} class=\"active\"{.end}>{collection.navigationTitle}</a>{.end}]</span>",
+                "{.or}{.section externalLink}<a href=\"{url}\">{title}</a>{.or}",
+                "<a href=\"{collection.fullUrl}\"{.if active} class=\"active\"{.end}>{collection.navigationTitle}</a>{.end}{.end}{.end}</nav>"
+            ),
+        ),
+        ("collections/blog.conf", r#"{ "title": "Blog", "ordering": "chronological", "pageSize": 2, }"#),
+        (
+            "collections/blog.list",
+            concat!(
+                "<h1>{collection.title}</h1>{.repeated section items}<article>{title}</article>{.end}",
+                "{.section pagination}{.if nextPage}<a rel=\"next\" href=\"{nextPageUrl}\">older</a>{.end}{.end}",
+                "<aside><squarespace:query collection=\"blog\" limit=\"1\" featured=\"true\">{.repeated section items}<b>{title}</b>{.end}</squarespace:query></aside>"
+            ),
+        ),
+        (
+            "collections/blog.item",
+            "{.section item}<h1>{title}</h1>{body}{.end}{.section pagination}{.section nextItem}<a rel=\"next\" href=\"{fullUrl}\">{title}</a>{.end}{.end}",
+        ),
+        ("pages/contact.page", "<form>{collection.title}</form>"),
+        ("styles/site.css", "body { margin: 0 }"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Arc::from(v.as_bytes())))
+    .collect();
+    let f = load(&files);
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    f
+}
+
+fn site() -> SiteContent {
+    let doc = serde_json::json!({
+        "website": { "siteTitle": "Test Site", "language": "en-US", "timeZone": "Europe/Lisbon" },
+        "websiteSettings": { "itemTitleFormat": "%i | %s" },
+        "collections": [
+            { "id": "c1", "urlId": "home", "fullUrl": "/", "title": "Home", "navigationTitle": "Home",
+              "typeName": "page", "type": 10, "homepage": true, "mainContent": "<p>Welcome</p>" },
+            { "id": "c2", "urlId": "blog", "fullUrl": "/blog", "title": "Journal", "navigationTitle": "Journal",
+              "typeName": "blog", "type": 1, "items": [
+                { "id": "i1", "urlId": "first", "fullUrl": "/blog/first", "title": "First", "body": "<p>one</p>", "starred": true, "tags": ["a"] },
+                { "id": "i2", "urlId": "second", "fullUrl": "/blog/second", "title": "Second", "body": "<p>two</p>", "tags": ["b"] },
+                { "id": "i3", "urlId": "third", "fullUrl": "/blog/third", "title": "Third", "body": "<p>three</p>" }
+            ]},
+            { "id": "c3", "urlId": "about", "fullUrl": "/about", "title": "About", "navigationTitle": "About",
+              "typeName": "folder", "folder": true, "collections": ["contact"] },
+            { "id": "c4", "urlId": "contact", "fullUrl": "/contact", "title": "Contact us", "navigationTitle": "Contact",
+              "typeName": "contact", "type": 7 }
+        ],
+        "navigations": { "main": [ "home", "blog", { "collection": "about", "children": ["contact"] },
+                                   { "title": "Shop", "url": "https://shop.example.test", "newWindow": true } ] },
+        "blockFields": { "footer": "<div class=\"row sqs-row\">© Test</div>" }
+    });
+    SiteContent::from_json(&doc).unwrap()
+}
+
+fn get(path: &str, query: &str) -> renderer::render::Page {
+    render(&site(), &folder(), &Request { path, query })
+}
+
+#[test]
+fn homepage_is_a_regular_page_in_the_layout() {
+    let p = get("/", "");
+    assert_eq!((p.status, p.page_type), (200, Some(2)));
+    assert!(p.body.contains("<main><p>Welcome</p></main>"), "{}", p.body);
+    assert!(p.body.contains("<title>Test Site</title>"));
+    assert!(p.body.contains(
+        "class=\"collection-c1 collection-type-page collection-layout-default view-list homepage\""
+    ));
+    assert!(
+        p.body.contains("<a href=\"/\" class=\"active\">Home</a>"),
+        "{}",
+        p.body
+    );
+    // Block field and script tags.
+    assert!(p.body.contains(r#"<div class="sqs-layout sqs-grid-12 columns-12" data-layout-label="Footer" data-type="block-field" id="footer"><div class="row sqs-row">© Test</div></div>"#));
+    assert!(
+        p.body
+            .contains(r#"<script src="/scripts/site.js"></script>"#)
+    );
+    assert!(p.errors.is_empty(), "{:?}", p.errors);
+}
+
+#[test]
+fn collection_lists_paginate_and_queries_filter() {
+    let p = get("/blog", "");
+    assert_eq!((p.status, p.page_type), (200, Some(1)));
+    assert!(p.body.contains("<h1>Journal</h1><article>First</article><article>Second</article><a rel=\"next\" href=\"/blog?offset=2\">older</a>"), "{}", p.body);
+    assert!(p.body.contains("<aside><b>First</b></aside>"));
+    let p = get("/blog", "offset=2");
+    assert!(p.body.contains("<article>Third</article>") && !p.body.contains("rel=\"next\""));
+    let p = get("/blog", "tag=b");
+    assert!(
+        p.body
+            .contains("<h1>Journal</h1><article>Second</article><aside>"),
+        "{}",
+        p.body
+    );
+}
+
+#[test]
+fn items_have_their_own_page_type_and_neighbours() {
+    let p = get("/blog/first", "");
+    assert_eq!((p.status, p.page_type), (200, Some(50)));
+    assert!(
+        p.body
+            .contains("<h1>First</h1><p>one</p><a rel=\"next\" href=\"/blog/second\">Second</a>")
+    );
+    assert!(p.body.contains("<title>First | Test Site</title>"));
+    assert!(p.body.contains("id=\"item-i1\""));
+    assert!(
+        p.body
+            .contains("<a href=\"/blog\" class=\"active\">Journal</a>")
+    );
+}
+
+#[test]
+fn static_pages_and_folders() {
+    let p = get("/contact", "");
+    assert_eq!((p.status, p.page_type), (200, Some(2)));
+    assert!(p.body.contains("<main><form>Contact us</form></main>"));
+    // The folder holding the current page is marked, and so is the page inside it.
+    assert!(p.body.contains("<span class=\"folder active\">About[<a href=\"/contact\" class=\"active\">Contact</a>]</span>"), "{}", p.body);
+    assert!(
+        p.body
+            .contains("<a href=\"https://shop.example.test\">Shop</a>")
+    );
+    // A folder without a template of its own redirects to its first page.
+    let p = get("/about", "");
+    assert_eq!((p.status, p.location.as_deref()), (302, Some("/contact")));
+}
+
+#[test]
+fn system_pages() {
+    let p = get("/nope", "");
+    assert_eq!((p.status, p.page_type), (404, Some(100)));
+    assert!(p.body.contains("Page not found"));
+    let p = get("/blog/nope", "");
+    assert_eq!(p.status, 404);
+    let p = get("/search", "q=TWO");
+    assert_eq!(p.page_type, Some(102));
+    assert!(
+        p.body.contains("<a href=\"/blog/second\">Second</a>"),
+        "{}",
+        p.body
+    );
+    let p = get("/search", "q=zebra");
+    assert!(p.body.contains("No results for “zebra”."));
+    assert_eq!(get("/cart", "").page_type, Some(200));
+    assert_eq!(get("/checkout", "").page_type, Some(201));
+    let p = get("/order-confirmed/ord_123", "");
+    assert_eq!(p.page_type, Some(202));
+    assert!(p.body.contains("<strong>ord_123</strong>"));
+    let p = get("/site.css", "");
+    assert_eq!(
+        (p.content_type, p.body.as_str()),
+        ("text/css; charset=utf-8", "body { margin: 0 }\n")
+    );
+    // The configuration area is not a page.
+    assert_eq!(get("/config/pages", "").page_type, None);
+}
+
+#[test]
+fn format_json_returns_the_context() {
+    let p = get("/blog/second", "format=json");
+    assert_eq!(p.content_type, "application/json; charset=utf-8");
+    let v: serde_json::Value = serde_json::from_str(&p.body).unwrap();
+    assert_eq!(v["item"]["title"], "Second");
+    assert_eq!(v["collection"]["typeName"], "blog");
+    assert_eq!(v["pagination"]["prevItem"]["urlId"], "first");
+    assert_eq!(v["website"]["siteTitle"], "Test Site");
+    assert!(v.get("squarespace").is_none());
+    let p = get("/blog", "format=main-content");
+    assert!(p.body.starts_with("<h1>Journal</h1>"));
+}
