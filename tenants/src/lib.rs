@@ -58,6 +58,13 @@ pub use error::{Result, StoreError};
 pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
 pub use migrate::MigrationReport;
 pub use model::*;
+pub use repo::analytics::{AnalyticsEvent, PerformanceRecord};
+pub use repo::commerce::{
+    AddToCart, AddedToCart, Cart, CartEntry, MAX_QUANTITY, NewOrder, Order, OrderLine, StockLevel,
+};
+pub use repo::forms::{Form, FormSubmission};
+pub use repo::restock::{Page, RestockGroup, RestockSignup};
+pub use repo::site_users::{SiteSession, SiteUser};
 pub use repo::tenants::normalize_host;
 pub use sql::Backend;
 pub use store::{EMBEDDED_FILE, Store, StoreConfig, StoreOptions};

@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::cache::{Caches, Change};
 use crate::error::{Result, StoreError};
@@ -82,7 +82,14 @@ pub(crate) struct Inner {
     pub(crate) db: Db,
     pub(crate) caches: Arc<Caches>,
     listener: Option<tokio::task::JoinHandle<()>>,
+    /// Embedded only: when the tenant table was last checked for writes by another process
+    /// or handle, and what it looked like (sum of content versions, tenant count).
+    embedded_check: tokio::sync::Mutex<(Option<Instant>, (i64, i64))>,
 }
+
+/// How often the embedded backend looks for writes made by another handle or process
+/// (there is no NOTIFY in SQLite).
+const EMBEDDED_RECHECK: Duration = Duration::from_millis(250);
 
 impl Drop for Inner {
     fn drop(&mut self) {
@@ -132,6 +139,7 @@ impl Store {
                 db,
                 caches,
                 listener,
+                embedded_check: tokio::sync::Mutex::new((None, (0, 0))),
             }),
         })
     }
@@ -144,6 +152,34 @@ impl Store {
     /// Which backend this store uses.
     pub fn backend(&self) -> Backend {
         self.inner.db.backend()
+    }
+
+    /// Embedded backend: drops the caches if another handle or process has written since the
+    /// last look (checked at most every 250 ms with one small query). PostgreSQL learns of
+    /// writes through LISTEN/NOTIFY instead, so this is a no-op there.
+    pub(crate) async fn revalidate_caches(&self) -> Result<()> {
+        if self.backend() != Backend::Sqlite {
+            return Ok(());
+        }
+        let Ok(mut check) = self.inner.embedded_check.try_lock() else {
+            return Ok(()); // another task is checking right now
+        };
+        if check.0.is_some_and(|at| at.elapsed() < EMBEDDED_RECHECK) {
+            return Ok(());
+        }
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_one(
+                "SELECT COALESCE(SUM(content_version), 0), COUNT(*) FROM tenant",
+                params![],
+            )
+            .await?;
+        let seen = (row.i64(0)?, row.i64(1)?);
+        if check.0.is_some() && seen != check.1 {
+            self.inner.caches.flush();
+        }
+        *check = (Some(Instant::now()), seen);
+        Ok(())
     }
 
     pub(crate) async fn read(&self) -> Result<Tx> {

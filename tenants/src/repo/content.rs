@@ -621,6 +621,7 @@ impl Store {
     /// Everything the renderer reads for a tenant, from one consistent snapshot, cached
     /// until the tenant's content version changes (on any node).
     pub async fn site_content(&self, tenant: TenantId) -> Result<Arc<SiteContent>> {
+        self.revalidate_caches().await?;
         for _ in 0..3 {
             let store = self.clone();
             let got = self

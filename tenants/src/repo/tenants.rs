@@ -210,6 +210,7 @@ impl Store {
     /// `Ok(None)` for an unknown host; `Err(Invalid)` for a malformed one.
     pub async fn tenant_by_host(&self, host: &str) -> Result<Option<Arc<Tenant>>> {
         let host = normalize_host(host)?;
+        self.revalidate_caches().await?;
         let store = self.clone();
         let key = host.clone();
         self.inner

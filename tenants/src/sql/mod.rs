@@ -152,6 +152,15 @@ impl Tx {
         }
         Ok(())
     }
+
+    /// Rolls the transaction back explicitly, keeping the connection for reuse.
+    pub(crate) async fn rollback(mut self) -> Result<()> {
+        if self.open {
+            self.batch("ROLLBACK").await?;
+            self.open = false;
+        }
+        Ok(())
+    }
 }
 
 impl Drop for Tx {

@@ -4,6 +4,10 @@
 
 mod common;
 
+mod commerce;
 mod content;
+mod durability;
+mod invalidation;
 mod migrations;
 mod resolution;
+mod visitors;
