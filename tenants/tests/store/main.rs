@@ -8,6 +8,7 @@ mod commerce;
 mod content;
 mod durability;
 mod invalidation;
+mod isolation;
 mod migrations;
 mod resolution;
 mod visitors;
