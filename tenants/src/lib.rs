@@ -44,6 +44,7 @@
 pub mod cache;
 pub mod error;
 pub mod ids;
+pub mod import;
 pub mod migrate;
 pub mod model;
 mod notify;

@@ -7,6 +7,7 @@ mod common;
 mod commerce;
 mod content;
 mod durability;
+mod import;
 mod invalidation;
 mod isolation;
 mod migrations;
