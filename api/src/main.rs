@@ -1,12 +1,29 @@
-//! The `tessera` command-line entry point.
+//! The `tessera` command-line entry point: one subcommand per module in `cmd/`.
 
-use clap::Parser;
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
 
 /// Tessera: a multi-tenant website builder with an online store.
 #[derive(Parser)]
-#[command(name = "tessera", version)]
-struct Cli {}
+#[command(name = "tessera", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _cli = Cli::parse();
+#[derive(Subcommand)]
+enum Command {
+    Import(cmd::import::ImportArgs),
+    Migrate(cmd::migrate::MigrateArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Import(args) => cmd::import::run(args),
+        Command::Migrate(args) => cmd::migrate::run(args),
+    }
 }

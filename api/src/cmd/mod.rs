@@ -1,0 +1,5 @@
+//! One module per subcommand.
+
+pub mod import;
+pub mod migrate;
+pub mod store_args;
