@@ -73,6 +73,9 @@ impl Default for StoreOptions {
 ///
 /// Cheap to clone (an `Arc`); clones share pools and caches. Every method that touches
 /// tenant data takes a [`TenantId`] and scopes every statement by it.
+///
+/// Drop (or [`Store::close`]) it inside the Tokio runtime: the embedded backend closes its
+/// SQLite connections on the runtime's blocking threads.
 #[derive(Clone)]
 pub struct Store {
     pub(crate) inner: Arc<Inner>,
@@ -142,6 +145,26 @@ impl Store {
                 embedded_check: tokio::sync::Mutex::new((None, (0, 0))),
             }),
         })
+    }
+
+    /// Shuts the store down cleanly: on the embedded backend, checkpoints the WAL into the
+    /// main file (so the data directory holds one file again) and closes the connections;
+    /// on PostgreSQL, closes the pool and stops the invalidation listener. Other clones of
+    /// this handle fail afterwards.
+    pub async fn close(self) -> Result<()> {
+        if self.backend() == Backend::Sqlite {
+            let mut tx = self.read().await?;
+            tx.query("PRAGMA wal_checkpoint(TRUNCATE)", params![])
+                .await?;
+        }
+        match &self.inner.db {
+            Db::Pg(pg) => pg.pool.close(),
+            Db::Lite(lite) => lite.pool.close(),
+        }
+        if let Some(h) = &self.inner.listener {
+            h.abort();
+        }
+        Ok(())
     }
 
     /// Applies pending migrations (what `tessera migrate` runs). Idempotent.

@@ -35,6 +35,7 @@ pub fn run(args: ImportArgs) -> ExitCode {
                 report.template_files,
                 report.template_version
             );
+            store.close().await?;
             Ok(())
         })
     });

@@ -40,6 +40,7 @@ pub fn run(args: MigrateArgs) -> ExitCode {
                     report.current
                 );
             }
+            store.close().await?;
             Ok(())
         })
     });

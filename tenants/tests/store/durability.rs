@@ -123,3 +123,45 @@ async fn child_writer() {
         out.flush().unwrap();
     }
 }
+
+/// Closing the embedded store checkpoints the WAL into the main file.
+#[tokio::test]
+async fn close_checkpoints_the_wal() {
+    let dir = TempDir::new("close");
+    let store = Store::open(&StoreConfig::Embedded {
+        data_dir: dir.0.clone(),
+    })
+    .await
+    .unwrap();
+    let t = store
+        .create_tenant("closing", "Closing", WebsiteStatus::Trial)
+        .await
+        .unwrap();
+    store
+        .put_collection(t.id, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let wal = dir.0.join(format!("{}-wal", tenants::EMBEDDED_FILE));
+    assert!(
+        wal.metadata().map(|m| m.len()).unwrap_or(0) > 0,
+        "writes go to the WAL first"
+    );
+    store.close().await.unwrap();
+    assert_eq!(
+        wal.metadata().map(|m| m.len()).unwrap_or(0),
+        0,
+        "close leaves an empty WAL"
+    );
+    let reopened = Store::open(&StoreConfig::Embedded {
+        data_dir: dir.0.clone(),
+    })
+    .await
+    .unwrap();
+    assert!(
+        reopened
+            .collection_by_url(t.id, "store")
+            .await
+            .unwrap()
+            .is_some()
+    );
+}
