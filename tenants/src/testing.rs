@@ -42,7 +42,13 @@ fn announce(msg: &str) {
 
 fn find_bin() -> PathBuf {
     if let Some(dir) = std::env::var_os("TESSERA_PG_BIN") {
-        return PathBuf::from(dir);
+        let dir = PathBuf::from(dir);
+        assert!(
+            dir.join("initdb").exists() && dir.join("pg_ctl").exists(),
+            "TESSERA_PG_BIN={} has no initdb/pg_ctl; the PostgreSQL tests do not skip",
+            dir.display()
+        );
+        return dir;
     }
     let mut found: Vec<(u32, PathBuf)> = fs::read_dir("/usr/lib/postgresql")
         .into_iter()
