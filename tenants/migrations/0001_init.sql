@@ -1,6 +1,6 @@
 -- Tessera storage schema, version 1.
 -- One text for both backends: `@AUTOID@` and `@BYTES@` are replaced per dialect
--- (PostgreSQL: identity BIGINT / BYTEA; SQLite: INTEGER PRIMARY KEY / BLOB).
+-- (PostgreSQL: identity BIGINT / BYTEA; SQLite: INTEGER PRIMARY KEY AUTOINCREMENT / BLOB).
 -- Portable types only: BIGINT (money in minor units, instants in epoch ms), BOOLEAN, TEXT
 -- (JSON documents are TEXT). Every table but `tenant` has tenant_id leading its primary key.
 

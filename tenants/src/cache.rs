@@ -12,7 +12,7 @@
 //! Every content write bumps the tenant's `content_version` in the same transaction. The
 //! writing node invalidates its own entries after commit; on PostgreSQL the write also sends
 //! `NOTIFY tessera_invalidate '<tenant>:<kind>:<version>'` and every node's listener
-//! ([`crate::notify`]) drops the entries. A time-to-live bounds staleness if a notification
+//! (`notify.rs`) drops the entries. A time-to-live bounds staleness if a notification
 //! is ever lost (e.g. a second process writing the embedded file).
 
 use std::collections::HashMap;

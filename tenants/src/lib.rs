@@ -5,7 +5,7 @@
 //!
 //! * **PostgreSQL** (tokio-postgres + deadpool-postgres): the production store. Many
 //!   `tessera serve` nodes share one database; each node's caches are invalidated through
-//!   `LISTEN/NOTIFY` (see [`cache`](crate::cache) docs and `notify.rs`).
+//!   `LISTEN/NOTIFY` (see the [`cache`] docs and `notify.rs`).
 //! * **Embedded** (the default, no server): one SQLite file `data/tessera.sqlite3` through
 //!   rusqlite (SQLite compiled in, via deadpool-sqlite), WAL journal with
 //!   `synchronous=FULL`, so a committed write is on disk before the call returns and survives

@@ -68,7 +68,8 @@ impl Store {
     ) -> Result<TemplateVersion> {
         let mut tx = self.write().await?;
         let v = put_template_version_in(&mut tx, tenant, files).await?;
-        self.commit_change(tx, tenant, Change::Content).await?;
+        // The active version lives on the tenant row, which the host cache holds.
+        self.commit_change(tx, tenant, Change::Tenant).await?;
         Ok(v)
     }
 

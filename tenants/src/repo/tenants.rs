@@ -161,6 +161,28 @@ impl Store {
         rows.iter().map(tenant_from_row).collect()
     }
 
+    /// Deletes a tenant and, through the schema's cascades, every row it owns.
+    pub async fn delete_tenant(&self, tenant: TenantId) -> Result<()> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute("DELETE FROM tenant WHERE id = $1", params![tenant])
+            .await?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("tenant {tenant}")));
+        }
+        if tx.backend() == crate::sql::Backend::Postgres {
+            let payload = format!("{tenant}:{}:0", Change::Tenant.as_str());
+            tx.query(
+                "SELECT pg_notify($1, $2)",
+                params![crate::notify::CHANNEL, payload],
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        self.inner.caches.changed(tenant, Change::Tenant, 0).await;
+        Ok(())
+    }
+
     /// Changes a tenant's status.
     pub async fn set_status(&self, tenant: TenantId, status: WebsiteStatus) -> Result<()> {
         let mut tx = self.write().await?;
@@ -206,8 +228,10 @@ impl Store {
     }
 
     /// Resolves a `Host` header (with or without port, any case) to its tenant. Cached,
-    /// including misses; domain and status changes invalidate the cache on every node.
-    /// `Ok(None)` for an unknown host; `Err(Invalid)` for a malformed one.
+    /// including misses; domain, status and template-version changes invalidate the cache
+    /// on every node. The returned `content_version` is not kept current by content writes:
+    /// read [`Store::site_content`] for content. `Ok(None)` for an unknown host;
+    /// `Err(Invalid)` for a malformed one.
     pub async fn tenant_by_host(&self, host: &str) -> Result<Option<Arc<Tenant>>> {
         let host = normalize_host(host)?;
         self.revalidate_caches().await?;

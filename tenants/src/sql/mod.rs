@@ -1,7 +1,7 @@
 //! The thin layer that lets one SQL text run on both backends.
 //!
 //! Repository code writes PostgreSQL-style SQL with `$1, $2 ...` placeholders and portable
-//! types ([`SqlValue`]); [`Tx`] runs it on a pooled PostgreSQL connection
+//! types ([`SqlValue`]); `Tx` runs it on a pooled PostgreSQL connection
 //! (tokio-postgres + deadpool-postgres) or on a pooled SQLite connection (rusqlite through
 //! deadpool-sqlite, with `$N` rewritten to `?N`). Only the DDL differs per backend
 //! (see `migrations/`).
@@ -17,7 +17,7 @@ pub(crate) use sqlite::LiteDb;
 
 use crate::error::{Result, StoreError};
 
-/// Which backend a [`Db`] talks to.
+/// Which backend a store talks to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
     /// A PostgreSQL server shared by many nodes.
@@ -169,9 +169,19 @@ impl Drop for Tx {
             return;
         }
         match self.conn.take() {
-            // Closing the connection makes the server roll the transaction back; the pool
-            // opens a fresh one later. Only error paths get here.
-            Some(Conn::Pg(obj)) => drop(deadpool_postgres::Object::take(obj)),
+            // An error path left the transaction open: roll back on a task, then the
+            // connection returns to the pool. Without a runtime (or if ROLLBACK fails) the
+            // connection is closed instead, which makes the server roll back.
+            Some(Conn::Pg(obj)) => match tokio::runtime::Handle::try_current() {
+                Ok(rt) => {
+                    rt.spawn(async move {
+                        if obj.batch_execute("ROLLBACK").await.is_err() {
+                            drop(deadpool_postgres::Object::take(obj));
+                        }
+                    });
+                }
+                Err(_) => drop(deadpool_postgres::Object::take(obj)),
+            },
             Some(Conn::Lite(obj)) => sqlite::rollback_now(&obj),
             None => {}
         }

@@ -179,7 +179,40 @@ pub(super) fn rollback_now(obj: &deadpool_sqlite::Object) {
 
 #[cfg(test)]
 mod tests {
-    use super::rewrite_placeholders;
+    use super::{LiteDb, rewrite_placeholders, rusqlite};
+    use crate::sql::Mode;
+
+    /// Every pooled connection runs with the durability settings the crate docs promise.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn connections_are_durable_wal_with_foreign_keys() {
+        let dir = std::env::temp_dir().join(format!("tessera-pragma-{}", crate::ids::new_id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = LiteDb::open(&dir.join("t.sqlite3"), 2).unwrap();
+        let (obj, _) = db.begin(Mode::Auto).await.unwrap();
+        let got = obj
+            .interact(|c| {
+                let one = |p: &str| {
+                    c.query_row(&format!("PRAGMA {p}"), [], |r| {
+                        r.get::<_, rusqlite::types::Value>(0)
+                    })
+                };
+                (
+                    one("journal_mode"),
+                    one("synchronous"),
+                    one("foreign_keys"),
+                    one("busy_timeout"),
+                )
+            })
+            .await
+            .unwrap();
+        use rusqlite::types::Value::{Integer, Text};
+        assert_eq!(got.0.unwrap(), Text("wal".into()));
+        assert_eq!(got.1.unwrap(), Integer(2), "synchronous=FULL");
+        assert_eq!(got.2.unwrap(), Integer(1));
+        assert_eq!(got.3.unwrap(), Integer(10000));
+        drop(obj);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     #[test]
     fn placeholders_become_numbered_question_marks_outside_literals() {

@@ -327,7 +327,47 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     assert_eq!(s.item(a, ITEM).await.unwrap().unwrap().title, "A mug");
 }
 
-crate::on_both_backends!(no_read_or_write_path_crosses_tenants);
+/// Deleting a tenant removes every row it owns (schema cascades) and nothing of another.
+async fn deleting_a_tenant_removes_only_its_rows(env: Env) {
+    let s = &env.store;
+    let a = env.tenant("shop-a").await;
+    let b = env.tenant("shop-b").await;
+    seed(s, a, "A", 5).await;
+    seed(s, b, "B", 7).await;
+    let rows = private_rows(s, a).await;
+    let b_rows = private_rows(s, b).await;
+    let b_before = dump(s, b, &b_rows).await;
+    assert!(s.site_content(a).await.is_ok());
+    s.delete_tenant(a).await.unwrap();
+    assert!(matches!(s.tenant(a).await, Err(StoreError::NotFound(_))));
+    assert!(s.tenant_by_host("shop-a.example").await.unwrap().is_none());
+    assert!(matches!(
+        s.site_content(a).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(s.cart(a, &rows.cart).await.unwrap().is_none());
+    assert!(s.orders(a).await.unwrap().is_empty());
+    assert!(s.item(a, ITEM).await.unwrap().is_none());
+    assert!(s.events(a, 0, 10).await.unwrap().is_empty());
+    assert!(s.template_files(a, rows.version).await.unwrap().is_empty());
+    assert!(s.session(a, &rows.token).await.unwrap().is_none());
+    assert!(matches!(
+        s.delete_tenant(a).await,
+        Err(StoreError::NotFound(_))
+    ));
+    // A new tenant never gets the deleted one's id.
+    let c = s
+        .create_tenant("shop-c", "C", WebsiteStatus::Trial)
+        .await
+        .unwrap();
+    assert!(c.id > b);
+    assert_eq!(dump(s, b, &b_rows).await, b_before);
+}
+
+crate::on_both_backends!(
+    no_read_or_write_path_crosses_tenants,
+    deleting_a_tenant_removes_only_its_rows
+);
 
 fn crate_file(rel: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)).unwrap()
@@ -362,9 +402,9 @@ fn every_table_carries_tenant_id() {
     assert!(tables >= 25, "found only {tables} tables");
 }
 
-/// Every SQL statement in the repository modules filters or writes by tenant. The three
-/// statements that *find* a tenant (by id, identifier or host, and the admin listing) are
-/// the only ones allowed without `tenant_id`.
+/// Every SQL statement in the repository modules filters or writes by tenant. Only the
+/// statements on the `tenant` table itself (find by id, identifier or host, list, create,
+/// update and delete by id) and the invalidation NOTIFY go without `tenant_id`.
 #[test]
 fn every_repository_statement_is_scoped_by_tenant() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/repo");
@@ -375,6 +415,8 @@ fn every_repository_statement_is_scoped_by_tenant() {
         "JOIN tenant t ON t.id = d.tenant_id WHERE d.host = $1",
         "INSERT INTO tenant (identifier",
         "UPDATE tenant SET",
+        "DELETE FROM tenant WHERE id = $1",
+        "SELECT pg_notify($1, $2)",
     ];
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
