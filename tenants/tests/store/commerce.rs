@@ -221,8 +221,37 @@ async fn unlimited_variants_never_run_out(env: Env) {
     assert_eq!(s.qty_in_stock, 0);
 }
 
+/// Concurrent checkouts get distinct, gap-free order numbers.
+async fn concurrent_orders_are_numbered_uniquely(env: Env) {
+    let (t, item) = shop(&env, 100).await;
+    let mut tasks = Vec::new();
+    for _ in 0..12 {
+        let store = env.store.clone();
+        let item = item.clone();
+        tasks.push(tokio::spawn(async move {
+            let cart = store.create_cart(t).await.unwrap();
+            store
+                .add_to_cart(t, &cart.id, &add(&item, "MUG-M", 1))
+                .await
+                .unwrap();
+            store
+                .place_order(t, &cart.id, &NewOrder::default())
+                .await
+                .unwrap()
+                .order_number
+        }));
+    }
+    let mut numbers = Vec::new();
+    for task in tasks {
+        numbers.push(task.await.unwrap());
+    }
+    numbers.sort();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
+}
+
 crate::on_both_backends!(
     cart_add_update_remove_and_order,
     sixty_four_buyers_one_last_unit,
-    unlimited_variants_never_run_out
+    unlimited_variants_never_run_out,
+    concurrent_orders_are_numbered_uniquely
 );

@@ -67,3 +67,39 @@ async fn a_write_on_one_node_reaches_the_others_cache(env: Env) {
 }
 
 crate::on_both_backends!(a_write_on_one_node_reaches_the_others_cache);
+
+/// PostgreSQL: when the listener's connection dies, it reconnects and flushes the caches,
+/// so writes made meanwhile are not served stale.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn postgres_listener_survives_a_lost_connection() {
+    let env = Env::postgres().await;
+    let tenants::StoreConfig::Postgres { url } = &env.config else {
+        unreachable!()
+    };
+    let b = env.another_node().await;
+    let t = env.tenant("shop").await;
+    assert!(b.site_content(t).await.unwrap().collections.is_empty());
+
+    let (admin, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    let killed = admin
+        .query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+            &[],
+        )
+        .await
+        .unwrap();
+    assert_eq!(killed.len(), 2, "one listener per store handle");
+    env.store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    within_one_second(|| {
+        let b = b.clone();
+        async move { b.site_content(t).await.unwrap().collections.len() == 1 }
+    })
+    .await;
+}
