@@ -64,7 +64,7 @@ pub use repo::commerce::{
     AddToCart, AddedToCart, Cart, CartEntry, MAX_QUANTITY, NewOrder, Order, OrderLine, StockLevel,
 };
 pub use repo::forms::{Form, FormSubmission};
-pub use repo::restock::{Page, RestockGroup, RestockSignup};
+pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};
 pub use repo::site_users::{SiteSession, SiteUser};
 pub use repo::tenants::normalize_host;
 pub use sql::Backend;

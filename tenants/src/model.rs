@@ -69,6 +69,7 @@ impl WebsiteStatus {
 
 /// A tenant: one website with its own domains, content and commerce state.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct Tenant {
     /// The scope of every other row.
     pub id: TenantId,
@@ -333,5 +334,34 @@ impl SiteContent {
         self.items
             .iter()
             .filter(move |i| i.collection_id == collection_id)
+    }
+
+    /// The collection with this id.
+    pub fn collection(&self, id: &str) -> Option<&Collection> {
+        self.collections.iter().find(|c| c.id == id)
+    }
+
+    /// The home page collection (`homepage: true`), else the first enabled collection.
+    pub fn homepage(&self) -> Option<&Collection> {
+        self.collections
+            .iter()
+            .find(|c| c.homepage)
+            .or_else(|| self.collections.iter().find(|c| c.enabled))
+    }
+
+    /// The item with slug `url_id` in a collection (an item permalink).
+    pub fn item_by_url(&self, collection_id: &str, url_id: &str) -> Option<&Item> {
+        self.items
+            .iter()
+            .find(|i| i.collection_id == collection_id && i.url_id == url_id)
+    }
+
+    /// A named navigation's items (empty when the owner never filled it).
+    pub fn navigation(&self, name: &str) -> &[Value] {
+        self.navigations
+            .get(name)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
     }
 }

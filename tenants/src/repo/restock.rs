@@ -45,7 +45,7 @@ pub struct RestockGroup {
 /// One page of a cursor-paginated list (SPEC: hasNextPage, nextPageCursor).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Page<T> {
+pub struct CursorPage<T> {
     /// The rows.
     pub rows: Vec<T>,
     /// More rows follow.
@@ -70,7 +70,7 @@ fn signup_from_row(r: &Row) -> Result<RestockSignup> {
 const SIGNUP_COLUMNS: &str =
     "id, item_id, sku, email, join_mailing_list, language, created_ms, notified_ms";
 
-fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> Page<T> {
+fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> CursorPage<T> {
     let has_next_page = rows.len() > limit;
     rows.truncate(limit);
     let next_page_cursor = if has_next_page {
@@ -78,7 +78,7 @@ fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> 
     } else {
         None
     };
-    Page {
+    CursorPage {
         rows,
         has_next_page,
         next_page_cursor,
@@ -135,7 +135,7 @@ impl Store {
         tenant: TenantId,
         cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Page<RestockGroup>> {
+    ) -> Result<CursorPage<RestockGroup>> {
         let (after_item, after_sku) = match cursor {
             Some(c) => c
                 .split_once(':')
@@ -165,7 +165,7 @@ impl Store {
         sku: &str,
         cursor: Option<&str>,
         limit: usize,
-    ) -> Result<Page<RestockSignup>> {
+    ) -> Result<CursorPage<RestockSignup>> {
         let mut tx = self.read().await?;
         let rows = tx
             .query(

@@ -75,6 +75,14 @@ async fn the_fixture_imports(env: Env) {
     assert_eq!(mug.tags, ["stoneware", "blue"]);
     let home = site.collection_by_url("home").unwrap();
     assert!(home.homepage);
+    assert_eq!(site.homepage().unwrap().id, home.id);
+    assert_eq!(site.collection(&shop.id).unwrap().url_id, "shop");
+    assert_eq!(
+        site.item_by_url(&shop.id, "tidepool-mug").unwrap().title,
+        "Tidepool Mug"
+    );
+    assert_eq!(site.navigation("footerNav").len(), 1);
+    assert!(site.navigation("noSuchNav").is_empty());
     assert_eq!(
         site.navigations["mainNav"][0]["collectionId"],
         home.id.as_str()

@@ -158,7 +158,7 @@ async fn private_rows(store: &Store, t: TenantId) -> PrivateRows {
 /// Everything tenant A has, as JSON, read through A's own id.
 async fn dump(store: &Store, t: TenantId, rows: &PrivateRows) -> Value {
     let mut site = serde_json::to_value(store.load_site_content(t).await.unwrap()).unwrap();
-    site["tenant"]["content_version"] = json!(null); // B's writes never bump it, but keep the dump about data
+    site["tenant"]["contentVersion"] = json!(null); // the dump is about data, not versions
     json!({
         "site": site,
         "cart": store.cart(t, &rows.cart).await.unwrap(),
