@@ -41,6 +41,8 @@
 //!
 //! See [`import`] and `fixtures/README.md`.
 
+#![warn(missing_docs)]
+
 pub mod cache;
 pub mod error;
 pub mod ids;

@@ -33,7 +33,7 @@ impl StoreArgs {
             StoreConfig::Embedded { data_dir } => {
                 format!("embedded store in {}", data_dir.display())
             }
-            StoreConfig::Postgres { .. } => "PostgreSQL".to_owned(),
+            StoreConfig::Postgres { .. } => "PostgreSQL database".to_owned(),
         }
     }
 
