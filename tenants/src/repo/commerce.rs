@@ -544,6 +544,39 @@ impl Store {
         tx.commit().await
     }
 
+    /// Deletes this tenant's carts that were not purchased and last changed before
+    /// `updated_before_ms` (epoch ms; pass `now_ms() - idle`), returning their units to
+    /// stock; returns how many carts were released. Adding to a cart holds stock, so `serve`
+    /// runs this periodically for every tenant (a visitor who comes back with a released
+    /// cart's cookie simply gets a new cart).
+    pub async fn release_abandoned_carts(
+        &self,
+        tenant: TenantId,
+        updated_before_ms: i64,
+    ) -> Result<u64> {
+        let cutoff = updated_before_ms;
+        let mut tx = self.write().await?;
+        let held = tx
+            .query(
+                "SELECT e.item_id, e.sku, CAST(SUM(e.quantity) AS BIGINT) FROM cart_entry e \
+                 JOIN cart c ON c.tenant_id = e.tenant_id AND c.id = e.cart_id \
+                 WHERE e.tenant_id = $1 AND NOT c.purchased AND c.updated_ms < $2 GROUP BY e.item_id, e.sku",
+                params![tenant, cutoff],
+            )
+            .await?;
+        for r in &held {
+            return_stock(&mut tx, tenant, &r.text(0)?, &r.text(1)?, r.i64(2)?).await?;
+        }
+        let n = tx
+            .execute(
+                "DELETE FROM cart WHERE tenant_id = $1 AND NOT purchased AND updated_ms < $2",
+                params![tenant, cutoff],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(n)
+    }
+
     /// Places an order from an open, non-empty cart: numbers it, copies the lines, marks
     /// the cart purchased. The stock was taken when the units were added.
     pub async fn place_order(

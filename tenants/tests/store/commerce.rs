@@ -249,7 +249,75 @@ async fn concurrent_orders_are_numbered_uniquely(env: Env) {
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
 }
 
+/// Abandoned carts give their units back; purchased and recent carts are kept.
+async fn abandoned_carts_release_their_stock(env: Env) {
+    let (t, item) = shop(&env, 5).await;
+    let old = env.store.create_cart(t).await.unwrap();
+    env.store
+        .add_to_cart(t, &old.id, &add(&item, "MUG-M", 2))
+        .await
+        .unwrap();
+    let bought = env.store.create_cart(t).await.unwrap();
+    env.store
+        .add_to_cart(t, &bought.id, &add(&item, "MUG-M", 1))
+        .await
+        .unwrap();
+    env.store
+        .place_order(t, &bought.id, &NewOrder::default())
+        .await
+        .unwrap();
+    let old_updated = env
+        .store
+        .cart(t, &old.id)
+        .await
+        .unwrap()
+        .unwrap()
+        .updated_ms;
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let fresh = env.store.create_cart(t).await.unwrap();
+    let fresh_updated = env
+        .store
+        .add_to_cart(t, &fresh.id, &add(&item, "MUG-M", 1))
+        .await
+        .unwrap()
+        .shopping_cart
+        .updated_ms;
+    assert!(old_updated < fresh.created_ms && fresh.created_ms <= fresh_updated);
+    assert_eq!(env.store.stock(t, &item).await.unwrap()[0].qty_in_stock, 1);
+
+    // Cut-off between the two: only the old, unpurchased cart qualifies.
+    let cutoff = fresh.created_ms;
+    assert_eq!(
+        env.store.release_abandoned_carts(t, cutoff).await.unwrap(),
+        1
+    );
+    assert_eq!(env.store.stock(t, &item).await.unwrap()[0].qty_in_stock, 3);
+    assert!(env.store.cart(t, &old.id).await.unwrap().is_none());
+    assert!(
+        env.store
+            .cart(t, &bought.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .purchased
+    );
+    assert_eq!(
+        env.store
+            .cart(t, &fresh.id)
+            .await
+            .unwrap()
+            .unwrap()
+            .total_quantity,
+        1
+    );
+    assert_eq!(
+        env.store.release_abandoned_carts(t, cutoff).await.unwrap(),
+        0
+    );
+}
+
 crate::on_both_backends!(
+    abandoned_carts_release_their_stock,
     cart_add_update_remove_and_order,
     sixty_four_buyers_one_last_unit,
     unlimited_variants_never_run_out,
