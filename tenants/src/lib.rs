@@ -33,6 +33,49 @@
 //! the template-version key and its change (a new upload bumps the content version, which
 //! reloads [`Tenant::template_version`]) live here.
 //!
+//! # Using it
+//!
+//! ```no_run
+//! # async fn demo() -> tenants::Result<()> {
+//! use tenants::{AddToCart, Store, StoreConfig};
+//! // `--database-url`/`DATABASE_URL` picks PostgreSQL, otherwise the file under --data-dir.
+//! let store = Store::open(&StoreConfig::from_cli("./data".as_ref(), None)).await?;
+//! if let Some(tenant) = store.tenant_by_host("Shop.Example.com:8080").await? {
+//!     let site = store.site_content(tenant.id).await?; // cached per content version
+//!     let cart = store.create_cart(tenant.id).await?;
+//!     if let Some(shop) = site.collection_by_url("shop") {
+//!         if let Some(item) = site.items_of(&shop.id).next() {
+//!             let add = AddToCart { item_id: item.id.clone(), sku: item.variants[0].sku.clone(), quantity: 1, additional_fields: None };
+//!             store.add_to_cart(tenant.id, &cart.id, &add).await?; // stock checked in the same transaction
+//!         }
+//!     }
+//! }
+//! store.close().await?; // drop or close a Store inside the Tokio runtime
+//! # Ok(()) }
+//! ```
+//!
+//! Tests of any crate can get a real PostgreSQL from `tenants::testing::PgServer` (feature
+//! `testing`); `tests/store/common.rs` shows how this crate runs one suite on both backends.
+//!
+//! # Stock
+//!
+//! `qty_in_stock` counts units available to new carts: adding to a cart takes units in the
+//! cart's transaction (one conditional `UPDATE`, so concurrent buyers never oversell),
+//! lowering a quantity or removing an entry gives them back, an order keeps them, and
+//! [`Store::release_abandoned_carts`] returns the units of idle carts. Cart activity does not
+//! bump the content version, so [`SiteContent`] may show stock as of its load; read live
+//! levels with [`Store::stock`].
+//!
+//! # Limits of this version
+//!
+//! * PostgreSQL connections are plain TCP (`NoTls`); put TLS in front (or add a TLS
+//!   connector) before using a remote database over an untrusted network.
+//! * The embedded backend notices writes made by another process (e.g. `tessera import`
+//!   into a running server's data directory) within 250 ms by re-checking the tenant
+//!   table's versions; there is no NOTIFY in SQLite.
+//! * [`Store::site_content`] loads all of a tenant's items; fine for the sizes SPEC.md allows
+//!   (at most 250 items per user-orderable collection, 200 products per collection).
+//!
 //! # Money and time
 //!
 //! Money is integer minor units plus an ISO currency code; instants are epoch milliseconds.
