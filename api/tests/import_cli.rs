@@ -11,19 +11,26 @@ fn tessera(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn temp_dir() -> PathBuf {
-    let p = std::env::temp_dir().join(format!(
-        "tessera-cli-{}-{}",
-        std::process::id(),
-        tenants::new_id()
-    ));
+/// A temporary data directory, removed on drop (also when an assertion fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir() -> TempDir {
+    let name = format!("tessera-cli-{}-{}", std::process::id(), tenants::new_id());
+    let p = std::env::temp_dir().join(name);
     std::fs::create_dir_all(&p).unwrap();
-    p
+    TempDir(p)
 }
 
 #[test]
 fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
-    let data = temp_dir();
+    let dir = temp_dir();
+    let data = &dir.0;
     let data_s = data.to_str().unwrap();
     let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
     let fixture_s = fixture.to_str().unwrap();
@@ -60,19 +67,13 @@ fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
         stderr.contains("error: import failed, nothing was written: tenant.json: identifier:"),
         "{stderr}"
     );
-    let _ = std::fs::remove_dir_all(&data);
 }
 
 #[test]
 fn a_missing_folder_is_a_clear_error() {
-    let data = temp_dir();
-    let out = tessera(&[
-        "import",
-        "/no/such/tenant",
-        "--data-dir",
-        data.to_str().unwrap(),
-    ]);
+    let dir = temp_dir();
+    let data_s = dir.0.to_str().unwrap();
+    let out = tessera(&["import", "/no/such/tenant", "--data-dir", data_s]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/tenant: not a directory"));
-    let _ = std::fs::remove_dir_all(&data);
 }
