@@ -202,10 +202,18 @@ impl PgServer {
         server
     }
 
-    /// One server for the whole test process, started on first use and stopped by a
-    /// watchdog once the process has exited (statics are never dropped).
+    /// One server for the whole test process, started on first use and stopped when the
+    /// process exits: by an `atexit` hook when the test harness exits normally, else by the
+    /// watchdog (statics are never dropped).
     pub fn shared() -> &'static PgServer {
-        SHARED.get_or_init(PgServer::start)
+        SHARED.get_or_init(|| {
+            let server = PgServer::start();
+            // SAFETY: registering a plain `extern "C" fn` with the C library's atexit.
+            unsafe {
+                atexit(stop_shared_at_exit);
+            }
+            server
+        })
     }
 
     /// Stops the server when this process dies, whatever the way (panic, abort, SIGKILL).
@@ -276,6 +284,16 @@ impl PgServer {
     }
 }
 
+unsafe extern "C" {
+    fn atexit(callback: extern "C" fn()) -> std::ffi::c_int;
+}
+
+extern "C" fn stop_shared_at_exit() {
+    if let Some(server) = SHARED.get() {
+        server.stop();
+    }
+}
+
 fn run_tool(bin: &Path, as_postgres_user: bool, tool: &str, args: &[&str], cwd: &Path) -> String {
     let exe = bin.join(tool);
     let mut cmd = if as_postgres_user {
@@ -303,8 +321,9 @@ fn run_tool(bin: &Path, as_postgres_user: bool, tool: &str, args: &[&str], cwd: 
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-impl Drop for PgServer {
-    fn drop(&mut self) {
+impl PgServer {
+    /// `pg_ctl stop -m fast`, then removes the temporary directory.
+    fn stop(&self) {
         let stop = self.stop_command();
         let _ = Command::new("sh")
             .args(["-c", &stop])
@@ -317,5 +336,11 @@ impl Drop for PgServer {
             "tenants::testing: stopped PostgreSQL on 127.0.0.1:{}",
             self.port
         ));
+    }
+}
+
+impl Drop for PgServer {
+    fn drop(&mut self) {
+        self.stop();
     }
 }
