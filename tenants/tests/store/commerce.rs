@@ -317,9 +317,43 @@ async fn abandoned_carts_release_their_stock(env: Env) {
 }
 
 crate::on_both_backends!(
+    two_handles_write_at_once,
     abandoned_carts_release_their_stock,
     cart_add_update_remove_and_order,
     sixty_four_buyers_one_last_unit,
     unlimited_variants_never_run_out,
     concurrent_orders_are_numbered_uniquely
 );
+
+/// Two store handles on one database (two nodes; on the embedded file, e.g. `tessera
+/// import` next to a running server) write at the same time without "database is locked"
+/// errors and without overselling.
+async fn two_handles_write_at_once(env: Env) {
+    let (t, item) = shop(&env, 40).await;
+    let other = env.another_node().await;
+    let mut tasks = Vec::new();
+    for i in 0..48 {
+        let store = if i % 2 == 0 {
+            env.store.clone()
+        } else {
+            other.clone()
+        };
+        let item = item.clone();
+        tasks.push(tokio::spawn(async move {
+            let cart = store.create_cart(t).await?;
+            store
+                .add_to_cart(t, &cart.id, &add(&item, "MUG-M", 1))
+                .await
+        }));
+    }
+    let mut ok = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(StoreError::OutOfStock { .. }) => {}
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+    assert_eq!(ok, 40);
+    assert_eq!(other.stock(t, &item).await.unwrap()[0].qty_in_stock, 0);
+}
