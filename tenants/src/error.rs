@@ -53,10 +53,16 @@ impl StoreError {
 
 impl From<tokio_postgres::Error> for StoreError {
     fn from(e: tokio_postgres::Error) -> Self {
-        if let Some(db) = e.as_db_error()
-            && *db.code() == tokio_postgres::error::SqlState::UNIQUE_VIOLATION
-        {
-            return StoreError::Conflict(db.message().to_owned());
+        if let Some(db) = e.as_db_error() {
+            if *db.code() == tokio_postgres::error::SqlState::UNIQUE_VIOLATION {
+                return StoreError::Conflict(db.message().to_owned());
+            }
+            if *db.code() == tokio_postgres::error::SqlState::FOREIGN_KEY_VIOLATION {
+                return StoreError::NotFound(format!(
+                    "a referenced row is missing ({})",
+                    db.message()
+                ));
+            }
         }
         StoreError::Postgres(match e.as_db_error() {
             Some(db) => format!("{}: {}", db.code().code(), db.message()),
@@ -73,6 +79,12 @@ impl From<deadpool_sqlite::rusqlite::Error> for StoreError {
                 || f.extended_code == ffi::SQLITE_CONSTRAINT_PRIMARYKEY)
         {
             return StoreError::Conflict(msg.clone().unwrap_or_else(|| e.to_string()));
+        }
+        if let Error::SqliteFailure(f, msg) = &e
+            && f.extended_code == ffi::SQLITE_CONSTRAINT_FOREIGNKEY
+        {
+            let what = msg.clone().unwrap_or_else(|| e.to_string());
+            return StoreError::NotFound(format!("a referenced row is missing ({what})"));
         }
         StoreError::Sqlite(e.to_string())
     }

@@ -138,7 +138,41 @@ async fn statuses_round_trip_with_spec_numbers(env: Env) {
     ));
 }
 
+/// Writes for a tenant that does not exist fail with NotFound, not a driver error.
+async fn unknown_tenants_are_not_found(env: Env) {
+    let ghost = tenants::TenantId(987_654);
+    assert!(matches!(
+        env.store.tenant(ghost).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        env.store.add_domain(ghost, "ghost.example", true).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let c = crate::content::collection("x", "page", 10);
+    assert!(matches!(
+        env.store.put_collection(ghost, &c).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        env.store.create_cart(ghost).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        env.store.set_status(ghost, WebsiteStatus::Paid).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(
+        env.store
+            .tenant_by_host("ghost.example")
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
 crate::on_both_backends!(
+    unknown_tenants_are_not_found,
     host_resolves_with_port_and_any_case,
     a_domain_belongs_to_one_tenant,
     host_cache_follows_changes,
