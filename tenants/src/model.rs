@@ -349,6 +349,25 @@ impl SiteContent {
             .or_else(|| self.collections.iter().find(|c| c.enabled))
     }
 
+    /// Items of a collection in the order its `ordering` asks for: `chronological` newest
+    /// `publishOn` first, `calendar` by `startDate` (then `publishOn`), anything else
+    /// (`user-orderable`, `music-album`) by position. Ties keep the stored order.
+    pub fn ordered_items<'a>(&'a self, collection: &Collection) -> Vec<&'a Item> {
+        let mut items: Vec<&Item> = self
+            .items
+            .iter()
+            .filter(|i| i.collection_id == collection.id)
+            .collect();
+        match collection.ordering.as_str() {
+            "chronological" => items.sort_by_key(|i| std::cmp::Reverse(i.publish_on)),
+            "calendar" => {
+                items.sort_by_key(|i| (i.start_date.unwrap_or(i.publish_on), i.publish_on))
+            }
+            _ => items.sort_by_key(|i| i.position),
+        }
+        items
+    }
+
     /// The item with slug `url_id` in a collection (an item permalink).
     pub fn item_by_url(&self, collection_id: &str, url_id: &str) -> Option<&Item> {
         self.items
@@ -363,5 +382,64 @@ impl SiteContent {
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(url: &str, position: i64, publish_on: i64, start: Option<i64>) -> Item {
+        let mut i: Item = serde_json::from_value(
+            serde_json::json!({"urlId": url, "title": url, "recordType": 1}),
+        )
+        .unwrap();
+        i.collection_id = "c".into();
+        i.position = position;
+        i.publish_on = publish_on;
+        i.start_date = start;
+        i
+    }
+
+    #[test]
+    fn items_follow_the_collection_ordering() {
+        let tenant = Tenant {
+            id: TenantId(1),
+            identifier: "t".into(),
+            name: "T".into(),
+            status: WebsiteStatus::Paid,
+            content_version: 1,
+            template_version: None,
+            created_ms: 0,
+        };
+        let site = SiteContent {
+            tenant,
+            domains: vec![],
+            settings: SiteSettings::default(),
+            collections: vec![],
+            items: vec![
+                item("a", 0, 100, Some(30)),
+                item("b", 1, 300, Some(10)),
+                item("c", 2, 200, None),
+            ],
+            categories: vec![],
+            navigations: BTreeMap::new(),
+            header_footer: HeaderFooter::default(),
+            multilingual: Value::Null,
+            commerce_preferences: BTreeMap::new(),
+        };
+        let mut c: Collection =
+            serde_json::from_value(serde_json::json!({"id": "c", "urlId": "c", "title": "C", "type": 1, "typeName": "blog"})).unwrap();
+        let urls = |c: &Collection| {
+            site.ordered_items(c)
+                .iter()
+                .map(|i| i.url_id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(urls(&c), ["a", "b", "c"]);
+        c.ordering = "chronological".into();
+        assert_eq!(urls(&c), ["b", "c", "a"]);
+        c.ordering = "calendar".into();
+        assert_eq!(urls(&c), ["b", "a", "c"]);
     }
 }
