@@ -17,11 +17,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Render(cmd::render::RenderArgs),
+    Import(cmd::import::ImportArgs),
+    Migrate(cmd::migrate::MigrateArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Render(args) => cmd::render::run(args),
+        Command::Import(args) => cmd::import::run(args),
+        Command::Migrate(args) => cmd::migrate::run(args),
     }
 }

@@ -1,4 +1,116 @@
-//! Storage for tenants, domains, content and commerce state, behind one interface with a
-//! PostgreSQL backend and an embedded default.
+//! Storage for Tessera: tenants and domains, site content, commerce state and visitor data,
+//! behind one interface ([`Store`]) with two backends.
 //!
-//! Nothing here yet: the storage layer arrives with its own issue.
+//! # Backends
+//!
+//! * **PostgreSQL** (tokio-postgres + deadpool-postgres): the production store. Many
+//!   `tessera serve` nodes share one database; each node's caches are invalidated through
+//!   `LISTEN/NOTIFY` (see the [`cache`] docs and `notify.rs`).
+//! * **Embedded** (the default, no server): one SQLite file `data/tessera.sqlite3` through
+//!   rusqlite (SQLite compiled in, via deadpool-sqlite), WAL journal with
+//!   `synchronous=FULL`, so a committed write is on disk before the call returns and survives
+//!   `kill -9` (and power loss).
+//!
+//! **Why SQLite for the embedded default** (and not redb/fjall/sled): it is SQL, so both
+//! backends run the *same* query text (only the DDL differs, by two tokens) and one test
+//! suite exercises both; a key-value engine would need every index, filter, tenant-scope
+//! check and transaction written a second time. SQLite is the most tested embedded store
+//! there is, its WAL mode gives concurrent readers with one writer (writers queue on an
+//! async lock in-process), and its file can be inspected with standard tools.
+//!
+//! # Tenant isolation
+//!
+//! Every table except `tenant` has `tenant_id` leading its primary key, and every
+//! [`Store`] method that touches tenant data takes a [`TenantId`] and puts
+//! `tenant_id = $1` in every statement (a test scans the repository SQL to keep it so, and
+//! the isolation suite runs every read and write path against a second tenant).
+//!
+//! # Caches
+//!
+//! Tenant by host and site content ([`Store::site_content`]) are cached here (moka). Compiled
+//! templates are cached by the renderer in a [`TemplateCache`] (generic over the compiled type,
+//! keyed by `(TenantId, TemplateVersion)`), because this crate knows nothing of templates;
+//! the template-version key and its change (a new upload bumps the content version, which
+//! reloads [`Tenant::template_version`]) live here.
+//!
+//! # Using it
+//!
+//! ```no_run
+//! # async fn demo() -> tenants::Result<()> {
+//! use tenants::{AddToCart, Store, StoreConfig};
+//! // `--database-url`/`DATABASE_URL` picks PostgreSQL, otherwise the file under --data-dir.
+//! let store = Store::open(&StoreConfig::from_cli("./data".as_ref(), None)).await?;
+//! if let Some(tenant) = store.tenant_by_host("Shop.Example.com:8080").await? {
+//!     let site = store.site_content(tenant.id).await?; // cached per content version
+//!     let cart = store.create_cart(tenant.id).await?;
+//!     if let Some(shop) = site.collection_by_url("shop") {
+//!         if let Some(item) = site.items_of(&shop.id).next() {
+//!             let add = AddToCart { item_id: item.id.clone(), sku: item.variants[0].sku.clone(), quantity: 1, additional_fields: None };
+//!             store.add_to_cart(tenant.id, &cart.id, &add).await?; // stock checked in the same transaction
+//!         }
+//!     }
+//! }
+//! store.close().await?; // drop or close a Store inside the Tokio runtime
+//! # Ok(()) }
+//! ```
+//!
+//! Tests of any crate can get a real PostgreSQL from `tenants::testing::PgServer` (feature
+//! `testing`); `tests/store/common.rs` shows how this crate runs one suite on both backends.
+//!
+//! # Stock
+//!
+//! `qty_in_stock` counts units available to new carts: adding to a cart takes units in the
+//! cart's transaction (one conditional `UPDATE`, so concurrent buyers never oversell),
+//! lowering a quantity or removing an entry gives them back, an order keeps them, and
+//! [`Store::release_abandoned_carts`] returns the units of idle carts. Cart activity does not
+//! bump the content version, so [`SiteContent`] may show stock as of its load; read live
+//! levels with [`Store::stock`].
+//!
+//! # Limits of this version
+//!
+//! * PostgreSQL connections are plain TCP (`NoTls`); put TLS in front (or add a TLS
+//!   connector) before using a remote database over an untrusted network.
+//! * The embedded backend notices writes made by another process (e.g. `tessera import`
+//!   into a running server's data directory) within 250 ms by re-checking the tenant
+//!   table's versions; there is no NOTIFY in SQLite.
+//! * [`Store::site_content`] loads all of a tenant's items; fine for the sizes SPEC.md allows
+//!   (at most 250 items per user-orderable collection, 200 products per collection).
+//!
+//! # Money and time
+//!
+//! Money is integer minor units plus an ISO currency code; instants are epoch milliseconds.
+//!
+//! # Import format
+//!
+//! See [`import`] and `fixtures/README.md`.
+
+#![warn(missing_docs)]
+
+pub mod cache;
+pub mod error;
+pub mod ids;
+pub mod import;
+pub mod migrate;
+pub mod model;
+mod notify;
+mod repo;
+pub mod sql;
+mod store;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+pub use cache::TemplateCache;
+pub use error::{Result, StoreError};
+pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
+pub use migrate::MigrationReport;
+pub use model::*;
+pub use repo::analytics::{AnalyticsEvent, PerformanceRecord};
+pub use repo::commerce::{
+    AddToCart, AddedToCart, Cart, CartEntry, MAX_QUANTITY, NewOrder, Order, OrderLine, StockLevel,
+};
+pub use repo::forms::{Form, FormSubmission};
+pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};
+pub use repo::site_users::{SiteSession, SiteUser};
+pub use repo::tenants::normalize_host;
+pub use sql::Backend;
+pub use store::{EMBEDDED_FILE, Store, StoreConfig, StoreOptions};

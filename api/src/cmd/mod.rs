@@ -1,3 +1,6 @@
-//! Subcommands of the `tessera` binary.
+//! Subcommands of the `tessera` binary, one module each.
 
+pub mod import;
+pub mod migrate;
 pub mod render;
+pub mod store_args;

@@ -1,0 +1,53 @@
+//! The options that choose the store, shared by every subcommand that opens it
+//! (`import`, `migrate`, and later `serve`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+use tenants::{Store, StoreConfig};
+
+/// Where the data lives: PostgreSQL when a database URL is given, else the embedded file.
+#[derive(Args, Debug, Clone)]
+pub struct StoreArgs {
+    /// Directory of the embedded database (used when no database URL is given).
+    #[arg(long, value_name = "DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// PostgreSQL URL (postgres://user@host:port/db); defaults to $DATABASE_URL.
+    #[arg(long, value_name = "URL")]
+    pub database_url: Option<String>,
+}
+
+impl StoreArgs {
+    /// The store configuration these options select.
+    pub fn config(&self) -> StoreConfig {
+        let url = self
+            .database_url
+            .clone()
+            .or_else(|| std::env::var("DATABASE_URL").ok());
+        StoreConfig::from_cli(&self.data_dir, url.as_deref())
+    }
+
+    /// A readable name of the store, for messages.
+    pub fn describe(&self) -> String {
+        match self.config() {
+            StoreConfig::Embedded { data_dir } => {
+                format!("embedded store in {}", data_dir.display())
+            }
+            StoreConfig::Postgres { .. } => "PostgreSQL database".to_owned(),
+        }
+    }
+
+    /// Opens the store (applying pending migrations).
+    pub async fn open(&self) -> anyhow::Result<Store> {
+        Store::open(&self.config())
+            .await
+            .map_err(|e| anyhow::anyhow!("opening the {}: {e}", self.describe()))
+    }
+}
+
+/// A runtime for one CLI command.
+pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    Ok(tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?)
+}

@@ -1,0 +1,79 @@
+//! `tessera migrate` and `tessera import` against the embedded store, as a user runs them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn tessera(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap()
+}
+
+/// A temporary data directory, removed on drop (also when an assertion fails).
+struct TempDir(PathBuf);
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn temp_dir() -> TempDir {
+    let name = format!("tessera-cli-{}-{}", std::process::id(), tenants::new_id());
+    let p = std::env::temp_dir().join(name);
+    std::fs::create_dir_all(&p).unwrap();
+    TempDir(p)
+}
+
+#[test]
+fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
+    let dir = temp_dir();
+    let data = &dir.0;
+    let data_s = data.to_str().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
+    let fixture_s = fixture.to_str().unwrap();
+
+    let out = tessera(&["migrate", "--data-dir", data_s]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("applied migrations [1]; schema version 1")
+    );
+    let out = tessera(&["migrate", "--data-dir", data_s]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 1)"));
+
+    let out = tessera(&["import", fixture_s, "--data-dir", data_s]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("import: reading tenant.json"), "{stderr}");
+    assert!(stderr.contains("collections/shop.json"), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("imported tenant harbor-lane"), "{stdout}");
+    assert!(
+        stdout.contains("3 collections, 5 items, 4 variants"),
+        "{stdout}"
+    );
+    assert!(data.join(tenants::EMBEDDED_FILE).exists());
+
+    let out = tessera(&["import", fixture_s, "--data-dir", data_s]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: import failed, nothing was written: tenant.json: identifier:"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_missing_folder_is_a_clear_error() {
+    let dir = temp_dir();
+    let data_s = dir.0.to_str().unwrap();
+    let out = tessera(&["import", "/no/such/tenant", "--data-dir", data_s]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/tenant: not a directory"));
+}

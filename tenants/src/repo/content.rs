@@ -1,0 +1,769 @@
+//! Site content: settings, collections, items (with variants, categories, tags), store
+//! categories, navigation, header/footer, multilingual settings and commerce preferences,
+//! plus the cached [`SiteContent`] snapshot the renderer reads.
+//!
+//! Each write has a `*_in(tx, tenant, ..)` form used by the importer (many writes, one
+//! transaction) and a `Store` method that wraps it in its own transaction.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+use crate::cache::Change;
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, new_id, now_ms};
+use crate::model::{Category, Collection, HeaderFooter, Item, SiteContent, SiteSettings, Variant};
+use crate::params;
+use crate::repo::tenants::domains_in;
+use crate::sql::{Row, Tx};
+use crate::store::Store;
+
+fn json_text(v: &impl serde::Serialize) -> Result<String> {
+    Ok(serde_json::to_string(v)?)
+}
+
+pub(crate) async fn put_settings_in(tx: &mut Tx, tenant: TenantId, s: &SiteSettings) -> Result<()> {
+    tx.execute(
+        "INSERT INTO site_settings (tenant_id, website, website_settings, updated_ms) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (tenant_id) DO UPDATE SET website = EXCLUDED.website, \
+         website_settings = EXCLUDED.website_settings, updated_ms = EXCLUDED.updated_ms",
+        params![tenant, json_text(&s.website)?, json_text(&s.website_settings)?, now_ms()],
+    )
+    .await?;
+    Ok(())
+}
+
+fn check_slug(what: &str, slug: &str) -> Result<()> {
+    let ok = !slug.is_empty()
+        && slug
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(format!(
+            "{what} {slug:?} must be non-empty and URL-safe (a-z, 0-9, -, _, .)"
+        )))
+    }
+}
+
+pub(crate) async fn put_collection_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    c: &Collection,
+) -> Result<String> {
+    check_slug("collection urlId", &c.url_id)?;
+    let id = if c.id.is_empty() {
+        new_id()
+    } else {
+        c.id.clone()
+    };
+    let nav = if c.navigation_title.is_empty() {
+        c.title.clone()
+    } else {
+        c.navigation_title.clone()
+    };
+    tx.execute(
+        "INSERT INTO collection (tenant_id, id, url_id, title, navigation_title, description, kind, type_name, \
+         ordering, enabled, homepage, parent_id, position, page_size, data, updated_ms) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+         ON CONFLICT (tenant_id, id) DO UPDATE SET url_id = EXCLUDED.url_id, title = EXCLUDED.title, \
+         navigation_title = EXCLUDED.navigation_title, description = EXCLUDED.description, kind = EXCLUDED.kind, \
+         type_name = EXCLUDED.type_name, ordering = EXCLUDED.ordering, enabled = EXCLUDED.enabled, \
+         homepage = EXCLUDED.homepage, parent_id = EXCLUDED.parent_id, position = EXCLUDED.position, \
+         page_size = EXCLUDED.page_size, data = EXCLUDED.data, updated_ms = EXCLUDED.updated_ms",
+        params![
+            tenant,
+            id.as_str(),
+            c.url_id.as_str(),
+            c.title.as_str(),
+            nav,
+            c.description.as_str(),
+            c.kind,
+            c.type_name.as_str(),
+            c.ordering.as_str(),
+            c.enabled,
+            c.homepage,
+            c.parent_id.clone(),
+            c.position,
+            c.page_size,
+            json_text(&c.data)?,
+            now_ms()
+        ],
+    )
+    .await
+    .map_err(|e| match e {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("collection urlId {:?} is taken", c.url_id)),
+        e => e,
+    })?;
+    Ok(id)
+}
+
+const COLLECTION_COLUMNS: &str = "id, url_id, title, navigation_title, description, kind, type_name, ordering, \
+                                  enabled, homepage, parent_id, position, page_size, data";
+
+fn collection_from_row(r: &Row) -> Result<Collection> {
+    Ok(Collection {
+        id: r.text(0)?,
+        url_id: r.text(1)?,
+        title: r.text(2)?,
+        navigation_title: r.text(3)?,
+        description: r.text(4)?,
+        kind: r.i64(5)?,
+        type_name: r.text(6)?,
+        ordering: r.text(7)?,
+        enabled: r.bool(8)?,
+        homepage: r.bool(9)?,
+        parent_id: r.opt_text(10)?,
+        position: r.i64(11)?,
+        page_size: r.opt_i64(12)?,
+        data: r.json(13)?,
+    })
+}
+
+pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> Result<String> {
+    check_slug("item urlId", &item.url_id)?;
+    let exists = tx
+        .query_opt(
+            "SELECT 1 FROM collection WHERE tenant_id = $1 AND id = $2",
+            params![tenant, item.collection_id.as_str()],
+        )
+        .await?;
+    if exists.is_none() {
+        return Err(StoreError::NotFound(format!(
+            "collection {}",
+            item.collection_id
+        )));
+    }
+    let id = if item.id.is_empty() {
+        new_id()
+    } else {
+        item.id.clone()
+    };
+    let now = now_ms();
+    let added = if item.added_on == 0 {
+        now
+    } else {
+        item.added_on
+    };
+    let publish = if item.publish_on == 0 {
+        added
+    } else {
+        item.publish_on
+    };
+    let updated = if item.updated_on == 0 {
+        now
+    } else {
+        item.updated_on
+    };
+    let author = item.author.as_ref().map(json_text).transpose()?;
+    tx.execute(
+        "INSERT INTO item (tenant_id, id, collection_id, url_id, title, body, excerpt, record_type, product_type, \
+         starred, author, added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+         ON CONFLICT (tenant_id, id) DO UPDATE SET collection_id = EXCLUDED.collection_id, url_id = EXCLUDED.url_id, \
+         title = EXCLUDED.title, body = EXCLUDED.body, excerpt = EXCLUDED.excerpt, record_type = EXCLUDED.record_type, \
+         product_type = EXCLUDED.product_type, starred = EXCLUDED.starred, author = EXCLUDED.author, \
+         added_on = EXCLUDED.added_on, publish_on = EXCLUDED.publish_on, updated_on = EXCLUDED.updated_on, \
+         start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, position = EXCLUDED.position, \
+         structured_content = EXCLUDED.structured_content, data = EXCLUDED.data",
+        params![
+            tenant,
+            id.as_str(),
+            item.collection_id.as_str(),
+            item.url_id.as_str(),
+            item.title.as_str(),
+            item.body.as_str(),
+            item.excerpt.as_str(),
+            item.record_type,
+            item.product_type,
+            item.starred,
+            author,
+            added,
+            publish,
+            updated,
+            item.start_date,
+            item.end_date,
+            item.position,
+            json_text(&item.structured_content)?,
+            json_text(&item.data)?
+        ],
+    )
+    .await
+    .map_err(|e| match e {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("item urlId {:?} is taken in its collection", item.url_id)),
+        e => e,
+    })?;
+    for table in ["item_category", "item_tag", "product_variant"] {
+        tx.execute(
+            &format!("DELETE FROM {table} WHERE tenant_id = $1 AND item_id = $2"),
+            params![tenant, id.as_str()],
+        )
+        .await?;
+    }
+    for (table, names) in [
+        ("item_category", &item.categories),
+        ("item_tag", &item.tags),
+    ] {
+        for (pos, name) in names.iter().enumerate() {
+            tx.execute(
+                &format!("INSERT INTO {table} (tenant_id, item_id, name, position) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING"),
+                params![tenant, id.as_str(), name.as_str(), pos as i64],
+            )
+            .await?;
+        }
+    }
+    for (pos, v) in item.variants.iter().enumerate() {
+        if v.qty_in_stock < 0 || v.price_minor < 0 || v.sale_price_minor < 0 {
+            return Err(StoreError::Invalid(format!(
+                "variant {}: stock and prices must not be negative",
+                v.sku
+            )));
+        }
+        tx.execute(
+            "INSERT INTO product_variant (tenant_id, item_id, sku, position, attributes, currency, price_minor, \
+             sale_price_minor, on_sale, qty_in_stock, unlimited) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            params![
+                tenant,
+                id.as_str(),
+                v.sku.as_str(),
+                pos as i64,
+                json_text(&v.attributes)?,
+                v.currency.as_str(),
+                v.price_minor,
+                v.sale_price_minor,
+                v.on_sale,
+                v.qty_in_stock,
+                v.unlimited
+            ],
+        )
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(_) => StoreError::Conflict(format!("duplicate sku {:?} in item {:?}", v.sku, item.url_id)),
+            e => e,
+        })?;
+    }
+    Ok(id)
+}
+
+const ITEM_COLUMNS: &str = "id, collection_id, url_id, title, body, excerpt, record_type, product_type, starred, author, \
+                            added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data";
+
+fn item_from_row(r: &Row) -> Result<Item> {
+    Ok(Item {
+        id: r.text(0)?,
+        collection_id: r.text(1)?,
+        url_id: r.text(2)?,
+        title: r.text(3)?,
+        body: r.text(4)?,
+        excerpt: r.text(5)?,
+        record_type: r.i64(6)?,
+        product_type: r.opt_i64(7)?,
+        starred: r.bool(8)?,
+        author: r
+            .opt_text(9)?
+            .map(|s| serde_json::from_str(&s))
+            .transpose()?,
+        added_on: r.i64(10)?,
+        publish_on: r.i64(11)?,
+        updated_on: r.i64(12)?,
+        start_date: r.opt_i64(13)?,
+        end_date: r.opt_i64(14)?,
+        position: r.i64(15)?,
+        categories: Vec::new(),
+        tags: Vec::new(),
+        structured_content: r.json(16)?,
+        variants: Vec::new(),
+        data: r.json(17)?,
+    })
+}
+
+pub(crate) fn variant_from_row(r: &Row, at: usize) -> Result<Variant> {
+    Ok(Variant {
+        sku: r.text(at)?,
+        attributes: r.json(at + 1)?,
+        currency: r.text(at + 2)?,
+        price_minor: r.i64(at + 3)?,
+        sale_price_minor: r.i64(at + 4)?,
+        on_sale: r.bool(at + 5)?,
+        qty_in_stock: r.i64(at + 6)?,
+        unlimited: r.bool(at + 7)?,
+    })
+}
+
+pub(crate) const VARIANT_COLUMNS: &str =
+    "sku, attributes, currency, price_minor, sale_price_minor, on_sale, qty_in_stock, unlimited";
+
+/// Loads items matching `filter` (an SQL condition on `item`, parameters after `$1` =
+/// tenant) with their variants, categories and tags.
+async fn load_items(
+    tx: &mut Tx,
+    tenant: TenantId,
+    filter: &str,
+    extra: Vec<crate::sql::SqlValue>,
+) -> Result<Vec<Item>> {
+    let mut p = params![tenant];
+    p.extend(extra);
+    let rows = tx
+        .query(
+            &format!("SELECT {ITEM_COLUMNS} FROM item WHERE tenant_id = $1 {filter} ORDER BY collection_id, position, publish_on DESC, id"),
+            p.clone(),
+        )
+        .await?;
+    let mut items = rows.iter().map(item_from_row).collect::<Result<Vec<_>>>()?;
+    if items.is_empty() {
+        return Ok(items);
+    }
+    let mut index: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, it) in items.iter().enumerate() {
+        index.insert(it.id.clone(), i);
+    }
+    let sub = format!("item_id IN (SELECT id FROM item WHERE tenant_id = $1 {filter})");
+    let vrows = tx
+        .query(
+            &format!("SELECT item_id, {VARIANT_COLUMNS} FROM product_variant WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"),
+            p.clone(),
+        )
+        .await?;
+    for r in &vrows {
+        if let Some(&i) = index.get(&r.text(0)?) {
+            items[i].variants.push(variant_from_row(r, 1)?);
+        }
+    }
+    for table in ["item_category", "item_tag"] {
+        let rows = tx
+            .query(
+                &format!("SELECT item_id, name FROM {table} WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"),
+                p.clone(),
+            )
+            .await?;
+        for r in &rows {
+            if let Some(&i) = index.get(&r.text(0)?) {
+                let list = if table == "item_category" {
+                    &mut items[i].categories
+                } else {
+                    &mut items[i].tags
+                };
+                list.push(r.text(1)?);
+            }
+        }
+    }
+    Ok(items)
+}
+
+pub(crate) async fn put_category_in(tx: &mut Tx, tenant: TenantId, c: &Category) -> Result<()> {
+    tx.execute(
+        "INSERT INTO category (tenant_id, id, collection_id, display_name, parent_id, kind, page_rendering, display_index) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant_id, id) DO UPDATE SET \
+         collection_id = EXCLUDED.collection_id, display_name = EXCLUDED.display_name, parent_id = EXCLUDED.parent_id, \
+         kind = EXCLUDED.kind, page_rendering = EXCLUDED.page_rendering, display_index = EXCLUDED.display_index",
+        params![
+            tenant,
+            c.id.as_str(),
+            c.collection_id.as_str(),
+            c.display_name.as_str(),
+            c.parent_category_id.clone(),
+            c.kind.as_str(),
+            c.page_rendering.as_str(),
+            c.display_index
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+pub(crate) async fn put_navigation_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    name: &str,
+    items: &Value,
+) -> Result<()> {
+    if !items.is_array() {
+        return Err(StoreError::Invalid(format!(
+            "navigation {name:?}: items must be an array"
+        )));
+    }
+    tx.execute(
+        "INSERT INTO navigation (tenant_id, name, items) VALUES ($1, $2, $3) \
+         ON CONFLICT (tenant_id, name) DO UPDATE SET items = EXCLUDED.items",
+        params![tenant, name, json_text(items)?],
+    )
+    .await?;
+    Ok(())
+}
+
+pub(crate) async fn put_header_footer_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    hf: &HeaderFooter,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO header_footer (tenant_id, header, footer) VALUES ($1, $2, $3) \
+         ON CONFLICT (tenant_id) DO UPDATE SET header = EXCLUDED.header, footer = EXCLUDED.footer",
+        params![tenant, json_text(&hf.header)?, json_text(&hf.footer)?],
+    )
+    .await?;
+    Ok(())
+}
+
+pub(crate) async fn put_multilingual_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    settings: &Value,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO multilingual_settings (tenant_id, settings) VALUES ($1, $2) \
+         ON CONFLICT (tenant_id) DO UPDATE SET settings = EXCLUDED.settings",
+        params![tenant, json_text(settings)?],
+    )
+    .await?;
+    Ok(())
+}
+
+/// SPEC: "Commerce preferences: per-namespace key/value object; empty values are dropped."
+fn drop_empty(prefs: &Map<String, Value>) -> Map<String, Value> {
+    prefs
+        .iter()
+        .filter(|(_, v)| {
+            !matches!(v, Value::Null) && !matches!(v, Value::String(s) if s.is_empty())
+        })
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+pub(crate) async fn put_commerce_preferences_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    namespace: &str,
+    prefs: &Map<String, Value>,
+) -> Result<()> {
+    check_slug("commerce preference namespace", namespace)?;
+    tx.execute(
+        "INSERT INTO commerce_preference (tenant_id, namespace, preferences) VALUES ($1, $2, $3) \
+         ON CONFLICT (tenant_id, namespace) DO UPDATE SET preferences = EXCLUDED.preferences",
+        params![tenant, namespace, json_text(&drop_empty(prefs))?],
+    )
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Replaces the site settings (`website` / `websiteSettings`).
+    pub async fn put_site_settings(&self, tenant: TenantId, settings: &SiteSettings) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_settings_in(&mut tx, tenant, settings).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// The site settings (empty objects if never set).
+    pub async fn site_settings(&self, tenant: TenantId) -> Result<SiteSettings> {
+        let mut tx = self.read().await?;
+        settings_in(&mut tx, tenant).await
+    }
+
+    /// Creates or replaces a collection; returns its id (generated when `c.id` is empty).
+    pub async fn put_collection(&self, tenant: TenantId, c: &Collection) -> Result<String> {
+        let mut tx = self.write().await?;
+        let id = put_collection_in(&mut tx, tenant, c).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(id)
+    }
+
+    /// The tenant's collections by position, then title.
+    pub async fn collections(&self, tenant: TenantId) -> Result<Vec<Collection>> {
+        let mut tx = self.read().await?;
+        collections_in(&mut tx, tenant).await
+    }
+
+    /// The collection with slug `url_id`.
+    pub async fn collection_by_url(
+        &self,
+        tenant: TenantId,
+        url_id: &str,
+    ) -> Result<Option<Collection>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                &format!("SELECT {COLLECTION_COLUMNS} FROM collection WHERE tenant_id = $1 AND url_id = $2"),
+                params![tenant, url_id],
+            )
+            .await?;
+        row.as_ref().map(collection_from_row).transpose()
+    }
+
+    /// Deletes a collection and its items; `NotFound` if this tenant has no such collection.
+    pub async fn delete_collection(&self, tenant: TenantId, id: &str) -> Result<()> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "DELETE FROM collection WHERE tenant_id = $1 AND id = $2",
+                params![tenant, id],
+            )
+            .await?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("collection {id}")));
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Creates or replaces an item with its variants, categories and tags; returns its id.
+    pub async fn put_item(&self, tenant: TenantId, item: &Item) -> Result<String> {
+        let mut tx = self.write().await?;
+        let id = put_item_in(&mut tx, tenant, item).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(id)
+    }
+
+    /// One item by id, with variants, categories and tags.
+    pub async fn item(&self, tenant: TenantId, id: &str) -> Result<Option<Item>> {
+        let mut tx = self.snapshot().await?;
+        let mut items = load_items(&mut tx, tenant, "AND id = $2", params![id]).await?;
+        tx.commit().await?;
+        Ok(items.pop())
+    }
+
+    /// Items of one collection in stored order.
+    pub async fn items(&self, tenant: TenantId, collection_id: &str) -> Result<Vec<Item>> {
+        let mut tx = self.snapshot().await?;
+        let items = load_items(
+            &mut tx,
+            tenant,
+            "AND collection_id = $2",
+            params![collection_id],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(items)
+    }
+
+    /// Deletes an item; `NotFound` if this tenant has no such item.
+    pub async fn delete_item(&self, tenant: TenantId, id: &str) -> Result<()> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "DELETE FROM item WHERE tenant_id = $1 AND id = $2",
+                params![tenant, id],
+            )
+            .await?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("item {id}")));
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Creates or replaces a store category.
+    pub async fn put_category(&self, tenant: TenantId, c: &Category) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_category_in(&mut tx, tenant, c).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Replaces one named navigation's items (`[{collectionId | externalLink, title, items}]`).
+    pub async fn put_navigation(&self, tenant: TenantId, name: &str, items: &Value) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_navigation_in(&mut tx, tenant, name, items).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Replaces the header and footer objects.
+    pub async fn put_header_footer(&self, tenant: TenantId, hf: &HeaderFooter) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_header_footer_in(&mut tx, tenant, hf).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Replaces the multilingual settings.
+    pub async fn put_multilingual(&self, tenant: TenantId, settings: &Value) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_multilingual_in(&mut tx, tenant, settings).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// Replaces one namespace's commerce preferences (empty values are dropped, per SPEC).
+    pub async fn put_commerce_preferences(
+        &self,
+        tenant: TenantId,
+        namespace: &str,
+        prefs: &Map<String, Value>,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        put_commerce_preferences_in(&mut tx, tenant, namespace, prefs).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
+    /// One namespace's commerce preferences (empty if never set).
+    pub async fn commerce_preferences(
+        &self,
+        tenant: TenantId,
+        namespace: &str,
+    ) -> Result<Map<String, Value>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                "SELECT preferences FROM commerce_preference WHERE tenant_id = $1 AND namespace = $2",
+                params![tenant, namespace],
+            )
+            .await?;
+        row.map(|r| r.json(0))
+            .transpose()
+            .map(Option::unwrap_or_default)
+    }
+
+    /// Everything the renderer reads for a tenant, from one consistent snapshot, cached
+    /// until the tenant's content version changes (on any node).
+    pub async fn site_content(&self, tenant: TenantId) -> Result<Arc<SiteContent>> {
+        self.revalidate_caches().await?;
+        for _ in 0..3 {
+            let store = self.clone();
+            let got = self
+                .inner
+                .caches
+                .content
+                .try_get_with(tenant, async move {
+                    store.load_site_content(tenant).await.map(Arc::new)
+                })
+                .await
+                .map_err(|e| (*e).clone_lossy())?;
+            // A load that raced a newer write must not be served: drop it and load again.
+            if got.tenant.content_version >= self.inner.caches.latest(tenant) {
+                return Ok(got);
+            }
+            self.inner.caches.content.invalidate(&tenant).await;
+        }
+        self.load_site_content(tenant).await.map(Arc::new)
+    }
+
+    /// Loads [`SiteContent`] without the cache.
+    pub async fn load_site_content(&self, tenant: TenantId) -> Result<SiteContent> {
+        let mut tx = self.snapshot().await?;
+        let t = crate::repo::tenants::tenant_in(&mut tx, tenant).await?;
+        let domains = domains_in(&mut tx, tenant).await?;
+        let settings = settings_in(&mut tx, tenant).await?;
+        let collections = collections_in(&mut tx, tenant).await?;
+        let items = load_items(&mut tx, tenant, "", params![]).await?;
+        let categories = tx
+            .query(
+                "SELECT id, collection_id, display_name, parent_id, kind, page_rendering, display_index FROM category \
+                 WHERE tenant_id = $1 ORDER BY collection_id, display_index, id",
+                params![tenant],
+            )
+            .await?
+            .iter()
+            .map(|r| {
+                Ok(Category {
+                    id: r.text(0)?,
+                    collection_id: r.text(1)?,
+                    display_name: r.text(2)?,
+                    parent_category_id: r.opt_text(3)?,
+                    kind: r.text(4)?,
+                    page_rendering: r.text(5)?,
+                    display_index: r.i64(6)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let mut navigations = BTreeMap::new();
+        for r in tx
+            .query(
+                "SELECT name, items FROM navigation WHERE tenant_id = $1",
+                params![tenant],
+            )
+            .await?
+        {
+            navigations.insert(r.text(0)?, r.json(1)?);
+        }
+        let header_footer = match tx
+            .query_opt(
+                "SELECT header, footer FROM header_footer WHERE tenant_id = $1",
+                params![tenant],
+            )
+            .await?
+        {
+            Some(r) => HeaderFooter {
+                header: r.json(0)?,
+                footer: r.json(1)?,
+            },
+            None => HeaderFooter::default(),
+        };
+        let multilingual = match tx
+            .query_opt(
+                "SELECT settings FROM multilingual_settings WHERE tenant_id = $1",
+                params![tenant],
+            )
+            .await?
+        {
+            Some(r) => r.json(0)?,
+            None => Value::Object(Map::new()),
+        };
+        let mut commerce_preferences = BTreeMap::new();
+        for r in tx
+            .query(
+                "SELECT namespace, preferences FROM commerce_preference WHERE tenant_id = $1",
+                params![tenant],
+            )
+            .await?
+        {
+            commerce_preferences.insert(r.text(0)?, r.json(1)?);
+        }
+        tx.commit().await?;
+        Ok(SiteContent {
+            tenant: t,
+            domains,
+            settings,
+            collections,
+            items,
+            categories,
+            navigations,
+            header_footer,
+            multilingual,
+            commerce_preferences,
+        })
+    }
+}
+
+async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
+    let row = tx
+        .query_opt(
+            "SELECT website, website_settings FROM site_settings WHERE tenant_id = $1",
+            params![tenant],
+        )
+        .await?;
+    Ok(match row {
+        Some(r) => SiteSettings {
+            website: r.json(0)?,
+            website_settings: r.json(1)?,
+        },
+        None => SiteSettings::default(),
+    })
+}
+
+async fn collections_in(tx: &mut Tx, tenant: TenantId) -> Result<Vec<Collection>> {
+    let rows = tx
+        .query(
+            &format!("SELECT {COLLECTION_COLUMNS} FROM collection WHERE tenant_id = $1 ORDER BY position, title, id"),
+            params![tenant],
+        )
+        .await?;
+    rows.iter().map(collection_from_row).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_preference_values_are_dropped() {
+        let m: Map<String, Value> =
+            serde_json::from_str(r#"{"a":"","b":null,"c":"x","d":0,"e":false}"#).unwrap();
+        let kept: Vec<_> = drop_empty(&m).keys().cloned().collect();
+        assert_eq!(kept, ["c", "d", "e"]);
+    }
+}

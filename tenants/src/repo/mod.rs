@@ -1,0 +1,11 @@
+//! Repository methods on [`crate::Store`], one module per area. Every statement is scoped
+//! by `tenant_id`.
+
+pub(crate) mod analytics;
+pub(crate) mod commerce;
+pub(crate) mod content;
+pub(crate) mod forms;
+pub(crate) mod restock;
+pub(crate) mod site_users;
+pub(crate) mod templates;
+pub(crate) mod tenants;

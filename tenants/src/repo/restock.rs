@@ -1,0 +1,203 @@
+//! Restock ("back in stock") sign-ups, grouped by variant, with cursor pagination.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, new_id, now_ms};
+use crate::params;
+use crate::sql::Row;
+use crate::store::Store;
+
+/// A visitor's sign-up for one variant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestockSignup {
+    /// 24-hex id.
+    pub id: String,
+    /// The product item.
+    pub item_id: String,
+    /// The variant.
+    pub sku: String,
+    /// Lower-cased email.
+    pub email: String,
+    /// Also join the mailing list.
+    pub join_mailing_list: bool,
+    /// Language for the notification, when multilingual emails are on.
+    pub language: Option<String>,
+    /// Epoch ms.
+    pub created_ms: i64,
+    /// When the notification was sent.
+    pub notified_ms: Option<i64>,
+}
+
+/// Sign-ups waiting for one variant.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RestockGroup {
+    /// The product item.
+    pub item_id: String,
+    /// The variant.
+    pub sku: String,
+    /// Sign-ups not yet notified.
+    pub pending: i64,
+}
+
+/// One page of a cursor-paginated list (SPEC: hasNextPage, nextPageCursor).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorPage<T> {
+    /// The rows.
+    pub rows: Vec<T>,
+    /// More rows follow.
+    pub has_next_page: bool,
+    /// Pass back to get the next page.
+    pub next_page_cursor: Option<String>,
+}
+
+fn signup_from_row(r: &Row) -> Result<RestockSignup> {
+    Ok(RestockSignup {
+        id: r.text(0)?,
+        item_id: r.text(1)?,
+        sku: r.text(2)?,
+        email: r.text(3)?,
+        join_mailing_list: r.bool(4)?,
+        language: r.opt_text(5)?,
+        created_ms: r.i64(6)?,
+        notified_ms: r.opt_i64(7)?,
+    })
+}
+
+const SIGNUP_COLUMNS: &str =
+    "id, item_id, sku, email, join_mailing_list, language, created_ms, notified_ms";
+
+fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> CursorPage<T> {
+    let has_next_page = rows.len() > limit;
+    rows.truncate(limit);
+    let next_page_cursor = if has_next_page {
+        rows.last().map(cursor)
+    } else {
+        None
+    };
+    CursorPage {
+        rows,
+        has_next_page,
+        next_page_cursor,
+    }
+}
+
+impl Store {
+    /// Records a sign-up for a variant (idempotent per email and variant). `NotFound` for an
+    /// unknown variant. Email validation (SPEC messages) belongs to the API layer.
+    pub async fn restock_signup(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+        email: &str,
+        join_mailing_list: bool,
+        language: Option<&str>,
+    ) -> Result<RestockSignup> {
+        let email = email.trim().to_lowercase();
+        let mut tx = self.write().await?;
+        if tx
+            .query_opt(
+                "SELECT 1 FROM product_variant WHERE tenant_id = $1 AND item_id = $2 AND sku = $3",
+                params![tenant, item_id, sku],
+            )
+            .await?
+            .is_none()
+        {
+            return Err(StoreError::NotFound(format!(
+                "variant {sku} of item {item_id}"
+            )));
+        }
+        tx.execute(
+            "INSERT INTO restock_signup (tenant_id, id, item_id, sku, email, join_mailing_list, language, created_ms) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (tenant_id, item_id, sku, email) DO NOTHING",
+            params![tenant, new_id(), item_id, sku, email.as_str(), join_mailing_list, language, now_ms()],
+        )
+        .await?;
+        let row = tx
+            .query_one(
+                &format!(
+                    "SELECT {SIGNUP_COLUMNS} FROM restock_signup WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 AND email = $4"
+                ),
+                params![tenant, item_id, sku, email.as_str()],
+            )
+            .await?;
+        tx.commit().await?;
+        signup_from_row(&row)
+    }
+
+    /// Variants with pending sign-ups, `limit` per page, ordered by item and sku.
+    pub async fn restock_groups(
+        &self,
+        tenant: TenantId,
+        cursor: Option<&str>,
+        limit: usize,
+    ) -> Result<CursorPage<RestockGroup>> {
+        let (after_item, after_sku) = match cursor {
+            Some(c) => c
+                .split_once(':')
+                .map(|(a, b)| (a.to_owned(), b.to_owned()))
+                .ok_or_else(|| StoreError::Invalid("bad cursor".into()))?,
+            None => (String::new(), String::new()),
+        };
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT item_id, sku, COUNT(*) FROM restock_signup WHERE tenant_id = $1 AND notified_ms IS NULL \
+                 AND (item_id > $2 OR (item_id = $2 AND sku > $3)) GROUP BY item_id, sku ORDER BY item_id, sku LIMIT $4",
+                params![tenant, after_item, after_sku, limit as i64 + 1],
+            )
+            .await?
+            .iter()
+            .map(|r| Ok(RestockGroup { item_id: r.text(0)?, sku: r.text(1)?, pending: r.i64(2)? }))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(page_of(rows, limit, |g| format!("{}:{}", g.item_id, g.sku)))
+    }
+
+    /// Sign-ups of one variant, `limit` per page, oldest first.
+    pub async fn restock_signups(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+        cursor: Option<&str>,
+        limit: usize,
+    ) -> Result<CursorPage<RestockSignup>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                &format!(
+                    "SELECT {SIGNUP_COLUMNS} FROM restock_signup WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 \
+                     AND id > $4 ORDER BY id LIMIT $5"
+                ),
+                params![tenant, item_id, sku, cursor.unwrap_or(""), limit as i64 + 1],
+            )
+            .await?
+            .iter()
+            .map(signup_from_row)
+            .collect::<Result<Vec<_>>>()?;
+        Ok(page_of(rows, limit, |s| s.id.clone()))
+    }
+
+    /// Marks a variant's pending sign-ups as notified (the "send" call); returns how many.
+    pub async fn mark_restock_notified(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+    ) -> Result<u64> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "UPDATE restock_signup SET notified_ms = $4 WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 \
+                 AND notified_ms IS NULL",
+                params![tenant, item_id, sku, now_ms()],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(n)
+    }
+}

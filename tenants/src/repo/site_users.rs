@@ -1,0 +1,206 @@
+//! Site users (visitor accounts) and their sessions. Password hashing belongs to the API
+//! layer; the store keeps the hash string it is given.
+
+use std::hash::{BuildHasher, Hasher};
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, new_id, now_ms};
+use crate::params;
+use crate::sql::Row;
+use crate::store::Store;
+
+/// A site user account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteUser {
+    /// 24-hex id.
+    pub id: String,
+    /// Lower-cased email, unique per tenant.
+    pub email: String,
+    /// Shown name.
+    pub display_name: String,
+    /// Password hash (never sent to clients).
+    #[serde(skip_serializing)]
+    pub password_hash: String,
+    /// Epoch ms.
+    pub created_ms: i64,
+}
+
+/// A signed-in session.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteSession {
+    /// The session cookie value.
+    pub token: String,
+    /// The user.
+    pub user_id: String,
+    /// SPEC: "xsrfToken, sent in an XSRF header on later calls".
+    pub xsrf_token: String,
+    /// Epoch ms.
+    pub created_ms: i64,
+    /// Epoch ms after which the session is void.
+    pub expires_ms: i64,
+}
+
+/// 256 bits from std's randomly keyed SipHash (keys from the OS), hex-encoded.
+fn secret_token() -> String {
+    let mut out = String::with_capacity(64);
+    for i in 0..4u64 {
+        let mut h = std::hash::RandomState::new().build_hasher();
+        h.write_u64(i);
+        h.write(new_id().as_bytes());
+        out.push_str(&format!("{:016x}", h.finish()));
+    }
+    out
+}
+
+const USER_COLUMNS: &str = "id, email, display_name, password_hash, created_ms";
+
+fn user_from_row(r: &Row) -> Result<SiteUser> {
+    Ok(SiteUser {
+        id: r.text(0)?,
+        email: r.text(1)?,
+        display_name: r.text(2)?,
+        password_hash: r.text(3)?,
+        created_ms: r.i64(4)?,
+    })
+}
+
+impl Store {
+    /// Creates a site user; `Conflict` if the email is taken on this site.
+    pub async fn create_site_user(
+        &self,
+        tenant: TenantId,
+        email: &str,
+        password_hash: &str,
+        display_name: &str,
+    ) -> Result<SiteUser> {
+        let email = email.trim().to_lowercase();
+        if !email.contains('@') {
+            return Err(StoreError::Invalid(format!(
+                "{email:?} is not an email address"
+            )));
+        }
+        let user = SiteUser {
+            id: new_id(),
+            email,
+            display_name: display_name.to_owned(),
+            password_hash: password_hash.to_owned(),
+            created_ms: now_ms(),
+        };
+        let mut tx = self.write().await?;
+        tx.execute(
+            "INSERT INTO site_user (tenant_id, id, email, password_hash, display_name, created_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            params![tenant, user.id.as_str(), user.email.as_str(), password_hash, display_name, user.created_ms],
+        )
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(_) => StoreError::Conflict(format!("{} already has an account", user.email)),
+            e => e,
+        })?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// The user with this email (any case), for sign-in.
+    pub async fn site_user_by_email(
+        &self,
+        tenant: TenantId,
+        email: &str,
+    ) -> Result<Option<SiteUser>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS} FROM site_user WHERE tenant_id = $1 AND email = $2"
+                ),
+                params![tenant, email.trim().to_lowercase()],
+            )
+            .await?;
+        row.as_ref().map(user_from_row).transpose()
+    }
+
+    /// Opens a session for a user of this tenant, valid for `ttl_ms`.
+    pub async fn create_session(
+        &self,
+        tenant: TenantId,
+        user_id: &str,
+        ttl_ms: i64,
+    ) -> Result<SiteSession> {
+        let now = now_ms();
+        let s = SiteSession {
+            token: secret_token(),
+            user_id: user_id.to_owned(),
+            xsrf_token: secret_token(),
+            created_ms: now,
+            expires_ms: now + ttl_ms,
+        };
+        let mut tx = self.write().await?;
+        if tx
+            .query_opt(
+                "SELECT 1 FROM site_user WHERE tenant_id = $1 AND id = $2",
+                params![tenant, user_id],
+            )
+            .await?
+            .is_none()
+        {
+            return Err(StoreError::NotFound(format!("site user {user_id}")));
+        }
+        tx.execute(
+            "INSERT INTO site_session (tenant_id, token, user_id, xsrf_token, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            params![tenant, s.token.as_str(), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(s)
+    }
+
+    /// The live session with this token and its user (`None` if unknown or expired).
+    pub async fn session(
+        &self,
+        tenant: TenantId,
+        token: &str,
+    ) -> Result<Option<(SiteSession, SiteUser)>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                "SELECT s.token, s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, \
+                 u.id, u.email, u.display_name, u.password_hash, u.created_ms \
+                 FROM site_session s JOIN site_user u ON u.tenant_id = s.tenant_id AND u.id = s.user_id \
+                 WHERE s.tenant_id = $1 AND s.token = $2 AND s.expires_ms > $3",
+                params![tenant, token, now_ms()],
+            )
+            .await?;
+        let Some(r) = row else { return Ok(None) };
+        let session = SiteSession {
+            token: r.text(0)?,
+            user_id: r.text(1)?,
+            xsrf_token: r.text(2)?,
+            created_ms: r.i64(3)?,
+            expires_ms: r.i64(4)?,
+        };
+        let user = SiteUser {
+            id: r.text(5)?,
+            email: r.text(6)?,
+            display_name: r.text(7)?,
+            password_hash: r.text(8)?,
+            created_ms: r.i64(9)?,
+        };
+        Ok(Some((session, user)))
+    }
+
+    /// Ends a session (sign-out). Returns whether it existed.
+    pub async fn delete_session(&self, tenant: TenantId, token: &str) -> Result<bool> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "DELETE FROM site_session WHERE tenant_id = $1 AND token = $2",
+                params![tenant, token],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(n > 0)
+    }
+}

@@ -1,0 +1,128 @@
+//! Template versions: each upload of a tenant's template folder is stored whole as a new
+//! version and made active in one transaction.
+
+use crate::cache::Change;
+use crate::error::{Result, StoreError};
+use crate::ids::{TemplateVersion, TenantId, now_ms};
+use crate::model::TemplateFile;
+use crate::params;
+use crate::sql::Tx;
+use crate::store::Store;
+
+/// Checks a template path: relative, `/`-separated, no `..`, no empty segments.
+fn check_path(path: &str) -> Result<()> {
+    let ok = !path.is_empty()
+        && !path.starts_with('/')
+        && !path.contains('\\')
+        && path
+            .split('/')
+            .all(|seg| !seg.is_empty() && seg != "." && seg != "..");
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::Invalid(format!(
+            "bad template file path {path:?}"
+        )))
+    }
+}
+
+pub(crate) async fn put_template_version_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    files: &[TemplateFile],
+) -> Result<TemplateVersion> {
+    let version = tx
+        .query_one(
+            "SELECT COALESCE(MAX(version), 0) + 1 FROM template_version WHERE tenant_id = $1",
+            params![tenant],
+        )
+        .await?
+        .i64(0)?;
+    tx.execute(
+        "INSERT INTO template_version (tenant_id, version, created_ms) VALUES ($1, $2, $3)",
+        params![tenant, version, now_ms()],
+    )
+    .await?;
+    for f in files {
+        check_path(&f.path)?;
+        tx.execute(
+            "INSERT INTO template_file (tenant_id, version, path, content) VALUES ($1, $2, $3, $4)",
+            params![tenant, version, f.path.as_str(), f.content.clone()],
+        )
+        .await?;
+    }
+    tx.execute(
+        "UPDATE tenant SET template_version = $2 WHERE id = $1",
+        params![tenant, version],
+    )
+    .await?;
+    Ok(TemplateVersion(version))
+}
+
+impl Store {
+    /// Stores a template folder as the tenant's next template version and activates it.
+    pub async fn put_template_version(
+        &self,
+        tenant: TenantId,
+        files: &[TemplateFile],
+    ) -> Result<TemplateVersion> {
+        let mut tx = self.write().await?;
+        let v = put_template_version_in(&mut tx, tenant, files).await?;
+        // The active version lives on the tenant row, which the host cache holds.
+        self.commit_change(tx, tenant, Change::Tenant).await?;
+        Ok(v)
+    }
+
+    /// All files of one template version, by path.
+    pub async fn template_files(
+        &self,
+        tenant: TenantId,
+        version: TemplateVersion,
+    ) -> Result<Vec<TemplateFile>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT path, content FROM template_file WHERE tenant_id = $1 AND version = $2 ORDER BY path",
+                params![tenant, version],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TemplateFile {
+                    path: r.text(0)?,
+                    content: r.bytes(1)?,
+                })
+            })
+            .collect()
+    }
+
+    /// One file of a template version (assets, scripts), if present.
+    pub async fn template_file(
+        &self,
+        tenant: TenantId,
+        version: TemplateVersion,
+        path: &str,
+    ) -> Result<Option<Vec<u8>>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                "SELECT content FROM template_file WHERE tenant_id = $1 AND version = $2 AND path = $3",
+                params![tenant, version, path],
+            )
+            .await?;
+        row.map(|r| r.bytes(0)).transpose()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check_path;
+
+    #[test]
+    fn template_paths_stay_inside_the_folder() {
+        assert!(check_path("collections/blog.list").is_ok());
+        for bad in ["", "/etc/passwd", "../x", "a//b", "a/./b", "a\\b"] {
+            assert!(check_path(bad).is_err(), "{bad}");
+        }
+    }
+}

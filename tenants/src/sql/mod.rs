@@ -1,0 +1,189 @@
+//! The thin layer that lets one SQL text run on both backends.
+//!
+//! Repository code writes PostgreSQL-style SQL with `$1, $2 ...` placeholders and portable
+//! types ([`SqlValue`]); `Tx` runs it on a pooled PostgreSQL connection
+//! (tokio-postgres + deadpool-postgres) or on a pooled SQLite connection (rusqlite through
+//! deadpool-sqlite, with `$N` rewritten to `?N`). Only the DDL differs per backend
+//! (see `migrations/`).
+
+mod postgres;
+mod sqlite;
+mod value;
+
+pub use value::{Row, SqlValue};
+
+pub(crate) use postgres::PgDb;
+pub(crate) use sqlite::LiteDb;
+
+use crate::error::{Result, StoreError};
+
+/// Which backend a store talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// A PostgreSQL server shared by many nodes.
+    Postgres,
+    /// The embedded SQLite file under the data directory.
+    Sqlite,
+}
+
+/// What a transaction is for; decides `BEGIN` flavour and locking.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Single statements in autocommit mode (no BEGIN): the cheapest read.
+    Auto,
+    /// A consistent read of several statements.
+    Snapshot,
+    /// A read-write transaction (SQLite: `BEGIN IMMEDIATE` under the process write lock).
+    Write,
+}
+
+/// A connection pool on one of the two backends.
+pub(crate) enum Db {
+    Pg(Box<PgDb>),
+    Lite(LiteDb),
+}
+
+impl Db {
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            Db::Pg(_) => Backend::Postgres,
+            Db::Lite(_) => Backend::Sqlite,
+        }
+    }
+
+    /// Starts a unit of work. Dropping the returned [`Tx`] without [`Tx::commit`] rolls back.
+    pub(crate) async fn begin(&self, mode: Mode) -> Result<Tx> {
+        match self {
+            Db::Pg(db) => Ok(Tx {
+                conn: Some(Conn::Pg(db.begin(mode).await?)),
+                open: mode != Mode::Auto,
+                _guard: None,
+            }),
+            Db::Lite(db) => {
+                let (obj, guard) = db.begin(mode).await?;
+                Ok(Tx {
+                    conn: Some(Conn::Lite(obj)),
+                    open: mode != Mode::Auto,
+                    _guard: guard,
+                })
+            }
+        }
+    }
+}
+
+enum Conn {
+    Pg(deadpool_postgres::Object),
+    Lite(deadpool_sqlite::Object),
+}
+
+/// A connection checked out of the pool, inside a transaction unless opened with
+/// [`Mode::Auto`].
+pub(crate) struct Tx {
+    conn: Option<Conn>,
+    open: bool,
+    _guard: Option<tokio::sync::OwnedMutexGuard<()>>,
+}
+
+impl Tx {
+    fn conn(&mut self) -> &mut Conn {
+        self.conn.as_mut().expect("connection present until drop")
+    }
+
+    /// Which backend this transaction runs on (for the few dialect-specific statements).
+    pub(crate) fn backend(&self) -> Backend {
+        match self.conn.as_ref() {
+            Some(Conn::Pg(_)) => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+
+    /// Runs a statement and returns its rows.
+    pub(crate) async fn query(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<Vec<Row>> {
+        match self.conn() {
+            Conn::Pg(c) => postgres::query(c, sql, params).await,
+            Conn::Lite(c) => sqlite::query(c, sql, params).await,
+        }
+    }
+
+    /// Runs a statement and returns the number of rows it changed.
+    pub(crate) async fn execute(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<u64> {
+        match self.conn() {
+            Conn::Pg(c) => postgres::execute(c, sql, params).await,
+            Conn::Lite(c) => sqlite::execute(c, sql, params).await,
+        }
+    }
+
+    /// Runs a statement expected to return at most one row.
+    pub(crate) async fn query_opt(
+        &mut self,
+        sql: &str,
+        params: Vec<SqlValue>,
+    ) -> Result<Option<Row>> {
+        let mut rows = self.query(sql, params).await?;
+        if rows.len() > 1 {
+            return Err(StoreError::decode(format!(
+                "expected at most one row, got {}",
+                rows.len()
+            )));
+        }
+        Ok(rows.pop())
+    }
+
+    /// Runs a statement expected to return exactly one row.
+    pub(crate) async fn query_one(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<Row> {
+        self.query_opt(sql, params)
+            .await?
+            .ok_or_else(|| StoreError::decode("expected one row, got none"))
+    }
+
+    /// Runs several statements without parameters (DDL in migrations).
+    pub(crate) async fn batch(&mut self, sql: &str) -> Result<()> {
+        match self.conn() {
+            Conn::Pg(c) => c.batch_execute(sql).await.map_err(Into::into),
+            Conn::Lite(c) => sqlite::batch(c, sql.to_owned()).await,
+        }
+    }
+
+    /// Commits the transaction (a no-op in [`Mode::Auto`]).
+    pub(crate) async fn commit(mut self) -> Result<()> {
+        if self.open {
+            self.batch("COMMIT").await?;
+            self.open = false;
+        }
+        Ok(())
+    }
+
+    /// Rolls the transaction back explicitly, keeping the connection for reuse.
+    pub(crate) async fn rollback(mut self) -> Result<()> {
+        if self.open {
+            self.batch("ROLLBACK").await?;
+            self.open = false;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Tx {
+    fn drop(&mut self) {
+        if !self.open {
+            return;
+        }
+        match self.conn.take() {
+            // An error path left the transaction open: roll back on a task, then the
+            // connection returns to the pool. Without a runtime (or if ROLLBACK fails) the
+            // connection is closed instead, which makes the server roll back.
+            Some(Conn::Pg(obj)) => match tokio::runtime::Handle::try_current() {
+                Ok(rt) => {
+                    rt.spawn(async move {
+                        if obj.batch_execute("ROLLBACK").await.is_err() {
+                            drop(deadpool_postgres::Object::take(obj));
+                        }
+                    });
+                }
+                Err(_) => drop(deadpool_postgres::Object::take(obj)),
+            },
+            Some(Conn::Lite(obj)) => sqlite::rollback_now(&obj),
+            None => {}
+        }
+    }
+}

@@ -1,0 +1,156 @@
+//! PostgreSQL side of [`super::Tx`]: pool, parameter binding by the statement's inferred
+//! types, and row decoding to [`SqlValue`].
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio_postgres::NoTls;
+use tokio_postgres::types::{ToSql, Type};
+
+use super::{Mode, Row, SqlValue};
+use crate::error::{Result, StoreError};
+
+/// A deadpool-postgres pool plus the URL (the invalidation listener opens its own
+/// connection from it).
+pub(crate) struct PgDb {
+    pub(crate) pool: Pool,
+    pub(crate) config: tokio_postgres::Config,
+}
+
+impl PgDb {
+    pub(crate) fn open(url: &str, max_size: usize) -> Result<Self> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .map_err(|e| StoreError::Invalid(format!("database URL: {e}")))?;
+        let mgr = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(mgr)
+            .max_size(max_size)
+            .build()
+            .map_err(|e| StoreError::Postgres(e.to_string()))?;
+        Ok(PgDb { pool, config })
+    }
+
+    pub(crate) async fn begin(&self, mode: Mode) -> Result<deadpool_postgres::Object> {
+        let obj = self
+            .pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Postgres(format!("pool: {e}")))?;
+        match mode {
+            Mode::Auto => {}
+            Mode::Snapshot => {
+                obj.batch_execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+                    .await?
+            }
+            Mode::Write => obj.batch_execute("BEGIN").await?,
+        }
+        Ok(obj)
+    }
+}
+
+type Param = Box<dyn ToSql + Sync + Send>;
+
+fn bind(v: SqlValue, ty: &Type) -> Result<Param> {
+    let mismatch =
+        |what: &str| StoreError::Invalid(format!("cannot bind {what} to a {ty} parameter"));
+    Ok(match v {
+        SqlValue::Null => match *ty {
+            Type::INT8 => Box::new(None::<i64>),
+            Type::INT4 => Box::new(None::<i32>),
+            Type::BOOL => Box::new(None::<bool>),
+            Type::BYTEA => Box::new(None::<Vec<u8>>),
+            _ => Box::new(None::<String>),
+        },
+        SqlValue::I64(i) => match *ty {
+            Type::INT8 => Box::new(i),
+            Type::INT4 => Box::new(i32::try_from(i).map_err(|_| mismatch("a large integer"))?),
+            Type::INT2 => Box::new(i16::try_from(i).map_err(|_| mismatch("a large integer"))?),
+            _ => return Err(mismatch("an integer")),
+        },
+        SqlValue::Bool(b) if *ty == Type::BOOL => Box::new(b),
+        SqlValue::Bool(_) => return Err(mismatch("a boolean")),
+        SqlValue::Text(s) => Box::new(s),
+        SqlValue::Bytes(b) if *ty == Type::BYTEA => Box::new(b),
+        SqlValue::Bytes(_) => return Err(mismatch("bytes")),
+    })
+}
+
+fn decode(row: &tokio_postgres::Row) -> Result<Row> {
+    let mut out = Vec::with_capacity(row.len());
+    for (i, col) in row.columns().iter().enumerate() {
+        let v = match *col.type_() {
+            Type::INT8 => row.try_get::<_, Option<i64>>(i)?.map(SqlValue::I64),
+            Type::INT4 => row
+                .try_get::<_, Option<i32>>(i)?
+                .map(|v| SqlValue::I64(v.into())),
+            Type::INT2 => row
+                .try_get::<_, Option<i16>>(i)?
+                .map(|v| SqlValue::I64(v.into())),
+            Type::BOOL => row.try_get::<_, Option<bool>>(i)?.map(SqlValue::Bool),
+            Type::BYTEA => row.try_get::<_, Option<Vec<u8>>>(i)?.map(SqlValue::Bytes),
+            Type::VOID => None,
+            Type::TEXT | Type::VARCHAR | Type::NAME | Type::BPCHAR => {
+                row.try_get::<_, Option<String>>(i)?.map(SqlValue::Text)
+            }
+            ref other => {
+                return Err(StoreError::decode(format!(
+                    "unsupported column type {other} ({})",
+                    col.name()
+                )));
+            }
+        };
+        out.push(v.unwrap_or(SqlValue::Null));
+    }
+    Ok(Row(out))
+}
+
+async fn prepare(
+    c: &deadpool_postgres::Object,
+    sql: &str,
+    params: Vec<SqlValue>,
+) -> Result<(tokio_postgres::Statement, Vec<Param>)> {
+    let stmt = c.prepare_cached(sql).await?;
+    if stmt.params().len() != params.len() {
+        return Err(StoreError::Invalid(format!(
+            "statement wants {} parameters, got {}: {sql}",
+            stmt.params().len(),
+            params.len()
+        )));
+    }
+    let bound = params
+        .into_iter()
+        .zip(stmt.params())
+        .map(|(v, t)| bind(v, t))
+        .collect::<Result<Vec<_>>>()?;
+    Ok((stmt, bound))
+}
+
+fn refs(bound: &[Param]) -> Vec<&(dyn ToSql + Sync)> {
+    bound
+        .iter()
+        .map(|b| b.as_ref() as &(dyn ToSql + Sync))
+        .collect()
+}
+
+pub(super) async fn query(
+    c: &mut deadpool_postgres::Object,
+    sql: &str,
+    params: Vec<SqlValue>,
+) -> Result<Vec<Row>> {
+    let (stmt, bound) = prepare(c, sql, params).await?;
+    let rows = c.query(&stmt, &refs(&bound)).await?;
+    rows.iter().map(decode).collect()
+}
+
+pub(super) async fn execute(
+    c: &mut deadpool_postgres::Object,
+    sql: &str,
+    params: Vec<SqlValue>,
+) -> Result<u64> {
+    let (stmt, bound) = prepare(c, sql, params).await?;
+    Ok(c.execute(&stmt, &refs(&bound)).await?)
+}

@@ -1,0 +1,198 @@
+use serde_json::json;
+
+use crate::common::Env;
+use tenants::{Collection, HeaderFooter, Item, SiteSettings, StoreError, TenantId, Variant};
+
+pub fn collection(url_id: &str, type_name: &str, kind: i64) -> Collection {
+    serde_json::from_value(json!({ "urlId": url_id, "title": url_id.to_uppercase(), "type": kind, "typeName": type_name }))
+        .unwrap()
+}
+
+pub fn product(collection_id: &str, url_id: &str, sku: &str, stock: i64) -> Item {
+    Item {
+        collection_id: collection_id.into(),
+        product_type: Some(1),
+        variants: vec![Variant {
+            sku: sku.into(),
+            attributes: [("Size".to_string(), "M".to_string())].into(),
+            currency: "USD".into(),
+            price_minor: 1250,
+            sale_price_minor: 0,
+            on_sale: false,
+            qty_in_stock: stock,
+            unlimited: false,
+        }],
+        ..serde_json::from_value(
+            json!({ "urlId": url_id, "title": format!("Product {url_id}"), "recordType": 11 }),
+        )
+        .unwrap()
+    }
+}
+
+async fn store_with_content(env: &Env) -> (TenantId, String, String) {
+    let t = env.tenant("shop").await;
+    let store = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut p = product(&store, "mug", "MUG-M", 5);
+    p.categories = vec!["Kitchen".into()];
+    p.tags = vec!["ceramic".into(), "gift".into()];
+    let item = env.store.put_item(t, &p).await.unwrap();
+    (t, store, item)
+}
+
+async fn content_round_trips(env: Env) {
+    let (t, store_id, item_id) = store_with_content(&env).await;
+    let settings = SiteSettings {
+        website: json!({"siteTitle": "Shop", "timeZone": "Europe/Paris"})
+            .as_object()
+            .unwrap()
+            .clone(),
+        website_settings: json!({"storeSettings": {"selectedCurrency": "EUR"}})
+            .as_object()
+            .unwrap()
+            .clone(),
+    };
+    env.store.put_site_settings(t, &settings).await.unwrap();
+    assert_eq!(env.store.site_settings(t).await.unwrap(), settings);
+
+    let item = env.store.item(t, &item_id).await.unwrap().unwrap();
+    assert_eq!(item.title, "Product mug");
+    assert_eq!(item.categories, ["Kitchen"]);
+    assert_eq!(item.tags, ["ceramic", "gift"]);
+    assert_eq!(item.variants[0].price_minor, 1250);
+    assert_eq!(item.variants[0].attributes["Size"], "M");
+    assert_eq!(env.store.items(t, &store_id).await.unwrap().len(), 1);
+    assert_eq!(
+        env.store
+            .collection_by_url(t, "store")
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        store_id
+    );
+
+    // Replacing an item replaces its variants, categories and tags.
+    let mut changed = item.clone();
+    changed.tags = vec!["sale".into()];
+    changed.variants[0].price_minor = 999;
+    env.store.put_item(t, &changed).await.unwrap();
+    let again = env.store.item(t, &item_id).await.unwrap().unwrap();
+    assert_eq!(again.tags, ["sale"]);
+    assert_eq!(again.variants.len(), 1);
+    assert_eq!(again.variants[0].price_minor, 999);
+
+    env.store
+        .put_navigation(t, "mainNav", &json!([{"collectionId": store_id}]))
+        .await
+        .unwrap();
+    env.store
+        .put_header_footer(
+            t,
+            &HeaderFooter {
+                header: json!({"sections": []}),
+                footer: json!({"text": "©"}),
+            },
+        )
+        .await
+        .unwrap();
+    env.store
+        .put_multilingual(t, &json!({"languages": ["en-US", "fr-FR"]}))
+        .await
+        .unwrap();
+    let prefs = json!({"currency": "EUR", "empty": "", "gone": null})
+        .as_object()
+        .unwrap()
+        .clone();
+    env.store
+        .put_commerce_preferences(t, "checkout", &prefs)
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::Value::Object(env.store.commerce_preferences(t, "checkout").await.unwrap()),
+        json!({"currency": "EUR"})
+    );
+
+    let site = env.store.site_content(t).await.unwrap();
+    assert_eq!(site.collections.len(), 1);
+    assert_eq!(site.items.len(), 1);
+    assert_eq!(
+        site.navigations["mainNav"],
+        json!([{"collectionId": store_id}])
+    );
+    assert_eq!(site.header_footer.footer, json!({"text": "©"}));
+    assert_eq!(site.multilingual["languages"][1], "fr-FR");
+    assert_eq!(site.settings.website["timeZone"], "Europe/Paris");
+    assert_eq!(site.domains[0].host, "shop.example");
+
+    env.store.delete_item(t, &item_id).await.unwrap();
+    assert!(env.store.item(t, &item_id).await.unwrap().is_none());
+    assert!(matches!(
+        env.store.delete_item(t, &item_id).await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+/// The site-content cache serves the same snapshot until a write bumps the version.
+async fn content_cache_is_invalidated_by_writes(env: Env) {
+    let (t, store_id, _) = store_with_content(&env).await;
+    let first = env.store.site_content(t).await.unwrap();
+    let second = env.store.site_content(t).await.unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(&first, &second),
+        "second read should come from the cache"
+    );
+    env.store
+        .put_item(t, &product(&store_id, "cup", "CUP", 1))
+        .await
+        .unwrap();
+    let third = env.store.site_content(t).await.unwrap();
+    assert!(third.tenant.content_version > first.tenant.content_version);
+    assert_eq!(third.items.len(), 2);
+}
+
+async fn bad_content_is_refused(env: Env) {
+    let (t, store_id, _) = store_with_content(&env).await;
+    let err = env
+        .store
+        .put_collection(t, &collection("store", "blog", 1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Conflict(_)), "{err:?}");
+    let err = env
+        .store
+        .put_item(t, &product("no-such-collection", "x", "X", 1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::NotFound(_)), "{err:?}");
+    let err = env
+        .store
+        .put_item(t, &product(&store_id, "bad slug", "X", 1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
+    let err = env
+        .store
+        .put_item(t, &product(&store_id, "neg", "X", -1))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
+    // The failed writes left nothing behind.
+    assert!(
+        env.store
+            .collection_by_url(t, "neg")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(env.store.items(t, &store_id).await.unwrap().len(), 1);
+}
+
+crate::on_both_backends!(
+    content_round_trips,
+    content_cache_is_invalidated_by_writes,
+    bad_content_is_refused
+);

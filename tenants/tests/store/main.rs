@@ -1,0 +1,15 @@
+//! The storage test suite. Every test in the modules below runs on both backends (see
+//! `on_both_backends!`): the embedded SQLite file and a real PostgreSQL server started by
+//! `tenants::testing::PgServer`.
+
+mod common;
+
+mod commerce;
+mod content;
+mod durability;
+mod import;
+mod invalidation;
+mod isolation;
+mod migrations;
+mod resolution;
+mod visitors;

@@ -1,0 +1,82 @@
+use crate::common::Env;
+use tenants::migrate::LATEST_VERSION;
+
+/// Opening already migrated; a second run applies nothing; reopening also applies nothing.
+async fn migrations_are_idempotent(env: Env) {
+    let report = env.store.migrate().await.unwrap();
+    assert!(
+        report.applied.is_empty(),
+        "second run applied {:?}",
+        report.applied
+    );
+    assert_eq!(report.current, LATEST_VERSION);
+    let again = env.another_node().await;
+    assert_eq!(again.migrate().await.unwrap().applied, Vec::<i64>::new());
+}
+
+crate::on_both_backends!(migrations_are_idempotent);
+
+/// A database changed behind the binary's back is refused with a clear message: an edited
+/// migration (checksum differs) or a schema newer than the binary.
+#[tokio::test]
+async fn sqlite_edited_or_newer_schemas_are_refused() {
+    use deadpool_sqlite::rusqlite::Connection;
+    use tenants::{Store, StoreConfig, StoreError};
+
+    let dir = crate::common::TempDir::new("migrate");
+    let config = StoreConfig::Embedded {
+        data_dir: dir.0.clone(),
+    };
+    Store::open(&config).await.unwrap().close().await.unwrap();
+    let file = dir.0.join(tenants::EMBEDDED_FILE);
+
+    let c = Connection::open(&file).unwrap();
+    let original: String = c
+        .query_row(
+            "SELECT checksum FROM schema_migrations WHERE version = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    c.execute(
+        "UPDATE schema_migrations SET checksum = 'x' WHERE version = 1",
+        [],
+    )
+    .unwrap();
+    drop(c);
+    let err = Store::open(&config)
+        .await
+        .err()
+        .expect("edited migration must fail");
+    assert!(
+        matches!(&err, StoreError::Migration(m) if m.contains("was edited")),
+        "{err}"
+    );
+
+    let c = Connection::open(&file).unwrap();
+    c.execute(
+        "UPDATE schema_migrations SET checksum = ?1 WHERE version = 1",
+        [&original],
+    )
+    .unwrap();
+    drop(c);
+    Store::open(&config)
+        .await
+        .expect("restored checksum opens again")
+        .close()
+        .await
+        .unwrap();
+
+    let c = Connection::open(&file).unwrap();
+    c.execute("INSERT INTO schema_migrations (version, name, checksum, applied_ms) VALUES (99, 'future', 'y', 0)", [])
+        .unwrap();
+    drop(c);
+    let err = Store::open(&config)
+        .await
+        .err()
+        .expect("newer schema must fail");
+    assert!(
+        matches!(&err, StoreError::Migration(m) if m.contains("version 99, newer than this binary")),
+        "{err}"
+    );
+}

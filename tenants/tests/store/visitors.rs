@@ -1,0 +1,300 @@
+use serde_json::json;
+
+use crate::common::Env;
+use crate::content::{collection, product};
+use tenants::{AnalyticsEvent, Form, PerformanceRecord, StoreError, TemplateFile};
+
+async fn forms_keys_and_submissions(env: Env) {
+    let t = env.tenant("site").await;
+    let form = Form {
+        id: String::new(),
+        name: "Contact".into(),
+        fields: json!([{"id": "email", "type": "email"}]),
+        settings: Default::default(),
+    };
+    let fid = env.store.put_form(t, &form).await.unwrap();
+    assert_eq!(
+        env.store.form(t, &fid).await.unwrap().unwrap().name,
+        "Contact"
+    );
+    let key = env.store.create_submission_key(t, 60_000).await.unwrap();
+    let page = json!({"pagePath": "/contact", "contentSource": "c"});
+    let sub = env
+        .store
+        .save_submission(t, &key, &fid, &json!({"email": "a@b.test"}), &page)
+        .await
+        .unwrap();
+    assert_eq!(sub.answers["email"], "a@b.test");
+    // A key works once.
+    let err = env
+        .store
+        .save_submission(t, &key, &fid, &json!({}), &page)
+        .await
+        .unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
+    // An expired key does not work.
+    let old = env.store.create_submission_key(t, -1).await.unwrap();
+    assert!(matches!(
+        env.store
+            .save_submission(t, &old, &fid, &json!({}), &page)
+            .await,
+        Err(StoreError::Invalid(_))
+    ));
+    // Unknown form.
+    let k2 = env.store.create_submission_key(t, 60_000).await.unwrap();
+    assert!(matches!(
+        env.store
+            .save_submission(t, &k2, "nope", &json!({}), &page)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert_eq!(
+        env.store.form_submissions(t, &fid).await.unwrap(),
+        vec![sub]
+    );
+}
+
+async fn restock_signups_group_and_paginate(env: Env) {
+    let t = env.tenant("shop").await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut p = product(&c, "mug", "MUG-S", 0);
+    let mut v2 = p.variants[0].clone();
+    v2.sku = "MUG-L".into();
+    p.variants.push(v2);
+    let item = env.store.put_item(t, &p).await.unwrap();
+    for i in 0..3 {
+        env.store
+            .restock_signup(
+                t,
+                &item,
+                "MUG-S",
+                &format!("V{i}@Example.test"),
+                i == 0,
+                None,
+            )
+            .await
+            .unwrap();
+    }
+    let again = env
+        .store
+        .restock_signup(t, &item, "MUG-S", "v0@example.test", false, None)
+        .await
+        .unwrap();
+    assert!(
+        again.join_mailing_list,
+        "a repeated sign-up keeps the first one"
+    );
+    env.store
+        .restock_signup(t, &item, "MUG-L", "x@example.test", false, Some("fr-FR"))
+        .await
+        .unwrap();
+    assert!(matches!(
+        env.store
+            .restock_signup(t, &item, "NOPE", "x@example.test", false, None)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    let first = env.store.restock_groups(t, None, 1).await.unwrap();
+    assert!(first.has_next_page);
+    assert_eq!(
+        (first.rows[0].sku.as_str(), first.rows[0].pending),
+        ("MUG-L", 1)
+    );
+    let second = env
+        .store
+        .restock_groups(t, first.next_page_cursor.as_deref(), 1)
+        .await
+        .unwrap();
+    assert_eq!(
+        (second.rows[0].sku.as_str(), second.rows[0].pending),
+        ("MUG-S", 3)
+    );
+    assert!(!second.has_next_page);
+
+    let p1 = env
+        .store
+        .restock_signups(t, &item, "MUG-S", None, 2)
+        .await
+        .unwrap();
+    assert_eq!(p1.rows.len(), 2);
+    let p2 = env
+        .store
+        .restock_signups(t, &item, "MUG-S", p1.next_page_cursor.as_deref(), 2)
+        .await
+        .unwrap();
+    assert_eq!(p2.rows.len(), 1);
+    assert!(!p2.has_next_page);
+    assert_eq!(
+        env.store
+            .mark_restock_notified(t, &item, "MUG-S")
+            .await
+            .unwrap(),
+        3
+    );
+    assert_eq!(
+        env.store
+            .restock_groups(t, None, 10)
+            .await
+            .unwrap()
+            .rows
+            .len(),
+        1
+    );
+}
+
+async fn site_users_and_sessions(env: Env) {
+    let t = env.tenant("site").await;
+    let u = env
+        .store
+        .create_site_user(t, "Ann@Example.test", "hash", "Ann")
+        .await
+        .unwrap();
+    assert!(matches!(
+        env.store
+            .create_site_user(t, "ann@example.test", "h", "A")
+            .await,
+        Err(StoreError::Conflict(_))
+    ));
+    assert_eq!(
+        env.store
+            .site_user_by_email(t, "ANN@example.test")
+            .await
+            .unwrap()
+            .unwrap()
+            .id,
+        u.id
+    );
+    let s = env.store.create_session(t, &u.id, 60_000).await.unwrap();
+    assert_eq!(s.token.len(), 64);
+    let (got, user) = env.store.session(t, &s.token).await.unwrap().unwrap();
+    assert_eq!(
+        (got.xsrf_token, user.email),
+        (s.xsrf_token.clone(), "ann@example.test".to_string())
+    );
+    let expired = env.store.create_session(t, &u.id, -1).await.unwrap();
+    assert!(
+        env.store
+            .session(t, &expired.token)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(env.store.delete_session(t, &s.token).await.unwrap());
+    assert!(env.store.session(t, &s.token).await.unwrap().is_none());
+}
+
+async fn analytics_and_performance(env: Env) {
+    let t = env.tenant("site").await;
+    let e = AnalyticsEvent {
+        occurred_ms: 1000,
+        name: "pageview".into(),
+        page_path: "/".into(),
+        visitor_id: Some("v1".into()),
+        data: json!({"title": "Home"}),
+    };
+    env.store
+        .record_events(
+            t,
+            &[
+                e.clone(),
+                AnalyticsEvent {
+                    occurred_ms: 2000,
+                    ..e.clone()
+                },
+            ],
+        )
+        .await
+        .unwrap();
+    assert_eq!(env.store.events(t, 1500, 10).await.unwrap().len(), 1);
+    assert_eq!(env.store.events(t, 0, 10).await.unwrap()[0], e);
+    let p = PerformanceRecord {
+        page_load_id: "pl1".into(),
+        app: "web".into(),
+        event: "lcp".into(),
+        ts_ms: 5,
+        data: json!({"ms": 812}),
+    };
+    env.store
+        .record_performance(t, std::slice::from_ref(&p))
+        .await
+        .unwrap();
+    assert_eq!(
+        env.store.performance_records(t, "pl1").await.unwrap(),
+        vec![p]
+    );
+}
+
+async fn template_versions(env: Env) {
+    let t = env.tenant("site").await;
+    let files = vec![
+        TemplateFile {
+            path: "template.conf".into(),
+            content: br#"{"name":"T"}"#.to_vec(),
+        },
+        TemplateFile {
+            path: "assets/logo.bin".into(),
+            content: vec![0, 159, 255],
+        },
+    ];
+    let v1 = env.store.put_template_version(t, &files).await.unwrap();
+    let v2 = env
+        .store
+        .put_template_version(t, &files[..1])
+        .await
+        .unwrap();
+    assert!(v2 > v1);
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2)
+    );
+    assert_eq!(
+        env.store
+            .site_content(t)
+            .await
+            .unwrap()
+            .tenant
+            .template_version,
+        Some(v2)
+    );
+    assert_eq!(env.store.template_files(t, v1).await.unwrap().len(), 2);
+    assert_eq!(
+        env.store
+            .template_file(t, v1, "assets/logo.bin")
+            .await
+            .unwrap(),
+        Some(vec![0, 159, 255])
+    );
+    assert_eq!(
+        env.store
+            .template_file(t, v2, "assets/logo.bin")
+            .await
+            .unwrap(),
+        None
+    );
+    let bad = [TemplateFile {
+        path: "../etc".into(),
+        content: vec![],
+    }];
+    assert!(matches!(
+        env.store.put_template_version(t, &bad).await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2),
+        "a failed upload changes nothing"
+    );
+}
+
+crate::on_both_backends!(
+    forms_keys_and_submissions,
+    restock_signups_group_and_paginate,
+    site_users_and_sessions,
+    analytics_and_performance,
+    template_versions
+);
