@@ -1,6 +1,8 @@
 //! The `tessera` command-line entry point: one subcommand per module in `cmd/`.
 
 mod cmd;
+mod server;
+mod site_bridge;
 
 use std::process::ExitCode;
 
@@ -17,6 +19,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Render(cmd::render::RenderArgs),
+    Serve(cmd::serve::ServeArgs),
     Import(cmd::import::ImportArgs),
     Migrate(cmd::migrate::MigrateArgs),
 }
@@ -25,6 +28,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Render(args) => cmd::render::run(args),
+        Command::Serve(args) => cmd::serve::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
     }

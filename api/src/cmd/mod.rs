@@ -3,4 +3,5 @@
 pub mod import;
 pub mod migrate;
 pub mod render;
+pub mod serve;
 pub mod store_args;

@@ -1,0 +1,287 @@
+//! The HTTP server: listener, middleware layers, graceful shutdown, and the page route that
+//! maps `Host` → tenant → rendered page.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use moka::future::Cache;
+use renderer::folder::{TemplateFiles, TemplateFolder};
+use renderer::site::SiteContent;
+use tenants::{Store, TemplateVersion, TenantId};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::TraceLayer;
+
+/// How long one request may take before the client gets 408.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Shared state of the server.
+#[derive(Clone)]
+pub struct App {
+    pub store: Store,
+    /// Compiled template folders by (tenant, template version): compiled once per version.
+    folders: Cache<(TenantId, TemplateVersion), Arc<TemplateFolder>>,
+    /// The renderer's view of a site by (tenant, content version).
+    sites: Cache<(TenantId, i64), Arc<SiteContent>>,
+}
+
+impl App {
+    pub fn new(store: Store) -> App {
+        App {
+            store,
+            folders: Cache::builder().max_capacity(256).build(),
+            sites: Cache::builder().max_capacity(1024).build(),
+        }
+    }
+}
+
+/// The router with every route and layer.
+pub fn router(app: App) -> Router {
+    Router::new()
+        .route("/healthz", get(|| async { "ok" }))
+        .fallback(page)
+        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(CatchPanicLayer::new())
+        .layer(TraceLayer::new_for_http())
+        .with_state(app)
+}
+
+/// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish.
+pub async fn serve(listener: tokio::net::TcpListener, app: App) -> std::io::Result<()> {
+    axum::serve(
+        listener,
+        router(app).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown_signal())
+    .await
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+    tracing::info!("shutting down: finishing in-flight requests");
+}
+
+fn plain(status: StatusCode, text: &'static str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+/// The `Host` header (or the URI authority on HTTP/2).
+fn host_of(req: &Request) -> Option<String> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.to_string()))
+}
+
+async fn page(State(app): State<App>, req: Request) -> Response {
+    let Some(host) = host_of(&req) else {
+        return plain(StatusCode::NOT_FOUND, "Not Found");
+    };
+    let tenant = match app.store.tenant_by_host(&host).await {
+        Ok(Some(t)) => t,
+        // An unknown (or malformed) host: a plain 404 with no tenant data.
+        Ok(None) | Err(tenants::StoreError::Invalid(_)) => {
+            return plain(StatusCode::NOT_FOUND, "Not Found");
+        }
+        Err(e) => {
+            tracing::error!(%host, error = %e, "tenant lookup failed");
+            return plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
+        }
+    };
+    let snapshot = match app.store.site_content(tenant.id).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "loading site content failed");
+            return error_page();
+        }
+    };
+    let Some(version) = snapshot.tenant.template_version else {
+        return plain(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "This site has no template yet.",
+        );
+    };
+    let folder = match load_folder(&app, tenant.id, version, &tenant.identifier).await {
+        Ok(f) => f,
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "loading the template failed");
+            return error_page();
+        }
+    };
+    let site_key = (tenant.id, snapshot.tenant.content_version);
+    let site = app
+        .sites
+        .get_with(site_key, async {
+            Arc::new(crate::site_bridge::site_content(&snapshot))
+        })
+        .await;
+
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
+    if let Some(rel) = path.strip_prefix('/')
+        && (rel.starts_with("assets/") || rel.starts_with("scripts/"))
+    {
+        return public_file(&folder, rel, req.headers());
+    }
+    // Rendering is CPU work on deeply recursive code: keep it off the async workers.
+    let result = tokio::task::spawn_blocking(move || {
+        renderer::render::render(
+            &site,
+            &folder,
+            &renderer::render::Request {
+                path: &path,
+                query: &query,
+            },
+        )
+    })
+    .await;
+    let page = match result {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "rendering panicked");
+            return error_page();
+        }
+    };
+    for e in &page.errors {
+        tracing::warn!(tenant = %tenant.identifier, "template: {e}");
+    }
+    let mut response = Response::builder()
+        .status(page.status)
+        .header(header::CONTENT_TYPE, page.content_type)
+        .header(header::CACHE_CONTROL, "no-cache");
+    if let Some(location) = &page.location {
+        response = response.header(header::LOCATION, location);
+    }
+    if let Some(t) = page.page_type {
+        response = response.header("x-page-type", t.to_string());
+    }
+    response
+        .body(Body::from(page.body))
+        .unwrap_or_else(|_| error_page())
+}
+
+fn error_page() -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        renderer::render::ERROR_PAGE,
+    )
+        .into_response()
+}
+
+async fn load_folder(
+    app: &App,
+    tenant: TenantId,
+    version: TemplateVersion,
+    identifier: &str,
+) -> Result<Arc<TemplateFolder>, String> {
+    let store = app.store.clone();
+    app.folders
+        .try_get_with((tenant, version), async move {
+            let files = store
+                .template_files(tenant, version)
+                .await
+                .map_err(|e| e.to_string())?;
+            let files: TemplateFiles = files
+                .into_iter()
+                .map(|f| (f.path, f.content.into()))
+                .collect();
+            let folder = tokio::task::spawn_blocking(move || renderer::folder::load(&files))
+                .await
+                .map_err(|e| e.to_string())?;
+            for p in &folder.problems {
+                tracing::warn!(tenant = %identifier, "template problem: {p}");
+            }
+            Ok::<_, String>(Arc::new(folder))
+        })
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// A template folder file, with a content type, an ETag and cache headers.
+fn public_file(folder: &TemplateFolder, rel: &str, headers: &HeaderMap) -> Response {
+    let Some(bytes) = folder.public.get(rel) else {
+        return plain(StatusCode::NOT_FOUND, "Not Found");
+    };
+    let etag = format!("\"{:016x}\"", fnv1a(bytes));
+    if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag))
+    {
+        return Response::builder()
+            .status(StatusCode::NOT_MODIFIED)
+            .header(header::ETAG, &etag)
+            .body(Body::empty())
+            .unwrap_or_else(|_| error_page());
+    }
+    Response::builder()
+        .header(header::CONTENT_TYPE, content_type(rel))
+        .header(
+            header::ETAG,
+            HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"0\"")),
+        )
+        .header(header::CACHE_CONTROL, "public, max-age=3600")
+        .body(Body::from(bytes.to_vec()))
+        .unwrap_or_else(|_| error_page())
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
+}
+
+fn content_type(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "css" => "text/css; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "json" => "application/json",
+        "html" | "htm" => "text/html; charset=utf-8",
+        "txt" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}

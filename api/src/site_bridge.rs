@@ -1,0 +1,308 @@
+//! Turns the store's content snapshot (`tenants::SiteContent`) into what the renderer reads
+//! (`renderer::site::SiteContent`): collection and item objects shaped as the page context
+//! expects (TEMPLATE-PLATFORM.md §3.4–3.6), products with `structuredContent` variants and
+//! money as decimal strings.
+
+use std::collections::BTreeMap;
+
+use renderer::site::{Collection, NavLink, SiteContent};
+use serde_json::{Map, Value, json};
+use template_lang::value::Node;
+
+/// Minor-unit digits of a currency (SPEC.md §3: 2 for all supported currencies but JPY).
+pub fn minor_digits(currency: &str) -> u32 {
+    if currency.eq_ignore_ascii_case("JPY") {
+        0
+    } else {
+        2
+    }
+}
+
+/// Minor units as a decimal string: 1250 USD → "12.50", 1250 JPY → "1250".
+pub fn money_string(minor: i64, currency: &str) -> String {
+    let digits = minor_digits(currency);
+    if digits == 0 {
+        return minor.to_string();
+    }
+    let scale = 10i64.pow(digits);
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.unsigned_abs();
+    format!(
+        "{sign}{}.{:0width$}",
+        abs / scale as u64,
+        abs % scale as u64,
+        width = digits as usize
+    )
+}
+
+fn money(minor: i64, currency: &str) -> Value {
+    json!({ "currency": currency, "value": money_string(minor, currency) })
+}
+
+fn collection_url(c: &tenants::model::Collection) -> String {
+    if c.homepage {
+        "/".to_string()
+    } else {
+        format!("/{}", c.url_id)
+    }
+}
+
+fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteContent) -> Value {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(c.id));
+    o.insert("urlId".into(), json!(c.url_id));
+    o.insert("fullUrl".into(), json!(collection_url(c)));
+    o.insert("title".into(), json!(c.title));
+    let nav_title = if c.navigation_title.is_empty() {
+        &c.title
+    } else {
+        &c.navigation_title
+    };
+    o.insert("navigationTitle".into(), json!(nav_title));
+    o.insert("description".into(), json!(c.description));
+    o.insert("type".into(), json!(c.kind));
+    o.insert("typeName".into(), json!(c.type_name));
+    o.insert("typeLabel".into(), json!(c.type_name));
+    o.insert("ordering".into(), json!(c.ordering));
+    o.insert("enabled".into(), json!(c.enabled));
+    o.insert("homepage".into(), json!(c.homepage));
+    o.insert("regionName".into(), json!("default"));
+    if let Some(size) = c.page_size {
+        o.insert("pageSize".into(), json!(size));
+    }
+    let categories: Vec<&str> = site
+        .categories
+        .iter()
+        .filter(|cat| cat.collection_id == c.id && cat.parent_category_id.is_some())
+        .map(|cat| cat.display_name.as_str())
+        .collect();
+    if !categories.is_empty() {
+        o.insert("categories".into(), json!(categories));
+    }
+    let count = site
+        .items
+        .iter()
+        .filter(|i| i.collection_id == c.id)
+        .count();
+    o.insert("itemCount".into(), json!(count));
+    for (k, v) in &c.data {
+        o.insert(k.clone(), v.clone());
+    }
+    Value::Object(o)
+}
+
+fn item_node(
+    item: &tenants::model::Item,
+    collection_url_id: &str,
+    default_currency: &str,
+) -> Value {
+    let mut o = Map::new();
+    o.insert("id".into(), json!(item.id));
+    o.insert("collectionId".into(), json!(item.collection_id));
+    o.insert("urlId".into(), json!(item.url_id));
+    o.insert(
+        "fullUrl".into(),
+        json!(format!("/{collection_url_id}/{}", item.url_id)),
+    );
+    o.insert("title".into(), json!(item.title));
+    o.insert("body".into(), json!(item.body));
+    o.insert("excerpt".into(), json!(item.excerpt));
+    o.insert("recordType".into(), json!(item.record_type));
+    o.insert("starred".into(), json!(item.starred));
+    if let Some(author) = &item.author {
+        o.insert("author".into(), author.clone());
+    }
+    o.insert("addedOn".into(), json!(item.added_on));
+    o.insert("publishOn".into(), json!(item.publish_on));
+    o.insert("updatedOn".into(), json!(item.updated_on));
+    if let Some(start) = item.start_date {
+        o.insert("startDate".into(), json!(start));
+    }
+    if let Some(end) = item.end_date {
+        o.insert("endDate".into(), json!(end));
+    }
+    o.insert("categories".into(), json!(item.categories));
+    o.insert("tags".into(), json!(item.tags));
+    let mut structured = item.structured_content.clone();
+    if let Some(kind) = item.product_type {
+        structured.insert("productType".into(), json!(kind));
+    }
+    if !item.variants.is_empty() {
+        let variants: Vec<Value> = item
+            .variants
+            .iter()
+            .map(|v| {
+                let currency = if v.currency.is_empty() {
+                    default_currency
+                } else {
+                    &v.currency
+                };
+                let option_values: Vec<Value> = v
+                    .attributes
+                    .iter()
+                    .map(|(name, value)| json!({ "name": name, "value": value }))
+                    .collect();
+                json!({
+                    "sku": v.sku,
+                    "attributes": v.attributes,
+                    "optionValues": option_values,
+                    "priceMoney": money(v.price_minor, currency),
+                    "salePriceMoney": money(v.sale_price_minor, currency),
+                    "onSale": v.on_sale,
+                    "qtyInStock": v.qty_in_stock,
+                    "unlimited": v.unlimited,
+                    "price": v.price_minor,
+                    "salePrice": v.sale_price_minor,
+                })
+            })
+            .collect();
+        // Digital goods carry their single price on structuredContent itself.
+        if item.product_type == Some(2)
+            && let Some(first) = item.variants.first()
+        {
+            let currency = if first.currency.is_empty() {
+                default_currency
+            } else {
+                &first.currency
+            };
+            structured.insert("priceMoney".into(), money(first.price_minor, currency));
+            structured.insert(
+                "salePriceMoney".into(),
+                money(first.sale_price_minor, currency),
+            );
+            structured.insert("onSale".into(), json!(first.on_sale));
+        }
+        structured.insert("variants".into(), Value::Array(variants));
+    }
+    if !structured.is_empty() {
+        o.insert("structuredContent".into(), Value::Object(structured));
+    }
+    for (k, v) in &item.data {
+        o.insert(k.clone(), v.clone());
+    }
+    Value::Object(o)
+}
+
+/// Builds the renderer's view of a site from the store's snapshot.
+pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
+    let settings = &site.settings;
+    let website = Value::Object(settings.website.clone());
+    let website_settings = Value::Object(settings.website_settings.clone());
+    let default_currency = website_settings
+        .pointer("/storeSettings/selectedCurrency")
+        .and_then(Value::as_str)
+        .unwrap_or("USD")
+        .to_string();
+    let enabled: Vec<&tenants::model::Collection> =
+        site.collections.iter().filter(|c| c.enabled).collect();
+    let index_of = |id: &str| enabled.iter().position(|c| c.id == id);
+    let mut collections: Vec<Collection> = enabled
+        .iter()
+        .map(|c| {
+            let items = site
+                .ordered_items(c)
+                .into_iter()
+                .map(|i| Node::from_json(&item_node(i, &c.url_id, &default_currency)))
+                .collect();
+            Collection {
+                node: Node::from_json(&collection_node(c, site)),
+                items,
+                children: Vec::new(),
+                url_id: c.url_id.clone(),
+                type_name: c.type_name.clone(),
+            }
+        })
+        .collect();
+    for (child, c) in enabled.iter().enumerate() {
+        if let Some(parent) = c.parent_id.as_deref().and_then(index_of) {
+            collections[parent].children.push(child);
+        }
+    }
+    let by_url = |url_id: &str| enabled.iter().position(|c| c.url_id == url_id);
+    let navigations: BTreeMap<String, Vec<NavLink>> = site
+        .navigations
+        .iter()
+        .map(|(name, links)| (name.clone(), nav_links(links, &by_url)))
+        .collect();
+    let homepage = enabled
+        .iter()
+        .position(|c| c.homepage)
+        .or(if enabled.is_empty() { None } else { Some(0) });
+    let locale = website
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or("en-US")
+        .to_string();
+    let block_fields = site
+        .header_footer
+        .footer
+        .get("blockFields")
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_str()?.into())))
+                .collect()
+        })
+        .unwrap_or_default();
+    SiteContent {
+        website: Node::from_json(&website),
+        website_settings: Node::from_json(&website_settings),
+        collections,
+        navigations,
+        block_fields,
+        homepage,
+        locale,
+    }
+}
+
+fn nav_links(links: &Value, by_url: &impl Fn(&str) -> Option<usize>) -> Vec<NavLink> {
+    let Some(list) = links.as_array() else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|l| {
+            if let Some(url_id) = l.get("collection").and_then(Value::as_str) {
+                let children = l
+                    .get("items")
+                    .or_else(|| l.get("children"))
+                    .map(|c| nav_links(c, by_url))
+                    .unwrap_or_default();
+                return Some(NavLink::Collection {
+                    index: by_url(url_id)?,
+                    children,
+                });
+            }
+            let ext = l.get("externalLink")?;
+            Some(NavLink::External {
+                title: l
+                    .get("title")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                url: ext
+                    .get("url")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+                new_window: ext
+                    .get("newWindow")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn money_keeps_minor_units_exact() {
+        assert_eq!(money_string(1250, "USD"), "12.50");
+        assert_eq!(money_string(5, "EUR"), "0.05");
+        assert_eq!(money_string(-199, "GBP"), "-1.99");
+        assert_eq!(money_string(1250, "JPY"), "1250");
+        assert_eq!(money_string(0, "USD"), "0.00");
+    }
+}

@@ -1,0 +1,154 @@
+//! `tessera serve` booted as a real process on the embedded store: it imports the fixtures on
+//! first start, prints the URLs, and serves each tenant by its Host header.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+struct Server {
+    child: Child,
+    port: u16,
+    urls: Vec<String>,
+    data: PathBuf,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+fn start() -> Server {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let data = std::env::temp_dir().join(format!("tessera-serve-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&data);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&data)
+        .arg("--fixtures")
+        .arg(root.join("fixtures"))
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("start tessera serve");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = BufReader::new(stdout).lines();
+    let mut urls = Vec::new();
+    // One line per tenant: "<identifier>: http://<host>:<port>/".
+    while let Some(Ok(line)) = lines.next() {
+        let url = line
+            .split_once(": ")
+            .map(|(_, u)| u.to_string())
+            .unwrap_or_default();
+        assert!(url.starts_with("http://"), "unexpected line {line:?}");
+        urls.push(url);
+        if urls.len() == count_fixtures(&root.join("fixtures")) {
+            break;
+        }
+    }
+    let port = urls[0]
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    Server {
+        child,
+        port,
+        urls,
+        data,
+    }
+}
+
+fn count_fixtures(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().join("tenant.json").is_file())
+        .count()
+}
+
+/// A minimal HTTP/1.1 GET with an explicit Host header: (status, headers, body).
+fn get(port: u16, host: &str, path: &str) -> (u16, String, String) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    (status, head.to_string(), body)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        if n == 0 {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = &rest[n + 2..];
+    }
+    out
+}
+
+#[test]
+fn serves_tenants_by_host() {
+    let server = start();
+    let host = server.urls[0]
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let p = server.port;
+
+    let (status, head, body) = get(p, &host, "/");
+    assert_eq!(status, 200, "{head}\n{body}");
+    assert!(
+        head.to_ascii_lowercase().contains("x-page-type: "),
+        "{head}"
+    );
+    assert!(
+        body.contains("<html") || body.contains("<!doctype"),
+        "{body}"
+    );
+
+    let (status, _, body) = get(p, &host, "/?format=json");
+    assert_eq!(status, 200);
+    let v: serde_json::Value = serde_json::from_str(&body).expect("?format=json is JSON");
+    assert!(v["website"].is_object());
+
+    let (status, head, _) = get(p, &host, "/no-such-page");
+    assert_eq!(status, 404);
+    assert!(head.contains("x-page-type: 100"), "{head}");
+
+    // An unknown host gets a plain 404 with no tenant data.
+    let (status, head, body) = get(p, "nobody.localhost", "/");
+    assert_eq!((status, body.as_str()), (404, "Not Found"), "{head}");
+
+    let (status, _, body) = get(p, &host, "/healthz");
+    assert_eq!((status, body.as_str()), (200, "ok"));
+
+    let (status, head, _) = get(p, &host, "/site.css");
+    assert_eq!(status, 200);
+    assert!(head.contains("text/css"));
+}
