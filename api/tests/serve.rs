@@ -22,13 +22,27 @@ impl Drop for Server {
     }
 }
 
-fn start() -> Server {
+/// Where the server keeps its data.
+enum Backend {
+    Embedded,
+    Postgres(String),
+}
+
+fn start(backend: Backend) -> Server {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let data = std::env::temp_dir().join(format!("tessera-serve-test-{}", std::process::id()));
+    let tag = match backend {
+        Backend::Embedded => "embedded",
+        Backend::Postgres(_) => "postgres",
+    };
+    let data = std::env::temp_dir().join(format!("tessera-serve-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&data)
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(&data);
+    if let Backend::Postgres(url) = &backend {
+        cmd.arg("--database-url").arg(url);
+    }
+    let mut child = cmd
+        .env_remove("DATABASE_URL")
         .arg("--fixtures")
         .arg(root.join("fixtures"))
         .env("RUST_LOG", "warn")
@@ -113,8 +127,17 @@ fn dechunk(mut s: &str) -> String {
 }
 
 #[test]
-fn serves_tenants_by_host() {
-    let server = start();
+fn serves_tenants_by_host_on_the_embedded_store() {
+    check_server(start(Backend::Embedded));
+}
+
+#[test]
+fn serves_tenants_by_host_on_postgres() {
+    let pg = tenants::testing::PgServer::shared();
+    check_server(start(Backend::Postgres(pg.create_database())));
+}
+
+fn check_server(server: Server) {
     let host = server.urls[0]
         .trim_start_matches("http://")
         .trim_end_matches('/')
