@@ -10,6 +10,11 @@ pub mod enums;
 mod formatters;
 pub(crate) mod image;
 mod predicates;
+#[cfg(test)]
+pub(crate) mod tests;
+#[cfg(test)]
+#[rustfmt::skip]
+mod tests_data;
 
 pub use formatters::{IMAGE_WIDTHS, INVALID_SOURCE};
 

@@ -6,6 +6,11 @@
 
 mod formatters;
 mod predicates;
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+#[rustfmt::skip]
+mod tests_data;
 mod twitter;
 
 pub fn register(r: &mut super::Registry) {
