@@ -62,8 +62,7 @@ pub(crate) fn run_builtin<'a>(
     ctx.render_partial(name, PartialTarget::Template(template), node, private, None)
 }
 
-/// The execution error for a date the reference's calendar cannot represent (non-finite,
-/// or outside 4713 BC ..= AD 8652).
-pub(crate) fn date_out_of_range(name: &str) -> String {
-    format!("RuntimeError: {name}: date outside the supported range 4713-01-01 BC to 8652-12-31")
-}
+/// Why a date the reference's calendar cannot represent (non-finite, or outside
+/// 4713 BC ..= AD 8652) fails.
+pub(crate) const DATE_OUT_OF_RANGE: &str =
+    "date outside the supported range 4713-01-01 BC to 8652-12-31";

@@ -295,7 +295,10 @@ fn same_day<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     ) {
         (Some(a), Some(b)) => a.year == b.year && a.day_of_year == b.day_of_year,
         _ => {
-            ctx.error(super::date_out_of_range("same-day?"), None);
+            ctx.error(
+                crate::error::msg::unexpected("PREDICATE", super::DATE_OUT_OF_RANGE),
+                None,
+            );
             false
         }
     }

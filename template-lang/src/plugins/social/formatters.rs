@@ -8,7 +8,7 @@ use super::super::Registry;
 use crate::compile::Template;
 use crate::exec::Ctx;
 use crate::plugins::content::calendar::UtcFields;
-use crate::plugins::content::{builtin, date_out_of_range, get, run_builtin};
+use crate::plugins::content::{DATE_OUT_OF_RANGE, builtin, get, run_builtin};
 use crate::plugins::util::{ENCODE_URI_COMPONENT, escape_attr, percent_encode};
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
@@ -97,14 +97,13 @@ fn push_calendar_date(f: &UtcFields, out: &mut String) {
 
 /// `google-calendar-url`: an "add to Google Calendar" link for an event: its title, its
 /// start and end in UTC (SPEC.md §9) and its address. Dates the calendar cannot represent
-/// are an execution error, and the link is then not printed.
+/// make the reference throw: the tag is abandoned with an execution error.
 fn google_calendar_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     let node = &vars[0];
     let start = UtcFields::from_epoch_ms(get(node, "startDate").view().to_number());
     let end = UtcFields::from_epoch_ms(get(node, "endDate").view().to_number());
     let (Some(start), Some(end)) = (start, end) else {
-        ctx.error(date_out_of_range("google-calendar-url"), None);
-        vars[0] = Val::Missing;
+        ctx.fail(DATE_OUT_OF_RANGE);
         return;
     };
     let mut out = String::from("http://www.google.com/calendar/event?action=TEMPLATE&text=");

@@ -25,11 +25,13 @@ fn builtin_templates_compile() {
     }
 }
 
-/// Dates the reference's calendar cannot represent make it throw: the tag prints nothing
-/// (reference output "AB" here) and an execution error is recorded.
+/// Dates the reference's calendar cannot represent make it throw: the tag, later
+/// formatters included, prints nothing (reference output "AB" here) and an execution
+/// error is recorded.
 #[test]
 fn calendar_url_out_of_range_prints_nothing() {
-    let template = Template::parse_strict("A{@|google-calendar-url}B").expect("compiles");
+    let template = Template::parse_strict("A{@|google-calendar-url}{@|google-calendar-url|json}B")
+        .expect("compiles");
     for data in [
         r#"{"startDate": 253402300800000, "endDate": 0}"#,
         r#"{"startDate": 0, "endDate": "abc"}"#,
@@ -39,6 +41,6 @@ fn calendar_url_out_of_range_prints_nothing() {
         let mut out = String::new();
         let errors = crate::exec::execute(&template, &data, &crate::exec::Env::default(), &mut out);
         assert_eq!(out, "AB");
-        assert_eq!(errors.len(), 1);
+        assert_eq!(errors.len(), 2);
     }
 }
