@@ -44,3 +44,23 @@ fn calendar_url_out_of_range_prints_nothing() {
         assert_eq!(errors.len(), 2);
     }
 }
+
+/// The reference's throw also leaves the tag's frame on the stack; with `npm_compat` the
+/// engine reproduces that, so the section after it no longer finds `y` (reference: "AB").
+#[test]
+fn calendar_url_failure_in_npm_compat_mode() {
+    let template =
+        Template::parse_strict("A{x|google-calendar-url}B{.section y}C{.end}").expect("compiles");
+    let data = crate::value::Node::from_json_str(r#"{"x": {"startDate": "abc"}, "y": 1}"#)
+        .expect("valid JSON");
+    let mut out = String::new();
+    let env = crate::exec::Env {
+        npm_compat: true,
+        ..crate::exec::Env::default()
+    };
+    crate::exec::execute(&template, &data, &env, &mut out);
+    assert_eq!(out, "AB");
+    let mut out = String::new();
+    crate::exec::execute(&template, &data, &crate::exec::Env::default(), &mut out);
+    assert_eq!(out, "ABC");
+}
