@@ -4,10 +4,13 @@
 //! decides whether a `{.name? args}` block runs. Each family module has a `register`
 //! function, so adding a formatter is one function plus one line.
 
+pub mod content;
 pub mod core;
 pub mod date;
 pub mod i18n;
 mod missing;
+pub mod slide;
+pub mod social;
 pub mod util;
 
 use std::sync::OnceLock;
@@ -45,6 +48,9 @@ impl Registry {
             date::register(&mut r);
             i18n::register(&mut r);
             missing::register(&mut r);
+            content::register(&mut r);
+            social::register(&mut r);
+            slide::register(&mut r);
             r
         })
     }

@@ -1,0 +1,618 @@
+//! The content formatters: image markup and metadata, sizes, colours, item classes,
+//! audio and video embeds.
+
+use std::fmt::Write as _;
+use std::sync::LazyLock;
+
+use super::super::Registry;
+use super::enums::{product_type, record_type};
+use super::image::{self, push_focal_point, push_image_meta, split_dimensions};
+use super::{enums, get, get_index, run_builtin};
+use crate::compile::Template;
+use crate::exec::Ctx;
+use crate::plugins::util::{escape_attr, slugify};
+use crate::syntax::path::VarPath;
+use crate::syntax::tag::Args;
+use crate::value::number::{js_parse_int, push_number, to_int32};
+use crate::value::{Val, View};
+
+/// The image widths the platform renders, smallest first (SPEC.md §9).
+pub const IMAGE_WIDTHS: [&str; 7] = ["100w", "300w", "500w", "750w", "1000w", "1500w", "2500w"];
+
+/// What the resize formatters print when the value is not a `WxH` size (SPEC.md §8).
+pub const INVALID_SOURCE: &str = "Invalid source parameter. Pass in 'originalSize'";
+
+pub fn register(r: &mut Registry) {
+    r.add_formatter("AbsUrl", abs_url);
+    r.add_formatter("audio-player", audio_player);
+    r.add_formatter("capitalize", capitalize);
+    r.add_formatter("child-image-meta", child_image_meta);
+    r.add_formatter("cover-image-meta", cover_image_meta);
+    r.add_formatter("color-weight", color_weight);
+    r.add_formatter("height", height);
+    r.add_formatter("humanizeDuration", humanize_duration);
+    r.add_formatter("image", image);
+    r.add_formatter("image-color", image_color);
+    r.add_formatter("image-meta", image_meta);
+    r.add_formatter("image-srcset", image_srcset);
+    r.add_formatter("item-classes", item_classes);
+    r.add_formatter("resizedHeightForWidth", resized_height_for_width);
+    r.add_formatter("resizedWidthForHeight", resized_width_for_height);
+    r.add_formatter("squarespaceThumbnailForHeight", thumbnail_for_height);
+    r.add_formatter("squarespaceThumbnailForWidth", thumbnail_for_width);
+    r.add_formatter("website-color", website_color);
+    r.add_formatter("width", width);
+    r.add_formatter("video", video);
+}
+
+/// `AbsUrl`: the value appended to the site's `base-url` with a slash.
+fn abs_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static BASE_URL: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("base-url"));
+    let base = ctx.resolve(&BASE_URL);
+    let mut out = base.view().to_str().into_owned();
+    out.push('/');
+    out.push_str(&vars[0].view().to_str());
+    vars[0] = Val::Text(out);
+}
+
+/// `audio-player`: the audio player's mount point for an audio item.
+fn audio_player<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static TEMPLATE: LazyLock<Template> =
+        LazyLock::new(|| super::builtin(include_str!("audio-player.html")));
+    let node = std::mem::take(&mut vars[0]);
+    vars[0] = Val::Text(run_builtin(ctx, "audio-player", &TEMPLATE, node, true));
+}
+
+/// `capitalize`: the whole text in upper case (full Unicode mapping, as JavaScript's
+/// `toUpperCase`).
+fn capitalize<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = Val::Text(vars[0].view().to_str().to_uppercase());
+}
+
+/// `child-image-meta [n]`: image metadata of the value's `items[n]` (default the first).
+fn child_image_meta<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let index = args.get(0).map_or(0.0, js_parse_int);
+    let child = get_index(&get(&vars[0], "items"), index);
+    let mut out = String::new();
+    push_image_meta(ctx, &child, None, &mut out);
+    vars[0] = Val::Text(out);
+}
+
+/// `cover-image-meta`: image metadata of the value's `coverImage`.
+fn cover_image_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let cover = get(&vars[0], "coverImage");
+    let mut out = String::new();
+    push_image_meta(ctx, &cover, None, &mut out);
+    vars[0] = Val::Text(out);
+}
+
+/// `image-meta`: image metadata of the value itself.
+fn image_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let mut out = String::new();
+    push_image_meta(ctx, &vars[0], None, &mut out);
+    vars[0] = Val::Text(out);
+}
+
+/// A hex colour (`#` optional, 3 to 6 hex digits; 3 digits are doubled) as an integer.
+fn hex_color(text: &str) -> Option<u32> {
+    let hex = text.strip_prefix('#').unwrap_or(text);
+    if !(3..=6).contains(&hex.len()) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    if hex.len() == 3 {
+        let d: Vec<u32> = hex.chars().filter_map(|c| c.to_digit(16)).collect();
+        return Some(((d[0] * 17) << 16) | ((d[1] * 17) << 8) | (d[2] * 17));
+    }
+    u32::from_str_radix(hex, 16).ok()
+}
+
+/// `color-weight`: "light" or "dark" for a hex colour (above or below half of 0xFFFFFF);
+/// nothing for anything that is not a hex colour.
+fn color_weight<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = match hex_color(&vars[0].view().to_str()) {
+        Some(c) if f64::from(c) > f64::from(0xFF_FFFF) / 2.0 => Val::text("light"),
+        Some(_) => Val::text("dark"),
+        None => Val::Missing,
+    };
+}
+
+/// `width` / `height`: one side of a `WxH` size, as a number (NaN when it is not one).
+fn dimension(vars: &mut [Val<'_>], second: bool) {
+    let size = vars[0].view().to_str();
+    vars[0] = match split_dimensions(&size) {
+        Some((w, h)) => Val::num(js_parse_int(if second { h } else { w })),
+        None => Val::Missing,
+    };
+}
+
+fn width<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    dimension(vars, false);
+}
+
+fn height<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    dimension(vars, true);
+}
+
+/// `humanizeDuration`: milliseconds as `m:ss` (whole seconds, 32-bit arithmetic).
+fn humanize_duration<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let secs = to_int32(vars[0].view().to_number() / 1000.0);
+    let mins = to_int32(f64::from(secs) / 60.0);
+    // Both fit in 32 bits, and so does the difference (|secs - mins * 60| < 60).
+    let rest = i64::from(secs) - i64::from(mins) * 60;
+    let mut out = String::with_capacity(8);
+    let _ = write!(out, "{mins}:");
+    if (0..10).contains(&rest) {
+        out.push('0');
+    }
+    let _ = write!(out, "{rest}");
+    vars[0] = Val::Text(out);
+}
+
+/// `image [class]`: a lazy-loading `<img>` (class `thumb-image` by default) plus a
+/// `<noscript>` fallback.
+fn image<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let node = &vars[0];
+    let class = if args.len() == 1 {
+        args.get(0).unwrap_or_default()
+    } else {
+        "thumb-image"
+    };
+    let mut alt = String::new();
+    escape_attr(&image::alt_text(ctx, node), &mut alt);
+    let mut out = String::with_capacity(256);
+    out.push_str("<noscript><img src=\"");
+    out.push_str(&get(node, "assetUrl").view().to_str());
+    out.push_str("\" alt=\"");
+    out.push_str(&alt);
+    out.push_str("\" /></noscript><img class=\"");
+    out.push_str(class);
+    out.push_str("\" ");
+    push_image_meta(ctx, node, Some(&alt), &mut out);
+    out.push_str("data-load=\"false\" data-image-id=\"");
+    out.push_str(&get(node, "id").view().to_str());
+    out.push_str("\" data-type=\"image\" />");
+    vars[0] = Val::Text(out);
+}
+
+/// The corners and centre `colorData` averages, in output order.
+const COLOR_POSITIONS: [&str; 5] = ["topLeft", "topRight", "bottomLeft", "bottomRight", "center"];
+
+/// `image-color [position [property]]`: one average colour of the image (`#rrggbb`,
+/// optionally as `property: #rrggbb`), or all five as `data-color-*` attributes.
+fn image_color<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let colors = get(&vars[0], "colorData");
+    if colors.is_missing() {
+        vars[0] = Val::Missing;
+        return;
+    }
+    let mut out = String::new();
+    match args.get(0) {
+        Some(position) => {
+            let color = get(&colors, &format!("{position}Average"));
+            let color = color.view().to_str();
+            if color.is_empty() {
+                let _ = write!(out, "\"{position}\" not found.");
+            } else {
+                if let Some(property) = args.get(1) {
+                    out.push_str(property);
+                    out.push_str(": ");
+                }
+                out.push('#');
+                out.push_str(&color);
+            }
+        }
+        None => {
+            for position in COLOR_POSITIONS {
+                let color = get(&colors, &format!("{position}Average"));
+                let _ = write!(out, "data-color-{position}=\"#{}\" ", color.view().to_str());
+            }
+        }
+    }
+    vars[0] = Val::Text(out);
+}
+
+/// `image-srcset`: a ` srcset="..."` attribute from the image's width variants, plus the
+/// original as the next size up when the largest variant is not the largest width.
+/// A missing image, or one without width variants, is left as it is.
+fn image_srcset<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let node = &vars[0];
+    if node.is_missing() {
+        return;
+    }
+    let variants = get(node, "systemDataVariants");
+    let variants = variants.view().to_str();
+    let widths: Vec<&str> = variants.split(',').filter(|v| v.ends_with('w')).collect();
+    let Some(&last) = widths.last() else {
+        return;
+    };
+    let asset_url = get(node, "assetUrl");
+    let asset_url = asset_url.view().to_str();
+    let mut out = String::from(" srcset=\"");
+    for (i, w) in widths.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "{asset_url}?format={w} {w}");
+    }
+    // The original stands in for the next width up, unless the largest is already there.
+    let next_up = IMAGE_WIDTHS[..IMAGE_WIDTHS.len() - 1]
+        .iter()
+        .position(|&w| w == last)
+        .map(|i| IMAGE_WIDTHS[i + 1]);
+    if let Some(next) = next_up {
+        let _ = write!(out, ",{asset_url}?format=original {next}");
+    }
+    out.push('"');
+    vars[0] = Val::Text(out);
+}
+
+/// Classes for each element of a list value, slugified, as ` prefix-slug`.
+fn push_slug_classes(prefix: &str, list: &Val<'_>, out: &mut String) {
+    for i in 0..list.view().size() {
+        let item = get_index(list, i as f64);
+        out.push(' ');
+        out.push_str(prefix);
+        out.push('-');
+        out.push_str(&slugify(&item.view().to_str()));
+    }
+}
+
+/// `item-classes`: the CSS classes of a content item's wrapper (promotion, categories,
+/// tags, author, post type, position, featured, and sale / sold-out for products).
+fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static PROMOTED: LazyLock<VarPath> =
+        LazyLock::new(|| VarPath::from_dotted("promotedBlockType"));
+    static CATEGORIES: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("categories"));
+    static TAGS: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("tags"));
+    static AUTHOR: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("author"));
+    static LABEL: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("recordTypeLabel"));
+    static INDEX: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("@index"));
+    static STARRED: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("starred"));
+
+    let mut out = String::from("hentry");
+    let promoted = ctx.resolve(&PROMOTED);
+    if promoted.view().truthy() {
+        out.push_str(" promoted promoted-block-");
+        out.push_str(&slugify(&promoted.view().to_str()));
+    }
+    let categories = ctx.resolve(&CATEGORIES);
+    if categories.view().truthy() {
+        push_slug_classes("category", &categories, &mut out);
+    }
+    let tags = ctx.resolve(&TAGS);
+    if tags.view().truthy() {
+        push_slug_classes("tag", &tags, &mut out);
+    }
+    let author = ctx.resolve(&AUTHOR);
+    let name = get(&author, "displayName");
+    if author.view().truthy() && name.view().truthy() {
+        out.push_str(" author-");
+        out.push_str(&slugify(&name.view().to_str()));
+    }
+    out.push_str(" post-type-");
+    out.push_str(&ctx.resolve(&LABEL).view().to_str());
+    let index = ctx.resolve(&INDEX);
+    if !index.is_missing() {
+        out.push_str(" article-index-");
+        push_number(index.view().to_number(), &mut out);
+    }
+    if ctx.resolve(&STARRED).view().truthy() {
+        out.push_str(" featured");
+    }
+    let item = &vars[0];
+    if get(item, "recordType").view().to_number() == f64::from(record_type::STORE_ITEM.code) {
+        if is_on_sale(item) {
+            out.push_str(" on-sale");
+        }
+        if is_sold_out(item) {
+            out.push_str(" sold-out");
+        }
+    }
+    vars[0] = Val::Text(out);
+}
+
+/// The product type code of a store item (`structuredContent.productType`).
+fn product_type_of(item: &Val<'_>) -> Option<i32> {
+    let code = get(&get(item, "structuredContent"), "productType");
+    enums::from_code(product_type::ALL, code.view().to_number()).map(|t| t.code)
+}
+
+/// A physical or service product with a variant on sale, or a digital one on sale.
+fn is_on_sale(item: &Val<'_>) -> bool {
+    let content = get(item, "structuredContent");
+    match product_type_of(item) {
+        Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
+            match get(&content, "variants").view() {
+                View::Arr(variants) => variants.iter().any(|v| get_view(v, "onSale").truthy()),
+                _ => false,
+            }
+        }
+        Some(c) if c == product_type::DIGITAL.code => get(&content, "onSale").view().truthy(),
+        _ => false,
+    }
+}
+
+/// A physical or service product none of whose variants is unlimited or in stock; any
+/// product of unknown type; never a digital product or gift card.
+fn is_sold_out(item: &Val<'_>) -> bool {
+    match product_type_of(item) {
+        Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
+            match get(&get(item, "structuredContent"), "variants").view() {
+                View::Arr(variants) => !variants.iter().any(|v| {
+                    get_view(v, "unlimited").truthy() || get_view(v, "qtyInStock").to_number() > 0.0
+                }),
+                _ => true,
+            }
+        }
+        Some(c) if c == product_type::DIGITAL.code || c == product_type::GIFT_CARD.code => false,
+        _ => true,
+    }
+}
+
+/// A key of an object node, as a view.
+fn get_view<'n>(node: &'n crate::value::Node, key: &str) -> View<'n> {
+    match node.as_object().and_then(|o| o.get(key)) {
+        Some(n) => View::of(n),
+        None => View::Missing,
+    }
+}
+
+/// The other side of a `WxH` size scaled to `requested`, truncated to a 32-bit integer
+/// (both sides `NaN` count as 0); `Err` with the message when the value is not a size.
+fn resize(size: &Val<'_>, width_for_height: bool, requested: f64) -> Result<i32, &'static str> {
+    let size = size.view().to_str();
+    let (w, h) = split_dimensions(&size).ok_or(INVALID_SOURCE)?;
+    let (w, h) = (js_parse_int(w), js_parse_int(h));
+    let value = if width_for_height {
+        w * (requested / h)
+    } else {
+        h * (requested / w)
+    };
+    Ok(to_int32(value))
+}
+
+fn requested(args: &Args) -> f64 {
+    args.get(0).map_or(f64::NAN, js_parse_int)
+}
+
+/// `resizedHeightForWidth W`: the height of the image at width W.
+fn resized_height_for_width<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = match resize(&vars[0], false, requested(args)) {
+        Ok(n) => Val::num(f64::from(n)),
+        Err(message) => Val::text(message),
+    };
+}
+
+/// `resizedWidthForHeight H`: the width of the image at height H.
+fn resized_width_for_height<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = match resize(&vars[0], true, requested(args)) {
+        Ok(n) => Val::num(f64::from(n)),
+        Err(message) => Val::text(message),
+    };
+}
+
+/// The smallest platform width that covers `width` pixels (SPEC.md §9 buckets), capped
+/// at 1500w.
+fn thumbnail_width(width: f64) -> &'static str {
+    if width > 1000.0 {
+        "1500w"
+    } else if width > 750.0 {
+        "1000w"
+    } else if width > 500.0 {
+        "750w"
+    } else if width > 300.0 {
+        "500w"
+    } else if width > 100.0 {
+        "300w"
+    } else {
+        "100w"
+    }
+}
+
+/// `squarespaceThumbnailForWidth W`: the image width variant for W pixels.
+fn thumbnail_for_width<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = Val::text(thumbnail_width(requested(args)));
+}
+
+/// `squarespaceThumbnailForHeight H`: the image width variant for the image at height H.
+fn thumbnail_for_height<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    vars[0] = match resize(&vars[0], true, requested(args)) {
+        Ok(n) => Val::text(thumbnail_width(f64::from(n))),
+        Err(message) => Val::text(message),
+    };
+}
+
+/// `num.toFixed(2)` read back as a number: rounded to two decimals, exact halves away
+/// from zero (JavaScript rounds the exact binary value; Rust's formatting rounds exact
+/// halves to even, and exact halves are the values `k/8` with odd `k`).
+fn to_fixed_2(x: f64) -> f64 {
+    if !x.is_finite() || x.abs() >= 1e21 {
+        return x;
+    }
+    let eighths = x.abs() * 8.0;
+    let exact_half = eighths.fract() == 0.0 && eighths % 2.0 == 1.0;
+    let text = if exact_half {
+        format!("{:.2}", x + x.signum() * 0.001)
+    } else {
+        format!("{x:.2}")
+    };
+    text.parse().unwrap_or(f64::NAN)
+}
+
+/// `website-color`: an `{hue, saturation, lightness[, alpha]}` colour (saturation,
+/// lightness and alpha in 0..=1) as CSS `hsl()` / `hsla()`, or the bounds messages of
+/// SPEC.md §5.
+fn website_color<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let node = &vars[0];
+    let (hue, saturation, lightness) = (
+        get(node, "hue"),
+        get(node, "saturation"),
+        get(node, "lightness"),
+    );
+    if hue.is_missing() || saturation.is_missing() || lightness.is_missing() {
+        vars[0] = Val::text("Missing an H/S/L value.");
+        return;
+    }
+    let hue = hue.view().to_number();
+    let mut saturation = saturation.view().to_number();
+    let mut lightness = lightness.view().to_number();
+    let alpha = get(node, "alpha");
+    let alpha = (!alpha.is_missing()).then(|| alpha.view().to_number());
+
+    let mut errors = String::new();
+    if !(0.0..=360.0).contains(&hue) && !hue.is_nan() {
+        errors.push_str("Hue out of bounds. ");
+    }
+    if (0.0..=1.0).contains(&saturation) {
+        saturation *= 100.0;
+    } else {
+        errors.push_str("Saturation out of bounds. ");
+    }
+    if (0.0..=1.0).contains(&lightness) {
+        lightness *= 100.0;
+    } else {
+        errors.push_str("Lightness out of bounds. ");
+    }
+    // NaN is in bounds here: the reference's comparisons are all false for it.
+    if alpha.is_some_and(|a| !a.is_nan() && !(0.0..=1.0).contains(&a)) {
+        errors.push_str("Alpha out of bounds.");
+    }
+    if !errors.is_empty() {
+        vars[0] = Val::Text(errors);
+        return;
+    }
+
+    let mut out = String::from(if alpha.is_some() { "hsla(" } else { "hsl(" });
+    push_number(to_fixed_2(hue), &mut out);
+    out.push_str(", ");
+    push_number(to_fixed_2(saturation), &mut out);
+    out.push_str("%, ");
+    push_number(to_fixed_2(lightness), &mut out);
+    match alpha {
+        Some(a) => {
+            out.push_str("%, ");
+            push_number(to_fixed_2(a), &mut out);
+            out.push(')');
+        }
+        None => out.push_str("%)"),
+    }
+    vars[0] = Val::Text(out);
+}
+
+/// `colorData` keys behind the video overlay's `data-color-*` attributes.
+const VIDEO_COLORS: [(&str, &str); 5] = [
+    ("topleft", "topLeftAverage"),
+    ("topright", "topRightAverage"),
+    ("bottomleft", "bottomLeftAverage"),
+    ("bottomright", "bottomRightAverage"),
+    ("center", "centerAverage"),
+];
+
+/// `video [load-false] [color-data]`: the video embed wrapper, with its thumbnail
+/// overlay when the item asks for one.
+fn video<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let node = &vars[0];
+    let oembed = get(node, "oembed");
+    let load_false = args.iter().any(|a| a == "load-false");
+    let use_colors = args.iter().any(|a| a == "color-data");
+
+    let mut out = String::with_capacity(256);
+    out.push_str("<div class=\"sqs-video-wrapper\" ");
+    if load_false {
+        out.push_str(" data-load=\"false\" ");
+    }
+    out.push_str("data-html=\"");
+    escape_attr(&get(&oembed, "html").view().to_str(), &mut out);
+    out.push_str("\" data-provider-name=\"");
+    out.push_str(&get(&oembed, "providerName").view().to_str());
+    out.push_str("\">");
+
+    if get(node, "overlay").view().truthy() {
+        out.push_str("<div class=\"sqs-video-overlay");
+        let has_image =
+            get(node, "mainImageId").view().truthy() || get(node, "systemDataId").view().truthy();
+        if has_image {
+            out.push_str("\" style=\"opacity: 0;\"><img data-load=\"false\" data-src=\"");
+            out.push_str(&get(node, "assetUrl").view().to_str());
+            out.push_str("\" data-image-dimensions=\"");
+            out.push_str(&get(node, "originalSize").view().to_str());
+            out.push_str("\" data-image-focal-point=\"");
+            push_focal_point(node, &mut out);
+            out.push_str("\" ");
+            let colors = get(node, "colorData");
+            if use_colors && colors.view().truthy() {
+                for (attr, key) in VIDEO_COLORS {
+                    let _ = write!(
+                        out,
+                        "data-color-{attr}=\"#{}\" ",
+                        get(&colors, key).view().to_str()
+                    );
+                }
+            }
+            out.push_str("/>");
+        } else {
+            out.push_str(" no-thumb\" style=\"opacity: 0;\">");
+        }
+        out.push_str(
+            "<div class=\"sqs-video-opaque\"> </div><div class=\"sqs-video-icon\"></div></div>",
+        );
+    }
+    out.push_str("</div>");
+    vars[0] = Val::Text(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hex_colors() {
+        assert_eq!(hex_color("#fff"), Some(0xFF_FFFF));
+        assert_eq!(hex_color("abc"), Some(0xAA_BBCC));
+        assert_eq!(hex_color("#12345"), Some(0x12345));
+        assert_eq!(hex_color("1234567"), None);
+        assert_eq!(hex_color("#ggg"), None);
+        assert_eq!(hex_color("##fff"), None);
+        assert_eq!(hex_color(""), None);
+    }
+
+    #[test]
+    fn fixed_rounding_matches_javascript() {
+        // Expectations from node: Number((x).toFixed(2)).
+        assert_eq!(to_fixed_2(0.125), 0.13);
+        assert_eq!(to_fixed_2(0.375), 0.38);
+        assert_eq!(to_fixed_2(1.005), 1.0);
+        assert_eq!(to_fixed_2(12.345), 12.35);
+        assert_eq!(to_fixed_2(57.99999), 58.0);
+        assert_eq!(to_fixed_2(-0.125), -0.13);
+        assert!(to_fixed_2(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn thumbnail_buckets() {
+        let got: Vec<_> = [
+            f64::NAN,
+            100.0,
+            101.0,
+            300.0,
+            301.0,
+            500.0,
+            501.0,
+            750.0,
+            751.0,
+            1000.0,
+            1001.0,
+            1e9,
+        ]
+        .into_iter()
+        .map(thumbnail_width)
+        .collect();
+        assert_eq!(
+            got,
+            [
+                "100w", "100w", "300w", "300w", "500w", "500w", "750w", "750w", "1000w", "1000w",
+                "1500w", "1500w"
+            ]
+        );
+    }
+}
