@@ -26,13 +26,11 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
-        Inst::Predicate(p) => {
-            if test(ctx, &p.call) {
-                exec_block(ctx, &p.body);
-            } else {
-                exec_alternates(ctx, &p.alt);
-            }
-        }
+        Inst::Predicate(p) => match test(ctx, &p.call, "PREDICATE") {
+            Some(true) => exec_block(ctx, &p.body),
+            Some(false) => exec_alternates(ctx, &p.alt),
+            None => {}
+        },
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
             let mut vars = resolve_all(ctx, &b.vars);
@@ -84,21 +82,33 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
 fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &'a [OrBranch]) {
     for branch in alternates {
         let take = match &branch.call {
-            None => true,
-            Some(call) => test(ctx, call),
+            None => Some(true),
+            Some(call) => test(ctx, call, "OR_PREDICATE"),
         };
-        if take {
-            exec_block(ctx, &branch.body);
-            return;
+        match take {
+            Some(true) => {
+                exec_block(ctx, &branch.body);
+                return;
+            }
+            Some(false) => {}
+            // A failed predicate abandons its block: no branch runs.
+            None => return,
         }
     }
 }
 
-fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall) -> bool {
+/// Evaluates a predicate; `None` when it failed ([`Ctx::fail`]), which in the reference
+/// is a thrown error that skips the whole block.
+fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall, kind: &'static str) -> Option<bool> {
     match call.apply {
-        Some(f) => f(ctx, &call.args),
+        Some(f) => {
+            let previous = std::mem::replace(&mut ctx.applying, kind);
+            let result = f(ctx, &call.args);
+            ctx.applying = previous;
+            if ctx.take_failure() { None } else { Some(result) }
+        }
         // Unknown predicates were reported at compile time and count as false.
-        None => false,
+        None => Some(false),
     }
 }
 

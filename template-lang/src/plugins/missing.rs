@@ -4,7 +4,8 @@
 use super::Registry;
 use crate::error::msg;
 
-/// Retired formatters: templates still use them, so they parse, and they print nothing.
+/// Retired formatters: templates still use them, so they parse; they leave the value as
+/// it is (so `{missing|money-format}` prints nothing, as the corpus expects).
 const RETIRED: &[&str] = &[
     "datetimefield",
     "i18n-money-format",
@@ -16,7 +17,8 @@ const RETIRED: &[&str] = &[
 
 pub fn register(r: &mut Registry) {
     for name in RETIRED {
-        r.add_formatter(name, |_, _, vars| vars[0] = crate::value::Val::Missing);
+        // The reference's implementation does nothing: the value passes through as it is.
+        r.add_formatter(name, |_, _, _| {});
     }
     r.add_predicate("units-metric?", |ctx, _| {
         ctx.error(msg::not_implemented("units-metric?"), None);

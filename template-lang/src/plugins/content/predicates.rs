@@ -285,7 +285,7 @@ fn passthrough<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 
 /// `same-day?`: the event starts and ends on the same UTC day of the same era year (so,
 /// as in the reference, a day of 1 BC matches the same day of AD 1). Dates the calendar cannot
-/// represent are an execution error (the reference throws) and count as false.
+/// represent fail the predicate (the reference throws): neither branch runs.
 fn same_day<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     let start = get(ctx.node(), "startDate").view().to_number();
     let end = get(ctx.node(), "endDate").view().to_number();
@@ -295,10 +295,7 @@ fn same_day<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     ) {
         (Some(a), Some(b)) => a.year == b.year && a.day_of_year == b.day_of_year,
         _ => {
-            ctx.error(
-                crate::error::msg::unexpected("PREDICATE", super::DATE_OUT_OF_RANGE),
-                None,
-            );
+            ctx.fail(super::DATE_OUT_OF_RANGE);
             false
         }
     }

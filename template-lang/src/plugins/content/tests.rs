@@ -42,11 +42,10 @@ fn builtin_templates_compile() {
     assert!(Template::parse_strict(source.strip_suffix('\n').unwrap_or(source)).is_ok());
 }
 
-/// `same-day?` on dates the calendar cannot represent: the reference throws and runs
-/// neither branch; the engine has no way for a predicate to abandon its block, so the
-/// predicate records an execution error and is false.
+/// `same-day?` on dates the calendar cannot represent: the reference throws, so neither
+/// branch runs and an execution error is recorded.
 #[test]
-fn same_day_out_of_range_is_false_with_an_error() {
+fn same_day_out_of_range_abandons_the_block() {
     let template = Template::parse_strict("{.same-day?}Y{.or}N{.end}").expect("compiles");
     for data in [
         r#"{"startDate": 253402300800000, "endDate": 0}"#,
@@ -55,8 +54,9 @@ fn same_day_out_of_range_is_false_with_an_error() {
         let data = Node::from_json_str(data).expect("valid JSON");
         let mut out = String::new();
         let errors = crate::exec::execute(&template, &data, &crate::exec::Env::default(), &mut out);
-        assert_eq!(out, "N");
+        assert_eq!(out, "");
         assert_eq!(errors.len(), 1);
+        assert!(errors[0].message.starts_with("RuntimeError: Unexpected TypeError error when executing PREDICATE"));
     }
 }
 
