@@ -17,7 +17,7 @@
 use std::cmp::Ordering;
 use std::fmt::Write;
 
-use fixed_decimal::{Decimal, Sign, SignedRoundingMode, UnsignedRoundingMode};
+use fixed_decimal::{Decimal, Sign, SignDisplay, SignedRoundingMode, UnsignedRoundingMode};
 use icu_decimal::options::{
     CompactDecimalFormatterOptions, DecimalFormatterOptions, GroupingStrategy,
 };
@@ -148,7 +148,8 @@ fn view_to_decimal(v: View<'_>) -> Decimal {
 /// The digits a number keeps, resolved from the options, the pattern and the currency (the
 /// reference's number context).
 struct Digits {
-    /// Minimum integer digits; `None` keeps the pattern's single digit.
+    /// Minimum integer digits; `None` keeps the pattern's single digit, `Some(0)` drops
+    /// the zero before the point (`.5`).
     min_int: Option<u8>,
     min_frac: i32,
     max_frac: i32,
@@ -188,9 +189,30 @@ impl Digits {
         currency_digits: Option<i32>,
         scientific: bool,
     ) -> Digits {
+        Digits::resolve(o, pattern, currency_digits, scientific, None)
+    }
+
+    /// The digits of a compact number (`1.2K`): significant digits unless fraction digits
+    /// are asked for, at most `max_sig` of them by default.
+    fn compact(o: &NumberOptions, currency_digits: Option<i32>, max_sig: i32) -> Digits {
+        const COMPACT_PATTERN: Pattern = Pattern {
+            min_frac: 0,
+            max_frac: 0,
+        };
+        Digits::resolve(o, COMPACT_PATTERN, currency_digits, false, Some(max_sig))
+    }
+
+    fn resolve(
+        o: &NumberOptions,
+        pattern: Pattern,
+        currency_digits: Option<i32>,
+        scientific: bool,
+        compact_max_sig: Option<i32>,
+    ) -> Digits {
         let opt_frac = o.min_frac.is_some() || o.max_frac.is_some();
         let opt_sig = o.min_sig.is_some() || o.max_sig.is_some();
-        let significant = (scientific && !opt_frac) || opt_sig;
+        let compact = compact_max_sig.is_some();
+        let significant = ((scientific || compact) && !opt_frac) || opt_sig;
         let mut min_frac = currency_digits.unwrap_or(pattern.min_frac);
         let mut max_frac = currency_digits.unwrap_or(pattern.max_frac);
         let opt_min = o.min_frac.map(i32::from);
@@ -213,10 +235,10 @@ impl Digits {
         let (mut min_sig, mut max_sig) = (-1, -1);
         if significant || scientific {
             let or = |v: Option<u8>, d: i32| v.map_or(d, i32::from);
-            let (lo, hi) = if scientific {
-                (pattern.min_frac, pattern.max_frac)
-            } else {
-                (-1, -1)
+            let (lo, hi) = match (scientific, compact_max_sig) {
+                (true, _) => (pattern.min_frac, pattern.max_frac),
+                (false, Some(max)) => (1, max),
+                (false, None) => (-1, -1),
             };
             min_sig = or(o.min_sig, lo);
             max_sig = or(o.max_sig, hi);
@@ -228,7 +250,7 @@ impl Digits {
             }
         }
         Digits {
-            min_int: o.min_int.filter(|&n| n > 0),
+            min_int: o.min_int,
             min_frac,
             max_frac,
             significant,
@@ -281,10 +303,26 @@ fn precision(n: &Decimal) -> i32 {
 
 /// Rounds to `scale` fraction digits (negative: to tens, hundreds...) and pads with zeros
 /// up to it.
+///
+/// As in the reference, a rounding that drops every digit leaves zero without rounding
+/// when more places are dropped than the number has digits, or when it drops them all
+/// from a number of at least one: `0.0000001` rounded up to three places is `0.000`,
+/// and `5` rounded to tens is `0`; `0.5` rounded up to units is still `1`.
 fn set_scale(n: &mut Decimal, scale: i32, round: Round) {
     let Ok(position) = i16::try_from(-scale) else {
         return;
     };
+    let dropped = self::scale(n) - scale;
+    if dropped > 0 && !n.absolute.is_zero() {
+        let p = precision(n);
+        if p < dropped || (p == dropped && n.absolute.nonzero_magnitude_start() >= 0) {
+            n.absolute = Default::default();
+            if position < 0 {
+                n.absolute.pad_end(position);
+            }
+            return;
+        }
+    }
     n.round_with_mode(position, mode(round));
     if position < 0 {
         n.absolute.pad_end(position);
@@ -311,8 +349,22 @@ fn drop_negative_zero(n: &mut Decimal) {
 }
 
 fn pad_integer(n: &mut Decimal, min_int: Option<u8>) {
-    if let Some(m) = min_int {
+    if let Some(m) = min_int.filter(|&m| m > 1) {
         n.absolute.pad_start(i16::from(m));
+    }
+}
+
+/// With `minint:0`, a number below one prints without its integer zero (`-.5`): drops
+/// the first digit of `text` when it is that zero.
+fn drop_integer_zero(text: &mut String, n: &Decimal, min_int: Option<u8>) {
+    if min_int != Some(0) || n.absolute.is_zero() || n.absolute.nonzero_magnitude_start() >= 0 {
+        return;
+    }
+    if let Some(i) = text.find(|c: char| c.is_ascii_digit())
+        && text[i..].starts_with('0')
+        && !text[i + 1..].starts_with(|c: char| c.is_ascii_digit())
+    {
+        text.remove(i);
     }
 }
 
@@ -355,7 +407,9 @@ pub fn format_decimal(n: &Decimal, options: &DecimalOptions, locale: &Locale, ou
             drop_negative_zero(&mut n);
             pad_integer(&mut n, digits.min_int);
             if let Some(f) = decimal_formatter(locale, group) {
-                let _ = write!(out, "{}", f.format(&n));
+                let mut text = f.format(&n).to_string();
+                drop_integer_zero(&mut text, &n, digits.min_int);
+                out.push_str(&text);
             }
         }
         DecimalStyle::Percent
@@ -381,7 +435,8 @@ pub fn format_decimal(n: &Decimal, options: &DecimalOptions, locale: &Locale, ou
             ) else {
                 return;
             };
-            let text = pf.format(&n).to_string();
+            let mut text = pf.format(&n).to_string();
+            drop_integer_zero(&mut text, &n, digits.min_int);
             if matches!(
                 options.style,
                 DecimalStyle::Permille | DecimalStyle::PermilleScaled
@@ -393,22 +448,94 @@ pub fn format_decimal(n: &Decimal, options: &DecimalOptions, locale: &Locale, ou
         }
         DecimalStyle::Scientific => scientific(n, o, locale, out),
         DecimalStyle::Short | DecimalStyle::Long => {
-            if let Some(f) = compact_formatter(locale, options.style == DecimalStyle::Long, group) {
-                let _ = write!(out, "{}", f.format(&n));
+            let long = options.style == DecimalStyle::Long;
+            if let Some(f) = compact_formatter(locale, long, group) {
+                push_compact(&f, &n, o, None, out);
             }
         }
     }
 }
 
+/// The integer digits of a number as the reference counts them (at least 1).
+fn integer_digits(n: &Decimal) -> i32 {
+    if n.absolute.is_zero() {
+        1
+    } else {
+        (i32::from(n.absolute.nonzero_magnitude_start()) + 1).max(1)
+    }
+}
+
+/// Scales `n` for a compact pattern and adjusts its digits as the reference does: the
+/// pattern for its integer digits gives the power of ten to divide by, the quotient keeps
+/// as many significant digits as it has integer digits (two when it has one), and when
+/// rounding carries into a new digit the next pattern is taken. Returns the significand
+/// and the power of ten.
+fn compact_parts(
+    f: &CompactDecimalFormatter,
+    n: &Decimal,
+    o: &NumberOptions,
+    currency_digits: Option<i32>,
+) -> (Decimal, u8) {
+    let magnitude = |digits: i32| i16::try_from(digits - 1).unwrap_or(i16::MAX);
+    let scaled = |exponent: u8| {
+        let mut q = n.clone();
+        move_point(&mut q, -i16::from(exponent));
+        q
+    };
+    let adjust = |q: &Decimal| {
+        let q_digits = integer_digits(q);
+        let max_sig = if q_digits == 1 { 2 } else { q_digits };
+        let mut digits = Digits::compact(o, currency_digits, max_sig);
+        let mut q2 = q.clone();
+        digits.adjust(&mut q2, false);
+        q2
+    };
+    let digits = integer_digits(n);
+    let mut exponent = f.compact_exponent_for_magnitude(magnitude(digits));
+    let q1 = scaled(exponent);
+    let mut q2 = adjust(&q1);
+    if integer_digits(&q2) > integer_digits(&q1) {
+        let next = f.compact_exponent_for_magnitude(magnitude(digits + 1));
+        if next > exponent {
+            exponent = next;
+            q2 = adjust(&scaled(exponent));
+        }
+    }
+    drop_negative_zero(&mut q2);
+    if let Some(m) = o.min_int {
+        pad_integer(&mut q2, Some(m));
+    }
+    (q2, exponent)
+}
+
+/// Appends `n` in compact form (`1.2K`, `123 thousand`).
+fn push_compact(
+    f: &CompactDecimalFormatter,
+    n: &Decimal,
+    o: &NumberOptions,
+    currency_digits: Option<i32>,
+    out: &mut String,
+) {
+    let (q, exponent) = compact_parts(f, n, o, currency_digits);
+    let mut text = match f.format_with_exponent(&q, exponent) {
+        Ok(t) => t.to_string(),
+        Err(_) => f.format(n).to_string(),
+    };
+    drop_integer_zero(&mut text, &q, o.min_int);
+    out.push_str(&text);
+}
+
 /// `style:scientific`: significant digits (one by default), then `E` and the exponent
-/// unless it is zero (`1E+5` for 123456.789 in English).
+/// unless it is zero (`1E+5` for 123456.789 in English; `1×10^−3` in Swedish).
 fn scientific(mut n: Decimal, o: &NumberOptions, locale: &Locale, out: &mut String) {
     let mut digits = Digits::new(o, SCIENTIFIC_PATTERN, None, true);
     digits.adjust(&mut n, true);
+    // `minint:N` keeps N integer digits in the coefficient (`100E+3`).
+    let int_digits = o.min_int.filter(|&m| m > 1).map_or(1, i16::from);
     let exponent = if n.absolute.is_zero() {
         0
     } else {
-        n.absolute.nonzero_magnitude_start()
+        n.absolute.nonzero_magnitude_start() - (int_digits - 1)
     };
     let mut coeff = n;
     move_point(&mut coeff, -exponent);
@@ -418,12 +545,21 @@ fn scientific(mut n: Decimal, o: &NumberOptions, locale: &Locale, out: &mut Stri
     };
     let _ = write!(out, "{}", f.format(&coeff));
     if exponent != 0 {
-        let _ = write!(
-            out,
-            "E{}{}",
-            if exponent < 0 { '-' } else { '+' },
-            exponent.unsigned_abs()
-        );
+        out.push_str(exponent_symbol(locale));
+        // The locale's own signs and digits: format ±exponent and keep the sign.
+        let mut e = Decimal::from(exponent);
+        e.apply_sign_display(SignDisplay::Always);
+        let _ = write!(out, "{}", f.format(&e));
+    }
+}
+
+/// CLDR's exponent symbol: `E` except in a few locales.
+fn exponent_symbol(locale: &Locale) -> &'static str {
+    let language = locale.id.language.as_str();
+    let region = locale.id.region.as_ref().map(|r| r.as_str());
+    match (language, region) {
+        ("sv" | "et" | "lt", _) | ("en", Some("SE")) => "×10^",
+        _ => "E",
     }
 }
 
@@ -448,28 +584,37 @@ pub fn format_currency(
     };
     let icu_options = CurrencyFormatterOptions::from(usage);
     if options.style == CurrencyStyle::Short {
-        let compact = if options.narrow {
-            CurrencyFormatter::try_new_compact_symbol_narrow(prefs, currency, icu_options)
-        } else {
-            CurrencyFormatter::try_new_compact_symbol(prefs, currency, icu_options)
-        };
-        let Ok(f) = compact else {
+        let Some(f) = compact_formatter(locale, false, o.group.unwrap_or(true)) else {
             return;
         };
-        let shell = f.format_fixed_decimal(n).to_string();
-        // ICU4X's compact currency never groups the number; put back a grouped one.
+        let mut number = String::new();
         let mut abs = n.clone();
         abs.sign = Sign::None;
-        let group = o.group.unwrap_or(true);
-        let (Some(plain), Some(ours)) = (
-            compact_formatter(locale, false, false),
-            compact_formatter(locale, false, group),
-        ) else {
-            return out.push_str(&shell);
+        push_compact(&f, &abs, o, Some(fraction_digits(code)), &mut number);
+        // The sign and symbol come from the locale's currency pattern around one unit.
+        let standard = if options.narrow {
+            CurrencyFormatter::try_new_symbol_narrow(prefs, currency, icu_options)
+        } else {
+            CurrencyFormatter::try_new_symbol(prefs, currency, icu_options)
         };
-        let probe = plain.format(&abs).to_string();
-        let ours = ours.format(&abs).to_string();
-        out.push_str(&substitute(&shell, &probe, &ours).unwrap_or(shell));
+        let (Ok(standard), Some(grouped)) = (standard, decimal_formatter(locale, true)) else {
+            return;
+        };
+        let mut one = Decimal::from(1);
+        one.sign = n.sign;
+        let (q, _) = compact_parts(&f, n, o, Some(fraction_digits(code)));
+        if q.absolute.is_zero() {
+            one.sign = Sign::None;
+        }
+        let shell = standard.format_fixed_decimal(&one).to_string();
+        for d in (0..=4).rev() {
+            let mut probe = Decimal::from(1);
+            set_scale(&mut probe, d, Round::HalfUp);
+            let probe = grouped.format(&probe).to_string();
+            if let Some(text) = substitute(&shell, &probe, &number) {
+                return out.push_str(&text);
+            }
+        }
         return;
     }
     let formatter = match (options.style, options.narrow) {
@@ -501,15 +646,24 @@ pub fn format_currency(
     ) else {
         return out.push_str(&shell);
     };
-    let ours = plain.format(&ours).to_string();
+    let mut ours_text = plain.format(&ours).to_string();
+    drop_integer_zero(&mut ours_text, &ours, digits.min_int);
+    let ours = ours_text;
+    // ICU4X rounded the amount to the currency's digits (half away from zero); find its
+    // rendering of it: the candidate that stands in the text as a whole number.
     let k = scale(&n).max(0);
     for d in (0..=k.max(4)).rev() {
         let mut probe = n.clone();
         probe.sign = Sign::None;
-        set_scale(&mut probe, d, Round::HalfEven);
+        set_scale(&mut probe, d, Round::HalfUp);
         let probe = grouped.format(&probe).to_string();
-        if let Some(i) = shell.find(&probe) {
-            let (before, after) = (&shell[..i], &shell[i + probe.len()..]);
+        if let Some(i) = find_number(&shell, &probe) {
+            let (mut before, after) = (&shell[..i], &shell[i + probe.len()..]);
+            // The pattern's spacing between a symbol and a digit does not apply when the
+            // number starts with the separator (`KWD.5` with `minint:0`).
+            if !ours.starts_with(|c: char| c.is_numeric()) {
+                before = before.strip_suffix('\u{a0}').unwrap_or(before);
+            }
             if options.style == CurrencyStyle::Code {
                 push_with_code(before, &ours, after, code, out);
             } else {
@@ -523,9 +677,22 @@ pub fn format_currency(
     out.push_str(&shell);
 }
 
+/// Where `number` stands in `text` as a whole number: not preceded by a digit, and not
+/// followed by a digit or by a separator and a digit (`1.0` is not in `1.01`).
+fn find_number(text: &str, number: &str) -> Option<usize> {
+    let digit = |c: Option<char>| c.is_some_and(char::is_numeric);
+    text.match_indices(number).map(|(i, _)| i).find(|&i| {
+        let before = text[..i].chars().next_back();
+        let mut after = text[i + number.len()..].chars();
+        let (a1, a2) = (after.next(), after.next());
+        let separator_then_digit = a1.is_some_and(|c| !c.is_whitespace()) && digit(a2);
+        !(digit(before) || digit(a1) || separator_then_digit)
+    })
+}
+
 /// `shell` with the first `probe` replaced by `ours`; `None` when `probe` is not in it.
 fn substitute(shell: &str, probe: &str, ours: &str) -> Option<String> {
-    let i = shell.find(probe)?;
+    let i = find_number(shell, probe)?;
     Some(format!(
         "{}{ours}{}",
         &shell[..i],
