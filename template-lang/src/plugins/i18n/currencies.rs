@@ -63,6 +63,118 @@ const REGION_CURRENCY: &[(&str, &str)] = &[
     ("ZA", "ZAR"), ("ZM", "ZMW"), ("ZW", "ZWG"), ("ZZ", "XAD"),
 ];
 
+/// Store currencies (SPEC §3) that the reference's CLDR writes with their ISO code where
+/// ICU4X's newer data has a symbol (German `PHP` rather than `₱`, Spanish `GBP` rather
+/// than `£`), by language. Found by formatting every store currency in every language
+/// the reference ships.
+#[rustfmt::skip]
+const ISO_CODE_SYMBOLS: &[(&str, &str)] = &[
+    ("af", "USD CAD MXN PHP"),
+    ("am", "PHP"),
+    ("ar", "COP IDR"),
+    ("as", "PHP"),
+    ("az", "PHP"),
+    ("ba", "NOK DKK CHF SGD SEK CZK RUB PLN THB MYR ARS ZAR"),
+    ("be", "CAD NZD PHP BRL"),
+    ("bg", "AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("bn", "PHP"),
+    ("bs", "USD AUD CAD NZD GBP HKD MXN ILS PHP BRL"),
+    ("ca", "USD CAD MXN PHP BRL"),
+    ("chr", "PHP"),
+    ("cs", "ILS PHP INR"),
+    ("cy", "PHP"),
+    ("da", "PHP"),
+    ("de", "PHP"),
+    ("dsb", "AUD"),
+    ("el", "PHP"),
+    ("es", "AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("et", "PHP"),
+    ("eu", "PHP"),
+    ("fi", "AUD CAD NZD HKD MXN ILS PHP BRL INR"),
+    ("fr", "HKD PHP JPY"),
+    ("gd", "PHP"),
+    ("gl", "PHP"),
+    ("gu", "PHP"),
+    ("he", "PHP"),
+    ("hi", "PHP"),
+    ("hr", "USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("hsb", "AUD"),
+    ("ht", "NOK DKK HKD CHF SEK CZK PHP RUB PLN THB MYR IDR JPY ZAR"),
+    ("hu", "EUR USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR"),
+    ("hy", "PHP"),
+    ("id", "PHP"),
+    ("is", "EUR USD AUD CAD NZD GBP MXN PHP BRL INR"),
+    ("it", "USD HKD MXN BRL INR JPY"),
+    ("ja", "PHP"),
+    ("ka", "AUD NZD HKD ILS PHP INR JPY"),
+    ("kk", "PHP"),
+    ("km", "PHP"),
+    ("kn", "PHP"),
+    ("ko", "PHP"),
+    ("kok", "PHP"),
+    ("ky", "USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR"),
+    ("lo", "PHP"),
+    ("lt", "USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("lv", "PHP"),
+    ("mk", "AUD NZD GBP HKD ILS PHP INR JPY"),
+    ("ml", "PHP"),
+    ("mn", "PHP"),
+    ("mr", "PHP"),
+    ("ms", "USD CAD MXN PHP"),
+    ("nb", "USD AUD CAD NZD HKD MXN ILS PHP BRL INR JPY"),
+    ("ne", "PHP"),
+    ("nl", "PHP"),
+    ("nn", "USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("no", "USD AUD CAD NZD HKD MXN ILS PHP BRL INR JPY"),
+    ("or", "PHP"),
+    ("pa", "PHP"),
+    ("pcm", "PHP"),
+    ("pl", "USD AUD CAD NZD GBP HKD MXN ILS PHP INR JPY"),
+    ("pt", "PHP"),
+    ("qu", "PHP"),
+    ("ro", "EUR USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR JPY"),
+    ("ru", "PHP"),
+    ("sd", "PHP"),
+    ("si", "PHP"),
+    ("sk", "USD AUD CAD NZD GBP HKD PHP BRL INR JPY"),
+    ("sl", "AUD CAD NZD GBP MXN PHP BRL"),
+    ("sq", "PHP BRL"),
+    ("sr", "AUD NZD PHP"),
+    ("sv", "AUD NZD GBP HKD PHP INR JPY"),
+    ("sw", "PHP"),
+    ("ta", "PHP"),
+    ("te", "PHP"),
+    ("th", "PHP"),
+    ("ti", "JPY"),
+    ("tk", "EUR GBP PHP"),
+    ("tr", "PHP"),
+    ("uk", "EUR USD AUD CAD NZD GBP HKD MXN ILS PHP BRL INR"),
+    ("ur", "PHP"),
+    ("uz", "PHP"),
+    ("vi", "PHP"),
+    ("yue", "PHP"),
+    ("zh", "PHP"),
+    ("zu", "PHP"),
+];
+
+/// Whether amounts in `code` show the ISO code as their symbol in `locale` (the
+/// language's main region; other regions keep ICU4X's symbols).
+pub fn shows_iso_code(locale: &icu_locale::Locale, code: &str) -> bool {
+    let language = locale.id.language.as_str();
+    let Some((_, codes)) = ISO_CODE_SYMBOLS.iter().find(|(l, _)| *l == language) else {
+        return false;
+    };
+    if !codes.split(' ').any(|c| c == code) {
+        return false;
+    }
+    let Some(region) = locale.id.region else {
+        return true;
+    };
+    let mut likely = icu_locale::LanguageIdentifier::from(locale.id.language);
+    icu_locale::LocaleExpander::new_common().maximize(&mut likely);
+    likely.region == Some(region)
+}
+
 /// Fraction digits of amounts in `code` (2 unless the currency says otherwise).
 pub fn fraction_digits(code: &str) -> i32 {
     FRACTION_DIGITS
@@ -98,6 +210,18 @@ mod tests {
         assert_eq!(currency_for_region("GB"), "GBP");
         assert_eq!(currency_for_region("ZZ"), "USD");
         assert_eq!(currency_for_region(""), "USD");
+    }
+
+    #[test]
+    fn iso_code_symbols() {
+        use icu_locale::locale;
+        assert!(shows_iso_code(&locale!("de"), "PHP"));
+        assert!(shows_iso_code(&locale!("de-DE"), "PHP"));
+        assert!(!shows_iso_code(&locale!("de-AT"), "PHP"));
+        assert!(!shows_iso_code(&locale!("de"), "USD"));
+        assert!(shows_iso_code(&locale!("es"), "GBP"));
+        assert!(!shows_iso_code(&locale!("en"), "PHP"));
+        assert!(ISO_CODE_SYMBOLS.windows(2).all(|w| w[0].0 < w[1].0));
     }
 
     #[test]

@@ -28,7 +28,7 @@ use icu_experimental::dimension::currency::options::{CurrencyFormatterOptions, C
 use icu_experimental::dimension::percent::formatter::PercentFormatter;
 use icu_locale::Locale;
 
-use super::currencies::fraction_digits;
+use super::currencies::{fraction_digits, shows_iso_code};
 pub use super::options::{
     CurrencyOptions, CurrencyStyle, DecimalOptions, DecimalStyle, NumberOptions, Round,
 };
@@ -553,12 +553,15 @@ fn scientific(mut n: Decimal, o: &NumberOptions, locale: &Locale, out: &mut Stri
     }
 }
 
-/// CLDR's exponent symbol: `E` except in a few locales.
+/// CLDR's exponent symbol: `E` except in a few locales. (A few more, e.g. Hindi's
+/// `[1E+3]` wrapping, are not reproduced.)
 fn exponent_symbol(locale: &Locale) -> &'static str {
     let language = locale.id.language.as_str();
     let region = locale.id.region.as_ref().map(|r| r.as_str());
     match (language, region) {
         ("sv" | "et" | "lt", _) | ("en", Some("SE")) => "×10^",
+        ("el" | "sk" | "sl", _) => "e",
+        ("uk", _) => "Е",
         _ => "E",
     }
 }
@@ -583,6 +586,7 @@ pub fn format_currency(
         CurrencyUsage::Standard
     };
     let icu_options = CurrencyFormatterOptions::from(usage);
+    let iso_symbol = !options.narrow && shows_iso_code(locale, code);
     if options.style == CurrencyStyle::Short {
         let Some(f) = compact_formatter(locale, false, o.group.unwrap_or(true)) else {
             return;
@@ -592,7 +596,9 @@ pub fn format_currency(
         abs.sign = Sign::None;
         push_compact(&f, &abs, o, Some(fraction_digits(code)), &mut number);
         // The sign and symbol come from the locale's currency pattern around one unit.
-        let standard = if options.narrow {
+        let standard = if iso_symbol {
+            CurrencyFormatter::try_new_code(prefs, currency, icu_options)
+        } else if options.narrow {
             CurrencyFormatter::try_new_symbol_narrow(prefs, currency, icu_options)
         } else {
             CurrencyFormatter::try_new_symbol(prefs, currency, icu_options)
@@ -622,6 +628,7 @@ pub fn format_currency(
         (CurrencyStyle::Code | CurrencyStyle::Name, _) => {
             CurrencyFormatter::try_new_name(prefs, currency)
         }
+        _ if iso_symbol => CurrencyFormatter::try_new_code(prefs, currency, icu_options),
         (_, false) => CurrencyFormatter::try_new_symbol(prefs, currency, icu_options),
         (_, true) => CurrencyFormatter::try_new_symbol_narrow(prefs, currency, icu_options),
     };
@@ -664,8 +671,9 @@ pub fn format_currency(
             if !ours.starts_with(|c: char| c.is_numeric()) {
                 before = before.strip_suffix('\u{a0}').unwrap_or(before);
             }
-            if options.style == CurrencyStyle::Code {
-                push_with_code(before, &ours, after, code, out);
+            if matches!(options.style, CurrencyStyle::Code | CurrencyStyle::Name) {
+                let unit = (options.style == CurrencyStyle::Code).then_some(code);
+                push_with_unit(locale, before, &ours, after, unit, out);
             } else {
                 out.push_str(before);
                 out.push_str(&ours);
@@ -700,21 +708,77 @@ fn substitute(shell: &str, probe: &str, ours: &str) -> Option<String> {
     ))
 }
 
-/// A currency-name rendering with the name replaced by the ISO code, keeping the
-/// pattern's spacing (`1,234.57 US dollars` → `1,234.57 USD`).
-fn push_with_code(before: &str, number: &str, after: &str, code: &str, out: &mut String) {
+/// How the reference's CLDR joins a number and a currency name or code where ICU4X's
+/// newer data joins them differently (`5.00ユーロ` in Japanese where ICU4X has a space).
+enum UnitPattern {
+    /// `{0}{1}`.
+    Tight,
+    /// `{1} {0}`.
+    UnitFirst,
+    /// `{1}{0}`.
+    UnitFirstTight,
+}
+
+fn unit_pattern(locale: &Locale) -> Option<UnitPattern> {
+    match locale.id.language.as_str() {
+        "ja" | "zh" => Some(UnitPattern::Tight),
+        "sw" | "my" => Some(UnitPattern::UnitFirst),
+        "si" => Some(UnitPattern::UnitFirstTight),
+        _ => None,
+    }
+}
+
+/// A currency-name rendering (`1,234.57 US dollars`), with the name replaced by `code`
+/// when given (`1,234.57 USD`), and joined as the reference joins them.
+fn push_with_unit(
+    locale: &Locale,
+    before: &str,
+    number: &str,
+    after: &str,
+    code: Option<&str>,
+    out: &mut String,
+) {
     let is_space = |c: char| c.is_whitespace() || c == '\u{a0}' || c == '\u{202f}';
-    if !after.trim_matches(is_space).is_empty() {
-        out.push_str(before);
-        out.push_str(number);
-        out.push_str(&after[..after.len() - after.trim_start_matches(is_space).len()]);
-        out.push_str(code);
-    } else {
-        let gap = &before[before.trim_end_matches(is_space).len()..];
-        out.push_str(code);
-        out.push_str(gap);
+    let name = after.trim_start_matches(is_space);
+    if name.trim_end_matches(is_space).is_empty() {
+        // The name comes first in ICU4X's pattern: leave it, or put the code in its place.
+        match code {
+            Some(code) => {
+                out.push_str(code);
+                out.push_str(&before[before.trim_end_matches(is_space).len()..]);
+            }
+            None => out.push_str(before),
+        }
         out.push_str(number);
         out.push_str(after);
+        return;
+    }
+    let gap = &after[..after.len() - name.len()];
+    let unit = code.unwrap_or(name);
+    // `before` holds the sign here.
+    match unit_pattern(locale) {
+        Some(UnitPattern::Tight) => {
+            out.push_str(before);
+            out.push_str(number);
+            out.push_str(unit);
+        }
+        Some(UnitPattern::UnitFirst) => {
+            out.push_str(unit);
+            out.push(' ');
+            out.push_str(before);
+            out.push_str(number);
+        }
+        Some(UnitPattern::UnitFirstTight) => {
+            out.push_str(unit);
+            out.push_str(before);
+            out.push_str(number);
+        }
+        None => {
+            out.push_str(before);
+            out.push_str(number);
+            out.push_str(gap);
+            out.push_str(unit);
+        }
     }
 }
 

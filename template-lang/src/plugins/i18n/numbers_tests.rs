@@ -257,6 +257,29 @@ fn supported_currencies() {
     }
 }
 
+/// ISO codes where the reference's CLDR has no symbol, and its joins of number and name.
+#[test]
+fn reference_cldr_symbols_and_unit_patterns() {
+    let cases = [
+        (locale!("de"), "PHP", "", "5,00\u{a0}PHP"),
+        (locale!("es"), "GBP", "", "5,00\u{a0}GBP"),
+        (locale!("it"), "USD", "", "5,00\u{a0}USD"),
+        (locale!("ja"), "PHP", "", "PHP\u{a0}5.00"),
+        (locale!("fr"), "JPY", "", "5\u{a0}JPY"),
+        (locale!("ja"), "EUR", "style:code", "5.00EUR"),
+        (locale!("ja"), "EUR", "style:name", "5.00ユーロ"),
+        (locale!("zh"), "EUR", "style:name", "5.00欧元"),
+        (locale!("sw"), "USD", "style:code", "USD 5.00"),
+    ];
+    for (loc, code, args, want) in cases {
+        assert_eq!(money("5", code, args, &loc), want, "{loc} {code} {args}");
+    }
+    assert_eq!(
+        money("-5", "EUR", "style:name", &locale!("ja")),
+        "-5.00ユーロ"
+    );
+}
+
 #[test]
 fn nested_forms() {
     let en = locale!("en");
@@ -407,6 +430,7 @@ fn scientific_symbols_by_locale() {
         (locale!("fi"), "1E−3", "100E+3"),
         (locale!("de"), "1E-3", "100E+3"),
         (locale!("he"), "1E\u{200e}-3", "100E\u{200e}+3"),
+        (locale!("sk"), "1e-3", "100e+3"),
     ];
     for (loc, small, large) in cases {
         assert_eq!(dec("0.00123", "style:scientific", &loc), small, "{loc}");
