@@ -5,7 +5,9 @@
 
 use fixed_decimal::Decimal;
 
-use crate::plugins::i18n::numbers::{cmp_decimal, move_point, parse_decimal};
+use std::cmp::Ordering;
+
+use crate::plugins::i18n::numbers::{move_point, parse_decimal};
 use crate::value::View;
 
 /// Product types (SPEC §3 "Enumerations"). The reference's helpers know 1–4 and -1; any
@@ -121,6 +123,44 @@ impl<'x> Money<'x> {
     }
 }
 
+/// The order the reference's price comparisons use. It is numeric order except for zero,
+/// which it places as if it were a number between 0.99… and 1 (of its own sign): so a
+/// positive amount below one sorts *before* a zero amount, and `-0` before `-0.5`. The
+/// "from" (lowest) and "normal" (highest) prices pick variants by this order.
+fn reference_order(a: &Decimal, b: &Decimal) -> Ordering {
+    let (x, y) = (&a.absolute, &b.absolute);
+    if x.is_zero() && y.is_zero() {
+        return Ordering::Equal;
+    }
+    let negative = |d: &Decimal| d.sign == fixed_decimal::Sign::Negative;
+    match (negative(a), negative(b)) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
+    let top = |u: &fixed_decimal::UnsignedDecimal| {
+        if u.is_zero() {
+            0
+        } else {
+            u.nonzero_magnitude_start()
+        }
+    };
+    let mut order = top(x).cmp(&top(y));
+    if order == Ordering::Equal {
+        let high = top(x);
+        let low = x
+            .nonzero_magnitude_end()
+            .min(y.nonzero_magnitude_end())
+            .min(high);
+        order = (low..=high)
+            .rev()
+            .map(|m| x.digit_at(m).cmp(&y.digit_at(m)))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal);
+    }
+    if negative(a) { order.reverse() } else { order }
+}
+
 /// The price a variant sells at: its sale price when on sale.
 fn selling_price(variant: View<'_>) -> View<'_> {
     if get(variant, "onSale").truthy() {
@@ -156,7 +196,7 @@ pub fn normal_price(item: View<'_>) -> Money<'_> {
             for v in &vs[1..] {
                 let m = get(View::of(v), "priceMoney");
                 let p = Money::Node(m).amount();
-                if cmp_decimal(&p, &price).is_gt() {
+                if reference_order(&p, &price).is_gt() {
                     best = m;
                     price = p;
                 }
@@ -183,7 +223,7 @@ pub fn sale_price(item: View<'_>) -> Money<'_> {
                 let p = Money::Node(m).amount();
                 if best
                     .as_ref()
-                    .is_none_or(|(_, b)| cmp_decimal(&p, b).is_lt())
+                    .is_none_or(|(_, b)| reference_order(&p, b).is_lt())
                 {
                     best = Some((m, p));
                 }
@@ -213,7 +253,7 @@ fn lowest<'x>(vs: &'x [crate::value::Node], pick: fn(View<'x>) -> View<'x>) -> M
     for v in &vs[1..] {
         let m = pick(View::of(v));
         let p = Money::Node(m).amount();
-        if cmp_decimal(&p, &price).is_lt() {
+        if reference_order(&p, &price).is_lt() {
             best = m;
             price = p;
         }
@@ -379,10 +419,40 @@ pub fn pricing_options_of_lowest_variant(item: View<'_>) -> Option<View<'_>> {
     for v in &vs[1..] {
         let v = View::of(v);
         let p = Money::Node(selling_price(v)).amount();
-        if cmp_decimal(&p, &price).is_lt() {
+        if reference_order(&p, &price).is_lt() {
             options = get(v, "pricingOptions");
             price = p;
         }
     }
     Some(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Orders checked against the reference's decimal `compare`.
+    #[test]
+    fn reference_order_of_amounts() {
+        let d = |s: &str| parse_decimal(s).unwrap();
+        let cases = [
+            ("0", "0.5", Ordering::Greater),
+            ("0.00", "0.5", Ordering::Greater),
+            ("-0", "0.5", Ordering::Less),
+            ("-0", "-0.5", Ordering::Less),
+            ("0", "-0.5", Ordering::Greater),
+            ("0", "1", Ordering::Less),
+            ("0", "0.99", Ordering::Greater),
+            ("0", "10", Ordering::Less),
+            ("-0", "0", Ordering::Equal),
+            ("-0.5", "0", Ordering::Less),
+            ("1.50", "1.5", Ordering::Equal),
+            ("9.99", "10", Ordering::Less),
+            ("-2", "-1.5", Ordering::Less),
+            ("100.01", "100.009", Ordering::Greater),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(reference_order(&d(a), &d(b)), want, "{a} vs {b}");
+        }
+    }
 }

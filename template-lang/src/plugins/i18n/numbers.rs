@@ -14,7 +14,6 @@
 //! nothing; currency decimal symbols that differ from the number's (e.g. `pt-PT` escudos)
 //! keep ICU4X's rendering of the currency digits.
 
-use std::cmp::Ordering;
 use std::fmt::Write;
 
 use fixed_decimal::{Decimal, Sign, SignDisplay, SignedRoundingMode, UnsignedRoundingMode};
@@ -84,34 +83,6 @@ pub fn parse_decimal(text: &str) -> Option<Decimal> {
 pub fn move_point(n: &mut Decimal, by: i16) {
     n.multiply_pow10(by);
     n.absolute.trim_start();
-}
-
-/// Numeric order of two decimals (`fixed_decimal` has none): zeros are equal whatever
-/// their sign or scale, trailing zeros do not count.
-pub fn cmp_decimal(a: &Decimal, b: &Decimal) -> Ordering {
-    let rank = |d: &Decimal| match (d.absolute.is_zero(), d.sign) {
-        (true, _) => 0,
-        (false, Sign::Negative) => -1,
-        (false, _) => 1,
-    };
-    let (ra, rb) = (rank(a), rank(b));
-    if ra != rb || ra == 0 {
-        return ra.cmp(&rb);
-    }
-    let (x, y) = (&a.absolute, &b.absolute);
-    let mut order = x
-        .nonzero_magnitude_start()
-        .cmp(&y.nonzero_magnitude_start());
-    if order == Ordering::Equal {
-        let top = x.nonzero_magnitude_start();
-        let bottom = x.nonzero_magnitude_end().min(y.nonzero_magnitude_end());
-        order = (bottom..=top)
-            .rev()
-            .map(|m| x.digit_at(m).cmp(&y.digit_at(m)))
-            .find(|o| *o != Ordering::Equal)
-            .unwrap_or(Ordering::Equal);
-    }
-    if ra < 0 { order.reverse() } else { order }
 }
 
 /// What `decimal` prints for the reference's non-finite decimals, whatever the style or
