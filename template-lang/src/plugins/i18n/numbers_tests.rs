@@ -310,3 +310,142 @@ fn nested_forms() {
     nested_decimal(&[arg("m")], &["style:percent"], &en, &mut out);
     assert_eq!(out, "€12.50|3 JPY||7.2|0|0||1,250%");
 }
+
+#[test]
+fn compact_with_digit_options() {
+    let en = locale!("en");
+    let cases = [
+        ("999.9999", "style:short maxfrac:5 minsig:5", "1.0000K"),
+        (
+            "98765432109.87654",
+            "style:short round:floor minfrac:3",
+            "98.765B",
+        ),
+        ("1", "style:long minsig:2", "1.0"),
+        ("5", "style:long maxfrac:2 minfrac:1", "5.0"),
+        (
+            "123456.789",
+            "style:long minfrac:1 round:down",
+            "123.4 thousand",
+        ),
+        ("-0.0049", "style:short minint:3", "-000.0049"),
+        ("-0.0049", "style:short maxfrac:2 minint:0", "0"),
+        ("1e-7", "style:short round:half-up minsig:2", "0.00000010"),
+        ("999999", "style:short", "1M"),
+        ("9007199254740991", "style:long", "9,007 trillion"),
+    ];
+    for (value, args, want) in cases {
+        assert_eq!(dec(value, args, &en), want, "{value} {args}");
+    }
+    let ja = locale!("ja");
+    assert_eq!(
+        dec(
+            "98765432109.87654",
+            "style:short round:floor minfrac:3",
+            &ja
+        ),
+        "987.654億"
+    );
+}
+
+#[test]
+fn compact_money_with_digit_options() {
+    let en = locale!("en");
+    let cases = [
+        ("999.9999", "JPY", "style:short minsig:5", "¥1.0000K"),
+        (
+            "98765432109.87654",
+            "KWD",
+            "style:short round:truncate maxfrac:0 minint:3",
+            "KWD\u{a0}098B",
+        ),
+        (
+            "999.9999",
+            "EUR",
+            "style:short maxfrac:5 minint:0",
+            "€999.9999",
+        ),
+        ("1e-7", "JPY", "style:short", "¥0.0000001"),
+        ("-0.0049", "CHF", "style:short", "-CHF\u{a0}0.0049"),
+        ("99999.5", "GBP", "style:short round:down", "£99K"),
+        (
+            "0.000123456",
+            "USD",
+            "style:short minfrac:1 maxfrac:2",
+            "$0.0",
+        ),
+    ];
+    for (amount, code, args, want) in cases {
+        assert_eq!(
+            money(amount, code, args, &en),
+            want,
+            "{amount} {code} {args}"
+        );
+    }
+    let de = locale!("de");
+    assert_eq!(
+        money(
+            "99999.5",
+            "GBP",
+            "style:short round:half-up minint:3 no-group",
+            &de
+        ),
+        "100000\u{a0}£"
+    );
+    assert_eq!(
+        money("98765432109.87654", "USD", "style:short", &de),
+        "99\u{a0}Mrd.\u{a0}$"
+    );
+}
+
+#[test]
+fn no_integer_zero_with_minint_0() {
+    let de = locale!("de");
+    assert_eq!(dec("0.5", "minint:0", &de), ",5");
+    assert_eq!(dec("-0.5", "minint:0", &de), "-,5");
+    assert_eq!(dec("0", "minint:0", &de), "0");
+    assert_eq!(dec("12.5", "minint:0", &de), "12,5");
+    assert_eq!(money("-0.5", "USD", "minint:0", &de), "-,50\u{a0}$");
+    assert_eq!(money("0.5", "USD", "minint:0 style:code", &de), ",50 USD");
+    assert_eq!(money("0", "USD", "minint:0", &de), "0,00\u{a0}$");
+    assert_eq!(money("0.5", "KWD", "minint:0", &locale!("en")), "KWD.500");
+}
+
+#[test]
+fn scientific_symbols_by_locale() {
+    let cases = [
+        (locale!("sv"), "1×10^−3", "100×10^+3"),
+        ("en-SE".parse().unwrap(), "1×10^-3", "100×10^+3"),
+        (locale!("fi"), "1E−3", "100E+3"),
+        (locale!("de"), "1E-3", "100E+3"),
+        (locale!("he"), "1E\u{200e}-3", "100E\u{200e}+3"),
+        (locale!("sk"), "1e-3", "100e+3"),
+    ];
+    for (loc, small, large) in cases {
+        assert_eq!(dec("0.00123", "style:scientific", &loc), small, "{loc}");
+        assert_eq!(
+            dec(
+                "123456.789",
+                "style:scientific minint:3 round:truncate",
+                &loc
+            ),
+            large,
+            "{loc}"
+        );
+    }
+}
+
+#[test]
+fn rounding_that_drops_every_digit() {
+    let en = locale!("en");
+    assert_eq!(dec("1e-7", "minfrac:3 round:up", &en), "0.000");
+    assert_eq!(dec("1e-7", "maxfrac:0 round:ceiling style:long", &en), "0");
+    assert_eq!(dec("123", "maxsig:0", &en), "0");
+    assert_eq!(dec("123", "maxsig:0 round:up", &en), "0");
+    assert_eq!(dec("0.5", "maxfrac:0 round:up", &en), "1");
+    assert_eq!(dec("5", "maxsig:1 round:up", &en), "5");
+    assert_eq!(
+        money("1.005", "USD", "style:name maxfrac:5 round:truncate", &en),
+        "1.005 US dollars"
+    );
+}
