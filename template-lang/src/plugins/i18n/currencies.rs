@@ -175,6 +175,41 @@ pub fn shows_iso_code(locale: &icu_locale::Locale, code: &str) -> bool {
     likely.region == Some(region)
 }
 
+/// Every currency code the reference's CLDR knows, sorted, three letters and a space each.
+/// Amounts in other codes (lower-case ones included) print with no symbol.
+const KNOWN: &str = "ADP AED AFA AFN ALK ALL AMD ANG AOA AOK AON AOR ARA ARL ARM ARP ARS ATS AUD AWG AZM AZN \
+    BAD BAM BAN BBD BDT BEC BEF BEL BGL BGM BGN BGO BHD BIF BMD BND BOB BOL BOP BOV BRB BRC BRE \
+    BRL BRN BRR BRZ BSD BTN BUK BWP BYB BYN BYR BZD CAD CDF CHE CHF CHW CLE CLF CLP CNH CNX CNY \
+    COP COU CRC CSD CSK CUC CUP CVE CYP CZK DDM DEM DJF DKK DOP DZD ECS ECV EEK EGP ERN ESA ESB \
+    ESP ETB EUR FIM FJD FKP FRF GBP GEK GEL GHC GHS GIP GMD GNF GNS GQE GRD GTQ GWE GWP GYD HKD \
+    HNL HRD HRK HTG HUF IDR IEP ILP ILR ILS INR IQD IRR ISJ ISK ITL JMD JOD JPY KES KGS KHR KMF \
+    KPW KRH KRO KRW KWD KYD KZT LAK LBP LKR LRD LSL LTL LTT LUC LUF LUL LVL LVR LYD MAD MAF MCF \
+    MDC MDL MGA MGF MKD MKN MLF MMK MNT MOP MRO MRU MTL MTP MUR MVP MVR MWK MXN MXP MXV MYR MZE \
+    MZM MZN NAD NGN NIC NIO NLG NOK NPR NZD OMR PAB PEI PEN PES PGK PHP PKR PLN PLZ PTE PYG QAR \
+    RHD ROL RON RSD RUB RUR RWF SAR SBD SCR SDD SDG SDP SEK SGD SHP SIT SKK SLE SLL SOS SRD SRG \
+    SSP STD STN SUR SVC SYP SZL THB TJR TJS TMM TMT TND TOP TPE TRL TRY TTD TWD TZS UAH UAK UGS \
+    UGX USD USN USS UYI UYP UYU UYW UZS VEB VED VEF VES VND VNN VUV WST XAF XAG XAU XBA XBB XBC \
+    XBD XCD XCG XDR XEU XFO XFU XOF XPD XPF XPT XRE XSU XTS XUA XXX YDD YER YUD YUM YUN YUR ZAL \
+    ZAR ZMK ZMW ZRN ZRZ ZWD ZWG ZWL ZWR";
+
+/// Whether the reference knows the currency `code` (exactly as written: `usd` is unknown).
+pub fn is_known_currency(code: &str) -> bool {
+    if code.len() != 3 {
+        return false;
+    }
+    let count = KNOWN.len().div_ceil(4);
+    let (mut lo, mut hi) = (0, count);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match KNOWN[mid * 4..mid * 4 + 3].cmp(code) {
+            std::cmp::Ordering::Equal => return true,
+            std::cmp::Ordering::Less => lo = mid + 1,
+            std::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    false
+}
+
 /// Fraction digits of amounts in `code` (2 unless the currency says otherwise).
 pub fn fraction_digits(code: &str) -> i32 {
     FRACTION_DIGITS
@@ -222,6 +257,18 @@ mod tests {
         assert!(shows_iso_code(&locale!("es"), "GBP"));
         assert!(!shows_iso_code(&locale!("en"), "PHP"));
         assert!(ISO_CODE_SYMBOLS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
+
+    #[test]
+    fn known_currencies() {
+        assert!(KNOWN.len() % 4 == 3 && KNOWN.split(' ').all(|c| c.len() == 3));
+        assert!(KNOWN.split(' ').collect::<Vec<_>>().is_sorted());
+        for code in ["ADP", "USD", "EUR", "JPY", "XXX", "ZWR"] {
+            assert!(is_known_currency(code), "{code}");
+        }
+        for code in ["usd", "XYZ", "", "US", "EURO", "ZZZ", "AAA"] {
+            assert!(!is_known_currency(code), "{code}");
+        }
     }
 
     #[test]

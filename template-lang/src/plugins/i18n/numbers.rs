@@ -27,7 +27,7 @@ use icu_experimental::dimension::currency::options::{CurrencyFormatterOptions, C
 use icu_experimental::dimension::percent::formatter::PercentFormatter;
 use icu_locale::Locale;
 
-use super::currencies::{fraction_digits, shows_iso_code};
+use super::currencies::{fraction_digits, is_known_currency, shows_iso_code};
 pub use super::options::{
     CurrencyOptions, CurrencyStyle, DecimalOptions, DecimalStyle, NumberOptions, Round,
 };
@@ -537,8 +537,10 @@ fn exponent_symbol(locale: &Locale) -> &'static str {
     }
 }
 
-/// Formats `n` in currency `code` with `money` options, appending to `out`. Codes ICU4X
-/// cannot read (not three ASCII letters) print nothing.
+/// Formats `n` in currency `code` with `money` options, appending to `out`.
+///
+/// Codes the reference does not know (`XYZ`, `usd`, `EURO`) print as it prints them: no
+/// symbol (`\u{a0}5.00`), no name (`5.00 `), the code as given for `style:code`.
 pub fn format_currency(
     n: &Decimal,
     code: &str,
@@ -546,9 +548,35 @@ pub fn format_currency(
     locale: &Locale,
     out: &mut String,
 ) {
+    if is_known_currency(code) {
+        return format_known_currency(n, code, code, options, locale, out);
+    }
+    // Format as the ISO "no currency" code, then drop it.
+    const PLACEHOLDER: &str = "XXX";
+    let mut text = String::new();
+    let shown = if options.style == CurrencyStyle::Code {
+        code
+    } else {
+        ""
+    };
+    format_known_currency(n, PLACEHOLDER, shown, options, locale, &mut text);
+    out.push_str(&text.replace(PLACEHOLDER, ""));
+}
+
+/// [`format_currency`] for ICU4X's `code`; `shown` is the code or name `style:code` and
+/// `style:name` print (empty: ICU4X's name).
+fn format_known_currency(
+    n: &Decimal,
+    code: &str,
+    shown: &str,
+    options: &CurrencyOptions,
+    locale: &Locale,
+    out: &mut String,
+) {
     let Ok(currency) = CurrencyType::try_from_str(code) else {
         return;
     };
+    let placeholder = shown != code;
     let o = &options.number;
     let prefs = locale.into();
     let usage = if options.style == CurrencyStyle::Accounting {
@@ -557,7 +585,7 @@ pub fn format_currency(
         CurrencyUsage::Standard
     };
     let icu_options = CurrencyFormatterOptions::from(usage);
-    let iso_symbol = !options.narrow && shows_iso_code(locale, code);
+    let iso_symbol = placeholder || !options.narrow && shows_iso_code(locale, code);
     if options.style == CurrencyStyle::Short {
         let Some(f) = compact_formatter(locale, false, o.group.unwrap_or(true)) else {
             return;
@@ -643,7 +671,7 @@ pub fn format_currency(
                 before = before.strip_suffix('\u{a0}').unwrap_or(before);
             }
             if matches!(options.style, CurrencyStyle::Code | CurrencyStyle::Name) {
-                let unit = (options.style == CurrencyStyle::Code).then_some(code);
+                let unit = (options.style == CurrencyStyle::Code || placeholder).then_some(shown);
                 push_with_unit(locale, before, &ours, after, unit, out);
             } else {
                 out.push_str(before);

@@ -449,3 +449,19 @@ fn rounding_that_drops_every_digit() {
         "1.005 US dollars"
     );
 }
+
+/// Codes the reference does not know print without a symbol or name.
+#[test]
+fn unknown_currency_codes() {
+    let en = locale!("en");
+    assert_eq!(money("5", "usd", "", &en), "\u{a0}5.00");
+    assert_eq!(money("-5", "XYZ", "", &en), "-\u{a0}5.00");
+    assert_eq!(money("5", "", "", &en), "\u{a0}5.00");
+    assert_eq!(money("5", "EURO", "style:code", &en), "5.00 EURO");
+    assert_eq!(money("5", "XYZ", "style:name", &en), "5.00 ");
+    assert_eq!(money("-5", "XYZ", "style:accounting", &en), "(\u{a0}5.00)");
+    assert_eq!(money("-5", "XYZ", "style:short", &en), "-\u{a0}5");
+    let de = locale!("de");
+    assert_eq!(money("-5", "XYZ", "", &de), "-5,00\u{a0}");
+    assert_eq!(money("5", "XYZ", "style:name", &locale!("ja")), "5.00");
+}
