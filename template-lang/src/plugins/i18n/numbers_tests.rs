@@ -436,6 +436,21 @@ fn scientific_symbols_by_locale() {
 }
 
 #[test]
+fn scientific_zero_keeps_the_minint_exponent() {
+    let en = locale!("en");
+    assert_eq!(dec("0", "style:scientific", &en), "0");
+    assert_eq!(dec("0", "style:scientific minint:3", &en), "0E-2");
+    assert_eq!(
+        dec(
+            "-0.0049",
+            "style:scientific round:down maxfrac:1 minint:3",
+            &en
+        ),
+        "-0E-2"
+    );
+}
+
+#[test]
 fn rounding_that_drops_every_digit() {
     let en = locale!("en");
     assert_eq!(dec("1e-7", "minfrac:3 round:up", &en), "0.000");
