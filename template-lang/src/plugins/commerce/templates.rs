@@ -549,7 +549,15 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
         None => get(field, "value").to_str().into_owned(),
         Some(b) => {
             let node = if std::ptr::eq(b, &SUMMARY_LIKERT) {
-                Val::Own(likert_answers(strings.view(), get(field, "values")))
+                let Some(rows) = likert_answers(strings.view(), get(field, "values")) else {
+                    ctx.error(
+                        "summary-form-field: a likert field has no values".into(),
+                        None,
+                    );
+                    vars[0] = Val::Missing;
+                    return;
+                };
+                Val::Own(rows)
             } else {
                 vars[0].clone()
             };
@@ -574,8 +582,10 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
 }
 
 /// The likert answers as `[{question, answer}]`, answers by their label (neutral when
-/// the answer is not one of -2..2).
-fn likert_answers(strings: View<'_>, values: View<'_>) -> Node {
+/// the answer is not one of -2..2). Questions are the keys of `values` as JavaScript's
+/// `Object.keys` lists them (array and string indexes too); `None` when `values` is
+/// missing or null, where the reference fails.
+fn likert_answers(strings: View<'_>, values: View<'_>) -> Option<Node> {
     let label = |i: usize| -> Node {
         let (_, key, fallback) = LIKERT[i];
         match get(strings, key) {
@@ -583,29 +593,41 @@ fn likert_answers(strings: View<'_>, values: View<'_>) -> Node {
             _ => Node::from(fallback),
         }
     };
-    let View::Obj(values) = values else {
-        return Node::array(Vec::new());
+    let row = |question: &str, answer: View<'_>| {
+        let answer = answer.to_str();
+        let i = LIKERT
+            .iter()
+            .position(|(k, _, _)| *k == answer)
+            .unwrap_or(2);
+        let mut answer = label(i);
+        // An empty label falls back to the neutral one, as the reference's `||` does.
+        if answer.as_str() == Some("") {
+            answer = label(2);
+        }
+        object(vec![
+            ("question", Some(Node::from(question))),
+            ("answer", Some(answer)),
+        ])
     };
-    let rows = values
-        .iter()
-        .map(|(question, answer)| {
-            let answer = View::of(answer).to_str();
-            let i = LIKERT
-                .iter()
-                .position(|(k, _, _)| *k == answer)
-                .unwrap_or(2);
-            let answer = label(i);
-            // An empty label falls back to the neutral one, as the reference's `||` does.
-            let answer = if answer.as_str() == Some("") {
-                label(2)
-            } else {
-                answer
-            };
-            object(vec![
-                ("question", Some(Node::string(&**question))),
-                ("answer", Some(answer)),
-            ])
-        })
-        .collect();
-    Node::array(rows)
+    let rows = match values {
+        View::Missing | View::Null => return None,
+        View::Obj(o) => o.iter().map(|(q, a)| row(q, View::of(a))).collect(),
+        View::Arr(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| row(&i.to_string(), View::of(v)))
+            .collect(),
+        View::Str(s) => {
+            // UTF-16 code units, as JavaScript indexes strings.
+            let units: Vec<u16> = s.encode_utf16().collect();
+            (0..units.len())
+                .map(|i| {
+                    let unit = String::from_utf16_lossy(&units[i..=i]);
+                    row(&i.to_string(), View::Str(&unit))
+                })
+                .collect()
+        }
+        View::Bool(_) | View::Num(_) => Vec::new(),
+    };
+    Some(Node::array(rows))
 }

@@ -49,6 +49,22 @@ fn reference_table() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A likert field without answers makes the reference fail: the formatter prints
+/// nothing and records an error.
+#[test]
+fn likert_without_values() {
+    let t = "[{f|summary-form-field}]";
+    assert_eq!(render(t, r#"{"f":{"rawTitle":"Q","type":"likert"}}"#), "[]");
+    assert_eq!(
+        render(t, r#"{"f":{"rawTitle":"Q","type":"likert","values":null}}"#),
+        "[]"
+    );
+}
+
+fn render(template: &str, json: &str) -> String {
+    render_in(template, json, Some(icu_locale::locale!("en")))
+}
+
 #[test]
 fn table_covers_the_spec_strings() {
     let all: String = super::tests_data::CASES

@@ -524,6 +524,20 @@ pub(super) const CASES: &[Case] = &[
         expected: "<div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">Survey:</span> <div style=\"padding-left:5px;\">\n  <div><span style=\"font-weight:bold;\">10:</span> Zustimmen</div>\n  <div><span style=\"font-weight:bold;\">Tasty?:</span> Strongly Agree</div>\n  <div><span style=\"font-weight:bold;\">Cheap?:</span> Strongly Disagree</div>\n  <div><span style=\"font-weight:bold;\">Fast?:</span> Neutral</div>\n</div>\n</div>",
     },
     Case {
+        name: "summary: likert answers given as a list or text",
+        template: "{a|summary-form-field}{b|summary-form-field}{c|summary-form-field}",
+        data: r#"{"a": {"rawTitle": "L", "type": "likert", "values": ["-1", 2]}, "b": {"rawTitle": "S", "type": "likert", "values": "ab"}, "c": {"rawTitle": "N", "type": "likert", "values": 5}}"#,
+        locale: "en",
+        expected: "<div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">L:</span> <div style=\"padding-left:5px;\">\n  <div><span style=\"font-weight:bold;\">0:</span> Disagree</div>\n  <div><span style=\"font-weight:bold;\">1:</span> Strongly Agree</div>\n</div>\n</div><div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">S:</span> <div style=\"padding-left:5px;\">\n  <div><span style=\"font-weight:bold;\">0:</span> Neutral</div>\n  <div><span style=\"font-weight:bold;\">1:</span> Neutral</div>\n</div>\n</div><div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">N:</span> <div style=\"padding-left:5px;\">\n</div>\n</div>",
+    },
+    Case {
+        name: "summary: non-text titles and values",
+        template: "{a|summary-form-field}{b|summary-form-field}",
+        data: r#"{"a": {"rawTitle": 5, "type": 3, "value": 7}, "b": {"type": "name", "value": "-1"}}"#,
+        locale: "en",
+        expected: "<div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">5:</span> 7\n</div><div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">:</span>  \n</div>",
+    },
+    Case {
         name: "predicates",
         template: "{.has-variants?}V{.end}{.on-sale?}S{.end}{.sold-out?}O{.end}{.varied-prices?}P{.end}",
         data: r#"{"structuredContent": {"productType": 1, "variants": [{"price": 1, "qtyInStock": 0}, {"price": 2, "onSale": true, "qtyInStock": 0}]}}"#,
