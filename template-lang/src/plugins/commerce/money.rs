@@ -86,7 +86,7 @@ fn region_of(locale: &icu_locale::Locale) -> String {
         return r.as_str().to_owned();
     }
     let mut id = locale.id.clone();
-    icu_locale::LocaleExpander::new_common().maximize(&mut id);
+    icu_locale::LocaleExpander::new_extended().maximize(&mut id);
     id.region
         .map_or_else(String::new, |r| r.as_str().to_owned())
 }

@@ -426,6 +426,13 @@ pub(super) const CASES: &[Case] = &[
         expected: "£0.09",
     },
     Case {
+        name: "bookkeeper: Norwegian is NOK",
+        template: "{@|bookkeeper-money-format}",
+        data: r#"123456"#,
+        locale: "nb",
+        expected: "1\u{a0}234,56\u{a0}kr",
+    },
+    Case {
         name: "percentage format",
         template: "{a|percentage-format} {a|percentage-format trim} {b|percentage-format} {b|percentage-format trim}",
         data: r#"{"a": 12.3456, "b": "7"}"#,

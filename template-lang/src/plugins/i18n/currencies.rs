@@ -171,7 +171,7 @@ pub fn shows_iso_code(locale: &icu_locale::Locale, code: &str) -> bool {
         return true;
     };
     let mut likely = icu_locale::LanguageIdentifier::from(locale.id.language);
-    icu_locale::LocaleExpander::new_common().maximize(&mut likely);
+    icu_locale::LocaleExpander::new_extended().maximize(&mut likely);
     likely.region == Some(region)
 }
 
