@@ -496,12 +496,24 @@ fn push_compact(
     out: &mut String,
 ) {
     let (q, exponent) = compact_parts(f, n, o, currency_digits);
-    let mut text = match f.format_with_exponent(&q, exponent) {
+    out.push_str(&render_compact(f, n, &q, exponent, o.min_int));
+}
+
+/// The significand `q` times ten to `exponent` in compact form (ICU4X's own compaction of
+/// `n` should the exponent not fit its patterns).
+fn render_compact(
+    f: &CompactDecimalFormatter,
+    n: &Decimal,
+    q: &Decimal,
+    exponent: u8,
+    min_int: Option<u8>,
+) -> String {
+    let mut text = match f.format_with_exponent(q, exponent) {
         Ok(t) => t.to_string(),
         Err(_) => f.format(n).to_string(),
     };
-    drop_integer_zero(&mut text, &q, o.min_int);
-    out.push_str(&text);
+    drop_integer_zero(&mut text, q, min_int);
+    text
 }
 
 /// `style:scientific`: significant digits (one by default), then `E` and the exponent
@@ -599,10 +611,10 @@ fn format_known_currency(
         let Some(f) = compact_formatter(locale, false, o.group.unwrap_or(true)) else {
             return;
         };
-        let mut number = String::new();
-        let mut abs = n.clone();
-        abs.sign = Sign::None;
-        push_compact(&f, &abs, o, Some(fraction_digits(code)), &mut number);
+        let (mut q, exponent) = compact_parts(&f, n, o, Some(fraction_digits(code)));
+        let negative = q.sign == Sign::Negative;
+        q.sign = Sign::None;
+        let number = render_compact(&f, n, &q, exponent, o.min_int);
         // The sign and symbol come from the locale's currency pattern around one unit.
         let standard = if iso_symbol {
             CurrencyFormatter::try_new_code(prefs, currency, icu_options)
@@ -615,10 +627,8 @@ fn format_known_currency(
             return;
         };
         let mut one = Decimal::from(1);
-        one.sign = n.sign;
-        let (q, _) = compact_parts(&f, n, o, Some(fraction_digits(code)));
-        if q.absolute.is_zero() {
-            one.sign = Sign::None;
+        if negative {
+            one.sign = Sign::Negative;
         }
         let shell = standard.format_fixed_decimal(&one).to_string();
         for d in (0..=4).rev() {
