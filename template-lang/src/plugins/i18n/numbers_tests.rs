@@ -480,3 +480,57 @@ fn unknown_currency_codes() {
     assert_eq!(money("-5", "XYZ", "", &de), "-5,00\u{a0}");
     assert_eq!(money("5", "XYZ", "style:name", &locale!("ja")), "5.00");
 }
+
+/// The nested forms inside the message language, wired as the message formatter will
+/// wire them; messages and outputs from the reference's `f-message-4` and `f-message-5`.
+#[test]
+fn nested_in_messages() {
+    use crate::plugins::i18n::message::{MessageFormatter, NestedFormat};
+
+    struct Numbers(Locale);
+    impl NestedFormat for Numbers {
+        fn format(
+            &self,
+            name: &str,
+            args: &[Option<View<'_>>],
+            options: &[&str],
+            out: &mut String,
+        ) -> bool {
+            match name {
+                "currency" | "money" => nested_currency(args, options, &self.0, out),
+                "decimal" | "number" => nested_decimal(args, options, &self.0, out),
+                _ => return false,
+            }
+            true
+        }
+    }
+    let en = locale!("en");
+    let messages = MessageFormatter::new(&en);
+    let nested = Numbers(en);
+    let data = crate::value::Node::from_json_str(
+        r#"{"n":"12345.67899","money":{"decimalValue":"123456.789","currencyCode":"EUR"},"bad":{"foo":"bar"}}"#,
+    )
+    .unwrap();
+    let arg = |k: &str| match View::of(&data) {
+        View::Obj(o) => o.get(k).map_or(View::Missing, View::of),
+        _ => View::Missing,
+    };
+    let run = |msg: &str, args: &[View<'_>]| {
+        let mut out = String::new();
+        messages.format(msg, args, &[], &nested, &mut out);
+        out
+    };
+    let decimal = "{0}\n{0 decimal style:short}\n{0 decimal maximumFractionDigits:1}";
+    assert_eq!(run(decimal, &[arg("n")]), "12345.67899\n12K\n12,345.7");
+    for msg in [
+        "{0 money}\n{0 money style:short}\n{0 money style:name}",
+        "{0 currency}\n{0 currency style:short}\n{0 currency style:name}",
+    ] {
+        assert_eq!(
+            run(msg, &[arg("money")]),
+            "€123,456.79\n€123K\n123,456.79 euros"
+        );
+        assert_eq!(run(msg, &[arg("bad")]), "\n\n");
+        assert_eq!(run(msg, &[]), "\n\n");
+    }
+}
