@@ -16,8 +16,6 @@
 //! - a few locales' data: Arabic-script digits (`ar`, `sd`), `ba`, `ht`, `uz` and `fa`
 //!   patterns, French long thousands (`1 millier` there, `mille` here), Hindi-style
 //!   wrapped exponents;
-//! - `style:name` with digit options picks the plural of the amount at the currency's
-//!   ISO digits (`1 US dollars` for `maxfrac:0`, the reference `1 US dollar`);
 //! - numbers whose exponent does not fit ICU4X's `i16` magnitudes print nothing;
 //! - currency decimal symbols that differ from the number's (e.g. `pt-PT` escudos) keep
 //!   ICU4X's rendering of the amount.
@@ -690,7 +688,17 @@ fn format_known_currency(
                 before = before.strip_suffix('\u{a0}').unwrap_or(before);
             }
             if matches!(options.style, CurrencyStyle::Code | CurrencyStyle::Name) {
-                let unit = (options.style == CurrencyStyle::Code || placeholder).then_some(shown);
+                // ICU4X picks the name's plural form for the amount at the ISO digits;
+                // the reference for the amount as printed (`1 US dollar` with `maxfrac:0`).
+                let name = if options.style == CurrencyStyle::Name && !placeholder {
+                    currency_name(locale, code, &n)
+                } else {
+                    None
+                };
+                let unit = match &name {
+                    Some(name) => Some(name.as_str()),
+                    None => (options.style == CurrencyStyle::Code || placeholder).then_some(shown),
+                };
                 push_with_unit(locale, before, &ours, after, unit, out);
             } else {
                 out.push_str(before);
@@ -724,6 +732,26 @@ fn substitute(shell: &str, probe: &str, ours: &str) -> Option<String> {
         &shell[..i],
         &shell[i + probe.len()..]
     ))
+}
+
+/// The display name of currency `code` in the plural form for `n` as it prints.
+fn currency_name(locale: &Locale, code: &str, n: &Decimal) -> Option<String> {
+    use icu_experimental::dimension::provider::currency::extended::CurrencyExtendedDataV1;
+    use icu_plurals::{PluralOperands, PluralRules};
+    use icu_provider::prelude::*;
+
+    let attributes = DataMarkerAttributes::try_from_str(code).ok()?;
+    let data_locale = DataLocale::from(locale);
+    let request = DataRequest {
+        id: DataIdentifierBorrowed::for_marker_attributes_and_locale(attributes, &data_locale),
+        ..Default::default()
+    };
+    // The baked data ICU4X's own currency constructors read.
+    let response: DataResponse<CurrencyExtendedDataV1> =
+        icu_experimental::provider::Baked.load(request).ok()?;
+    let rules = PluralRules::try_new_cardinal(locale.into()).ok()?;
+    let name = response.payload.get().get(PluralOperands::from(n), &rules);
+    Some(name.to_owned())
 }
 
 /// How the reference's CLDR joins a number and a currency name or code where ICU4X's

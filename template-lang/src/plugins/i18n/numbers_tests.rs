@@ -465,6 +465,37 @@ fn rounding_that_drops_every_digit() {
     );
 }
 
+/// The currency name takes the plural form of the amount as printed.
+#[test]
+fn currency_name_plurals() {
+    let en = locale!("en");
+    assert_eq!(
+        money("1", "USD", "style:name maxfrac:0", &en),
+        "1 US dollar"
+    );
+    assert_eq!(money("1", "USD", "style:name", &en), "1.00 US dollars");
+    assert_eq!(
+        money("-1", "JPY", "style:name minfrac:1", &en),
+        "-1.0 Japanese yen"
+    );
+    assert_eq!(money("1.005", "EUR", "style:name maxsig:1", &en), "1 euro");
+    let de = locale!("de");
+    assert_eq!(
+        money("-1", "JPY", "style:name minfrac:1", &de),
+        "-1,0 Japanische Yen"
+    );
+    assert_eq!(money("-1", "JPY", "style:name", &de), "-1 Japanischer Yen");
+    let pl = locale!("pl-PL");
+    assert_eq!(
+        money("1", "USD", "style:name maxfrac:0", &pl),
+        "1 dolar amerykański"
+    );
+    assert_eq!(
+        money("2", "PLN", "style:name", &pl),
+        "2,00 złotego polskiego"
+    );
+}
+
 /// Codes the reference does not know print without a symbol or name.
 #[test]
 fn unknown_currency_codes() {
