@@ -4,6 +4,7 @@
 //! decides whether a `{.name? args}` block runs. Each family module has a `register`
 //! function, so adding a formatter is one function plus one line.
 
+pub mod commerce;
 pub mod content;
 pub mod core;
 pub mod date;
@@ -44,6 +45,7 @@ impl Registry {
         static STANDARD: OnceLock<Registry> = OnceLock::new();
         STANDARD.get_or_init(|| {
             let mut r = Registry::default();
+            commerce::register(&mut r);
             core::register(&mut r);
             date::register(&mut r);
             i18n::register(&mut r);

@@ -1,7 +1,10 @@
 //! Locale-aware formatters. The message language (`message`, `plural`) lives in
 //! [`message`]; the CLDR number and date formatters plug into it as nested formatters.
 
+pub(crate) mod currencies;
 pub mod message;
+pub mod numbers;
+pub mod options;
 
 use super::Registry;
 use crate::exec::Ctx;
@@ -18,6 +21,7 @@ pub struct I18nState {
 pub fn register(r: &mut Registry) {
     r.add_formatter("message", message);
     r.add_formatter("plural", message);
+    numbers::register(r);
 }
 
 /// `message ARGS...` / `plural ARGS...`: formats the value as a message with positional

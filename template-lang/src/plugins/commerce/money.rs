@@ -1,0 +1,132 @@
+//! Money on product pages (SPEC §9 "Money and numbers"): the CLDR rendering when the site
+//! opts in (`featureFlags.useCLDRMoneyFormat`), else the legacy rendering, and the
+//! `bookkeeper-money-format` and `percentage-format` formatters.
+
+use std::sync::LazyLock;
+
+use fixed_decimal::{Decimal, SignedRoundingMode, UnsignedRoundingMode};
+
+use super::product::Money;
+use crate::exec::Ctx;
+use crate::plugins::i18n::currencies::currency_for_region;
+use crate::plugins::i18n::numbers::{
+    CurrencyOptions, DecimalOptions, format_currency, format_decimal, move_point, parse_decimal,
+};
+use crate::syntax::path::VarPath;
+use crate::syntax::tag::Args;
+use crate::value::Val;
+
+/// Appends a price as product pages show it. With `featureFlags.useCLDRMoneyFormat` the
+/// amount is formatted for the locale in its currency with the `money` options in `args`
+/// (nothing without locale data); otherwise it is the legacy
+/// `<span class="sqs-money-native">1,234.50</span>`: two decimals, comma groups, point.
+pub fn push_money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args, out: &mut String) {
+    static FLAG: LazyLock<VarPath> =
+        LazyLock::new(|| VarPath::from_dotted("featureFlags.useCLDRMoneyFormat"));
+    if ctx.resolve(&FLAG).view().truthy() {
+        if let Some(locale) = ctx.env.locale.as_ref() {
+            let options = CurrencyOptions::parse(args.iter());
+            format_currency(&money.amount(), &money.currency(), &options, locale, out);
+        }
+        return;
+    }
+    out.push_str("<span class=\"sqs-money-native\">");
+    push_legacy_amount(&money.amount(), out);
+    out.push_str("</span>");
+}
+
+/// The legacy amount: rounded half away from zero to two decimals, grouped by thousands
+/// with commas, point for decimals (`-1,234.50`; a negative amount that rounds to zero
+/// keeps its sign, `-0.00`).
+///
+/// The reference goes through a JavaScript number (cents / 100) and `Intl.NumberFormat`,
+/// which rounds the number's shortest decimal form, i.e. the decimal amount itself for
+/// every amount of up to 15 significant digits; this works on the decimal directly.
+pub fn push_legacy_amount(amount: &Decimal, out: &mut String) {
+    let mut d = amount.clone();
+    d.round_with_mode(
+        -2,
+        SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand),
+    );
+    d.absolute.pad_end(-2);
+    let text = d.to_string();
+    let (sign, digits) = match text.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", text.as_str()),
+    };
+    let (int, frac) = digits.split_once('.').unwrap_or((digits, "00"));
+    out.push_str(sign);
+    for (i, c) in int.chars().enumerate() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push('.');
+    out.push_str(frac);
+}
+
+/// `bookkeeper-money-format`: an amount in minor units (`12345`) formatted as money in the
+/// currency of the locale's region (`$123.45` for en-US). Unreadable amounts count as 0.
+pub fn bookkeeper_money_format<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let mut out = String::new();
+    if let Some(locale) = ctx.env.locale.as_ref() {
+        let mut n = parse_decimal(&vars[0].view().to_str()).unwrap_or_default();
+        move_point(&mut n, -2);
+        let region = region_of(locale);
+        let code = currency_for_region(&region);
+        format_currency(&n, code, &CurrencyOptions::default(), locale, &mut out);
+    }
+    vars[0] = Val::Text(out);
+}
+
+/// The locale's region, filled in from likely subtags when it names none (`en` → `US`).
+fn region_of(locale: &icu_locale::Locale) -> String {
+    if let Some(r) = locale.id.region {
+        return r.as_str().to_owned();
+    }
+    let mut id = locale.id.clone();
+    icu_locale::LocaleExpander::new_extended().maximize(&mut id);
+    id.region
+        .map_or_else(String::new, |r| r.as_str().to_owned())
+}
+
+/// `percentage-format [trim]`: the value as a locale decimal with two to three fraction
+/// digits (zero to three with `trim`). Unreadable values count as 0.
+pub fn percentage_format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let mut out = String::new();
+    if let Some(locale) = ctx.env.locale.as_ref() {
+        let trim = args.iter().any(|a| a == "trim");
+        let n = parse_decimal(&vars[0].view().to_str()).unwrap_or_default();
+        let mut options = DecimalOptions::default();
+        options.number.min_frac = Some(if trim { 0 } else { 2 });
+        options.number.max_frac = Some(3);
+        format_decimal(&n, &options, locale, &mut out);
+    }
+    vars[0] = Val::Text(out);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn legacy(s: &str) -> String {
+        let mut out = String::new();
+        push_legacy_amount(&parse_decimal(s).unwrap(), &mut out);
+        out
+    }
+
+    /// Expectations from the reference's legacy rendering (Intl en-US, 2 decimals).
+    #[test]
+    fn legacy_amounts() {
+        assert_eq!(legacy("0"), "0.00");
+        assert_eq!(legacy("19.99"), "19.99");
+        assert_eq!(legacy("1234.5"), "1,234.50");
+        assert_eq!(legacy("1234567.891"), "1,234,567.89");
+        assert_eq!(legacy("-1234.5"), "-1,234.50");
+        assert_eq!(legacy("0.125"), "0.13");
+        assert_eq!(legacy("100"), "100.00");
+        assert_eq!(legacy("-0.001"), "-0.00");
+        assert_eq!(legacy("1.005"), "1.01");
+    }
+}

@@ -1,0 +1,458 @@
+//! Reading products: type, variants, prices, stock and the derived status rules (SPEC §3
+//! "Product", §4 "Derived product status"), as the reference's commerce helpers do.
+//!
+//! Everything works on borrowed [`View`]s of the item; nothing is copied.
+
+use fixed_decimal::Decimal;
+
+use std::cmp::Ordering;
+
+use crate::plugins::i18n::numbers::{move_point, parse_decimal};
+use crate::value::View;
+
+/// Product types (SPEC §3 "Enumerations"). The reference's helpers know 1–4 and -1; any
+/// other code, paywall products included, is "no type" to them (see [`product_type`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProductType {
+    Undefined = -1,
+    Physical = 1,
+    Digital = 2,
+    Service = 3,
+    GiftCard = 4,
+    Paywall = 5,
+}
+
+impl ProductType {
+    pub fn from_code(code: f64) -> Option<ProductType> {
+        Some(match code {
+            -1.0 => ProductType::Undefined,
+            1.0 => ProductType::Physical,
+            2.0 => ProductType::Digital,
+            3.0 => ProductType::Service,
+            4.0 => ProductType::GiftCard,
+            5.0 => ProductType::Paywall,
+            _ => return None,
+        })
+    }
+}
+
+/// An object member (or array element by index text), or missing.
+pub fn get<'x>(v: View<'x>, key: &str) -> View<'x> {
+    match v {
+        View::Obj(o) => o.get(key).map_or(View::Missing, View::of),
+        View::Arr(a) => key
+            .parse::<usize>()
+            .ok()
+            .filter(|_| !key.starts_with('+') && (key == "0" || !key.starts_with('0')))
+            .and_then(|i| a.get(i))
+            .map_or(View::Missing, View::of),
+        _ => View::Missing,
+    }
+}
+
+/// Object members along `keys`.
+pub fn path<'x>(v: View<'x>, keys: &[&str]) -> View<'x> {
+    keys.iter().fold(v, |v, k| match v {
+        View::Obj(_) => get(v, k),
+        _ => View::Missing,
+    })
+}
+
+/// The elements of an array value (empty for anything else).
+pub fn elements(v: View<'_>) -> &[crate::value::Node] {
+    match v {
+        View::Arr(a) => a,
+        _ => &[],
+    }
+}
+
+/// `structuredContent.productType`, as the reference's product helpers see it: `None`
+/// for codes they do not know (paywall included).
+pub fn product_type(item: View<'_>) -> Option<ProductType> {
+    let t = ProductType::from_code(path(item, &["structuredContent", "productType"]).to_number());
+    t.filter(|t| *t != ProductType::Paywall)
+}
+
+/// `structuredContent.variants`.
+pub fn variants(item: View<'_>) -> View<'_> {
+    path(item, &["structuredContent", "variants"])
+}
+
+pub fn is_subscribable(item: View<'_>) -> bool {
+    path(item, &["structuredContent", "isSubscribable"]).to_bool()
+}
+
+/// More than one variant, except for digital goods (which have a single price).
+pub fn has_variants(item: View<'_>) -> bool {
+    product_type(item) != Some(ProductType::Digital) && elements(variants(item)).len() > 1
+}
+
+/// A price: a money object (`value` + `currency`) from the data, or the default money
+/// (0 USD) the reference falls back to.
+#[derive(Clone, Copy)]
+pub enum Money<'x> {
+    Node(View<'x>),
+    Default,
+}
+
+impl<'x> Money<'x> {
+    /// The amount; 0 when it is missing, empty or not a number.
+    pub fn amount(self) -> Decimal {
+        match self {
+            Money::Node(v) => parse_decimal(&get(v, "value").to_str()).unwrap_or_default(),
+            Money::Default => Decimal::default(),
+        }
+    }
+
+    /// The currency code, trimmed; USD when there is none.
+    pub fn currency(self) -> String {
+        match self {
+            Money::Node(v) => match get(v, "currency") {
+                View::Missing => "USD".into(),
+                c => c.to_str().trim().to_owned(),
+            },
+            Money::Default => "USD".into(),
+        }
+    }
+
+    /// The amount in minor units, the legacy price formatters' number (`19.99` → `1999`).
+    pub fn legacy_cents(self) -> Decimal {
+        let mut d = self.amount();
+        move_point(&mut d, 2);
+        d
+    }
+}
+
+/// The order the reference's price comparisons use. It is numeric order except for zero,
+/// which it places as if it were a number between 0.99… and 1 (of its own sign): so a
+/// positive amount below one sorts *before* a zero amount, and `-0` before `-0.5`. The
+/// "from" (lowest) and "normal" (highest) prices pick variants by this order.
+fn reference_order(a: &Decimal, b: &Decimal) -> Ordering {
+    let (x, y) = (&a.absolute, &b.absolute);
+    if x.is_zero() && y.is_zero() {
+        return Ordering::Equal;
+    }
+    let negative = |d: &Decimal| d.sign == fixed_decimal::Sign::Negative;
+    match (negative(a), negative(b)) {
+        (true, false) => return Ordering::Less,
+        (false, true) => return Ordering::Greater,
+        _ => {}
+    }
+    let top = |u: &fixed_decimal::UnsignedDecimal| {
+        if u.is_zero() {
+            0
+        } else {
+            u.nonzero_magnitude_start()
+        }
+    };
+    let mut order = top(x).cmp(&top(y));
+    if order == Ordering::Equal {
+        let high = top(x);
+        let low = x
+            .nonzero_magnitude_end()
+            .min(y.nonzero_magnitude_end())
+            .min(high);
+        order = (low..=high)
+            .rev()
+            .map(|m| x.digit_at(m).cmp(&y.digit_at(m)))
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal);
+    }
+    if negative(a) { order.reverse() } else { order }
+}
+
+/// The price a variant sells at: its sale price when on sale.
+fn selling_price(variant: View<'_>) -> View<'_> {
+    if get(variant, "onSale").truthy() {
+        get(variant, "salePriceMoney")
+    } else {
+        get(variant, "priceMoney")
+    }
+}
+
+/// The lowest selling price among the variants (the first on ties); a digital good's price.
+pub fn from_price(item: View<'_>) -> Money<'_> {
+    let content = get(item, "structuredContent");
+    match product_type(item) {
+        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+            lowest(elements(get(content, "variants")), selling_price)
+        }
+        Some(ProductType::Digital) => digital_price(content, "priceMoney"),
+        _ => Money::Default,
+    }
+}
+
+/// The highest regular price among the variants (the first on ties).
+pub fn normal_price(item: View<'_>) -> Money<'_> {
+    let content = get(item, "structuredContent");
+    match product_type(item) {
+        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+            let vs = elements(get(content, "variants"));
+            let Some(first) = vs.first() else {
+                return Money::Default;
+            };
+            let mut best = get(View::of(first), "priceMoney");
+            let mut price = Money::Node(best).amount();
+            for v in &vs[1..] {
+                let m = get(View::of(v), "priceMoney");
+                let p = Money::Node(m).amount();
+                if reference_order(&p, &price).is_gt() {
+                    best = m;
+                    price = p;
+                }
+            }
+            Money::Node(best)
+        }
+        Some(ProductType::Digital) => digital_price(content, "priceMoney"),
+        _ => Money::Default,
+    }
+}
+
+/// The lowest sale price among the variants on sale; a digital good's sale price.
+pub fn sale_price(item: View<'_>) -> Money<'_> {
+    let content = get(item, "structuredContent");
+    match product_type(item) {
+        Some(ProductType::Physical | ProductType::Service) => {
+            let mut best: Option<(View<'_>, Decimal)> = None;
+            for v in elements(get(content, "variants")) {
+                let v = View::of(v);
+                if !get(v, "onSale").truthy() {
+                    continue;
+                }
+                let m = get(v, "salePriceMoney");
+                let p = Money::Node(m).amount();
+                if best
+                    .as_ref()
+                    .is_none_or(|(_, b)| reference_order(&p, b).is_lt())
+                {
+                    best = Some((m, p));
+                }
+            }
+            best.map_or(Money::Default, |(m, _)| Money::Node(m))
+        }
+        Some(ProductType::Digital) => digital_price(content, "salePriceMoney"),
+        _ => Money::Default,
+    }
+}
+
+fn digital_price<'x>(content: View<'x>, key: &str) -> Money<'x> {
+    match get(content, key) {
+        View::Missing => Money::Default,
+        m => Money::Node(m),
+    }
+}
+
+/// The money object with the lowest amount under `pick` (the first on ties); the default
+/// money when there are no variants.
+fn lowest<'x>(vs: &'x [crate::value::Node], pick: fn(View<'x>) -> View<'x>) -> Money<'x> {
+    let Some(first) = vs.first() else {
+        return Money::Default;
+    };
+    let mut best = pick(View::of(first));
+    let mut price = Money::Node(best).amount();
+    for v in &vs[1..] {
+        let m = pick(View::of(v));
+        let p = Money::Node(m).amount();
+        if reference_order(&p, &price).is_lt() {
+            best = m;
+            price = p;
+        }
+    }
+    Money::Node(best)
+}
+
+/// Units in stock over all variants; unlimited (`u64::MAX`) for digital goods, gift cards
+/// and any variant with unlimited stock.
+pub fn total_stock(item: View<'_>) -> f64 {
+    const UNLIMITED: f64 = 9007199254740991.0;
+    if matches!(
+        product_type(item),
+        Some(ProductType::Digital | ProductType::GiftCard)
+    ) {
+        return UNLIMITED;
+    }
+    let mut total = 0.0;
+    for v in elements(variants(item)) {
+        let v = View::of(v);
+        if get(v, "unlimited").truthy() {
+            return UNLIMITED;
+        }
+        total += get(v, "qtyInStock").to_number();
+    }
+    total
+}
+
+/// Whether variants differ in price, sale price (when on sale) or sale status.
+pub fn has_varied_prices(item: View<'_>) -> bool {
+    match product_type(item) {
+        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+            let vs = elements(variants(item));
+            let Some(first) = vs.first() else {
+                return false;
+            };
+            let first = View::of(first);
+            let (on_sale, sale, price) = (
+                get(first, "onSale"),
+                get(first, "salePrice"),
+                get(first, "price"),
+            );
+            vs[1..].iter().map(View::of).any(|v| {
+                !get(v, "onSale").equals(on_sale)
+                    || (on_sale.truthy() && !get(v, "salePrice").equals(sale))
+                    || !get(v, "price").equals(price)
+            })
+        }
+        _ => false,
+    }
+}
+
+/// On sale: any variant on sale, or a digital good on sale. Gift cards never are.
+pub fn is_on_sale(item: View<'_>) -> bool {
+    match product_type(item) {
+        Some(ProductType::Physical | ProductType::Service) => elements(variants(item))
+            .iter()
+            .any(|v| get(View::of(v), "onSale").truthy()),
+        Some(ProductType::Digital) => path(item, &["structuredContent", "onSale"]).truthy(),
+        _ => false,
+    }
+}
+
+/// Sold out: a physical product or service whose every variant is limited with no stock
+/// left. Digital goods and gift cards never are; items of no known type always are.
+pub fn is_sold_out(item: View<'_>) -> bool {
+    match product_type(item) {
+        Some(ProductType::Physical | ProductType::Service) => {
+            !elements(variants(item)).iter().any(|v| {
+                let v = View::of(v);
+                get(v, "unlimited").truthy() || get(v, "qtyInStock").to_number() > 0.0
+            })
+        }
+        Some(ProductType::Digital | ProductType::GiftCard) => false,
+        _ => true,
+    }
+}
+
+/// `websiteSettings.storeSettings.multipleQuantityAllowedForServices`, true unless set.
+pub fn multiple_quantity_allowed_for_services(website_settings: View<'_>) -> bool {
+    let store = get(website_settings, "storeSettings");
+    if !matches!(store, View::Obj(_)) {
+        return true;
+    }
+    match get(store, "multipleQuantityAllowedForServices") {
+        View::Missing | View::Null => true,
+        v => v.to_bool(),
+    }
+}
+
+/// A variant option the shopper chooses (from `variantOptionOrdering`) and the values the
+/// variants offer for it, in order of first appearance.
+pub struct VariantOption<'x> {
+    pub name: std::borrow::Cow<'x, str>,
+    pub values: Vec<std::borrow::Cow<'x, str>>,
+}
+
+/// The options of an item with more than one variant (none otherwise).
+pub fn variant_options(item: View<'_>) -> Vec<VariantOption<'_>> {
+    let content = get(item, "structuredContent");
+    let vs = elements(get(content, "variants"));
+    if vs.len() <= 1 {
+        return Vec::new();
+    }
+    let mut options: Vec<VariantOption<'_>> = ordering(get(content, "variantOptionOrdering"))
+        .map(|name| VariantOption {
+            name,
+            values: Vec::new(),
+        })
+        .collect();
+    for v in vs {
+        let View::Obj(attrs) = get(View::of(v), "attributes") else {
+            continue;
+        };
+        for (field, value) in attrs.iter() {
+            let Some(option) = options.iter_mut().find(|o| *o.name == **field) else {
+                continue;
+            };
+            let value = View::of(value).to_str();
+            if !option.values.contains(&value) {
+                option.values.push(value);
+            }
+        }
+    }
+    options
+}
+
+/// The option names of `variantOptionOrdering` (an array) as text.
+fn ordering(v: View<'_>) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
+    let n = match v {
+        View::Arr(a) => a.len(),
+        _ => 0,
+    };
+    (0..n).map(move |i| match v {
+        View::Arr(a) => View::of(&a[i]).to_str(),
+        _ => std::borrow::Cow::Borrowed(""),
+    })
+}
+
+/// A variant's option values joined with " / " (`Red / Large`).
+pub fn variant_descriptor(variant: View<'_>, out: &mut String) {
+    for (i, o) in elements(get(variant, "optionValues")).iter().enumerate() {
+        if i > 0 {
+            out.push_str(" / ");
+        }
+        out.push_str(&get(View::of(o), "value").to_str());
+    }
+}
+
+/// The `pricingOptions` of the variant with the lowest selling price (the first on ties),
+/// for physical products and services with variants.
+pub fn pricing_options_of_lowest_variant(item: View<'_>) -> Option<View<'_>> {
+    if !matches!(
+        product_type(item),
+        Some(ProductType::Physical | ProductType::Service)
+    ) {
+        return None;
+    }
+    let vs = elements(variants(item));
+    let first = View::of(vs.first()?);
+    let mut options = get(first, "pricingOptions");
+    let mut price = Money::Node(selling_price(first)).amount();
+    for v in &vs[1..] {
+        let v = View::of(v);
+        let p = Money::Node(selling_price(v)).amount();
+        if reference_order(&p, &price).is_lt() {
+            options = get(v, "pricingOptions");
+            price = p;
+        }
+    }
+    Some(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Orders checked against the reference's decimal `compare`.
+    #[test]
+    fn reference_order_of_amounts() {
+        let d = |s: &str| parse_decimal(s).unwrap();
+        let cases = [
+            ("0", "0.5", Ordering::Greater),
+            ("0.00", "0.5", Ordering::Greater),
+            ("-0", "0.5", Ordering::Less),
+            ("-0", "-0.5", Ordering::Less),
+            ("0", "-0.5", Ordering::Greater),
+            ("0", "1", Ordering::Less),
+            ("0", "0.99", Ordering::Greater),
+            ("0", "10", Ordering::Less),
+            ("-0", "0", Ordering::Equal),
+            ("-0.5", "0", Ordering::Less),
+            ("1.50", "1.5", Ordering::Equal),
+            ("9.99", "10", Ordering::Less),
+            ("-2", "-1.5", Ordering::Less),
+            ("100.01", "100.009", Ordering::Greater),
+        ];
+        for (a, b, want) in cases {
+            assert_eq!(reference_order(&d(a), &d(b)), want, "{a} vs {b}");
+        }
+    }
+}

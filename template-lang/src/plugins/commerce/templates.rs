@@ -1,0 +1,633 @@
+//! The commerce formatters that render markup through built-in templates (the `.html`
+//! files beside this module), compiled once on first use.
+
+use std::sync::{Arc, LazyLock};
+
+use super::money::push_money_string;
+use super::product::{self, Money, ProductType, get, path};
+use crate::compile::Template;
+use crate::exec::Ctx;
+use crate::exec::context::PartialTarget;
+use crate::syntax::path::VarPath;
+use crate::syntax::tag::Args;
+use crate::value::{Node, Val, View};
+
+/// A built-in template. Files end with a newline for editors; the markup ends with the
+/// file's last non-blank character.
+struct Builtin {
+    name: &'static str,
+    template: LazyLock<Template>,
+}
+
+macro_rules! builtin {
+    ($name:literal) => {
+        Builtin {
+            name: $name,
+            template: LazyLock::new(|| {
+                compile(include_str!(concat!("templates/", $name, ".html")))
+            }),
+        }
+    };
+}
+
+fn compile(source: &str) -> Template {
+    // The sources are ours and covered by tests; a broken one renders nothing.
+    Template::parse_strict(source.trim_end()).unwrap_or_else(|_| Template::empty())
+}
+
+static ADD_TO_CART_BTN: Builtin = builtin!("add-to-cart-btn");
+static PRODUCT_CHECKOUT: Builtin = builtin!("product-checkout");
+static PRODUCT_PRICE: Builtin = builtin!("product-price");
+static PRODUCT_RESTOCK_NOTIFICATION: Builtin = builtin!("product-restock-notification");
+static PRODUCT_SCARCITY: Builtin = builtin!("product-scarcity");
+static QUANTITY_INPUT: Builtin = builtin!("quantity-input");
+static SUBSCRIPTION_PRICE: Builtin = builtin!("subscription-price");
+static VARIANTS_SELECT: Builtin = builtin!("variants-select");
+static SUMMARY_ADDRESS: Builtin = builtin!("summary-form-field-address");
+static SUMMARY_CHECKBOX: Builtin = builtin!("summary-form-field-checkbox");
+static SUMMARY_DATE: Builtin = builtin!("summary-form-field-date");
+static SUMMARY_LIKERT: Builtin = builtin!("summary-form-field-likert");
+static SUMMARY_NAME: Builtin = builtin!("summary-form-field-name");
+static SUMMARY_PHONE: Builtin = builtin!("summary-form-field-phone");
+static SUMMARY_TIME: Builtin = builtin!("summary-form-field-time");
+
+/// Every built-in template, for tests.
+#[cfg(test)]
+pub(super) fn all_sources() -> Vec<(&'static str, &'static str)> {
+    macro_rules! src {
+        ($($name:literal),*) => { vec![$(($name, include_str!(concat!("templates/", $name, ".html")))),*] };
+    }
+    src!(
+        "add-to-cart-btn",
+        "product-checkout",
+        "product-price",
+        "product-restock-notification",
+        "product-scarcity",
+        "quantity-input",
+        "subscription-price",
+        "variants-select",
+        "summary-form-field-address",
+        "summary-form-field-checkbox",
+        "summary-form-field-date",
+        "summary-form-field-likert",
+        "summary-form-field-name",
+        "summary-form-field-phone",
+        "summary-form-field-time"
+    )
+}
+
+/// Renders a built-in template against `node` on a new frame and returns its text.
+/// `private` stops variable lookups at that frame.
+fn render<'a>(ctx: &mut Ctx<'a>, b: &'static Builtin, node: Val<'a>, private: bool) -> String {
+    let template: &'static Template = &b.template;
+    ctx.render_partial(
+        b.name,
+        PartialTarget::Template(template),
+        node,
+        private,
+        None,
+    )
+}
+
+fn path_of(text: &'static str) -> VarPath {
+    VarPath::from_dotted(text)
+}
+
+/// An object node from entries, skipping absent values (as JavaScript drops `undefined`).
+fn object(entries: Vec<(&str, Option<Node>)>) -> Node {
+    Node::object(
+        entries
+            .into_iter()
+            .filter_map(|(k, v)| Some((Arc::from(k), v?)))
+            .collect(),
+    )
+}
+
+/// `add-to-cart-btn`: the add-to-cart button ("Add To Cart", "Subscribe" for
+/// subscriptions, or the merchant's custom label).
+pub fn add_to_cart_btn<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let node = std::mem::take(&mut vars[0]);
+    vars[0] = Val::Text(render(ctx, &ADD_TO_CART_BTN, node, false));
+}
+
+/// `product-checkout`: variant selects, quantity input and add-to-cart button.
+pub fn product_checkout<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    let node = std::mem::take(&mut vars[0]);
+    vars[0] = Val::Text(render(ctx, &PRODUCT_CHECKOUT, node, false));
+}
+
+/// `quantity-input`: shown for physical products, and for services when the store allows
+/// several of them (the default); never for subscriptions, nor with one unit or less in
+/// stock (SPEC §2 "Quantity input").
+pub fn quantity_input<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static SETTINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("websiteSettings"));
+    let item = vars[0].view();
+    let settings = ctx.resolve(&SETTINGS);
+    let allowed = match product::product_type(item) {
+        Some(ProductType::Physical) => true,
+        Some(ProductType::Service) => {
+            product::multiple_quantity_allowed_for_services(settings.view())
+        }
+        _ => false,
+    } && !product::is_subscribable(item);
+    if !allowed || product::total_stock(item) <= 1.0 {
+        vars[0] = Val::Missing;
+        return;
+    }
+    let node = std::mem::take(&mut vars[0]);
+    vars[0] = Val::Text(render(ctx, &QUANTITY_INPUT, node, false));
+}
+
+/// `variants-select`: one dropdown (and radio group) per variant option, with the
+/// "Select {variantName}" placeholder ("Select Value" for gift cards). Nothing for items
+/// with fewer than two variants.
+pub fn variants_select<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static GIFT_SELECT: LazyLock<VarPath> =
+        LazyLock::new(|| path_of("localizedStrings.giftCardVariantSelectText"));
+    static GIFT_DISPLAY: LazyLock<VarPath> =
+        LazyLock::new(|| path_of("localizedStrings.giftCardValueDisplayText"));
+    static PRODUCT_SELECT: LazyLock<VarPath> =
+        LazyLock::new(|| path_of("localizedStrings.productVariantSelectText"));
+    let item = vars[0].view();
+    let options = product::variant_options(item);
+    if options.is_empty() {
+        vars[0] = Val::Missing;
+        return;
+    }
+    let gift = product::product_type(item) == Some(ProductType::GiftCard);
+    let localized = |ctx: &Ctx<'a>, p: &VarPath, fallback: &str| {
+        let v = ctx.resolve(p);
+        let s = v.view().to_str();
+        if s.is_empty() {
+            fallback.to_owned()
+        } else {
+            s.into_owned()
+        }
+    };
+    let (select, display) = if gift {
+        (
+            localized(ctx, &GIFT_SELECT, "Select Value"),
+            localized(ctx, &GIFT_DISPLAY, "Value"),
+        )
+    } else {
+        (
+            localized(ctx, &PRODUCT_SELECT, "Select {variantName}"),
+            "{name}".to_owned(),
+        )
+    };
+    let options: Vec<Node> = options
+        .into_iter()
+        .map(|o| {
+            let values = o.values.iter().map(|v| Node::string(&**v)).collect();
+            object(vec![
+                ("name", Some(Node::string(&*o.name))),
+                ("values", Some(Node::array(values))),
+            ])
+        })
+        .collect();
+    let node = object(vec![
+        ("item", vars[0].to_node()),
+        ("options", Some(Node::array(options))),
+        ("selectText", Some(Node::from(select))),
+        ("displayText", Some(Node::from(display))),
+    ]);
+    vars[0] = Val::Text(render(ctx, &VARIANTS_SELECT, Val::Own(node), false));
+}
+
+/// `product-restock-notification`: the back-in-stock signup forms configured for the
+/// product in `productMerchandisingContext`.
+pub fn product_restock_notification<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static WEBSITE: LazyLock<VarPath> = LazyLock::new(|| path_of("website"));
+    static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
+    let website = ctx.resolve(&WEBSITE);
+    let merch = ctx.resolve(&MERCH);
+    let id = get(vars[0].view(), "id").to_str().into_owned();
+    let product = merch.child(&id, None);
+    let node = object(vec![
+        ("product", vars[0].to_node()),
+        (
+            "views",
+            product.child("restockNotificationViews", None).to_node(),
+        ),
+        (
+            "messages",
+            product.child("restockNotificationMessages", None).to_node(),
+        ),
+        (
+            "mailingListSignUpEnabled",
+            product.child("mailingListSignUpEnabled", None).to_node(),
+        ),
+        (
+            "mailingListOptInByDefault",
+            product.child("mailingListOptInByDefault", None).to_node(),
+        ),
+        (
+            "captchaSiteKey",
+            website
+                .child("captchaSettings", None)
+                .child("siteKey", None)
+                .to_node(),
+        ),
+    ]);
+    vars[0] = Val::Text(render(
+        ctx,
+        &PRODUCT_RESTOCK_NOTIFICATION,
+        Val::Own(node),
+        false,
+    ));
+}
+
+/// `product-scarcity`: the low-stock messages, when scarcity is enabled for the product.
+/// Otherwise the value is left as it is.
+pub fn product_scarcity<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
+    let merch = ctx.resolve(&MERCH);
+    if merch.is_missing() {
+        return;
+    }
+    let id = get(vars[0].view(), "id").to_str().into_owned();
+    let product = match merch.view() {
+        View::Obj(_) | View::Arr(_) => merch.child(&id, id.parse().ok()),
+        _ => Val::Missing,
+    };
+    if product.is_missing() || !product.child("scarcityEnabled", None).view().to_bool() {
+        return;
+    }
+    let node = object(vec![
+        (
+            "scarcityTemplateViews",
+            product.child("scarcityTemplateViews", None).to_node(),
+        ),
+        (
+            "scarcityText",
+            product.child("scarcityText", None).to_node(),
+        ),
+        (
+            "scarcityShownByDefault",
+            product.child("scarcityShownByDefault", None).to_node(),
+        ),
+    ]);
+    vars[0] = Val::Text(render(ctx, &PRODUCT_SCARCITY, Val::Own(node), false));
+}
+
+// ---- prices ---------------------------------------------------------------------------
+
+static FROM_TEXT: LazyLock<VarPath> =
+    LazyLock::new(|| path_of("localizedStrings.productPriceFromText"));
+
+fn money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> Node {
+    let mut s = String::new();
+    push_money_string(ctx, money, args, &mut s);
+    Node::from(s)
+}
+
+/// A localized string, or `fallback` when the data has none.
+fn localized_or(ctx: &Ctx<'_>, p: &VarPath, fallback: &str) -> Node {
+    match ctx.resolve(p) {
+        Val::Missing => Node::from(fallback),
+        v => Node::from(v.view().to_str().into_owned()),
+    }
+}
+
+/// `product-price`: the price block: "from" the lowest price when variants differ, else
+/// the sale price with the original price, else the price. Subscriptions say how often
+/// they bill and for how long (SPEC §9 "Subscriptions").
+pub fn product_price<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let item = vars[0].view();
+    let mut data: Vec<(&str, Option<Node>)> = Vec::new();
+    if product::is_subscribable(item) {
+        subscription_fields(ctx, args, item, &mut data);
+    } else if product::product_type(item) != Some(ProductType::Undefined) {
+        let has_from = product::has_varied_prices(item);
+        if has_from {
+            data.push((
+                "fromText",
+                Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
+            ));
+            let from = money_string(ctx, product::from_price(item), args);
+            data.push(("formattedFromPrice", Some(from)));
+        }
+        if product::is_on_sale(item) {
+            data.push(("formattedSalePriceText", Some(Node::from("{price}"))));
+            let sale = money_string(ctx, product::sale_price(item), args);
+            data.push(("formattedSalePrice", Some(sale)));
+        }
+        data.push(("formattedNormalPriceText", Some(Node::from("{price}"))));
+        let normal = money_string(ctx, product::normal_price(item), args);
+        data.push(("formattedNormalPrice", Some(normal)));
+    }
+    let node = object(data);
+    vars[0] = Val::Text(render(ctx, &PRODUCT_PRICE, Val::Own(node), true));
+}
+
+/// Billing periods per year (SPEC §9 "Subscriptions").
+fn periods_per_year(unit: &str) -> Option<f64> {
+    match unit {
+        "WEEK" => Some(52.0),
+        "MONTH" => Some(12.0),
+        _ => None,
+    }
+}
+
+/// `Month` from `MONTH`: the first letter upper-cased, the rest lower-cased.
+fn capitalize(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
+        None => String::new(),
+    }
+}
+
+/// A subscription's billing plan: every `period` `unit`s, `cycles` times (0: until
+/// cancelled).
+struct Plan {
+    period: f64,
+    unit: String,
+    cycles: f64,
+}
+
+impl Plan {
+    /// How long the plan runs, in years when it is a whole number of years.
+    fn duration(&self) -> (f64, String) {
+        let value = self.period * self.cycles;
+        if value > 0.0
+            && let Some(per_year) = periods_per_year(&self.unit)
+            && value % per_year == 0.0
+        {
+            return (value / per_year, "YEAR".to_owned());
+        }
+        (value, self.unit.clone())
+    }
+
+    /// The English price text when the site has no translation:
+    /// `[from ]{price} every [{billingPeriodValue} ]months[ for {duration} years]`.
+    fn english(&self, multiple_prices: bool) -> String {
+        let plural = self.period > 1.0;
+        let mut s = String::new();
+        if multiple_prices {
+            s.push_str("from ");
+        }
+        s.push_str("{price} every ");
+        if plural {
+            s.push_str("{billingPeriodValue} ");
+        }
+        s.push_str(&self.unit.to_lowercase());
+        if plural {
+            s.push('s');
+        }
+        if self.cycles > 0.0 {
+            let (value, unit) = self.duration();
+            s.push_str(" for {duration} ");
+            s.push_str(&unit.to_lowercase());
+            if value != 1.0 {
+                s.push('s');
+            }
+        }
+        s
+    }
+
+    /// The key of the site's translation for this plan, e.g.
+    /// `productPrice__singlePrice__nMonthly__limited__1Years`.
+    fn string_key(&self, multiple_prices: bool) -> String {
+        let (value, unit) = self.duration();
+        let mut key = format!(
+            "productPrice__{}__{}{}ly__",
+            if multiple_prices {
+                "multiplePrices"
+            } else {
+                "singlePrice"
+            },
+            if self.period == 1.0 { "1" } else { "n" },
+            capitalize(&self.unit),
+        );
+        if value == 0.0 {
+            key.push_str("indefinite");
+        } else {
+            key.push_str("limited__");
+            key.push_str(if value == 1.0 { "1" } else { "n" });
+            key.push_str(&capitalize(&unit));
+            key.push('s');
+        }
+        key
+    }
+}
+
+/// The price fields of a subscription product; "Unavailable" (or its translation) when
+/// the plan has no billing period.
+fn subscription_fields(
+    ctx: &Ctx<'_>,
+    args: &Args,
+    item: View<'_>,
+    data: &mut Vec<(&'static str, Option<Node>)>,
+) {
+    static UNAVAILABLE: LazyLock<VarPath> =
+        LazyLock::new(|| path_of("localizedStrings.productPriceUnavailable"));
+    static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
+    let plan = path(item, &["structuredContent", "subscriptionPlan"]);
+    let period = get(plan, "billingPeriod");
+    if period.is_missing() {
+        data.push((
+            "fromText",
+            Some(localized_or(ctx, &UNAVAILABLE, "Unavailable")),
+        ));
+        data.push(("formattedFromPrice", Some(Node::from("true"))));
+        return;
+    }
+    let plan = Plan {
+        period: get(period, "value").to_number(),
+        unit: get(period, "unit").to_str().into_owned(),
+        cycles: get(plan, "numBillingCycles").to_number(),
+    };
+    let multiple = product::has_varied_prices(item);
+    data.push(("billingPeriodValue", Some(Node::Number(plan.period))));
+    data.push(("duration", Some(Node::Number(plan.duration().0))));
+    let key = plan.string_key(multiple);
+    let text = match ctx.resolve(&STRINGS).child(&key, None) {
+        Val::Missing => Node::from(plan.english(multiple)),
+        v => Node::from(v.view().to_str().into_owned()),
+    };
+    if multiple {
+        data.push(("fromText", Some(text.clone())));
+        let from = money_string(ctx, product::from_price(item), args);
+        data.push(("formattedFromPrice", Some(from)));
+    }
+    if product::is_on_sale(item) {
+        data.push(("formattedSalePriceText", Some(text.clone())));
+        let sale = money_string(ctx, product::sale_price(item), args);
+        data.push(("formattedSalePrice", Some(sale)));
+    }
+    data.push(("formattedNormalPriceText", Some(text)));
+    let normal = money_string(ctx, product::normal_price(item), args);
+    data.push(("formattedNormalPrice", Some(normal)));
+}
+
+/// `subscription-price`: the price of the cheapest variant's subscription pricing
+/// options: "from" when variants differ, the sale price with the original, or the price.
+pub fn subscription_price<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+    let item = vars[0].view();
+    let mut data: Vec<(&str, Option<Node>)> = Vec::new();
+    let options = product::pricing_options_of_lowest_variant(item);
+    if let Some(View::Arr(options)) = options
+        && let Some(first) = options.first()
+    {
+        let first = View::of(first);
+        if product::has_varied_prices(item) {
+            data.push((
+                "fromText",
+                Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
+            ));
+            let from = if get(first, "onSale").truthy() {
+                get(first, "salePriceMoney")
+            } else {
+                get(first, "priceMoney")
+            };
+            data.push((
+                "formattedFromPrice",
+                Some(money_string(ctx, Money::Node(from), args)),
+            ));
+        }
+        if get(first, "onSale").truthy() {
+            data.push((
+                "formattedSubscriptionSalePriceText",
+                Some(Node::from("{price}")),
+            ));
+            let sale = Money::Node(get(first, "salePriceMoney"));
+            data.push((
+                "formattedSubscriptionSalePrice",
+                Some(money_string(ctx, sale, args)),
+            ));
+        }
+        data.push((
+            "formattedNormalSubscriptionPriceText",
+            Some(Node::from("{price}")),
+        ));
+        let normal = Money::Node(get(first, "priceMoney"));
+        data.push((
+            "formattedNormalSubscriptionPrice",
+            Some(money_string(ctx, normal, args)),
+        ));
+    }
+    let node = object(data);
+    vars[0] = Val::Text(render(ctx, &SUBSCRIPTION_PRICE, Val::Own(node), true));
+}
+
+// ---- form fields ----------------------------------------------------------------------
+
+/// Likert answers -2..2 and their localized labels (SPEC §9 "Formats and time").
+const LIKERT: [(&str, &str, &str); 5] = [
+    (
+        "-2",
+        "productAnswerMapStronglyDisagree",
+        "Strongly Disagree",
+    ),
+    ("-1", "productAnswerMapDisagree", "Disagree"),
+    ("0", "productAnswerMapNeutral", "Neutral"),
+    ("1", "productAnswerMapAgree", "Agree"),
+    ("2", "productAnswerMapStronglyAgree", "Strongly Agree"),
+];
+
+/// `summary-form-field`: one answer of a product form in an order summary: the field's
+/// title and its value rendered by type ("N/A", or the site's text, when unanswered).
+pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
+    let strings = ctx.resolve(&STRINGS);
+    let field = vars[0].view();
+    let builtin = match &*get(field, "type").to_str() {
+        "address" => Some(&SUMMARY_ADDRESS),
+        "checkbox" => Some(&SUMMARY_CHECKBOX),
+        "date" => Some(&SUMMARY_DATE),
+        "likert" => Some(&SUMMARY_LIKERT),
+        "name" => Some(&SUMMARY_NAME),
+        "phone" => Some(&SUMMARY_PHONE),
+        "time" => Some(&SUMMARY_TIME),
+        _ => None,
+    };
+    let value = match builtin {
+        None => get(field, "value").to_str().into_owned(),
+        Some(b) => {
+            let node = if std::ptr::eq(b, &SUMMARY_LIKERT) {
+                let Some(rows) = likert_answers(strings.view(), get(field, "values")) else {
+                    ctx.error(
+                        "summary-form-field: a likert field has no values".into(),
+                        None,
+                    );
+                    vars[0] = Val::Missing;
+                    return;
+                };
+                Val::Own(rows)
+            } else {
+                vars[0].clone()
+            };
+            render(ctx, b, node, true)
+        }
+    };
+    let field = vars[0].view();
+    let mut out = String::from(
+        "<div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">",
+    );
+    out.push_str(&get(field, "rawTitle").to_str());
+    out.push_str(":</span> ");
+    if value.is_empty() {
+        let text = get(strings.view(), "productSummaryFormNoAnswerText").to_str();
+        let text = crate::value::number::js_trim(&text);
+        out.push_str(if text.is_empty() { "N/A" } else { text });
+    } else {
+        out.push_str(&value);
+    }
+    out.push_str("\n</div>");
+    vars[0] = Val::Text(out);
+}
+
+/// The likert answers as `[{question, answer}]`, answers by their label (neutral when
+/// the answer is not one of -2..2). Questions are the keys of `values` as JavaScript's
+/// `Object.keys` lists them (array and string indexes too); `None` when `values` is
+/// missing or null, where the reference fails.
+fn likert_answers(strings: View<'_>, values: View<'_>) -> Option<Node> {
+    let label = |i: usize| -> Node {
+        let (_, key, fallback) = LIKERT[i];
+        match get(strings, key) {
+            View::Str(s) => Node::from(s),
+            _ => Node::from(fallback),
+        }
+    };
+    let row = |question: &str, answer: View<'_>| {
+        let answer = answer.to_str();
+        let i = LIKERT
+            .iter()
+            .position(|(k, _, _)| *k == answer)
+            .unwrap_or(2);
+        let mut answer = label(i);
+        // An empty label falls back to the neutral one, as the reference's `||` does.
+        if answer.as_str() == Some("") {
+            answer = label(2);
+        }
+        object(vec![
+            ("question", Some(Node::from(question))),
+            ("answer", Some(answer)),
+        ])
+    };
+    let rows = match values {
+        View::Missing | View::Null => return None,
+        View::Obj(o) => o.iter().map(|(q, a)| row(q, View::of(a))).collect(),
+        View::Arr(a) => a
+            .iter()
+            .enumerate()
+            .map(|(i, v)| row(&i.to_string(), View::of(v)))
+            .collect(),
+        View::Str(s) => {
+            // UTF-16 code units, as JavaScript indexes strings.
+            let units: Vec<u16> = s.encode_utf16().collect();
+            (0..units.len())
+                .map(|i| {
+                    let unit = String::from_utf16_lossy(&units[i..=i]);
+                    row(&i.to_string(), View::Str(&unit))
+                })
+                .collect()
+        }
+        View::Bool(_) | View::Num(_) => Vec::new(),
+    };
+    Some(Node::array(rows))
+}
