@@ -213,7 +213,10 @@ fn retired_names() {
         "unit",
     ] {
         assert_eq!(
-            render(&format!("[{{a|{name}}}][{{b|{name}}}][{{c|{name}}}]"), r#"{"a":"x","b":{"k":1},"c":5}"#),
+            render(
+                &format!("[{{a|{name}}}][{{b|{name}}}][{{c|{name}}}]"),
+                r#"{"a":"x","b":{"k":1},"c":5}"#
+            ),
             "[x][][5]",
             "{name}"
         );

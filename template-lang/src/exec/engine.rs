@@ -105,7 +105,11 @@ fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall, kind: &'static str
             let previous = std::mem::replace(&mut ctx.applying, kind);
             let result = f(ctx, &call.args);
             ctx.applying = previous;
-            if ctx.take_failure() { None } else { Some(result) }
+            if ctx.take_failure() {
+                None
+            } else {
+                Some(result)
+            }
         }
         // Unknown predicates were reported at compile time and count as false.
         None => Some(false),

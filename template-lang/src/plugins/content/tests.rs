@@ -56,7 +56,11 @@ fn same_day_out_of_range_abandons_the_block() {
         let errors = crate::exec::execute(&template, &data, &crate::exec::Env::default(), &mut out);
         assert_eq!(out, "");
         assert_eq!(errors.len(), 1);
-        assert!(errors[0].message.starts_with("RuntimeError: Unexpected TypeError error when executing PREDICATE"));
+        assert!(
+            errors[0]
+                .message
+                .starts_with("RuntimeError: Unexpected TypeError error when executing PREDICATE")
+        );
     }
 }
 

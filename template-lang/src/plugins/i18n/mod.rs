@@ -11,7 +11,7 @@ use crate::exec::Ctx;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::{Val, View};
-use message::{MessageFormatter, NoNested};
+use message::{MessageFormatter, NestedFormat};
 
 /// Per-execution locale state, built on first use.
 pub struct I18nState {
@@ -22,6 +22,28 @@ pub fn register(r: &mut Registry) {
     r.add_formatter("message", message);
     r.add_formatter("plural", message);
     numbers::register(r);
+}
+
+/// The CLDR formatters a message can nest (`{0 currency}`, `{0 decimal maxfrac:2}`).
+struct Nested<'l> {
+    locale: &'l icu_locale::Locale,
+}
+
+impl NestedFormat for Nested<'_> {
+    fn format(
+        &self,
+        name: &str,
+        args: &[Option<View<'_>>],
+        options: &[&str],
+        out: &mut String,
+    ) -> bool {
+        match name {
+            "currency" | "money" => numbers::nested_currency(args, options, self.locale, out),
+            "decimal" | "number" => numbers::nested_decimal(args, options, self.locale, out),
+            _ => return false,
+        }
+        true
+    }
 }
 
 /// `message ARGS...` / `plural ARGS...`: formats the value as a message with positional
@@ -54,10 +76,9 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let pos_views: Vec<View<'_>> = positional.iter().map(Val::view).collect();
     let kw_views: Vec<(&str, View<'_>)> = keyword.iter().map(|(k, v)| (*k, v.view())).collect();
     let mut out = String::new();
-    // The CLDR number and date formatters are not wired in yet, so a nested `{0 currency}`
-    // prints nothing.
+    let nested = Nested { locale };
     state
         .messages
-        .format(&text, &pos_views, &kw_views, &NoNested, &mut out);
+        .format(&text, &pos_views, &kw_views, &nested, &mut out);
     vars[0] = Val::Text(out);
 }
