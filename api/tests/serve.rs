@@ -34,10 +34,12 @@ fn start(backend: Backend) -> Server {
         Backend::Embedded => "embedded",
         Backend::Postgres(_) => "postgres",
     };
-    let data = std::env::temp_dir().join(format!("tessera-serve-test-{tag}-{}", std::process::id()));
+    let data =
+        std::env::temp_dir().join(format!("tessera-serve-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"]).arg(&data);
+    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(&data);
     if let Backend::Postgres(url) = &backend {
         cmd.arg("--database-url").arg(url);
     }
@@ -137,7 +139,75 @@ fn serves_tenants_by_host_on_postgres() {
     check_server(start(Backend::Postgres(pg.create_database())));
 }
 
+/// Every collection page and item page of every demo tenant, from the fixture files:
+/// (tenant host, path, expected page type, text the page must contain).
+fn routes() -> Vec<(String, String, u16, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut out = Vec::new();
+    let mut tenants: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("tenant.json").is_file())
+        .collect();
+    tenants.sort();
+    for dir in tenants {
+        let tenant: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("tenant.json")).unwrap())
+                .unwrap();
+        let domain = &tenant["domains"][0];
+        let host = domain
+            .as_str()
+            .or(domain["host"].as_str())
+            .unwrap()
+            .to_string();
+        for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
+            let path = entry.unwrap().path();
+            let c: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let url_id = c["urlId"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
+            let is_folder = c["typeName"] == "folder";
+            let kind = if c["type"] == 10 || c["type"] == 7 {
+                2
+            } else {
+                1
+            };
+            if !is_folder {
+                out.push((host.clone(), format!("/{url_id}"), kind, String::new()));
+            }
+            for item in c["items"].as_array().map(Vec::as_slice).unwrap_or_default() {
+                let title = item["title"].as_str().unwrap().to_string();
+                out.push((
+                    host.clone(),
+                    format!("/{url_id}/{}", item["urlId"].as_str().unwrap()),
+                    50,
+                    title,
+                ));
+            }
+        }
+    }
+    out
+}
+
 fn check_server(server: Server) {
+    for (host, path, page_type, marker) in routes() {
+        let (status, head, body) = get(server.port, &host, &path);
+        assert_eq!(status, 200, "{host}{path}: {head}");
+        assert!(
+            head.contains(&format!("x-page-type: {page_type}")),
+            "{host}{path}: {head}"
+        );
+        let escaped = marker.replace('&', "&amp;").replace('\'', "&#39;");
+        assert!(
+            body.contains(&marker)
+                || body.contains(&escaped)
+                || body.contains(&marker.replace('\'', "’")),
+            "{host}{path} lacks {marker:?}"
+        );
+    }
     let host = server.urls[0]
         .trim_start_matches("http://")
         .trim_end_matches('/')
