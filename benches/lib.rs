@@ -21,6 +21,18 @@ pub const BLOG_PAGE: Workload = Workload {
     partials: include_str!("workloads/blog-page/partials.json"),
 };
 
+/// The product grid: a store collection page of 48 products with prices, sale and
+/// sold-out status, images and add-to-cart buttons (about 55 KB of output).
+pub const PRODUCT_GRID: Workload = Workload {
+    name: "product-grid",
+    template: include_str!("workloads/product-grid/template.html"),
+    data: include_str!("workloads/product-grid/data.json"),
+    partials: include_str!("workloads/product-grid/partials.json"),
+};
+
+/// Every workload, for suites that run them all.
+pub const ALL: [Workload; 2] = [BLOG_PAGE, PRODUCT_GRID];
+
 /// A workload compiled and ready to execute.
 pub struct Prepared {
     pub template: Template,
