@@ -341,6 +341,11 @@ pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) 
                 entries.push(("pagination", obj(p)));
             }
             entries.push(("items", Node::array(shown)));
+            if c.type_name == "events" || c.field("ordering") == Some("calendar") {
+                let (upcoming, past) = split_events(&c.items, now_ms());
+                entries.push(("upcoming", Node::array(upcoming)));
+                entries.push(("past", Node::array(past)));
+            }
             for (key, value) in [
                 ("categoryFilter", &query.category),
                 ("tagFilter", &query.tag),
@@ -379,6 +384,33 @@ pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) 
         _ => {}
     }
     obj(entries)
+}
+
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0.0, |d| d.as_millis() as f64)
+}
+
+/// Events split at `now`: upcoming soonest first (by `startDate`), past most recent first
+/// (an event counts as upcoming until it ends).
+fn split_events(items: &[Node], now: f64) -> (Vec<Node>, Vec<Node>) {
+    let time = |n: &Node, k: &str| match n.pointer(&[k]) {
+        Some(Node::Number(t)) => *t,
+        _ => f64::NAN,
+    };
+    let (mut upcoming, mut past): (Vec<Node>, Vec<Node>) = items.iter().cloned().partition(|i| {
+        let end = time(i, "endDate");
+        let end = if end.is_nan() {
+            time(i, "startDate")
+        } else {
+            end
+        };
+        end >= now
+    });
+    upcoming.sort_by(|a, b| time(a, "startDate").total_cmp(&time(b, "startDate")));
+    past.sort_by(|a, b| time(b, "startDate").total_cmp(&time(a, "startDate")));
+    (upcoming, past)
 }
 
 fn with_children(collection: &Node, site: &SiteContent, children: &[usize]) -> Node {
@@ -589,4 +621,41 @@ fn page_title(site: &SiteContent, route: &Route, context: &Node) -> String {
         .replace("%s", site_title)
         .replace("%c", collection_title)
         .replace("%i", item_title)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_split_into_upcoming_and_past() {
+        let ev = |id: &str, start: f64, end: f64| {
+            obj(vec![
+                ("id", Node::from(id)),
+                ("startDate", Node::Number(start)),
+                ("endDate", Node::Number(end)),
+            ])
+        };
+        let items = [
+            ev("a", 10.0, 20.0),
+            ev("b", 30.0, 40.0),
+            ev("c", 1.0, 2.0),
+            ev("d", 15.0, 16.0),
+            ev("e", 50.0, 60.0),
+        ];
+        let (up, past) = split_events(&items, 18.0);
+        let ids = |v: &[Node]| {
+            v.iter()
+                .map(|n| {
+                    n.pointer(&["id"])
+                        .and_then(Node::as_str)
+                        .unwrap()
+                        .to_string()
+                })
+                .collect::<Vec<_>>()
+        };
+        // "a" is under way at 18 (it ends at 20): still upcoming.
+        assert_eq!(ids(&up), ["a", "b", "e"]);
+        assert_eq!(ids(&past), ["d", "c"]);
+    }
 }
