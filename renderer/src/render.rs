@@ -128,6 +128,10 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
     let tags = Tags {
         site,
         current_collection: current_collection(&route),
+        current_category: match &route {
+            Route::Collection { query, .. } => query.category.clone(),
+            _ => None,
+        },
     };
     let mut errors: Vec<Diagnostic> = Vec::new();
     let main_template = main_template(site, folder, &route);

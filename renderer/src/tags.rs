@@ -16,6 +16,8 @@ pub struct Tags<'s> {
     pub site: &'s SiteContent,
     /// The collection the page belongs to, if any.
     pub current_collection: Option<usize>,
+    /// The category the current list is filtered by (`?category=`), if any.
+    pub current_category: Option<String>,
 }
 
 /// Most items a query returns (TEMPLATE-PLATFORM.md §2.2: `limit` max 100).
@@ -274,10 +276,11 @@ impl Tags<'_> {
                     "{full_url}?category={}",
                     form_urlencoded::byte_serialize(name.as_bytes()).collect::<String>()
                 );
+                let active = self.current_category.as_deref() == Some(name.as_str());
                 scope(vec![
                     ("name", Node::from(name.as_str())),
                     ("fullUrl", Node::from(url)),
-                    ("active", Node::Bool(false)),
+                    ("active", Node::Bool(active)),
                 ])
             })
             .collect();
