@@ -39,7 +39,8 @@ fn folder() -> renderer::folder::TemplateFolder {
             concat!(
                 "<h1>{collection.title}</h1>{.repeated section items}<article>{title}</article>{.end}",
                 "{.section pagination}{.if nextPage}<a rel=\"next\" href=\"{nextPageUrl}\">older</a>{.end}{.end}",
-                "<aside><squarespace:query collection=\"blog\" limit=\"1\" featured=\"true\">{.repeated section items}<b>{title}</b>{.end}</squarespace:query></aside>"
+                "<aside><squarespace:query collection=\"blog\" limit=\"1\" featured=\"true\">{.repeated section items}<b>{title}</b>{.end}</squarespace:query></aside>",
+                "<ul><squarespace:category collection=\"blog\">{.repeated section categories}<li>{name}{.if active}*{.end}</li>{.end}</squarespace:category></ul>"
             ),
         ),
         (
@@ -66,7 +67,7 @@ fn site() -> SiteContent {
               "typeName": "page", "type": 10, "homepage": true, "mainContent": "<p>Welcome</p>" },
             { "id": "c2", "urlId": "blog", "fullUrl": "/blog", "title": "Journal", "navigationTitle": "Journal",
               "typeName": "blog", "type": 1, "items": [
-                { "id": "i1", "urlId": "first", "fullUrl": "/blog/first", "title": "First", "body": "<p>one</p>", "starred": true, "tags": ["a"] },
+                { "id": "i1", "urlId": "first", "fullUrl": "/blog/first", "title": "First", "body": "<p>one</p>", "starred": true, "tags": ["a"], "categories": ["News", "Notes"] },
                 { "id": "i2", "urlId": "second", "fullUrl": "/blog/second", "title": "Second", "body": "<p>two</p>", "tags": ["b"] },
                 { "id": "i3", "urlId": "third", "fullUrl": "/blog/third", "title": "Third", "body": "<p>three</p>" }
             ]},
@@ -117,6 +118,17 @@ fn collection_lists_paginate_and_queries_filter() {
     assert!(p.body.contains("<aside><b>First</b></aside>"));
     let p = get("/blog", "offset=2");
     assert!(p.body.contains("<article>Third</article>") && !p.body.contains("rel=\"next\""));
+    assert!(
+        p.body.contains("<ul><li>News</li><li>Notes</li></ul>"),
+        "{}",
+        p.body
+    );
+    let p = get("/blog", "category=Notes");
+    assert!(
+        p.body.contains("<ul><li>News</li><li>Notes*</li></ul>"),
+        "{}",
+        p.body
+    );
     let p = get("/blog", "tag=b");
     assert!(
         p.body
