@@ -1,6 +1,7 @@
 //! Locale-aware formatters. The message language (`message`, `plural`) lives in
 //! [`message`]; the CLDR number and date formatters plug into it as nested formatters.
 
+pub mod dates;
 pub mod message;
 
 use super::Registry;
@@ -18,6 +19,7 @@ pub struct I18nState {
 pub fn register(r: &mut Registry) {
     r.add_formatter("message", message);
     r.add_formatter("plural", message);
+    dates::register(r);
 }
 
 /// `message ARGS...` / `plural ARGS...`: formats the value as a message with positional
