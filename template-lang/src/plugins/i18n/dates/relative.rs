@@ -278,9 +278,7 @@ fn precision(n: &Decimal) -> i32 {
     if n.absolute.is_zero() {
         return 1;
     }
-    let top = i32::from(*n.absolute.magnitude_range().end());
-    let top = top.max(i32::from(n.absolute.nonzero_magnitude_start()));
-    top + scale(n) + 1
+    i32::from(n.absolute.nonzero_magnitude_start()) + scale(n) + 1
 }
 
 /// Rounds or pads to exactly `scale` fraction digits.
