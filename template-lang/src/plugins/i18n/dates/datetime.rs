@@ -27,6 +27,7 @@ use rustc_hash::FxHashMap;
 use writeable::{Part, PartsWrite, Writeable};
 
 use super::dayperiod;
+use super::raw::{self, RawDate, raw_date, skeleton_pattern};
 use super::wrappers::wrappers;
 use crate::exec::Ctx;
 use crate::plugins::Registry;
@@ -282,6 +283,7 @@ fn resolve_zone(zone_id: &str) -> TimeZone {
 /// needs to know, or our own day-period ("B") formatter.
 pub(crate) enum PartFormat {
     Icu(DateTimeFormatter<CompositeFieldSet>),
+    Raw(Arc<RawDate>),
     Flexible(dayperiod::FlexibleTime),
 }
 
@@ -297,6 +299,9 @@ impl PartFormat {
     ) {
         match self {
             PartFormat::Icu(f) => write_titled(&f.format(zoned), context, lang, out),
+            PartFormat::Raw(f) => {
+                write_titled_with(|sink| f.write(zoned, sink), context, lang, out)
+            }
             PartFormat::Flexible(f) => f.format(zoned, out),
         }
     }
@@ -310,13 +315,30 @@ pub(crate) fn write_titled(
     lang: &str,
     out: &mut String,
 ) {
+    write_titled_with(
+        |sink| {
+            let _ = w.write_to_parts(sink);
+        },
+        context,
+        lang,
+        out,
+    );
+}
+
+/// [`write_titled`] for any writer of parts.
+pub(crate) fn write_titled_with(
+    write: impl FnOnce(&mut FirstField<'_>),
+    context: Option<Context>,
+    lang: &str,
+    out: &mut String,
+) {
     let start = out.len();
     let mut sink = FirstField {
         out,
         start,
         field: None,
     };
-    let _ = w.write_to_parts(&mut sink);
+    write(&mut sink);
     if let (Some(context), Some(field)) = (context, sink.field) {
         if should_title(context, lang, field) {
             capitalize_at(out, start);
@@ -335,7 +357,7 @@ pub(crate) enum TitleField {
 
 /// A parts sink that writes through to a string and records whether the output starts
 /// with a named month, weekday or era.
-struct FirstField<'s> {
+pub(crate) struct FirstField<'s> {
     out: &'s mut String,
     start: usize,
     field: Option<TitleField>,
@@ -472,8 +494,12 @@ impl Plan {
 
     /// Writes the date part (or else the time part) of `zoned` to a parts sink.
     pub(crate) fn write_parts<S: PartsWrite + ?Sized>(&self, zoned: &Zoned, sink: &mut S) {
-        if let Some(PartFormat::Icu(f)) = self.date.as_ref().or(self.time.as_ref()) {
-            let _ = f.format(zoned).write_to_parts(sink);
+        match self.date.as_ref().or(self.time.as_ref()) {
+            Some(PartFormat::Icu(f)) => {
+                let _ = f.format(zoned).write_to_parts(sink);
+            }
+            Some(PartFormat::Raw(f)) => f.write(zoned, sink),
+            _ => {}
         }
     }
 
@@ -631,6 +657,15 @@ pub(crate) fn skeleton_time(
     if time.is_empty() {
         return None;
     }
+    if calendar == Calendar::Gregory {
+        let raw = raw::bundle(locale)
+            .zip(raw::time_key(time))
+            .and_then(|(b, key)| skeleton_pattern(b, &key))
+            .and_then(|pattern| raw_date(locale, pattern));
+        if let Some(r) = raw {
+            return Some(PartFormat::Raw(r));
+        }
+    }
     if time.contains('B') {
         if let Some(f) = dayperiod::FlexibleTime::new(locale, time) {
             return Some(PartFormat::Flexible(f));
@@ -678,9 +713,17 @@ fn build_plan(locale: &icu_locale::Locale, o: &DateOptions) -> Plan {
             (None, Some(_)) => (date_skel, String::new()),
             _ => (date_skel, time_skel),
         };
+        let raw = (calendar == Calendar::Gregory)
+            .then(|| {
+                let pattern = skeleton_pattern(raw::bundle(locale)?, &raw::date_key(&date_skel)?)?;
+                raw_date(locale, pattern)
+            })
+            .flatten();
         let date_fields = skeleton_date(&date_skel);
         let has_date_skel = date_fields.is_some();
-        if let Some(b) = date_fields {
+        if let Some(r) = raw {
+            date = Some(PartFormat::Raw(r));
+        } else if let Some(b) = date_fields {
             date = icu_part(locale, calendar, b);
         }
         if let Some(t) = skeleton_time(locale, calendar, &time_skel) {

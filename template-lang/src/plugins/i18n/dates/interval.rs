@@ -26,8 +26,9 @@ use writeable::{Part, PartsWrite, Writeable};
 
 use super::datetime::{
     Calendar, Context, Glue, Plan, Width, capitalize_at, glue_for, plan_for, prefs, skeleton_prefs,
-    split_option, split_skeleton, zoned,
+    split_option, split_skeleton, write_titled_with, zoned,
 };
+use super::raw;
 use crate::exec::Ctx;
 use crate::plugins::Registry;
 use crate::plugins::date::time_zone;
@@ -227,8 +228,10 @@ fn format_interval(
             plan_for(locale, &[&format!("skeleton:{date_skel}")])
                 .format_in_context(&a, o.context, &mut date);
             let mut range = String::new();
-            if let Some(f) = range_formatter(locale, &time_skel) {
-                f.format(&a, &b, None, &mut range);
+            if raw_range(locale, "", &time_skel, &a, &b, None, &mut range).is_none() {
+                if let Some(f) = range_formatter(locale, &time_skel) {
+                    f.format(&a, &b, None, &mut range);
+                }
             }
             join(
                 glue_for(locale, Calendar::Gregory, Width::Medium),
@@ -261,6 +264,9 @@ fn format_interval(
         return;
     }
     if diff != Difference::None {
+        if raw_range(locale, &date_skel, &time_skel, &a, &b, o.context, out).is_some() {
+            return;
+        }
         if let Some(f) = range_formatter(locale, &skeleton) {
             let from = out.len();
             let single = plan_for(locale, &[&format!("skeleton:{skeleton}")]);
@@ -278,6 +284,37 @@ fn format_interval(
     } else {
         plan_for(locale, &[&format!("skeleton:{skeleton}")]).format_in_context(&a, o.context, out);
     }
+}
+
+/// A date range with the reference's own interval pattern (see [`super::raw`]). `None`
+/// when there is none for this locale and skeleton; `Some(())` once written.
+fn raw_range(
+    locale: &icu_locale::Locale,
+    date_skel: &str,
+    time_skel: &str,
+    a: &Zoned,
+    b: &Zoned,
+    context: Option<Context>,
+    out: &mut String,
+) -> Option<()> {
+    let bundle = raw::bundle(locale)?;
+    let key = raw::range_key(date_skel, time_skel)?;
+    let Some(pattern) = raw::interval_pattern(bundle, &key, a, b)? else {
+        return Some(());
+    };
+    let (first, second) = raw::split_interval(pattern);
+    let first = raw::raw_date(locale, first)?;
+    let second = if second.is_empty() {
+        None
+    } else {
+        Some(raw::raw_date(locale, second)?)
+    };
+    let lang = locale.id.language.as_str();
+    write_titled_with(|sink| first.write(a, sink), context, lang, out);
+    if let Some(second) = second {
+        write_titled_with(|sink| second.write(b, sink), None, lang, out);
+    }
+    Some(())
 }
 
 fn join(glue: Option<Glue>, date: &str, time: &str, out: &mut String) {

@@ -8,6 +8,9 @@
 mod datetime;
 mod dayperiod;
 mod interval;
+#[rustfmt::skip]
+mod patterns;
+mod raw;
 mod relative;
 mod timesince;
 mod wrappers;

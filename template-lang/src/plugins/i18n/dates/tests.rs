@@ -12,7 +12,11 @@ mod data;
 
 fn render(template: &str, json: &str, locale: &str, now: f64) -> String {
     let compiled = Template::compile(template, Registry::standard());
-    assert!(compiled.errors.is_empty(), "{template}: {:?}", compiled.errors);
+    assert!(
+        compiled.errors.is_empty(),
+        "{template}: {:?}",
+        compiled.errors
+    );
     let env = Env {
         locale: if locale == "none" {
             None
@@ -38,11 +42,18 @@ fn check_family(family: &str) {
         count += 1;
         let got = render(template, json, locale, now);
         if got != expected {
-            failures.push(format!("[{locale}] {template}\n  expected {expected:?}\n       got {got:?}"));
+            failures.push(format!(
+                "[{locale}] {template}\n  expected {expected:?}\n       got {got:?}"
+            ));
         }
     }
     assert!(count > 0, "no cases for {family}");
-    assert!(failures.is_empty(), "{} of {count} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {count} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -94,7 +105,12 @@ fn nested_formatters_match_reference() {
             ));
         }
     }
-    assert!(failures.is_empty(), "{} failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 #[test]
@@ -103,10 +119,28 @@ fn nested_without_arguments_prints_nothing() {
     let mut out = String::new();
     nested_datetime(&[], &["full"], "America/New_York", &locale, &mut out);
     nested_datetime(&[None], &["full"], "America/New_York", &locale, &mut out);
-    nested_interval(&[Some(View::Num(0.0))], &[], "America/New_York", &locale, &mut out);
-    nested_interval(&[Some(View::Num(0.0)), None], &[], "America/New_York", &locale, &mut out);
+    nested_interval(
+        &[Some(View::Num(0.0))],
+        &[],
+        "America/New_York",
+        &locale,
+        &mut out,
+    );
+    nested_interval(
+        &[Some(View::Num(0.0)), None],
+        &[],
+        "America/New_York",
+        &locale,
+        &mut out,
+    );
     assert_eq!(out, "");
-    nested_datetime(&[Some(View::Num(0.0))], &["date:short"], "UTC", &locale, &mut out);
+    nested_datetime(
+        &[Some(View::Num(0.0))],
+        &["date:short"],
+        "UTC",
+        &locale,
+        &mut out,
+    );
     assert_eq!(out, "1/1/70");
 }
 
@@ -116,5 +150,8 @@ fn nested_without_arguments_prints_nothing() {
 fn no_locale_prints_nothing() {
     let json = r#"{"t": 1582571080000, "e": 1582671080000}"#;
     let template = "[{t|datetime}][{t,e|datetime-interval}][{t|relative-time}][{t|timesince}]";
-    assert_eq!(render(template, json, "none", 1735732800000.0), "[][][][Invalid date.]");
+    assert_eq!(
+        render(template, json, "none", 1735732800000.0),
+        "[][][][Invalid date.]"
+    );
 }
