@@ -32,7 +32,7 @@ for (const y of ['', 'y']) for (const M of ['', 'M', 'MMM', 'MMMM']) for (const 
   const s = y + M + E + d;
   if (s) skeletons.push(s);
 }
-skeletons.push('GyMMMd', 'GyMMM', 'GyMd', 'Gy', 'h', 'hm', 'hms', 'H', 'Hm', 'Hms', 'j', 'jm', 'jms');
+skeletons.push('GyMMMd', 'GyMMM', 'GyMd', 'Gy', 'h', 'hm', 'hms', 'H', 'Hm', 'Hms', 'j', 'jm', 'jms', 'Bh', 'Bhm', 'Bhms');
 
 const str = (nodes) => nodes.map((n) => (typeof n === 'string'
   ? (/[A-Za-z']/.test(n) ? "'" + n.replace(/'/g, "''") + "'" : n)
@@ -49,7 +49,9 @@ out += '/// by skeleton; with the matched skeleton\'s era/year/month/day fields 
 out += '/// greatest-difference field).\n';
 out += 'pub(crate) struct Bundle {\n    pub ids: &\'static [&\'static str],\n';
 out += '    pub skeletons: &\'static [(&\'static str, &\'static str)],\n';
-out += '    pub intervals: &\'static [(&\'static str, &\'static str, &\'static [(char, &\'static str)])],\n}\n\n';
+out += '    pub intervals: &\'static [(&\'static str, &\'static str, &\'static [(char, &\'static str)])],\n';
+out += '    /// Flexible day periods (`B`): from this minute of the day, the abbreviated, wide and\n    /// narrow names.\n';
+out += '    pub day_periods: &\'static [(u16, &\'static str, &\'static str, &\'static str)],\n}\n\n';
 out += 'pub(crate) static BUNDLES: &[Bundle] = &[\n';
 for (const [id, ids] of BUNDLES) {
   const c = fw.get(id);
@@ -60,7 +62,7 @@ for (const [id, ids] of BUNDLES) {
     const q = p.parseSkeleton(s);
     av.push([s, str(p.adjustPattern(p.getAvailablePattern(null, p.matchAvailable(q)), q, '.'))]);
     const m = p.matchInterval(q);
-    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s))) {
+    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s)) && !s.includes('B')) {
       // The matched skeleton's era ... minute fields, in the reference's field order.
       const present = m.skeleton.info.filter((x) => x && 'GyMLdabBhHKkms'.includes(x.field))
         .map((x) => (x.field === 'L' ? 'M' : x.field)).join('');
@@ -73,6 +75,17 @@ for (const [id, ids] of BUNDLES) {
   for (const [s, pat] of av) out += `            (${rs(s)}, ${rs(pat)}),\n`;
   out += '        ],\n        intervals: &[\n';
   for (const e of iv) out += `            ${e},\n`;
+  out += '        ],\n        day_periods: &[\n';
+  let prev = '';
+  for (let minute = 0; minute < 1440; minute++) {
+    const date = c.Calendars.toGregorianDate({ date: minute * 60000, zoneId: 'Etc/UTC' });
+    const names = ['B', 'BBBB', 'BBBBB'].map((pattern) => c.Calendars.formatDateRaw(date, { pattern }));
+    const key = JSON.stringify(names);
+    if (key !== prev) {
+      out += `            (${minute}, ${names.map(rs).join(', ')}),\n`;
+      prev = key;
+    }
+  }
   out += '        ],\n    },\n';
 }
 out += '];\n';
