@@ -284,7 +284,7 @@ fn resolve_zone(zone_id: &str) -> TimeZone {
 pub(crate) enum PartFormat {
     Icu(DateTimeFormatter<CompositeFieldSet>),
     Raw(Arc<RawDate>),
-    Flexible(dayperiod::FlexibleTime),
+    Pieces(dayperiod::PieceFormat),
 }
 
 impl PartFormat {
@@ -302,7 +302,7 @@ impl PartFormat {
             PartFormat::Raw(f) => {
                 write_titled_with(|sink| f.write(zoned, sink), context, lang, out)
             }
-            PartFormat::Flexible(f) => f.format(zoned, out),
+            PartFormat::Pieces(f) => f.format(zoned, out),
         }
     }
 }
@@ -592,6 +592,25 @@ pub(crate) fn icu_part(
         .map(PartFormat::Icu)
 }
 
+/// A standard date (0..4) or time (4..8) format the reference's way, for the Gregorian
+/// calendar in the bundles of `patterns.rs`.
+fn standard_format(
+    locale: &icu_locale::Locale,
+    calendar: Calendar,
+    index: usize,
+) -> Option<PartFormat> {
+    if calendar != Calendar::Gregory {
+        return None;
+    }
+    let bundle = raw::bundle(locale)?;
+    let pattern = bundle.formats[index];
+    if index < 4 {
+        raw_date(locale, pattern).map(PartFormat::Raw)
+    } else {
+        dayperiod::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
+    }
+}
+
 /// The field set for a standard date width.
 pub(crate) fn named_date(width: Width) -> FieldSetBuilder {
     let mut b = FieldSetBuilder::new();
@@ -667,8 +686,8 @@ pub(crate) fn skeleton_time(
         }
     }
     if time.contains('B') {
-        if let Some(f) = dayperiod::FlexibleTime::new(locale, time) {
-            return Some(PartFormat::Flexible(f));
+        if let Some(f) = dayperiod::PieceFormat::flexible(locale, time) {
+            return Some(PartFormat::Pieces(f));
         }
     }
     let bag = DateTimeFieldBag::from_skeleton(time);
@@ -702,8 +721,14 @@ fn build_plan(locale: &icu_locale::Locale, o: &DateOptions) -> Plan {
         None
     });
 
-    let mut date = date_key.and_then(|w| icu_part(locale, calendar, named_date(w)));
-    let mut time = time_key.and_then(|w| icu_part(locale, calendar, named_time(w)));
+    let mut date = date_key.and_then(|w| {
+        standard_format(locale, calendar, w as usize)
+            .or_else(|| icu_part(locale, calendar, named_date(w)))
+    });
+    let mut time = time_key.and_then(|w| {
+        standard_format(locale, calendar, 4 + w as usize)
+            .or_else(|| icu_part(locale, calendar, named_time(w)))
+    });
 
     if (date_key.is_none() || time_key.is_none()) && !skeleton.is_empty() {
         let (date_skel, time_skel) = split_skeleton(skeleton);

@@ -1,30 +1,39 @@
-//! Flexible day periods (`B`: "2 in the afternoon"), which ICU4X does not format: the
-//! reference's `Bh` / `Bhm` / `Bhms` patterns with the hour, minutes and seconds formatted
-//! by ICU4X and the period name from the generated table in `patterns.rs`.
+//! Patterns formatted piece by piece: the reference's CLDR pattern split where ICU4X's
+//! pattern formatter cannot help (flexible day periods `B`, "2 in the afternoon", which
+//! ICU4X does not format) or needs a zoned input (time zone names). Dates, hours, minutes
+//! and seconds go through ICU4X's pattern formatter, zone names through an ICU4X zone
+//! formatter, day period names come from the generated table in `patterns.rs`.
 
 use std::sync::Arc;
 
+use icu_datetime::DateTimeFormatter;
+use icu_datetime::fieldsets::builder::{FieldSetBuilder, ZoneStyle};
+use icu_datetime::fieldsets::enums::CompositeFieldSet;
 use jiff::Zoned;
+use writeable::Writeable;
+use writeable::adapters::CoreWriteAsPartsWrite;
 
+use super::datetime::{Calendar, prefs};
 use super::patterns::Bundle;
 use super::raw::{RawDate, bundle, raw_date, skeleton_pattern};
 
-/// One piece of a flexible-day-period pattern.
+/// One piece of a pattern.
 enum Piece {
     Pattern(Arc<RawDate>),
-    /// The period name: 0 abbreviated, 1 wide, 2 narrow.
+    /// The flexible day period name: 0 abbreviated, 1 wide, 2 narrow.
     Period(usize),
+    Zone(Box<DateTimeFormatter<CompositeFieldSet>>),
 }
 
-/// A time format with a flexible day period.
-pub(crate) struct FlexibleTime {
+/// A pattern formatted piece by piece.
+pub(crate) struct PieceFormat {
     pieces: Vec<Piece>,
     bundle: &'static Bundle,
 }
 
-impl FlexibleTime {
+impl PieceFormat {
     /// For a time skeleton `B…h[m[s]]` in a locale we have patterns for.
-    pub(crate) fn new(locale: &icu_locale::Locale, skeleton: &str) -> Option<FlexibleTime> {
+    pub(crate) fn flexible(locale: &icu_locale::Locale, skeleton: &str) -> Option<PieceFormat> {
         let width = skeleton.chars().filter(|&c| c == 'B').count();
         let rest: String = skeleton.chars().filter(|&c| c != 'B').collect();
         let key = match rest.as_str() {
@@ -33,38 +42,55 @@ impl FlexibleTime {
         };
         let bundle = bundle(locale)?;
         let pattern = skeleton_pattern(bundle, &key)?;
-        let name = match width {
-            4 => 1,
-            5 => 2,
-            _ => 0,
+        let pattern = match width {
+            4 => pattern.replace('B', "BBBB"),
+            5 => pattern.replace('B', "BBBBB"),
+            _ => pattern.to_string(),
         };
+        PieceFormat::new(locale, bundle, &pattern)
+    }
+
+    /// For a pattern of `bundle` (e.g. one of its standard time formats).
+    pub(crate) fn new(
+        locale: &icu_locale::Locale,
+        bundle: &'static Bundle,
+        pattern: &str,
+    ) -> Option<PieceFormat> {
         let mut pieces = Vec::new();
         let mut start = 0;
         let mut quoted = false;
         let bytes = pattern.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
-            match bytes[i] {
-                b'\'' => quoted = !quoted,
-                b'B' if !quoted => {
-                    if start < i {
-                        pieces.push(Piece::Pattern(raw_date(locale, &pattern[start..i])?));
-                    }
-                    while i < bytes.len() && bytes[i] == b'B' {
-                        i += 1;
-                    }
-                    pieces.push(Piece::Period(name));
-                    start = i;
-                    continue;
+            let c = bytes[i];
+            if c == b'\'' {
+                quoted = !quoted;
+            } else if !quoted && matches!(c, b'B' | b'z' | b'v' | b'O') {
+                if start < i {
+                    pieces.push(Piece::Pattern(raw_date(locale, &pattern[start..i])?));
                 }
-                _ => {}
+                let run = bytes[i..].iter().take_while(|&&b| b == c).count();
+                pieces.push(match (c, run) {
+                    (b'B', 4) => Piece::Period(1),
+                    (b'B', 5) => Piece::Period(2),
+                    (b'B', _) => Piece::Period(0),
+                    (b'z', 1..=3) => zone(locale, ZoneStyle::SpecificShort)?,
+                    (b'z', _) => zone(locale, ZoneStyle::SpecificLong)?,
+                    (b'v', 1) => zone(locale, ZoneStyle::GenericShort)?,
+                    (b'v', _) => zone(locale, ZoneStyle::GenericLong)?,
+                    (b'O', 1) => zone(locale, ZoneStyle::LocalizedOffsetShort)?,
+                    _ => zone(locale, ZoneStyle::LocalizedOffsetLong)?,
+                });
+                i += run;
+                start = i;
+                continue;
             }
             i += 1;
         }
         if start < bytes.len() {
             pieces.push(Piece::Pattern(raw_date(locale, &pattern[start..])?));
         }
-        Some(FlexibleTime { pieces, bundle })
+        Some(PieceFormat { pieces, bundle })
     }
 
     pub(crate) fn format(&self, zoned: &Zoned, out: &mut String) {
@@ -72,10 +98,10 @@ impl FlexibleTime {
             u16::try_from(i32::from(zoned.hour()) * 60 + i32::from(zoned.minute())).unwrap_or(0);
         for piece in &self.pieces {
             match piece {
-                Piece::Pattern(p) => p.write(
-                    zoned,
-                    &mut writeable::adapters::CoreWriteAsPartsWrite(&mut *out),
-                ),
+                Piece::Pattern(p) => p.write(zoned, &mut CoreWriteAsPartsWrite(&mut *out)),
+                Piece::Zone(f) => {
+                    let _ = f.format(zoned).write_to(out);
+                }
                 Piece::Period(width) => {
                     let period = self
                         .bundle
@@ -90,4 +116,12 @@ impl FlexibleTime {
             }
         }
     }
+}
+
+fn zone(locale: &icu_locale::Locale, style: ZoneStyle) -> Option<Piece> {
+    let mut b = FieldSetBuilder::new();
+    b.zone_style = Some(style);
+    let fs = b.build_composite().ok()?;
+    let f = DateTimeFormatter::try_new(prefs(locale, Calendar::Gregory), fs).ok()?;
+    Some(Piece::Zone(Box::new(f)))
 }

@@ -10,6 +10,8 @@ pub(crate) struct Bundle {
     pub ids: &'static [&'static str],
     pub skeletons: &'static [(&'static str, &'static str)],
     pub intervals: &'static [(&'static str, &'static str, &'static [(char, &'static str)])],
+    /// The standard date formats (short, medium, long, full), then the time formats.
+    pub formats: [&'static str; 8],
     /// Flexible day periods (`B`): from this minute of the day, the abbreviated, wide and
     /// narrow names.
     pub day_periods: &'static [(u16, &'static str, &'static str, &'static str)],
@@ -18,6 +20,7 @@ pub(crate) struct Bundle {
 pub(crate) static BUNDLES: &[Bundle] = &[
     Bundle {
         ids: &["en", "en-US"],
+        formats: ["M/d/yy", "MMM d, y", "MMMM d, y", "EEEE, MMMM d, y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -154,6 +157,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["en-GB"],
+        formats: ["dd/MM/y", "d MMM y", "d MMMM y", "EEEE, d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -290,6 +294,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["en-AU"],
+        formats: ["d/M/yy", "d MMM y", "d MMMM y", "EEEE, d MMMM y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -426,6 +431,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["en-CA"],
+        formats: ["y-MM-dd", "MMM d, y", "MMMM d, y", "EEEE, MMMM d, y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -562,6 +568,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["en-IN"],
+        formats: ["dd/MM/yy", "d MMM y", "d MMMM y", "EEEE, d MMMM y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -698,6 +705,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["de", "de-DE"],
+        formats: ["dd.MM.yy", "dd.MM.y", "d. MMMM y", "EEEE, d. MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h' Uhr 'B"),
             ("Bhm", "h:mm B"),
@@ -834,6 +842,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["de-AT"],
+        formats: ["dd.MM.yy", "dd.MM.y", "d. MMMM y", "EEEE, d. MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h' Uhr 'B"),
             ("Bhm", "h:mm B"),
@@ -970,6 +979,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["de-CH"],
+        formats: ["dd.MM.yy", "dd.MM.y", "d. MMMM y", "EEEE, d. MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h' Uhr 'B"),
             ("Bhm", "h:mm B"),
@@ -1106,6 +1116,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["fr", "fr-FR"],
+        formats: ["dd/MM/y", "d MMM y", "d MMMM y", "EEEE d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -1242,6 +1253,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["fr-CA"],
+        formats: ["y-MM-dd", "d MMM y", "d MMMM y", "EEEE d MMMM y", "HH' h 'mm", "HH' h 'mm' min 'ss' s'", "HH' h 'mm' min 'ss' s 'z", "HH' h 'mm' min 'ss' s 'zzzz"],
         skeletons: &[
             ("Bh", "h' h 'B"),
             ("Bhm", "h' h 'mm B"),
@@ -1377,6 +1389,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["fr-CH"],
+        formats: ["dd.MM.yy", "d MMM y", "d MMMM y", "EEEE, d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH.mm:ss' h 'zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -1512,6 +1525,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["es", "es-ES"],
+        formats: ["d/M/yy", "d MMM y", "d' de 'MMMM' de 'y", "EEEE, d' de 'MMMM' de 'y", "H:mm", "H:mm:ss", "H:mm:ss z", "H:mm:ss (zzzz)"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -1647,6 +1661,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["es-MX"],
+        formats: ["dd/MM/yy", "d MMM y", "d' de 'MMMM' de 'y", "EEEE, d' de 'MMMM' de 'y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -1782,6 +1797,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["es-US"],
+        formats: ["d/M/y", "d MMM y", "d' de 'MMMM' de 'y", "EEEE, d' de 'MMMM' de 'y", "h:mm a", "h:mm:ss a", "h:mm:ss a z", "h:mm:ss a zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -1917,6 +1933,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["it", "it-IT"],
+        formats: ["dd/MM/yy", "d MMM y", "d MMMM y", "EEEE d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2053,6 +2070,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["pt", "pt-BR"],
+        formats: ["dd/MM/y", "d' de 'MMM' de 'y", "d' de 'MMMM' de 'y", "EEEE, d' de 'MMMM' de 'y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2189,6 +2207,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["pt-PT"],
+        formats: ["dd/MM/yy", "dd/MM/y", "d' de 'MMMM' de 'y", "EEEE, d' de 'MMMM' de 'y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2325,6 +2344,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["nl", "nl-NL"],
+        formats: ["dd-MM-y", "d MMM y", "d MMMM y", "EEEE d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2460,6 +2480,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["sv", "sv-SE"],
+        formats: ["y-MM-dd", "d MMM y", "d MMMM y", "EEEE d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2596,6 +2617,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["da", "da-DK"],
+        formats: ["dd.MM.y", "d. MMM y", "d. MMMM y", "EEEE' den 'd. MMMM y", "HH.mm", "HH.mm.ss", "HH.mm.ss z", "HH.mm.ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h.mm B"),
@@ -2732,6 +2754,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["nb", "nb-NO", "no"],
+        formats: ["dd.MM.y", "d. MMM y", "d. MMMM y", "EEEE d. MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -2868,6 +2891,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["fi", "fi-FI"],
+        formats: ["d.M.y", "d.M.y", "d. MMMM y", "cccc d. MMMM y", "H.mm", "H.mm.ss", "H.mm.ss z", "H.mm.ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h.mm B"),
@@ -3006,6 +3030,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["pl", "pl-PL"],
+        formats: ["d.MM.y", "d MMM y", "d MMMM y", "EEEE, d MMMM y", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -3144,6 +3169,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["cs", "cs-CZ"],
+        formats: ["dd.MM.yy", "d. M. y", "d. MMMM y", "EEEE d. MMMM y", "H:mm", "H:mm:ss", "H:mm:ss z", "H:mm:ss, zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -3282,6 +3308,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["ja", "ja-JP"],
+        formats: ["y/MM/dd", "y/MM/dd", "y年M月d日", "y年M月d日EEEE", "H:mm", "H:mm:ss", "H:mm:ss z", "H時mm分ss秒 zzzz"],
         skeletons: &[
             ("Bh", "BK時"),
             ("Bhm", "BK:mm"),
@@ -3418,6 +3445,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["zh", "zh-CN", "zh-Hans"],
+        formats: ["y/M/d", "y年M月d日", "y年M月d日", "y年M月d日EEEE", "HH:mm", "HH:mm:ss", "z HH:mm:ss", "zzzz HH:mm:ss"],
         skeletons: &[
             ("Bh", "Bh时"),
             ("Bhm", "Bh:mm"),
@@ -3554,6 +3582,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["ko", "ko-KR"],
+        formats: ["yy. M. d.", "y. M. d.", "y년 MMMM d일", "y년 MMMM d일 EEEE", "a h:mm", "a h:mm:ss", "a h시 m분 s초 z", "a h시 m분 s초 zzzz"],
         skeletons: &[
             ("Bh", "B h시"),
             ("Bhm", "B h:mm"),
@@ -3692,6 +3721,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["ru", "ru-RU"],
+        formats: ["dd.MM.y", "d MMM y г.", "d MMMM y г.", "EEEE, d MMMM y г.", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "h B"),
             ("Bhm", "h:mm B"),
@@ -3829,6 +3859,7 @@ pub(crate) static BUNDLES: &[Bundle] = &[
     },
     Bundle {
         ids: &["tr", "tr-TR"],
+        formats: ["d.MM.y", "d MMM y", "d MMMM y", "d MMMM y EEEE", "HH:mm", "HH:mm:ss", "HH:mm:ss z", "HH:mm:ss zzzz"],
         skeletons: &[
             ("Bh", "B h"),
             ("Bhm", "B h:mm"),

@@ -50,6 +50,8 @@ out += '/// greatest-difference field).\n';
 out += 'pub(crate) struct Bundle {\n    pub ids: &\'static [&\'static str],\n';
 out += '    pub skeletons: &\'static [(&\'static str, &\'static str)],\n';
 out += '    pub intervals: &\'static [(&\'static str, &\'static str, &\'static [(char, &\'static str)])],\n';
+out += '    /// The standard date formats (short, medium, long, full), then the time formats.\n';
+out += '    pub formats: [&\'static str; 8],\n';
 out += '    /// Flexible day periods (`B`): from this minute of the day, the abbreviated, wide and\n    /// narrow names.\n';
 out += '    pub day_periods: &\'static [(u16, &\'static str, &\'static str, &\'static str)],\n}\n\n';
 out += 'pub(crate) static BUNDLES: &[Bundle] = &[\n';
@@ -71,7 +73,9 @@ for (const [id, ids] of BUNDLES) {
       iv.push(`(${rs(s)}, ${rs(present)}, &[${pats.join(', ')}])`);
     }
   }
-  out += `    Bundle {\n        ids: &[${ids.map(rs).join(', ')}],\n        skeletons: &[\n`;
+  const widths = ['short', 'medium', 'long', 'full'];
+  const formats = widths.map((w) => str(p.getDatePattern(w))).concat(widths.map((w) => str(p.getTimePattern(w))));
+  out += `    Bundle {\n        ids: &[${ids.map(rs).join(', ')}],\n        formats: [${formats.map(rs).join(', ')}],\n        skeletons: &[\n`;
   for (const [s, pat] of av) out += `            (${rs(s)}, ${rs(pat)}),\n`;
   out += '        ],\n        intervals: &[\n';
   for (const e of iv) out += `            ${e},\n`;
