@@ -238,7 +238,15 @@ pub(crate) fn split_option(arg: &str) -> (&str, &str) {
 // ---------------------------------------------------------------------------------------
 // Zones and instants
 
-/// The instant `epoch` (milliseconds) in the zone named `zone_id`; unknown zones are UTC,
+/// The reference's calendar dates run from Julian day 0 (4713 BC) to Julian day 4881503
+/// (8652 AD); instants outside are clamped to those days.
+pub(crate) fn clamp_epoch(ms: f64) -> f64 {
+    const MIN: f64 = -210_866_803_200_000.0;
+    const MAX: f64 = 210_895_142_399_999.0;
+    ms.clamp(MIN, MAX)
+}
+
+/// The instant `epoch` (milliseconds) in the zone named `zone_id`; unknown zones are GMT,
 /// as in the reference. `None` for non-finite or out-of-range instants.
 pub(crate) fn zoned(epoch: f64, zone_id: &str) -> Option<Zoned> {
     if !epoch.is_finite() {
@@ -259,7 +267,30 @@ fn resolve_zone(zone_id: &str) -> TimeZone {
         static LAST: std::cell::RefCell<Option<(Box<str>, TimeZone)>> =
             const { std::cell::RefCell::new(None) };
     }
-    let lookup = |id: &str| TimeZoneDatabase::bundled().get(id).unwrap_or(TimeZone::UTC);
+    // Unknown zones and UTC itself are GMT in the reference ("Greenwich Mean Time").
+    let lookup = |id: &str| {
+        let db = TimeZoneDatabase::bundled();
+        match db.get(id) {
+            Ok(tz)
+                if !matches!(
+                    tz.iana_name(),
+                    Some(
+                        "UTC"
+                            | "Etc/UTC"
+                            | "Etc/UCT"
+                            | "UCT"
+                            | "Etc/Universal"
+                            | "Universal"
+                            | "Etc/Zulu"
+                            | "Zulu"
+                    )
+                ) =>
+            {
+                tz
+            }
+            _ => db.get("Etc/GMT").unwrap_or(TimeZone::UTC),
+        }
+    };
     LAST.try_with(|cell| {
         let Ok(mut last) = cell.try_borrow_mut() else {
             return lookup(zone_id);
@@ -282,7 +313,7 @@ fn resolve_zone(zone_id: &str) -> TimeZone {
 /// One part of a date-time format: an ICU4X formatter plus what the context transform
 /// needs to know, or our own day-period ("B") formatter.
 pub(crate) enum PartFormat {
-    Icu(DateTimeFormatter<CompositeFieldSet>),
+    Icu(Box<DateTimeFormatter<CompositeFieldSet>>),
     Raw(Arc<RawDate>),
     Pieces(dayperiod::PieceFormat),
 }
@@ -339,10 +370,10 @@ pub(crate) fn write_titled_with(
         field: None,
     };
     write(&mut sink);
-    if let (Some(context), Some(field)) = (context, sink.field) {
-        if should_title(context, lang, field) {
-            capitalize_at(out, start);
-        }
+    if let (Some(context), Some(field)) = (context, sink.field)
+        && should_title(context, lang, field)
+    {
+        capitalize_at(out, start);
     }
 }
 
@@ -589,7 +620,7 @@ pub(crate) fn icu_part(
     let fs = builder.build_composite().ok()?;
     DateTimeFormatter::try_new(prefs(locale, calendar), fs)
         .ok()
-        .map(PartFormat::Icu)
+        .map(|f| PartFormat::Icu(Box::new(f)))
 }
 
 /// A standard date (0..4) or time (4..8) format the reference's way, for the Gregorian
@@ -685,10 +716,10 @@ pub(crate) fn skeleton_time(
             return Some(PartFormat::Raw(r));
         }
     }
-    if time.contains('B') {
-        if let Some(f) = dayperiod::PieceFormat::flexible(locale, time) {
-            return Some(PartFormat::Pieces(f));
-        }
+    if time.contains('B')
+        && let Some(f) = dayperiod::PieceFormat::flexible(locale, time)
+    {
+        return Some(PartFormat::Pieces(f));
     }
     let bag = DateTimeFieldBag::from_skeleton(time);
     let b = bag.to_field_set_builder();
@@ -698,7 +729,7 @@ pub(crate) fn skeleton_time(
     let fs = b.build_composite().ok()?;
     DateTimeFormatter::try_new(skeleton_prefs(locale, calendar, time), fs)
         .ok()
-        .map(PartFormat::Icu)
+        .map(|f| PartFormat::Icu(Box::new(f)))
 }
 
 /// The number of month letters in a skeleton's date half.

@@ -100,7 +100,14 @@ impl PieceFormat {
             match piece {
                 Piece::Pattern(p) => p.write(zoned, &mut CoreWriteAsPartsWrite(&mut *out)),
                 Piece::Zone(f) => {
+                    let from = out.len();
                     let _ = f.format(zoned).write_to(out);
+                    // Offsets only ("UTC-5"), not hyphenated names ("nord-américain").
+                    if self.bundle.offset_minus && out[from..].contains('-') {
+                        let name = minus_offsets(&out[from..]);
+                        out.truncate(from);
+                        out.push_str(&name);
+                    }
                 }
                 Piece::Period(width) => {
                     let period = self
@@ -124,4 +131,18 @@ fn zone(locale: &icu_locale::Locale, style: ZoneStyle) -> Option<Piece> {
     let fs = b.build_composite().ok()?;
     let f = DateTimeFormatter::try_new(prefs(locale, Calendar::Gregory), fs).ok()?;
     Some(Piece::Zone(Box::new(f)))
+}
+
+/// `-` before a digit becomes U+2212 MINUS SIGN.
+fn minus_offsets(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '-' && chars.peek().is_some_and(char::is_ascii_digit) {
+            out.push('\u{2212}');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }

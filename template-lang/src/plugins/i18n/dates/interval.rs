@@ -228,10 +228,10 @@ fn format_interval(
             plan_for(locale, &[&format!("skeleton:{date_skel}")])
                 .format_in_context(&a, o.context, &mut date);
             let mut range = String::new();
-            if raw_range(locale, "", &time_skel, &a, &b, None, &mut range).is_none() {
-                if let Some(f) = range_formatter(locale, &time_skel) {
-                    f.format(&a, &b, None, &mut range);
-                }
+            if raw_range(locale, "", &time_skel, &a, &b, None, &mut range).is_none()
+                && let Some(f) = range_formatter(locale, &time_skel)
+            {
+                f.format(&a, &b, None, &mut range);
             }
             join(
                 glue_for(locale, Calendar::Gregory, Width::Medium),
@@ -501,11 +501,13 @@ fn range_formatter(locale: &icu_locale::Locale, skeleton: &str) -> Option<Arc<Ra
     f
 }
 
+/// The interval fallback: text before, between and after the two ends.
+type Fallback = (String, String, String);
+
 /// The locale's interval fallback ("{0} – {1}") as (before, between, after), recovered
-/// from an ICU4X range of two instants on different days with a time, which has no
-/// interval pattern and so uses the fallback.
-fn fallback_for(locale: &icu_locale::Locale) -> Arc<(String, String, String)> {
-    static CACHE: LazyLock<Mutex<FxHashMap<String, Arc<(String, String, String)>>>> =
+/// from an ICU4X range over the dynamic composite field set, which always uses it.
+fn fallback_for(locale: &icu_locale::Locale) -> Arc<Fallback> {
+    static CACHE: LazyLock<Mutex<FxHashMap<String, Arc<Fallback>>>> =
         LazyLock::new(Default::default);
     let key = locale.to_string();
     if let Some(f) = CACHE.lock().ok().and_then(|m| m.get(&key).cloned()) {

@@ -19,7 +19,9 @@ use icu_experimental::relativetime::{RelativeTimeFormatter, RelativeTimeFormatte
 use rustc_hash::FxHashMap;
 use writeable::Writeable;
 
-use super::datetime::{Context, TitleField, capitalize_at, should_title, split_option};
+use super::datetime::{
+    Context, TitleField, capitalize_at, clamp_epoch, should_title, split_option,
+};
 use crate::exec::Ctx;
 use crate::plugins::Registry;
 use crate::syntax::tag::Args;
@@ -299,7 +301,7 @@ fn format_relative(
         return;
     }
     let o = RelativeOptions::parse(options);
-    let (s, e) = (start as i64, end as i64);
+    let (s, e) = (clamp_epoch(start) as i64, clamp_epoch(end) as i64);
     let (field, mut amount) = relative_amount(s, e, o.field, o.allow_weeks);
     let field = if field == Field::Millis {
         amount /= 1000.0;
@@ -353,10 +355,10 @@ fn format_relative(
     if !written {
         let _ = f.always.format(n).write_to(out);
     }
-    if let Some(c) = o.context {
-        if should_title(c, lang, TitleField::Relative) {
-            capitalize_at(out, from);
-        }
+    if let Some(c) = o.context
+        && should_title(c, lang, TitleField::Relative)
+    {
+        capitalize_at(out, from);
     }
 }
 
@@ -442,7 +444,7 @@ const DAY_MS: f64 = 86_400_000.0;
 const HOUR_MS: f64 = 3_600_000.0;
 const MINUTE_MS: f64 = 60_000.0;
 const SECOND_MS: f64 = 1000.0;
-const DEFAULT_FLAGS: u8 = 0xff & !(1 << 2);
+const DEFAULT_FLAGS: u8 = !(1 << 2);
 
 /// A period of time, field by field (fractions allowed).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -601,7 +603,7 @@ fn difference(e1: i64, e2: i64, field: Option<Field>, fractions: bool, weeks: bo
                 r.year = 0.0;
             } else if !has(Field::Month) {
                 let year_smallest = smallest == Field::Year.flag();
-                if (!fractions && year_smallest) || !year_smallest {
+                if !(fractions && year_smallest) {
                     r.month = 0.0;
                 }
             }

@@ -1,5 +1,6 @@
 //! `timesince`: English "about 3 weeks ago" phrases in a `<span class="timesince">`.
 
+use super::datetime::clamp_epoch;
 use crate::exec::Ctx;
 use crate::plugins::Registry;
 use crate::syntax::tag::Args;
@@ -24,7 +25,7 @@ fn timesince<'a>(ctx: &mut Ctx<'a>, _args: &'a Args, vars: &mut [Val<'a>]) {
     out.push_str("<span class=\"timesince\" data-date=\"");
     push_number(n, &mut out);
     out.push_str("\">");
-    humanize(now - n, &mut out);
+    humanize(clamp_epoch(now) - clamp_epoch(n), &mut out);
     out.push_str("</span>");
     vars[0] = Val::Text(out);
 }
