@@ -14,14 +14,19 @@
 use std::sync::{Arc, LazyLock, Mutex};
 
 use fixed_decimal::{Decimal, Sign, SignedRoundingMode, UnsignedRoundingMode};
+use icu_decimal::DecimalFormatter;
+use icu_decimal::options::DecimalFormatterOptions;
 use icu_experimental::relativetime::options::{GroupingStrategy, Numeric};
 use icu_experimental::relativetime::{RelativeTimeFormatter, RelativeTimeFormatterOptions};
+use icu_plurals::{PluralCategory, PluralRules};
 use rustc_hash::FxHashMap;
 use writeable::Writeable;
 
 use super::datetime::{
     Context, TitleField, capitalize_at, clamp_epoch, should_title, split_option,
 };
+use super::patterns::Bundle;
+use super::raw;
 use crate::exec::Ctx;
 use crate::plugins::Registry;
 use crate::syntax::tag::Args;
@@ -309,7 +314,6 @@ fn format_relative(
     } else {
         field
     };
-    // `dayOfWeek:true` ("next Monday") has no ICU4X data; the week form is used instead.
     let text = format!("{amount}");
     let Ok(value) = Decimal::try_from_str(&text) else {
         return;
@@ -324,6 +328,20 @@ fn format_relative(
     };
     let lang = locale.id.language.as_str();
     let from = out.len();
+    if o.day_of_week && field == Field::Week {
+        let weekday = |ms: i64| (ms.div_euclid(86_400_000) + 4).rem_euclid(7) as usize;
+        if weekday(s) == weekday(e)
+            && let Some(bundle) = raw::bundle(locale)
+        {
+            format_weekday(&o, bundle, locale, weekday(e), &n, out);
+            if let Some(c) = o.context
+                && should_title(c, lang, TitleField::Relative)
+            {
+                capitalize_at(out, from);
+            }
+            return;
+        }
+    }
     let special = if is_zero {
         o.always_now || !o.numeric_only
     } else {
@@ -360,6 +378,90 @@ fn format_relative(
     {
         capitalize_at(out, from);
     }
+}
+
+/// "next Monday", "in 2 Mondays": a week difference that lands on the same weekday
+/// (`dayOfWeek:true`), with the reference's CLDR weekday names (ICU4X has none).
+fn format_weekday(
+    o: &RelativeOptions,
+    bundle: &'static Bundle,
+    locale: &icu_locale::Locale,
+    day: usize,
+    n: &Decimal,
+    out: &mut String,
+) {
+    let width = match o.width {
+        FieldWidth::Wide => 0,
+        FieldWidth::Short => 1,
+        FieldWidth::Narrow => 2,
+    };
+    let (last, this, next, plurals) = bundle.weekdays[width][day];
+    let negative = n.sign() == Sign::Negative;
+    let abs = n.clone().with_sign(Sign::None);
+    let value: f64 = abs.to_string().parse().unwrap_or(f64::NAN);
+    if abs.absolute.is_zero() && (o.always_now || !o.numeric_only) {
+        out.push_str(this);
+        return;
+    }
+    if !o.numeric_only && value == 1.0 {
+        out.push_str(if negative { last } else { next });
+        return;
+    }
+    let Some(numbers) = numbers(locale) else {
+        return;
+    };
+    let category = match numbers.plurals.category_for(&abs) {
+        PluralCategory::Zero => "zero",
+        PluralCategory::One => "one",
+        PluralCategory::Two => "two",
+        PluralCategory::Few => "few",
+        PluralCategory::Many => "many",
+        PluralCategory::Other => "other",
+    };
+    let pattern = plurals
+        .iter()
+        .find(|(c, ..)| *c == category)
+        .or_else(|| plurals.iter().find(|(c, ..)| *c == "other"))
+        .map(|&(_, future, past)| if negative { past } else { future })
+        .unwrap_or("");
+    let formatter = if o.group.unwrap_or(true) {
+        &numbers.grouped
+    } else {
+        &numbers.plain
+    };
+    let number = formatter.format(&abs).write_to_string().into_owned();
+    out.push_str(&pattern.replace("{0}", &number));
+}
+
+/// Plural rules and number formatters for relative weekdays.
+struct Numbers {
+    plurals: PluralRules,
+    grouped: DecimalFormatter,
+    plain: DecimalFormatter,
+}
+
+fn numbers(locale: &icu_locale::Locale) -> Option<Arc<Numbers>> {
+    static CACHE: LazyLock<Mutex<FxHashMap<String, Arc<Numbers>>>> =
+        LazyLock::new(Default::default);
+    let key = locale.to_string();
+    if let Some(n) = CACHE.lock().ok().and_then(|m| m.get(&key).cloned()) {
+        return Some(n);
+    }
+    let mut never = DecimalFormatterOptions::default();
+    never.grouping_strategy = Some(GroupingStrategy::Never);
+    let n = Arc::new(Numbers {
+        plurals: PluralRules::try_new_cardinal(locale.into()).ok()?,
+        grouped: DecimalFormatter::try_new(locale.into(), DecimalFormatterOptions::default())
+            .ok()?,
+        plain: DecimalFormatter::try_new(locale.into(), never).ok()?,
+    });
+    if let Ok(mut m) = CACHE.lock() {
+        if m.len() >= 64 {
+            m.clear();
+        }
+        m.insert(key, n.clone());
+    }
+    Some(n)
 }
 
 /// ICU4X formatters for one field and width: `Auto` (with "yesterday"-style words) and

@@ -76,7 +76,9 @@ for loc in ['en', 'de-DE', 'fr-FR', 'ja', 'es', 'pl']:
                  'field:year', 'field:hour', 'field:minute', 'field:second', 'field:millis',
                  'width:short', 'width:narrow', 'maxfrac:1', 'minfrac:2', 'round:floor', 'round:up',
                  'maxsig:2', 'minsig:3', 'context:standalone', 'context:ui-list-or-menu',
-                 'no-group field:minute', 'group:false field:second']:
+                 'no-group field:minute', 'group:false field:second', 'dayOfWeek:true allowWeeks:true',
+                 'dayOfWeek:true field:week width:short', 'dayOfWeek:true field:week numericOnly:true',
+                 'dayOfWeek:true field:week width:narrow context:begin-sentence', 'dayOfWeek:true field:week maxfrac:1']:
         t('relative', rel(opts), rel_data, loc)
 pairs = [(1509647217000, 1510641417000), (1502298000000, 1502305200000), (1706659200000, 1709251200000),
          (1709251200000, 1706659200000), (1704067199000, 1704067201000), (1577836800000, 1735689600000),
