@@ -708,12 +708,19 @@ pub(crate) fn skeleton_time(
         return None;
     }
     if calendar == Calendar::Gregory {
-        let raw = raw::bundle(locale)
+        let bundle = raw::bundle(locale);
+        let pattern = bundle
             .zip(raw::time_key(time))
-            .and_then(|(b, key)| skeleton_pattern(b, &key))
-            .and_then(|pattern| raw_date(locale, pattern));
-        if let Some(r) = raw {
-            return Some(PartFormat::Raw(r));
+            .and_then(|(b, key)| skeleton_pattern(b, &key));
+        if let (Some(bundle), Some(pattern)) = (bundle, pattern) {
+            let part = if pattern.contains(['z', 'v']) {
+                dayperiod::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
+            } else {
+                raw_date(locale, pattern).map(PartFormat::Raw)
+            };
+            if part.is_some() {
+                return part;
+            }
         }
     }
     if time.contains('B')

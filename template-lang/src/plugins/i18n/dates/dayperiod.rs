@@ -23,6 +23,9 @@ enum Piece {
     /// The flexible day period name: 0 abbreviated, 1 wide, 2 narrow.
     Period(usize),
     Zone(Box<DateTimeFormatter<CompositeFieldSet>>),
+    /// `v`: the short generic name, or the localized offset when the locale has no such
+    /// name (ICU4X falls back to the location format there, the reference to the offset).
+    GenericShort(Box<[DateTimeFormatter<CompositeFieldSet>; 3]>),
 }
 
 /// A pattern formatted piece by piece.
@@ -76,7 +79,7 @@ impl PieceFormat {
                     (b'B', _) => Piece::Period(0),
                     (b'z', 1..=3) => zone(locale, ZoneStyle::SpecificShort)?,
                     (b'z', _) => zone(locale, ZoneStyle::SpecificLong)?,
-                    (b'v', 1) => zone(locale, ZoneStyle::GenericShort)?,
+                    (b'v', 1) => generic_short(locale)?,
                     (b'v', _) => zone(locale, ZoneStyle::GenericLong)?,
                     (b'O', 1) => zone(locale, ZoneStyle::LocalizedOffsetShort)?,
                     _ => zone(locale, ZoneStyle::LocalizedOffsetLong)?,
@@ -109,6 +112,20 @@ impl PieceFormat {
                         out.push_str(&name);
                     }
                 }
+                Piece::GenericShort(f) => {
+                    let [generic, location, offset] = &**f;
+                    let name = generic.format(zoned).write_to_string().into_owned();
+                    if name == location.format(zoned).write_to_string() {
+                        let offset = offset.format(zoned).write_to_string().into_owned();
+                        if self.bundle.offset_minus {
+                            out.push_str(&minus_offsets(&offset));
+                        } else {
+                            out.push_str(&offset);
+                        }
+                    } else {
+                        out.push_str(&name);
+                    }
+                }
                 Piece::Period(width) => {
                     let period = self
                         .bundle
@@ -125,12 +142,26 @@ impl PieceFormat {
     }
 }
 
-fn zone(locale: &icu_locale::Locale, style: ZoneStyle) -> Option<Piece> {
+fn zone_formatter(
+    locale: &icu_locale::Locale,
+    style: ZoneStyle,
+) -> Option<DateTimeFormatter<CompositeFieldSet>> {
     let mut b = FieldSetBuilder::new();
     b.zone_style = Some(style);
     let fs = b.build_composite().ok()?;
-    let f = DateTimeFormatter::try_new(prefs(locale, Calendar::Gregory), fs).ok()?;
-    Some(Piece::Zone(Box::new(f)))
+    DateTimeFormatter::try_new(prefs(locale, Calendar::Gregory), fs).ok()
+}
+
+fn zone(locale: &icu_locale::Locale, style: ZoneStyle) -> Option<Piece> {
+    Some(Piece::Zone(Box::new(zone_formatter(locale, style)?)))
+}
+
+fn generic_short(locale: &icu_locale::Locale) -> Option<Piece> {
+    Some(Piece::GenericShort(Box::new([
+        zone_formatter(locale, ZoneStyle::GenericShort)?,
+        zone_formatter(locale, ZoneStyle::Location)?,
+        zone_formatter(locale, ZoneStyle::LocalizedOffsetShort)?,
+    ])))
 }
 
 /// `-` before a digit becomes U+2212 MINUS SIGN.

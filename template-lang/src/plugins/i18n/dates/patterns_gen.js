@@ -33,6 +33,9 @@ for (const y of ['', 'y']) for (const M of ['', 'M', 'MMM', 'MMMM']) for (const 
   if (s) skeletons.push(s);
 }
 skeletons.push('GyMMMd', 'GyMMM', 'GyMd', 'Gy', 'h', 'hm', 'hms', 'H', 'Hm', 'Hms', 'j', 'jm', 'jms', 'Bh', 'Bhm', 'Bhms');
+for (const base of ['h', 'hm', 'hms', 'H', 'Hm', 'Hms', 'j', 'jm', 'jms']) {
+  for (const zone of ['z', 'zzzz', 'v', 'vvvv']) skeletons.push(base + zone);
+}
 
 const str = (nodes) => nodes.map((n) => (typeof n === 'string'
   ? (/[A-Za-z']/.test(n) ? "'" + n.replace(/'/g, "''") + "'" : n)
@@ -74,7 +77,7 @@ for (const [id, ids] of BUNDLES) {
     const q = p.parseSkeleton(s);
     av.push([s, str(p.adjustPattern(p.getAvailablePattern(null, p.matchAvailable(q)), q, '.'))]);
     const m = p.matchInterval(q);
-    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s)) && !s.includes('B')) {
+    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s)) && !/[Bzv]/.test(s)) {
       // The matched skeleton's era ... minute fields, in the reference's field order.
       const present = m.skeleton.info.filter((x) => x && 'GyMLdabBhHKkms'.includes(x.field))
         .map((x) => (x.field === 'L' ? 'M' : x.field)).join('');

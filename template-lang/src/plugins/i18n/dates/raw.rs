@@ -104,19 +104,37 @@ pub(crate) fn date_key(date: &str) -> Option<String> {
 }
 
 /// The table key for a time skeleton: one hour letter (`h`, `H` or `j`), then optional
-/// minutes and seconds; `None` for anything else (zones, day periods, padded widths...).
+/// minutes, seconds and a zone (`z`, `zzzz`, `v`, `vvvv`); `None` for anything else (day
+/// periods, padded widths...).
 pub(crate) fn time_key(time: &str) -> Option<String> {
     let mut chars = time.chars();
     let hour = chars.next().filter(|c| matches!(c, 'h' | 'H' | 'j'))?;
     let rest: String = chars.collect();
-    matches!(rest.as_str(), "" | "m" | "ms").then(|| format!("{hour}{rest}"))
+    let zone_at = rest.find(['z', 'v']).unwrap_or(rest.len());
+    let (fields, zone) = rest.split_at(zone_at);
+    let zone = match zone {
+        "" => "",
+        "z" | "zz" | "zzz" => "z",
+        "zzzz" => "zzzz",
+        "v" => "v",
+        "vvvv" => "vvvv",
+        _ => return None,
+    };
+    // Minutes and seconds always print two digits in CLDR time patterns.
+    let fields = match fields {
+        "" => "",
+        "m" | "mm" => "m",
+        "ms" | "mms" | "mss" | "mmss" => "ms",
+        _ => return None,
+    };
+    Some(format!("{hour}{fields}{zone}"))
 }
 
 /// The table key for a skeleton that is all date or all time.
 pub(crate) fn range_key(date: &str, time: &str) -> Option<String> {
     match (date.is_empty(), time.is_empty()) {
         (false, true) => date_key(date),
-        (true, false) => time_key(time),
+        (true, false) => time_key(time).filter(|k| !k.contains(['z', 'v'])),
         _ => None,
     }
 }

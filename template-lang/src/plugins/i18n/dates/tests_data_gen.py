@@ -43,7 +43,8 @@ for loc in ['en', 'en-US', 'de-DE', 'fr-FR', 'ja', 'es']:
                  'date:full context:middle-of-text', 'date:long calendar:buddhist',
                  'date:long calendar:japanese', 'date:full calendar:persian', 'date:long calendar:iso8601',
                  'date:long calendar:gregorian', 'date:long calendar:nope', 'Bh', 'Bhm', 'BBBBh',
-                 'yMd', 'yMMMEd', 'MMMMEEEEd', 'yM', 'hms', 'jms', 'GyMMMd', 'date:yMd time:hm']:
+                 'yMd', 'yMMMEd', 'MMMMEEEEd', 'yM', 'hms', 'jms', 'GyMMMd', 'date:yMd time:hm',
+                 'hmz', 'Hmzzzz', 'jmv', 'time:hmz', 'yMMMMEEEEdjmm']:
         t('datetime', lines(opts), stamps, loc)
 for zone in ['America/Los_Angeles', 'Europe/Berlin', 'Asia/Tokyo', 'Australia/Sydney', 'UTC', 'Not/AZone']:
     t('datetime', lines('full'), dict(stamps, website={'timeZone': zone}))
