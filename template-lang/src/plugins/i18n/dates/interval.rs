@@ -28,6 +28,7 @@ use super::datetime::{
     Calendar, Context, Glue, Plan, Width, capitalize_at, glue_for, plan_for, prefs, skeleton_prefs,
     split_option, split_skeleton, write_titled_with, zoned,
 };
+use super::dayperiod::PieceFormat;
 use super::raw;
 use crate::exec::Ctx;
 use crate::plugins::Registry;
@@ -303,13 +304,27 @@ fn raw_range(
         return Some(());
     };
     let (first, second) = raw::split_interval(pattern);
+    let lang = locale.id.language.as_str();
+    if pattern.contains(['z', 'v']) {
+        // Zone names: piece by piece (no context transform applies to time fields).
+        let first = PieceFormat::new(locale, bundle, first)?;
+        let second = if second.is_empty() {
+            None
+        } else {
+            Some(PieceFormat::new(locale, bundle, second)?)
+        };
+        first.format(a, out);
+        if let Some(second) = second {
+            second.format(b, out);
+        }
+        return Some(());
+    }
     let first = raw::raw_date(locale, first)?;
     let second = if second.is_empty() {
         None
     } else {
         Some(raw::raw_date(locale, second)?)
     };
-    let lang = locale.id.language.as_str();
     write_titled_with(|sink| first.write(a, sink), context, lang, out);
     if let Some(second) = second {
         write_titled_with(|sink| second.write(b, sink), None, lang, out);

@@ -36,6 +36,7 @@ skeletons.push('GyMMMd', 'GyMMM', 'GyMd', 'Gy', 'h', 'hm', 'hms', 'H', 'Hm', 'Hm
 for (const base of ['h', 'hm', 'hms', 'H', 'Hm', 'Hms', 'j', 'jm', 'jms']) {
   for (const zone of ['z', 'zzzz', 'v', 'vvvv']) skeletons.push(base + zone);
 }
+skeletons.push('m', 'ms', 's');
 
 const str = (nodes) => nodes.map((n) => (typeof n === 'string'
   ? (/[A-Za-z']/.test(n) ? "'" + n.replace(/'/g, "''") + "'" : n)
@@ -77,7 +78,7 @@ for (const [id, ids] of BUNDLES) {
     const q = p.parseSkeleton(s);
     av.push([s, str(p.adjustPattern(p.getAvailablePattern(null, p.matchAvailable(q)), q, '.'))]);
     const m = p.matchInterval(q);
-    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s)) && !/[Bzv]/.test(s)) {
+    if (m && m.data && (/[yMd]/.test(s) || /^[hHj]/.test(s)) && !s.includes('B')) {
       // The matched skeleton's era ... minute fields, in the reference's field order.
       const present = m.skeleton.info.filter((x) => x && 'GyMLdabBhHKkms'.includes(x.field))
         .map((x) => (x.field === 'L' ? 'M' : x.field)).join('');

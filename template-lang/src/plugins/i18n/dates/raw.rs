@@ -107,6 +107,14 @@ pub(crate) fn date_key(date: &str) -> Option<String> {
 /// minutes, seconds and a zone (`z`, `zzzz`, `v`, `vvvv`); `None` for anything else (day
 /// periods, padded widths...).
 pub(crate) fn time_key(time: &str) -> Option<String> {
+    // Bare minutes or seconds keep no hour (the reference then matches `mm:ss`-style
+    // patterns).
+    match time {
+        "m" | "mm" => return Some("m".into()),
+        "s" | "ss" => return Some("s".into()),
+        "ms" | "mms" | "mss" | "mmss" => return Some("ms".into()),
+        _ => {}
+    }
     let mut chars = time.chars();
     let hour = chars.next().filter(|c| matches!(c, 'h' | 'H' | 'j'))?;
     let rest: String = chars.collect();
@@ -134,7 +142,7 @@ pub(crate) fn time_key(time: &str) -> Option<String> {
 pub(crate) fn range_key(date: &str, time: &str) -> Option<String> {
     match (date.is_empty(), time.is_empty()) {
         (false, true) => date_key(date),
-        (true, false) => time_key(time).filter(|k| !k.contains(['z', 'v'])),
+        (true, false) => time_key(time),
         _ => None,
     }
 }

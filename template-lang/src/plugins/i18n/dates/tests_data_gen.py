@@ -59,7 +59,8 @@ ivl = lambda opts: '\n'.join('{s,%s|datetime-interval %s}' % (k, opts) for k in 
 for loc in ['en', 'de-DE', 'fr-FR', 'ja', 'es']:
     for opts in ['', 'yMMM', 'yMMMd', 'yMMMMd', 'yMMMMdEEEE', 'MMMd', 'MMMEd', 'EEE', 'hm', 'Hm',
                  'jm', 'yMd', 'yMMMdjm', 'skeleton:yMMMd date:yMMMMd', 'date:yMMMMd time:Hm',
-                 'time:hm', 'context:begin-sentence yMMMMEEEEd']:
+                 'time:hm', 'context:begin-sentence yMMMMEEEEd', 'hmz', 'm', 's', 'yMMMdhms', 'y',
+                 'MMMM', 'd']:
         t('interval', ivl(opts), dict(ends, s=S), loc)
 t('interval', '{s,e|datetime-interval}|{s|datetime-interval}|{s,x|datetime-interval}', {'s': S, 'e': S + 86400000, 'x': 'abc'})
 
