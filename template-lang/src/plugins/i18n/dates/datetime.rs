@@ -160,6 +160,11 @@ impl Calendar {
         }
     }
 
+    /// Gregorian and ISO-8601 dates share the Gregorian CLDR patterns in the reference.
+    pub(crate) fn gregorian_patterns(self) -> bool {
+        matches!(self, Calendar::Gregory | Calendar::Iso8601)
+    }
+
     fn algorithm(self) -> CalendarAlgorithm {
         match self {
             Calendar::Gregory => CalendarAlgorithm::Gregory,
@@ -630,7 +635,7 @@ fn standard_format(
     calendar: Calendar,
     index: usize,
 ) -> Option<PartFormat> {
-    if calendar != Calendar::Gregory {
+    if !calendar.gregorian_patterns() {
         return None;
     }
     let bundle = raw::bundle(locale)?;
@@ -707,7 +712,7 @@ pub(crate) fn skeleton_time(
     if time.is_empty() {
         return None;
     }
-    if calendar == Calendar::Gregory {
+    if calendar.gregorian_patterns() {
         let bundle = raw::bundle(locale);
         let pattern = bundle
             .zip(raw::time_key(time))
@@ -776,7 +781,8 @@ fn build_plan(locale: &icu_locale::Locale, o: &DateOptions) -> Plan {
             (None, Some(_)) => (date_skel, String::new()),
             _ => (date_skel, time_skel),
         };
-        let raw = (calendar == Calendar::Gregory)
+        let raw = calendar
+            .gregorian_patterns()
             .then(|| {
                 let pattern = skeleton_pattern(raw::bundle(locale)?, &raw::date_key(&date_skel)?)?;
                 raw_date(locale, pattern)
@@ -843,7 +849,10 @@ pub(crate) fn glue_for(
 }
 
 fn compute_glue(locale: &icu_locale::Locale, calendar: Calendar, width: Width) -> Option<Glue> {
-    if let Some(table) = wrappers(locale.id.language.as_str()) {
+    let table = raw::bundle(locale)
+        .map(|b| b.wrappers)
+        .or_else(|| wrappers(locale.id.language.as_str()));
+    if let Some(table) = table {
         let (before, between, after, date_first) = table[width as usize];
         return Some(Glue {
             before: before.to_string(),

@@ -24,7 +24,12 @@ const BUNDLES = [
   ['pt-PT', ['pt-PT']], ['nl', ['nl', 'nl-NL']], ['sv', ['sv', 'sv-SE']], ['da', ['da', 'da-DK']],
   ['nb', ['nb', 'nb-NO', 'no']], ['fi', ['fi', 'fi-FI']], ['pl', ['pl', 'pl-PL']], ['cs', ['cs', 'cs-CZ']],
   ['ja', ['ja', 'ja-JP']], ['zh', ['zh', 'zh-CN', 'zh-Hans']], ['ko', ['ko', 'ko-KR']],
-  ['ru', ['ru', 'ru-RU']], ['tr', ['tr', 'tr-TR']],
+  ['ru', ['ru', 'ru-RU']], ['tr', ['tr', 'tr-TR']], ['en-NZ', ['en-NZ']], ['en-IE', ['en-IE']],
+  ['en-ZA', ['en-ZA']], ['en-SG', ['en-SG']], ['es-AR', ['es-AR']], ['es-CO', ['es-CO']],
+  ['fr-BE', ['fr-BE']], ['nl-BE', ['nl-BE']], ['it-CH', ['it-CH']], ['zh-Hant', ['zh-Hant', 'zh-TW']],
+  ['zh-Hant-HK', ['zh-HK', 'zh-Hant-HK']], ['hi', ['hi', 'hi-IN']], ['th', ['th', 'th-TH']], ['vi', ['vi', 'vi-VN']],
+  ['id', ['id', 'id-ID']], ['uk', ['uk', 'uk-UA']], ['el', ['el', 'el-GR']], ['ro', ['ro', 'ro-RO']],
+  ['hu', ['hu', 'hu-HU']], ['he', ['he', 'he-IL']],
 ];
 
 const skeletons = [];
@@ -61,6 +66,8 @@ out += '    pub skeletons: &\'static [(&\'static str, &\'static str)],\n';
 out += '    pub intervals: &\'static [Interval],\n';
 out += '    /// The standard date formats (short, medium, long, full), then the time formats.\n';
 out += '    pub formats: [&\'static str; 8],\n';
+out += '    /// The date-time wrappers (short, medium, long, full): (before, between, after, date first).\n';
+out += '    pub wrappers: [(&\'static str, &\'static str, &\'static str, bool); 4],\n';
 out += '    /// Whether localized GMT offsets use U+2212 MINUS SIGN (ICU4X writes a hyphen).\n';
 out += '    pub offset_minus: bool,\n';
 out += '    /// Relative days of the week (`dayOfWeek:true`) for the wide, short and narrow widths,\n';
@@ -91,7 +98,30 @@ for (const [id, ids] of BUNDLES) {
   const formats = widths.map((w) => str(p.getDatePattern(w))).concat(widths.map((w) => str(p.getTimePattern(w))));
   const ny = c.Calendars.toGregorianDate({ date: 1582571080000, zoneId: 'America/New_York' });
   const minus = c.Calendars.formatDateRaw(ny, { pattern: 'O' }).includes('\u2212');
-  out += `    Bundle {\n        ids: &[${ids.map(rs).join(', ')}],\n        offset_minus: ${minus},\n        formats: [${formats.map(rs).join(', ')}],\n        skeletons: &[\n`;
+  const wrappers = ['short', 'medium', 'long', 'full'].map((w) => {
+    const wp = p.getWrapperPattern(w, true);
+    const toks = [];
+    let lit = '';
+    let quoted = false;
+    for (let i = 0; i < wp.length; i++) {
+      const ch = wp[i];
+      if (ch === "'") {
+        if (wp[i + 1] === "'") { lit += "'"; i++; continue; }
+        quoted = !quoted;
+        continue;
+      }
+      if (!quoted && (wp.startsWith('{0}', i) || wp.startsWith('{1}', i))) {
+        toks.push(lit, wp[i + 1]);
+        lit = '';
+        i += 2;
+        continue;
+      }
+      lit += ch;
+    }
+    toks.push(lit);
+    return `(${rs(toks[0])}, ${rs(toks[2])}, ${rs(toks[4])}, ${toks[1] === '1'})`;
+  });
+  out += `    Bundle {\n        ids: &[${ids.map(rs).join(', ')}],\n        wrappers: [${wrappers.join(', ')}],\n        offset_minus: ${minus},\n        formats: [${formats.map(rs).join(', ')}],\n        skeletons: &[\n`;
   for (const [s, pat] of av) out += `            (${rs(s)}, ${rs(pat)}),\n`;
   out += '        ],\n        intervals: &[\n';
   for (const e of iv) out += `            ${e},\n`;
