@@ -2,11 +2,17 @@
 //! CLDR date and time patterns, as the reference's cldr-engine `formatDate` does.
 //!
 //! The reference builds a request from the options (a date part, a time part and a
-//! "wrapper" that joins them) and then formats each part. We keep that structure: each part
-//! is an ICU4X [`DateTimeFormatter`] over a dynamic field set (named widths map onto
-//! `YMD`/`YMDE` and time precisions, skeleton fragments go through the ICU4X field bag) and
-//! the wrapper is the locale's date-time glue for the requested width, taken from ICU4X by
-//! formatting a known date and time and locating both inside the combined output.
+//! "wrapper" that joins them) and then formats each part. We keep that structure:
+//!
+//! * For the Gregorian (and ISO-8601) calendar in the locales of `patterns.rs`, each part
+//!   is the reference's own CLDR pattern (standard formats, or the skeleton's best match)
+//!   formatted by ICU4X's pattern formatter; zone names and flexible day periods go piece
+//!   by piece (see `pieces.rs`).
+//! * Otherwise each part is an ICU4X [`DateTimeFormatter`] over a dynamic field set (named
+//!   widths map onto `YMD`/`YMDE` and time precisions, skeleton fragments go through the
+//!   ICU4X field bag).
+//! * The wrapper is the reference's date-time glue for the width (`wrappers.rs`, or the
+//!   bundle's), else ICU4X's, recovered by locating a date and a time in a combined format.
 //!
 //! Formatters are expensive to build, so a [`Plan`] (everything that depends only on the
 //! locale and the options) is cached globally by locale + options.
@@ -26,7 +32,7 @@ use jiff::tz::{TimeZone, TimeZoneDatabase};
 use rustc_hash::FxHashMap;
 use writeable::{Part, PartsWrite, Writeable};
 
-use super::dayperiod;
+use super::pieces;
 use super::raw::{self, RawDate, raw_date, skeleton_pattern};
 use super::wrappers::wrappers;
 use crate::exec::Ctx;
@@ -320,7 +326,7 @@ fn resolve_zone(zone_id: &str) -> TimeZone {
 pub(crate) enum PartFormat {
     Icu(Box<DateTimeFormatter<CompositeFieldSet>>),
     Raw(Arc<RawDate>),
-    Pieces(dayperiod::PieceFormat),
+    Pieces(pieces::PieceFormat),
 }
 
 impl PartFormat {
@@ -643,7 +649,7 @@ fn standard_format(
     if index < 4 {
         raw_date(locale, pattern).map(PartFormat::Raw)
     } else {
-        dayperiod::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
+        pieces::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
     }
 }
 
@@ -719,7 +725,7 @@ pub(crate) fn skeleton_time(
             .and_then(|(b, key)| skeleton_pattern(b, &key));
         if let (Some(bundle), Some(pattern)) = (bundle, pattern) {
             let part = if pattern.contains(['z', 'v']) {
-                dayperiod::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
+                pieces::PieceFormat::new(locale, bundle, pattern).map(PartFormat::Pieces)
             } else {
                 raw_date(locale, pattern).map(PartFormat::Raw)
             };
@@ -729,7 +735,7 @@ pub(crate) fn skeleton_time(
         }
     }
     if time.contains('B')
-        && let Some(f) = dayperiod::PieceFormat::flexible(locale, time)
+        && let Some(f) = pieces::PieceFormat::flexible(locale, time)
     {
         return Some(PartFormat::Pieces(f));
     }

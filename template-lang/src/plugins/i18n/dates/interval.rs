@@ -8,7 +8,8 @@
 //! * date + time skeleton: a time difference gives "date, time range"; a date difference
 //!   gives "start – end" each formatted in full; otherwise one date and time;
 //! * date-only skeleton and the same day: the start date alone;
-//! * anything else that differs: an ICU4X range over the skeleton's fields; when only the
+//! * anything else that differs: a range with the reference's CLDR interval pattern (see
+//!   `raw.rs`; for other locales an ICU4X range over the skeleton's fields); when only the
 //!   seconds (or nothing) differ, the start alone.
 
 use std::sync::{Arc, LazyLock, Mutex};
@@ -28,7 +29,7 @@ use super::datetime::{
     Calendar, Context, Glue, Plan, Width, capitalize_at, glue_for, plan_for, prefs, skeleton_prefs,
     split_option, split_skeleton, write_titled_with, zoned,
 };
-use super::dayperiod::PieceFormat;
+use super::pieces::PieceFormat;
 use super::raw;
 use crate::exec::Ctx;
 use crate::plugins::Registry;

@@ -6,8 +6,8 @@
 //! relative-time unit choice, `timesince` phrases) is ours.
 
 mod datetime;
-mod dayperiod;
 mod interval;
+mod pieces;
 #[rustfmt::skip]
 mod patterns;
 mod raw;
