@@ -17,9 +17,9 @@ pub struct I18nState {
 }
 
 pub fn register(r: &mut Registry) {
+    dates::register(r);
     r.add_formatter("message", message);
     r.add_formatter("plural", message);
-    dates::register(r);
 }
 
 /// `message ARGS...` / `plural ARGS...`: formats the value as a message with positional
