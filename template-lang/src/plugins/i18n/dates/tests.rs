@@ -35,10 +35,11 @@ fn render(template: &str, json: &str, locale: &str, now: f64) -> String {
 fn check_family(family: &str) {
     let mut failures = Vec::new();
     let mut count = 0;
-    for &(fam, locale, now, template, json, expected) in data::TEMPLATES {
+    for &(fam, locale, now, template, data_index, expected) in data::TEMPLATES {
         if fam != family {
             continue;
         }
+        let json = data::DATA[data_index];
         count += 1;
         let got = render(template, json, locale, now);
         if got != expected {
