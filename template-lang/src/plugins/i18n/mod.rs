@@ -2,6 +2,7 @@
 //! [`message`]; the CLDR number and date formatters plug into it as nested formatters.
 
 pub(crate) mod currencies;
+pub mod dates;
 pub mod message;
 pub mod numbers;
 pub mod options;
@@ -19,6 +20,7 @@ pub struct I18nState {
 }
 
 pub fn register(r: &mut Registry) {
+    dates::register(r);
     r.add_formatter("message", message);
     r.add_formatter("plural", message);
     numbers::register(r);
@@ -27,6 +29,8 @@ pub fn register(r: &mut Registry) {
 /// The CLDR formatters a message can nest (`{0 currency}`, `{0 decimal maxfrac:2}`).
 struct Nested<'l> {
     locale: &'l icu_locale::Locale,
+    /// The website's time zone, for nested dates.
+    zone: &'l str,
 }
 
 impl NestedFormat for Nested<'_> {
@@ -40,6 +44,10 @@ impl NestedFormat for Nested<'_> {
         match name {
             "currency" | "money" => numbers::nested_currency(args, options, self.locale, out),
             "decimal" | "number" => numbers::nested_decimal(args, options, self.locale, out),
+            "datetime" => dates::nested_datetime(args, options, self.zone, self.locale, out),
+            "datetime-interval" => {
+                dates::nested_interval(args, options, self.zone, self.locale, out)
+            }
             _ => return false,
         }
         true
@@ -67,6 +75,8 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
             }
         }
     }
+    let zone = super::date::time_zone(ctx);
+    let zone = zone.view().to_str().into_owned();
     let state = ctx.i18n.get_or_insert_with(|| {
         Box::new(I18nState {
             messages: MessageFormatter::new(locale),
@@ -76,7 +86,10 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let pos_views: Vec<View<'_>> = positional.iter().map(Val::view).collect();
     let kw_views: Vec<(&str, View<'_>)> = keyword.iter().map(|(k, v)| (*k, v.view())).collect();
     let mut out = String::new();
-    let nested = Nested { locale };
+    let nested = Nested {
+        locale,
+        zone: &zone,
+    };
     state
         .messages
         .format(&text, &pos_views, &kw_views, &nested, &mut out);
