@@ -4,8 +4,7 @@
 use super::Registry;
 use crate::error::msg;
 
-/// Retired formatters: templates still use them, so they parse; they leave the value as
-/// it is (so `{missing|money-format}` prints nothing, as the corpus expects).
+/// Retired formatters: templates still use them, so they parse, and they print nothing.
 const RETIRED: &[&str] = &[
     "datetimefield",
     "i18n-money-format",
@@ -17,8 +16,9 @@ const RETIRED: &[&str] = &[
 
 pub fn register(r: &mut Registry) {
     for name in RETIRED {
-        // The reference's implementation does nothing: the value passes through as it is.
-        r.add_formatter(name, |_, _, _| {});
+        // The requirement (issue and conformance README) is that they print nothing. The npm
+        // engine's no-op lets the value through instead; see README's list of differences.
+        r.add_formatter(name, |_, _, vars| vars[0] = crate::value::Val::Missing);
     }
     r.add_predicate("units-metric?", |ctx, _| {
         ctx.error(msg::not_implemented("units-metric?"), None);
