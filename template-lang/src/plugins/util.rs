@@ -6,7 +6,7 @@ use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 use crate::syntax::path::{Seg, VarPath};
 use crate::value::number::{is_js_whitespace, number_to_string};
-use crate::value::{Node, Val, View, push_js_string};
+use crate::value::{Val, View};
 
 /// Characters `encodeURI` leaves alone (besides ASCII letters and digits).
 pub const ENCODE_URI: &AsciiSet = &NON_ALPHANUMERIC
@@ -65,11 +65,6 @@ pub fn escape_html(s: &str, out: &mut String) {
 /// `&`, `<`, `>`, `"` as entities (`htmlattr`, `htmltag`).
 pub fn escape_attr(s: &str, out: &mut String) {
     html_escape::encode_double_quoted_attribute_to_string(s, out);
-}
-
-/// Replaces every occurrence of `from` (a plain string) with `to`.
-pub fn replace_all(s: &str, from: &str, to: &str) -> String {
-    s.replace(from, to)
 }
 
 /// The reference's `truncate`: cut to `max` UTF-16 units, back to the last whitespace
@@ -246,11 +241,6 @@ pub fn js_string(v: View<'_>) -> String {
         View::Obj(_) => "[object Object]".into(),
         other => other.to_str().into_owned(),
     }
-}
-
-/// Appends a node the way JavaScript's `+` on strings would.
-pub fn push_node_js(node: &Node, out: &mut String) {
-    push_js_string(node, out);
 }
 
 #[cfg(test)]

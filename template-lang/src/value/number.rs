@@ -147,11 +147,6 @@ pub fn to_int32(n: f64) -> i32 {
     m as u32 as i32
 }
 
-/// `a % b` with JavaScript's sign rules (those of the dividend, as in Rust's `%` on f64).
-pub fn js_mod(a: f64, b: f64) -> f64 {
-    a % b
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,7 @@ use crate::exec::context::PartialTarget;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::{is_js_whitespace, js_parse_int, js_round};
-use crate::value::{Node, Val, View, json, utf16_len};
+use crate::value::{Node, Val, View, json, push_js_string, utf16_len};
 
 pub fn register(r: &mut Registry) {
     r.add_emitting_formatter("apply", apply, apply_emit);
@@ -231,13 +231,10 @@ fn format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
                         .saturating_add(i64::from(c as u8 - b'0'))
                 }
                 '}' => {
-                    if let Some(v) = values.get(index as usize) {
-                        match v.view() {
-                            View::Missing | View::Null => {}
-                            view => match v.to_node() {
-                                Some(n) => util::push_node_js(&n, &mut out),
-                                None => view.print(&mut out),
-                            },
+                    if let Some(node) = values.get(index as usize).and_then(|v| v.to_node()) {
+                        // Null and missing values insert nothing; the rest as JavaScript's `+`.
+                        if !matches!(node, Node::Null) {
+                            push_js_string(&node, &mut out);
                         }
                     }
                     index = -1;
