@@ -1,10 +1,8 @@
 //! The `tessera` command-line entry point: one subcommand per module in `cmd/`.
 
-mod cmd;
-mod server;
-mod site_bridge;
-
 use std::process::ExitCode;
+
+use api::cmd;
 
 use clap::{Parser, Subcommand};
 

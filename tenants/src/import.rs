@@ -15,9 +15,10 @@
 //!   template/                    required  the template folder (template.conf, regions, ...)
 //! ```
 //!
-//! A collection file: `{ urlId? (default: file stem), title, type, typeName, navigationTitle?,
-//! description?, ordering?, enabled?, homepage?, pageSize?, position?, parent? (urlId of a
-//! folder), data?, categories?: ["name"], items?: [Item] }`.
+//! A collection file: `{ id? (24 hex digits; default: a new id), urlId? (default: file
+//! stem), title, type, typeName, navigationTitle?, description?, ordering?, enabled?,
+//! homepage?, pageSize?, position?, parent? (urlId of a folder), data?, categories?:
+//! ["name"], items?: [Item] }`. Fixed ids keep pages byte-identical across imports.
 //!
 //! An item: `{ id?, urlId, title, recordType? (default 1), body?, excerpt?, productType?,
 //! starred?, author?, publishOn?, addedOn?, startDate?, endDate? (epoch ms, `YYYY-MM-DD` or

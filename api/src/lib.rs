@@ -1,0 +1,7 @@
+//! The `tessera` binary's library: the CLI subcommands, the HTTP server and the bridge from
+//! the tenant store's model to the renderer's. A library so that benches and tests can drive
+//! the same code paths as the binary.
+
+pub mod cmd;
+pub mod server;
+pub mod site_bridge;
