@@ -218,11 +218,10 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
             collections[parent].children.push(child);
         }
     }
-    let by_url = |url_id: &str| enabled.iter().position(|c| c.url_id == url_id);
     let navigations: BTreeMap<String, Vec<NavLink>> = site
         .navigations
         .iter()
-        .map(|(name, links)| (name.clone(), nav_links(links, &by_url)))
+        .map(|(name, links)| (name.clone(), nav_links(links, &index_of)))
         .collect();
     let homepage = enabled
         .iter()
@@ -255,20 +254,22 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
     }
 }
 
-fn nav_links(links: &Value, by_url: &impl Fn(&str) -> Option<usize>) -> Vec<NavLink> {
+/// The renderer's links from stored navigation items: `{ collectionId, items? }` or
+/// `{ externalLink: { url, newWindow }, title }`. Links to disabled or deleted collections
+/// are dropped.
+fn nav_links(links: &Value, by_id: &impl Fn(&str) -> Option<usize>) -> Vec<NavLink> {
     let Some(list) = links.as_array() else {
         return Vec::new();
     };
     list.iter()
         .filter_map(|l| {
-            if let Some(url_id) = l.get("collection").and_then(Value::as_str) {
+            if let Some(id) = l.get("collectionId").and_then(Value::as_str) {
                 let children = l
                     .get("items")
-                    .or_else(|| l.get("children"))
-                    .map(|c| nav_links(c, by_url))
+                    .map(|c| nav_links(c, by_id))
                     .unwrap_or_default();
                 return Some(NavLink::Collection {
-                    index: by_url(url_id)?,
+                    index: by_id(id)?,
                     children,
                 });
             }

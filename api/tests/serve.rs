@@ -192,7 +192,62 @@ fn routes() -> Vec<(String, String, u16, String)> {
     out
 }
 
+/// Per demo tenant: its host and the urlIds of every non-homepage collection its
+/// navigations link to (nested folder entries included).
+fn nav_targets() -> Vec<(String, Vec<String>)> {
+    fn walk(items: &serde_json::Value, out: &mut Vec<String>) {
+        for it in items.as_array().map(Vec::as_slice).unwrap_or_default() {
+            if let Some(c) = it["collection"].as_str() {
+                out.push(c.to_string());
+            }
+            walk(&it["items"], out);
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let dir = entry.unwrap().path();
+        let Ok(nav) = std::fs::read_to_string(dir.join("navigation.json")) else {
+            continue;
+        };
+        let tenant: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("tenant.json")).unwrap())
+                .unwrap();
+        let domain = &tenant["domains"][0];
+        let host = domain.as_str().or(domain["host"].as_str()).unwrap();
+        let nav: serde_json::Value = serde_json::from_str(&nav).unwrap();
+        let mut targets = Vec::new();
+        for items in nav.as_object().unwrap().values() {
+            walk(items, &mut targets);
+        }
+        targets.retain(|c| {
+            let file = dir.join("collections").join(format!("{c}.json"));
+            let c: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+            c["homepage"] != true
+        });
+        assert!(
+            !targets.is_empty(),
+            "{}: no navigation links",
+            dir.display()
+        );
+        out.push((host.to_string(), targets));
+    }
+    out
+}
+
 fn check_server(server: Server) {
+    // Every navigation renders its links (the store keeps them by collection id).
+    for (host, targets) in nav_targets() {
+        let (status, _, body) = get(server.port, &host, "/");
+        assert_eq!(status, 200, "{host}/");
+        for url_id in targets {
+            assert!(
+                body.contains(&format!("href=\"/{url_id}\"")),
+                "{host}/ has no navigation link to /{url_id}"
+            );
+        }
+    }
     for (host, path, page_type, marker) in routes() {
         let (status, head, body) = get(server.port, &host, &path);
         assert_eq!(status, 200, "{host}{path}: {head}");

@@ -213,3 +213,34 @@ fn format_json_returns_the_context() {
     let p = get("/blog", "format=main-content");
     assert!(p.body.starts_with("<h1>Journal</h1>"));
 }
+
+#[test]
+fn headers_name_the_template_favicon_or_none() {
+    // Without an icon in the template, an empty data URL keeps browsers from asking for a
+    // /favicon.ico that would 404.
+    let p = get("/", "");
+    assert!(
+        p.body.contains(r#"<link rel="icon" href="data:,">"#),
+        "{}",
+        p.body
+    );
+
+    let mut with_icon = folder();
+    with_icon
+        .public
+        .insert("assets/favicon.svg".into(), Arc::from(&b"<svg/>"[..]));
+    let p = render(
+        &site(),
+        &with_icon,
+        &Request {
+            path: "/",
+            query: "",
+        },
+    );
+    assert!(
+        p.body
+            .contains(r#"<link rel="icon" href="/assets/favicon.svg">"#),
+        "{}",
+        p.body
+    );
+}
