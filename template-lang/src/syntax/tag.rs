@@ -26,6 +26,9 @@ pub struct Args {
     pub paths: Box<[VarPath]>,
     /// The arguments joined by single spaces (`date` and `output` use them that way).
     pub spaced: Box<str>,
+    /// For `name:path` / `name=path` arguments (the message formatters' keywords), the
+    /// split at the first `:` or `=` and the path after it, parsed once here.
+    pub keywords: Box<[Option<(usize, VarPath)>]>,
 }
 
 impl Args {
@@ -33,6 +36,13 @@ impl Args {
         Args {
             paths: list.iter().map(|a| VarPath::from_dotted(a)).collect(),
             spaced: list.join(" ").into(),
+            keywords: list
+                .iter()
+                .map(|a| {
+                    a.find([':', '='])
+                        .map(|i| (i, VarPath::from_dotted(&a[i + 1..])))
+                })
+                .collect(),
             list,
             delim,
         }

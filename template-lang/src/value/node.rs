@@ -137,9 +137,26 @@ fn same_key(a: &str, b: &str) -> bool {
     }
 }
 
-fn dedupe_keys(entries: Vec<(Arc<str>, Node)>) -> Vec<(Arc<str>, Node)> {
+fn dedupe_keys(mut entries: Vec<(Arc<str>, Node)>) -> Vec<(Arc<str>, Node)> {
     if entries.len() <= 1 {
         return entries;
+    }
+    // Objects built while rendering are small and rarely repeat a key: compare pairwise
+    // and keep the vector as it is, instead of building a hash map per object.
+    if entries.len() <= 16 {
+        let repeated =
+            (1..entries.len()).any(|i| entries[..i].iter().any(|(k, _)| *k == entries[i].0));
+        if !repeated {
+            return entries;
+        }
+        let mut out: Vec<(Arc<str>, Node)> = Vec::with_capacity(entries.len());
+        for (k, v) in entries.drain(..) {
+            match out.iter_mut().find(|(seen, _)| *seen == k) {
+                Some(slot) => slot.1 = v,
+                None => out.push((k, v)),
+            }
+        }
+        return out;
     }
     let mut seen: FxHashMap<Arc<str>, usize> = FxHashMap::default();
     let mut out: Vec<(Arc<str>, Node)> = Vec::with_capacity(entries.len());
@@ -337,6 +354,27 @@ mod de {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_repeated_key_keeps_its_first_position_and_its_last_value() {
+        // Both paths: small objects (pairwise) and large ones (hash map).
+        for n in [3usize, 40] {
+            let mut entries: Vec<(Arc<str>, Node)> = (0..n)
+                .map(|i| (Arc::from(format!("k{i}")), Node::Number(i as f64)))
+                .collect();
+            entries.push((Arc::from("k1"), Node::from("last")));
+            let o = Object::from_entries(entries);
+            assert_eq!(o.len(), n, "n = {n}");
+            let order: Vec<&str> = o.iter().map(|(k, _)| &**k).collect();
+            assert_eq!(order[..3], ["k0", "k1", "k2"], "n = {n}");
+            assert_eq!(o.get("k1").and_then(Node::as_str), Some("last"), "n = {n}");
+            let last = o.get(&format!("k{}", n - 1));
+            assert!(
+                matches!(last, Some(Node::Number(x)) if *x == (n - 1) as f64),
+                "n = {n}"
+            );
+        }
+    }
 
     fn keys(node: &Node) -> Vec<String> {
         node.as_object()

@@ -9,7 +9,6 @@ pub mod options;
 
 use super::Registry;
 use crate::exec::Ctx;
-use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::{Val, View};
 use message::{MessageFormatter, NestedFormat};
@@ -65,12 +64,12 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let depth = ctx.parent_depth();
     let mut positional: Vec<Val<'a>> = Vec::with_capacity(args.len());
     let mut keyword: Vec<(&'a str, Val<'a>)> = Vec::new();
-    for (arg, path) in args.iter().zip(args.paths.iter()) {
-        match arg.find([':', '=']) {
+    for ((arg, path), kw) in args.iter().zip(args.paths.iter()).zip(args.keywords.iter()) {
+        match kw {
             None => positional.push(ctx.resolve_from(path, depth)),
-            Some(i) => {
-                let v = ctx.resolve_from(&VarPath::from_dotted(&arg[i + 1..]), depth);
-                keyword.push((&arg[..i], v.clone()));
+            Some((i, value)) => {
+                let v = ctx.resolve_from(value, depth);
+                keyword.push((&arg[..*i], v.clone()));
                 positional.push(v);
             }
         }
