@@ -51,6 +51,25 @@ pub struct Layout {
     pub name: String,
     pub regions: Vec<String>,
     pub template: Template,
+    /// The region files the template was assembled from, each with the line of the
+    /// assembled source where it starts, to report positions in the region's own terms.
+    pub origins: Vec<(String, u32)>,
+}
+
+impl Layout {
+    /// The region file and line within it for `line` of the assembled layout.
+    pub fn locate(&self, line: u32) -> Option<(&str, u32)> {
+        locate(&self.origins, line)
+    }
+}
+
+/// The file and its own line for `line` of a source assembled from `origins`.
+fn locate(origins: &[(String, u32)], line: u32) -> Option<(&str, u32)> {
+    origins
+        .iter()
+        .rev()
+        .find(|(_, first)| *first <= line.max(1))
+        .map(|(f, first)| (f.as_str(), line.saturating_sub(first - 1)))
 }
 
 /// A collection type declared by `collections/<type>.conf`.
@@ -172,12 +191,9 @@ impl Loader<'_> {
         let c = Template::compile_with(source, self.registry, &self.options);
         for e in c.errors {
             let (line, col) = e.pos.map_or((0, 0), |p| (p.line, p.col));
-            let (file, first) = origins
-                .iter()
-                .rev()
-                .find(|(_, first)| *first <= line.max(1))
-                .map_or((name.to_string(), 1), |(f, first)| (f.clone(), *first));
-            self.problem(&file, line.saturating_sub(first - 1), col, e.message);
+            let (file, line) =
+                locate(origins, line).map_or((name.to_string(), line), |(f, l)| (f.to_string(), l));
+            self.problem(&file, line, col, e.message);
         }
         c.template
     }
@@ -355,6 +371,7 @@ fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {
             name: str_field(spec, "name"),
             regions,
             template,
+            origins,
         });
     }
     layouts

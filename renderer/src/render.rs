@@ -133,12 +133,19 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
             _ => None,
         },
     };
-    let mut errors: Vec<Diagnostic> = Vec::new();
-    let main_template = main_template(site, folder, &route);
-    let main = run(main_template, &context, folder, &tags, &mut errors);
+    let mut errors: Vec<String> = Vec::new();
+    let (main_template, main_file) = main_template(site, folder, &route);
+    let mut diagnostics = Vec::new();
+    let main = run(main_template, &context, folder, &tags, &mut diagnostics);
+    errors.extend(
+        diagnostics
+            .drain(..)
+            .map(|d| describe(&d, folder, &|line| (main_file.clone(), line))),
+    );
     if format.as_deref() == Some("main-content") {
         let mut p = Page::new(status, "text/html; charset=utf-8", main);
         p.page_type = page_type;
+        p.errors = errors;
         return p;
     }
     let layout_key = match &route {
@@ -157,14 +164,21 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         return p;
     };
     let full = with_render_keys(&context, site, folder, &route, &main, &layout.key);
-    let body = run(&layout.template, &full, folder, &tags, &mut errors);
+    let body = run(&layout.template, &full, folder, &tags, &mut diagnostics);
+    let file_of = |line| {
+        layout.locate(line).map_or_else(
+            || (format!("layout '{}'", layout.key), line),
+            |(f, l)| (f.to_string(), l),
+        )
+    };
+    errors.extend(diagnostics.iter().map(|d| describe(d, folder, &file_of)));
     Page {
         status,
         content_type: "text/html; charset=utf-8",
         body,
         page_type,
         location: None,
-        errors: errors.iter().map(|e| e.to_string()).collect(),
+        errors,
     }
 }
 
@@ -221,52 +235,74 @@ fn folder_redirect(site: &SiteContent, folder: &TemplateFolder, index: usize) ->
     )
 }
 
-/// The template whose output is the page's main content.
+/// The template whose output is the page's main content, with the file it comes from (for
+/// error messages).
 fn main_template<'f>(
     site: &SiteContent,
     folder: &'f TemplateFolder,
     route: &Route,
-) -> &'f Template {
+) -> (&'f Template, String) {
     let system = &*SYSTEM;
-    let page = |name: &str| folder.pages.get(name).map(|p| &p.template);
+    let page = |name: &str| {
+        folder
+            .pages
+            .get(name)
+            .map(|p| (&p.template, format!("pages/{name}.page")))
+    };
+    let builtin = |t: &'static Template, name: &str| (t, format!("built-in {name} page"));
     match route {
         Route::Collection { index, .. } => {
             let c = &site.collections[*index];
-            if let Some(p) = page(&c.type_name).filter(|_| c.number("type") == Some(7.0)) {
+            let t = &c.type_name;
+            if let Some(p) = page(t).filter(|_| c.number("type") == Some(7.0)) {
                 return p;
             }
-            match folder
-                .collections
-                .get(&c.type_name)
-                .and_then(|t| t.list.as_ref())
-            {
-                Some(list) => list,
-                None if c.type_name == "page" || c.number("type") == Some(10.0) => &system.page,
-                None => match folder
-                    .collections
-                    .get(&c.type_name)
-                    .and_then(|t| t.item.as_ref())
-                {
+            let types = folder.collections.get(t);
+            match types.and_then(|t| t.list.as_ref()) {
+                Some(list) => (list, format!("collections/{t}.list")),
+                None if t == "page" || c.number("type") == Some(10.0) => {
+                    builtin(&system.page, "page")
+                }
+                None => match types.and_then(|t| t.item.as_ref()) {
                     // A type with an item template but no list shows its first item.
-                    Some(item) if !c.items.is_empty() => item,
-                    _ => &system.default_list,
+                    Some(item) if !c.items.is_empty() => (item, format!("collections/{t}.item")),
+                    _ => builtin(&system.default_list, "list"),
                 },
             }
         }
         Route::Item { collection, .. } => {
-            let c = &site.collections[*collection];
-            folder
-                .collections
-                .get(&c.type_name)
-                .and_then(|t| t.item.as_ref())
-                .unwrap_or(&system.default_item)
+            let t = &site.collections[*collection].type_name;
+            match folder.collections.get(t).and_then(|c| c.item.as_ref()) {
+                Some(item) => (item, format!("collections/{t}.item")),
+                None => builtin(&system.default_item, "item"),
+            }
         }
-        Route::Search { .. } => page("search").unwrap_or(&system.search),
-        Route::Cart => page("cart").unwrap_or(&system.cart),
-        Route::Checkout => page("checkout").unwrap_or(&system.checkout),
-        Route::OrderConfirmed { .. } => page("order-confirmed").unwrap_or(&system.order_confirmed),
-        _ => page("not-found").unwrap_or(&system.not_found),
+        Route::Search { .. } => page("search").unwrap_or_else(|| builtin(&system.search, "search")),
+        Route::Cart => page("cart").unwrap_or_else(|| builtin(&system.cart, "cart")),
+        Route::Checkout => {
+            page("checkout").unwrap_or_else(|| builtin(&system.checkout, "checkout"))
+        }
+        Route::OrderConfirmed { .. } => page("order-confirmed")
+            .unwrap_or_else(|| builtin(&system.order_confirmed, "order-confirmed")),
+        _ => page("not-found").unwrap_or_else(|| builtin(&system.not_found, "not-found")),
     }
+}
+
+/// An execution error as `file:line:col: message`: the file is the block for errors inside
+/// a block partial, else the template's own file (`file_of` maps a line of the executed
+/// source to its file and line, for layouts assembled from regions).
+fn describe(
+    d: &Diagnostic,
+    folder: &TemplateFolder,
+    file_of: &dyn Fn(u32) -> (String, u32),
+) -> String {
+    let (line, col) = d.pos.map_or((0, 0), |p| (p.line, p.col));
+    let (file, line) = match &d.partial {
+        Some(p) if folder.blocks.get(p).is_some() => (format!("blocks/{p}"), line),
+        Some(p) => (format!("built-in partial '{p}'"), line),
+        None => file_of(line),
+    };
+    format!("{file}:{line}:{col}: {}", d.message)
 }
 
 /// The page context (TEMPLATE-PLATFORM.md §3), without the render-only keys.

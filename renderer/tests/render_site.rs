@@ -244,3 +244,55 @@ fn headers_name_the_template_favicon_or_none() {
         p.body
     );
 }
+
+#[test]
+fn execution_errors_name_the_template_file_line_and_column() {
+    // Errors that only show when the page runs: a missing partial in the second region,
+    // in a collection list and inside a block.
+    let files: TemplateFiles = [
+        (
+            "template.conf",
+            r#"{ "layouts": { "default": { "regions": ["header", "site"] } } }"#,
+        ),
+        ("header.region", "<header>\n</header>\n"),
+        (
+            "site.region",
+            "<main>{squarespace.main-content}</main>\n<footer>{website|apply gone.block}</footer>\n",
+        ),
+        ("collections/blog.conf", r#"{ "title": "Blog" }"#),
+        (
+            "collections/blog.list",
+            "<h1>{collection.title}</h1>\n  {collection|apply missing.block}{collection|apply inner.block}",
+        ),
+        ("blocks/inner.block", "<i>\n{website|apply deeper.block}</i>"),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), Arc::from(v.as_bytes())))
+    .collect();
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let p = render(
+        &site(),
+        &folder,
+        &Request {
+            path: "/blog",
+            query: "",
+        },
+    );
+    assert_eq!(p.status, 200);
+    let located: Vec<&str> = p
+        .errors
+        .iter()
+        .map(|e| e.split(": ").next().unwrap())
+        .collect();
+    assert_eq!(
+        located,
+        [
+            "collections/blog.list:2:3",
+            "blocks/inner.block:2:1",
+            "site.region:2:9"
+        ],
+        "{:?}",
+        p.errors
+    );
+}

@@ -67,6 +67,9 @@ pub struct Ctx<'a> {
     pub(crate) applying: &'static str,
     /// The partial being executed, for attributing diagnostics.
     partial: Option<&'a str>,
+    /// Where the instruction applying formatters or a predicate starts, for errors that
+    /// formatters and predicates raise without knowing where they were called from.
+    pub(crate) at: Option<Pos>,
     reported: FxHashSet<usize>,
     pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
 }
@@ -86,6 +89,7 @@ impl<'a> Ctx<'a> {
             failed: false,
             applying: "VARIABLE",
             partial: None,
+            at: None,
             reported: FxHashSet::default(),
             i18n: None,
         }
@@ -97,7 +101,7 @@ impl<'a> Ctx<'a> {
 
     /// Records an execution error; rendering goes on.
     pub fn error(&mut self, message: String, pos: Option<Pos>) {
-        let mut d = Diagnostic::runtime(message, pos);
+        let mut d = Diagnostic::runtime(message, pos.or(self.at));
         if let Some(p) = self.partial {
             d = d.in_partial(p);
         }
@@ -393,9 +397,9 @@ impl<'a> Ctx<'a> {
     pub(crate) fn run_target(&mut self, name: &'a str, target: PartialTarget<'a>) {
         match target {
             PartialTarget::Template(t) => {
-                let outer = self.partial.replace(name);
+                let outer = (self.partial.replace(name), self.at);
                 super::engine::exec_block(self, &t.root);
-                self.partial = outer;
+                (self.partial, self.at) = outer;
             }
             PartialTarget::Macro(m) => super::engine::exec_block(self, &m.body),
             PartialTarget::Empty => {}

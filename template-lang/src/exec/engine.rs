@@ -26,13 +26,17 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
-        Inst::Predicate(p) => match test(ctx, &p.call, "PREDICATE") {
+        Inst::Predicate(p) => match {
+            ctx.at = Some(p.pos);
+            test(ctx, &p.call, "PREDICATE")
+        } {
             Some(true) => exec_block(ctx, &p.body),
             Some(false) => exec_alternates(ctx, &p.alt),
             None => {}
         },
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
+            ctx.at = Some(b.pos);
             let mut vars = resolve_all(ctx, &b.vars);
             ctx.applying = "BINDVAR";
             apply_formatters(ctx, &b.formatters, &mut vars);
@@ -83,7 +87,10 @@ fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &'a [OrBranch]) {
     for branch in alternates {
         let take = match &branch.call {
             None => Some(true),
-            Some(call) => test(ctx, call, "OR_PREDICATE"),
+            Some(call) => {
+                ctx.at = Some(branch.pos);
+                test(ctx, call, "OR_PREDICATE")
+            }
         };
         match take {
             Some(true) => {
@@ -139,6 +146,7 @@ fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
         value.view().print(&mut ctx.out);
         return;
     }
+    ctx.at = Some(v.pos);
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
     if v.vars.len() == 1 {
         let mut vars = [ctx.resolve(&v.vars[0])];
