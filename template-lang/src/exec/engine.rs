@@ -26,14 +26,14 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
-        Inst::Predicate(p) => match {
+        Inst::Predicate(p) => {
             ctx.at = Some(p.pos);
-            test(ctx, &p.call, "PREDICATE")
-        } {
-            Some(true) => exec_block(ctx, &p.body),
-            Some(false) => exec_alternates(ctx, &p.alt),
-            None => {}
-        },
+            match test(ctx, &p.call, "PREDICATE") {
+                Some(true) => exec_block(ctx, &p.body),
+                Some(false) => exec_alternates(ctx, &p.alt),
+                None => {}
+            }
+        }
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
             ctx.at = Some(b.pos);
