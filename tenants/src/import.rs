@@ -18,7 +18,12 @@
 //! A collection file: `{ id? (24 hex digits; default: a new id), urlId? (default: file
 //! stem), title, type, typeName, navigationTitle?, description?, ordering?, enabled?,
 //! homepage?, pageSize?, position?, parent? (urlId of a folder), data?, categories?:
-//! ["name"], items?: [Item] }`. Fixed ids keep pages byte-identical across imports.
+//! ["name"], password?, items?: [Item] }`. Fixed ids keep pages byte-identical across imports.
+//!
+//! `password` (plain text, non-empty) protects the collection with a lock screen (page type
+//! 103): visitors see a password form instead of the collection, its items and, for a folder
+//! or index, its child collections. The importer hashes it with Argon2id and stores only the
+//! hash (a PHC string); the plain text never reaches the database.
 //!
 //! An item: `{ id?, urlId, title, recordType? (default 1), body?, excerpt?, productType?,
 //! starred?, author?, publishOn?, addedOn?, startDate?, endDate? (epoch ms, `YYYY-MM-DD` or
@@ -265,6 +270,9 @@ struct CollectionFile {
     data: Map<String, Value>,
     #[serde(default)]
     categories: Vec<String>,
+    /// Plain-text lock screen password; hashed on import.
+    #[serde(default)]
+    password: Option<String>,
     #[serde(default)]
     items: Vec<ItemFile>,
 }
@@ -607,6 +615,19 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                 ));
             }
             let items = convert_items(&rel, cf.items, &currency)?;
+            let password_hash = match &cf.password {
+                None => None,
+                Some(p) if p.trim().is_empty() => {
+                    return Err(err(
+                        &rel,
+                        Some("password".into()),
+                        "must not be empty (leave the field out for a public collection)",
+                    ));
+                }
+                Some(p) => Some(
+                    crate::password::hash(p).map_err(|r| err(&rel, Some("password".into()), r))?,
+                ),
+            };
             let c = Collection {
                 id,
                 url_id,
@@ -622,6 +643,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                 position: cf.position.unwrap_or(pos as i64),
                 page_size: cf.page_size,
                 data: cf.data,
+                password_hash,
             };
             collections.push((rel, c, cf.categories, items));
         }
@@ -772,9 +794,14 @@ pub async fn import_dir(
         }
         n_items += items.len();
         progress(&format!(
-            "{rel}: collection {:?} with {} items",
+            "{rel}: collection {:?} with {} items{}",
             c.url_id,
-            items.len()
+            items.len(),
+            if c.password_hash.is_some() {
+                ", password-protected"
+            } else {
+                ""
+            }
         ));
     }
     for (name, items) in &p.navigation {

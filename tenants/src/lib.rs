@@ -93,6 +93,7 @@ pub mod import;
 pub mod migrate;
 pub mod model;
 mod notify;
+pub mod password;
 mod repo;
 pub mod sql;
 mod store;

@@ -19,14 +19,21 @@ struct Migration {
 }
 
 /// Every migration, in order. Append only; never edit a released one.
-const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "init",
-    sql: include_str!("../migrations/0001_init.sql"),
-}];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "init",
+        sql: include_str!("../migrations/0001_init.sql"),
+    },
+    Migration {
+        version: 2,
+        name: "collection_password",
+        sql: include_str!("../migrations/0002_collection_password.sql"),
+    },
+];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 1;
+pub const LATEST_VERSION: i64 = 2;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;
@@ -132,9 +139,11 @@ mod tests {
 
     #[test]
     fn rendering_replaces_every_dialect_token() {
-        for b in [Backend::Postgres, Backend::Sqlite] {
-            let sql = render(MIGRATIONS[0].sql, b);
-            assert!(!sql.contains('@'), "{b:?} still has a token");
+        for m in MIGRATIONS {
+            for b in [Backend::Postgres, Backend::Sqlite] {
+                let sql = render(m.sql, b);
+                assert!(!sql.contains('@'), "{} on {b:?} still has a token", m.name);
+            }
         }
         assert_ne!(
             checksum(&render(MIGRATIONS[0].sql, Backend::Postgres)),
@@ -145,5 +154,9 @@ mod tests {
     #[test]
     fn latest_version_matches_the_list() {
         assert_eq!(MIGRATIONS.last().map(|m| m.version), Some(LATEST_VERSION));
+        // Versions count up from 1 without gaps.
+        for (i, m) in MIGRATIONS.iter().enumerate() {
+            assert_eq!(m.version, i as i64 + 1, "{}", m.name);
+        }
     }
 }

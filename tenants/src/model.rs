@@ -153,6 +153,10 @@ pub struct Collection {
     /// Every other context field (`regionName`, `mainContent`, `mainImage`, `features` ...).
     #[serde(default)]
     pub data: Map<String, Value>,
+    /// The lock screen's password as an Argon2id PHC string (`None`: a public collection).
+    /// Never serialized, so it cannot reach JSON output; the plain password is never stored.
+    #[serde(skip)]
+    pub password_hash: Option<String>,
 }
 
 fn default_ordering() -> String {

@@ -66,13 +66,14 @@ pub(crate) async fn put_collection_in(
     };
     tx.execute(
         "INSERT INTO collection (tenant_id, id, url_id, title, navigation_title, description, kind, type_name, \
-         ordering, enabled, homepage, parent_id, position, page_size, data, updated_ms) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+         ordering, enabled, homepage, parent_id, position, page_size, data, updated_ms, password_hash) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) \
          ON CONFLICT (tenant_id, id) DO UPDATE SET url_id = EXCLUDED.url_id, title = EXCLUDED.title, \
          navigation_title = EXCLUDED.navigation_title, description = EXCLUDED.description, kind = EXCLUDED.kind, \
          type_name = EXCLUDED.type_name, ordering = EXCLUDED.ordering, enabled = EXCLUDED.enabled, \
          homepage = EXCLUDED.homepage, parent_id = EXCLUDED.parent_id, position = EXCLUDED.position, \
-         page_size = EXCLUDED.page_size, data = EXCLUDED.data, updated_ms = EXCLUDED.updated_ms",
+         page_size = EXCLUDED.page_size, data = EXCLUDED.data, updated_ms = EXCLUDED.updated_ms, \
+         password_hash = EXCLUDED.password_hash",
         params![
             tenant,
             id.as_str(),
@@ -89,7 +90,8 @@ pub(crate) async fn put_collection_in(
             c.position,
             c.page_size,
             json_text(&c.data)?,
-            now_ms()
+            now_ms(),
+            c.password_hash.clone()
         ],
     )
     .await
@@ -101,7 +103,7 @@ pub(crate) async fn put_collection_in(
 }
 
 const COLLECTION_COLUMNS: &str = "id, url_id, title, navigation_title, description, kind, type_name, ordering, \
-                                  enabled, homepage, parent_id, position, page_size, data";
+                                  enabled, homepage, parent_id, position, page_size, data, password_hash";
 
 fn collection_from_row(r: &Row) -> Result<Collection> {
     Ok(Collection {
@@ -119,6 +121,7 @@ fn collection_from_row(r: &Row) -> Result<Collection> {
         position: r.i64(11)?,
         page_size: r.opt_i64(12)?,
         data: r.json(13)?,
+        password_hash: r.opt_text(14)?,
     })
 }
 

@@ -273,8 +273,82 @@ async fn a_failure_while_writing_leaves_nothing(env: Env) {
     assert_eq!(env.store.tenants().await.unwrap().len(), 1);
 }
 
+/// A collection `password` is stored as an Argon2id hash only: never as plain text in the
+/// database, and neither the password nor the hash in the snapshot's JSON.
+async fn collection_passwords_are_stored_hashed(env: Env) {
+    const PLAIN: &str = "kiln-door-7731";
+    let dir = copy_fixture();
+    edit(
+        &dir.0,
+        "collections/journal.json",
+        "\"title\": \"Journal\",",
+        &format!("\"title\": \"Journal\", \"password\": \"{PLAIN}\","),
+    );
+    let mut log = Vec::new();
+    let report = import_dir(&env.store, &dir.0, &mut |m| log.push(m.to_owned()))
+        .await
+        .unwrap();
+    assert!(
+        log.iter()
+            .any(|l| l.contains("collections/journal.json") && l.ends_with("password-protected")),
+        "{log:?}"
+    );
+    let site = env.store.site_content(report.tenant.id).await.unwrap();
+    let journal = site.collection_by_url("journal").unwrap();
+    let hash = journal.password_hash.as_deref().expect("a hash is stored");
+    assert!(hash.starts_with("$argon2id$v=19$"), "{hash}");
+    assert!(!hash.contains(PLAIN));
+    assert!(tenants::password::verify(PLAIN, hash));
+    assert!(!tenants::password::verify("kiln-door-7732", hash));
+    // Other collections stay public.
+    assert_eq!(site.collection_by_url("shop").unwrap().password_hash, None);
+    let json = serde_json::to_string(&*site).unwrap();
+    assert!(!json.contains(PLAIN) && !json.contains("argon2"), "{json}");
+
+    // The embedded database file holds the hash, never the password.
+    if let tenants::StoreConfig::Embedded { data_dir } = &env.config {
+        let mut bytes = Vec::new();
+        for entry in std::fs::read_dir(data_dir).unwrap() {
+            bytes.extend(std::fs::read(entry.unwrap().path()).unwrap_or_default());
+        }
+        let has = |needle: &str| bytes.windows(needle.len()).any(|w| w == needle.as_bytes());
+        assert!(has("$argon2id$"), "the hash is not on disk");
+        assert!(!has(PLAIN), "the plain password is on disk");
+    }
+}
+
+/// An empty (or blank) password is an import error naming the file and the field, and
+/// nothing is written.
+async fn an_empty_password_is_refused(env: Env) {
+    for empty in ["", "   "] {
+        let dir = copy_fixture();
+        edit(
+            &dir.0,
+            "collections/journal.json",
+            "\"title\": \"Journal\",",
+            &format!("\"title\": \"Journal\", \"password\": \"{empty}\","),
+        );
+        let e = import_dir(&env.store, &dir.0, &mut |_| {})
+            .await
+            .unwrap_err();
+        assert_error(
+            &e,
+            "collections/journal.json",
+            Some("password"),
+            "must not be empty",
+        );
+        assert_eq!(
+            e.to_string(),
+            "collections/journal.json: password: must not be empty (leave the field out for a public collection)"
+        );
+    }
+    assert!(env.store.tenants().await.unwrap().is_empty());
+}
+
 crate::on_both_backends!(
     the_fixture_imports,
     malformed_files_fail_cleanly,
-    a_failure_while_writing_leaves_nothing
+    a_failure_while_writing_leaves_nothing,
+    collection_passwords_are_stored_hashed,
+    an_empty_password_is_refused
 );

@@ -80,3 +80,62 @@ async fn sqlite_edited_or_newer_schemas_are_refused() {
         "{err}"
     );
 }
+
+/// A database at schema version 1 (before lock screens) is upgraded on open: migration 2
+/// adds `collection.password_hash`, and existing collections stay public.
+#[tokio::test]
+async fn sqlite_version_1_databases_are_upgraded() {
+    use deadpool_sqlite::rusqlite::Connection;
+    use tenants::{Store, StoreConfig};
+
+    let dir = crate::common::TempDir::new("migrate-v1");
+    let config = StoreConfig::Embedded {
+        data_dir: dir.0.clone(),
+    };
+    let store = Store::open(&config).await.unwrap();
+    let t = store
+        .create_tenant("old", "Old", tenants::WebsiteStatus::Paid)
+        .await
+        .unwrap();
+    store.close().await.unwrap();
+    // Back to version 1: drop what migration 2 added.
+    let file = dir.0.join(tenants::EMBEDDED_FILE);
+    let c = Connection::open(&file).unwrap();
+    c.execute_batch(
+        "ALTER TABLE collection DROP COLUMN password_hash; DELETE FROM schema_migrations WHERE version = 2;",
+    )
+    .unwrap();
+    drop(c);
+
+    let store = Store::open(&config).await.unwrap();
+    let report = store.migrate().await.unwrap();
+    assert_eq!(report.current, LATEST_VERSION);
+    // The new column is written and read back.
+    let mut c = crate::content::collection("members", "page", 10);
+    c.password_hash = Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into());
+    store.put_collection(t.id, &c).await.unwrap();
+    let site = store.site_content(t.id).await.unwrap();
+    assert_eq!(
+        site.collection_by_url("members").unwrap().password_hash,
+        c.password_hash
+    );
+    store.close().await.unwrap();
+    let c = Connection::open(&file).unwrap();
+    let versions: Vec<i64> = c
+        .prepare("SELECT version FROM schema_migrations ORDER BY version")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(versions, [1, 2]);
+    let has_column: bool = c
+        .query_row(
+            "SELECT COUNT(*) FROM pragma_table_info('collection') WHERE name = 'password_hash'",
+            [],
+            |r| r.get::<_, i64>(0),
+        )
+        .map(|n| n == 1)
+        .unwrap();
+    assert!(has_column);
+}
