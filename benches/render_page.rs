@@ -95,7 +95,11 @@ fn render_page(c: &mut Criterion) {
     let mut g = c.benchmark_group("render_page");
     g.throughput(Throughput::Elements(1));
     for (name, cached, path) in &pages {
-        let req = Request { path, query: "" };
+        let req = Request {
+            path,
+            query: "",
+            unlocked: &[],
+        };
         // Every measured page must be a real, error-free page.
         let page = render(&cached.site, &cached.folder, &req);
         assert_eq!(page.status, 200, "{name} {path}");

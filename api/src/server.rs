@@ -166,6 +166,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             &renderer::render::Request {
                 path: &path,
                 query: &query,
+                unlocked: &[],
             },
         )
     })

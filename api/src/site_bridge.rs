@@ -4,6 +4,7 @@
 //! money as decimal strings.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use renderer::site::{Collection, NavLink, SiteContent};
 use serde_json::{Map, Value, json};
@@ -88,6 +89,9 @@ fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteCo
     for (k, v) in &c.data {
         o.insert(k.clone(), v.clone());
     }
+    // After `data`, so stored data cannot claim otherwise. The hash itself stays out of every
+    // node; the renderer keeps it on `Collection::lock`.
+    o.insert("passwordProtected".into(), json!(c.password_hash.is_some()));
     Value::Object(o)
 }
 
@@ -210,6 +214,7 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
                 children: Vec::new(),
                 url_id: c.url_id.clone(),
                 type_name: c.type_name.clone(),
+                lock: c.password_hash.as_deref().map(Arc::from),
             }
         })
         .collect();

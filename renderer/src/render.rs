@@ -7,7 +7,7 @@ use template_lang::value::{Node, View};
 use template_lang::{Diagnostic, Env, Injects, Template, execute};
 
 use crate::folder::TemplateFolder;
-use crate::route::{ListQuery, Route, folder_behavior, page_type, route};
+use crate::route::{ListQuery, Route, folder_behavior, guard, page_type, route};
 use crate::site::SiteContent;
 use crate::tags::Tags;
 
@@ -41,10 +41,17 @@ impl Page {
     }
 }
 
-/// What was asked: path, query string, and the `format` parameter's value.
+/// What was asked: path and query string (which carries the `format` parameter), and what
+/// this visitor may see.
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Request<'r> {
     pub path: &'r str,
     pub query: &'r str,
+    /// Ids of the password-protected collections this visitor has unlocked (the server
+    /// verifies their unlock cookies). Any other collection with a
+    /// [`lock`](crate::site::Collection::lock), with its items and child collections,
+    /// renders the lock screen, and queries and search leave its items out.
+    pub unlocked: &'r [String],
 }
 
 /// Built-in templates for system pages, ours (a tenant's template folder may override them
@@ -55,6 +62,7 @@ struct System {
     cart: Template,
     checkout: Template,
     order_confirmed: Template,
+    lock_screen: Template,
     default_list: Template,
     default_item: Template,
     page: Template,
@@ -68,6 +76,7 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
         cart: compile(include_str!("../templates/cart.html")),
         checkout: compile(include_str!("../templates/checkout.html")),
         order_confirmed: compile(include_str!("../templates/order-confirmed.html")),
+        lock_screen: compile(include_str!("../templates/lock-screen.html")),
         default_list: compile(include_str!("../templates/list.html")),
         default_item: compile(include_str!("../templates/item.html")),
         page: compile("{collection.mainContent}"),
@@ -108,12 +117,13 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         }
         _ => {}
     }
+    let route = guard(site, route, req.path, req.query, req.unlocked);
     let page_type = route.page_type(site);
     let status = match route {
         Route::NotFound => 404,
         _ => 200,
     };
-    let context = page_context(site, folder, &route);
+    let context = page_context(site, folder, &route, req.unlocked);
     match format.as_deref() {
         Some("json") | Some("json-pretty") => {
             let mut body = String::new();
@@ -132,6 +142,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
             Route::Collection { query, .. } => query.category.clone(),
             _ => None,
         },
+        unlocked: req.unlocked,
     };
     let mut errors: Vec<String> = Vec::new();
     let (main_template, main_file) = main_template(site, folder, &route);
@@ -152,6 +163,9 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         Route::Collection { index, .. }
         | Route::Item {
             collection: index, ..
+        }
+        | Route::LockScreen {
+            requested: index, ..
         } => site.collections[*index]
             .field("regionName")
             .map(str::to_string),
@@ -205,6 +219,7 @@ fn current_collection(route: &Route) -> Option<usize> {
     match route {
         Route::Collection { index, .. } => Some(*index),
         Route::Item { collection, .. } => Some(*collection),
+        Route::LockScreen { requested, .. } => Some(*requested),
         _ => None,
     }
 }
@@ -284,6 +299,9 @@ fn main_template<'f>(
         }
         Route::OrderConfirmed { .. } => page("order-confirmed")
             .unwrap_or_else(|| builtin(&system.order_confirmed, "order-confirmed")),
+        Route::LockScreen { .. } => {
+            page("lock-screen").unwrap_or_else(|| builtin(&system.lock_screen, "lock-screen"))
+        }
         _ => page("not-found").unwrap_or_else(|| builtin(&system.not_found, "not-found")),
     }
 }
@@ -305,8 +323,21 @@ fn describe(
     format!("{file}:{line}:{col}: {}", d.message)
 }
 
-/// The page context (TEMPLATE-PLATFORM.md §3), without the render-only keys.
-pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) -> Node {
+/// The message a lock screen shows after a wrong password.
+pub const LOCK_SCREEN_ERROR: &str = "Incorrect password. Please try again.";
+
+/// The page context (TEMPLATE-PLATFORM.md §3), without the render-only keys, for a visitor
+/// who unlocked the password-protected collections `unlocked`.
+///
+/// A lock screen's context holds only the site-wide keys, the locked collection's id, urlId,
+/// URL and titles, and `lockScreen`: no items, no `mainContent`, nothing of the protected
+/// collection's content.
+pub fn page_context(
+    site: &SiteContent,
+    folder: &TemplateFolder,
+    route: &Route,
+    unlocked: &[String],
+) -> Node {
     let mut entries: Vec<(&str, Node)> = vec![
         ("website", site.website.clone()),
         ("websiteSettings", site.website_settings.clone()),
@@ -327,7 +358,7 @@ pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) 
             let c = &site.collections[*index];
             let mut collection = c.node.clone();
             if !c.children.is_empty() {
-                collection = with_children(&collection, site, &c.children);
+                collection = with_children(&collection, site, &c.children, unlocked);
             }
             entries.push(("collection", collection));
             let page_size = folder
@@ -416,7 +447,37 @@ pub fn page_context(site: &SiteContent, folder: &TemplateFolder, route: &Route) 
         }
         Route::Search { query } => {
             entries.push(("searchQuery", Node::from(query.as_str())));
-            entries.push(("searchResults", Node::array(search(site, query))));
+            entries.push(("searchResults", Node::array(search(site, query, unlocked))));
+        }
+        Route::LockScreen {
+            locked,
+            redirect,
+            error,
+            ..
+        } => {
+            // Who is asking for the password, and nothing more: not even the type, so
+            // layouts do not dress the lock screen as the protected page.
+            let c = &site.collections[*locked];
+            let field = |k: &str| c.node.pointer(&[k]).cloned().unwrap_or(Node::Null);
+            entries.push((
+                "collection",
+                obj(vec![
+                    ("id", Node::from(c.id())),
+                    ("urlId", Node::from(c.url_id.as_str())),
+                    ("fullUrl", field("fullUrl")),
+                    ("title", field("title")),
+                    ("navigationTitle", field("navigationTitle")),
+                    ("passwordProtected", Node::Bool(true)),
+                ]),
+            ));
+            let mut lock = vec![
+                ("collectionId", Node::from(c.id())),
+                ("redirect", Node::from(redirect.as_str())),
+            ];
+            if *error {
+                lock.push(("error", Node::from(LOCK_SCREEN_ERROR)));
+            }
+            entries.push(("lockScreen", obj(lock)));
         }
         Route::OrderConfirmed { order_id } => {
             entries.push(("orderId", Node::from(order_id.as_str())))
@@ -453,7 +514,14 @@ fn split_events(items: &[Node], now: f64) -> (Vec<Node>, Vec<Node>) {
     (upcoming, past)
 }
 
-fn with_children(collection: &Node, site: &SiteContent, children: &[usize]) -> Node {
+/// A folder or index object with `collections`: its children's objects (the public fields
+/// only of children still locked).
+fn with_children(
+    collection: &Node,
+    site: &SiteContent,
+    children: &[usize],
+    unlocked: &[String],
+) -> Node {
     let Some(o) = collection.as_object() else {
         return collection.clone();
     };
@@ -461,7 +529,7 @@ fn with_children(collection: &Node, site: &SiteContent, children: &[usize]) -> N
         o.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
     let kids: Vec<Node> = children
         .iter()
-        .map(|&i| site.collections[i].node.clone())
+        .map(|&i| site.visible_node(i, unlocked))
         .collect();
     entries.push((Arc::from("collections"), Node::array(kids)));
     Node::object(entries)
@@ -505,8 +573,9 @@ fn matches_filters(item: &Node, q: &ListQuery) -> bool {
     has("categories", &q.category) && has("tags", &q.tag) && author_ok
 }
 
-/// Items whose title, excerpt or body contain every word of the query (case-insensitive).
-fn search(site: &SiteContent, query: &str) -> Vec<Node> {
+/// Items whose title, excerpt or body contain every word of the query (case-insensitive),
+/// from collections the visitor may see (none behind a lock they have not opened).
+fn search(site: &SiteContent, query: &str, unlocked: &[String]) -> Vec<Node> {
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     if words.is_empty() {
         return Vec::new();
@@ -519,7 +588,9 @@ fn search(site: &SiteContent, query: &str) -> Vec<Node> {
     };
     site.collections
         .iter()
-        .flat_map(|c| c.items.iter())
+        .enumerate()
+        .filter(|(i, _)| site.lock_of(*i, unlocked).is_none())
+        .flat_map(|(_, c)| c.items.iter())
         .filter(|item| {
             let hay = format!(
                 "{} {} {}",
@@ -578,6 +649,16 @@ fn with_render_keys(
                 classes.push_str(" homepage");
             }
             (format!("collection-{id}"), classes)
+        }
+        Route::LockScreen { locked, .. } => {
+            let c = &site.collections[*locked];
+            (
+                "lock-screen".to_string(),
+                format!(
+                    "collection-{} collection-layout-{layout} system-page lock-screen",
+                    c.id()
+                ),
+            )
         }
         Route::Item { collection, item } => {
             let c = &site.collections[*collection];
@@ -665,7 +746,7 @@ fn page_title(site: &SiteContent, route: &Route, context: &Node) -> String {
         Route::Collection { index, .. } if site.homepage == Some(*index) => {
             setting("homepageTitleFormat").unwrap_or_else(|| "%s".into())
         }
-        Route::Collection { .. } => {
+        Route::Collection { .. } | Route::LockScreen { .. } => {
             setting("collectionTitleFormat").unwrap_or_else(|| "%c — %s".into())
         }
         Route::Search { .. } => "Search — %s".into(),

@@ -49,6 +49,17 @@ pub enum Route {
         collection: usize,
         item: usize,
     },
+    /// A collection, or an item of one, that a password keeps locked (SPEC.md page type 103):
+    /// `requested` is the collection asked for (or the item's collection), `locked` the one
+    /// whose password unlocks it (itself, or a folder or index above it).
+    LockScreen {
+        requested: usize,
+        locked: usize,
+        /// The path (and query) to return to after unlocking.
+        redirect: String,
+        /// The previous attempt had a wrong password (`?lock-error=1`).
+        error: bool,
+    },
     /// A folder without its own page: redirect to its first child.
     Redirect {
         location: String,
@@ -86,6 +97,7 @@ impl Route {
                 }
             }
             Route::Item { .. } => CONTENT_ITEM,
+            Route::LockScreen { .. } => LOCK_SCREEN,
             Route::Search { .. } => SEARCH,
             Route::Cart => SHOW_CART,
             Route::Checkout => CHECKOUT,
@@ -166,6 +178,58 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
             None => Route::NotFound,
         },
         _ => Route::NotFound,
+    }
+}
+
+/// The query parameter the unlock endpoint adds when the password was wrong.
+pub const LOCK_ERROR_PARAM: &str = "lock-error";
+
+/// `route` as a visitor who unlocked the collections `unlocked` (ids) may see it: a
+/// collection or item behind a password they have not given becomes [`Route::LockScreen`].
+pub fn guard(
+    site: &SiteContent,
+    route: Route,
+    path: &str,
+    query: &str,
+    unlocked: &[String],
+) -> Route {
+    let requested = match &route {
+        Route::Collection { index, .. } => *index,
+        Route::Item { collection, .. } => *collection,
+        _ => return route,
+    };
+    let Some(locked) = site.lock_of(requested, unlocked) else {
+        return route;
+    };
+    let params = query_pairs(query);
+    let error = params.iter().any(|(k, _)| k == LOCK_ERROR_PARAM);
+    let kept: Vec<&(String, String)> = params
+        .iter()
+        .filter(|(k, _)| k != LOCK_ERROR_PARAM && k != "format")
+        .collect();
+    // The path with empty segments dropped: `//members` routes like `/members`, and must
+    // not come back as a protocol-relative redirect.
+    let segments: Vec<&str> = path
+        .split('?')
+        .next()
+        .unwrap_or("/")
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut redirect = format!("/{}", segments.join("/"));
+    if !kept.is_empty() {
+        let mut q = form_urlencoded::Serializer::new(String::new());
+        for (k, v) in kept {
+            q.append_pair(k, v);
+        }
+        redirect.push('?');
+        redirect.push_str(&q.finish());
+    }
+    Route::LockScreen {
+        requested,
+        locked,
+        redirect,
+        error,
     }
 }
 

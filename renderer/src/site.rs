@@ -23,6 +23,11 @@ pub struct Collection {
     /// `urlId` (the path segment).
     pub url_id: String,
     pub type_name: String,
+    /// The lock screen's password hash (an Argon2id PHC string), for a password-protected
+    /// collection: the collection, its items and (for folders and indexes) its child
+    /// collections render the lock screen (page type 103) until the visitor unlocks it.
+    /// Never part of [`Collection::node`]; the node carries `passwordProtected: true`.
+    pub lock: Option<Arc<str>>,
 }
 
 impl Collection {
@@ -46,6 +51,42 @@ impl Collection {
 
     pub fn is_folder(&self) -> bool {
         self.flag("folder") || self.type_name == "folder" || self.type_name == "index"
+    }
+
+    /// The id the lock screen and unlock cookies name: `id`, else the `urlId`.
+    pub fn id(&self) -> &str {
+        self.field("id").unwrap_or(&self.url_id)
+    }
+
+    /// The collection object as shown while it is locked: what navigation and the lock screen
+    /// need (ids, URL, titles, type), without `mainContent`, descriptions, item counts or any
+    /// other content.
+    pub fn public_node(&self) -> Node {
+        const PUBLIC: [&str; 13] = [
+            "id",
+            "urlId",
+            "fullUrl",
+            "title",
+            "navigationTitle",
+            "type",
+            "typeName",
+            "typeLabel",
+            "enabled",
+            "homepage",
+            "folder",
+            "folderBehavior",
+            "regionName",
+        ];
+        let Some(o) = self.node.as_object() else {
+            return Node::Null;
+        };
+        let mut entries: Vec<(Arc<str>, Node)> = o
+            .iter()
+            .filter(|(k, _)| PUBLIC.contains(&&***k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        entries.push((Arc::from("passwordProtected"), Node::Bool(true)));
+        Node::object(entries)
     }
 
     /// The item whose `urlId` is `url_id`.
@@ -103,12 +144,41 @@ impl SiteContent {
             .position(|c| c.children.contains(&index))
     }
 
+    /// The collection that keeps collection `index` behind a lock screen for a visitor who
+    /// unlocked the collections whose ids are in `unlocked`: `index` itself or the nearest
+    /// folder or index above it with a password that is not unlocked. `None`: it is visible.
+    pub fn lock_of(&self, index: usize, unlocked: &[String]) -> Option<usize> {
+        let mut cur = Some(index);
+        // Bounded: a malformed parent chain must not loop.
+        for _ in 0..=self.collections.len() {
+            let i = cur?;
+            let c = self.collections.get(i)?;
+            if c.lock.is_some() && !unlocked.iter().any(|u| u == c.id()) {
+                return Some(i);
+            }
+            cur = self.parent_of(i);
+        }
+        None
+    }
+
+    /// Collection `index`'s object for a visitor who unlocked `unlocked`: the whole node, or
+    /// [`Collection::public_node`] while it is locked.
+    pub fn visible_node(&self, index: usize, unlocked: &[String]) -> Node {
+        let c = &self.collections[index];
+        if self.lock_of(index, unlocked).is_some() {
+            c.public_node()
+        } else {
+            c.node.clone()
+        }
+    }
+
     /// Builds site content from one JSON document:
     /// `{ "website": {...}, "websiteSettings": {...}, "collections": [ {..., "items": [...],
     /// "collections": ["child-urlId", ...]} ], "navigations": { "main": [ "urlId" | {"title",
     /// "url", "newWindow"} | {"collection": "urlId", "children": [...]} ] }, "blockFields":
     /// { "id": "<html>" } }`. Missing parts default to empty; the homepage is the collection
-    /// with `"homepage": true`, else the first.
+    /// with `"homepage": true`, else the first. A collection's `"lock": "<password hash>"`
+    /// becomes [`Collection::lock`] (and `passwordProtected: true` on its node).
     pub fn from_json(doc: &Value) -> Result<SiteContent, String> {
         let website = doc
             .get("website")
@@ -160,6 +230,14 @@ impl SiteContent {
                     .collect::<Result<Vec<_>, _>>()?,
                 _ => Vec::new(),
             };
+            let lock = match obj.remove("lock") {
+                Some(Value::String(hash)) => {
+                    obj.insert("passwordProtected".into(), Value::Bool(true));
+                    Some(Arc::from(hash.as_str()))
+                }
+                Some(_) => return Err(format!("collections[{i}].lock is not a string")),
+                None => None,
+            };
             let type_name = obj
                 .get("typeName")
                 .and_then(Value::as_str)
@@ -171,6 +249,7 @@ impl SiteContent {
                 children,
                 url_id: url_ids[i].clone(),
                 type_name,
+                lock,
             });
         }
         let homepage =

@@ -18,6 +18,9 @@ pub struct Tags<'s> {
     pub current_collection: Option<usize>,
     /// The category the current list is filtered by (`?category=`), if any.
     pub current_category: Option<String>,
+    /// Password-protected collections the visitor unlocked (ids): navigation shows the
+    /// others' public fields only, and queries and category lists give nothing of them.
+    pub unlocked: &'s [String],
 }
 
 /// Most items a query returns (TEMPLATE-PLATFORM.md §2.2: `limit` max 100).
@@ -121,7 +124,7 @@ impl Tags<'_> {
                     let is_active = active.first() == Some(index);
                     let folder_active = active.iter().skip(1).any(|a| a == index);
                     Some(scope(vec![
-                        ("collection", c.node.clone()),
+                        ("collection", self.site.visible_node(*index, self.unlocked)),
                         ("active", Node::Bool(is_active)),
                         ("folderActive", Node::Bool(folder_active)),
                         ("items", Node::array(self.nav_items(&kids, active))),
@@ -199,6 +202,10 @@ impl Tags<'_> {
         let categories = attr(ctx, tag, "category").map(|c| split_list(&c));
         let tags = attr(ctx, tag, "tag").map(|t| split_list(&t));
         let (collection, items) = match self.site.collection(&slug) {
+            // A locked collection: its public fields, none of its items.
+            Some((i, c)) if self.site.lock_of(i, self.unlocked).is_some() => {
+                (c.public_node(), Vec::new())
+            }
             Some((_, c)) => {
                 let items: Vec<Node> = c
                     .items
@@ -233,7 +240,12 @@ impl Tags<'_> {
     fn category<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
         let slug = attr(ctx, tag, "collection").unwrap_or_default();
         let limit = attr(ctx, tag, "limit").and_then(|l| l.trim().parse::<usize>().ok());
-        let Some((_, c)) = self.site.collection(&slug) else {
+        // Unknown or locked: no categories (a locked collection's come from its items).
+        let Some((_, c)) = self
+            .site
+            .collection(&slug)
+            .filter(|(i, _)| self.site.lock_of(*i, self.unlocked).is_none())
+        else {
             render_with(
                 ctx,
                 tag,

@@ -84,7 +84,15 @@ fn site() -> SiteContent {
 }
 
 fn get(path: &str, query: &str) -> renderer::render::Page {
-    render(&site(), &folder(), &Request { path, query })
+    render(
+        &site(),
+        &folder(),
+        &Request {
+            path,
+            query,
+            unlocked: &[],
+        },
+    )
 }
 
 #[test]
@@ -235,6 +243,7 @@ fn headers_name_the_template_favicon_or_none() {
         &Request {
             path: "/",
             query: "",
+            unlocked: &[],
         },
     );
     assert!(
@@ -277,6 +286,7 @@ fn execution_errors_name_the_template_file_line_and_column() {
         &Request {
             path: "/blog",
             query: "",
+            unlocked: &[],
         },
     );
     assert_eq!(p.status, 200);
