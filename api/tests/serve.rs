@@ -170,21 +170,37 @@ fn routes() -> Vec<(String, String, u16, String)> {
                 .map(str::to_string)
                 .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
             let is_folder = c["typeName"] == "folder";
-            let kind = if c["type"] == 10 || c["type"] == 7 {
+            // A password-protected collection and its items show the lock screen (103),
+            // titled with the collection's title.
+            let locked = c["password"].is_string();
+            let lock_title = c["title"].as_str().unwrap_or_default().to_string();
+            let kind = if locked {
+                103
+            } else if c["type"] == 10 || c["type"] == 7 {
                 2
             } else {
                 1
             };
             if !is_folder {
-                out.push((host.clone(), format!("/{url_id}"), kind, String::new()));
+                let marker = if locked {
+                    lock_title.clone()
+                } else {
+                    String::new()
+                };
+                out.push((host.clone(), format!("/{url_id}"), kind, marker));
             }
             for item in c["items"].as_array().map(Vec::as_slice).unwrap_or_default() {
                 let title = item["title"].as_str().unwrap().to_string();
+                let (kind, marker) = if locked {
+                    (103, lock_title.clone())
+                } else {
+                    (50, title)
+                };
                 out.push((
                     host.clone(),
                     format!("/{url_id}/{}", item["urlId"].as_str().unwrap()),
-                    50,
-                    title,
+                    kind,
+                    marker,
                 ));
             }
         }
