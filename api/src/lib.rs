@@ -3,5 +3,6 @@
 //! the same code paths as the binary.
 
 pub mod cmd;
+pub mod lock_screen;
 pub mod server;
 pub mod site_bridge;

@@ -10,11 +10,11 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use moka::future::Cache;
 use renderer::folder::{TemplateFiles, TemplateFolder};
 use renderer::site::SiteContent;
-use tenants::{Store, TemplateVersion, TenantId};
+use tenants::{Store, TemplateVersion, Tenant, TenantId};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -47,6 +47,10 @@ impl App {
 pub fn router(app: App) -> Router {
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
+        .route(
+            crate::lock_screen::UNLOCK_PATH,
+            post(crate::lock_screen::unlock),
+        )
         .fallback(page)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
@@ -90,7 +94,7 @@ async fn shutdown_signal() {
     tracing::info!("shutting down: finishing in-flight requests");
 }
 
-fn plain(status: StatusCode, text: &'static str) -> Response {
+pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
     (
         status,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -100,7 +104,7 @@ fn plain(status: StatusCode, text: &'static str) -> Response {
 }
 
 /// The `Host` header (or the URI authority on HTTP/2).
-fn host_of(req: &Request) -> Option<String> {
+pub(crate) fn host_of(req: &Request) -> Option<String> {
     req.headers()
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -108,29 +112,53 @@ fn host_of(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.to_string()))
 }
 
-async fn page(State(app): State<App>, req: Request) -> Response {
-    let Some(host) = host_of(&req) else {
-        return plain(StatusCode::NOT_FOUND, "Not Found");
+/// The request's tenant (by `Host`), the renderer's view of its site (cached per content
+/// version) and its template version; or the response to give when there is none.
+pub(crate) async fn tenant_site(
+    app: &App,
+    host: Option<String>,
+) -> Result<(Arc<Tenant>, Arc<SiteContent>, Option<TemplateVersion>), Response> {
+    let Some(host) = host else {
+        return Err(plain(StatusCode::NOT_FOUND, "Not Found"));
     };
     let tenant = match app.store.tenant_by_host(&host).await {
         Ok(Some(t)) => t,
         // An unknown (or malformed) host: a plain 404 with no tenant data.
         Ok(None) | Err(tenants::StoreError::Invalid(_)) => {
-            return plain(StatusCode::NOT_FOUND, "Not Found");
+            return Err(plain(StatusCode::NOT_FOUND, "Not Found"));
         }
         Err(e) => {
             tracing::error!(%host, error = %e, "tenant lookup failed");
-            return plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
+            return Err(plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable",
+            ));
         }
     };
     let snapshot = match app.store.site_content(tenant.id).await {
         Ok(s) => s,
         Err(e) => {
             tracing::error!(tenant = %tenant.identifier, error = %e, "loading site content failed");
-            return error_page();
+            return Err(error_page());
         }
     };
-    let Some(version) = snapshot.tenant.template_version else {
+    let site_key = (tenant.id, snapshot.tenant.content_version);
+    let version = snapshot.tenant.template_version;
+    let site = app
+        .sites
+        .get_with(site_key, async {
+            Arc::new(crate::site_bridge::site_content(&snapshot))
+        })
+        .await;
+    Ok((tenant, site, version))
+}
+
+async fn page(State(app): State<App>, req: Request) -> Response {
+    let (tenant, site, version) = match tenant_site(&app, host_of(&req)).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let Some(version) = version else {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "This site has no template yet.",
@@ -143,14 +171,6 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             return error_page();
         }
     };
-    let site_key = (tenant.id, snapshot.tenant.content_version);
-    let site = app
-        .sites
-        .get_with(site_key, async {
-            Arc::new(crate::site_bridge::site_content(&snapshot))
-        })
-        .await;
-
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
     if let Some(rel) = path.strip_prefix('/')
@@ -158,6 +178,9 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     {
         return public_file(&folder, rel, req.headers());
     }
+    // Password-protected collections this visitor has opened (unlock cookies checked).
+    let unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
+    let unlocked_any = !unlocked.is_empty();
     // Rendering is CPU work on deeply recursive code: keep it off the async workers.
     let result = tokio::task::spawn_blocking(move || {
         renderer::render::render(
@@ -166,7 +189,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             &renderer::render::Request {
                 path: &path,
                 query: &query,
-                unlocked: &[],
+                unlocked: &unlocked,
             },
         )
     })
@@ -181,10 +204,16 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }
+    // A lock screen, and any page for a visitor who unlocked something (protected content may
+    // show anywhere: the page itself, queries, search), is never stored by any cache.
+    let personal = page.page_type == Some(renderer::route::page_type::LOCK_SCREEN) || unlocked_any;
     let mut response = Response::builder()
         .status(page.status)
         .header(header::CONTENT_TYPE, page.content_type)
-        .header(header::CACHE_CONTROL, "no-cache");
+        .header(
+            header::CACHE_CONTROL,
+            if personal { "no-store" } else { "no-cache" },
+        );
     if let Some(location) = &page.location {
         response = response.header(header::LOCATION, location);
     }
@@ -196,7 +225,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         .unwrap_or_else(|_| error_page())
 }
 
-fn error_page() -> Response {
+pub(crate) fn error_page() -> Response {
     (
         StatusCode::INTERNAL_SERVER_ERROR,
         [(header::CONTENT_TYPE, "text/html; charset=utf-8")],

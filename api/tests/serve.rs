@@ -92,13 +92,29 @@ fn count_fixtures(dir: &Path) -> usize {
 
 /// A minimal HTTP/1.1 GET with an explicit Host header: (status, headers, body).
 fn get(port: u16, host: &str, path: &str) -> (u16, String, String) {
+    request(port, "GET", host, path, &[], "")
+}
+
+/// A minimal HTTP/1.1 request with an explicit Host header, extra headers and a body:
+/// (status, headers, body).
+fn request(
+    port: u16,
+    method: &str,
+    host: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> (u16, String, String) {
     let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    write!(
-        s,
-        "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || method == "POST" {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    write!(s, "{head}\r\n{body}").unwrap();
     let mut raw = Vec::new();
     s.read_to_end(&mut raw).unwrap();
     let text = String::from_utf8_lossy(&raw).to_string();
@@ -315,4 +331,196 @@ fn check_server(server: Server) {
     let (status, head, _) = get(p, &host, "/site.css");
     assert_eq!(status, 200);
     assert!(head.contains("text/css"));
+
+    let protected = protected_pages();
+    assert!(!protected.is_empty(), "no demo collection has a password");
+    for page in &protected {
+        check_lock_screen(p, page);
+    }
+}
+
+/// A password-protected page of a demo tenant, from its fixture file.
+struct Protected {
+    host: String,
+    path: String,
+    id: String,
+    password: String,
+    /// Verbatim `mainContent`: shown once unlocked.
+    main_content: String,
+    /// Plain text from inside it: never shown while locked.
+    secret: String,
+}
+
+fn protected_pages() -> Vec<Protected> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap() {
+        let dir = dir.unwrap().path();
+        let Ok(tenant) = std::fs::read_to_string(dir.join("tenant.json")) else {
+            continue;
+        };
+        let tenant: serde_json::Value = serde_json::from_str(&tenant).unwrap();
+        let domain = &tenant["domains"][0];
+        let host = domain.as_str().or(domain["host"].as_str()).unwrap();
+        for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
+            let path = entry.unwrap().path();
+            let c: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let (Some(password), Some(main)) =
+                (c["password"].as_str(), c["data"]["mainContent"].as_str())
+            else {
+                continue;
+            };
+            let url_id = c["urlId"]
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
+            let text = main.split("<p>").nth(1).expect("mainContent has a <p>");
+            out.push(Protected {
+                host: host.to_string(),
+                path: format!("/{url_id}"),
+                id: c["id"]
+                    .as_str()
+                    .expect("fixtures have fixed ids")
+                    .to_string(),
+                password: password.to_string(),
+                main_content: main.to_string(),
+                secret: text.chars().take(40).collect(),
+            });
+        }
+    }
+    out
+}
+
+fn form(pairs: &[(&str, &str)]) -> String {
+    let mut f = form_urlencoded::Serializer::new(String::new());
+    for (k, v) in pairs {
+        f.append_pair(k, v);
+    }
+    f.finish()
+}
+
+/// The header `name` of a response head (names are lower case on HTTP/1.1 from hyper).
+fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .map(str::trim)
+}
+
+/// A visitor's session on a protected page: locked, a wrong password, the right one, the
+/// page with the cookie, and a forged cookie.
+fn check_lock_screen(port: u16, page: &Protected) {
+    let Protected { host, path, id, .. } = page;
+    let post = |fields: &[(&str, &str)]| {
+        request(
+            port,
+            "POST",
+            host,
+            "/api/lock-screen/unlock",
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            &form(fields),
+        )
+    };
+    let page_with = |cookie: &str| request(port, "GET", host, path, &[("Cookie", cookie)], "");
+
+    // Locked: the lock screen, never cached, with none of the page's content.
+    let (status, head, body) = get(port, host, path);
+    assert_eq!(status, 200, "{head}");
+    assert_eq!(header(&head, "x-page-type"), Some("103"), "{head}");
+    assert_eq!(header(&head, "cache-control"), Some("no-store"), "{head}");
+    assert!(
+        body.contains(
+            r#"<form class="lock-screen-form" method="post" action="/api/lock-screen/unlock">"#
+        ),
+        "{body}"
+    );
+    assert!(body.contains(&format!(
+        r#"<input type="hidden" name="collectionId" value="{id}">"#
+    )));
+    assert!(body.contains(&format!(
+        r#"<input type="hidden" name="redirect" value="{path}">"#
+    )));
+    assert!(!body.contains(&page.secret), "{path} leaks its content");
+    assert!(!body.contains("argon2"));
+    assert!(!body.contains("Incorrect password"));
+    let (_, head, json) = get(port, host, &format!("{path}?format=json"));
+    assert_eq!(header(&head, "x-page-type"), Some("103"));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["lockScreen"]["collectionId"], id.as_str());
+    assert!(v["collection"].get("mainContent").is_none(), "{json}");
+    assert!(!json.contains(&page.secret) && !json.contains("argon2"));
+
+    // A wrong password: back to the page, which says so.
+    let (status, head, _) = post(&[
+        ("collectionId", id),
+        ("password", "not-the-password"),
+        ("redirect", path),
+    ]);
+    assert_eq!(status, 303, "{head}");
+    let back = format!("{path}?lock-error=1");
+    assert_eq!(header(&head, "location"), Some(back.as_str()), "{head}");
+    assert_eq!(header(&head, "set-cookie"), None, "{head}");
+    let (status, head, body) = get(port, host, &back);
+    assert_eq!((status, header(&head, "x-page-type")), (200, Some("103")));
+    assert!(
+        body.contains("Incorrect password. Please try again."),
+        "{body}"
+    );
+    assert!(!body.contains(&page.secret));
+
+    // The right one: a cookie, and back to the page.
+    let (status, head, _) = post(&[
+        ("collectionId", id),
+        ("password", &page.password),
+        ("redirect", path),
+    ]);
+    assert_eq!(status, 303, "{head}");
+    assert_eq!(header(&head, "location"), Some(path.as_str()), "{head}");
+    let set_cookie = header(&head, "set-cookie").expect("an unlock cookie");
+    let (pair, attributes) = set_cookie.split_once("; ").unwrap();
+    assert_eq!(attributes, "Path=/; HttpOnly; SameSite=Lax");
+    let (name, token) = pair.split_once('=').unwrap();
+    assert_eq!(name, format!("tessera-unlock-{id}"));
+    assert!(
+        token.len() == 64 && token.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{token}"
+    );
+
+    // With the cookie (among others): the real page, with its content, not cached.
+    let (status, head, body) = page_with(&format!("theme=dark; {pair}"));
+    assert_eq!(status, 200);
+    assert_eq!(header(&head, "x-page-type"), Some("2"), "{head}");
+    assert_eq!(header(&head, "cache-control"), Some("no-store"));
+    assert!(body.contains(&page.main_content), "{body}");
+
+    // Forged or misplaced cookies open nothing.
+    let mut forged = token.as_bytes().to_vec();
+    forged[0] = if forged[0] == b'0' { b'1' } else { b'0' };
+    let forged = String::from_utf8(forged).unwrap();
+    for cookie in [
+        format!("{name}={forged}"),
+        format!("{name}=00"),
+        format!("{name}="),
+        format!("tessera-unlock-000000000000000000000000={token}"),
+    ] {
+        let (_, head, body) = page_with(&cookie);
+        assert_eq!(header(&head, "x-page-type"), Some("103"), "{cookie}");
+        assert!(!body.contains(&page.secret), "{cookie}");
+    }
+
+    // Bad requests.
+    let (status, _, body) = post(&[("password", "x"), ("redirect", path)]);
+    assert_eq!((status, body.as_str()), (400, "Missing collectionId."));
+    let (status, _, body) = post(&[("collectionId", id), ("redirect", path)]);
+    assert_eq!((status, body.as_str()), (400, "Missing password."));
+    let (status, _, body) = post(&[("collectionId", "nope"), ("password", "x")]);
+    assert_eq!(status, 400);
+    assert!(body.starts_with("Unknown collection"), "{body}");
+    // Only same-site paths: anything else goes home.
+    let (status, head, _) = post(&[
+        ("collectionId", id),
+        ("password", &page.password),
+        ("redirect", "//evil.example/"),
+    ]);
+    assert_eq!((status, header(&head, "location")), (303, Some("/")));
 }

@@ -1,0 +1,256 @@
+//! Lock screens (SPEC.md page type 103): `POST /api/lock-screen/unlock` checks a
+//! password-protected collection's password and sets an unlock cookie; the page route reads
+//! those cookies back ([`unlocked`]) and tells the renderer which collections to show.
+//!
+//! The cookie is `tessera-unlock-<collection id>=<token>` (`Path=/; HttpOnly; SameSite=Lax`,
+//! a browser-session cookie), where the token is the hex HMAC-SHA256, keyed by the stored
+//! password hash, of `<tenant id>:<collection id>`. No server secret is needed: the hash never
+//! leaves the server, a token is good for one collection of one tenant only, and changing the
+//! password changes the key, so every cookie issued before stops working.
+//!
+//! Not done here: rate limiting of attempts. Each attempt costs one Argon2 verification
+//! (tens of milliseconds of CPU, on the blocking pool), which slows guessing but does not
+//! stop it; a per-client limit belongs in front of this route.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use hmac::{Hmac, KeyInit, Mac};
+use renderer::site::SiteContent;
+use sha2::Sha256;
+use tenants::TenantId;
+
+use crate::server::{App, error_page, host_of, plain, tenant_site};
+
+/// The route of the unlock form.
+pub const UNLOCK_PATH: &str = "/api/lock-screen/unlock";
+
+/// Name prefix of unlock cookies; the collection id follows.
+pub const COOKIE_PREFIX: &str = "tessera-unlock-";
+
+/// The largest unlock form body read.
+const MAX_BODY: usize = 16 * 1024;
+
+type HmacSha256 = Hmac<Sha256>;
+
+fn mac(password_hash: &str, tenant: TenantId, collection_id: &str) -> HmacSha256 {
+    // HMAC takes keys of any length.
+    let mut m = HmacSha256::new_from_slice(password_hash.as_bytes()).expect("any key length");
+    m.update(format!("{tenant}:{collection_id}").as_bytes());
+    m
+}
+
+/// The unlock token of a collection: hex HMAC-SHA256 keyed by its password hash over
+/// `<tenant id>:<collection id>`.
+pub fn token(password_hash: &str, tenant: TenantId, collection_id: &str) -> String {
+    let bytes = mac(password_hash, tenant, collection_id)
+        .finalize()
+        .into_bytes();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `token` (hex) is the collection's unlock token; compared in constant time.
+pub fn token_matches(
+    password_hash: &str,
+    tenant: TenantId,
+    collection_id: &str,
+    token: &str,
+) -> bool {
+    let Some(bytes) = from_hex(token) else {
+        return false;
+    };
+    mac(password_hash, tenant, collection_id)
+        .verify_slice(&bytes)
+        .is_ok()
+}
+
+fn from_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) || s.len() > 128 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// Ids of the password-protected collections of `site` that the request's unlock cookies
+/// open (each token checked against the collection's current hash).
+pub fn unlocked(headers: &HeaderMap, site: &SiteContent, tenant: TenantId) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for value in headers.get_all(header::COOKIE) {
+        let Ok(value) = value.to_str() else {
+            continue;
+        };
+        for pair in value.split(';') {
+            let Some((name, token)) = pair.trim().split_once('=') else {
+                continue;
+            };
+            let Some(id) = name.strip_prefix(COOKIE_PREFIX) else {
+                continue;
+            };
+            let Some(hash) = site
+                .collections
+                .iter()
+                .find(|c| c.id() == id)
+                .and_then(|c| c.lock.as_deref())
+            else {
+                continue;
+            };
+            if token_matches(hash, tenant, id, token.trim_matches('"'))
+                && !ids.iter().any(|i| i == id)
+            {
+                ids.push(id.to_string());
+            }
+        }
+    }
+    ids
+}
+
+/// `redirect` if it is a path on this site (one leading `/`, printable ASCII, no
+/// backslash), else `/`: the form must not send visitors to another site.
+pub fn safe_redirect(redirect: &str) -> &str {
+    let ok = redirect.starts_with('/')
+        && !redirect.starts_with("//")
+        && redirect.len() <= 2048
+        && redirect
+            .bytes()
+            .all(|b| (0x21..=0x7e).contains(&b) && b != b'\\');
+    if ok { redirect } else { "/" }
+}
+
+/// Characters a collection id may have to name a cookie.
+fn cookie_safe(id: &str) -> bool {
+    !id.is_empty()
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+fn see_other(location: &str, cookie: Option<String>) -> Response {
+    let mut r = Response::builder()
+        .status(StatusCode::SEE_OTHER)
+        .header(header::LOCATION, location)
+        .header(header::CACHE_CONTROL, "no-store");
+    if let Some(c) = cookie {
+        r = r.header(header::SET_COOKIE, c);
+    }
+    r.body(Body::empty()).unwrap_or_else(|_| error_page())
+}
+
+/// `POST /api/lock-screen/unlock`, form fields `collectionId`, `password` and `redirect`,
+/// for the tenant named by `Host`.
+///
+/// * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie.
+/// * Wrong password: 303 to `redirect` with `lock-error=1` added to its query, where the lock
+///   screen shows "Incorrect password. Please try again.".
+/// * Missing `collectionId` or `password`, or a collection that does not exist or has no
+///   password: 400 with a plain message.
+pub async fn unlock(State(app): State<App>, req: Request) -> Response {
+    let (tenant, site, _) = match tenant_site(&app, host_of(&req)).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    let body = match axum::body::to_bytes(req.into_body(), MAX_BODY).await {
+        Ok(b) => b,
+        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "The form is too large."),
+    };
+    let mut collection_id = None;
+    let mut password = None;
+    let mut redirect = None;
+    for (k, v) in form_urlencoded::parse(&body).take(100) {
+        match &*k {
+            "collectionId" => collection_id = Some(v.into_owned()),
+            "password" => password = Some(v.into_owned()),
+            "redirect" => redirect = Some(v.into_owned()),
+            _ => {}
+        }
+    }
+    let Some(collection_id) = collection_id.filter(|c| !c.is_empty()) else {
+        return plain(StatusCode::BAD_REQUEST, "Missing collectionId.");
+    };
+    let Some(password) = password else {
+        return plain(StatusCode::BAD_REQUEST, "Missing password.");
+    };
+    let Some(hash) = site
+        .collections
+        .iter()
+        .find(|c| c.id() == collection_id)
+        .and_then(|c| c.lock.clone())
+    else {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "Unknown collection: no password-protected collection has this id.",
+        );
+    };
+    if !cookie_safe(&collection_id) {
+        return plain(
+            StatusCode::BAD_REQUEST,
+            "This collection's id cannot name an unlock cookie.",
+        );
+    }
+    let location = safe_redirect(redirect.as_deref().unwrap_or("/")).to_string();
+    let check: Arc<str> = hash.clone();
+    let ok =
+        tokio::task::spawn_blocking(move || tenants::password::verify(&password, &check)).await;
+    match ok {
+        Ok(true) => {
+            let cookie = format!(
+                "{COOKIE_PREFIX}{collection_id}={}; Path=/; HttpOnly; SameSite=Lax",
+                token(&hash, tenant.id, &collection_id)
+            );
+            see_other(&location, Some(cookie))
+        }
+        Ok(false) => {
+            let sep = if location.contains('?') { '&' } else { '?' };
+            let back = format!("{location}{sep}{}=1", renderer::route::LOCK_ERROR_PARAM);
+            see_other(&back, None)
+        }
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "password check panicked");
+            error_page()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_bound_to_hash_tenant_and_collection() {
+        let t = token("$argon2id$a", TenantId(7), "c1");
+        assert_eq!(t.len(), 64);
+        assert!(token_matches("$argon2id$a", TenantId(7), "c1", &t));
+        assert!(!token_matches("$argon2id$b", TenantId(7), "c1", &t));
+        assert!(!token_matches("$argon2id$a", TenantId(8), "c1", &t));
+        assert!(!token_matches("$argon2id$a", TenantId(7), "c2", &t));
+        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", &t[..62]));
+        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", "zz"));
+        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", ""));
+    }
+
+    #[test]
+    fn redirects_stay_on_the_site() {
+        assert_eq!(safe_redirect("/members"), "/members");
+        assert_eq!(
+            safe_redirect("/blog?category=A%20B"),
+            "/blog?category=A%20B"
+        );
+        for bad in [
+            "",
+            "members",
+            "//evil.example/",
+            "/\\evil.example",
+            "https://evil.example/",
+            "/a b",
+            "/a\r\nSet-Cookie: x=1",
+            "/café",
+        ] {
+            assert_eq!(safe_redirect(bad), "/", "{bad:?}");
+        }
+    }
+}
