@@ -1,45 +1,67 @@
-//! The JSON-T engine on large realistic pages (a blog page; a commerce-heavy product grid):
-//! compile, and execute from a compiled template. Throughput is reported per execution
-//! (`elem/s` = executions per second).
+//! The JSON-T engine on realistic pages of three sizes (a product card, a blog list of 10
+//! posts, and two large pages: a 48-post blog page and a 48-product store grid).
+//!
+//! - `compile/SIZE/NAME`: parse and compile the page's template and partials.
+//! - `execute/SIZE/NAME`: execute the compiled page against its context into a reused
+//!   buffer.
+//! - `execute/memcpy/NAME`: copy the finished output of each large page into the same kind
+//!   of buffer: the floor any engine could reach, which `ratios.sh` compares against.
+//!
+//! Throughput is reported per execution (`elem/s` = executions per second).
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use template_lang::{Env, Injects, Registry, Template, execute};
-use tessera_benches::ALL;
+use template_lang::execute;
+use tessera_benches::{ALL, compile};
 
-fn engine(c: &mut Criterion) {
-    for workload in ALL {
-        let w = workload.prepare();
-        let injects = Injects::default();
-        let env = Env {
-            partials: &w.partials,
-            injects: &injects,
-            now_ms: Some(1_735_732_800_000.0),
-            ..Env::default()
-        };
-        let mut out = String::new();
-        let errors = execute(&w.template, &w.data, &env, &mut out);
-        assert!(errors.is_empty(), "{}: {errors:?}", workload.name);
-
-        let mut g = c.benchmark_group("compile");
-        g.throughput(Throughput::Elements(1));
-        g.bench_function(workload.name, |b| {
-            b.iter(|| Template::compile(black_box(workload.template), Registry::standard()))
+fn compile_suite(c: &mut Criterion) {
+    let mut g = c.benchmark_group("compile");
+    g.throughput(Throughput::Elements(1));
+    for w in &ALL {
+        let partials = w.partial_sources();
+        // Fail before timing if the page does not compile cleanly.
+        let (compiled, _, errors) = compile(w.template, &partials);
+        assert!(
+            compiled.errors.is_empty() && errors.is_empty(),
+            "{}",
+            w.name
+        );
+        g.bench_function(BenchmarkId::new(w.size, w.name), |b| {
+            b.iter(|| compile(black_box(w.template), black_box(&partials)))
         });
-        g.finish();
+    }
+    g.finish();
+}
 
-        let mut g = c.benchmark_group("execute");
-        g.throughput(Throughput::Elements(1));
-        g.bench_function(workload.name, |b| {
+fn execute_suite(c: &mut Criterion) {
+    let mut g = c.benchmark_group("execute");
+    g.throughput(Throughput::Elements(1));
+    for w in &ALL {
+        let page = w.prepare();
+        let env = page.env();
+        let expected = page.render();
+        let mut out = String::new();
+        g.bench_function(BenchmarkId::new(w.size, w.name), |b| {
             b.iter(|| {
                 out.clear();
-                execute(&w.template, black_box(&w.data), &env, &mut out);
+                execute(&page.template, black_box(&page.data), &env, &mut out);
                 out.len()
             })
         });
-        g.finish();
+        if w.size == "large" {
+            // The same bytes, copied: what executing would cost if it were free.
+            let mut out = String::with_capacity(expected.len());
+            g.bench_function(BenchmarkId::new("memcpy", w.name), |b| {
+                b.iter(|| {
+                    out.clear();
+                    out.push_str(black_box(&expected));
+                    out.len()
+                })
+            });
+        }
     }
+    g.finish();
 }
 
-criterion_group!(benches, engine);
+criterion_group!(benches, compile_suite, execute_suite);
 criterion_main!(benches);

@@ -2,20 +2,49 @@
 //! folder under `workloads/` holding `template.html`, `data.json` and `partials.json`.
 
 use template_lang::value::Node;
-use template_lang::{Partials, Registry, Template};
+use template_lang::{Compiled, Diagnostic, Env, Injects, Partials, Registry, Template, execute};
+
+/// "Now" for every execution (2025-01-01T12:00:00Z), so date formatters print the same text
+/// in every run and in `compare-reference.sh`, which passes the same instant.
+pub const NOW_MS: f64 = 1_735_732_800_000.0;
 
 /// A template with its data and partials, as files on disk.
 pub struct Workload {
     pub name: &'static str,
+    /// `small`, `medium` or `large`: the first part of the benchmark names, so that
+    /// `cargo bench -- compile/large` picks out one size.
+    pub size: &'static str,
     pub template: &'static str,
     pub data: &'static str,
     pub partials: &'static str,
 }
 
+/// The small page: one product's summary card (image, price range, sale badge, variant
+/// picker and add-to-cart button; about 3.6 KB of output, mostly from the commerce
+/// formatters' built-in templates).
+pub const PRODUCT_CARD: Workload = Workload {
+    name: "product-card",
+    size: "small",
+    template: include_str!("workloads/product-card/template.html"),
+    data: include_str!("workloads/product-card/data.json"),
+    partials: include_str!("workloads/product-card/partials.json"),
+};
+
+/// The medium page: a blog's first page of 10 posts with the site navigation (a partial),
+/// dates, authors, categories, excerpts and pagination (about 8 KB of output).
+pub const BLOG_LIST: Workload = Workload {
+    name: "blog-list",
+    size: "medium",
+    template: include_str!("workloads/blog-list/template.html"),
+    data: include_str!("workloads/blog-list/data.json"),
+    partials: include_str!("workloads/blog-list/partials.json"),
+};
+
 /// The blog page: a full page with navigation, 48 posts, partials, dates and escaping
 /// (about 54 KB of output).
 pub const BLOG_PAGE: Workload = Workload {
     name: "blog-page",
+    size: "large",
     template: include_str!("workloads/blog-page/template.html"),
     data: include_str!("workloads/blog-page/data.json"),
     partials: include_str!("workloads/blog-page/partials.json"),
@@ -25,41 +54,99 @@ pub const BLOG_PAGE: Workload = Workload {
 /// sold-out status, images and add-to-cart buttons (about 55 KB of output).
 pub const PRODUCT_GRID: Workload = Workload {
     name: "product-grid",
+    size: "large",
     template: include_str!("workloads/product-grid/template.html"),
     data: include_str!("workloads/product-grid/data.json"),
     partials: include_str!("workloads/product-grid/partials.json"),
 };
 
-/// Every workload, for suites that run them all.
-pub const ALL: [Workload; 2] = [BLOG_PAGE, PRODUCT_GRID];
+/// Every workload, smallest first, for suites that run them all.
+pub const ALL: [Workload; 4] = [PRODUCT_CARD, BLOG_LIST, BLOG_PAGE, PRODUCT_GRID];
 
 /// A workload compiled and ready to execute.
 pub struct Prepared {
     pub template: Template,
     pub partials: Partials,
     pub data: Node,
+    pub injects: Injects,
 }
 
 impl Workload {
-    /// Compiles the template and partials (failing on syntax errors) and parses the data.
-    pub fn prepare(&self) -> Prepared {
-        let registry = Registry::standard();
-        let template = Template::parse_strict(self.template).expect("workload template compiles");
+    /// The partials as (name, source) pairs, read from `partials.json`.
+    pub fn partial_sources(&self) -> Vec<(String, String)> {
         let map: serde_json::Map<String, serde_json::Value> =
             serde_json::from_str(self.partials).expect("partials are a JSON object");
-        let sources: Vec<(String, String)> = map
-            .into_iter()
+        map.into_iter()
             .map(|(k, v)| (k, v.as_str().expect("partial source").to_string()))
-            .collect();
-        let (partials, errors) = Partials::compile(
-            sources.iter().map(|(k, v)| (k.as_str(), v.as_str())),
-            registry,
+            .collect()
+    }
+
+    /// Compiles the template and partials (failing on syntax errors) and parses the data.
+    pub fn prepare(&self) -> Prepared {
+        let (compiled, partials, errors) = compile(self.template, &self.partial_sources());
+        assert!(
+            compiled.errors.is_empty() && errors.is_empty(),
+            "{} compiles: {:?} {errors:?}",
+            self.name,
+            compiled.errors
         );
-        assert!(errors.is_empty(), "workload partials compile: {errors:?}");
         Prepared {
-            template,
+            template: compiled.template,
             partials,
             data: Node::from_json_str(self.data).expect("workload data is JSON"),
+            injects: Injects::default(),
+        }
+    }
+}
+
+/// Compiles a page: its template and its partials, with the standard formatters. This is
+/// the whole of what the `compile` suite times (a page is not usable without its partials).
+pub fn compile(
+    template: &str,
+    partials: &[(String, String)],
+) -> (Compiled, Partials, Vec<Diagnostic>) {
+    let registry = Registry::standard();
+    let compiled = Template::compile(template, registry);
+    let (partials, errors) = Partials::compile(
+        partials.iter().map(|(k, v)| (k.as_str(), v.as_str())),
+        registry,
+    );
+    (compiled, partials, errors)
+}
+
+impl Prepared {
+    /// The environment every suite executes in: these partials, the `en` locale and a
+    /// fixed "now".
+    pub fn env(&self) -> Env<'_> {
+        Env {
+            partials: &self.partials,
+            injects: &self.injects,
+            now_ms: Some(NOW_MS),
+            ..Env::default()
+        }
+    }
+
+    /// Executes once and returns the output, failing on any execution error (the suites
+    /// call this before timing, so that they never time a page that renders errors).
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        let errors = execute(&self.template, &self.data, &self.env(), &mut out);
+        assert!(errors.is_empty(), "execution errors: {errors:?}");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every workload compiles, executes without errors and prints a page of about the
+    /// size its documentation says (a broken data file would print far less).
+    #[test]
+    fn workloads_render() {
+        for (w, min_bytes) in ALL.iter().zip([3_000, 7_000, 40_000, 40_000]) {
+            let out = w.prepare().render();
+            assert!(out.len() >= min_bytes, "{}: {} bytes", w.name, out.len());
         }
     }
 }
