@@ -105,6 +105,27 @@ fn iteration_indices() {
 }
 
 #[test]
+fn each_element_starts_with_a_fresh_scope() {
+    // What one element binds (variables, macros) is gone for the next: the engine reuses
+    // the element's frame, emptied, between elements.
+    let data = r#"{"a":[{"n":"x","b":true},{"n":"y"},{"n":"z","b":true}]}"#;
+    assert_eq!(
+        render(
+            "{.repeated section a}[{@v}]{.if b}{.var @v n}{.end}({@v}){.end}",
+            data
+        ),
+        "[](x)[]()[](z)"
+    );
+    assert_eq!(
+        render(
+            "{.repeated section a}{.if b}{.macro m}<{n}>{.end}{.end}{@|apply m}.{.end}",
+            data
+        ),
+        "<x>..<z>."
+    );
+}
+
+#[test]
 fn sections_and_truthiness() {
     for (json, out) in [
         (r#"{"a":0}"#, "no"),

@@ -202,6 +202,24 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The `i`-th element of the array of the frame at `depth`.
+    pub(crate) fn element_at(&self, depth: usize, i: usize) -> Val<'a> {
+        self.stack
+            .get(depth)
+            .map_or(Val::Missing, |frame| frame.node.element(i))
+    }
+
+    /// Turns the top frame into a fresh frame for `node` (as [`Ctx::push`] would make),
+    /// keeping its allocations.
+    pub(crate) fn reset_top(&mut self, node: Val<'a>) {
+        let frame = self.top();
+        frame.node = node;
+        frame.index = -1;
+        frame.stop = false;
+        frame.vars.clear();
+        frame.macros.clear();
+    }
+
     /// The node of the current frame.
     pub fn node(&self) -> &Val<'a> {
         &self.stack.last().expect("root frame").node
