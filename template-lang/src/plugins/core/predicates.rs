@@ -46,12 +46,33 @@ fn is_json_start(arg: &str) -> bool {
 /// Argument `i` as a value: a JSON literal if it parses as one, else a variable reference.
 pub fn resolve_arg<'a>(ctx: &Ctx<'a>, args: &Args, i: usize) -> Val<'a> {
     let arg = &args.list[i];
+    if let Some(n) = small_integer(arg) {
+        return Val::num(n);
+    }
     if is_json_start(arg)
         && let Ok(node) = Node::from_json_str(arg)
     {
         return Val::Own(node);
     }
     ctx.resolve(&args.paths[i])
+}
+
+/// A JSON integer literal of at most 15 digits (`3`, `-10`, `2015`; not `01`), as the JSON
+/// parser would read it. Comparisons with small integers (`{.equal? @index 1}`,
+/// `{.greaterThan? count 10}`) are the common case, and running the JSON parser on every
+/// evaluation was most of their cost. Such numbers are exact in an f64.
+fn small_integer(arg: &str) -> Option<f64> {
+    let digits = arg.strip_prefix('-').unwrap_or(arg).as_bytes();
+    let negative = digits.len() < arg.len();
+    // `-0` is left to the parser, which knows its sign.
+    let well_formed = matches!(digits, [b'0'] if !negative) || matches!(digits, [b'1'..=b'9', ..]);
+    if !well_formed || digits.len() > 15 || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = digits
+        .iter()
+        .fold(0.0, |n, d| n * 10.0 + f64::from(d - b'0'));
+    Some(if negative { -n } else { n })
 }
 
 /// One argument compares the current node with it; two compare them with each other.
@@ -102,5 +123,47 @@ fn nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args) -> bool {
             n.abs() % m.abs() == 0.0
         }
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_integers_read_as_the_json_parser_reads_them() {
+        for arg in [
+            "0",
+            "7",
+            "-3",
+            "10",
+            "2015",
+            "-42",
+            "123456789012345",
+            "-999999999999999",
+        ] {
+            let Ok(Node::Number(expected)) = Node::from_json_str(arg) else {
+                panic!("{arg} is a JSON number");
+            };
+            let n = small_integer(arg).expect(arg);
+            assert_eq!(n.to_bits(), expected.to_bits(), "{arg}");
+        }
+        // Everything else goes to the JSON parser (or is a variable name).
+        for arg in [
+            "",
+            "-",
+            "-0",
+            "01",
+            "-01",
+            "1.5",
+            "1e3",
+            "1234567890123456",
+            "12a",
+            "a1",
+            "+1",
+            " 1",
+        ] {
+            assert_eq!(small_integer(arg), None, "{arg}");
+        }
     }
 }
