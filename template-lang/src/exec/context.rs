@@ -255,6 +255,19 @@ impl<'a> Ctx<'a> {
         self.resolve_from(path, self.stack.len() - 1)
     }
 
+    /// Prints what `path` resolves to, as a plain `{path}` tag does. `{@}`, the usual tag
+    /// inside a loop over scalars, prints the current node where it lies, without building
+    /// (and dropping) a resolved copy.
+    pub(crate) fn print_path(&mut self, path: &VarPath) {
+        if matches!(path.head, Head::Current) && path.rest.is_empty() {
+            let frame = self.stack.last().expect("root frame");
+            frame.node.view().print(&mut self.out);
+        } else {
+            let value = self.resolve(path);
+            value.view().print(&mut self.out);
+        }
+    }
+
     /// Resolves a reference starting at frame `depth` (0 is the root).
     pub fn resolve_from(&self, path: &VarPath, depth: usize) -> Val<'a> {
         let frames = &self.stack[..=depth.min(self.stack.len() - 1)];

@@ -142,8 +142,7 @@ pub(crate) fn apply_formatters<'a>(
 
 fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
     if v.formatters.is_empty() {
-        let value = ctx.resolve(&v.vars[0]);
-        value.view().print(&mut ctx.out);
+        ctx.print_path(&v.vars[0]);
         return;
     }
     ctx.at = Some(v.pos);
