@@ -127,10 +127,12 @@ pub trait Engine {
     fn render(&self, out: &mut Self::Buf);
 }
 
-/// Tessera's engine: the template compiled once, the data converted once to a `Node`.
+/// Tessera's engine: the template compiled once, the data converted once to a `Node`, and
+/// the environment (partials, locale, limits) built once, like the peers' environments.
 pub struct Tessera {
     template: Template,
     data: Node,
+    env: Env<'static>,
 }
 
 impl Tessera {
@@ -140,6 +142,7 @@ impl Tessera {
         Tessera {
             template,
             data: Node::from_json(&json),
+            env: Env::default(),
         }
     }
 }
@@ -148,7 +151,7 @@ impl Engine for Tessera {
     type Buf = String;
     fn render(&self, out: &mut String) {
         out.clear();
-        let errors = execute(&self.template, &self.data, &Env::default(), out);
+        let errors = execute(&self.template, &self.data, &self.env, out);
         assert!(errors.is_empty(), "{errors:?}");
     }
 }
