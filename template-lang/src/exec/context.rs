@@ -76,11 +76,11 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(env: &'a Env<'a>, root: Val<'a>, out: String) -> Ctx<'a> {
-        // Room for the nesting of most pages, in a block small enough (8 frames of 96 bytes)
-        // for glibc's per-thread cache of freed chunks (up to about 1 KB): the 3 KB of 32
-        // frames went through malloc's slower path on every execution. Deeper pages grow
-        // the stack once.
-        let mut stack = Vec::with_capacity(8);
+        // Room for the nesting of most pages (the bench pages reach 6 to 9 frames), in a
+        // block small enough (10 frames of 96 bytes) for glibc's per-thread cache of freed
+        // chunks (up to about 1 KB): the 3 KB of 32 frames went through malloc's slower path
+        // on every execution. Deeper pages grow the stack once.
+        let mut stack = Vec::with_capacity(10);
         stack.push(Frame::new(root));
         Ctx {
             out,
