@@ -6,13 +6,14 @@
 # and 1 only when a result is missing.
 #
 # usage: cargo bench -- 'peers|execute'    (or plain `cargo bench`)
-#        benches/ratios.sh
+#        benches/ratios.sh [--all]            (--all: also list every result's median)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-exec python3 - "${CARGO_TARGET_DIR:-$root/target}/criterion" <<'PY'
+exec python3 - "${CARGO_TARGET_DIR:-$root/target}/criterion" "$@" <<'PY'
 import json, pathlib, sys
 
 base = pathlib.Path(sys.argv[1])
+show_all = "--all" in sys.argv[2:]
 # Criterion turns "/" in group names into "_" for directory names, so find each benchmark
 # by the full id it records beside its estimates.
 times = {}
@@ -61,4 +62,9 @@ for workload in ("big-table", "teams"):
         for peer in ("minijinja", "tera", "handlebars", "askama")
     )
     print(f"  {workload:<10} {row}")
+
+if show_all:
+    print("\nEvery result (median time per iteration)")
+    for bench in sorted(times):
+        print(f"  {bench:<36} {fmt(times[bench]):>10}")
 PY
