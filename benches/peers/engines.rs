@@ -22,8 +22,6 @@
 //!
 //! Shared by the `peers` suite and by `tests/peers.rs`, which checks the outputs match.
 
-#![allow(dead_code)] // each includer uses a different part
-
 use serde::Serialize;
 use template_lang::value::Node;
 use template_lang::{Env, Template, execute};
