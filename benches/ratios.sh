@@ -10,8 +10,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 exec python3 - "${CARGO_TARGET_DIR:-$root/target}/criterion" "$@" <<'PY'
-import json, pathlib, sys
+import json, pathlib, signal, sys
 
+# Quietly stop when the reader goes away (`benches/ratios.sh | head`).
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 base = pathlib.Path(sys.argv[1])
 show_all = "--all" in sys.argv[2:]
 # Criterion turns "/" in group names into "_" for directory names, so find each benchmark
