@@ -1,12 +1,13 @@
 //! The HTTP server: listener, middleware layers, graceful shutdown, and the page route that
 //! maps `Host` → tenant → rendered page.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -28,7 +29,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct App {
     pub store: Store,
     /// Compiled template folders by (tenant, template version): compiled once per version.
-    folders: Cache<(TenantId, TemplateVersion), Arc<TemplateFolder>>,
+    folders: Cache<(TenantId, TemplateVersion), Arc<LoadedFolder>>,
     /// The renderer's view of a site by (tenant, content version).
     sites: Cache<(TenantId, i64), Arc<SiteContent>>,
 }
@@ -164,7 +165,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             "This site has no template yet.",
         );
     };
-    let folder = match load_folder(&app, tenant.id, version, &tenant.identifier).await {
+    let loaded = match load_folder(&app, tenant.id, version, &tenant.identifier).await {
         Ok(f) => f,
         Err(e) => {
             tracing::error!(tenant = %tenant.identifier, error = %e, "loading the template failed");
@@ -176,8 +177,9 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     if let Some(rel) = path.strip_prefix('/')
         && (rel.starts_with("assets/") || rel.starts_with("scripts/"))
     {
-        return public_file(&folder, rel, req.headers());
+        return public_file(&loaded, rel, req.headers());
     }
+    let folder = loaded.folder.clone();
     // Password-protected collections this visitor has opened (unlock cookies checked).
     let unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
     let unlocked_any = !unlocked.is_empty();
@@ -234,12 +236,36 @@ pub(crate) fn error_page() -> Response {
         .into_response()
 }
 
+/// A compiled template folder, with the ETags of its public files computed once (hashing a
+/// file on every request would cost more than sending it).
+pub struct LoadedFolder {
+    pub folder: Arc<TemplateFolder>,
+    etags: HashMap<String, HeaderValue>,
+}
+
+impl LoadedFolder {
+    fn new(folder: TemplateFolder) -> LoadedFolder {
+        let etags = folder
+            .public
+            .iter()
+            .filter_map(|(path, bytes)| {
+                let tag = HeaderValue::from_str(&format!("\"{:016x}\"", fnv1a(bytes))).ok()?;
+                Some((path.clone(), tag))
+            })
+            .collect();
+        LoadedFolder {
+            folder: Arc::new(folder),
+            etags,
+        }
+    }
+}
+
 async fn load_folder(
     app: &App,
     tenant: TenantId,
     version: TemplateVersion,
     identifier: &str,
-) -> Result<Arc<TemplateFolder>, String> {
+) -> Result<Arc<LoadedFolder>, String> {
     let store = app.store.clone();
     app.folders
         .try_get_with((tenant, version), async move {
@@ -257,37 +283,34 @@ async fn load_folder(
             for p in &folder.problems {
                 tracing::warn!(tenant = %identifier, "template problem: {p}");
             }
-            Ok::<_, String>(Arc::new(folder))
+            Ok::<_, String>(Arc::new(LoadedFolder::new(folder)))
         })
         .await
         .map_err(|e| e.to_string())
 }
 
-/// A template folder file, with a content type, an ETag and cache headers.
-fn public_file(folder: &TemplateFolder, rel: &str, headers: &HeaderMap) -> Response {
-    let Some(bytes) = folder.public.get(rel) else {
+/// A template folder file, with a content type, an ETag and cache headers. The bytes are
+/// shared with the cached folder, not copied.
+fn public_file(loaded: &LoadedFolder, rel: &str, headers: &HeaderMap) -> Response {
+    let (Some(bytes), Some(etag)) = (loaded.folder.public.get(rel), loaded.etags.get(rel)) else {
         return plain(StatusCode::NOT_FOUND, "Not Found");
     };
-    let etag = format!("\"{:016x}\"", fnv1a(bytes));
-    if headers
+    let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag))
-    {
+        .is_some_and(|v| v.split(',').any(|t| t.trim().as_bytes() == etag.as_bytes()));
+    if fresh {
         return Response::builder()
             .status(StatusCode::NOT_MODIFIED)
-            .header(header::ETAG, &etag)
+            .header(header::ETAG, etag.clone())
             .body(Body::empty())
             .unwrap_or_else(|_| error_page());
     }
     Response::builder()
         .header(header::CONTENT_TYPE, content_type(rel))
-        .header(
-            header::ETAG,
-            HeaderValue::from_str(&etag).unwrap_or(HeaderValue::from_static("\"0\"")),
-        )
+        .header(header::ETAG, etag.clone())
         .header(header::CACHE_CONTROL, "public, max-age=3600")
-        .body(Body::from(bytes.to_vec()))
+        .body(Body::from(Bytes::from_owner(bytes.clone())))
         .unwrap_or_else(|_| error_page())
 }
 

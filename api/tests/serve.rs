@@ -328,6 +328,44 @@ fn check_server(server: Server) {
     let (status, _, body) = get(p, &host, "/healthz");
     assert_eq!((status, body.as_str()), (200, "ok"));
 
+    // Template assets: the bytes as stored, an ETag, and 304 when the client has them.
+    let (status, head, body) = get(p, "skyward.localhost", "/assets/favicon.svg");
+    assert_eq!(status, 200, "{head}");
+    let on_disk = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../fixtures/skyward/template/assets/favicon.svg"),
+    )
+    .unwrap();
+    assert_eq!(body, on_disk);
+    assert!(head.contains("image/svg+xml"), "{head}");
+    assert!(head.contains("max-age=3600"), "{head}");
+    let etag = head
+        .lines()
+        .find_map(|l| l.strip_prefix("etag: "))
+        .expect("an ETag")
+        .trim()
+        .to_string();
+    let (status, head, body) = request(
+        p,
+        "GET",
+        "skyward.localhost",
+        "/assets/favicon.svg",
+        &[("If-None-Match", &format!("\"other\", {etag}"))],
+        "",
+    );
+    assert_eq!((status, body.as_str()), (304, ""), "{head}");
+    let (status, _, _) = request(
+        p,
+        "GET",
+        "skyward.localhost",
+        "/assets/favicon.svg",
+        &[("If-None-Match", "\"stale\"")],
+        "",
+    );
+    assert_eq!(status, 200);
+    let (status, _, _) = get(p, "skyward.localhost", "/assets/no-such-file.png");
+    assert_eq!(status, 404);
+
     let (status, head, _) = get(p, &host, "/site.css");
     assert_eq!(status, 200);
     assert!(head.contains("text/css"));
