@@ -3,8 +3,10 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::body::{Body, Bytes};
@@ -21,6 +23,10 @@ use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+/// A render slower than this moves its template's later renders off the async workers.
+/// Generous, because under load the wall-clock time of a render includes preemption.
+pub const INLINE_RENDER_LIMIT: Duration = Duration::from_millis(20);
+
 /// How long one request may take before the client gets 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -32,6 +38,9 @@ pub struct App {
     folders: Cache<(TenantId, TemplateVersion), Arc<LoadedFolder>>,
     /// The renderer's view of a site by (tenant, content version).
     sites: Cache<(TenantId, i64), Arc<SiteContent>>,
+    /// Renders slower than this move their template off the async workers
+    /// ([`INLINE_RENDER_LIMIT`] unless set).
+    inline_render_limit: Duration,
 }
 
 impl App {
@@ -40,7 +49,14 @@ impl App {
             store,
             folders: Cache::builder().max_capacity(256).build(),
             sites: Cache::builder().max_capacity(1024).build(),
+            inline_render_limit: INLINE_RENDER_LIMIT,
         }
+    }
+
+    /// The same app with another limit for inline renders (tests use zero).
+    pub fn with_inline_render_limit(mut self, limit: Duration) -> App {
+        self.inline_render_limit = limit;
+        self
     }
 }
 
@@ -179,29 +195,42 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     {
         return public_file(&loaded, rel, req.headers());
     }
-    let folder = loaded.folder.clone();
     // Password-protected collections this visitor has opened (unlock cookies checked).
     let unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
     let unlocked_any = !unlocked.is_empty();
-    // Rendering is CPU work on deeply recursive code: keep it off the async workers.
-    let result = tokio::task::spawn_blocking(move || {
-        renderer::render::render(
-            &site,
-            &folder,
-            &renderer::render::Request {
+    let render = {
+        let folder = loaded.folder.clone();
+        move || {
+            let started = Instant::now();
+            let request = renderer::render::Request {
                 path: &path,
                 query: &query,
                 unlocked: &unlocked,
-            },
-        )
-    })
-    .await;
-    let page = match result {
-        Ok(p) => p,
-        Err(e) => {
-            tracing::error!(tenant = %tenant.identifier, error = %e, "rendering panicked");
-            return error_page();
+            };
+            // A panic becomes the generic error page, on either path below.
+            let page = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                renderer::render::render(&site, &folder, &request)
+            }));
+            (page.ok(), started.elapsed())
         }
+    };
+    // Most pages render in tens of microseconds: on the async worker, where handing them to
+    // the blocking pool would cost more than the render (see benches/load.sh). A template
+    // that once took longer renders on the blocking pool from then on, so a slow template
+    // cannot stall other requests' I/O.
+    let (page, took) = if loaded.slow.load(Ordering::Relaxed) {
+        tokio::task::spawn_blocking(render)
+            .await
+            .unwrap_or((None, Duration::ZERO))
+    } else {
+        render()
+    };
+    if took > app.inline_render_limit && !loaded.slow.swap(true, Ordering::Relaxed) {
+        tracing::info!(tenant = %tenant.identifier, ?took, "slow render: this template renders on the blocking pool from now on");
+    }
+    let Some(page) = page else {
+        tracing::error!(tenant = %tenant.identifier, "rendering panicked");
+        return error_page();
     };
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
@@ -241,6 +270,8 @@ pub(crate) fn error_page() -> Response {
 pub struct LoadedFolder {
     pub folder: Arc<TemplateFolder>,
     etags: HashMap<String, HeaderValue>,
+    /// Set once a render with this folder took longer than [`INLINE_RENDER_LIMIT`].
+    slow: AtomicBool,
 }
 
 impl LoadedFolder {
@@ -256,6 +287,7 @@ impl LoadedFolder {
         LoadedFolder {
             folder: Arc::new(folder),
             etags,
+            slow: AtomicBool::new(false),
         }
     }
 }
@@ -336,5 +368,58 @@ fn content_type(path: &str) -> &'static str {
         "html" | "htm" => "text/html; charset=utf-8",
         "txt" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tower::ServiceExt;
+
+    async fn get(router: &Router, path: &str) -> (StatusCode, String) {
+        let req = axum::http::Request::builder()
+            .uri(path)
+            .header(header::HOST, "harbor-lane.localhost")
+            .body(Body::empty())
+            .unwrap();
+        let res = router.clone().oneshot(req).await.unwrap();
+        let status = res.status();
+        let body = axum::body::to_bytes(res.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_template_moves_to_the_blocking_pool_and_pages_stay_the_same() {
+        let dir = std::env::temp_dir().join(format!("tessera-slow-render-{}", std::process::id()));
+        let store = Store::open(&tenants::StoreConfig::Embedded {
+            data_dir: dir.clone(),
+        })
+        .await
+        .unwrap();
+        let fixture =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
+        tenants::import::import_dir(&store, &fixture, &mut |_| {})
+            .await
+            .unwrap();
+        // Every render counts as slow: the first runs inline and flags the template.
+        let app = App::new(store.clone()).with_inline_render_limit(Duration::ZERO);
+        let router = router(app.clone());
+        let (status, inline) = get(&router, "/").await;
+        assert_eq!(status, StatusCode::OK);
+        let flagged: Vec<bool> = app
+            .folders
+            .iter()
+            .map(|(_, f)| f.slow.load(Ordering::Relaxed))
+            .collect();
+        assert_eq!(flagged, [true]);
+        // Later renders run on the blocking pool and give the same page.
+        let (status, pooled) = get(&router, "/").await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(inline, pooled);
+        assert!(inline.contains("<html"), "{inline}");
+        store.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
     }
 }
