@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use axum::Router;
@@ -26,6 +26,10 @@ use tower_http::trace::TraceLayer;
 /// A render slower than this moves its template's later renders off the async workers.
 /// Generous, because under load the wall-clock time of a render includes preemption.
 pub const INLINE_RENDER_LIMIT: Duration = Duration::from_millis(20);
+
+/// How many slow renders move a template off the async workers: not one, because a
+/// process's first renders also pay one-time set-up (built-in partials, locale data).
+pub const SLOW_RENDERS: u32 = 3;
 
 /// How long one request may take before the client gets 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -216,16 +220,18 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     };
     // Most pages render in tens of microseconds: on the async worker, where handing them to
     // the blocking pool would cost more than the render (see benches/load.sh). A template
-    // that once took longer renders on the blocking pool from then on, so a slow template
+    // that keeps taking longer renders on the blocking pool from then on, so a slow template
     // cannot stall other requests' I/O.
-    let (page, took) = if loaded.slow.load(Ordering::Relaxed) {
+    let (page, took) = if loaded.is_slow() {
         tokio::task::spawn_blocking(render)
             .await
             .unwrap_or((None, Duration::ZERO))
     } else {
         render()
     };
-    if took > app.inline_render_limit && !loaded.slow.swap(true, Ordering::Relaxed) {
+    if took > app.inline_render_limit
+        && loaded.slow_renders.fetch_add(1, Ordering::Relaxed) + 1 == SLOW_RENDERS
+    {
         tracing::info!(tenant = %tenant.identifier, ?took, "slow render: this template renders on the blocking pool from now on");
     }
     let Some(page) = page else {
@@ -270,11 +276,16 @@ pub(crate) fn error_page() -> Response {
 pub struct LoadedFolder {
     pub folder: Arc<TemplateFolder>,
     etags: HashMap<String, HeaderValue>,
-    /// Set once a render with this folder took longer than [`INLINE_RENDER_LIMIT`].
-    slow: AtomicBool,
+    /// Renders with this folder that took longer than the inline limit; at
+    /// [`SLOW_RENDERS`] its renders move to the blocking pool.
+    slow_renders: AtomicU32,
 }
 
 impl LoadedFolder {
+    fn is_slow(&self) -> bool {
+        self.slow_renders.load(Ordering::Relaxed) >= SLOW_RENDERS
+    }
+
     fn new(folder: TemplateFolder) -> LoadedFolder {
         let etags = folder
             .public
@@ -287,7 +298,7 @@ impl LoadedFolder {
         LoadedFolder {
             folder: Arc::new(folder),
             etags,
-            slow: AtomicBool::new(false),
+            slow_renders: AtomicU32::new(0),
         }
     }
 }
@@ -403,17 +414,18 @@ mod tests {
         tenants::import::import_dir(&store, &fixture, &mut |_| {})
             .await
             .unwrap();
-        // Every render counts as slow: the first runs inline and flags the template.
+        // Every render counts as slow: the first SLOW_RENDERS run inline, then the template
+        // is flagged.
         let app = App::new(store.clone()).with_inline_render_limit(Duration::ZERO);
         let router = router(app.clone());
+        let flagged = || -> Vec<bool> { app.folders.iter().map(|(_, f)| f.is_slow()).collect() };
         let (status, inline) = get(&router, "/").await;
         assert_eq!(status, StatusCode::OK);
-        let flagged: Vec<bool> = app
-            .folders
-            .iter()
-            .map(|(_, f)| f.slow.load(Ordering::Relaxed))
-            .collect();
-        assert_eq!(flagged, [true]);
+        for _ in 1..SLOW_RENDERS {
+            assert_eq!(flagged(), [false]);
+            assert_eq!(get(&router, "/").await.1, inline);
+        }
+        assert_eq!(flagged(), [true]);
         // Later renders run on the blocking pool and give the same page.
         let (status, pooled) = get(&router, "/").await;
         assert_eq!(status, StatusCode::OK);
