@@ -155,28 +155,37 @@ fn serves_tenants_by_host_on_postgres() {
     check_server(start(Backend::Postgres(pg.create_database())));
 }
 
-/// Every collection page and item page of every demo tenant, from the fixture files:
-/// (tenant host, path, expected page type, text the page must contain).
-fn routes() -> Vec<(String, String, u16, String)> {
+/// Every demo tenant folder under fixtures/, in name order, with its primary host.
+fn fixture_tenants() -> Vec<(PathBuf, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
-    let mut out = Vec::new();
-    let mut tenants: Vec<PathBuf> = std::fs::read_dir(&root)
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.join("tenant.json").is_file())
         .collect();
-    tenants.sort();
-    for dir in tenants {
-        let tenant: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("tenant.json")).unwrap())
-                .unwrap();
-        let domain = &tenant["domains"][0];
-        let host = domain
-            .as_str()
-            .or(domain["host"].as_str())
-            .unwrap()
-            .to_string();
+    dirs.sort();
+    dirs.into_iter()
+        .map(|dir| {
+            let tenant: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("tenant.json")).unwrap())
+                    .unwrap();
+            let domain = &tenant["domains"][0];
+            let host = domain
+                .as_str()
+                .or(domain["host"].as_str())
+                .unwrap()
+                .to_string();
+            (dir, host)
+        })
+        .collect()
+}
+
+/// Every collection page and item page of every demo tenant, from the fixture files:
+/// (tenant host, path, expected page type, text the page must contain).
+fn routes() -> Vec<(String, String, u16, String)> {
+    let mut out = Vec::new();
+    for (dir, host) in fixture_tenants() {
         for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
             let path = entry.unwrap().path();
             let c: serde_json::Value =
@@ -235,18 +244,11 @@ fn nav_targets() -> Vec<(String, Vec<String>)> {
             walk(&it["items"], out);
         }
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut out = Vec::new();
-    for entry in std::fs::read_dir(&root).unwrap() {
-        let dir = entry.unwrap().path();
+    for (dir, host) in fixture_tenants() {
         let Ok(nav) = std::fs::read_to_string(dir.join("navigation.json")) else {
             continue;
         };
-        let tenant: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("tenant.json")).unwrap())
-                .unwrap();
-        let domain = &tenant["domains"][0];
-        let host = domain.as_str().or(domain["host"].as_str()).unwrap();
         let nav: serde_json::Value = serde_json::from_str(&nav).unwrap();
         let mut targets = Vec::new();
         for items in nav.as_object().unwrap().values() {
@@ -263,7 +265,7 @@ fn nav_targets() -> Vec<(String, Vec<String>)> {
             "{}: no navigation links",
             dir.display()
         );
-        out.push((host.to_string(), targets));
+        out.push((host, targets));
     }
     out
 }
@@ -390,16 +392,8 @@ struct Protected {
 }
 
 fn protected_pages() -> Vec<Protected> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut out = Vec::new();
-    for dir in std::fs::read_dir(&root).unwrap() {
-        let dir = dir.unwrap().path();
-        let Ok(tenant) = std::fs::read_to_string(dir.join("tenant.json")) else {
-            continue;
-        };
-        let tenant: serde_json::Value = serde_json::from_str(&tenant).unwrap();
-        let domain = &tenant["domains"][0];
-        let host = domain.as_str().or(domain["host"].as_str()).unwrap();
+    for (dir, host) in fixture_tenants() {
         for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
             let path = entry.unwrap().path();
             let c: serde_json::Value =
@@ -415,7 +409,7 @@ fn protected_pages() -> Vec<Protected> {
                 .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
             let text = main.split("<p>").nth(1).expect("mainContent has a <p>");
             out.push(Protected {
-                host: host.to_string(),
+                host: host.clone(),
                 path: format!("/{url_id}"),
                 id: c["id"]
                     .as_str()
