@@ -19,46 +19,35 @@ pub struct Workload {
     pub partials: &'static str,
 }
 
+/// The workload in `workloads/<name>/`.
+macro_rules! workload {
+    ($name:literal, $size:literal) => {
+        Workload {
+            name: $name,
+            size: $size,
+            template: include_str!(concat!("workloads/", $name, "/template.html")),
+            data: include_str!(concat!("workloads/", $name, "/data.json")),
+            partials: include_str!(concat!("workloads/", $name, "/partials.json")),
+        }
+    };
+}
+
 /// The small page: one product's summary card (image, price range, sale badge, variant
 /// picker and add-to-cart button; about 3.6 KB of output, mostly from the commerce
 /// formatters' built-in templates).
-pub const PRODUCT_CARD: Workload = Workload {
-    name: "product-card",
-    size: "small",
-    template: include_str!("workloads/product-card/template.html"),
-    data: include_str!("workloads/product-card/data.json"),
-    partials: include_str!("workloads/product-card/partials.json"),
-};
+pub const PRODUCT_CARD: Workload = workload!("product-card", "small");
 
 /// The medium page: a blog's first page of 10 posts with the site navigation (a partial),
 /// dates, authors, categories, excerpts and pagination (about 8 KB of output).
-pub const BLOG_LIST: Workload = Workload {
-    name: "blog-list",
-    size: "medium",
-    template: include_str!("workloads/blog-list/template.html"),
-    data: include_str!("workloads/blog-list/data.json"),
-    partials: include_str!("workloads/blog-list/partials.json"),
-};
+pub const BLOG_LIST: Workload = workload!("blog-list", "medium");
 
 /// The blog page: a full page with navigation, 48 posts, partials, dates and escaping
 /// (about 54 KB of output).
-pub const BLOG_PAGE: Workload = Workload {
-    name: "blog-page",
-    size: "large",
-    template: include_str!("workloads/blog-page/template.html"),
-    data: include_str!("workloads/blog-page/data.json"),
-    partials: include_str!("workloads/blog-page/partials.json"),
-};
+pub const BLOG_PAGE: Workload = workload!("blog-page", "large");
 
 /// The product grid: a store collection page of 48 products with prices, sale and
 /// sold-out status, images and add-to-cart buttons (about 55 KB of output).
-pub const PRODUCT_GRID: Workload = Workload {
-    name: "product-grid",
-    size: "large",
-    template: include_str!("workloads/product-grid/template.html"),
-    data: include_str!("workloads/product-grid/data.json"),
-    partials: include_str!("workloads/product-grid/partials.json"),
-};
+pub const PRODUCT_GRID: Workload = workload!("product-grid", "large");
 
 /// Every workload, smallest first, for suites that run them all.
 pub const ALL: [Workload; 4] = [PRODUCT_CARD, BLOG_LIST, BLOG_PAGE, PRODUCT_GRID];
