@@ -100,6 +100,9 @@ pub struct TemplateFolder {
     pub blocks: Partials,
     /// Public files (`assets/**`, `scripts/**`) by URL path without the leading slash.
     pub public: BTreeMap<String, Arc<[u8]>>,
+    /// The `href` of the site icon: the template's `assets/favicon.{svg,png,ico}`, else an
+    /// empty data URL so browsers do not ask for a `/favicon.ico` that does not exist.
+    pub icon: String,
     /// The site stylesheet: `stylesheets` in order.
     pub css: String,
     /// `strings/template-<locale>.json` etc. merged per locale.
@@ -302,7 +305,15 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         .iter()
         .filter(|(p, _)| p.starts_with("assets/") || p.starts_with("scripts/"))
         .map(|(p, b)| (p.clone(), b.clone()))
-        .collect();
+        .collect::<BTreeMap<_, _>>();
+    let icon = [
+        "assets/favicon.svg",
+        "assets/favicon.png",
+        "assets/favicon.ico",
+    ]
+    .into_iter()
+    .find(|f| public.contains_key(*f))
+    .map_or_else(|| "data:,".to_string(), |f| format!("/{f}"));
     let css = load_styles(&mut l, &conf);
     let strings = load_strings(&mut l);
 
@@ -315,6 +326,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         pages,
         blocks,
         public,
+        icon,
         css,
         strings,
         problems: l.problems,

@@ -684,7 +684,7 @@ fn with_render_keys(
     let mut headers = String::from("<meta charset=\"utf-8\">\n<title>");
     html_escape::encode_text_to_string(&title, &mut headers);
     headers.push_str("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
-    headers.push_str(favicon(folder));
+    headers.push_str(&folder.icon);
     headers.push_str("\">\n<link rel=\"stylesheet\" href=\"/site.css\">\n");
     let squarespace = obj(vec![
         ("main-content", Node::from(main)),
@@ -703,20 +703,6 @@ fn with_render_keys(
     entries.push((Arc::from("squarespace-headers"), Node::from(headers)));
     entries.push((Arc::from("squarespace-footers"), Node::from("")));
     Node::object(entries)
-}
-
-/// The site icon: the template's `assets/favicon.{svg,png,ico}`, else an empty data URL so
-/// browsers do not ask for a `/favicon.ico` that does not exist.
-fn favicon(folder: &TemplateFolder) -> &'static str {
-    const ICONS: [(&str, &str); 3] = [
-        ("assets/favicon.svg", "/assets/favicon.svg"),
-        ("assets/favicon.png", "/assets/favicon.png"),
-        ("assets/favicon.ico", "/assets/favicon.ico"),
-    ];
-    ICONS
-        .iter()
-        .find(|(file, _)| folder.public.contains_key(*file))
-        .map_or("data:,", |(_, url)| url)
 }
 
 /// `{squarespace.page-title}` from the `websiteSettings` title formats (`%s` site title,

@@ -7,7 +7,13 @@ use renderer::render::{Request, render};
 use renderer::site::SiteContent;
 
 fn folder() -> renderer::folder::TemplateFolder {
-    let files: TemplateFiles = [
+    let f = load(&files());
+    assert!(f.problems.is_empty(), "{:?}", f.problems);
+    f
+}
+
+fn files() -> TemplateFiles {
+    [
         (
             "template.conf",
             r#"{ "name": "Test", "layouts": { "default": { "name": "Default", "regions": ["site"] } },
@@ -52,10 +58,7 @@ fn folder() -> renderer::folder::TemplateFolder {
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), Arc::from(v.as_bytes())))
-    .collect();
-    let f = load(&files);
-    assert!(f.problems.is_empty(), "{:?}", f.problems);
-    f
+    .collect()
 }
 
 fn site() -> SiteContent {
@@ -233,10 +236,9 @@ fn headers_name_the_template_favicon_or_none() {
         p.body
     );
 
-    let mut with_icon = folder();
-    with_icon
-        .public
-        .insert("assets/favicon.svg".into(), Arc::from(&b"<svg/>"[..]));
+    let mut files = files();
+    files.insert("assets/favicon.svg".into(), Arc::from(&b"<svg/>"[..]));
+    let with_icon = load(&files);
     let p = render(
         &site(),
         &with_icon,
