@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Args;
 
-use super::store_args::{StoreArgs, runtime};
+use super::store_args::{StoreArgs, run_command};
 
 /// Load a tenant (template folder and content files) from DIR, in one transaction.
 #[derive(Args, Debug)]
@@ -18,32 +18,24 @@ pub struct ImportArgs {
 
 /// Runs the import; progress on stderr, a summary on stdout.
 pub fn run(args: ImportArgs) -> ExitCode {
-    let result = runtime().and_then(|rt| {
-        rt.block_on(async {
-            let store = args.store.open().await?;
-            let report = tenants::import::import_dir(&store, &args.dir, &mut |msg| eprintln!("import: {msg}"))
+    run_command(async {
+        let store = args.store.open().await?;
+        let report =
+            tenants::import::import_dir(&store, &args.dir, &mut |msg| eprintln!("import: {msg}"))
                 .await
                 .map_err(|e| anyhow::anyhow!("import failed, nothing was written: {e}"))?;
-            println!(
-                "imported tenant {} (id {}) into the {}: {} collections, {} items, {} variants, {} template files (template version {})",
-                report.tenant.identifier,
-                report.tenant.id,
-                args.store.describe(),
-                report.collections,
-                report.items,
-                report.variants,
-                report.template_files,
-                report.template_version
-            );
-            store.close().await?;
-            Ok(())
-        })
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
-    }
+        println!(
+            "imported tenant {} (id {}) into the {}: {} collections, {} items, {} variants, {} template files (template version {})",
+            report.tenant.identifier,
+            report.tenant.id,
+            args.store.describe(),
+            report.collections,
+            report.items,
+            report.variants,
+            report.template_files,
+            report.template_version
+        );
+        store.close().await?;
+        Ok(())
+    })
 }

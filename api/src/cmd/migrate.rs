@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Args;
 use tenants::{Store, StoreOptions};
 
-use super::store_args::{StoreArgs, runtime};
+use super::store_args::{StoreArgs, run_command};
 
 /// Apply pending schema migrations to the store. Idempotent.
 #[derive(Args, Debug)]
@@ -16,39 +16,30 @@ pub struct MigrateArgs {
 
 /// Runs the migrations and prints what was applied.
 pub fn run(args: MigrateArgs) -> ExitCode {
-    let result = runtime().and_then(|rt| {
-        rt.block_on(async {
-            let options = StoreOptions {
-                migrate: false,
-                ..StoreOptions::default()
-            };
-            let store = Store::open_with(&args.store.config(), options)
-                .await
-                .map_err(|e| anyhow::anyhow!("opening the {}: {e}", args.store.describe()))?;
-            let report = store.migrate().await?;
-            if report.applied.is_empty() {
-                println!(
-                    "{}: schema is current (version {})",
-                    args.store.describe(),
-                    report.current
-                );
-            } else {
-                println!(
-                    "{}: applied migrations {:?}; schema version {}",
-                    args.store.describe(),
-                    report.applied,
-                    report.current
-                );
-            }
-            store.close().await?;
-            Ok(())
-        })
-    });
-    match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
+    run_command(async {
+        let options = StoreOptions {
+            migrate: false,
+            ..StoreOptions::default()
+        };
+        let store = Store::open_with(&args.store.config(), options)
+            .await
+            .map_err(|e| anyhow::anyhow!("opening the {}: {e}", args.store.describe()))?;
+        let report = store.migrate().await?;
+        if report.applied.is_empty() {
+            println!(
+                "{}: schema is current (version {})",
+                args.store.describe(),
+                report.current
+            );
+        } else {
+            println!(
+                "{}: applied migrations {:?}; schema version {}",
+                args.store.describe(),
+                report.applied,
+                report.current
+            );
         }
-    }
+        store.close().await?;
+        Ok(())
+    })
 }

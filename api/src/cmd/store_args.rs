@@ -1,7 +1,8 @@
 //! The options that choose the store, shared by every subcommand that opens it
-//! (`import`, `migrate`, and later `serve`).
+//! (`import`, `migrate`, `serve`).
 
 use std::path::PathBuf;
+use std::process::ExitCode;
 
 use clap::Args;
 use tenants::{Store, StoreConfig};
@@ -45,9 +46,19 @@ impl StoreArgs {
     }
 }
 
-/// A runtime for one CLI command.
-pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    Ok(tokio::runtime::Builder::new_multi_thread()
+/// Runs one store command's async body on a fresh runtime; an error is printed on stderr
+/// and becomes a failing exit status.
+pub fn run_command(body: impl std::future::Future<Output = anyhow::Result<()>>) -> ExitCode {
+    let result = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?)
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|rt| rt.block_on(body));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
