@@ -2,6 +2,11 @@
 //! folder under `workloads/` holding `template.html`, `data.json` and `partials.json`.
 
 use template_lang::value::Node;
+
+// The allocator `tessera serve` runs with, so page and engine figures match the server; every
+// suite links this crate (the ones that need nothing else from it say `use tessera_benches as _`).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use template_lang::{Compiled, Diagnostic, Env, Injects, Partials, Registry, Template, execute};
 
 /// "Now" for every execution (2025-01-01T12:00:00Z), so date formatters print the same text

@@ -7,6 +7,7 @@
 use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
+use tessera_benches as _;
 
 #[path = "peers/engines.rs"]
 mod engines;

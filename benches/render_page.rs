@@ -15,6 +15,7 @@ use renderer::render::{Request, render};
 use renderer::site::SiteContent;
 use std::hint::black_box;
 use tenants::{Store, StoreConfig};
+use tessera_benches as _;
 
 /// One tenant's cached state.
 struct Cached {

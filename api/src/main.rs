@@ -6,6 +6,10 @@ use api::cmd;
 
 use clap::{Parser, Subcommand};
 
+// Page renders allocate many small short-lived values; see the workspace Cargo.toml.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Tessera: a multi-tenant website builder with an online store.
 #[derive(Parser)]
 #[command(name = "tessera", version, about)]
