@@ -9,8 +9,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
+use std::sync::atomic::AtomicUsize;
 
 use serde_json::Value;
+use template_lang::value::Node;
 use template_lang::{CompileOptions, Partials, Registry, Template};
 
 use crate::conf::parse_conf;
@@ -105,9 +107,13 @@ pub struct TemplateFolder {
     pub icon: String,
     /// The site stylesheet: `stylesheets` in order.
     pub css: String,
-    /// `strings/template-<locale>.json` etc. merged per locale.
-    pub strings: BTreeMap<String, Value>,
+    /// `strings/template-<locale>.json` etc. merged per locale, as the `localizedStrings`
+    /// node every page context shares (built once per template version, not per render).
+    pub strings: BTreeMap<String, Node>,
     pub problems: Vec<TemplateProblem>,
+    /// The largest main content and whole page rendered so far: the next render starts its
+    /// output buffers at that size instead of growing them from empty on every page.
+    pub(crate) output_sizes: [AtomicUsize; 2],
 }
 
 impl TemplateFolder {
@@ -330,6 +336,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         css,
         strings,
         problems: l.problems,
+        output_sizes: Default::default(),
     }
 }
 
@@ -459,7 +466,7 @@ fn less_feature(text: &str) -> Option<(u32, &'static str)> {
     None
 }
 
-fn load_strings(l: &mut Loader<'_>) -> BTreeMap<String, Value> {
+fn load_strings(l: &mut Loader<'_>) -> BTreeMap<String, Node> {
     let mut strings: BTreeMap<String, Value> = BTreeMap::new();
     let paths: Vec<String> = l
         .files
@@ -484,6 +491,9 @@ fn load_strings(l: &mut Loader<'_>) -> BTreeMap<String, Value> {
         }
     }
     strings
+        .into_iter()
+        .map(|(locale, v)| (locale, Node::from_json(&v)))
+        .collect()
 }
 
 #[cfg(test)]
@@ -546,7 +556,12 @@ mod tests {
         assert!(f.blocks.get("nav.block").is_some());
         assert!(f.public.contains_key("assets/logo.svg"));
         assert_eq!(f.css, "body { color: red; }\n");
-        assert_eq!(f.strings["en-US"]["search"], "Search");
+        assert_eq!(
+            f.strings["en-US"]
+                .pointer(&["search"])
+                .and_then(Node::as_str),
+            Some("Search")
+        );
     }
 
     #[test]

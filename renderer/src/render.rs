@@ -1,6 +1,7 @@
 //! Rendering one request: route → page context → main-content template → layout
 //! (TEMPLATE-PLATFORM.md §1.9).
 
+use std::sync::atomic::Ordering;
 use std::sync::{Arc, LazyLock};
 
 use template_lang::value::{Node, View};
@@ -13,6 +14,9 @@ use crate::tags::Tags;
 
 /// Items per list page when the collection type sets no `pageSize`.
 pub const DEFAULT_PAGE_SIZE: usize = 20;
+
+/// The most output buffer a render reserves up front (see [`run`]).
+const OUTPUT_RESERVE_MAX: usize = 256 * 1024;
 
 /// A rendered response.
 #[derive(Debug, Clone, PartialEq)]
@@ -147,7 +151,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
     let mut errors: Vec<String> = Vec::new();
     let (main_template, main_file) = main_template(site, folder, &route);
     let mut diagnostics = Vec::new();
-    let main = run(main_template, &context, folder, &tags, &mut diagnostics);
+    let main = run(main_template, &context, folder, &tags, &mut diagnostics, 0);
     errors.extend(
         diagnostics
             .drain(..)
@@ -178,7 +182,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         return p;
     };
     let full = with_render_keys(&context, site, folder, &route, &main, &layout.key);
-    let body = run(&layout.template, &full, folder, &tags, &mut diagnostics);
+    let body = run(&layout.template, &full, folder, &tags, &mut diagnostics, 1);
     let file_of = |line| {
         layout.locate(line).map_or_else(
             || (format!("layout '{}'", layout.key), line),
@@ -202,6 +206,7 @@ fn run(
     folder: &TemplateFolder,
     tags: &Tags<'_>,
     errors: &mut Vec<Diagnostic>,
+    size_slot: usize,
 ) -> String {
     static NO_INJECTS: LazyLock<Injects> = LazyLock::new(Injects::default);
     let env = Env {
@@ -210,8 +215,12 @@ fn run(
         host: Some(tags),
         ..Env::default()
     };
-    let mut out = String::new();
+    // Sized like the largest output so far (capped, so one huge page does not make every
+    // later render reserve as much).
+    let sizes = &folder.output_sizes[size_slot];
+    let mut out = String::with_capacity(sizes.load(Ordering::Relaxed));
     errors.extend(execute(template, data, &env, &mut out));
+    sizes.fetch_max(out.len().min(OUTPUT_RESERVE_MAX), Ordering::Relaxed);
     out
 }
 
@@ -618,13 +627,12 @@ fn empty_cart() -> Node {
 }
 
 fn localized_strings(site: &SiteContent, folder: &TemplateFolder) -> Node {
-    let strings = folder
+    folder
         .strings
         .get(&site.locale)
         .or_else(|| folder.strings.get("en-US"))
         .cloned()
-        .unwrap_or_else(|| serde_json::Value::Object(Default::default()));
-    Node::from_json(&strings)
+        .unwrap_or_else(|| Node::object(Vec::new()))
 }
 
 /// Adds the render-only keys: `squarespace`, `squarespace-headers`, `squarespace-footers`.
