@@ -19,7 +19,11 @@ use crate::exec::Ctx;
 use crate::syntax::tag::Args;
 
 pub fn register(r: &mut Registry) {
-    r.add_formatter("add-to-cart-btn", templates::add_to_cart_btn);
+    r.add_emitting_formatter(
+        "add-to-cart-btn",
+        templates::add_to_cart_btn,
+        templates::add_to_cart_btn_emit,
+    );
     r.add_formatter("bookkeeper-money-format", money::bookkeeper_money_format);
     r.add_formatter("cart-quantity", formatters::cart_quantity);
     r.add_formatter("cart-subtotal", formatters::cart_subtotal);
@@ -27,21 +31,46 @@ pub fn register(r: &mut Registry) {
     r.add_formatter("from-price", formatters::from_price);
     r.add_formatter("normal-price", formatters::normal_price);
     r.add_formatter("percentage-format", money::percentage_format);
-    r.add_formatter("product-checkout", templates::product_checkout);
-    r.add_formatter("product-price", templates::product_price);
-    r.add_formatter("subscription-price", templates::subscription_price);
+    r.add_emitting_formatter(
+        "product-checkout",
+        templates::product_checkout,
+        templates::product_checkout_emit,
+    );
+    r.add_emitting_formatter(
+        "product-price",
+        templates::product_price,
+        templates::product_price_emit,
+    );
+    r.add_emitting_formatter(
+        "subscription-price",
+        templates::subscription_price,
+        templates::subscription_price_emit,
+    );
     r.add_formatter("product-quick-view", formatters::product_quick_view);
-    r.add_formatter(
+    r.add_emitting_formatter(
         "product-restock-notification",
         templates::product_restock_notification,
+        templates::product_restock_notification_emit,
     );
-    r.add_formatter("product-scarcity", templates::product_scarcity);
+    r.add_emitting_formatter(
+        "product-scarcity",
+        templates::product_scarcity,
+        templates::product_scarcity_emit,
+    );
     r.add_formatter("product-status", formatters::product_status);
-    r.add_formatter("quantity-input", templates::quantity_input);
+    r.add_emitting_formatter(
+        "quantity-input",
+        templates::quantity_input,
+        templates::quantity_input_emit,
+    );
     r.add_formatter("sale-price", formatters::sale_price);
     r.add_formatter("summary-form-field", templates::summary_form_field);
     r.add_formatter("variant-descriptor", formatters::variant_descriptor_fmt);
-    r.add_formatter("variants-select", templates::variants_select);
+    r.add_emitting_formatter(
+        "variants-select",
+        templates::variants_select,
+        templates::variants_select_emit,
+    );
 
     r.add_predicate("has-variants?", has_variants);
     r.add_predicate("on-sale?", on_sale);

@@ -89,6 +89,43 @@ fn render<'a>(ctx: &mut Ctx<'a>, b: &'static Builtin, node: Val<'a>, private: bo
     )
 }
 
+/// What a built-in formatter prints: a built-in template rendered against a node (on a
+/// new frame, `private` or not), or a plain value.
+enum Out<'a> {
+    Builtin(&'static Builtin, Val<'a>, bool),
+    Value(Val<'a>),
+}
+
+/// Defines the formatter `$name` and its emitting twin `$emit` from `$out`, which says what
+/// to print. The formatter returns the text; the twin, used when the formatter ends a
+/// `{var|...}` chain, renders straight into the output, skipping a buffer and a copy per
+/// product on store pages.
+macro_rules! builtin_formatter {
+    ($(#[$doc:meta])* $name:ident, $emit:ident, $out:ident) => {
+        $(#[$doc])*
+        pub fn $name<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
+            let item = std::mem::take(&mut vars[0]);
+            vars[0] = match $out(ctx, args, item) {
+                Out::Builtin(b, node, private) => Val::Text(render(ctx, b, node, private)),
+                Out::Value(v) => v,
+            };
+        }
+
+        pub fn $emit<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) {
+            match $out(ctx, args, item) {
+                Out::Builtin(b, node, private) => ctx.render_partial_here(
+                    b.name,
+                    PartialTarget::Template(&b.template),
+                    node,
+                    private,
+                    None,
+                ),
+                Out::Value(v) => v.view().print(&mut ctx.out),
+            }
+        }
+    };
+}
+
 fn path_of(text: &'static str) -> VarPath {
     VarPath::from_dotted(text)
 }
@@ -103,58 +140,80 @@ fn object(entries: Vec<(&str, Option<Node>)>) -> Node {
     )
 }
 
+builtin_formatter!(
 /// `add-to-cart-btn`: the add-to-cart button ("Add To Cart", "Subscribe" for
 /// subscriptions, or the merchant's custom label).
-pub fn add_to_cart_btn<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let node = std::mem::take(&mut vars[0]);
-    vars[0] = Val::Text(render(ctx, &ADD_TO_CART_BTN, node, false));
+    add_to_cart_btn,
+    add_to_cart_btn_emit,
+    add_to_cart_btn_out
+);
+
+fn add_to_cart_btn_out<'a>(_: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
+    let node = item;
+    Out::Builtin(&ADD_TO_CART_BTN, node, false)
 }
 
+builtin_formatter!(
 /// `product-checkout`: variant selects, quantity input and add-to-cart button.
-pub fn product_checkout<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let node = std::mem::take(&mut vars[0]);
-    vars[0] = Val::Text(render(ctx, &PRODUCT_CHECKOUT, node, false));
+    product_checkout,
+    product_checkout_emit,
+    product_checkout_out
+);
+
+fn product_checkout_out<'a>(_: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
+    let node = item;
+    Out::Builtin(&PRODUCT_CHECKOUT, node, false)
 }
 
+builtin_formatter!(
 /// `quantity-input`: shown for physical products, and for services when the store allows
 /// several of them (the default); never for subscriptions, nor with one unit or less in
 /// stock (SPEC §2 "Quantity input").
-pub fn quantity_input<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    quantity_input,
+    quantity_input_emit,
+    quantity_input_out
+);
+
+fn quantity_input_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static SETTINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("websiteSettings"));
-    let item = vars[0].view();
+    let view = item.view();
     let settings = ctx.resolve(&SETTINGS);
-    let allowed = match product::product_type(item) {
+    let allowed = match product::product_type(view) {
         Some(ProductType::Physical) => true,
         Some(ProductType::Service) => {
             product::multiple_quantity_allowed_for_services(settings.view())
         }
         _ => false,
-    } && !product::is_subscribable(item);
-    if !allowed || product::total_stock(item) <= 1.0 {
-        vars[0] = Val::Missing;
-        return;
+    } && !product::is_subscribable(view);
+    if !allowed || product::total_stock(view) <= 1.0 {
+        return Out::Value(Val::Missing);
     }
-    let node = std::mem::take(&mut vars[0]);
-    vars[0] = Val::Text(render(ctx, &QUANTITY_INPUT, node, false));
+    let node = item;
+    Out::Builtin(&QUANTITY_INPUT, node, false)
 }
 
+builtin_formatter!(
 /// `variants-select`: one dropdown (and radio group) per variant option, with the
 /// "Select {variantName}" placeholder ("Select Value" for gift cards). Nothing for items
 /// with fewer than two variants.
-pub fn variants_select<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    variants_select,
+    variants_select_emit,
+    variants_select_out
+);
+
+fn variants_select_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static GIFT_SELECT: LazyLock<VarPath> =
         LazyLock::new(|| path_of("localizedStrings.giftCardVariantSelectText"));
     static GIFT_DISPLAY: LazyLock<VarPath> =
         LazyLock::new(|| path_of("localizedStrings.giftCardValueDisplayText"));
     static PRODUCT_SELECT: LazyLock<VarPath> =
         LazyLock::new(|| path_of("localizedStrings.productVariantSelectText"));
-    let item = vars[0].view();
-    let options = product::variant_options(item);
+    let view = item.view();
+    let options = product::variant_options(view);
     if options.is_empty() {
-        vars[0] = Val::Missing;
-        return;
+        return Out::Value(Val::Missing);
     }
-    let gift = product::product_type(item) == Some(ProductType::GiftCard);
+    let gift = product::product_type(view) == Some(ProductType::GiftCard);
     let localized = |ctx: &Ctx<'a>, p: &VarPath, fallback: &str| {
         let v = ctx.resolve(p);
         let s = v.view().to_str();
@@ -186,25 +245,31 @@ pub fn variants_select<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>])
         })
         .collect();
     let node = object(vec![
-        ("item", vars[0].to_node()),
+        ("item", item.to_node()),
         ("options", Some(Node::array(options))),
         ("selectText", Some(Node::from(select))),
         ("displayText", Some(Node::from(display))),
     ]);
-    vars[0] = Val::Text(render(ctx, &VARIANTS_SELECT, Val::Own(node), false));
+    Out::Builtin(&VARIANTS_SELECT, Val::Own(node), false)
 }
 
+builtin_formatter!(
 /// `product-restock-notification`: the back-in-stock signup forms configured for the
 /// product in `productMerchandisingContext`.
-pub fn product_restock_notification<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    product_restock_notification,
+    product_restock_notification_emit,
+    product_restock_notification_out
+);
+
+fn product_restock_notification_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static WEBSITE: LazyLock<VarPath> = LazyLock::new(|| path_of("website"));
     static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
     let website = ctx.resolve(&WEBSITE);
     let merch = ctx.resolve(&MERCH);
-    let id = get(vars[0].view(), "id").to_str().into_owned();
+    let id = get(item.view(), "id").to_str().into_owned();
     let product = merch.child(&id, None);
     let node = object(vec![
-        ("product", vars[0].to_node()),
+        ("product", item.to_node()),
         (
             "views",
             product.child("restockNotificationViews", None).to_node(),
@@ -229,29 +294,30 @@ pub fn product_restock_notification<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &m
                 .to_node(),
         ),
     ]);
-    vars[0] = Val::Text(render(
-        ctx,
-        &PRODUCT_RESTOCK_NOTIFICATION,
-        Val::Own(node),
-        false,
-    ));
+    Out::Builtin(&PRODUCT_RESTOCK_NOTIFICATION, Val::Own(node), false)
 }
 
+builtin_formatter!(
 /// `product-scarcity`: the low-stock messages, when scarcity is enabled for the product.
 /// Otherwise the value is left as it is.
-pub fn product_scarcity<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    product_scarcity,
+    product_scarcity_emit,
+    product_scarcity_out
+);
+
+fn product_scarcity_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
     let merch = ctx.resolve(&MERCH);
     if merch.is_missing() {
-        return;
+        return Out::Value(item);
     }
-    let id = get(vars[0].view(), "id").to_str().into_owned();
+    let id = get(item.view(), "id").to_str().into_owned();
     let product = match merch.view() {
         View::Obj(_) | View::Arr(_) => merch.child(&id, id.parse().ok()),
         _ => Val::Missing,
     };
     if product.is_missing() || !product.child("scarcityEnabled", None).view().to_bool() {
-        return;
+        return Out::Value(item);
     }
     let node = object(vec![
         (
@@ -267,7 +333,7 @@ pub fn product_scarcity<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]
             product.child("scarcityShownByDefault", None).to_node(),
         ),
     ]);
-    vars[0] = Val::Text(render(ctx, &PRODUCT_SCARCITY, Val::Own(node), false));
+    Out::Builtin(&PRODUCT_SCARCITY, Val::Own(node), false)
 }
 
 // ---- prices ---------------------------------------------------------------------------
@@ -289,35 +355,41 @@ fn localized_or(ctx: &Ctx<'_>, p: &VarPath, fallback: &str) -> Node {
     }
 }
 
+builtin_formatter!(
 /// `product-price`: the price block: "from" the lowest price when variants differ, else
 /// the sale price with the original price, else the price. Subscriptions say how often
 /// they bill and for how long (SPEC §9 "Subscriptions").
-pub fn product_price<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    let item = vars[0].view();
+    product_price,
+    product_price_emit,
+    product_price_out
+);
+
+fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
+    let view = item.view();
     let mut data: Vec<(&str, Option<Node>)> = Vec::new();
-    if product::is_subscribable(item) {
-        subscription_fields(ctx, args, item, &mut data);
-    } else if product::product_type(item) != Some(ProductType::Undefined) {
-        let has_from = product::has_varied_prices(item);
+    if product::is_subscribable(view) {
+        subscription_fields(ctx, args, view, &mut data);
+    } else if product::product_type(view) != Some(ProductType::Undefined) {
+        let has_from = product::has_varied_prices(view);
         if has_from {
             data.push((
                 "fromText",
                 Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
             ));
-            let from = money_string(ctx, product::from_price(item), args);
+            let from = money_string(ctx, product::from_price(view), args);
             data.push(("formattedFromPrice", Some(from)));
         }
-        if product::is_on_sale(item) {
+        if product::is_on_sale(view) {
             data.push(("formattedSalePriceText", Some(Node::from("{price}"))));
-            let sale = money_string(ctx, product::sale_price(item), args);
+            let sale = money_string(ctx, product::sale_price(view), args);
             data.push(("formattedSalePrice", Some(sale)));
         }
         data.push(("formattedNormalPriceText", Some(Node::from("{price}"))));
-        let normal = money_string(ctx, product::normal_price(item), args);
+        let normal = money_string(ctx, product::normal_price(view), args);
         data.push(("formattedNormalPrice", Some(normal)));
     }
     let node = object(data);
-    vars[0] = Val::Text(render(ctx, &PRODUCT_PRICE, Val::Own(node), true));
+    Out::Builtin(&PRODUCT_PRICE, Val::Own(node), true)
 }
 
 /// Billing periods per year (SPEC §9 "Subscriptions").
@@ -464,17 +536,23 @@ fn subscription_fields(
     data.push(("formattedNormalPrice", Some(normal)));
 }
 
+builtin_formatter!(
 /// `subscription-price`: the price of the cheapest variant's subscription pricing
 /// options: "from" when variants differ, the sale price with the original, or the price.
-pub fn subscription_price<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    let item = vars[0].view();
+    subscription_price,
+    subscription_price_emit,
+    subscription_price_out
+);
+
+fn subscription_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
+    let view = item.view();
     let mut data: Vec<(&str, Option<Node>)> = Vec::new();
-    let options = product::pricing_options_of_lowest_variant(item);
+    let options = product::pricing_options_of_lowest_variant(view);
     if let Some(View::Arr(options)) = options
         && let Some(first) = options.first()
     {
         let first = View::of(first);
-        if product::has_varied_prices(item) {
+        if product::has_varied_prices(view) {
             data.push((
                 "fromText",
                 Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
@@ -511,7 +589,7 @@ pub fn subscription_price<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val
         ));
     }
     let node = object(data);
-    vars[0] = Val::Text(render(ctx, &SUBSCRIPTION_PRICE, Val::Own(node), true));
+    Out::Builtin(&SUBSCRIPTION_PRICE, Val::Own(node), true)
 }
 
 // ---- form fields ----------------------------------------------------------------------

@@ -120,3 +120,23 @@ fn builtin_templates_compile_strictly() {
         }
     }
 }
+
+/// The built-in formatters print through their emitting twins when they end a chain and
+/// return text otherwise: both ways must print the same. Each single-tag case of the table
+/// runs again with `|str` after its formatter, which leaves text as it is.
+#[test]
+fn chained_and_emitted_builtins_print_the_same() {
+    let mut checked = 0;
+    for case in super::tests_data::CASES {
+        let t = case.template;
+        if !(t.starts_with('{') && t.ends_with('}') && t.matches('{').count() == 1) {
+            continue;
+        }
+        let chained = format!("{}|str}}", &t[..t.len() - 1]);
+        let locale: Locale = case.locale.parse().expect("test locales parse");
+        let got = render_in(&chained, case.data, Some(locale));
+        assert_eq!(got, case.expected, "{}: {chained}", case.name);
+        checked += 1;
+    }
+    assert!(checked > 40, "only {checked} single-tag cases");
+}
