@@ -25,7 +25,7 @@ pub enum Node {
     Object(Arc<Object>),
 }
 
-/// Objects with more keys than this get a sorted hash index; smaller ones are scanned.
+/// Objects with more keys than this get a hash index; smaller ones are scanned.
 const INDEX_THRESHOLD: usize = 16;
 
 /// The hash objects index their keys by. Templates compute it once per path segment at
@@ -38,12 +38,21 @@ pub fn key_hash(key: &str) -> u64 {
 }
 
 /// A JSON object: entries in JavaScript's key order, with their key hashes alongside, and
-/// a sorted hash index for large objects.
+/// for large objects an open-addressing hash index (a lookup is one probe, usually).
 #[derive(Default)]
 pub struct Object {
     entries: Box<[(Arc<str>, Node)]>,
     hashes: Box<[u64]>,
-    index: Option<Box<[(u64, u32)]>>,
+    /// A power-of-two table of at most half-full slots, each 0 (empty) or an entry's
+    /// position plus one, probed linearly from [`slot_of`] the key hash.
+    index: Option<Box<[u32]>>,
+}
+
+/// The first slot to probe for `hash` in a table of `len` (a power of two) slots. The hash
+/// is mixed once more so that its high bits, which vary most, choose the slot.
+#[inline(always)]
+fn slot_of(hash: u64, len: usize) -> usize {
+    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - len.trailing_zeros())) as usize
 }
 
 impl Object {
@@ -61,13 +70,16 @@ impl Object {
         }
         let hashes: Box<[u64]> = entries.iter().map(|(k, _)| key_hash(k)).collect();
         let index = (entries.len() > INDEX_THRESHOLD).then(|| {
-            let mut idx: Vec<(u64, u32)> = hashes
-                .iter()
-                .enumerate()
-                .map(|(i, &h)| (h, i as u32))
-                .collect();
-            idx.sort_unstable();
-            idx.into_boxed_slice()
+            let len = (entries.len() * 2).next_power_of_two();
+            let mut table = vec![0u32; len].into_boxed_slice();
+            for (i, &h) in hashes.iter().enumerate() {
+                let mut slot = slot_of(h, len);
+                while table[slot] != 0 {
+                    slot = (slot + 1) & (len - 1);
+                }
+                table[slot] = i as u32 + 1;
+            }
+            table
         });
         Object {
             entries: entries.into_boxed_slice(),
@@ -86,13 +98,18 @@ impl Object {
     pub fn get_hashed(&self, key: &str, hash: u64) -> Option<&Node> {
         match &self.index {
             Some(index) => {
-                let start = index.partition_point(|&(h, _)| h < hash);
-                index[start..]
-                    .iter()
-                    .take_while(|&&(h, _)| h == hash)
-                    .map(|&(_, i)| &self.entries[i as usize])
-                    .find(|(k, _)| same_key(k, key))
-                    .map(|(_, v)| v)
+                let mask = index.len() - 1;
+                let mut slot = slot_of(hash, index.len());
+                loop {
+                    let at = index[slot] as usize;
+                    if at == 0 {
+                        return None;
+                    }
+                    if self.hashes[at - 1] == hash && same_key(&self.entries[at - 1].0, key) {
+                        return Some(&self.entries[at - 1].1);
+                    }
+                    slot = (slot + 1) & mask;
+                }
             }
             None => self
                 .hashes
@@ -413,6 +430,29 @@ mod tests {
         assert_eq!(o.len(), 40);
         assert!(matches!(o.get("k33"), Some(Node::Number(v)) if *v == 33.0));
         assert!(o.get("k40").is_none());
+    }
+
+    #[test]
+    fn every_key_of_an_indexed_object_is_found_and_no_other() {
+        for size in [INDEX_THRESHOLD + 1, 40, 64, 1000] {
+            let entries = (0..size)
+                .map(|i| (Arc::from(format!("key-{i}")), Node::Number(i as f64)))
+                .collect();
+            let o = Object::from_entries(entries);
+            assert!(o.index.is_some(), "{size}");
+            for i in 0..size {
+                let found = o.get(&format!("key-{i}"));
+                assert!(
+                    matches!(found, Some(Node::Number(v)) if *v == i as f64),
+                    "{size} {i}"
+                );
+            }
+            for i in size..size + 200 {
+                assert!(o.get(&format!("key-{i}")).is_none(), "{size} {i}");
+            }
+            // The right hash with another key's text is not a match.
+            assert!(o.get_hashed("key-x", key_hash("key-0")).is_none());
+        }
     }
 
     #[test]
