@@ -7,6 +7,10 @@ pub mod message;
 pub mod numbers;
 pub mod options;
 
+use std::sync::{Arc, LazyLock, Mutex};
+
+use rustc_hash::FxHashMap;
+
 use super::Registry;
 use crate::exec::Ctx;
 use crate::syntax::tag::Args;
@@ -15,7 +19,28 @@ use message::{MessageFormatter, NestedFormat};
 
 /// Per-execution locale state, built on first use.
 pub struct I18nState {
-    messages: MessageFormatter,
+    messages: Arc<MessageFormatter>,
+}
+
+/// The message formatter of `locale`, shared by every execution: building one loads plural
+/// rules, and its cache of parsed messages only pays off across executions (a page formats
+/// the same few messages for every product).
+fn shared_formatter(locale: &icu_locale::Locale) -> Arc<MessageFormatter> {
+    /// Locales come from sites and the CLI; past this many the map starts over.
+    const LOCALES_MAX: usize = 64;
+    static SHARED: LazyLock<Mutex<FxHashMap<icu_locale::Locale, Arc<MessageFormatter>>>> =
+        LazyLock::new(Default::default);
+    // A poisoned lock only means another thread panicked mid-insert; the map is still valid.
+    let mut shared = SHARED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(f) = shared.get(locale) {
+        return f.clone();
+    }
+    if shared.len() >= LOCALES_MAX {
+        shared.clear();
+    }
+    let f = Arc::new(MessageFormatter::new(locale));
+    shared.insert(locale.clone(), f.clone());
+    f
 }
 
 pub fn register(r: &mut Registry) {
@@ -78,7 +103,7 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let zone = zone.view().to_str().into_owned();
     let state = ctx.i18n.get_or_insert_with(|| {
         Box::new(I18nState {
-            messages: MessageFormatter::new(locale),
+            messages: shared_formatter(locale),
         })
     });
     let text = vars[0].view().to_str().into_owned();
