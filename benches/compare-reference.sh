@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Executions per second of Tessera's engine and of the npm reference engine
+# Executions and compiles per second of Tessera's engine and of the npm reference engine
 # (@squarespace/template-engine) on the same workloads, measured in one run on this
-# machine, and their ratio. Installs the npm package into a temporary folder.
+# machine, and their ratios. A compile is the template and its partials, parsed and
+# compiled to what execution runs. Installs the npm package into a temporary folder.
 #
 # usage: benches/compare-reference.sh [WORKLOAD...]   (default: every folder in benches/workloads)
 # env:   REPEAT (executions per measurement, default 3000), ROUNDS (default 3; the best round counts)
@@ -19,7 +20,8 @@ echo "installing @squarespace/template-engine 2.10.10 into $work ..." >&2
   npm install --no-audit --no-fund --loglevel=error \
     @squarespace/template-engine@2.10.10 @phensley/cldr@1.14.0 >/dev/null)
 
-# Our own runner for the reference: compile once, warm up, execute N times, report the mean.
+# Our own runner for the reference: compile once, warm up, execute N times, report the mean;
+# then the same for compiling the template and its partials. Prints "EXEC_US COMPILE_US".
 cat > "$work/run.js" <<'JS'
 const fs = require('fs');
 const path = require('path');
@@ -28,12 +30,14 @@ const { CLDRFramework } = require('@phensley/cldr');
 const [dir, n] = [process.argv[2], Number(process.argv[3])];
 const read = (f) => fs.readFileSync(path.join(dir, f), 'utf-8');
 const compiler = new Compiler();
-const code = compiler.parse(read('template.html')).code;
-const partials = {};
-if (fs.existsSync(path.join(dir, 'partials.json'))) {
-  const raw = JSON.parse(read('partials.json'));
-  for (const k of Object.keys(raw)) partials[k] = compiler.parse(raw[k]).code;
-}
+const source = read('template.html');
+const rawPartials = fs.existsSync(path.join(dir, 'partials.json')) ? JSON.parse(read('partials.json')) : {};
+const compileAll = () => {
+  const partials = {};
+  for (const k of Object.keys(rawPartials)) partials[k] = compiler.parse(rawPartials[k]).code;
+  return { code: compiler.parse(source).code, partials };
+};
+const { code, partials } = compileAll();
 const json = JSON.parse(read('data.json'));
 const packs = path.join(path.dirname(require.resolve('@phensley/cldr/package.json')), 'packs');
 const cldr = new CLDRFramework({ loader: () => fs.readFileSync(path.join(packs, 'en.json'), 'utf-8') }).get('en');
@@ -44,7 +48,11 @@ const t0 = process.hrtime.bigint();
 for (let i = 0; i < n; i++) out = run().ctx.render();
 const us = Number(process.hrtime.bigint() - t0) / n / 1000;
 fs.writeFileSync(path.join(process.env.OUT_DIR, 'ref.out'), out);
-process.stdout.write(us.toFixed(3) + '\n');
+for (let i = 0; i < Math.min(n, 200); i++) compileAll();
+const t1 = process.hrtime.bigint();
+for (let i = 0; i < n; i++) compileAll();
+const compileUs = Number(process.hrtime.bigint() - t1) / n / 1000;
+process.stdout.write(us.toFixed(3) + ' ' + compileUs.toFixed(3) + '\n');
 JS
 
 (cd "$root" && cargo build --release -q -p api)
@@ -55,28 +63,32 @@ if [ ${#workloads[@]} -eq 0 ]; then
   for d in "$here"/workloads/*/; do workloads+=("$(basename "$d")"); done
 fi
 
-printf '%-16s %14s %14s %8s\n' workload "tessera exec/s" "npm exec/s" ratio
+printf '%-16s %12s %12s %7s   %12s %12s %7s\n' workload "exec/s ours" "exec/s npm" ratio "compile/s" "npm" ratio
 for w in "${workloads[@]}"; do
   dir="$here/workloads/$w"
   args=("$dir/template.html" --data "$dir/data.json" --now 1735732800000)
   [ -f "$dir/partials.json" ] && args+=(--partials "$dir/partials.json")
-  best_ours=""; best_ref=""
+  best=(1e18 1e18 1e18 1e18)   # ours exec, npm exec, ours compile, npm compile (us)
   for _ in $(seq "$rounds"); do
     # Alternate the engines so that machine noise hits both alike.
-    ours=$("$tessera" render "${args[@]}" --repeat "$repeat" 2>&1 >"$work/ours.out" |
-      sed -n 's/^repeat: .* mean \([0-9.]*\) us per execution$/\1/p')
-    ref=$(cd "$work" && OUT_DIR="$work" node run.js "$dir" "$repeat")
-    best_ours=$(python3 -c "print(min(x for x in [$ours, ${best_ours:-1e18}]))")
-    best_ref=$(python3 -c "print(min(x for x in [$ref, ${best_ref:-1e18}]))")
+    "$tessera" render "${args[@]}" --repeat "$repeat" 2>"$work/ours.err" >"$work/ours.out"
+    ours_exec=$(sed -n 's/^repeat: .* mean \([0-9.]*\) us per execution$/\1/p' "$work/ours.err")
+    ours_compile=$(sed -n 's/^repeat: .* mean \([0-9.]*\) us per compile$/\1/p' "$work/ours.err")
+    read -r ref_exec ref_compile < <(cd "$work" && OUT_DIR="$work" node run.js "$dir" "$repeat")
+    read -r -a best < <(python3 -c "
+b = [float(x) for x in '${best[*]}'.split()]
+new = [$ours_exec, $ref_exec, $ours_compile, $ref_compile]
+print(' '.join(str(min(x, y)) for x, y in zip(b, new)))")
   done
   if ! cmp -s "$work/ours.out" "$work/ref.out"; then
     echo "$w: outputs differ between the engines; the comparison would be meaningless" >&2
     diff <(head -c 2000 "$work/ours.out") <(head -c 2000 "$work/ref.out") >&2 || true
     exit 1
   fi
-  python3 - "$w" "$best_ours" "$best_ref" <<'PY'
+  python3 - "$w" "${best[@]}" <<'PY'
 import sys
-name, ours, ref = sys.argv[1], float(sys.argv[2]), float(sys.argv[3])
-print(f"{name:<16} {1e6/ours:14.0f} {1e6/ref:14.0f} {ref/ours:7.1f}x")
+name = sys.argv[1]
+oe, re_, oc, rc = (float(x) for x in sys.argv[2:])
+print(f"{name:<16} {1e6/oe:12.0f} {1e6/re_:12.0f} {re_/oe:6.1f}x   {1e6/oc:12.0f} {1e6/rc:12.0f} {rc/oc:6.1f}x")
 PY
 done

@@ -38,7 +38,8 @@ pub struct RenderArgs {
     /// by a failing formatter), for differential testing against it. See README.md.
     #[arg(long)]
     npm_compat: bool,
-    /// Compile once, execute N times, print the output once and the mean time on stderr.
+    /// Compile once, execute N times, print the output once and the mean time on stderr;
+    /// then compile the template and its partials N times and print that mean too.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     repeat: Option<u64>,
 }
@@ -168,6 +169,28 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
         let _ = writeln!(
             stderr,
             "repeat: {n} executions, mean {mean_us:.3} us per execution"
+        );
+        let compile_all = || {
+            let t = Template::compile(std::hint::black_box(&source), registry);
+            let p = Partials::compile(
+                partial_sources
+                    .iter()
+                    .map(|(n, s)| (n.as_str(), s.as_str())),
+                registry,
+            );
+            (t.errors.len(), p.1.len())
+        };
+        for _ in 0..n.min(200) {
+            std::hint::black_box(compile_all());
+        }
+        let start = Instant::now();
+        for _ in 0..n {
+            std::hint::black_box(compile_all());
+        }
+        let mean_us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+        let _ = writeln!(
+            stderr,
+            "repeat: {n} compiles of the template and its partials, mean {mean_us:.3} us per compile"
         );
     }
 
