@@ -141,34 +141,32 @@ fn object(entries: Vec<(&str, Option<Node>)>) -> Node {
 }
 
 builtin_formatter!(
-/// `add-to-cart-btn`: the add-to-cart button ("Add To Cart", "Subscribe" for
-/// subscriptions, or the merchant's custom label).
+    /// `add-to-cart-btn`: the add-to-cart button ("Add To Cart", "Subscribe" for
+    /// subscriptions, or the merchant's custom label).
     add_to_cart_btn,
     add_to_cart_btn_emit,
     add_to_cart_btn_out
 );
 
 fn add_to_cart_btn_out<'a>(_: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
-    let node = item;
-    Out::Builtin(&ADD_TO_CART_BTN, node, false)
+    Out::Builtin(&ADD_TO_CART_BTN, item, false)
 }
 
 builtin_formatter!(
-/// `product-checkout`: variant selects, quantity input and add-to-cart button.
+    /// `product-checkout`: variant selects, quantity input and add-to-cart button.
     product_checkout,
     product_checkout_emit,
     product_checkout_out
 );
 
 fn product_checkout_out<'a>(_: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
-    let node = item;
-    Out::Builtin(&PRODUCT_CHECKOUT, node, false)
+    Out::Builtin(&PRODUCT_CHECKOUT, item, false)
 }
 
 builtin_formatter!(
-/// `quantity-input`: shown for physical products, and for services when the store allows
-/// several of them (the default); never for subscriptions, nor with one unit or less in
-/// stock (SPEC §2 "Quantity input").
+    /// `quantity-input`: shown for physical products, and for services when the store allows
+    /// several of them (the default); never for subscriptions, nor with one unit or less in
+    /// stock (SPEC §2 "Quantity input").
     quantity_input,
     quantity_input_emit,
     quantity_input_out
@@ -188,14 +186,13 @@ fn quantity_input_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<
     if !allowed || product::total_stock(view) <= 1.0 {
         return Out::Value(Val::Missing);
     }
-    let node = item;
-    Out::Builtin(&QUANTITY_INPUT, node, false)
+    Out::Builtin(&QUANTITY_INPUT, item, false)
 }
 
 builtin_formatter!(
-/// `variants-select`: one dropdown (and radio group) per variant option, with the
-/// "Select {variantName}" placeholder ("Select Value" for gift cards). Nothing for items
-/// with fewer than two variants.
+    /// `variants-select`: one dropdown (and radio group) per variant option, with the
+    /// "Select {variantName}" placeholder ("Select Value" for gift cards). Nothing for items
+    /// with fewer than two variants.
     variants_select,
     variants_select_emit,
     variants_select_out
@@ -254,8 +251,8 @@ fn variants_select_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out
 }
 
 builtin_formatter!(
-/// `product-restock-notification`: the back-in-stock signup forms configured for the
-/// product in `productMerchandisingContext`.
+    /// `product-restock-notification`: the back-in-stock signup forms configured for the
+    /// product in `productMerchandisingContext`.
     product_restock_notification,
     product_restock_notification_emit,
     product_restock_notification_out
@@ -298,8 +295,8 @@ fn product_restock_notification_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Va
 }
 
 builtin_formatter!(
-/// `product-scarcity`: the low-stock messages, when scarcity is enabled for the product.
-/// Otherwise the value is left as it is.
+    /// `product-scarcity`: the low-stock messages, when scarcity is enabled for the product.
+    /// Otherwise the value is left as it is.
     product_scarcity,
     product_scarcity_emit,
     product_scarcity_out
@@ -356,9 +353,9 @@ fn localized_or(ctx: &Ctx<'_>, p: &VarPath, fallback: &str) -> Node {
 }
 
 builtin_formatter!(
-/// `product-price`: the price block: "from" the lowest price when variants differ, else
-/// the sale price with the original price, else the price. Subscriptions say how often
-/// they bill and for how long (SPEC §9 "Subscriptions").
+    /// `product-price`: the price block: "from" the lowest price when variants differ, else
+    /// the sale price with the original price, else the price. Subscriptions say how often
+    /// they bill and for how long (SPEC §9 "Subscriptions").
     product_price,
     product_price_emit,
     product_price_out
@@ -537,8 +534,8 @@ fn subscription_fields(
 }
 
 builtin_formatter!(
-/// `subscription-price`: the price of the cheapest variant's subscription pricing
-/// options: "from" when variants differ, the sale price with the original, or the price.
+    /// `subscription-price`: the price of the cheapest variant's subscription pricing
+    /// options: "from" when variants differ, the sale price with the original, or the price.
     subscription_price,
     subscription_price_emit,
     subscription_price_out
