@@ -44,6 +44,19 @@ pub struct RenderArgs {
     repeat: Option<u64>,
 }
 
+/// Runs `f` up to `warm_up` times, then `n` times, and returns the mean microseconds of
+/// those `n` runs.
+fn mean_us(n: u64, warm_up: u64, mut f: impl FnMut()) -> f64 {
+    for _ in 0..n.min(warm_up) {
+        f();
+    }
+    let start = Instant::now();
+    for _ in 0..n {
+        f();
+    }
+    start.elapsed().as_secs_f64() * 1e6 / n as f64
+}
+
 /// An input problem: reported on stderr, exit status 2.
 struct InputError(String);
 
@@ -120,13 +133,19 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
         None => Node::object(Vec::new()),
     };
 
-    let compiled = Template::compile(&source, registry);
-    let (partials, partial_errors) = Partials::compile(
-        partial_sources
-            .iter()
-            .map(|(n, s)| (n.as_str(), s.as_str())),
-        registry,
-    );
+    // The template and its partials, compiled: once for the run, N more times for --repeat.
+    let compile_all = || {
+        (
+            Template::compile(&source, registry),
+            Partials::compile(
+                partial_sources
+                    .iter()
+                    .map(|(n, s)| (n.as_str(), s.as_str())),
+                registry,
+            ),
+        )
+    };
+    let (compiled, (partials, partial_errors)) = compile_all();
     let mut stderr = std::io::stderr().lock();
     for e in &compiled.errors {
         let _ = writeln!(stderr, "{}", e.render(&file, Some(&source)));
@@ -156,41 +175,20 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
 
     if let Some(n) = args.repeat {
         let mut buf = String::with_capacity(out.len());
-        for _ in 0..n.min(2000) {
+        let exec_us = mean_us(n, 2000, || {
             buf.clear();
             execute(&template, &data, &env, &mut buf);
-        }
-        let start = Instant::now();
-        for _ in 0..n {
-            buf.clear();
-            execute(&template, &data, &env, &mut buf);
-        }
-        let mean_us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+        });
         let _ = writeln!(
             stderr,
-            "repeat: {n} executions, mean {mean_us:.3} us per execution"
+            "repeat: {n} executions, mean {exec_us:.3} us per execution"
         );
-        let compile_all = || {
-            let t = Template::compile(std::hint::black_box(&source), registry);
-            let p = Partials::compile(
-                partial_sources
-                    .iter()
-                    .map(|(n, s)| (n.as_str(), s.as_str())),
-                registry,
-            );
-            (t.errors.len(), p.1.len())
-        };
-        for _ in 0..n.min(200) {
+        let compile_us = mean_us(n, 200, || {
             std::hint::black_box(compile_all());
-        }
-        let start = Instant::now();
-        for _ in 0..n {
-            std::hint::black_box(compile_all());
-        }
-        let mean_us = start.elapsed().as_secs_f64() * 1e6 / n as f64;
+        });
         let _ = writeln!(
             stderr,
-            "repeat: {n} compiles of the template and its partials, mean {mean_us:.3} us per compile"
+            "repeat: {n} compiles of the template and its partials, mean {compile_us:.3} us per compile"
         );
     }
 
