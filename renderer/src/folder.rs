@@ -111,9 +111,10 @@ pub struct TemplateFolder {
     /// node every page context shares (built once per template version, not per render).
     pub strings: BTreeMap<String, Node>,
     pub problems: Vec<TemplateProblem>,
-    /// The largest main content and whole page rendered so far: the next render starts its
-    /// output buffers at that size instead of growing them from empty on every page.
-    pub(crate) output_sizes: [AtomicUsize; 2],
+    /// The largest main content and the largest whole page rendered so far: the next render
+    /// starts its output buffers at those sizes instead of growing them from empty.
+    pub(crate) main_size: AtomicUsize,
+    pub(crate) page_size: AtomicUsize,
 }
 
 impl TemplateFolder {
@@ -336,7 +337,8 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         css,
         strings,
         problems: l.problems,
-        output_sizes: Default::default(),
+        main_size: AtomicUsize::new(0),
+        page_size: AtomicUsize::new(0),
     }
 }
 

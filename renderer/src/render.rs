@@ -1,7 +1,7 @@
 //! Rendering one request: route → page context → main-content template → layout
 //! (TEMPLATE-PLATFORM.md §1.9).
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
 use template_lang::value::{Node, View};
@@ -151,7 +151,14 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
     let mut errors: Vec<String> = Vec::new();
     let (main_template, main_file) = main_template(site, folder, &route);
     let mut diagnostics = Vec::new();
-    let main = run(main_template, &context, folder, &tags, &mut diagnostics, 0);
+    let main = run(
+        main_template,
+        &context,
+        folder,
+        &tags,
+        &mut diagnostics,
+        &folder.main_size,
+    );
     errors.extend(
         diagnostics
             .drain(..)
@@ -182,7 +189,14 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         return p;
     };
     let full = with_render_keys(&context, site, folder, &route, &main, &layout.key);
-    let body = run(&layout.template, &full, folder, &tags, &mut diagnostics, 1);
+    let body = run(
+        &layout.template,
+        &full,
+        folder,
+        &tags,
+        &mut diagnostics,
+        &folder.page_size,
+    );
     let file_of = |line| {
         layout.locate(line).map_or_else(
             || (format!("layout '{}'", layout.key), line),
@@ -206,7 +220,7 @@ fn run(
     folder: &TemplateFolder,
     tags: &Tags<'_>,
     errors: &mut Vec<Diagnostic>,
-    size_slot: usize,
+    largest: &AtomicUsize,
 ) -> String {
     static NO_INJECTS: LazyLock<Injects> = LazyLock::new(Injects::default);
     let env = Env {
@@ -217,10 +231,9 @@ fn run(
     };
     // Sized like the largest output so far (capped, so one huge page does not make every
     // later render reserve as much).
-    let sizes = &folder.output_sizes[size_slot];
-    let mut out = String::with_capacity(sizes.load(Ordering::Relaxed));
+    let mut out = String::with_capacity(largest.load(Ordering::Relaxed));
     errors.extend(execute(template, data, &env, &mut out));
-    sizes.fetch_max(out.len().min(OUTPUT_RESERVE_MAX), Ordering::Relaxed);
+    largest.fetch_max(out.len().min(OUTPUT_RESERVE_MAX), Ordering::Relaxed);
     out
 }
 
