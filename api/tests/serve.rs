@@ -181,9 +181,9 @@ fn fixture_tenants() -> Vec<(PathBuf, String)> {
         .collect()
 }
 
-/// Every collection page and item page of every demo tenant, from the fixture files:
-/// (tenant host, path, expected page type, text the page must contain).
-fn routes() -> Vec<(String, String, u16, String)> {
+/// Every collection file of every demo tenant: (tenant host, urlId (the file name when the
+/// file has none), the collection's JSON).
+fn fixture_collections() -> Vec<(String, String, serde_json::Value)> {
     let mut out = Vec::new();
     for (dir, host) in fixture_tenants() {
         for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
@@ -194,40 +194,50 @@ fn routes() -> Vec<(String, String, u16, String)> {
                 .as_str()
                 .map(str::to_string)
                 .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
-            let is_folder = c["typeName"] == "folder";
-            // A password-protected collection and its items show the lock screen (103),
-            // titled with the collection's title.
-            let locked = c["password"].is_string();
-            let lock_title = c["title"].as_str().unwrap_or_default().to_string();
-            let kind = if locked {
-                103
-            } else if c["type"] == 10 || c["type"] == 7 {
-                2
+            out.push((host.clone(), url_id, c));
+        }
+    }
+    out
+}
+
+/// Every collection page and item page of every demo tenant, from the fixture files:
+/// (tenant host, path, expected page type, text the page must contain).
+fn routes() -> Vec<(String, String, u16, String)> {
+    let mut out = Vec::new();
+    for (host, url_id, c) in fixture_collections() {
+        let is_folder = c["typeName"] == "folder";
+        // A password-protected collection and its items show the lock screen (103),
+        // titled with the collection's title.
+        let locked = c["password"].is_string();
+        let lock_title = c["title"].as_str().unwrap_or_default().to_string();
+        let kind = if locked {
+            103
+        } else if c["type"] == 10 || c["type"] == 7 {
+            2
+        } else {
+            1
+        };
+        if !is_folder {
+            let marker = if locked {
+                lock_title.clone()
             } else {
-                1
+                String::new()
             };
-            if !is_folder {
-                let marker = if locked {
-                    lock_title.clone()
-                } else {
-                    String::new()
-                };
-                out.push((host.clone(), format!("/{url_id}"), kind, marker));
-            }
-            for item in c["items"].as_array().map(Vec::as_slice).unwrap_or_default() {
-                let title = item["title"].as_str().unwrap().to_string();
-                let (kind, marker) = if locked {
-                    (103, lock_title.clone())
-                } else {
-                    (50, title)
-                };
-                out.push((
-                    host.clone(),
-                    format!("/{url_id}/{}", item["urlId"].as_str().unwrap()),
-                    kind,
-                    marker,
-                ));
-            }
+            out.push((host.clone(), format!("/{url_id}"), kind, marker));
+        }
+        for item in c["items"].as_array().map(Vec::as_slice).unwrap_or_default() {
+            let title = item["title"].as_str().unwrap().to_string();
+            let (kind, marker) = if locked {
+                (103, lock_title.clone())
+            } else {
+                (50, title)
+            };
+            out.push((
+                host.clone(),
+                format!("/{url_id}/{}", item["urlId"].as_str().unwrap()),
+                kind,
+                marker,
+            ));
         }
     }
     out
@@ -393,33 +403,24 @@ struct Protected {
 
 fn protected_pages() -> Vec<Protected> {
     let mut out = Vec::new();
-    for (dir, host) in fixture_tenants() {
-        for entry in std::fs::read_dir(dir.join("collections")).unwrap() {
-            let path = entry.unwrap().path();
-            let c: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-            let (Some(password), Some(main)) =
-                (c["password"].as_str(), c["data"]["mainContent"].as_str())
-            else {
-                continue;
-            };
-            let url_id = c["urlId"]
+    for (host, url_id, c) in fixture_collections() {
+        let (Some(password), Some(main)) =
+            (c["password"].as_str(), c["data"]["mainContent"].as_str())
+        else {
+            continue;
+        };
+        let text = main.split("<p>").nth(1).expect("mainContent has a <p>");
+        out.push(Protected {
+            host: host.clone(),
+            path: format!("/{url_id}"),
+            id: c["id"]
                 .as_str()
-                .map(str::to_string)
-                .unwrap_or_else(|| path.file_stem().unwrap().to_string_lossy().to_string());
-            let text = main.split("<p>").nth(1).expect("mainContent has a <p>");
-            out.push(Protected {
-                host: host.clone(),
-                path: format!("/{url_id}"),
-                id: c["id"]
-                    .as_str()
-                    .expect("fixtures have fixed ids")
-                    .to_string(),
-                password: password.to_string(),
-                main_content: main.to_string(),
-                secret: text.chars().take(40).collect(),
-            });
-        }
+                .expect("fixtures have fixed ids")
+                .to_string(),
+            password: password.to_string(),
+            main_content: main.to_string(),
+            secret: text.chars().take(40).collect(),
+        });
     }
     out
 }
