@@ -22,7 +22,7 @@ pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
 
 fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
     match inst {
-        Inst::Text(text) => ctx.out.push_str(text),
+        Inst::Text(text) => push_text(&mut ctx.out, text),
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
@@ -80,6 +80,23 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
             }
         }
     }
+}
+
+/// Appends template text. Most text between tags is a few bytes (`<td>`, `</li>`, a
+/// newline); a copy whose length is known at compile time is a couple of stores, where
+/// `push_str` of a length known only at run time calls `memcpy`, which on these sizes cost
+/// as much as everything else a small loop body does.
+#[inline]
+fn push_text(out: &mut String, text: &str) {
+    macro_rules! fixed {
+        ($($len:literal)*) => {
+            match text.len() {
+                $($len => out.push_str(&text[..$len]),)*
+                _ => out.push_str(text),
+            }
+        };
+    }
+    fixed!(1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
 }
 
 /// Runs the first `{.or}` branch whose predicate holds.
@@ -208,6 +225,12 @@ fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
             return;
         }
     };
+    // Elements of a borrowed array are borrowed too: taken straight from the slice, they
+    // go into the frame without building a `Val` and copying it there.
+    let borrowed: Option<&'a [Node]> = match node {
+        Val::Ref(Node::Array(items)) => Some(items),
+        _ => None,
+    };
     ctx.push(node);
     let frame = ctx.depth();
     ctx.set_index_at(frame, 0);
@@ -225,8 +248,13 @@ fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
             break;
         }
         if reuse {
-            let element = ctx.element_at(frame, i);
-            ctx.reset_top(element);
+            match borrowed {
+                Some(items) => ctx.reset_top_ref(&items[i]),
+                None => {
+                    let element = ctx.element_at(frame, i);
+                    ctx.reset_top(element);
+                }
+            }
         } else {
             // The element comes from the top frame, which is this loop's own frame unless
             // a failed tag left one behind, exactly as in the reference.

@@ -74,22 +74,15 @@ impl<'x> View<'x> {
     /// nothing, and arrays element by element with commas, each element converted the way
     /// JavaScript's string concatenation converts it (so a `null` element prints `null`,
     /// while nested arrays follow `Array.join`, where null is empty).
+    // Always inlined: printing a scalar is a few instructions once the caller's match on the
+    // value and this one merge; arrays, rare in output, stay out of line.
+    #[inline(always)]
     pub fn print(self, out: &mut String) {
         match self {
             View::Str(s) => out.push_str(s),
             View::Num(n) => push_number(n, out),
             View::Bool(b) => out.push_str(if b { "true" } else { "false" }),
-            View::Arr(a) => {
-                for (i, item) in a.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    match item {
-                        Node::Null => out.push_str("null"),
-                        other => push_js_string(other, out),
-                    }
-                }
-            }
+            View::Arr(a) => print_array(a, out),
             View::Missing | View::Null | View::Obj(_) => {}
         }
     }
@@ -317,11 +310,34 @@ impl<'a> Val<'a> {
     }
 
     /// The `i`-th element of an array value.
+    #[inline]
     pub fn element(&self, i: usize) -> Val<'a> {
+        // Matches rather than `map_or(Val::Missing, ..)`, which builds (and drops) the
+        // default on every call.
         match self {
-            Val::Ref(Node::Array(a)) => a.get(i).map_or(Val::Missing, Val::Ref),
-            Val::Own(Node::Array(a)) => a.get(i).map_or(Val::Missing, |n| Val::Own(n.clone())),
+            Val::Ref(Node::Array(a)) => match a.get(i) {
+                Some(n) => Val::Ref(n),
+                None => Val::Missing,
+            },
+            Val::Own(Node::Array(a)) => match a.get(i) {
+                Some(n) => Val::Own(n.clone()),
+                None => Val::Missing,
+            },
             _ => Val::Missing,
+        }
+    }
+}
+
+/// An array as the engine prints it: elements joined with commas, each as JavaScript
+/// prints it, null as `null`.
+fn print_array(items: &[Node], out: &mut String) {
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        match item {
+            Node::Null => out.push_str("null"),
+            other => push_js_string(other, out),
         }
     }
 }

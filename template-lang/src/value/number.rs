@@ -5,44 +5,59 @@
 //! `parseFloat("12px")` is 12.
 
 /// Appends `n` as JavaScript's `String(n)` prints it.
+#[inline]
 pub fn push_number(n: f64, out: &mut String) {
-    if n == 0.0 {
-        // Covers -0, which JavaScript prints as "0".
-        out.push('0');
-    } else if n.abs() < 1e15 && (n as i64) as f64 == n {
-        // Integers are by far the most common case; itoa-style printing is exact here. The
-        // round trip through i64 tests for an integer without `f64::fract`, which is a libm
-        // call (`trunc`) on baseline x86-64 and showed up in profiles of integer-heavy pages.
-        // It is exact below 1e15 < 2^63; NaN fails `abs() < 1e15` and takes the slow path.
-        push_integer(n as i64, out);
-    } else {
-        let mut buf = ryu_js::Buffer::new();
-        out.push_str(buf.format(n));
+    match small_integer(n) {
+        // Integers are by far the most common case (counts, indexes, years, table cells).
+        Some((negative, v)) => {
+            // -0 prints as "0", as in JavaScript.
+            if negative && v != 0 {
+                out.push('-');
+            }
+            push_digits(v, out);
+        }
+        None => push_non_integer(n, out),
     }
 }
 
-/// `String(n)` as an owned string.
-pub fn number_to_string(n: f64) -> String {
-    let mut s = String::new();
-    push_number(n, &mut s);
-    s
+#[cold]
+fn push_non_integer(n: f64, out: &mut String) {
+    let mut buf = ryu_js::Buffer::new();
+    out.push_str(buf.format(n));
+}
+
+/// `n` as a sign and magnitude when it is an integer below 2^53, where every integer is
+/// exact and JavaScript prints all its digits. The test reads the exponent and the fraction
+/// bits: the float conversions of an `(n as i64) as f64 == n` round trip sit on the critical
+/// path of every printed number and cost more than the digits themselves.
+#[inline]
+fn small_integer(n: f64) -> Option<(bool, u64)> {
+    const FRACTION_BITS: u32 = 52;
+    let bits = n.to_bits();
+    let negative = bits >> 63 == 1;
+    let biased = ((bits >> FRACTION_BITS) & 0x7ff) as u32;
+    if biased == 0 {
+        // Zero, or a subnormal (which is no integer).
+        return (bits << 1 == 0).then_some((negative, 0));
+    }
+    // The value is 1.fraction × 2^exponent: below 2^0 it has a fraction; from 2^53 on
+    // integers are no longer all exact and the general printer decides the digits.
+    let exponent = biased
+        .checked_sub(1023)
+        .filter(|e| *e < FRACTION_BITS + 1)?;
+    let mantissa = (bits & ((1 << FRACTION_BITS) - 1)) | (1 << FRACTION_BITS);
+    let shift = FRACTION_BITS - exponent;
+    (mantissa & ((1 << shift) - 1) == 0).then_some((negative, mantissa >> shift))
 }
 
 /// Every number from 00 to 99, two digits each: integers print two digits at a time, as
-/// slices of this text.
+/// slices of this text. Each piece has a fixed length, so appending it is two stores, where
+/// a digit buffer of varying length would go through `memcpy` (and a UTF-8 check).
 const PAIRS: &str = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
                      5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-/// Appends the decimal digits of `v`. The digits are slices of [`PAIRS`], so they are
-/// known to be text without checking a digit buffer for UTF-8 or pushing byte by byte, and
-/// most integers pages print (counts, indexes, years) take one or two steps.
-fn push_integer(v: i64, out: &mut String) {
-    if v < 0 {
-        out.push('-');
-    }
-    push_digits(v.unsigned_abs(), out);
-}
-
+/// Appends the decimal digits of `n`; most integers pages print (counts, indexes, years)
+/// take one or two steps.
 fn push_digits(n: u64, out: &mut String) {
     if n >= 100 {
         push_digits(n / 100, out);
@@ -56,6 +71,13 @@ fn push_digits(n: u64, out: &mut String) {
         let at = n as usize * 2 + 1;
         out.push_str(&PAIRS[at..at + 1]);
     }
+}
+
+/// `String(n)` as an owned string.
+pub fn number_to_string(n: f64) -> String {
+    let mut s = String::new();
+    push_number(n, &mut s);
+    s
 }
 
 /// JavaScript's StrWhiteSpaceChar set, used by `trim`, `parseInt` and `parseFloat`.
@@ -210,6 +232,28 @@ mod tests {
             assert_eq!(p(-n as f64), (-n).to_string());
         }
         assert_eq!(p(4_503_599_627_370_495.5), "4503599627370495.5");
+        // Around 2^53, where the integer path hands over to the shortest-digits printer.
+        assert_eq!(p(9007199254740991.0), "9007199254740991");
+        assert_eq!(p(-9007199254740991.0), "-9007199254740991");
+        assert_eq!(p(9007199254740992.0), "9007199254740992");
+        assert_eq!(p(0.5), "0.5");
+        assert_eq!(p(-0.75), "-0.75");
+        assert_eq!(p(f64::MIN_POSITIVE / 4.0), "5.562684646268003e-309");
+        assert_eq!(p(f64::MAX), "1.7976931348623157e+308");
+    }
+
+    #[test]
+    fn integers_print_as_ryu_would() {
+        // Every integer path result must equal the general printer's, across magnitudes.
+        let mut n = 1.0_f64;
+        while n < 1e17 {
+            for x in [n, n + 1.0, n * 3.0 + 7.0, -n, -(n - 1.0)] {
+                let mut general = ryu_js::Buffer::new();
+                assert_eq!(p(x), general.format(x), "{x}");
+            }
+            n *= 1.7;
+            n = n.round();
+        }
     }
 
     #[test]
