@@ -516,3 +516,26 @@ fn limits_stop_runaway_templates() {
         "RuntimeError: Execution stopped: the output limit of 4096 bytes was reached"
     );
 }
+
+#[test]
+fn the_instruction_limit_allows_exactly_that_many_instructions() {
+    use template_lang::{Env, Limits, Template, execute, value::Node};
+    // Three variable tags are three instructions: a limit of 3 runs them all, a limit of 2
+    // stops before the third with one error.
+    let t = Template::parse_strict("{a}{a}{a}").unwrap();
+    let data = Node::from_json_str(r#"{"a":"x"}"#).unwrap();
+    let run_with_limit = |max_instructions| {
+        let env = Env {
+            limits: Limits {
+                max_instructions,
+                ..Limits::default()
+            },
+            ..Env::default()
+        };
+        let mut out = String::new();
+        let errors = execute(&t, &data, &env, &mut out);
+        (out, errors.len())
+    };
+    assert_eq!(run_with_limit(3), ("xxx".to_string(), 0));
+    assert_eq!(run_with_limit(2), ("xx".to_string(), 1));
+}

@@ -107,7 +107,7 @@ fn fed_name(fed: &Fed) -> &'static str {
     match fed {
         Fed::Leaf(inst) => match inst {
             Inst::Text(_) => "TEXT",
-            Inst::Variable(_) => "VARIABLE",
+            Inst::PrintCurrent | Inst::Print(_) | Inst::Variable(_) => "VARIABLE",
             Inst::Bindvar(_) => "BINDVAR",
             Inst::Ctxvar(_) => "CTXVAR",
             Inst::Eval(_) => "EVAL",

@@ -12,6 +12,7 @@ use crate::error::{Diagnostic, msg};
 use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
 use crate::syntax::host::HostTagSyntax;
+use crate::syntax::path::Head;
 use crate::syntax::scan::{Piece, pos_of, scan_with};
 use crate::syntax::tag::{FormatterSyntax, Tag};
 pub use assemble::MAX_NESTING;
@@ -159,8 +160,22 @@ fn lower(
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
         Tag::Comment => leaf(Inst::Text("".into())),
-        Tag::Variable { vars, formatters } => {
+        Tag::Variable {
+            mut vars,
+            formatters,
+        } => {
             let mut formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            if formatters.is_empty() && !vars.is_empty() {
+                // Only the first reference of `{a, b}` prints without formatters.
+                let path = vars.swap_remove(0);
+                return leaf(
+                    if matches!(path.head, Head::Current) && path.rest.is_empty() {
+                        Inst::PrintCurrent
+                    } else {
+                        Inst::Print(Box::new(path))
+                    },
+                );
+            }
             if let Some(last) = formatters.last_mut() {
                 last.emit = registry.emitter(&last.name);
             }

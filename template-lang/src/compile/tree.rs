@@ -19,6 +19,11 @@ pub type Block = Vec<Inst>;
 #[derive(Debug)]
 pub enum Inst {
     Text(Box<str>),
+    /// `{@}`: prints the current node. Its own instruction because it is the usual body of
+    /// loops over scalars, where the loads of a general variable tag showed in profiles.
+    PrintCurrent,
+    /// A variable tag without formatters: prints what the (first) reference resolves to.
+    Print(Box<VarPath>),
     Variable(Box<Variable>),
     Section(Box<Section>),
     Repeated(Box<Repeated>),

@@ -68,7 +68,12 @@ pub struct Ctx<'a> {
     stack: Vec<Frame<'a>>,
     errors: Vec<Diagnostic>,
     partial_depth: usize,
-    steps: u64,
+    /// Instructions left before the instruction limit; 0 once halted, so that one test
+    /// stops every later instruction.
+    steps_left: u64,
+    /// The output limit, copied from the environment's limits to spare a pointer chase in
+    /// the check every instruction makes.
+    max_output: usize,
     halted: bool,
     /// Set by [`Ctx::fail`]: the current `{var|...}` chain is abandoned.
     failed: bool,
@@ -97,7 +102,8 @@ impl<'a> Ctx<'a> {
             stack,
             errors: Vec::new(),
             partial_depth: 0,
-            steps: 0,
+            steps_left: env.limits.max_instructions,
+            max_output: env.limits.max_output,
             halted: false,
             failed: false,
             applying: "VARIABLE",
@@ -152,23 +158,32 @@ impl<'a> Ctx<'a> {
     // ---- limits -----------------------------------------------------------------------
 
     /// Counts one executed instruction; false once execution must stop.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn tick(&mut self) -> bool {
-        if self.halted {
-            return false;
+        if self.steps_left == 0 || self.out.len() > self.max_output {
+            return self.stop_at_limit();
         }
-        self.steps += 1;
-        let limits = &self.env.limits;
-        if self.steps > limits.max_instructions {
-            self.halt(msg::instruction_limit(limits.max_instructions));
-        } else if self.out.len() > limits.max_output {
-            self.halt(msg::output_limit(limits.max_output));
+        self.steps_left -= 1;
+        true
+    }
+
+    /// Halts at whichever limit was reached (the instruction limit first), once.
+    #[cold]
+    fn stop_at_limit(&mut self) -> bool {
+        if !self.halted {
+            let limits = &self.env.limits;
+            if self.steps_left == 0 {
+                self.halt(msg::instruction_limit(limits.max_instructions));
+            } else {
+                self.halt(msg::output_limit(limits.max_output));
+            }
         }
-        !self.halted
+        false
     }
 
     fn halt(&mut self, message: String) {
         self.halted = true;
+        self.steps_left = 0;
         self.error(message, None);
     }
 
@@ -279,18 +294,18 @@ impl<'a> Ctx<'a> {
         self.resolve_from(path, self.stack.len() - 1)
     }
 
-    /// Prints what `path` resolves to, as a plain `{path}` tag does. `{@}`, the usual tag
-    /// inside a loop over scalars, prints the current node where it lies, without building
-    /// (and dropping) a resolved copy.
+    /// Prints what `path` resolves to, as a plain `{path}` tag does.
     #[inline]
     pub(crate) fn print_path(&mut self, path: &VarPath) {
-        if matches!(path.head, Head::Current) && path.rest.is_empty() {
-            let frame = self.stack.last().expect("root frame");
-            frame.node.view().print(&mut self.out);
-        } else {
-            let value = self.resolve(path);
-            value.view().print(&mut self.out);
-        }
+        let value = self.resolve(path);
+        value.view().print(&mut self.out);
+    }
+
+    /// Prints the current node, as `{@}` does, where it lies (without a resolved copy).
+    #[inline]
+    pub(crate) fn print_current(&mut self) {
+        let frame = self.stack.last().expect("root frame");
+        frame.node.view().print(&mut self.out);
     }
 
     /// Resolves a reference starting at frame `depth` (0 is the root).

@@ -23,6 +23,8 @@ pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
 fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
     match inst {
         Inst::Text(text) => push_text(&mut ctx.out, text),
+        Inst::PrintCurrent => ctx.print_current(),
+        Inst::Print(path) => ctx.print_path(path),
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
@@ -157,11 +159,8 @@ pub(crate) fn apply_formatters<'a>(
     }
 }
 
+/// A variable tag with formatters (plain ones compile to [`Inst::Print`]).
 fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
-    if v.formatters.is_empty() {
-        ctx.print_path(&v.vars[0]);
-        return;
-    }
     ctx.at = Some(v.pos);
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
     if v.vars.len() == 1 {

@@ -56,20 +56,35 @@ fn small_integer(n: f64) -> Option<(bool, u64)> {
 const PAIRS: &str = "0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
                      5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-/// Appends the decimal digits of `n`; most integers pages print (counts, indexes, years)
-/// take one or two steps.
+/// Appends the decimal digits of `n`. Numbers below 100 (counts, indexes, quantities,
+/// table cells) are one fixed-size copy, inline; longer ones go two digits at a time.
+#[inline(always)]
 fn push_digits(n: u64, out: &mut String) {
-    if n >= 100 {
-        push_digits(n / 100, out);
-        let at = (n % 100) as usize * 2;
-        out.push_str(&PAIRS[at..at + 2]);
-    } else if n >= 10 {
-        let at = n as usize * 2;
+    if n < 100 {
+        push_below_100(n, out);
+    } else {
+        push_long_digits(n, out);
+    }
+}
+
+#[inline(always)]
+fn push_below_100(n: u64, out: &mut String) {
+    let at = n as usize * 2;
+    if n >= 10 {
         out.push_str(&PAIRS[at..at + 2]);
     } else {
         // The second digit of "0n".
-        let at = n as usize * 2 + 1;
-        out.push_str(&PAIRS[at..at + 1]);
+        out.push_str(&PAIRS[at + 1..at + 2]);
+    }
+}
+
+fn push_long_digits(n: u64, out: &mut String) {
+    if n >= 100 {
+        push_long_digits(n / 100, out);
+        let at = (n % 100) as usize * 2;
+        out.push_str(&PAIRS[at..at + 2]);
+    } else {
+        push_below_100(n, out);
     }
 }
 
