@@ -36,36 +36,45 @@ pub enum Piece<'s> {
 /// Computes positions of increasing byte offsets in one pass.
 struct Lines<'s> {
     src: &'s str,
+    /// The offset of the last position asked for, and its line and column.
     offset: usize,
     line: u32,
-    line_start: usize,
+    col: u32,
 }
 
 impl<'s> Lines<'s> {
-    fn pos(&mut self, offset: usize) -> Pos {
-        let bytes = &self.src.as_bytes()[self.offset..offset];
-        for nl in memchr::memchr_iter(b'\n', bytes) {
-            self.line += 1;
-            self.line_start = self.offset + nl + 1;
+    fn new(src: &'s str) -> Lines<'s> {
+        Lines {
+            src,
+            offset: 0,
+            line: 1,
+            col: 1,
         }
+    }
+
+    /// The position of `offset`, which is at or after the last one asked for: only the text
+    /// in between is looked at, so positions for every tag of a long line cost no more than
+    /// the line itself.
+    fn pos(&mut self, offset: usize) -> Pos {
+        let mut from = self.offset;
+        let bytes = &self.src.as_bytes()[from..offset];
+        if let Some(nl) = memchr::memrchr(b'\n', bytes) {
+            self.line += memchr::memchr_iter(b'\n', bytes).count() as u32;
+            self.col = 1;
+            from += nl + 1;
+        }
+        self.col += self.src[from..offset].chars().count() as u32;
         self.offset = offset;
-        let col = self.src[self.line_start..offset].chars().count() as u32 + 1;
         Pos {
             line: self.line,
-            col,
+            col: self.col,
         }
     }
 }
 
 /// The position of a byte offset (for diagnostics).
 pub fn pos_of(src: &str, offset: usize) -> Pos {
-    Lines {
-        src,
-        offset: 0,
-        line: 1,
-        line_start: 0,
-    }
-    .pos(offset.min(src.len()))
+    Lines::new(src).pos(offset.min(src.len()))
 }
 
 /// Scans `src`, handing each piece to `emit` in order.
@@ -81,12 +90,7 @@ pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnM
     let mut next_host: Option<usize> = None;
     let bytes = src.as_bytes();
     let len = bytes.len();
-    let mut lines = Lines {
-        src,
-        offset: 0,
-        line: 1,
-        line_start: 0,
-    };
+    let mut lines = Lines::new(src);
     let flush = |from: usize, to: usize, emit: &mut dyn FnMut(Piece<'s>)| {
         if from < to {
             emit(Piece::Text(&src[from..to]));
@@ -237,5 +241,10 @@ mod tests {
     fn positions_count_characters() {
         assert_eq!(pieces("é\n  ü{.end}"), ["T:é\n  ü", "End@2:4"]);
         assert_eq!(pos_of("ab\ncd", 4), Pos { line: 2, col: 2 });
+        // Several tags on one line and across lines: each position counts from the last.
+        assert_eq!(
+            pieces("é{a}ü{b}\n\nx{c}{d}"),
+            ["T:é", "V@1:2", "T:ü", "V@1:6", "T:\n\nx", "V@3:2", "V@3:5"]
+        );
     }
 }
