@@ -8,6 +8,8 @@ use super::product::{self, Money, ProductType, get, path};
 use crate::compile::Template;
 use crate::exec::Ctx;
 use crate::exec::context::PartialTarget;
+use crate::plugins::date::DEFAULT_TIME_ZONE;
+use crate::plugins::i18n::push_message;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::{Node, Val, View};
@@ -339,9 +341,13 @@ static FROM_TEXT: LazyLock<VarPath> =
     LazyLock::new(|| path_of("localizedStrings.productPriceFromText"));
 
 fn money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> Node {
+    Node::from(money_text(ctx, money, args))
+}
+
+fn money_text(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> String {
     let mut s = String::new();
     push_money_string(ctx, money, args, &mut s);
-    Node::from(s)
+    s
 }
 
 /// A localized string, or `fallback` when the data has none.
@@ -363,16 +369,106 @@ builtin_formatter!(
 
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
     let view = item.view();
-    let mut data: Vec<(&str, Option<Node>)> = Vec::new();
     if product::is_subscribable(view) {
+        let mut data = Vec::new();
         subscription_fields(ctx, args, view, &mut data);
-    } else if product::product_type(view) != Some(ProductType::Undefined) {
-        let has_from = product::has_varied_prices(view);
-        if has_from {
-            data.push((
-                "fromText",
-                Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
-            ));
+        return Out::Builtin(&PRODUCT_PRICE, Val::Own(object(data)), true);
+    }
+    let mut out = String::with_capacity(PRODUCT_PRICE_CAPACITY);
+    push_product_price(ctx, args, view, &mut out);
+    Out::Value(Val::Text(out))
+}
+
+/// Room for the markup of one price (a sale price with both labels is about 300 bytes).
+const PRODUCT_PRICE_CAPACITY: usize = 384;
+
+/// The built-in `product-price` template's markup for a product without subscription
+/// plans, written directly: it is most of the time of a store's product list, and its
+/// template runs in a private frame, so what it prints depends on nothing but these
+/// fields (its `localizedStrings` labels always fall back to the English ones). Tests
+/// render the template for every case and compare.
+fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, view: View<'_>, out: &mut String) {
+    const HIDDEN: &str = "<span class=\"visually-hidden v6-visually-hidden\">";
+    let (mut from, mut sale, mut normal) = (None, None, None);
+    let mut from_text = None;
+    if product::product_type(view) != Some(ProductType::Undefined) {
+        if product::has_varied_prices(view) {
+            from_text = Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}"));
+            from = Some(money_text(ctx, product::from_price(view), args));
+        }
+        if product::is_on_sale(view) {
+            sale = Some(money_text(ctx, product::sale_price(view), args));
+        }
+        normal = Some(money_text(ctx, product::normal_price(view), args));
+    }
+    // The template's `{.if}`s: an empty price (no locale for CLDR money) counts as absent.
+    fn given(s: &Option<String>) -> Option<View<'_>> {
+        s.as_deref().filter(|s| !s.is_empty()).map(View::Str)
+    }
+    out.push_str("\n\n\n<div class=\"product-price\">\n");
+    if let Some(price) = given(&from) {
+        let text = from_text.as_ref().map_or(View::Missing, View::of).to_str();
+        price_message(ctx, &text, Some(price), true, out);
+        out.push('\n');
+    } else if let Some(price) = given(&sale) {
+        out.push_str(HIDDEN);
+        out.push_str("Sale Price:</span>");
+        price_message(ctx, "{price}", Some(price), false, out);
+        out.push(' ');
+        out.push_str(HIDDEN);
+        out.push_str("Original Price:</span><span class=\"original-price\">");
+        let normal = normal.as_deref().map(View::Str);
+        price_message(ctx, "{price}", normal, false, out);
+        out.push_str("</span>\n");
+    } else if let Some(price) = given(&normal) {
+        price_message(ctx, "{price}", Some(price), false, out);
+    }
+    out.push_str("\n</div>");
+}
+
+/// One of the product-price template's `{text|message ...}` tags: the `from` branch
+/// passes `fromPrice:` and `price:`, the others `price:`, all then `billingPeriodValue:`
+/// and `duration:` (absent for these products). The template's private frame hides the
+/// website, so nested dates would use the default time zone.
+fn price_message(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    price: Option<View<'_>>,
+    from: bool,
+    out: &mut String,
+) {
+    let price = price.unwrap_or(View::Missing);
+    let absent = View::Missing;
+    let tail = [("billingPeriodValue", absent), ("duration", absent)];
+    let (positional, keyword): (&[View<'_>], &[(&str, View<'_>)]) = if from {
+        (
+            &[price, price, absent, absent],
+            &[("fromPrice", price), ("price", price), tail[0], tail[1]],
+        )
+    } else {
+        (
+            &[price, absent, absent],
+            &[("price", price), tail[0], tail[1]],
+        )
+    };
+    push_message(ctx, text, positional, keyword, DEFAULT_TIME_ZONE, out);
+}
+
+/// `product-price` through its built-in template, with the fields the template reads, for
+/// tests to compare [`push_product_price`] against.
+#[cfg(test)]
+pub(super) fn product_price_by_template<'a>(
+    ctx: &mut Ctx<'a>,
+    args: &'a Args,
+    vars: &mut [Val<'a>],
+) {
+    let item = std::mem::take(&mut vars[0]);
+    let view = item.view();
+    let mut data: Vec<(&str, Option<Node>)> = Vec::new();
+    if product::product_type(view) != Some(ProductType::Undefined) {
+        if product::has_varied_prices(view) {
+            let text = localized_or(ctx, &FROM_TEXT, "from {fromPrice}");
+            data.push(("fromText", Some(text)));
             let from = money_string(ctx, product::from_price(view), args);
             data.push(("formattedFromPrice", Some(from)));
         }
@@ -385,8 +481,8 @@ fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Ou
         let normal = money_string(ctx, product::normal_price(view), args);
         data.push(("formattedNormalPrice", Some(normal)));
     }
-    let node = object(data);
-    Out::Builtin(&PRODUCT_PRICE, Val::Own(node), true)
+    let text = render(ctx, &PRODUCT_PRICE, Val::Own(object(data)), true);
+    vars[0] = Val::Text(text);
 }
 
 /// Billing periods per year (SPEC §9 "Subscriptions").

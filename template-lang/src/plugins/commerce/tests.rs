@@ -140,3 +140,106 @@ fn chained_and_emitted_builtins_print_the_same() {
     }
     assert!(checked > 40, "only {checked} single-tag cases");
 }
+
+/// `product-price` writes the markup of products without subscription plans directly; its
+/// built-in template stays the definition. Every combination of product type, variant
+/// prices, sale state, money format, localized "from" text and locale prints the same both
+/// ways, through the formatter and through its emitting twin.
+#[test]
+fn direct_product_price_matches_its_template() {
+    let mut registry = crate::plugins::Registry::default();
+    crate::plugins::core::register(&mut registry);
+    crate::plugins::i18n::register(&mut registry);
+    super::register(&mut registry);
+    registry.add_formatter(
+        "product-price-by-template",
+        super::templates::product_price_by_template,
+    );
+    let compile = |source: &str| {
+        let c = Template::compile(source, &registry);
+        assert!(c.errors.is_empty(), "{source}: {:?}", c.errors);
+        c.template
+    };
+    let oracle = compile("{@|product-price-by-template}");
+    let forms = [
+        compile("{@|product-price}"),
+        compile("{@|product-price|str}"),
+        compile("{@|product-price-by-template}"),
+    ];
+    let money = |v: &str| format!(r#"{{"value":"{v}","currency":"EUR"}}"#);
+    let variant = |price: &str, sale: Option<&str>| {
+        format!(
+            r#"{{"price":{p},"priceMoney":{pm},"onSale":{on},"salePrice":{s},"salePriceMoney":{sm}}}"#,
+            p = price.replace('.', ""),
+            pm = money(price),
+            on = sale.is_some(),
+            s = sale.unwrap_or("0").replace('.', ""),
+            sm = money(sale.unwrap_or("0")),
+        )
+    };
+    let variant_sets = [
+        vec![],
+        vec![variant("12.50", None)],
+        vec![variant("12.50", None), variant("12.50", None)],
+        vec![variant("12.50", None), variant("1400", None)],
+        vec![variant("12.50", Some("9.99")), variant("12.50", None)],
+        vec![variant("20", Some("15")), variant("20", Some("15"))],
+    ];
+    let mut products = Vec::new();
+    for kind in [
+        "",
+        r#""productType":-1,"#,
+        r#""productType":1,"#,
+        r#""productType":3,"#,
+        r#""productType":4,"#,
+        r#""productType":9,"#,
+    ] {
+        for variants in &variant_sets {
+            products.push(format!(r#"{{{kind}"variants":[{}]}}"#, variants.join(",")));
+        }
+    }
+    for on_sale in [false, true] {
+        products.push(format!(
+            r#"{{"productType":2,"priceMoney":{},"salePriceMoney":{},"onSale":{on_sale}}}"#,
+            money("30"),
+            money("25.5")
+        ));
+    }
+    let contexts = [
+        "",
+        r#","featureFlags":{"useCLDRMoneyFormat":true}"#,
+        r#","localizedStrings":{"productPriceFromText":"ab {fromPrice}"}"#,
+        r#","localizedStrings":{"productPriceFromText":"{0} und mehr, {price}"},"featureFlags":{"useCLDRMoneyFormat":true}"#,
+        r#","localizedStrings":{"salePriceText":"Angebot","originalPriceText":"Vorher"}"#,
+    ];
+    let mut checked = 0;
+    for product in &products {
+        for context in contexts {
+            let json = format!(r#"{{"structuredContent":{product}{context}}}"#);
+            let data = Node::from_json_str(&json).expect("test data is JSON");
+            for locale in [
+                Some(icu_locale::locale!("en")),
+                Some(icu_locale::locale!("de")),
+                None,
+            ] {
+                let env = Env {
+                    locale,
+                    ..Env::default()
+                };
+                let run = |t: &Template| {
+                    let mut out = String::new();
+                    let errors = execute(t, &data, &env, &mut out);
+                    assert!(errors.is_empty(), "{json}: {errors:?}");
+                    out
+                };
+                let expected = run(&oracle);
+                assert!(expected.contains("product-price"), "{json}");
+                for form in &forms {
+                    assert_eq!(run(form), expected, "{json} in {:?}", env.locale);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, (6 * 6 + 2) * 5 * 3);
+}

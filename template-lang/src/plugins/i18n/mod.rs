@@ -82,10 +82,10 @@ impl NestedFormat for Nested<'_> {
 /// (`a.b`) and keyword (`name:a.b` or `name=a.b`) arguments, resolved in the enclosing
 /// scope.
 fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    let Some(locale) = ctx.env.locale.as_ref() else {
+    if ctx.env.locale.is_none() {
         vars[0] = Val::text("");
         return;
-    };
+    }
     let depth = ctx.parent_depth();
     let mut positional: Vec<Val<'a>> = Vec::with_capacity(args.len());
     let mut keyword: Vec<(&'a str, Val<'a>)> = Vec::new();
@@ -99,23 +99,39 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
             }
         }
     }
-    let zone = super::date::time_zone(ctx);
-    let zone = zone.view().to_str().into_owned();
+    // Borrowed where they are strings already: most messages are short patterns such as
+    // "{price}", where copies of the zone and the pattern cost more than the formatting.
+    let zone_value = super::date::time_zone(ctx);
+    let zone = zone_value.view().to_str();
+    let pos_views: Vec<View<'_>> = positional.iter().map(Val::view).collect();
+    let kw_views: Vec<(&str, View<'_>)> = keyword.iter().map(|(k, v)| (*k, v.view())).collect();
+    let mut out = String::new();
+    let text = vars[0].view().to_str();
+    push_message(ctx, &text, &pos_views, &kw_views, &zone, &mut out);
+    vars[0] = Val::Text(out);
+}
+
+/// Appends `text` formatted as a message with these arguments, as `{text|message ...}`
+/// prints it; nested dates are in time zone `zone`. Without a locale, nothing.
+pub(crate) fn push_message(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    positional: &[View<'_>],
+    keyword: &[(&str, View<'_>)],
+    zone: &str,
+    out: &mut String,
+) {
+    let env = ctx.env;
+    let Some(locale) = env.locale.as_ref() else {
+        return;
+    };
     let state = ctx.i18n.get_or_insert_with(|| {
         Box::new(I18nState {
             messages: shared_formatter(locale),
         })
     });
-    let text = vars[0].view().to_str().into_owned();
-    let pos_views: Vec<View<'_>> = positional.iter().map(Val::view).collect();
-    let kw_views: Vec<(&str, View<'_>)> = keyword.iter().map(|(k, v)| (*k, v.view())).collect();
-    let mut out = String::new();
-    let nested = Nested {
-        locale,
-        zone: &zone,
-    };
+    let nested = Nested { locale, zone };
     state
         .messages
-        .format(&text, &pos_views, &kw_views, &nested, &mut out);
-    vars[0] = Val::Text(out);
+        .format(text, positional, keyword, &nested, out);
 }
