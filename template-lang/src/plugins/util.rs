@@ -167,6 +167,12 @@ pub fn strip_complete_tags(s: &str) -> String {
 /// turn whitespace runs into `-`, lower-case.
 pub fn slugify(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
+    push_slug(s, &mut out);
+    out
+}
+
+/// Appends [`slugify`]'s slug of `s` to `out`.
+pub fn push_slug(s: &str, out: &mut String) {
     let mut in_ws = false;
     for c in s.chars() {
         if is_js_whitespace(c) {
@@ -182,7 +188,6 @@ pub fn slugify(s: &str) -> String {
         }
         // Other characters vanish; a whitespace run they interrupt stays one run.
     }
-    out
 }
 
 /// A key for walking JSON the way JavaScript property access does: strings name object

@@ -6,7 +6,8 @@ pub mod json;
 mod node;
 pub mod number;
 
-pub use node::{Node, Object, array_index, key_hash};
+pub(crate) use node::key;
+pub use node::{Key, Node, Object, array_index, key_hash};
 
 use std::cmp::Ordering;
 use std::sync::Arc;

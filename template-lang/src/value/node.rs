@@ -29,13 +29,75 @@ pub enum Node {
 const INDEX_THRESHOLD: usize = 16;
 
 /// The hash objects index their keys by. Templates compute it once per path segment at
-/// compile time, so a lookup compares integers and touches key text only on a match.
-pub fn key_hash(key: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    h.write(key.as_bytes());
-    h.finish()
+/// compile time, and built-in formatters for their fixed key names at build time (see
+/// [`Key`]), so a lookup compares integers and touches key text only on a match.
+///
+/// A multiply-rotate hash over 8-byte words (the scheme of rustc's FxHash), written as a
+/// `const fn` so that constant keys hash during compilation.
+pub const fn key_hash(key: &str) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let bytes = key.as_bytes();
+    let mut h: u64 = 0;
+    let mut i = 0;
+    while i + 8 <= bytes.len() {
+        let word = u64::from_le_bytes([
+            bytes[i],
+            bytes[i + 1],
+            bytes[i + 2],
+            bytes[i + 3],
+            bytes[i + 4],
+            bytes[i + 5],
+            bytes[i + 6],
+            bytes[i + 7],
+        ]);
+        h = (h ^ word).wrapping_mul(K).rotate_left(26);
+        i += 8;
+    }
+    // The last 0 to 7 bytes in at most three steps (pages hash many short keys at run time).
+    let mut tail: u64 = 0;
+    let mut shift = 0;
+    if i + 4 <= bytes.len() {
+        tail = u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]) as u64;
+        shift = 32;
+        i += 4;
+    }
+    if i + 2 <= bytes.len() {
+        tail |= (u16::from_le_bytes([bytes[i], bytes[i + 1]]) as u64) << shift;
+        shift += 16;
+        i += 2;
+    }
+    if i < bytes.len() {
+        tail |= (bytes[i] as u64) << shift;
+    }
+    // The length keeps "a" and "a\0" apart.
+    h = (h ^ tail).wrapping_mul(K).rotate_left(26);
+    (h ^ bytes.len() as u64).wrapping_mul(K)
 }
+
+/// An object key with its [`key_hash`], for lookups by a fixed name: `key!("title")`
+/// hashes at compile time.
+#[derive(Clone, Copy, Debug)]
+pub struct Key<'k> {
+    pub name: &'k str,
+    pub hash: u64,
+}
+
+impl<'k> Key<'k> {
+    pub const fn new(name: &'k str) -> Key<'k> {
+        Key {
+            name,
+            hash: key_hash(name),
+        }
+    }
+}
+
+/// A [`Key`] for a literal name, hashed at compile time.
+macro_rules! key {
+    ($name:literal) => {
+        const { $crate::value::Key::new($name) }
+    };
+}
+pub(crate) use key;
 
 /// A JSON object: entries in JavaScript's key order, with their key hashes alongside, and
 /// for large objects an open-addressing hash index (a lookup is one probe, usually).

@@ -8,14 +8,14 @@ use crate::plugins::util::escape_attr;
 use crate::syntax::path::{Head, Seg, VarPath};
 use crate::syntax::tag::Args;
 use crate::value::number::push_number;
-use crate::value::{Val, View, key_hash};
+use crate::value::{Key, Val, View, key, key_hash};
 
 /// `cart-quantity`: the total quantity over the cart's entries, in a span.
 pub fn cart_quantity<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let entries = get(vars[0].view(), "entries");
+    let entries = get(vars[0].view(), key!("entries"));
     let count: f64 = product::elements(entries)
         .iter()
-        .map(|e| get(View::of(e), "quantity").to_number())
+        .map(|e| get(View::of(e), key!("quantity")).to_number())
         .sum();
     let mut out = String::from("<span class=\"sqs-cart-quantity\">");
     push_number(count, &mut out);
@@ -67,7 +67,7 @@ pub fn product_quick_view<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val
         LazyLock::new(|| VarPath::from_dotted("localizedStrings.productQuickViewText"));
     let item = vars[0].view();
     let mut group = args.get(0).unwrap_or_default().to_owned();
-    match get(item, &group) {
+    match get(item, Key::new(&group)) {
         View::Missing => {
             let found = ctx.resolve(&single_key(&group));
             if !found.is_missing() {
@@ -79,7 +79,7 @@ pub fn product_quick_view<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val
     let mut out = String::from(
         "<span class=\"sqs-product-quick-view-button\" role=\"button\" tabindex=\"0\" data-id=\"",
     );
-    out.push_str(&get(item, "id").to_str());
+    out.push_str(&get(item, key!("id")).to_str());
     out.push_str("\" data-group=\"");
     out.push_str(&group);
     out.push_str("\">");
@@ -118,10 +118,10 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
         LazyLock::new(|| VarPath::from_dotted("localizedStrings.productSaleText"));
     let item = vars[0].view();
     if product::is_sold_out(item) {
-        let id = get(item, "id").to_str();
+        let id = get(item, key!("id")).to_str();
         let merch = ctx.resolve(&MERCH);
         let custom = if !id.is_empty() && !merch.is_missing() {
-            get(get(merch.view(), &id), "customSoldOutText")
+            get(get(merch.view(), Key::new(&id)), key!("customSoldOutText"))
                 .to_str()
                 .into_owned()
         } else {

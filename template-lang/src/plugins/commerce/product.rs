@@ -8,7 +8,7 @@ use fixed_decimal::Decimal;
 use std::cmp::Ordering;
 
 use crate::plugins::i18n::numbers::{move_point, parse_decimal};
-use crate::value::View;
+use crate::value::{Key, View, key};
 
 /// Product types (SPEC §3 "Enumerations"). The reference's helpers know 1–4 and -1; any
 /// other code, paywall products included, is "no type" to them (see [`product_type`]).
@@ -37,23 +37,27 @@ impl ProductType {
 }
 
 /// An object member (or array element by index text), or missing.
-pub fn get<'x>(v: View<'x>, key: &str) -> View<'x> {
+pub fn get<'x>(v: View<'x>, key: Key<'_>) -> View<'x> {
     match v {
-        View::Obj(o) => o.get(key).map_or(View::Missing, View::of),
-        View::Arr(a) => key
-            .parse::<usize>()
-            .ok()
-            .filter(|_| !key.starts_with('+') && (key == "0" || !key.starts_with('0')))
-            .and_then(|i| a.get(i))
+        View::Obj(o) => o
+            .get_hashed(key.name, key.hash)
             .map_or(View::Missing, View::of),
+        View::Arr(a) => {
+            let key = key.name;
+            key.parse::<usize>()
+                .ok()
+                .filter(|_| !key.starts_with('+') && (key == "0" || !key.starts_with('0')))
+                .and_then(|i| a.get(i))
+                .map_or(View::Missing, View::of)
+        }
         _ => View::Missing,
     }
 }
 
 /// Object members along `keys`.
-pub fn path<'x>(v: View<'x>, keys: &[&str]) -> View<'x> {
+pub fn path<'x>(v: View<'x>, keys: &[Key<'_>]) -> View<'x> {
     keys.iter().fold(v, |v, k| match v {
-        View::Obj(_) => get(v, k),
+        View::Obj(_) => get(v, *k),
         _ => View::Missing,
     })
 }
@@ -69,17 +73,19 @@ pub fn elements(v: View<'_>) -> &[crate::value::Node] {
 /// `structuredContent.productType`, as the reference's product helpers see it: `None`
 /// for codes they do not know (paywall included).
 pub fn product_type(item: View<'_>) -> Option<ProductType> {
-    let t = ProductType::from_code(path(item, &["structuredContent", "productType"]).to_number());
+    let t = ProductType::from_code(
+        path(item, &[key!("structuredContent"), key!("productType")]).to_number(),
+    );
     t.filter(|t| *t != ProductType::Paywall)
 }
 
 /// `structuredContent.variants`.
 pub fn variants(item: View<'_>) -> View<'_> {
-    path(item, &["structuredContent", "variants"])
+    path(item, &[key!("structuredContent"), key!("variants")])
 }
 
 pub fn is_subscribable(item: View<'_>) -> bool {
-    path(item, &["structuredContent", "isSubscribable"]).to_bool()
+    path(item, &[key!("structuredContent"), key!("isSubscribable")]).to_bool()
 }
 
 /// More than one variant, except for digital goods (which have a single price).
@@ -99,7 +105,7 @@ impl<'x> Money<'x> {
     /// The amount; 0 when it is missing, empty or not a number.
     pub fn amount(self) -> Decimal {
         match self {
-            Money::Node(v) => parse_decimal(&get(v, "value").to_str()).unwrap_or_default(),
+            Money::Node(v) => parse_decimal(&get(v, key!("value")).to_str()).unwrap_or_default(),
             Money::Default => Decimal::default(),
         }
     }
@@ -107,7 +113,7 @@ impl<'x> Money<'x> {
     /// The currency code, trimmed; USD when there is none.
     pub fn currency(self) -> String {
         match self {
-            Money::Node(v) => match get(v, "currency") {
+            Money::Node(v) => match get(v, key!("currency")) {
                 View::Missing => "USD".into(),
                 c => c.to_str().trim().to_owned(),
             },
@@ -163,19 +169,19 @@ fn reference_order(a: &Decimal, b: &Decimal) -> Ordering {
 
 /// The price a variant sells at: its sale price when on sale.
 fn selling_price(variant: View<'_>) -> View<'_> {
-    if get(variant, "onSale").truthy() {
-        get(variant, "salePriceMoney")
+    if get(variant, key!("onSale")).truthy() {
+        get(variant, key!("salePriceMoney"))
     } else {
-        get(variant, "priceMoney")
+        get(variant, key!("priceMoney"))
     }
 }
 
 /// The lowest selling price among the variants (the first on ties); a digital good's price.
 pub fn from_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, "structuredContent");
+    let content = get(item, key!("structuredContent"));
     match product_type(item) {
         Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            lowest(elements(get(content, "variants")), selling_price)
+            lowest(elements(get(content, key!("variants"))), selling_price)
         }
         Some(ProductType::Digital) => digital_price(content, "priceMoney"),
         _ => Money::Default,
@@ -184,17 +190,17 @@ pub fn from_price(item: View<'_>) -> Money<'_> {
 
 /// The highest regular price among the variants (the first on ties).
 pub fn normal_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, "structuredContent");
+    let content = get(item, key!("structuredContent"));
     match product_type(item) {
         Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            let vs = elements(get(content, "variants"));
+            let vs = elements(get(content, key!("variants")));
             let Some(first) = vs.first() else {
                 return Money::Default;
             };
-            let mut best = get(View::of(first), "priceMoney");
+            let mut best = get(View::of(first), key!("priceMoney"));
             let mut price = Money::Node(best).amount();
             for v in &vs[1..] {
-                let m = get(View::of(v), "priceMoney");
+                let m = get(View::of(v), key!("priceMoney"));
                 let p = Money::Node(m).amount();
                 if reference_order(&p, &price).is_gt() {
                     best = m;
@@ -210,16 +216,16 @@ pub fn normal_price(item: View<'_>) -> Money<'_> {
 
 /// The lowest sale price among the variants on sale; a digital good's sale price.
 pub fn sale_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, "structuredContent");
+    let content = get(item, key!("structuredContent"));
     match product_type(item) {
         Some(ProductType::Physical | ProductType::Service) => {
             let mut best: Option<(View<'_>, Decimal)> = None;
-            for v in elements(get(content, "variants")) {
+            for v in elements(get(content, key!("variants"))) {
                 let v = View::of(v);
-                if !get(v, "onSale").truthy() {
+                if !get(v, key!("onSale")).truthy() {
                     continue;
                 }
-                let m = get(v, "salePriceMoney");
+                let m = get(v, key!("salePriceMoney"));
                 let p = Money::Node(m).amount();
                 if best
                     .as_ref()
@@ -236,7 +242,7 @@ pub fn sale_price(item: View<'_>) -> Money<'_> {
 }
 
 fn digital_price<'x>(content: View<'x>, key: &str) -> Money<'x> {
-    match get(content, key) {
+    match get(content, Key::new(key)) {
         View::Missing => Money::Default,
         m => Money::Node(m),
     }
@@ -274,10 +280,10 @@ pub fn total_stock(item: View<'_>) -> f64 {
     let mut total = 0.0;
     for v in elements(variants(item)) {
         let v = View::of(v);
-        if get(v, "unlimited").truthy() {
+        if get(v, key!("unlimited")).truthy() {
             return UNLIMITED;
         }
-        total += get(v, "qtyInStock").to_number();
+        total += get(v, key!("qtyInStock")).to_number();
     }
     total
 }
@@ -292,14 +298,14 @@ pub fn has_varied_prices(item: View<'_>) -> bool {
             };
             let first = View::of(first);
             let (on_sale, sale, price) = (
-                get(first, "onSale"),
-                get(first, "salePrice"),
-                get(first, "price"),
+                get(first, key!("onSale")),
+                get(first, key!("salePrice")),
+                get(first, key!("price")),
             );
             vs[1..].iter().map(View::of).any(|v| {
-                !get(v, "onSale").equals(on_sale)
-                    || (on_sale.truthy() && !get(v, "salePrice").equals(sale))
-                    || !get(v, "price").equals(price)
+                !get(v, key!("onSale")).equals(on_sale)
+                    || (on_sale.truthy() && !get(v, key!("salePrice")).equals(sale))
+                    || !get(v, key!("price")).equals(price)
             })
         }
         _ => false,
@@ -311,8 +317,10 @@ pub fn is_on_sale(item: View<'_>) -> bool {
     match product_type(item) {
         Some(ProductType::Physical | ProductType::Service) => elements(variants(item))
             .iter()
-            .any(|v| get(View::of(v), "onSale").truthy()),
-        Some(ProductType::Digital) => path(item, &["structuredContent", "onSale"]).truthy(),
+            .any(|v| get(View::of(v), key!("onSale")).truthy()),
+        Some(ProductType::Digital) => {
+            path(item, &[key!("structuredContent"), key!("onSale")]).truthy()
+        }
         _ => false,
     }
 }
@@ -324,7 +332,7 @@ pub fn is_sold_out(item: View<'_>) -> bool {
         Some(ProductType::Physical | ProductType::Service) => {
             !elements(variants(item)).iter().any(|v| {
                 let v = View::of(v);
-                get(v, "unlimited").truthy() || get(v, "qtyInStock").to_number() > 0.0
+                get(v, key!("unlimited")).truthy() || get(v, key!("qtyInStock")).to_number() > 0.0
             })
         }
         Some(ProductType::Digital | ProductType::GiftCard) => false,
@@ -334,11 +342,11 @@ pub fn is_sold_out(item: View<'_>) -> bool {
 
 /// `websiteSettings.storeSettings.multipleQuantityAllowedForServices`, true unless set.
 pub fn multiple_quantity_allowed_for_services(website_settings: View<'_>) -> bool {
-    let store = get(website_settings, "storeSettings");
+    let store = get(website_settings, key!("storeSettings"));
     if !matches!(store, View::Obj(_)) {
         return true;
     }
-    match get(store, "multipleQuantityAllowedForServices") {
+    match get(store, key!("multipleQuantityAllowedForServices")) {
         View::Missing | View::Null => true,
         v => v.to_bool(),
     }
@@ -353,19 +361,19 @@ pub struct VariantOption<'x> {
 
 /// The options of an item with more than one variant (none otherwise).
 pub fn variant_options(item: View<'_>) -> Vec<VariantOption<'_>> {
-    let content = get(item, "structuredContent");
-    let vs = elements(get(content, "variants"));
+    let content = get(item, key!("structuredContent"));
+    let vs = elements(get(content, key!("variants")));
     if vs.len() <= 1 {
         return Vec::new();
     }
-    let mut options: Vec<VariantOption<'_>> = ordering(get(content, "variantOptionOrdering"))
+    let mut options: Vec<VariantOption<'_>> = ordering(get(content, key!("variantOptionOrdering")))
         .map(|name| VariantOption {
             name,
             values: Vec::new(),
         })
         .collect();
     for v in vs {
-        let View::Obj(attrs) = get(View::of(v), "attributes") else {
+        let View::Obj(attrs) = get(View::of(v), key!("attributes")) else {
             continue;
         };
         for (field, value) in attrs.iter() {
@@ -395,11 +403,14 @@ fn ordering(v: View<'_>) -> impl Iterator<Item = std::borrow::Cow<'_, str>> {
 
 /// A variant's option values joined with " / " (`Red / Large`).
 pub fn variant_descriptor(variant: View<'_>, out: &mut String) {
-    for (i, o) in elements(get(variant, "optionValues")).iter().enumerate() {
+    for (i, o) in elements(get(variant, key!("optionValues")))
+        .iter()
+        .enumerate()
+    {
         if i > 0 {
             out.push_str(" / ");
         }
-        out.push_str(&get(View::of(o), "value").to_str());
+        out.push_str(&get(View::of(o), key!("value")).to_str());
     }
 }
 
@@ -414,13 +425,13 @@ pub fn pricing_options_of_lowest_variant(item: View<'_>) -> Option<View<'_>> {
     }
     let vs = elements(variants(item));
     let first = View::of(vs.first()?);
-    let mut options = get(first, "pricingOptions");
+    let mut options = get(first, key!("pricingOptions"));
     let mut price = Money::Node(selling_price(first)).amount();
     for v in &vs[1..] {
         let v = View::of(v);
         let p = Money::Node(selling_price(v)).amount();
         if reference_order(&p, &price).is_lt() {
-            options = get(v, "pricingOptions");
+            options = get(v, key!("pricingOptions"));
             price = p;
         }
     }

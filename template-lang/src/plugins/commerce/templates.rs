@@ -12,7 +12,7 @@ use crate::plugins::date::DEFAULT_TIME_ZONE;
 use crate::plugins::i18n::push_message;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
-use crate::value::{Node, Val, View};
+use crate::value::{Key, Node, Val, View, key};
 
 /// A built-in template. Files end with a newline for editors; the markup ends with the
 /// file's last non-blank character.
@@ -265,7 +265,7 @@ fn product_restock_notification_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Va
     static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
     let website = ctx.resolve(&WEBSITE);
     let merch = ctx.resolve(&MERCH);
-    let id = get(item.view(), "id").to_str().into_owned();
+    let id = get(item.view(), key!("id")).to_str().into_owned();
     let product = merch.child(&id, None);
     let node = object(vec![
         ("product", item.to_node()),
@@ -310,7 +310,7 @@ fn product_scarcity_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Ou
     if merch.is_missing() {
         return Out::Value(item);
     }
-    let id = get(item.view(), "id").to_str().into_owned();
+    let id = get(item.view(), key!("id")).to_str().into_owned();
     let product = match merch.view() {
         View::Obj(_) | View::Arr(_) => merch.child(&id, id.parse().ok()),
         _ => Val::Missing,
@@ -591,8 +591,8 @@ fn subscription_fields(
     static UNAVAILABLE: LazyLock<VarPath> =
         LazyLock::new(|| path_of("localizedStrings.productPriceUnavailable"));
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
-    let plan = path(item, &["structuredContent", "subscriptionPlan"]);
-    let period = get(plan, "billingPeriod");
+    let plan = path(item, &[key!("structuredContent"), key!("subscriptionPlan")]);
+    let period = get(plan, key!("billingPeriod"));
     if period.is_missing() {
         data.push((
             "fromText",
@@ -602,9 +602,9 @@ fn subscription_fields(
         return;
     }
     let plan = Plan {
-        period: get(period, "value").to_number(),
-        unit: get(period, "unit").to_str().into_owned(),
-        cycles: get(plan, "numBillingCycles").to_number(),
+        period: get(period, key!("value")).to_number(),
+        unit: get(period, key!("unit")).to_str().into_owned(),
+        cycles: get(plan, key!("numBillingCycles")).to_number(),
     };
     let multiple = product::has_varied_prices(item);
     data.push(("billingPeriodValue", Some(Node::Number(plan.period))));
@@ -650,22 +650,22 @@ fn subscription_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) 
                 "fromText",
                 Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
             ));
-            let from = if get(first, "onSale").truthy() {
-                get(first, "salePriceMoney")
+            let from = if get(first, key!("onSale")).truthy() {
+                get(first, key!("salePriceMoney"))
             } else {
-                get(first, "priceMoney")
+                get(first, key!("priceMoney"))
             };
             data.push((
                 "formattedFromPrice",
                 Some(money_string(ctx, Money::Node(from), args)),
             ));
         }
-        if get(first, "onSale").truthy() {
+        if get(first, key!("onSale")).truthy() {
             data.push((
                 "formattedSubscriptionSalePriceText",
                 Some(Node::from("{price}")),
             ));
-            let sale = Money::Node(get(first, "salePriceMoney"));
+            let sale = Money::Node(get(first, key!("salePriceMoney")));
             data.push((
                 "formattedSubscriptionSalePrice",
                 Some(money_string(ctx, sale, args)),
@@ -675,7 +675,7 @@ fn subscription_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) 
             "formattedNormalSubscriptionPriceText",
             Some(Node::from("{price}")),
         ));
-        let normal = Money::Node(get(first, "priceMoney"));
+        let normal = Money::Node(get(first, key!("priceMoney")));
         data.push((
             "formattedNormalSubscriptionPrice",
             Some(money_string(ctx, normal, args)),
@@ -706,7 +706,7 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
     let strings = ctx.resolve(&STRINGS);
     let field = vars[0].view();
-    let builtin = match &*get(field, "type").to_str() {
+    let builtin = match &*get(field, key!("type")).to_str() {
         "address" => Some(&SUMMARY_ADDRESS),
         "checkbox" => Some(&SUMMARY_CHECKBOX),
         "date" => Some(&SUMMARY_DATE),
@@ -717,10 +717,10 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
         _ => None,
     };
     let value = match builtin {
-        None => get(field, "value").to_str().into_owned(),
+        None => get(field, key!("value")).to_str().into_owned(),
         Some(b) => {
             let node = if std::ptr::eq(b, &SUMMARY_LIKERT) {
-                let Some(rows) = likert_answers(strings.view(), get(field, "values")) else {
+                let Some(rows) = likert_answers(strings.view(), get(field, key!("values"))) else {
                     ctx.error(
                         "summary-form-field: a likert field has no values".into(),
                         None,
@@ -739,10 +739,10 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
     let mut out = String::from(
         "<div style=\"font-size:11px; margin-top:3px\">\n  <span style=\"font-weight:bold;\">",
     );
-    out.push_str(&get(field, "rawTitle").to_str());
+    out.push_str(&get(field, key!("rawTitle")).to_str());
     out.push_str(":</span> ");
     if value.is_empty() {
-        let text = get(strings.view(), "productSummaryFormNoAnswerText").to_str();
+        let text = get(strings.view(), key!("productSummaryFormNoAnswerText")).to_str();
         let text = crate::value::number::js_trim(&text);
         out.push_str(if text.is_empty() { "N/A" } else { text });
     } else {
@@ -759,7 +759,7 @@ pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a
 fn likert_answers(strings: View<'_>, values: View<'_>) -> Option<Node> {
     let label = |i: usize| -> Node {
         let (_, key, fallback) = LIKERT[i];
-        match get(strings, key) {
+        match get(strings, Key::new(key)) {
             View::Str(s) => Node::from(s),
             _ => Node::from(fallback),
         }

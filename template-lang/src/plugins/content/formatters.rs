@@ -10,11 +10,11 @@ use super::image::{self, push_focal_point, push_image_meta, split_dimensions};
 use super::{enums, get, get_index, run_builtin};
 use crate::compile::Template;
 use crate::exec::Ctx;
-use crate::plugins::util::{escape_attr, slugify};
+use crate::plugins::util::{escape_attr, push_slug};
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::{js_parse_int, push_number, to_int32};
-use crate::value::{Val, View};
+use crate::value::{Key, Val, View, key};
 
 /// The image widths the platform renders, smallest first (SPEC.md §9).
 pub const IMAGE_WIDTHS: [&str; 7] = ["100w", "300w", "500w", "750w", "1000w", "1500w", "2500w"];
@@ -72,7 +72,7 @@ fn capitalize<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 /// `child-image-meta [n]`: image metadata of the value's `items[n]` (default the first).
 fn child_image_meta<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let index = args.get(0).map_or(0.0, js_parse_int);
-    let child = get_index(&get(&vars[0], "items"), index);
+    let child = get_index(&get(&vars[0], key!("items")), index);
     let mut out = String::new();
     push_image_meta(ctx, &child, None, &mut out);
     vars[0] = Val::Text(out);
@@ -80,7 +80,7 @@ fn child_image_meta<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>])
 
 /// `cover-image-meta`: image metadata of the value's `coverImage`.
 fn cover_image_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let cover = get(&vars[0], "coverImage");
+    let cover = get(&vars[0], key!("coverImage"));
     let mut out = String::new();
     push_image_meta(ctx, &cover, None, &mut out);
     vars[0] = Val::Text(out);
@@ -161,7 +161,7 @@ fn image<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     escape_attr(&image::alt_text(ctx, node), &mut alt);
     let mut out = String::with_capacity(256);
     out.push_str("<noscript><img src=\"");
-    out.push_str(&get(node, "assetUrl").view().to_str());
+    out.push_str(&get(node, key!("assetUrl")).view().to_str());
     out.push_str("\" alt=\"");
     out.push_str(&alt);
     out.push_str("\" /></noscript><img class=\"");
@@ -169,7 +169,7 @@ fn image<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     out.push_str("\" ");
     push_image_meta(ctx, node, Some(&alt), &mut out);
     out.push_str("data-load=\"false\" data-image-id=\"");
-    out.push_str(&get(node, "id").view().to_str());
+    out.push_str(&get(node, key!("id")).view().to_str());
     out.push_str("\" data-type=\"image\" />");
     vars[0] = Val::Text(out);
 }
@@ -180,7 +180,7 @@ const COLOR_POSITIONS: [&str; 5] = ["topLeft", "topRight", "bottomLeft", "bottom
 /// `image-color [position [property]]`: one average colour of the image (`#rrggbb`,
 /// optionally as `property: #rrggbb`), or all five as `data-color-*` attributes.
 fn image_color<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    let colors = get(&vars[0], "colorData");
+    let colors = get(&vars[0], key!("colorData"));
     if colors.is_missing() {
         vars[0] = Val::Missing;
         return;
@@ -188,7 +188,7 @@ fn image_color<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut out = String::new();
     match args.get(0) {
         Some(position) => {
-            let color = get(&colors, &format!("{position}Average"));
+            let color = get(&colors, Key::new(&format!("{position}Average")));
             let color = color.view().to_str();
             if color.is_empty() {
                 let _ = write!(out, "\"{position}\" not found.");
@@ -203,7 +203,7 @@ fn image_color<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
         }
         None => {
             for position in COLOR_POSITIONS {
-                let color = get(&colors, &format!("{position}Average"));
+                let color = get(&colors, Key::new(&format!("{position}Average")));
                 let _ = write!(out, "data-color-{position}=\"#{}\" ", color.view().to_str());
             }
         }
@@ -219,13 +219,13 @@ fn image_srcset<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     if node.is_missing() {
         return;
     }
-    let variants = get(node, "systemDataVariants");
+    let variants = get(node, key!("systemDataVariants"));
     let variants = variants.view().to_str();
     let widths: Vec<&str> = variants.split(',').filter(|v| v.ends_with('w')).collect();
     let Some(&last) = widths.last() else {
         return;
     };
-    let asset_url = get(node, "assetUrl");
+    let asset_url = get(node, key!("assetUrl"));
     let asset_url = asset_url.view().to_str();
     let mut out = String::from(" srcset=\"");
     for (i, w) in widths.iter().enumerate() {
@@ -253,7 +253,7 @@ fn push_slug_classes(prefix: &str, list: &Val<'_>, out: &mut String) {
         out.push(' ');
         out.push_str(prefix);
         out.push('-');
-        out.push_str(&slugify(&item.view().to_str()));
+        push_slug(&item.view().to_str(), out);
     }
 }
 
@@ -269,11 +269,13 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     static INDEX: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("@index"));
     static STARRED: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("starred"));
 
-    let mut out = String::from("hentry");
+    // Room for the usual classes, so that appending them rarely reallocates.
+    let mut out = String::with_capacity(160);
+    out.push_str("hentry");
     let promoted = ctx.resolve(&PROMOTED);
     if promoted.view().truthy() {
         out.push_str(" promoted promoted-block-");
-        out.push_str(&slugify(&promoted.view().to_str()));
+        push_slug(&promoted.view().to_str(), &mut out);
     }
     let categories = ctx.resolve(&CATEGORIES);
     if categories.view().truthy() {
@@ -284,10 +286,10 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
         push_slug_classes("tag", &tags, &mut out);
     }
     let author = ctx.resolve(&AUTHOR);
-    let name = get(&author, "displayName");
+    let name = get(&author, key!("displayName"));
     if author.view().truthy() && name.view().truthy() {
         out.push_str(" author-");
-        out.push_str(&slugify(&name.view().to_str()));
+        push_slug(&name.view().to_str(), &mut out);
     }
     out.push_str(" post-type-");
     out.push_str(&ctx.resolve(&LABEL).view().to_str());
@@ -300,7 +302,7 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
         out.push_str(" featured");
     }
     let item = &vars[0];
-    if get(item, "recordType").view().to_number() == f64::from(record_type::STORE_ITEM.code) {
+    if get(item, key!("recordType")).view().to_number() == f64::from(record_type::STORE_ITEM.code) {
         if is_on_sale(item) {
             out.push_str(" on-sale");
         }
@@ -313,21 +315,21 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// The product type code of a store item (`structuredContent.productType`).
 fn product_type_of(item: &Val<'_>) -> Option<i32> {
-    let code = get(&get(item, "structuredContent"), "productType");
+    let code = get(&get(item, key!("structuredContent")), key!("productType"));
     enums::from_code(product_type::ALL, code.view().to_number()).map(|t| t.code)
 }
 
 /// A physical or service product with a variant on sale, or a digital one on sale.
 fn is_on_sale(item: &Val<'_>) -> bool {
-    let content = get(item, "structuredContent");
+    let content = get(item, key!("structuredContent"));
     match product_type_of(item) {
         Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
-            match get(&content, "variants").view() {
+            match get(&content, key!("variants")).view() {
                 View::Arr(variants) => variants.iter().any(|v| get_view(v, "onSale").truthy()),
                 _ => false,
             }
         }
-        Some(c) if c == product_type::DIGITAL.code => get(&content, "onSale").view().truthy(),
+        Some(c) if c == product_type::DIGITAL.code => get(&content, key!("onSale")).view().truthy(),
         _ => false,
     }
 }
@@ -337,7 +339,7 @@ fn is_on_sale(item: &Val<'_>) -> bool {
 fn is_sold_out(item: &Val<'_>) -> bool {
     match product_type_of(item) {
         Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
-            match get(&get(item, "structuredContent"), "variants").view() {
+            match get(&get(item, key!("structuredContent")), key!("variants")).view() {
                 View::Arr(variants) => !variants.iter().any(|v| {
                     get_view(v, "unlimited").truthy() || get_view(v, "qtyInStock").to_number() > 0.0
                 }),
@@ -445,9 +447,9 @@ fn to_fixed_2(x: f64) -> f64 {
 fn website_color<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     let node = &vars[0];
     let (hue, saturation, lightness) = (
-        get(node, "hue"),
-        get(node, "saturation"),
-        get(node, "lightness"),
+        get(node, key!("hue")),
+        get(node, key!("saturation")),
+        get(node, key!("lightness")),
     );
     if hue.is_missing() || saturation.is_missing() || lightness.is_missing() {
         vars[0] = Val::text("Missing an H/S/L value.");
@@ -456,7 +458,7 @@ fn website_color<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     let hue = hue.view().to_number();
     let mut saturation = saturation.view().to_number();
     let mut lightness = lightness.view().to_number();
-    let alpha = get(node, "alpha");
+    let alpha = get(node, key!("alpha"));
     let alpha = (!alpha.is_missing()).then(|| alpha.view().to_number());
 
     let mut errors = String::new();
@@ -512,7 +514,7 @@ const VIDEO_COLORS: [(&str, &str); 5] = [
 /// overlay when the item asks for one.
 fn video<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let node = &vars[0];
-    let oembed = get(node, "oembed");
+    let oembed = get(node, key!("oembed"));
     let load_false = args.iter().any(|a| a == "load-false");
     let use_colors = args.iter().any(|a| a == "color-data");
 
@@ -522,30 +524,30 @@ fn video<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
         out.push_str(" data-load=\"false\" ");
     }
     out.push_str("data-html=\"");
-    escape_attr(&get(&oembed, "html").view().to_str(), &mut out);
+    escape_attr(&get(&oembed, key!("html")).view().to_str(), &mut out);
     out.push_str("\" data-provider-name=\"");
-    out.push_str(&get(&oembed, "providerName").view().to_str());
+    out.push_str(&get(&oembed, key!("providerName")).view().to_str());
     out.push_str("\">");
 
-    if get(node, "overlay").view().truthy() {
+    if get(node, key!("overlay")).view().truthy() {
         out.push_str("<div class=\"sqs-video-overlay");
-        let has_image =
-            get(node, "mainImageId").view().truthy() || get(node, "systemDataId").view().truthy();
+        let has_image = get(node, key!("mainImageId")).view().truthy()
+            || get(node, key!("systemDataId")).view().truthy();
         if has_image {
             out.push_str("\" style=\"opacity: 0;\"><img data-load=\"false\" data-src=\"");
-            out.push_str(&get(node, "assetUrl").view().to_str());
+            out.push_str(&get(node, key!("assetUrl")).view().to_str());
             out.push_str("\" data-image-dimensions=\"");
-            out.push_str(&get(node, "originalSize").view().to_str());
+            out.push_str(&get(node, key!("originalSize")).view().to_str());
             out.push_str("\" data-image-focal-point=\"");
             push_focal_point(node, &mut out);
             out.push_str("\" ");
-            let colors = get(node, "colorData");
+            let colors = get(node, key!("colorData"));
             if use_colors && colors.view().truthy() {
                 for (attr, key) in VIDEO_COLORS {
                     let _ = write!(
                         out,
                         "data-color-{attr}=\"#{}\" ",
-                        get(&colors, key).view().to_str()
+                        get(&colors, Key::new(key)).view().to_str()
                     );
                 }
             }

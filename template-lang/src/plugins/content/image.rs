@@ -9,21 +9,21 @@ use crate::exec::Ctx;
 use crate::plugins::util::{escape_attr, remove_tags};
 use crate::syntax::path::VarPath;
 use crate::value::number::{js_trim, push_number};
-use crate::value::{Val, View};
+use crate::value::{Val, View, key};
 
 /// Alt text derived from a body keeps at most this many UTF-16 units (SPEC.md §9).
 pub const MAX_ALT_TEXT_LENGTH: usize = 250;
 
 /// `x,y` of the image's `mediaFocalPoint`, or the centre when it has none.
 pub fn push_focal_point(image: &Val<'_>, out: &mut String) {
-    let point = get(image, "mediaFocalPoint");
+    let point = get(image, key!("mediaFocalPoint"));
     if point.is_missing() {
         out.push_str("0.5,0.5");
         return;
     }
-    push_number(get(&point, "x").view().to_number(), out);
+    push_number(get(&point, key!("x")).view().to_number(), out);
     out.push(',');
-    push_number(get(&point, "y").view().to_number(), out);
+    push_number(get(&point, key!("y")).view().to_number(), out);
 }
 
 /// The alt text of an image. Inside an image block (`blockType` 5) the block's own
@@ -32,25 +32,25 @@ pub fn alt_text(ctx: &Ctx<'_>, image: &Val<'_>) -> String {
     static BLOCK_TYPE: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("blockType"));
     let block = ctx.resolve(&BLOCK_TYPE);
     if !block.is_missing() && block.view().to_number() == f64::from(block_type::IMAGE.code) {
-        return js_trim(&get(image, "altText").view().to_str()).to_string();
+        return js_trim(&get(image, key!("altText")).view().to_str()).to_string();
     }
     alt_text_from_fields(image)
 }
 
 /// Title, else the body without tags (cut to [`MAX_ALT_TEXT_LENGTH`]), else the file name.
 pub fn alt_text_from_fields(item: &Val<'_>) -> String {
-    let title = get(item, "title");
+    let title = get(item, key!("title"));
     if title.view().truthy() {
         return title.view().to_str().into_owned();
     }
-    let body = get(item, "body");
+    let body = get(item, key!("body"));
     if body.view().truthy() {
         let text = remove_tags(&body.view().to_str());
         if !text.is_empty() {
             return utf16_prefix(&text, MAX_ALT_TEXT_LENGTH);
         }
     }
-    let filename = get(item, "filename");
+    let filename = get(item, key!("filename"));
     if filename.view().truthy() {
         return filename.view().to_str().into_owned();
     }
@@ -80,7 +80,10 @@ pub fn utf16_prefix(s: &str, max: usize) -> String {
 
 /// Is the image a preview of a licensed asset (an object under `licensedAssetPreview`)?
 fn is_licensed_asset_preview(image: &Val<'_>) -> bool {
-    matches!(get(image, "licensedAssetPreview").view(), View::Obj(_))
+    matches!(
+        get(image, key!("licensedAssetPreview")).view(),
+        View::Obj(_)
+    )
 }
 
 /// The image loader's attributes, each followed by a space; nothing for a missing image.
@@ -99,20 +102,20 @@ pub fn push_image_meta(
     if is_licensed_asset_preview(image) {
         out.push_str("data-licensed-asset-preview=\"true\" ");
     }
-    let component_key = get(image, "componentKey");
+    let component_key = get(image, key!("componentKey"));
     if !component_key.is_missing() {
         out.push_str("data-component-key=\"");
         out.push_str(&component_key.view().to_str());
         out.push_str("\" ");
     }
-    let asset_url = get(image, "assetUrl");
+    let asset_url = get(image, key!("assetUrl"));
     let asset_url = asset_url.view().to_str();
     out.push_str("data-src=\"");
     out.push_str(&asset_url);
     out.push_str("\" data-image=\"");
     out.push_str(&asset_url);
     out.push_str("\" data-image-dimensions=\"");
-    out.push_str(&get(image, "originalSize").view().to_str());
+    out.push_str(&get(image, key!("originalSize")).view().to_str());
     out.push_str("\" data-image-focal-point=\"");
     push_focal_point(image, out);
     out.push_str("\" alt=\"");

@@ -22,7 +22,7 @@ use crate::compile::Template;
 use crate::exec::Ctx;
 use crate::exec::context::PartialTarget;
 use crate::plugins::util::{PathKey, step};
-use crate::value::Val;
+use crate::value::{Key, Val};
 
 pub fn register(r: &mut super::Registry) {
     formatters::register(r);
@@ -31,8 +31,8 @@ pub fn register(r: &mut super::Registry) {
 
 /// The reference's `node.get(key)` for a fixed key: an object's property; missing for
 /// anything else.
-pub(crate) fn get<'a>(v: &Val<'a>, key: &str) -> Val<'a> {
-    v.child(key, None)
+pub(crate) fn get<'a>(v: &Val<'a>, key: Key<'_>) -> Val<'a> {
+    v.child_hashed(key.name, key.hash, None)
 }
 
 /// The reference's `node.get(i)` / `node.path([i])` for a number: an array element, or an

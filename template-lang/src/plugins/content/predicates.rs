@@ -11,7 +11,7 @@ use crate::exec::Ctx;
 use crate::plugins::util::remove_tags;
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
-use crate::value::{Val, View};
+use crate::value::{Key, Val, View, key};
 
 /// Registers `name?` testing `recordType == code` for each record type given.
 macro_rules! record_types {
@@ -27,7 +27,7 @@ macro_rules! promoted_record_types {
     ($r:ident; $($name:literal => $kind:ident / $block:literal),* $(,)?) => {
         $( $r.add_predicate(concat!($name, "?"), |ctx, _| {
             has_record_type(ctx.node(), record_type::$kind.code)
-                || get(ctx.node(), "promotedBlockType").view().to_str() == $block
+                || get(ctx.node(), key!("promotedBlockType")).view().to_str() == $block
         }); )*
     };
 }
@@ -36,7 +36,7 @@ macro_rules! promoted_record_types {
 macro_rules! promoted_blocks {
     ($r:ident; $($name:literal => $block:literal),* $(,)?) => {
         $( $r.add_predicate(concat!("promoted", $name, "?"), |ctx, _| {
-            get(ctx.node(), "promotedBlockType").view().to_str() == $block
+            get(ctx.node(), key!("promotedBlockType")).view().to_str() == $block
         }); )*
     };
 }
@@ -63,7 +63,7 @@ macro_rules! gallery_booleans {
 macro_rules! background_sources {
     ($r:ident; $($name:literal => $kind:ident),* $(,)?) => {
         $( $r.add_predicate(concat!("background-source-", $name, "?"), |ctx, _| {
-            get(ctx.node(), "backgroundSource").view().to_number()
+            get(ctx.node(), key!("backgroundSource")).view().to_number()
                 == f64::from(background_source::$kind.code)
         }); )*
     };
@@ -74,17 +74,17 @@ pub fn register(r: &mut Registry) {
     r.add_predicate("child-images?", child_images);
     r.add_predicate("clickable?", clickable);
     r.add_predicate("collection?", |ctx, _| {
-        get(ctx.node(), "collection").view().truthy()
+        get(ctx.node(), key!("collection")).view().truthy()
     });
     r.add_predicate("collection-page?", collection_page);
     r.add_predicate("collection-template-page?", collection_template_page);
     r.add_predicate("collectionTypeNameEquals?", collection_type_name_equals);
     r.add_predicate("excerpt?", excerpt);
     r.add_predicate("external-link?", |ctx, _| {
-        get(ctx.node(), "externalLink").view().truthy()
+        get(ctx.node(), key!("externalLink")).view().truthy()
     });
     r.add_predicate("folder?", |ctx, _| {
-        get(&get(ctx.node(), "collection"), "folder")
+        get(&get(ctx.node(), key!("collection")), key!("folder"))
             .view()
             .truthy()
     });
@@ -95,15 +95,18 @@ pub fn register(r: &mut Registry) {
     r.add_predicate("main-image?", |ctx, _| has_main_image(ctx.node()));
     r.add_predicate("passthrough?", passthrough);
     r.add_predicate("redirect?", |ctx, _| {
-        get(ctx.node(), "folderBehavior").view().to_number()
+        get(ctx.node(), key!("folderBehavior")).view().to_number()
             == f64::from(folder_behavior::REDIRECT.code)
     });
     r.add_predicate("same-day?", same_day);
     r.add_predicate("serviceNameEmail?", |ctx, _| {
-        get(ctx.node(), "serviceName").view().to_str() == "email"
+        get(ctx.node(), key!("serviceName")).view().to_str() == "email"
     });
     r.add_predicate("show-past-events?", |ctx, _| {
-        get(ctx.node(), "showPastOrUpcomingEvents").view().to_str() == "past"
+        get(ctx.node(), key!("showPastOrUpcomingEvents"))
+            .view()
+            .to_str()
+            == "past"
     });
 
     gallery_selects!(r; "design": "design" => "grid", "slideshow", "slider", "stacked");
@@ -164,11 +167,12 @@ pub fn register(r: &mut Registry) {
 }
 
 fn has_record_type(node: &Val<'_>, code: i32) -> bool {
-    get(node, "recordType").view().to_number() == f64::from(code)
+    get(node, key!("recordType")).view().to_number() == f64::from(code)
 }
 
 fn has_main_image(node: &Val<'_>) -> bool {
-    get(node, "mainImageId").view().truthy() || get(node, "systemDataId").view().truthy()
+    get(node, key!("mainImageId")).view().truthy()
+        || get(node, key!("systemDataId")).view().truthy()
 }
 
 /// The gallery's `options` object, found up the context stack.
@@ -178,18 +182,21 @@ fn gallery_options<'a>(ctx: &Ctx<'a>) -> Val<'a> {
 }
 
 fn gallery_select(ctx: &Ctx<'_>, option: &str, value: &str) -> bool {
-    let v = get(&gallery_options(ctx), option);
+    let v = get(&gallery_options(ctx), Key::new(option));
     !v.is_missing() && v.view().to_str() == value
 }
 
 fn gallery_boolean(ctx: &Ctx<'_>, option: &str) -> bool {
-    get(&gallery_options(ctx), option).view().to_bool()
+    get(&gallery_options(ctx), Key::new(option))
+        .view()
+        .to_bool()
 }
 
 /// `gallery-meta?`: the gallery shows controls or indicators.
 fn gallery_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     let options = gallery_options(ctx);
-    get(&options, "controls").view().truthy() || get(&options, "indicators").view().truthy()
+    get(&options, key!("controls")).view().truthy()
+        || get(&options, key!("indicators")).view().truthy()
 }
 
 /// `calendar-view?`: `calendarView` (up the stack) is true.
@@ -200,7 +207,7 @@ fn calendar_view<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 
 /// `child-images?`: the first of the node's `items` has an image.
 fn child_images<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let items = get(ctx.node(), "items");
+    let items = get(ctx.node(), key!("items"));
     match items.view() {
         View::Arr(a) if !a.is_empty() => has_main_image(&items.element(0)),
         _ => false,
@@ -221,18 +228,18 @@ fn clickable<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 
 /// `collection-page?`: the node's collection is a page (type 10).
 fn collection_page<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let kind = get(&get(ctx.node(), "collection"), "type");
+    let kind = get(&get(ctx.node(), key!("collection")), key!("type"));
     !kind.is_missing() && kind.view().to_number() == f64::from(collection_type::PAGE.code)
 }
 
 /// `collection-template-page?`: the node's collection, or the node itself when it has
 /// none, is a template page (type 7).
 fn collection_template_page<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let collection = get(ctx.node(), "collection");
+    let collection = get(ctx.node(), key!("collection"));
     let kind = if collection.is_missing() {
-        get(ctx.node(), "type")
+        get(ctx.node(), key!("type"))
     } else {
-        get(&collection, "type")
+        get(&collection, key!("type"))
     };
     !kind.is_missing() && kind.view().to_number() == f64::from(collection_type::TEMPLATE_PAGE.code)
 }
@@ -249,8 +256,8 @@ fn collection_type_name_equals<'a>(ctx: &mut Ctx<'a>, args: &'a Args) -> bool {
 /// `excerpt?`: the excerpt (its `html`, or the excerpt itself when it is text) has text
 /// besides tags, whitespace, no-break and zero-width spaces.
 fn excerpt<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let excerpt = get(ctx.node(), "excerpt");
-    let html = get(&excerpt, "html");
+    let excerpt = get(ctx.node(), key!("excerpt"));
+    let html = get(&excerpt, key!("html"));
     let text = match (html.view(), excerpt.view()) {
         (View::Str(s), _) | (_, View::Str(s)) => s,
         _ => return false,
@@ -262,33 +269,36 @@ fn excerpt<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 
 /// `index?`: the node's collection is a folder that opens as an index.
 fn index<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let collection = get(ctx.node(), "collection");
+    let collection = get(ctx.node(), key!("collection"));
     if !matches!(collection.view(), View::Obj(_)) {
         return false;
     }
-    get(&collection, "folder").view().truthy()
-        && matches!(get(&collection, "folderBehavior").view(),
+    get(&collection, key!("folder")).view().truthy()
+        && matches!(get(&collection, key!("folderBehavior")).view(),
             View::Num(n) if n == f64::from(folder_behavior::INDEX.code))
 }
 
 /// `location?`: the node's location has map coordinates (present, whatever their value).
 fn location<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let location = get(ctx.node(), "location");
-    !get(&location, "mapLat").is_missing() && !get(&location, "mapLng").is_missing()
+    let location = get(ctx.node(), key!("location"));
+    !get(&location, key!("mapLat")).is_missing() && !get(&location, key!("mapLng")).is_missing()
 }
 
 /// `passthrough?`: the item passes through to a non-empty source URL.
 fn passthrough<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    get(ctx.node(), "passthrough").view().truthy()
-        && !get(ctx.node(), "sourceUrl").view().to_str().is_empty()
+    get(ctx.node(), key!("passthrough")).view().truthy()
+        && !get(ctx.node(), key!("sourceUrl"))
+            .view()
+            .to_str()
+            .is_empty()
 }
 
 /// `same-day?`: the event starts and ends on the same UTC day of the same era year (so,
 /// as in the reference, a day of 1 BC matches the same day of AD 1). Dates the calendar cannot
 /// represent fail the predicate (the reference throws): neither branch runs.
 fn same_day<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    let start = get(ctx.node(), "startDate").view().to_number();
-    let end = get(ctx.node(), "endDate").view().to_number();
+    let start = get(ctx.node(), key!("startDate")).view().to_number();
+    let end = get(ctx.node(), key!("endDate")).view().to_number();
     match (
         UtcFields::from_epoch_ms(start),
         UtcFields::from_epoch_ms(end),

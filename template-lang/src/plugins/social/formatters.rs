@@ -12,8 +12,8 @@ use crate::plugins::content::{DATE_OUT_OF_RANGE, builtin, get, run_builtin};
 use crate::plugins::util::{ENCODE_URI_COMPONENT, escape_attr, percent_encode};
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
-use crate::value::Val;
 use crate::value::number::{js_trim, push_number};
+use crate::value::{Key, Val, key};
 
 pub fn register(r: &mut Registry) {
     r.add_formatter("activate-twitter-links", activate_twitter_links);
@@ -34,7 +34,7 @@ fn activate_twitter_links<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]
 
 /// `comment-count`: "No Comments", "1 Comment" or "N Comments" (SPEC.md §2).
 fn comment_count<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let count = get(&vars[0], "publicCommentCount").view().to_number();
+    let count = get(&vars[0], key!("publicCommentCount")).view().to_number();
     let mut out = String::with_capacity(12);
     if count == 0.0 {
         out.push_str("No");
@@ -100,23 +100,23 @@ fn push_calendar_date(f: &UtcFields, out: &mut String) {
 /// make the reference throw: the tag is abandoned with an execution error.
 fn google_calendar_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     let node = &vars[0];
-    let start = UtcFields::from_epoch_ms(get(node, "startDate").view().to_number());
-    let end = UtcFields::from_epoch_ms(get(node, "endDate").view().to_number());
+    let start = UtcFields::from_epoch_ms(get(node, key!("startDate")).view().to_number());
+    let end = UtcFields::from_epoch_ms(get(node, key!("endDate")).view().to_number());
     let (Some(start), Some(end)) = (start, end) else {
         ctx.fail(DATE_OUT_OF_RANGE);
         return;
     };
     let mut out = String::from("http://www.google.com/calendar/event?action=TEMPLATE&text=");
-    js_escape(&get(node, "title").view().to_str(), &mut out);
+    js_escape(&get(node, key!("title")).view().to_str(), &mut out);
     out.push_str("&dates=");
     push_calendar_date(&start, &mut out);
     out.push('/');
     push_calendar_date(&end, &mut out);
 
-    let location = get(node, "location");
+    let location = get(node, key!("location"));
     if !location.is_missing() {
         let parts = ["addressLine1", "addressLine2", "addressCountry"]
-            .map(|key| get(&location, key).view().to_str().into_owned());
+            .map(|key| get(&location, Key::new(key)).view().to_str().into_owned());
         let address: Vec<&str> = parts
             .iter()
             .map(|p| js_trim(p))
@@ -135,17 +135,17 @@ fn google_calendar_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>])
 fn share_buttons<'a>(ctx: &Ctx<'a>, item: &Val<'a>, inline: bool) -> String {
     static WEBSITE: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("website"));
     let website = ctx.resolve(&WEBSITE);
-    let options = get(&website, "shareButtonOptions");
+    let options = get(&website, key!("shareButtonOptions"));
     if website.is_missing() || options.is_missing() || options.view().size() == 0 {
         return String::new();
     }
-    let mut image_id = get(item, "systemDataId");
+    let mut image_id = get(item, key!("systemDataId"));
     if image_id.is_missing() {
-        image_id = get(item, "mainImageId");
+        image_id = get(item, key!("mainImageId"));
     }
-    let mut asset_url = get(item, "assetUrl");
+    let mut asset_url = get(item, key!("assetUrl"));
     if asset_url.is_missing() {
-        asset_url = get(&get(item, "mainImage"), "assetUrl");
+        asset_url = get(&get(item, key!("mainImage")), key!("assetUrl"));
     }
     let mut out = String::with_capacity(256);
     out.push_str(if inline { "<span " } else { "<div " });
@@ -160,11 +160,11 @@ fn share_buttons<'a>(ctx: &Ctx<'a>, item: &Val<'a>, inline: bool) -> String {
     out.push_str("\" data-asset-url=\"");
     out.push_str(&asset_url.view().to_str());
     out.push_str("\" data-record-type=\"");
-    out.push_str(&get(item, "recordType").view().to_str());
+    out.push_str(&get(item, key!("recordType")).view().to_str());
     out.push_str("\" data-full-url=\"");
-    out.push_str(&get(item, "fullUrl").view().to_str());
+    out.push_str(&get(item, key!("fullUrl")).view().to_str());
     out.push_str("\" data-title=\"");
-    escape_attr(&get(item, "title").view().to_str(), &mut out);
+    escape_attr(&get(item, key!("title")).view().to_str(), &mut out);
     out.push_str("\">");
     out.push_str(if inline { "</span>" } else { "</div>" });
     out
@@ -182,9 +182,9 @@ fn social_button_inline<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]
 /// `userName` or else the last path piece of its `profileUrl`.
 fn twitter_follow_button<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     let account = &vars[0];
-    let mut user = get(account, "userName").view().to_str().into_owned();
+    let mut user = get(account, key!("userName")).view().to_str().into_owned();
     if user.is_empty() {
-        let url = get(account, "profileUrl");
+        let url = get(account, key!("profileUrl"));
         user = url
             .view()
             .to_str()
