@@ -256,6 +256,7 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
         block_fields,
         homepage,
         locale,
+        nav_cache: Default::default(),
     }
 }
 

@@ -5,8 +5,8 @@
 //! Collections and items are JSON objects shaped as TEMPLATE-PLATFORM.md §3.4–3.6 describes,
 //! kept as [`Node`]s so page contexts can share them without copying.
 
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 use template_lang::value::Node;
@@ -126,6 +126,54 @@ pub struct SiteContent {
     pub homepage: Option<usize>,
     /// The site's locale (`website.language`), e.g. `en-US`.
     pub locale: String,
+    /// The data of navigation tags already built for this content.
+    pub nav_cache: NavCache,
+}
+
+/// What a navigation tag's data depends on besides the site content: the tag (kind and
+/// navigation id), the page's collection (active states) and which locked collections the
+/// visitor unlocked (indexes, so that keys stay as few as the site's locks allow).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct NavKey {
+    pub tag: &'static str,
+    pub id: String,
+    pub current: Option<usize>,
+    pub unlocked: Vec<usize>,
+}
+
+/// Navigation data by [`NavKey`]. Every page builds the site navigation, a tree of
+/// objects per collection, and building and then dropping it was over a third of the
+/// time of a small page; the tree only changes with the content, which gets a new
+/// [`SiteContent`] (and so an empty cache). A clone starts empty too, so a copy that is
+/// then edited cannot serve stale navigation.
+#[derive(Default)]
+pub struct NavCache(Mutex<HashMap<NavKey, Node>>);
+
+/// Entries a navigation cache keeps before it starts over; keys are bounded by the site's
+/// structure, so this is only a guard.
+const NAV_CACHE_MAX: usize = 1024;
+
+impl NavCache {
+    /// The data for `key`, built by `build` the first time.
+    pub fn get_or_build(&self, key: NavKey, build: impl FnOnce() -> Node) -> Node {
+        // A poisoned lock only means a panic mid-insert elsewhere; the map is still valid.
+        if let Some(node) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return node.clone();
+        }
+        let node = build();
+        let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if map.len() >= NAV_CACHE_MAX {
+            map.clear();
+        }
+        map.insert(key, node.clone());
+        node
+    }
+}
+
+impl Clone for NavCache {
+    fn clone(&self) -> NavCache {
+        NavCache::default()
+    }
 }
 
 impl SiteContent {
@@ -290,6 +338,7 @@ impl SiteContent {
             block_fields,
             homepage,
             locale,
+            nav_cache: NavCache::default(),
         })
     }
 }

@@ -9,7 +9,7 @@ use template_lang::exec::context::PartialTarget;
 use template_lang::value::{Node, Val};
 use template_lang::{Ctx, Host};
 
-use crate::site::{Collection, NavLink, SiteContent};
+use crate::site::{Collection, NavKey, NavLink, SiteContent};
 
 /// Renders the platform's tags for one page of one site.
 pub struct Tags<'s> {
@@ -156,19 +156,45 @@ impl Tags<'_> {
             .get(&id)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let active = self.active_chain();
-        let items = self.nav_items(links, &active);
-        let folder_active = active.len() > 1;
-        let data = scope(vec![
-            ("items", Node::array(items)),
-            ("active", Node::Bool(!active.is_empty())),
-            ("folderActive", Node::Bool(folder_active)),
-            ("website", self.site.website.clone()),
-        ]);
+        let key = self.nav_key("navigation", id.clone());
+        let data = self.site.nav_cache.get_or_build(key, || {
+            let active = self.active_chain();
+            let items = self.nav_items(links, &active);
+            let folder_active = active.len() > 1;
+            scope(vec![
+                ("items", Node::array(items)),
+                ("active", Node::Bool(!active.is_empty())),
+                ("folderActive", Node::Bool(folder_active)),
+                ("website", self.site.website.clone()),
+            ])
+        });
         render_with(ctx, tag, data);
     }
 
+    /// The cache key of a navigation tag's data on this page.
+    fn nav_key(&self, tag: &'static str, id: String) -> NavKey {
+        let unlocked = (self.site.collections.iter().enumerate())
+            .filter(|(_, c)| c.lock.is_some() && self.unlocked.iter().any(|u| u == c.id()))
+            .map(|(i, _)| i)
+            .collect();
+        NavKey {
+            tag,
+            id,
+            current: self.current_collection,
+            unlocked,
+        }
+    }
+
     fn folder_navigation<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let key = self.nav_key("folder-navigation", String::new());
+        let data = self
+            .site
+            .nav_cache
+            .get_or_build(key, || self.folder_navigation_data());
+        render_with(ctx, tag, data);
+    }
+
+    fn folder_navigation_data(&self) -> Node {
         let active = self.active_chain();
         let siblings: Vec<NavLink> = match active.get(1) {
             Some(&folder) => self.site.collections[folder]
@@ -181,11 +207,10 @@ impl Tags<'_> {
                 .collect(),
             None => Vec::new(),
         };
-        let data = scope(vec![
+        scope(vec![
             ("items", Node::array(self.nav_items(&siblings, &active))),
             ("website", self.site.website.clone()),
-        ]);
-        render_with(ctx, tag, data);
+        ])
     }
 
     fn query<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {

@@ -361,3 +361,34 @@ fn a_template_may_override_the_lock_screen() {
     );
     assert!(p.errors.is_empty(), "{:?}", p.errors);
 }
+
+/// The navigation data a site keeps between pages depends on what the visitor unlocked:
+/// one visitor's unlocked content never shows in another's navigation, in either order.
+#[test]
+fn cached_navigation_follows_each_visitors_unlocks() {
+    let (site, folder) = (site(), folder_with(&[]));
+    let home_as = |unlocked: &[String]| {
+        let p = render(
+            &site,
+            &folder,
+            &Request {
+                path: "/",
+                query: "",
+                unlocked,
+            },
+        );
+        assert_eq!(p.status, 200);
+        p.body
+    };
+    let member = ["m1".to_string()];
+    for _ in 0..2 {
+        let locked = home_as(&[]);
+        assert!(
+            locked.contains("<a href=\"/members\">Members</a>"),
+            "{locked}"
+        );
+        assert!(!locked.contains("Secret handshake"), "{locked}");
+        let unlocked = home_as(&member);
+        assert!(unlocked.contains("Secret handshake"), "{unlocked}");
+    }
+}

@@ -308,3 +308,44 @@ fn execution_errors_name_the_template_file_line_and_column() {
         p.errors
     );
 }
+
+/// One site's content serves every page (the server caches it per content version, and its
+/// navigation data with it): each page still marks its own collection and folder active.
+#[test]
+fn navigation_marks_each_page_when_one_site_serves_them_all() {
+    let (site, folder) = (site(), folder());
+    let page = |path: &str| {
+        let p = render(
+            &site,
+            &folder,
+            &Request {
+                path,
+                query: "",
+                unlocked: &[],
+            },
+        );
+        assert_eq!(p.status, 200, "{path}");
+        p.body
+    };
+    for _ in 0..2 {
+        let home = page("/");
+        assert!(
+            home.contains("<a href=\"/\" class=\"active\">Home</a>"),
+            "{home}"
+        );
+        assert!(home.contains("<a href=\"/blog\">Journal</a>"), "{home}");
+        assert!(home.contains("<span class=\"folder\">About"), "{home}");
+        let blog = page("/blog/first");
+        assert!(blog.contains("<a href=\"/\">Home</a>"), "{blog}");
+        assert!(
+            blog.contains("<a href=\"/blog\" class=\"active\">Journal</a>"),
+            "{blog}"
+        );
+        let contact = page("/contact");
+        assert!(contact.contains("<span class=\"folder active\">About[<a href=\"/contact\" class=\"active\">Contact</a>]</span>"), "{contact}");
+        assert!(
+            contact.contains("<a href=\"/blog\">Journal</a>"),
+            "{contact}"
+        );
+    }
+}
