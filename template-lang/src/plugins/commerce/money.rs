@@ -31,8 +31,43 @@ pub fn push_money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args, out: &mut
         return;
     }
     out.push_str("<span class=\"sqs-money-native\">");
-    push_legacy_amount(&money.amount(), out);
+    let text = money.amount_text();
+    if !push_plain_legacy_amount(&text, out) {
+        push_legacy_amount(&money.amount(), out);
+    }
     out.push_str("</span>");
+}
+
+/// [`push_legacy_amount`] for the usual shape of stored amounts, read straight from their
+/// text: no sign, no leading zeros, at most 15 integer digits and at most two decimals
+/// (`1234.5`), which need no rounding. Product lists print several prices per product,
+/// and going through a decimal and back was a tenth of such a page. False (having
+/// appended nothing) for any other text.
+fn push_plain_legacy_amount(text: &str, out: &mut String) -> bool {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    let plain = !int.is_empty()
+        && int.len() <= 15
+        && digits(int)
+        && (int == "0" || !int.starts_with('0'))
+        && frac.len() <= 2
+        && digits(frac)
+        && (frac.is_empty() == !text.contains('.'));
+    if !plain {
+        return false;
+    }
+    for (i, c) in int.char_indices() {
+        if i > 0 && (int.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out.push('.');
+    out.push_str(frac);
+    for _ in frac.len()..2 {
+        out.push('0');
+    }
+    true
 }
 
 /// The legacy amount: rounded half away from zero to two decimals, grouped by thousands
@@ -114,6 +149,53 @@ mod tests {
         let mut out = String::new();
         push_legacy_amount(&parse_decimal(s).unwrap(), &mut out);
         out
+    }
+
+    /// The plain-text shortcut prints what the decimal route prints, for every shape it
+    /// takes, and declines everything else.
+    #[test]
+    fn plain_amounts_print_as_decimals_do() {
+        let mut shapes = vec![
+            "0".to_string(),
+            "0.5".into(),
+            "0.05".into(),
+            "7".into(),
+            "12.5".into(),
+            "999.99".into(),
+            "100000".into(),
+            "123456789012345.67".into(),
+        ];
+        for digits in 1..=15 {
+            let int: String = (1..=digits)
+                .map(|d| char::from(b'0' + (d % 10) as u8))
+                .collect();
+            for frac in ["", ".1", ".09", ".00", ".0"] {
+                shapes.push(format!("{int}{frac}"));
+            }
+        }
+        for text in &shapes {
+            let mut fast = String::new();
+            assert!(push_plain_legacy_amount(text, &mut fast), "{text}");
+            assert_eq!(fast, legacy(text), "{text}");
+        }
+        for text in [
+            "",
+            ".5",
+            "5.",
+            "-1",
+            "+1",
+            "01",
+            "00.5",
+            "1.005",
+            "1e3",
+            " 1",
+            "1,000",
+            "1234567890123456",
+        ] {
+            let mut out = String::new();
+            assert!(!push_plain_legacy_amount(text, &mut out), "{text}");
+            assert!(out.is_empty());
+        }
     }
 
     /// Expectations from the reference's legacy rendering (Intl en-US, 2 decimals).

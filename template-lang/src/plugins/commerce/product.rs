@@ -110,6 +110,14 @@ impl<'x> Money<'x> {
         }
     }
 
+    /// The text [`Money::amount`] parses ("" for the default money, which is 0).
+    pub fn amount_text(self) -> std::borrow::Cow<'x, str> {
+        match self {
+            Money::Node(v) => get(v, key!("value")).to_str(),
+            Money::Default => "".into(),
+        }
+    }
+
     /// The currency code, trimmed; USD when there is none.
     pub fn currency(self) -> String {
         match self {
