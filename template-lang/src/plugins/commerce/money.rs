@@ -52,7 +52,7 @@ fn push_plain_legacy_amount(text: &str, out: &mut String) -> bool {
         && (int == "0" || !int.starts_with('0'))
         && frac.len() <= 2
         && digits(frac)
-        && (frac.is_empty() == !text.contains('.'));
+        && frac.is_empty() != text.contains('.');
     if !plain {
         return false;
     }
