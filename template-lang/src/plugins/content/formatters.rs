@@ -33,9 +33,9 @@ pub fn register(r: &mut Registry) {
     r.add_formatter("humanizeDuration", humanize_duration);
     r.add_formatter("image", image);
     r.add_formatter("image-color", image_color);
-    r.add_formatter("image-meta", image_meta);
+    r.add_emitting_formatter("image-meta", image_meta, image_meta_emit);
     r.add_formatter("image-srcset", image_srcset);
-    r.add_formatter("item-classes", item_classes);
+    r.add_emitting_formatter("item-classes", item_classes, item_classes_emit);
     r.add_formatter("resizedHeightForWidth", resized_height_for_width);
     r.add_formatter("resizedWidthForHeight", resized_width_for_height);
     r.add_formatter("squarespaceThumbnailForHeight", thumbnail_for_height);
@@ -88,9 +88,23 @@ fn cover_image_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `image-meta`: image metadata of the value itself.
 fn image_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    let mut out = String::new();
+    // Room for the usual attributes, so that appending them rarely reallocates.
+    let mut out = String::with_capacity(256);
     push_image_meta(ctx, &vars[0], None, &mut out);
     vars[0] = Val::Text(out);
+}
+
+/// `image-meta` at the end of a chain: the attributes go straight into the output.
+fn image_meta_emit<'a>(ctx: &mut Ctx<'a>, _: &'a Args, image: Val<'a>) {
+    emit_with(ctx, |ctx, out| push_image_meta(ctx, &image, None, out));
+}
+
+/// Runs `push` with the output buffer lent out, for emitting formatters whose text is
+/// built by code that also reads the context.
+fn emit_with(ctx: &mut Ctx<'_>, push: impl FnOnce(&Ctx<'_>, &mut String)) {
+    let mut out = std::mem::take(&mut ctx.out);
+    push(ctx, &mut out);
+    ctx.out = out;
 }
 
 /// A hex colour (`#` optional, 3 to 6 hex digits; 3 digits are doubled) as an integer.
@@ -260,6 +274,18 @@ fn push_slug_classes(prefix: &str, list: &Val<'_>, out: &mut String) {
 /// `item-classes`: the CSS classes of a content item's wrapper (promotion, categories,
 /// tags, author, post type, position, featured, and sale / sold-out for products).
 fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
+    // Room for the usual classes, so that appending them rarely reallocates.
+    let mut out = String::with_capacity(160);
+    push_item_classes(ctx, &vars[0], &mut out);
+    vars[0] = Val::Text(out);
+}
+
+/// `item-classes` at the end of a chain: the classes go straight into the output.
+fn item_classes_emit<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) {
+    emit_with(ctx, |ctx, out| push_item_classes(ctx, &item, out));
+}
+
+fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
     static PROMOTED: LazyLock<VarPath> =
         LazyLock::new(|| VarPath::from_dotted("promotedBlockType"));
     static CATEGORIES: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("categories"));
@@ -269,39 +295,36 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     static INDEX: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("@index"));
     static STARRED: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("starred"));
 
-    // Room for the usual classes, so that appending them rarely reallocates.
-    let mut out = String::with_capacity(160);
     out.push_str("hentry");
     let promoted = ctx.resolve(&PROMOTED);
     if promoted.view().truthy() {
         out.push_str(" promoted promoted-block-");
-        push_slug(&promoted.view().to_str(), &mut out);
+        push_slug(&promoted.view().to_str(), out);
     }
     let categories = ctx.resolve(&CATEGORIES);
     if categories.view().truthy() {
-        push_slug_classes("category", &categories, &mut out);
+        push_slug_classes("category", &categories, out);
     }
     let tags = ctx.resolve(&TAGS);
     if tags.view().truthy() {
-        push_slug_classes("tag", &tags, &mut out);
+        push_slug_classes("tag", &tags, out);
     }
     let author = ctx.resolve(&AUTHOR);
     let name = get(&author, key!("displayName"));
     if author.view().truthy() && name.view().truthy() {
         out.push_str(" author-");
-        push_slug(&name.view().to_str(), &mut out);
+        push_slug(&name.view().to_str(), out);
     }
     out.push_str(" post-type-");
     out.push_str(&ctx.resolve(&LABEL).view().to_str());
     let index = ctx.resolve(&INDEX);
     if !index.is_missing() {
         out.push_str(" article-index-");
-        push_number(index.view().to_number(), &mut out);
+        push_number(index.view().to_number(), out);
     }
     if ctx.resolve(&STARRED).view().truthy() {
         out.push_str(" featured");
     }
-    let item = &vars[0];
     if get(item, key!("recordType")).view().to_number() == f64::from(record_type::STORE_ITEM.code) {
         if is_on_sale(item) {
             out.push_str(" on-sale");
@@ -310,7 +333,6 @@ fn item_classes<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
             out.push_str(" sold-out");
         }
     }
-    vars[0] = Val::Text(out);
 }
 
 /// The product type code of a store item (`structuredContent.productType`).

@@ -36,6 +36,24 @@ fn reference_cases() {
     check(CASES);
 }
 
+/// `image-meta` and `item-classes` write into the output when they end a chain and return
+/// text otherwise: each of their reference cases runs again with `|str` after the
+/// formatter, and both ways must print the reference's output.
+#[test]
+fn chained_and_emitted_formatters_print_the_same() {
+    let chained: Vec<(String, &str, &str)> = CASES
+        .iter()
+        .filter(|(t, _, _)| *t == "{@|image-meta}" || *t == "{@|item-classes}")
+        .map(|&(t, data, want)| (t.replace("}", "|str}"), data, want))
+        .collect();
+    assert!(chained.len() > 10, "only {} cases", chained.len());
+    let cases: Vec<(&str, &str, &str)> = chained
+        .iter()
+        .map(|(t, d, w)| (t.as_str(), *d, *w))
+        .collect();
+    check(&cases);
+}
+
 #[test]
 fn builtin_templates_compile() {
     let source = include_str!("audio-player.html");
