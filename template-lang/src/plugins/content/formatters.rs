@@ -5,16 +5,18 @@ use std::fmt::Write as _;
 use std::sync::LazyLock;
 
 use super::super::Registry;
-use super::enums::{product_type, record_type};
+use super::enums::record_type;
 use super::image::{self, push_focal_point, push_image_meta, split_dimensions};
-use super::{enums, get, get_index, run_builtin};
+use super::{get, get_index, run_builtin};
 use crate::compile::Template;
 use crate::exec::Ctx;
+// The store's sale and stock rules, shared with the commerce formatters.
+use crate::plugins::commerce::product;
 use crate::plugins::util::{escape_attr, push_slug};
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::{js_parse_int, push_number, to_int32};
-use crate::value::{Key, Val, View, key};
+use crate::value::{Key, Val, key};
 
 /// The image widths the platform renders, smallest first (SPEC.md §9).
 pub const IMAGE_WIDTHS: [&str; 7] = ["100w", "300w", "500w", "750w", "1000w", "1500w", "2500w"];
@@ -326,58 +328,12 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         out.push_str(" featured");
     }
     if get(item, key!("recordType")).view().to_number() == f64::from(record_type::STORE_ITEM.code) {
-        if is_on_sale(item) {
+        if product::is_on_sale(item.view()) {
             out.push_str(" on-sale");
         }
-        if is_sold_out(item) {
+        if product::is_sold_out(item.view()) {
             out.push_str(" sold-out");
         }
-    }
-}
-
-/// The product type code of a store item (`structuredContent.productType`).
-fn product_type_of(item: &Val<'_>) -> Option<i32> {
-    let code = get(&get(item, key!("structuredContent")), key!("productType"));
-    enums::from_code(product_type::ALL, code.view().to_number()).map(|t| t.code)
-}
-
-/// A physical or service product with a variant on sale, or a digital one on sale.
-fn is_on_sale(item: &Val<'_>) -> bool {
-    let content = get(item, key!("structuredContent"));
-    match product_type_of(item) {
-        Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
-            match get(&content, key!("variants")).view() {
-                View::Arr(variants) => variants.iter().any(|v| get_view(v, "onSale").truthy()),
-                _ => false,
-            }
-        }
-        Some(c) if c == product_type::DIGITAL.code => get(&content, key!("onSale")).view().truthy(),
-        _ => false,
-    }
-}
-
-/// A physical or service product none of whose variants is unlimited or in stock; any
-/// product of unknown type; never a digital product or gift card.
-fn is_sold_out(item: &Val<'_>) -> bool {
-    match product_type_of(item) {
-        Some(c) if c == product_type::PHYSICAL.code || c == product_type::SERVICE.code => {
-            match get(&get(item, key!("structuredContent")), key!("variants")).view() {
-                View::Arr(variants) => !variants.iter().any(|v| {
-                    get_view(v, "unlimited").truthy() || get_view(v, "qtyInStock").to_number() > 0.0
-                }),
-                _ => true,
-            }
-        }
-        Some(c) if c == product_type::DIGITAL.code || c == product_type::GIFT_CARD.code => false,
-        _ => true,
-    }
-}
-
-/// A key of an object node, as a view.
-fn get_view<'n>(node: &'n crate::value::Node, key: &str) -> View<'n> {
-    match node.as_object().and_then(|o| o.get(key)) {
-        Some(n) => View::of(n),
-        None => View::Missing,
     }
 }
 
