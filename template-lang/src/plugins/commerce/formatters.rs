@@ -2,7 +2,7 @@
 
 use std::sync::LazyLock;
 
-use super::product::{self, Money, get, variant_descriptor};
+use super::product::{self, Money, Product, get, variant_descriptor};
 use crate::exec::Ctx;
 use crate::plugins::util::escape_attr;
 use crate::syntax::path::{Head, Seg, VarPath};
@@ -33,8 +33,10 @@ pub fn cart_url<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     vars[0] = Val::text("/cart");
 }
 
-fn legacy_price<'a>(vars: &mut [Val<'a>], pick: fn(View<'_>) -> Money<'_>) {
-    let text = pick(vars[0].view()).legacy_cents().to_string();
+fn legacy_price<'a>(vars: &mut [Val<'a>], pick: for<'x> fn(&Product<'x>) -> Money<'x>) {
+    let text = pick(&Product::of(vars[0].view()))
+        .legacy_cents()
+        .to_string();
     vars[0] = Val::Text(text);
 }
 
@@ -117,7 +119,8 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
     static SALE: LazyLock<VarPath> =
         LazyLock::new(|| VarPath::from_dotted("localizedStrings.productSaleText"));
     let item = vars[0].view();
-    if product::is_sold_out(item) {
+    let product = Product::of(item);
+    if product::is_sold_out(&product) {
         let id = get(item, key!("id")).to_str();
         let merch = ctx.resolve(&MERCH);
         let custom = if !id.is_empty() && !merch.is_missing() {
@@ -137,7 +140,7 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
         escape_attr(text, &mut out);
         out.push_str("</div>");
         vars[0] = Val::Text(out);
-    } else if product::is_on_sale(item) {
+    } else if product::is_on_sale(&product) {
         let localized = ctx.resolve(&SALE);
         let localized = localized.view().to_str();
         let text = if localized.is_empty() {

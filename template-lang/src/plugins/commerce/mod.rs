@@ -80,20 +80,20 @@ pub fn register(r: &mut Registry) {
 
 /// `has-variants?`: the current item has more than one variant (never a digital good).
 fn has_variants<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    product::has_variants(ctx.node().view())
+    product::has_variants(&product::Product::of(ctx.node().view()))
 }
 
 /// `on-sale?`: any variant on sale, or a digital good on sale.
 fn on_sale<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    product::is_on_sale(ctx.node().view())
+    product::is_on_sale(&product::Product::of(ctx.node().view()))
 }
 
 /// `sold-out?`: every variant of a physical product or service is out of stock.
 fn sold_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    product::is_sold_out(ctx.node().view())
+    product::is_sold_out(&product::Product::of(ctx.node().view()))
 }
 
 /// `varied-prices?`: the variants differ in price or sale status.
 fn varied_prices<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
-    product::has_varied_prices(ctx.node().view())
+    product::has_varied_prices(&product::Product::of(ctx.node().view()))
 }

@@ -54,14 +54,6 @@ pub fn get<'x>(v: View<'x>, key: Key<'_>) -> View<'x> {
     }
 }
 
-/// Object members along `keys`.
-pub fn path<'x>(v: View<'x>, keys: &[Key<'_>]) -> View<'x> {
-    keys.iter().fold(v, |v, k| match v {
-        View::Obj(_) => get(v, *k),
-        _ => View::Missing,
-    })
-}
-
 /// The elements of an array value (empty for anything else).
 pub fn elements(v: View<'_>) -> &[crate::value::Node] {
     match v {
@@ -70,27 +62,55 @@ pub fn elements(v: View<'_>) -> &[crate::value::Node] {
     }
 }
 
-/// `structuredContent.productType`, as the reference's product helpers see it: `None`
-/// for codes they do not know (paywall included).
+/// A store item with the parts every product rule reads, looked up once: a formatter that
+/// asks for the type, sale state and prices would otherwise walk to `structuredContent`
+/// and its `productType` for each question.
+#[derive(Clone, Copy)]
+pub struct Product<'x> {
+    pub item: View<'x>,
+    /// `structuredContent`.
+    pub content: View<'x>,
+    /// `structuredContent.productType`, as the reference's product helpers see it: `None`
+    /// for codes they do not know (paywall included).
+    pub kind: Option<ProductType>,
+}
+
+impl<'x> Product<'x> {
+    pub fn of(item: View<'x>) -> Product<'x> {
+        let content = get(item, key!("structuredContent"));
+        let kind = match content {
+            View::Obj(_) => ProductType::from_code(get(content, key!("productType")).to_number())
+                .filter(|t| *t != ProductType::Paywall),
+            _ => None,
+        };
+        Product {
+            item,
+            content,
+            kind,
+        }
+    }
+
+    /// `structuredContent.variants`.
+    pub fn variants(&self) -> &'x [crate::value::Node] {
+        match self.content {
+            View::Obj(_) => elements(get(self.content, key!("variants"))),
+            _ => &[],
+        }
+    }
+}
+
+/// `structuredContent.productType` of `item` (see [`Product::kind`]).
 pub fn product_type(item: View<'_>) -> Option<ProductType> {
-    let t = ProductType::from_code(
-        path(item, &[key!("structuredContent"), key!("productType")]).to_number(),
-    );
-    t.filter(|t| *t != ProductType::Paywall)
+    Product::of(item).kind
 }
 
-/// `structuredContent.variants`.
-pub fn variants(item: View<'_>) -> View<'_> {
-    path(item, &[key!("structuredContent"), key!("variants")])
-}
-
-pub fn is_subscribable(item: View<'_>) -> bool {
-    path(item, &[key!("structuredContent"), key!("isSubscribable")]).to_bool()
+pub fn is_subscribable(p: &Product<'_>) -> bool {
+    matches!(p.content, View::Obj(_)) && get(p.content, key!("isSubscribable")).to_bool()
 }
 
 /// More than one variant, except for digital goods (which have a single price).
-pub fn has_variants(item: View<'_>) -> bool {
-    product_type(item) != Some(ProductType::Digital) && elements(variants(item)).len() > 1
+pub fn has_variants(p: &Product<'_>) -> bool {
+    p.kind != Some(ProductType::Digital) && p.variants().len() > 1
 }
 
 /// A price: a money object (`value` + `currency`) from the data, or the default money
@@ -185,23 +205,21 @@ fn selling_price(variant: View<'_>) -> View<'_> {
 }
 
 /// The lowest selling price among the variants (the first on ties); a digital good's price.
-pub fn from_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, key!("structuredContent"));
-    match product_type(item) {
+pub fn from_price<'x>(p: &Product<'x>) -> Money<'x> {
+    match p.kind {
         Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            lowest(elements(get(content, key!("variants"))), selling_price)
+            lowest(p.variants(), selling_price)
         }
-        Some(ProductType::Digital) => digital_price(content, "priceMoney"),
+        Some(ProductType::Digital) => digital_price(p.content, "priceMoney"),
         _ => Money::Default,
     }
 }
 
 /// The highest regular price among the variants (the first on ties).
-pub fn normal_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, key!("structuredContent"));
-    match product_type(item) {
+pub fn normal_price<'x>(p: &Product<'x>) -> Money<'x> {
+    match p.kind {
         Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            let vs = elements(get(content, key!("variants")));
+            let vs = p.variants();
             let Some(first) = vs.first() else {
                 return Money::Default;
             };
@@ -217,18 +235,17 @@ pub fn normal_price(item: View<'_>) -> Money<'_> {
             }
             Money::Node(best)
         }
-        Some(ProductType::Digital) => digital_price(content, "priceMoney"),
+        Some(ProductType::Digital) => digital_price(p.content, "priceMoney"),
         _ => Money::Default,
     }
 }
 
 /// The lowest sale price among the variants on sale; a digital good's sale price.
-pub fn sale_price(item: View<'_>) -> Money<'_> {
-    let content = get(item, key!("structuredContent"));
-    match product_type(item) {
+pub fn sale_price<'x>(p: &Product<'x>) -> Money<'x> {
+    match p.kind {
         Some(ProductType::Physical | ProductType::Service) => {
             let mut best: Option<(View<'_>, Decimal)> = None;
-            for v in elements(get(content, key!("variants"))) {
+            for v in p.variants() {
                 let v = View::of(v);
                 if !get(v, key!("onSale")).truthy() {
                     continue;
@@ -244,7 +261,7 @@ pub fn sale_price(item: View<'_>) -> Money<'_> {
             }
             best.map_or(Money::Default, |(m, _)| Money::Node(m))
         }
-        Some(ProductType::Digital) => digital_price(content, "salePriceMoney"),
+        Some(ProductType::Digital) => digital_price(p.content, "salePriceMoney"),
         _ => Money::Default,
     }
 }
@@ -277,16 +294,13 @@ fn lowest<'x>(vs: &'x [crate::value::Node], pick: fn(View<'x>) -> View<'x>) -> M
 
 /// Units in stock over all variants; unlimited (`u64::MAX`) for digital goods, gift cards
 /// and any variant with unlimited stock.
-pub fn total_stock(item: View<'_>) -> f64 {
+pub fn total_stock(p: &Product<'_>) -> f64 {
     const UNLIMITED: f64 = 9007199254740991.0;
-    if matches!(
-        product_type(item),
-        Some(ProductType::Digital | ProductType::GiftCard)
-    ) {
+    if matches!(p.kind, Some(ProductType::Digital | ProductType::GiftCard)) {
         return UNLIMITED;
     }
     let mut total = 0.0;
-    for v in elements(variants(item)) {
+    for v in p.variants() {
         let v = View::of(v);
         if get(v, key!("unlimited")).truthy() {
             return UNLIMITED;
@@ -297,10 +311,10 @@ pub fn total_stock(item: View<'_>) -> f64 {
 }
 
 /// Whether variants differ in price, sale price (when on sale) or sale status.
-pub fn has_varied_prices(item: View<'_>) -> bool {
-    match product_type(item) {
+pub fn has_varied_prices(p: &Product<'_>) -> bool {
+    match p.kind {
         Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            let vs = elements(variants(item));
+            let vs = p.variants();
             let Some(first) = vs.first() else {
                 return false;
             };
@@ -321,28 +335,25 @@ pub fn has_varied_prices(item: View<'_>) -> bool {
 }
 
 /// On sale: any variant on sale, or a digital good on sale. Gift cards never are.
-pub fn is_on_sale(item: View<'_>) -> bool {
-    match product_type(item) {
-        Some(ProductType::Physical | ProductType::Service) => elements(variants(item))
+pub fn is_on_sale(p: &Product<'_>) -> bool {
+    match p.kind {
+        Some(ProductType::Physical | ProductType::Service) => p
+            .variants()
             .iter()
             .any(|v| get(View::of(v), key!("onSale")).truthy()),
-        Some(ProductType::Digital) => {
-            path(item, &[key!("structuredContent"), key!("onSale")]).truthy()
-        }
+        Some(ProductType::Digital) => get(p.content, key!("onSale")).truthy(),
         _ => false,
     }
 }
 
 /// Sold out: a physical product or service whose every variant is limited with no stock
 /// left. Digital goods and gift cards never are; items of no known type always are.
-pub fn is_sold_out(item: View<'_>) -> bool {
-    match product_type(item) {
-        Some(ProductType::Physical | ProductType::Service) => {
-            !elements(variants(item)).iter().any(|v| {
-                let v = View::of(v);
-                get(v, key!("unlimited")).truthy() || get(v, key!("qtyInStock")).to_number() > 0.0
-            })
-        }
+pub fn is_sold_out(p: &Product<'_>) -> bool {
+    match p.kind {
+        Some(ProductType::Physical | ProductType::Service) => !p.variants().iter().any(|v| {
+            let v = View::of(v);
+            get(v, key!("unlimited")).truthy() || get(v, key!("qtyInStock")).to_number() > 0.0
+        }),
         Some(ProductType::Digital | ProductType::GiftCard) => false,
         _ => true,
     }
@@ -424,14 +435,11 @@ pub fn variant_descriptor(variant: View<'_>, out: &mut String) {
 
 /// The `pricingOptions` of the variant with the lowest selling price (the first on ties),
 /// for physical products and services with variants.
-pub fn pricing_options_of_lowest_variant(item: View<'_>) -> Option<View<'_>> {
-    if !matches!(
-        product_type(item),
-        Some(ProductType::Physical | ProductType::Service)
-    ) {
+pub fn pricing_options_of_lowest_variant<'x>(p: &Product<'x>) -> Option<View<'x>> {
+    if !matches!(p.kind, Some(ProductType::Physical | ProductType::Service)) {
         return None;
     }
-    let vs = elements(variants(item));
+    let vs = p.variants();
     let first = View::of(vs.first()?);
     let mut options = get(first, key!("pricingOptions"));
     let mut price = Money::Node(selling_price(first)).amount();

@@ -4,7 +4,7 @@
 use std::sync::{Arc, LazyLock};
 
 use super::money::push_money_string;
-use super::product::{self, Money, ProductType, get, path};
+use super::product::{self, Money, Product, ProductType, get};
 use crate::compile::Template;
 use crate::exec::Ctx;
 use crate::exec::context::PartialTarget;
@@ -176,16 +176,16 @@ builtin_formatter!(
 
 fn quantity_input_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static SETTINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("websiteSettings"));
-    let view = item.view();
+    let product = Product::of(item.view());
     let settings = ctx.resolve(&SETTINGS);
-    let allowed = match product::product_type(view) {
+    let allowed = match product.kind {
         Some(ProductType::Physical) => true,
         Some(ProductType::Service) => {
             product::multiple_quantity_allowed_for_services(settings.view())
         }
         _ => false,
-    } && !product::is_subscribable(view);
-    if !allowed || product::total_stock(view) <= 1.0 {
+    } && !product::is_subscribable(&product);
+    if !allowed || product::total_stock(&product) <= 1.0 {
         return Out::Value(Val::Missing);
     }
     Out::Builtin(&QUANTITY_INPUT, item, false)
@@ -368,14 +368,14 @@ builtin_formatter!(
 );
 
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
-    let view = item.view();
-    if product::is_subscribable(view) {
+    let product = Product::of(item.view());
+    if product::is_subscribable(&product) {
         let mut data = Vec::new();
-        subscription_fields(ctx, args, view, &mut data);
+        subscription_fields(ctx, args, &product, &mut data);
         return Out::Builtin(&PRODUCT_PRICE, Val::Own(object(data)), true);
     }
     let mut out = String::with_capacity(PRODUCT_PRICE_CAPACITY);
-    push_product_price(ctx, args, view, &mut out);
+    push_product_price(ctx, args, &product, &mut out);
     Out::Value(Val::Text(out))
 }
 
@@ -387,19 +387,19 @@ const PRODUCT_PRICE_CAPACITY: usize = 384;
 /// template runs in a private frame, so what it prints depends on nothing but these
 /// fields (its `localizedStrings` labels always fall back to the English ones). Tests
 /// render the template for every case and compare.
-fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, view: View<'_>, out: &mut String) {
+fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
     const HIDDEN: &str = "<span class=\"visually-hidden v6-visually-hidden\">";
     let (mut from, mut sale, mut normal) = (None, None, None);
     let mut from_text = None;
-    if product::product_type(view) != Some(ProductType::Undefined) {
-        if product::has_varied_prices(view) {
+    if p.kind != Some(ProductType::Undefined) {
+        if product::has_varied_prices(p) {
             from_text = Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}"));
-            from = Some(money_text(ctx, product::from_price(view), args));
+            from = Some(money_text(ctx, product::from_price(p), args));
         }
-        if product::is_on_sale(view) {
-            sale = Some(money_text(ctx, product::sale_price(view), args));
+        if product::is_on_sale(p) {
+            sale = Some(money_text(ctx, product::sale_price(p), args));
         }
-        normal = Some(money_text(ctx, product::normal_price(view), args));
+        normal = Some(money_text(ctx, product::normal_price(p), args));
     }
     // The template's `{.if}`s: an empty price (no locale for CLDR money) counts as absent.
     fn given(s: &Option<String>) -> Option<View<'_>> {
@@ -463,22 +463,22 @@ pub(super) fn product_price_by_template<'a>(
     vars: &mut [Val<'a>],
 ) {
     let item = std::mem::take(&mut vars[0]);
-    let view = item.view();
+    let p = Product::of(item.view());
     let mut data: Vec<(&str, Option<Node>)> = Vec::new();
-    if product::product_type(view) != Some(ProductType::Undefined) {
-        if product::has_varied_prices(view) {
+    if p.kind != Some(ProductType::Undefined) {
+        if product::has_varied_prices(&p) {
             let text = localized_or(ctx, &FROM_TEXT, "from {fromPrice}");
             data.push(("fromText", Some(text)));
-            let from = money_string(ctx, product::from_price(view), args);
+            let from = money_string(ctx, product::from_price(&p), args);
             data.push(("formattedFromPrice", Some(from)));
         }
-        if product::is_on_sale(view) {
+        if product::is_on_sale(&p) {
             data.push(("formattedSalePriceText", Some(Node::from("{price}"))));
-            let sale = money_string(ctx, product::sale_price(view), args);
+            let sale = money_string(ctx, product::sale_price(&p), args);
             data.push(("formattedSalePrice", Some(sale)));
         }
         data.push(("formattedNormalPriceText", Some(Node::from("{price}"))));
-        let normal = money_string(ctx, product::normal_price(view), args);
+        let normal = money_string(ctx, product::normal_price(&p), args);
         data.push(("formattedNormalPrice", Some(normal)));
     }
     let text = render(ctx, &PRODUCT_PRICE, Val::Own(object(data)), true);
@@ -585,13 +585,13 @@ impl Plan {
 fn subscription_fields(
     ctx: &Ctx<'_>,
     args: &Args,
-    item: View<'_>,
+    p: &Product<'_>,
     data: &mut Vec<(&'static str, Option<Node>)>,
 ) {
     static UNAVAILABLE: LazyLock<VarPath> =
         LazyLock::new(|| path_of("localizedStrings.productPriceUnavailable"));
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
-    let plan = path(item, &[key!("structuredContent"), key!("subscriptionPlan")]);
+    let plan = get(p.content, key!("subscriptionPlan"));
     let period = get(plan, key!("billingPeriod"));
     if period.is_missing() {
         data.push((
@@ -606,7 +606,7 @@ fn subscription_fields(
         unit: get(period, key!("unit")).to_str().into_owned(),
         cycles: get(plan, key!("numBillingCycles")).to_number(),
     };
-    let multiple = product::has_varied_prices(item);
+    let multiple = product::has_varied_prices(p);
     data.push(("billingPeriodValue", Some(Node::Number(plan.period))));
     data.push(("duration", Some(Node::Number(plan.duration().0))));
     let key = plan.string_key(multiple);
@@ -616,16 +616,16 @@ fn subscription_fields(
     };
     if multiple {
         data.push(("fromText", Some(text.clone())));
-        let from = money_string(ctx, product::from_price(item), args);
+        let from = money_string(ctx, product::from_price(p), args);
         data.push(("formattedFromPrice", Some(from)));
     }
-    if product::is_on_sale(item) {
+    if product::is_on_sale(p) {
         data.push(("formattedSalePriceText", Some(text.clone())));
-        let sale = money_string(ctx, product::sale_price(item), args);
+        let sale = money_string(ctx, product::sale_price(p), args);
         data.push(("formattedSalePrice", Some(sale)));
     }
     data.push(("formattedNormalPriceText", Some(text)));
-    let normal = money_string(ctx, product::normal_price(item), args);
+    let normal = money_string(ctx, product::normal_price(p), args);
     data.push(("formattedNormalPrice", Some(normal)));
 }
 
@@ -638,14 +638,14 @@ builtin_formatter!(
 );
 
 fn subscription_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
-    let view = item.view();
+    let p = Product::of(item.view());
     let mut data: Vec<(&str, Option<Node>)> = Vec::new();
-    let options = product::pricing_options_of_lowest_variant(view);
+    let options = product::pricing_options_of_lowest_variant(&p);
     if let Some(View::Arr(options)) = options
         && let Some(first) = options.first()
     {
         let first = View::of(first);
-        if product::has_varied_prices(view) {
+        if product::has_varied_prices(&p) {
             data.push((
                 "fromText",
                 Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),

@@ -328,10 +328,11 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         out.push_str(" featured");
     }
     if get(item, key!("recordType")).view().to_number() == f64::from(record_type::STORE_ITEM.code) {
-        if product::is_on_sale(item.view()) {
+        let product = product::Product::of(item.view());
+        if product::is_on_sale(&product) {
             out.push_str(" on-sale");
         }
-        if product::is_sold_out(item.view()) {
+        if product::is_sold_out(&product) {
             out.push_str(" sold-out");
         }
     }
