@@ -224,6 +224,10 @@ pub fn normal_price<'x>(p: &Product<'x>) -> Money<'x> {
                 return Money::Default;
             };
             let mut best = get(View::of(first), key!("priceMoney"));
+            if vs.len() == 1 {
+                // Nothing to compare with: skip reading the amount.
+                return Money::Node(best);
+            }
             let mut price = Money::Node(best).amount();
             for v in &vs[1..] {
                 let m = get(View::of(v), key!("priceMoney"));
@@ -280,6 +284,10 @@ fn lowest<'x>(vs: &'x [crate::value::Node], pick: fn(View<'x>) -> View<'x>) -> M
         return Money::Default;
     };
     let mut best = pick(View::of(first));
+    if vs.len() == 1 {
+        // Nothing to compare with: skip reading the amount.
+        return Money::Node(best);
+    }
     let mut price = Money::Node(best).amount();
     for v in &vs[1..] {
         let m = pick(View::of(v));

@@ -345,7 +345,8 @@ fn money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> Node {
 }
 
 fn money_text(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> String {
-    let mut s = String::new();
+    // Room for the legacy markup of a price (`<span class="sqs-money-native">…</span>`).
+    let mut s = String::with_capacity(64);
     push_money_string(ctx, money, args, &mut s);
     s
 }
