@@ -6,6 +6,8 @@
 //! (trailing words after `.ctx` bindings) and where it is strict (no space before `}` in
 //! `{.section a}`).
 
+use std::sync::OnceLock;
+
 use nom::IResult;
 use nom::Parser;
 use nom::bytes::complete::{tag, take_while, take_while1};
@@ -17,35 +19,68 @@ use super::path::{VarPath, var_ref, word};
 
 /// Arguments as written after a formatter or predicate: the first character is the
 /// delimiter and the rest is split on it (`{x|truncate 10 ...}`, `{.equal?:a:b}`).
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Args {
     pub list: Box<[Box<str>]>,
     pub delim: Option<char>,
-    /// Each argument read as a variable reference (the reference's `splitVariable`), parsed
-    /// once here because many formatters and predicates resolve their arguments.
-    pub paths: Box<[VarPath]>,
-    /// The arguments joined by single spaces (`date` and `output` use them that way).
-    pub spaced: Box<str>,
-    /// For `name:path` / `name=path` arguments (the message formatters' keywords), the
-    /// split at the first `:` or `=` and the path after it, parsed once here.
-    pub keywords: Box<[Option<(usize, VarPath)>]>,
+    /// What formatters and predicates read the arguments as, derived from `list` on first
+    /// use: most calls of a page never need it, and building it for every tag was a sixth
+    /// of a compile.
+    derived: OnceLock<Derived>,
+}
+
+#[derive(Debug, Clone)]
+struct Derived {
+    paths: Box<[VarPath]>,
+    spaced: Box<str>,
+    keywords: Box<[Option<(usize, VarPath)>]>,
+}
+
+/// Arguments are equal when they are written the same way.
+impl PartialEq for Args {
+    fn eq(&self, other: &Args) -> bool {
+        self.list == other.list && self.delim == other.delim
+    }
 }
 
 impl Args {
     fn from_parts(list: Box<[Box<str>]>, delim: Option<char>) -> Args {
         Args {
-            paths: list.iter().map(|a| VarPath::from_dotted(a)).collect(),
-            spaced: list.join(" ").into(),
-            keywords: list
+            list,
+            delim,
+            derived: OnceLock::new(),
+        }
+    }
+
+    fn derived(&self) -> &Derived {
+        self.derived.get_or_init(|| Derived {
+            paths: self.list.iter().map(|a| VarPath::from_dotted(a)).collect(),
+            spaced: self.list.join(" ").into(),
+            keywords: self
+                .list
                 .iter()
                 .map(|a| {
                     a.find([':', '='])
                         .map(|i| (i, VarPath::from_dotted(&a[i + 1..])))
                 })
                 .collect(),
-            list,
-            delim,
-        }
+        })
+    }
+
+    /// Each argument read as a variable reference (the reference's `splitVariable`).
+    pub fn paths(&self) -> &[VarPath] {
+        &self.derived().paths
+    }
+
+    /// The arguments joined by single spaces (`date` and `output` use them that way).
+    pub fn spaced(&self) -> &str {
+        &self.derived().spaced
+    }
+
+    /// For `name:path` / `name=path` arguments (the message formatters' keywords), the
+    /// split at the first `:` or `=` and the path after it.
+    pub fn keywords(&self) -> &[Option<(usize, VarPath)>] {
+        &self.derived().keywords
     }
 
     fn split(raw: &str) -> Args {
@@ -70,7 +105,7 @@ impl Args {
 
     /// The `i`-th argument as a variable reference.
     pub fn path(&self, i: usize) -> Option<&VarPath> {
-        self.paths.get(i)
+        self.paths().get(i)
     }
 
     pub fn len(&self) -> usize {

@@ -176,7 +176,7 @@ fn find_nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>], forward
             return;
         }
     };
-    let lookup = (args.len() == 2).then(|| ctx.resolve(&args.paths[0]));
+    let lookup = (args.len() == 2).then(|| ctx.resolve(&args.paths()[0]));
     let path = match args.len() {
         0 => None,
         2 => args.path(1),
@@ -212,7 +212,7 @@ fn find_nth<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>], forward
 fn format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let depth = ctx.parent_depth();
     let values: Vec<Val<'a>> = args
-        .paths
+        .paths()
         .iter()
         .map(|p| ctx.resolve_from(p, depth))
         .collect();
@@ -253,7 +253,7 @@ fn format<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 /// `get a b`: follows the values of the named variables as a path into the value.
 fn get<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut cur = vars[0].clone();
-    for path in args.paths.iter() {
+    for path in args.paths().iter() {
         let key = ctx.resolve(path);
         cur = match key.view() {
             View::Missing => Val::Missing,
@@ -390,7 +390,7 @@ fn modulo<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 }
 
 fn output<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
-    vars[0] = Val::text(&*args.spaced);
+    vars[0] = Val::text(args.spaced());
 }
 
 /// `pluralize [singular] plural`: the suffix for a count (default "" / "s").
@@ -407,7 +407,7 @@ fn pluralize<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
 /// `prop a.b c`: follows each argument as a path into the value.
 fn prop<'a>(_: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let mut cur = vars[0].clone();
-    for path in args.paths.iter() {
+    for path in args.paths().iter() {
         cur = util::walk(&cur, path);
         if cur.is_missing() {
             break;

@@ -54,7 +54,7 @@ pub fn resolve_arg<'a>(ctx: &Ctx<'a>, args: &Args, i: usize) -> Val<'a> {
     {
         return Val::Own(node);
     }
-    ctx.resolve(&args.paths[i])
+    ctx.resolve(&args.paths()[i])
 }
 
 /// A JSON integer literal of at most 15 digits (`3`, `-10`, `2015`; not `01`), as the JSON

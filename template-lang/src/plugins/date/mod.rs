@@ -37,7 +37,7 @@ fn date<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let instant = vars[0].view().to_number();
     let zone = time_zone(ctx);
     let mut out = String::new();
-    if strftime::format_date(instant, &zone.view().to_str(), &args.spaced, &mut out) {
+    if strftime::format_date(instant, &zone.view().to_str(), args.spaced(), &mut out) {
         vars[0] = Val::Text(out);
     } else {
         ctx.fail("invalid date");

@@ -89,7 +89,11 @@ fn message<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let depth = ctx.parent_depth();
     let mut positional: Vec<Val<'a>> = Vec::with_capacity(args.len());
     let mut keyword: Vec<(&'a str, Val<'a>)> = Vec::new();
-    for ((arg, path), kw) in args.iter().zip(args.paths.iter()).zip(args.keywords.iter()) {
+    for ((arg, path), kw) in args
+        .iter()
+        .zip(args.paths().iter())
+        .zip(args.keywords().iter())
+    {
         match kw {
             None => positional.push(ctx.resolve_from(path, depth)),
             Some((i, value)) => {
