@@ -67,7 +67,6 @@ pub fn elements(v: View<'_>) -> &[crate::value::Node] {
 /// and its `productType` for each question.
 #[derive(Clone, Copy)]
 pub struct Product<'x> {
-    pub item: View<'x>,
     /// `structuredContent`.
     pub content: View<'x>,
     /// `structuredContent.productType`, as the reference's product helpers see it: `None`
@@ -83,11 +82,7 @@ impl<'x> Product<'x> {
                 .filter(|t| *t != ProductType::Paywall),
             _ => None,
         };
-        Product {
-            item,
-            content,
-            kind,
-        }
+        Product { content, kind }
     }
 
     /// `structuredContent.variants`.
@@ -125,7 +120,7 @@ impl<'x> Money<'x> {
     /// The amount; 0 when it is missing, empty or not a number.
     pub fn amount(self) -> Decimal {
         match self {
-            Money::Node(v) => parse_decimal(&get(v, key!("value")).to_str()).unwrap_or_default(),
+            Money::Node(_) => parse_decimal(&self.amount_text()).unwrap_or_default(),
             Money::Default => Decimal::default(),
         }
     }
@@ -196,7 +191,7 @@ fn reference_order(a: &Decimal, b: &Decimal) -> Ordering {
 }
 
 /// The price a variant sells at: its sale price when on sale.
-fn selling_price(variant: View<'_>) -> View<'_> {
+pub fn selling_price(variant: View<'_>) -> View<'_> {
     if get(variant, key!("onSale")).truthy() {
         get(variant, key!("salePriceMoney"))
     } else {

@@ -390,55 +390,52 @@ const PRODUCT_PRICE_CAPACITY: usize = 384;
 /// render the template for every case and compare.
 fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
     const HIDDEN: &str = "<span class=\"visually-hidden v6-visually-hidden\">";
-    let (mut from, mut sale, mut normal) = (None, None, None);
-    let mut from_text = None;
-    if p.kind != Some(ProductType::Undefined) {
-        if product::has_varied_prices(p) {
-            from_text = Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}"));
-            from = Some(money_text(ctx, product::from_price(p), args));
-        }
-        if product::is_on_sale(p) {
-            sale = Some(money_text(ctx, product::sale_price(p), args));
-        }
-        normal = Some(money_text(ctx, product::normal_price(p), args));
-    }
-    // The template's `{.if}`s: an empty price (no locale for CLDR money) counts as absent.
-    fn given(s: &Option<String>) -> Option<View<'_>> {
-        s.as_deref().filter(|s| !s.is_empty()).map(View::Str)
-    }
     out.push_str("\n\n\n<div class=\"product-price\">\n");
-    if let Some(price) = given(&from) {
-        let text = from_text.as_ref().map_or(View::Missing, View::of).to_str();
-        price_message(ctx, &text, Some(price), true, out);
-        out.push('\n');
-    } else if let Some(price) = given(&sale) {
-        out.push_str(HIDDEN);
-        out.push_str("Sale Price:</span>");
-        price_message(ctx, "{price}", Some(price), false, out);
-        out.push(' ');
-        out.push_str(HIDDEN);
-        out.push_str("Original Price:</span><span class=\"original-price\">");
-        let normal = normal.as_deref().map(View::Str);
-        price_message(ctx, "{price}", normal, false, out);
-        out.push_str("</span>\n");
-    } else if let Some(price) = given(&normal) {
-        price_message(ctx, "{price}", Some(price), false, out);
+    if p.kind != Some(ProductType::Undefined) {
+        push_price_branch(ctx, args, p, out);
     }
     out.push_str("\n</div>");
+
+    /// The first of the template's branches whose price is there (not empty: CLDR money
+    /// without a locale prints nothing), formatting only the prices that branch prints.
+    fn push_price_branch(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
+        if product::has_varied_prices(p) {
+            let from = money_text(ctx, product::from_price(p), args);
+            if !from.is_empty() {
+                let text = localized_or(ctx, &FROM_TEXT, "from {fromPrice}");
+                let text = View::of(&text).to_str();
+                price_message(ctx, &text, View::Str(&from), true, out);
+                out.push('\n');
+                return;
+            }
+        }
+        if product::is_on_sale(p) {
+            let sale = money_text(ctx, product::sale_price(p), args);
+            if !sale.is_empty() {
+                let normal = money_text(ctx, product::normal_price(p), args);
+                out.push_str(HIDDEN);
+                out.push_str("Sale Price:</span>");
+                price_message(ctx, "{price}", View::Str(&sale), false, out);
+                out.push(' ');
+                out.push_str(HIDDEN);
+                out.push_str("Original Price:</span><span class=\"original-price\">");
+                price_message(ctx, "{price}", View::Str(&normal), false, out);
+                out.push_str("</span>\n");
+                return;
+            }
+        }
+        let normal = money_text(ctx, product::normal_price(p), args);
+        if !normal.is_empty() {
+            price_message(ctx, "{price}", View::Str(&normal), false, out);
+        }
+    }
 }
 
 /// One of the product-price template's `{text|message ...}` tags: the `from` branch
 /// passes `fromPrice:` and `price:`, the others `price:`, all then `billingPeriodValue:`
 /// and `duration:` (absent for these products). The template's private frame hides the
 /// website, so nested dates would use the default time zone.
-fn price_message(
-    ctx: &mut Ctx<'_>,
-    text: &str,
-    price: Option<View<'_>>,
-    from: bool,
-    out: &mut String,
-) {
-    let price = price.unwrap_or(View::Missing);
+fn price_message(ctx: &mut Ctx<'_>, text: &str, price: View<'_>, from: bool, out: &mut String) {
     let absent = View::Missing;
     let tail = [("billingPeriodValue", absent), ("duration", absent)];
     let (positional, keyword): (&[View<'_>], &[(&str, View<'_>)]) = if from {
@@ -651,15 +648,8 @@ fn subscription_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) 
                 "fromText",
                 Some(localized_or(ctx, &FROM_TEXT, "from {fromPrice}")),
             ));
-            let from = if get(first, key!("onSale")).truthy() {
-                get(first, key!("salePriceMoney"))
-            } else {
-                get(first, key!("priceMoney"))
-            };
-            data.push((
-                "formattedFromPrice",
-                Some(money_string(ctx, Money::Node(from), args)),
-            ));
+            let from = Money::Node(product::selling_price(first));
+            data.push(("formattedFromPrice", Some(money_string(ctx, from, args))));
         }
         if get(first, key!("onSale")).truthy() {
             data.push((
