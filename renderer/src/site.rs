@@ -58,6 +58,12 @@ impl Collection {
         self.field("id").unwrap_or(&self.url_id)
     }
 
+    /// Whether the collection has a password the visitor, who unlocked the collections whose
+    /// ids are in `unlocked`, has not entered.
+    pub fn is_locked_for(&self, unlocked: &[String]) -> bool {
+        self.lock.is_some() && !unlocked.iter().any(|u| u == self.id())
+    }
+
     /// The collection object as shown while it is locked: what navigation and the lock screen
     /// need (ids, URL, titles, type), without `mainContent`, descriptions, item counts or any
     /// other content.
@@ -201,7 +207,7 @@ impl SiteContent {
         for _ in 0..=self.collections.len() {
             let i = cur?;
             let c = self.collections.get(i)?;
-            if c.lock.is_some() && !unlocked.iter().any(|u| u == c.id()) {
+            if c.is_locked_for(unlocked) {
                 return Some(i);
             }
             cur = self.parent_of(i);

@@ -156,7 +156,7 @@ impl Tags<'_> {
             .get(&id)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        let key = self.nav_key("navigation", id.clone());
+        let key = self.nav_key("navigation", id);
         let data = self.site.nav_cache.get_or_build(key, || {
             let active = self.active_chain();
             let items = self.nav_items(links, &active);
@@ -174,7 +174,7 @@ impl Tags<'_> {
     /// The cache key of a navigation tag's data on this page.
     fn nav_key(&self, tag: &'static str, id: String) -> NavKey {
         let unlocked = (self.site.collections.iter().enumerate())
-            .filter(|(_, c)| c.lock.is_some() && self.unlocked.iter().any(|u| u == c.id()))
+            .filter(|(_, c)| c.lock.is_some() && !c.is_locked_for(self.unlocked))
             .map(|(i, _)| i)
             .collect();
         NavKey {
