@@ -107,7 +107,11 @@ fn fed_name(fed: &Fed) -> &'static str {
     match fed {
         Fed::Leaf(inst) => match inst {
             Inst::Text(_) => "TEXT",
-            Inst::PrintCurrent | Inst::Print(_) | Inst::Variable(_) => "VARIABLE",
+            Inst::PrintCurrent
+            | Inst::Print(_)
+            | Inst::TextThenCurrent(_)
+            | Inst::TextThenPrint(_)
+            | Inst::Variable(_) => "VARIABLE",
             Inst::Bindvar(_) => "BINDVAR",
             Inst::Ctxvar(_) => "CTXVAR",
             Inst::Eval(_) => "EVAL",
@@ -349,17 +353,31 @@ impl Assembler {
     }
 }
 
-/// Appends `inst`, merging adjacent literal text into one instruction.
+/// Appends `inst`, merging adjacent literal text into one instruction and fusing text
+/// with a plain variable tag that follows it.
 fn push_merged(block: &mut Block, inst: Inst) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }
-    if let (Some(Inst::Text(prev)), Inst::Text(next)) = (block.last_mut(), &inst) {
-        let mut s = String::with_capacity(prev.len() + next.len());
-        s.push_str(prev);
-        s.push_str(next);
-        *prev = s.into_boxed_str();
+    let Some(Inst::Text(prev)) = block.last_mut() else {
+        block.push(inst);
         return;
+    };
+    match inst {
+        Inst::Text(next) => {
+            let mut s = String::with_capacity(prev.len() + next.len());
+            s.push_str(prev);
+            s.push_str(&next);
+            *prev = s.into_boxed_str();
+        }
+        Inst::PrintCurrent => {
+            let text = std::mem::take(prev);
+            *block.last_mut().expect("the text") = Inst::TextThenCurrent(text);
+        }
+        Inst::Print(path) => {
+            let text = std::mem::take(prev);
+            *block.last_mut().expect("the text") = Inst::TextThenPrint(Box::new((text, *path)));
+        }
+        other => block.push(other),
     }
-    block.push(inst);
 }

@@ -24,6 +24,12 @@ pub enum Inst {
     PrintCurrent,
     /// A variable tag without formatters: prints what the (first) reference resolves to.
     Print(Box<VarPath>),
+    /// Literal text followed by `{@}`, fused by the assembler: `<td>{@}` is the whole
+    /// body of many small loops, and one dispatch instead of two is a measurable share of
+    /// it. Counts as one instruction against the budget.
+    TextThenCurrent(Box<str>),
+    /// Literal text followed by a plain variable tag ([`Inst::Print`]), fused likewise.
+    TextThenPrint(Box<(Box<str>, VarPath)>),
     Variable(Box<Variable>),
     Section(Box<Section>),
     Repeated(Box<Repeated>),

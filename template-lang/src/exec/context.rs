@@ -302,7 +302,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Prints the current node, as `{@}` does, where it lies (without a resolved copy).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn print_current(&mut self) {
         let frame = self.stack.last().expect("root frame");
         frame.node.view().print(&mut self.out);

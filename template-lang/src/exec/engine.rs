@@ -25,6 +25,14 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::Text(text) => push_text(&mut ctx.out, text),
         Inst::PrintCurrent => ctx.print_current(),
         Inst::Print(path) => ctx.print_path(path),
+        Inst::TextThenCurrent(text) => {
+            push_text(&mut ctx.out, text);
+            ctx.print_current();
+        }
+        Inst::TextThenPrint(fused) => {
+            push_text(&mut ctx.out, &fused.0);
+            ctx.print_path(&fused.1);
+        }
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
@@ -88,7 +96,7 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
 /// newline); a copy whose length is known at compile time is a couple of stores, where
 /// `push_str` of a length known only at run time calls `memcpy`, which on these sizes cost
 /// as much as everything else a small loop body does.
-#[inline]
+#[inline(always)]
 fn push_text(out: &mut String, text: &str) {
     macro_rules! fixed {
         ($($len:literal)*) => {
