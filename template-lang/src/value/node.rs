@@ -7,8 +7,9 @@
 //! the reference engine is JavaScript and that order is visible in `json`, `key-by` and
 //! every iteration over an object.
 
+use std::any::Any;
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -108,6 +109,19 @@ pub struct Object {
     /// A power-of-two table of at most half-full slots, each 0 (empty) or an entry's
     /// position plus one, probed linearly from [`slot_of`] the key hash.
     index: Option<Box<[u32]>>,
+    /// One bit per key, chosen by the top six bits of its hash ([`filter_bit`]): a lookup
+    /// whose bit is clear misses without scanning. Most lookups while rendering are misses,
+    /// since a name is looked up in each enclosing scope until one has it.
+    filter: u64,
+    /// A value derived from the entries, computed on first use ([`Object::derived`]).
+    derived: OnceLock<Box<dyn Any + Send + Sync>>,
+}
+
+/// The bit of [`Object::filter`] for a key hash; the top bits of [`key_hash`] come out of
+/// its final multiplication, the best-mixed ones.
+#[inline(always)]
+fn filter_bit(hash: u64) -> u64 {
+    1 << (hash >> 58)
 }
 
 /// The first slot to probe for `hash` in a table of `len` (a power of two) slots. The hash
@@ -143,11 +157,25 @@ impl Object {
             }
             table
         });
+        let filter = hashes.iter().fold(0, |f, &h| f | filter_bit(h));
         Object {
             entries: entries.into_boxed_slice(),
             hashes,
             index,
+            filter,
+            derived: OnceLock::new(),
         }
+    }
+
+    /// A value derived from this object by `compute`, computed on first use and kept with
+    /// it. An object never changes after it is built, and cached content lives for many
+    /// renders, so facts that formatters work out from an item (a product's prices and
+    /// stock, say) are worked out once per content version instead of on every page.
+    /// `None` when a value of another type was derived first; callers then compute.
+    pub fn derived<T: Any + Send + Sync>(&self, compute: impl FnOnce(&Object) -> T) -> Option<&T> {
+        self.derived
+            .get_or_init(|| Box::new(compute(self)))
+            .downcast_ref()
     }
 
     /// The value for `key`, if present.
@@ -158,6 +186,9 @@ impl Object {
     /// The value for `key`, whose [`key_hash`] is `hash`.
     #[inline]
     pub fn get_hashed(&self, key: &str, hash: u64) -> Option<&Node> {
+        if self.filter & filter_bit(hash) == 0 {
+            return None;
+        }
         match &self.index {
             Some(index) => {
                 let mask = index.len() - 1;
@@ -433,6 +464,28 @@ mod de {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn derived_values_are_computed_once_per_object() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let calls = AtomicUsize::new(0);
+        let count_keys = |o: &Object| {
+            calls.fetch_add(1, Ordering::Relaxed);
+            o.len()
+        };
+        let o = Object::from_entries(vec![
+            (Arc::from("a"), Node::Null),
+            (Arc::from("b"), Node::Null),
+        ]);
+        assert_eq!(o.derived(count_keys), Some(&2));
+        assert_eq!(o.derived(count_keys), Some(&2));
+        assert_eq!(calls.load(Ordering::Relaxed), 1);
+        // Another object derives its own; a value of another type is not there to read.
+        let p = Object::from_entries(vec![(Arc::from("a"), Node::Null)]);
+        assert_eq!(p.derived(count_keys), Some(&1));
+        assert_eq!(calls.load(Ordering::Relaxed), 2);
+        assert_eq!(o.derived(|_| "text"), None);
+    }
 
     #[test]
     fn a_repeated_key_keeps_its_first_position_and_its_last_value() {

@@ -72,17 +72,33 @@ pub struct Product<'x> {
     /// `structuredContent.productType`, as the reference's product helpers see it: `None`
     /// for codes they do not know (paywall included).
     pub kind: Option<ProductType>,
+    /// The rules' conclusions, kept with the item object ([`Facts`]); `None` for an item
+    /// that is not an object, whose rules are computed on each call.
+    facts: Option<&'x Facts>,
 }
 
 impl<'x> Product<'x> {
     pub fn of(item: View<'x>) -> Product<'x> {
+        let mut product = Product::read(item);
+        if let View::Obj(o) = item {
+            product.facts = o.derived(|o| Facts::of(&Product::read(View::Obj(o))));
+        }
+        product
+    }
+
+    /// The product without its kept facts.
+    fn read(item: View<'x>) -> Product<'x> {
         let content = get(item, key!("structuredContent"));
         let kind = match content {
             View::Obj(_) => ProductType::from_code(get(content, key!("productType")).to_number())
                 .filter(|t| *t != ProductType::Paywall),
             _ => None,
         };
-        Product { content, kind }
+        Product {
+            content,
+            kind,
+            facts: None,
+        }
     }
 
     /// `structuredContent.variants`.
@@ -90,6 +106,60 @@ impl<'x> Product<'x> {
         match self.content {
             View::Obj(_) => elements(get(self.content, key!("variants"))),
             _ => &[],
+        }
+    }
+}
+
+/// What the product rules conclude about an item. A product card asks several formatters
+/// and predicates (classes, status, price, sale and sold-out notes) the same questions,
+/// each a walk over the variants, and a list page asks them for every product on every
+/// request; cached content keeps the item objects, so the answers are worked out once per
+/// item and content version ([`crate::value::Object::derived`]).
+struct Facts {
+    on_sale: bool,
+    sold_out: bool,
+    varied_prices: bool,
+    total_stock: f64,
+    from: PriceAt,
+    normal: PriceAt,
+    sale: PriceAt,
+}
+
+impl Facts {
+    fn of(p: &Product<'_>) -> Facts {
+        Facts {
+            on_sale: rules::is_on_sale(p),
+            sold_out: rules::is_sold_out(p),
+            varied_prices: rules::has_varied_prices(p),
+            total_stock: rules::total_stock(p),
+            from: rules::from_price(p),
+            normal: rules::normal_price(p),
+            sale: rules::sale_price(p),
+        }
+    }
+}
+
+/// Where a rule found a price, so that kept facts can point into the item instead of
+/// borrowing from it.
+#[derive(Clone, Copy)]
+enum PriceAt {
+    /// The default money (0 USD).
+    Default,
+    /// Variant `.0`'s money under key `.1`.
+    Variant(usize, Key<'static>),
+    /// A digital good's money under the key in `structuredContent`.
+    Content(Key<'static>),
+}
+
+impl PriceAt {
+    fn money<'x>(self, p: &Product<'x>) -> Money<'x> {
+        match self {
+            PriceAt::Default => Money::Default,
+            PriceAt::Variant(i, key) => Money::Node(get(View::of(&p.variants()[i]), key)),
+            PriceAt::Content(key) => match get(p.content, key) {
+                View::Missing => Money::Default,
+                m => Money::Node(m),
+            },
         }
     }
 }
@@ -192,173 +262,216 @@ fn reference_order(a: &Decimal, b: &Decimal) -> Ordering {
 
 /// The price a variant sells at: its sale price when on sale.
 pub fn selling_price(variant: View<'_>) -> View<'_> {
+    get(variant, selling_key(variant))
+}
+
+/// The key of the price a variant sells at.
+fn selling_key(variant: View<'_>) -> Key<'static> {
     if get(variant, key!("onSale")).truthy() {
-        get(variant, key!("salePriceMoney"))
+        key!("salePriceMoney")
     } else {
-        get(variant, key!("priceMoney"))
+        key!("priceMoney")
     }
 }
 
 /// The lowest selling price among the variants (the first on ties); a digital good's price.
 pub fn from_price<'x>(p: &Product<'x>) -> Money<'x> {
-    match p.kind {
-        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            lowest(p.variants(), selling_price)
-        }
-        Some(ProductType::Digital) => digital_price(p.content, "priceMoney"),
-        _ => Money::Default,
-    }
+    p.facts
+        .map_or_else(|| rules::from_price(p), |f| f.from)
+        .money(p)
 }
 
 /// The highest regular price among the variants (the first on ties).
 pub fn normal_price<'x>(p: &Product<'x>) -> Money<'x> {
-    match p.kind {
-        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            let vs = p.variants();
-            let Some(first) = vs.first() else {
-                return Money::Default;
-            };
-            let mut best = get(View::of(first), key!("priceMoney"));
-            if vs.len() == 1 {
-                // Nothing to compare with: skip reading the amount.
-                return Money::Node(best);
-            }
-            let mut price = Money::Node(best).amount();
-            for v in &vs[1..] {
-                let m = get(View::of(v), key!("priceMoney"));
-                let p = Money::Node(m).amount();
-                if reference_order(&p, &price).is_gt() {
-                    best = m;
-                    price = p;
-                }
-            }
-            Money::Node(best)
-        }
-        Some(ProductType::Digital) => digital_price(p.content, "priceMoney"),
-        _ => Money::Default,
-    }
+    p.facts
+        .map_or_else(|| rules::normal_price(p), |f| f.normal)
+        .money(p)
 }
 
 /// The lowest sale price among the variants on sale; a digital good's sale price.
 pub fn sale_price<'x>(p: &Product<'x>) -> Money<'x> {
-    match p.kind {
-        Some(ProductType::Physical | ProductType::Service) => {
-            let mut best: Option<(View<'_>, Decimal)> = None;
-            for v in p.variants() {
-                let v = View::of(v);
-                if !get(v, key!("onSale")).truthy() {
-                    continue;
-                }
-                let m = get(v, key!("salePriceMoney"));
-                let p = Money::Node(m).amount();
-                if best
-                    .as_ref()
-                    .is_none_or(|(_, b)| reference_order(&p, b).is_lt())
-                {
-                    best = Some((m, p));
-                }
-            }
-            best.map_or(Money::Default, |(m, _)| Money::Node(m))
-        }
-        Some(ProductType::Digital) => digital_price(p.content, "salePriceMoney"),
-        _ => Money::Default,
-    }
-}
-
-fn digital_price<'x>(content: View<'x>, key: &str) -> Money<'x> {
-    match get(content, Key::new(key)) {
-        View::Missing => Money::Default,
-        m => Money::Node(m),
-    }
-}
-
-/// The money object with the lowest amount under `pick` (the first on ties); the default
-/// money when there are no variants.
-fn lowest<'x>(vs: &'x [crate::value::Node], pick: fn(View<'x>) -> View<'x>) -> Money<'x> {
-    let Some(first) = vs.first() else {
-        return Money::Default;
-    };
-    let mut best = pick(View::of(first));
-    if vs.len() == 1 {
-        // Nothing to compare with: skip reading the amount.
-        return Money::Node(best);
-    }
-    let mut price = Money::Node(best).amount();
-    for v in &vs[1..] {
-        let m = pick(View::of(v));
-        let p = Money::Node(m).amount();
-        if reference_order(&p, &price).is_lt() {
-            best = m;
-            price = p;
-        }
-    }
-    Money::Node(best)
+    p.facts
+        .map_or_else(|| rules::sale_price(p), |f| f.sale)
+        .money(p)
 }
 
 /// Units in stock over all variants; unlimited (`u64::MAX`) for digital goods, gift cards
 /// and any variant with unlimited stock.
 pub fn total_stock(p: &Product<'_>) -> f64 {
-    const UNLIMITED: f64 = 9007199254740991.0;
-    if matches!(p.kind, Some(ProductType::Digital | ProductType::GiftCard)) {
-        return UNLIMITED;
-    }
-    let mut total = 0.0;
-    for v in p.variants() {
-        let v = View::of(v);
-        if get(v, key!("unlimited")).truthy() {
-            return UNLIMITED;
-        }
-        total += get(v, key!("qtyInStock")).to_number();
-    }
-    total
+    p.facts
+        .map_or_else(|| rules::total_stock(p), |f| f.total_stock)
 }
 
 /// Whether variants differ in price, sale price (when on sale) or sale status.
 pub fn has_varied_prices(p: &Product<'_>) -> bool {
-    match p.kind {
-        Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-            let vs = p.variants();
-            let Some(first) = vs.first() else {
-                return false;
-            };
-            let first = View::of(first);
-            let (on_sale, sale, price) = (
-                get(first, key!("onSale")),
-                get(first, key!("salePrice")),
-                get(first, key!("price")),
-            );
-            vs[1..].iter().map(View::of).any(|v| {
-                !get(v, key!("onSale")).equals(on_sale)
-                    || (on_sale.truthy() && !get(v, key!("salePrice")).equals(sale))
-                    || !get(v, key!("price")).equals(price)
-            })
-        }
-        _ => false,
-    }
+    p.facts
+        .map_or_else(|| rules::has_varied_prices(p), |f| f.varied_prices)
 }
 
 /// On sale: any variant on sale, or a digital good on sale. Gift cards never are.
 pub fn is_on_sale(p: &Product<'_>) -> bool {
-    match p.kind {
-        Some(ProductType::Physical | ProductType::Service) => p
-            .variants()
-            .iter()
-            .any(|v| get(View::of(v), key!("onSale")).truthy()),
-        Some(ProductType::Digital) => get(p.content, key!("onSale")).truthy(),
-        _ => false,
-    }
+    p.facts.map_or_else(|| rules::is_on_sale(p), |f| f.on_sale)
 }
 
 /// Sold out: a physical product or service whose every variant is limited with no stock
 /// left. Digital goods and gift cards never are; items of no known type always are.
 pub fn is_sold_out(p: &Product<'_>) -> bool {
-    match p.kind {
-        Some(ProductType::Physical | ProductType::Service) => !p.variants().iter().any(|v| {
+    p.facts
+        .map_or_else(|| rules::is_sold_out(p), |f| f.sold_out)
+}
+
+/// The product rules themselves, read straight from the item ([`Facts`] keeps their
+/// answers).
+mod rules {
+    use super::*;
+
+    pub(super) fn from_price(p: &Product<'_>) -> PriceAt {
+        match p.kind {
+            Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+                lowest(p.variants(), selling_key)
+            }
+            Some(ProductType::Digital) => PriceAt::Content(key!("priceMoney")),
+            _ => PriceAt::Default,
+        }
+    }
+
+    pub(super) fn normal_price(p: &Product<'_>) -> PriceAt {
+        match p.kind {
+            Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+                let regular = |_: View<'_>| key!("priceMoney");
+                pick(p.variants(), regular, Ordering::Greater)
+            }
+            Some(ProductType::Digital) => PriceAt::Content(key!("priceMoney")),
+            _ => PriceAt::Default,
+        }
+    }
+
+    pub(super) fn sale_price(p: &Product<'_>) -> PriceAt {
+        match p.kind {
+            Some(ProductType::Physical | ProductType::Service) => {
+                let mut best: Option<(usize, Decimal)> = None;
+                for (i, v) in p.variants().iter().enumerate() {
+                    let v = View::of(v);
+                    if !get(v, key!("onSale")).truthy() {
+                        continue;
+                    }
+                    let amount = Money::Node(get(v, key!("salePriceMoney"))).amount();
+                    if best
+                        .as_ref()
+                        .is_none_or(|(_, b)| reference_order(&amount, b).is_lt())
+                    {
+                        best = Some((i, amount));
+                    }
+                }
+                best.map_or(PriceAt::Default, |(i, _)| {
+                    PriceAt::Variant(i, key!("salePriceMoney"))
+                })
+            }
+            Some(ProductType::Digital) => PriceAt::Content(key!("salePriceMoney")),
+            _ => PriceAt::Default,
+        }
+    }
+
+    /// The variant money with the lowest amount under `key_of` (the first on ties); the
+    /// default money when there are no variants.
+    fn lowest(vs: &[crate::value::Node], key_of: fn(View<'_>) -> Key<'static>) -> PriceAt {
+        pick(vs, key_of, Ordering::Less)
+    }
+
+    /// The variant money whose amount compares `better` than all others (the first on
+    /// ties) under the reference's order.
+    fn pick(
+        vs: &[crate::value::Node],
+        key_of: impl Fn(View<'_>) -> Key<'static>,
+        better: Ordering,
+    ) -> PriceAt {
+        let Some(first) = vs.first() else {
+            return PriceAt::Default;
+        };
+        let first = View::of(first);
+        let mut best = (0, key_of(first));
+        if vs.len() == 1 {
+            // Nothing to compare with: skip reading the amount.
+            return PriceAt::Variant(best.0, best.1);
+        }
+        let mut price = Money::Node(get(first, best.1)).amount();
+        for (i, v) in vs.iter().enumerate().skip(1) {
             let v = View::of(v);
-            get(v, key!("unlimited")).truthy() || get(v, key!("qtyInStock")).to_number() > 0.0
-        }),
-        Some(ProductType::Digital | ProductType::GiftCard) => false,
-        _ => true,
+            let key = key_of(v);
+            let amount = Money::Node(get(v, key)).amount();
+            if reference_order(&amount, &price) == better {
+                best = (i, key);
+                price = amount;
+            }
+        }
+        PriceAt::Variant(best.0, best.1)
+    }
+
+    /// Units in stock over all variants; unlimited (`u64::MAX`) for digital goods, gift cards
+    /// and any variant with unlimited stock.
+    pub(super) fn total_stock(p: &Product<'_>) -> f64 {
+        const UNLIMITED: f64 = 9007199254740991.0;
+        if matches!(p.kind, Some(ProductType::Digital | ProductType::GiftCard)) {
+            return UNLIMITED;
+        }
+        let mut total = 0.0;
+        for v in p.variants() {
+            let v = View::of(v);
+            if get(v, key!("unlimited")).truthy() {
+                return UNLIMITED;
+            }
+            total += get(v, key!("qtyInStock")).to_number();
+        }
+        total
+    }
+
+    /// Whether variants differ in price, sale price (when on sale) or sale status.
+    pub(super) fn has_varied_prices(p: &Product<'_>) -> bool {
+        match p.kind {
+            Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
+                let vs = p.variants();
+                let Some(first) = vs.first() else {
+                    return false;
+                };
+                let first = View::of(first);
+                let (on_sale, sale, price) = (
+                    get(first, key!("onSale")),
+                    get(first, key!("salePrice")),
+                    get(first, key!("price")),
+                );
+                vs[1..].iter().map(View::of).any(|v| {
+                    !get(v, key!("onSale")).equals(on_sale)
+                        || (on_sale.truthy() && !get(v, key!("salePrice")).equals(sale))
+                        || !get(v, key!("price")).equals(price)
+                })
+            }
+            _ => false,
+        }
+    }
+
+    /// On sale: any variant on sale, or a digital good on sale. Gift cards never are.
+    pub(super) fn is_on_sale(p: &Product<'_>) -> bool {
+        match p.kind {
+            Some(ProductType::Physical | ProductType::Service) => p
+                .variants()
+                .iter()
+                .any(|v| get(View::of(v), key!("onSale")).truthy()),
+            Some(ProductType::Digital) => get(p.content, key!("onSale")).truthy(),
+            _ => false,
+        }
+    }
+
+    /// Sold out: a physical product or service whose every variant is limited with no stock
+    /// left. Digital goods and gift cards never are; items of no known type always are.
+    pub(super) fn is_sold_out(p: &Product<'_>) -> bool {
+        match p.kind {
+            Some(ProductType::Physical | ProductType::Service) => !p.variants().iter().any(|v| {
+                let v = View::of(v);
+                get(v, key!("unlimited")).truthy() || get(v, key!("qtyInStock")).to_number() > 0.0
+            }),
+            Some(ProductType::Digital | ProductType::GiftCard) => false,
+            _ => true,
+        }
     }
 }
 

@@ -243,3 +243,52 @@ fn direct_product_price_matches_its_template() {
     }
     assert_eq!(checked, (6 * 6 + 2) * 5 * 3);
 }
+
+/// The product rules' answers are kept with each item object. Rendering the same data again
+/// reuses them; items with other stock, sale state or prices (as a new content version
+/// builds) get their own, even under the same id.
+#[test]
+fn kept_product_facts_belong_to_their_item() {
+    let template = "{.repeated section items}{.sold-out?}S{.or}{.on-sale?}O{.or}-{.end}{.end} {@|product-price}|{.end}";
+    let t = Template::parse_strict(template).expect("the template compiles");
+    let product = |stock: u32, on_sale: bool, price: &str| {
+        format!(
+            r#"{{"id": "p1", "structuredContent": {{"productType": 1, "variants": [
+                {{"qtyInStock": {stock}, "onSale": {on_sale}, "priceMoney": {{"value": "20.00", "currency": "USD"}},
+                  "salePriceMoney": {{"value": "1.00", "currency": "USD"}}}},
+                {{"qtyInStock": {stock}, "onSale": false, "priceMoney": {{"value": "{price}", "currency": "USD"}}}}]}}}}"#
+        )
+    };
+    let data = |items: &[String]| {
+        Node::from_json_str(&format!(r#"{{"items": [{}]}}"#, items.join(",")))
+            .expect("test data is JSON")
+    };
+    let run = |data: &Node| {
+        let mut out = String::new();
+        execute(&t, data, &Env::default(), &mut out);
+        out
+    };
+    let before = data(&[product(3, false, "50.00"), product(3, true, "50.00")]);
+    let first = run(&before);
+    assert!(first.starts_with("- "), "{first}");
+    assert!(first.contains("|O "), "{first}");
+    assert_eq!(
+        run(&before),
+        first,
+        "a second render reuses the kept answers"
+    );
+
+    let after = data(&[product(0, false, "60.00"), product(3, false, "50.00")]);
+    let changed = run(&after);
+    assert!(changed.starts_with("S "), "{changed}");
+    assert!(changed.contains("60.00"), "{changed}");
+    assert!(!changed.contains("|O "), "{changed}");
+    // The same answers as for objects that never rendered before.
+    assert_eq!(
+        changed,
+        run(&data(&[
+            product(0, false, "60.00"),
+            product(3, false, "50.00")
+        ]))
+    );
+}
