@@ -23,8 +23,53 @@ pub fn push_number(n: f64, out: &mut String) {
 
 #[cold]
 fn push_non_integer(n: f64, out: &mut String) {
-    let mut buf = ryu_js::Buffer::new();
-    out.push_str(buf.format(n));
+    if !push_short_decimal(n, out) {
+        let mut buf = ryu_js::Buffer::new();
+        out.push_str(buf.format(n));
+    }
+}
+
+/// Prints `n` when it is a decimal with at most six digits after the point and below 10^9
+/// (focal points, ratios, prices as numbers), the way JavaScript does; `false` otherwise.
+///
+/// JavaScript prints the shortest digits that read back as `n`. In this range a double is
+/// finer than 10^-6, so for each count `k` of fraction digits at most one decimal can
+/// read back as `n`: the integer `m` nearest to `n·10^k`, when `m / 10^k` (a correctly
+/// rounded division, as parsing is) gives `n` again. The smallest such `k` gives the
+/// shortest digits. A general shortest-digits search (ryu) costs ten times as much.
+fn push_short_decimal(n: f64, out: &mut String) -> bool {
+    const SCALES: [f64; 6] = [1e1, 1e2, 1e3, 1e4, 1e5, 1e6];
+    let magnitude = n.abs();
+    if !(1e-6..1e9).contains(&magnitude) {
+        return false;
+    }
+    for (k, scale) in SCALES.into_iter().enumerate() {
+        let m = (magnitude * scale).round();
+        if m / scale != magnitude {
+            continue;
+        }
+        let m = m as u64;
+        let digits = k + 1;
+        let pow = 10u64.pow(digits as u32);
+        let fraction = m % pow;
+        if fraction == 0 {
+            // An integer: not this printer's case.
+            return false;
+        }
+        if n < 0.0 {
+            out.push('-');
+        }
+        push_digits(m / pow, out);
+        out.push('.');
+        // Leading zeros of the fraction ("0.05"); its last digit is never 0, or fewer
+        // digits would have read back.
+        for _ in fraction.max(1).ilog10() as usize + 1..digits {
+            out.push('0');
+        }
+        push_digits(fraction, out);
+        return true;
+    }
+    false
 }
 
 /// `n` as a sign and magnitude when it is an integer below 2^53, where every integer is
@@ -205,6 +250,48 @@ mod tests {
 
     fn p(n: f64) -> String {
         number_to_string(n)
+    }
+
+    /// The short-decimal printer against the general shortest-digits one, on decimals of
+    /// up to seven fraction digits across the range, their neighbouring doubles, and
+    /// random bit patterns.
+    #[test]
+    fn short_decimals_print_as_the_general_printer_does() {
+        let general = |n: f64| ryu_js::Buffer::new().format(n).to_string();
+        let mut state = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut checked = 0;
+        for i in 0..200_000 {
+            let digits = (next() % 8) as i32;
+            let whole = next() % [10, 1000, 1_000_000, 999_999_999][i % 4];
+            let text = format!(
+                "{whole}.{:0width$}",
+                next() % 10u64.pow(digits as u32),
+                width = digits as usize
+            );
+            let base: f64 = text.parse().unwrap();
+            for n in [
+                base,
+                -base,
+                f64::from_bits(base.to_bits() + 1),
+                f64::from_bits(base.to_bits().saturating_sub(1)),
+                f64::from_bits(next() >> 2),
+            ] {
+                if small_integer(n).is_some() || !n.is_finite() {
+                    continue;
+                }
+                let mut out = String::new();
+                push_non_integer(n, &mut out);
+                assert_eq!(out, general(n), "{n:e} ({text})");
+                checked += 1;
+            }
+        }
+        assert!(checked > 500_000, "{checked}");
     }
 
     #[test]
