@@ -173,8 +173,23 @@ pub fn slugify(s: &str) -> String {
 
 /// Appends [`slugify`]'s slug of `s` to `out`.
 pub fn push_slug(s: &str, out: &mut String) {
+    // A slug is never longer than its text.
+    out.reserve(s.len());
     let mut in_ws = false;
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        // Categories and tags are mostly ASCII: bytes below 0x80 are characters of their
+        // own and need no decoding.
+        let b = bytes[at];
+        let c = if b < 0x80 {
+            at += 1;
+            char::from(b)
+        } else {
+            let c = s[at..].chars().next().expect("a character starts here");
+            at += c.len_utf8();
+            c
+        };
         if is_js_whitespace(c) {
             if !in_ws {
                 out.push('-');
@@ -344,5 +359,6 @@ mod tests {
         assert_eq!(strip_complete_tags("a<b>c</b>d<e"), "acd<e");
         assert_eq!(slugify("Hello,  World!  é-x"), "hello-world--x");
         assert_eq!(slugify("a \u{A0}b"), "a-b");
+        assert_eq!(slugify("X\u{3000}y\u{1F600}Z \u{FEFF}"), "x-yz-");
     }
 }
