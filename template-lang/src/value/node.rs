@@ -186,6 +186,13 @@ impl Object {
     /// The value for `key`, whose [`key_hash`] is `hash`.
     #[inline]
     pub fn get_hashed(&self, key: &str, hash: u64) -> Option<&Node> {
+        self.position_hashed(key, hash)
+            .map(|at| &self.entries[at].1)
+    }
+
+    /// The position of `key` (hashing to `hash`) among the entries, for [`Object::value_at`].
+    #[inline]
+    pub fn position_hashed(&self, key: &str, hash: u64) -> Option<usize> {
         if self.filter & filter_bit(hash) == 0 {
             return None;
         }
@@ -199,7 +206,7 @@ impl Object {
                         return None;
                     }
                     if self.hashes[at - 1] == hash && same_key(&self.entries[at - 1].0, key) {
-                        return Some(&self.entries[at - 1].1);
+                        return Some(at - 1);
                     }
                     slot = (slot + 1) & mask;
                 }
@@ -208,9 +215,13 @@ impl Object {
                 .hashes
                 .iter()
                 .zip(self.entries.iter())
-                .find(|(h, (k, _))| **h == hash && same_key(k, key))
-                .map(|(_, (_, v))| v),
+                .position(|(h, (k, _))| *h == hash && same_key(k, key)),
         }
+    }
+
+    /// The value of the entry at `position` (see [`Object::position_hashed`]).
+    pub fn value_at(&self, position: usize) -> &Node {
+        &self.entries[position].1
     }
 
     pub fn len(&self) -> usize {

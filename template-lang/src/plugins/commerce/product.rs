@@ -79,11 +79,19 @@ pub struct Product<'x> {
 
 impl<'x> Product<'x> {
     pub fn of(item: View<'x>) -> Product<'x> {
-        let mut product = Product::read(item);
-        if let View::Obj(o) = item {
-            product.facts = o.derived(|o| Facts::of(&Product::read(View::Obj(o))));
+        if let View::Obj(o) = item
+            && let Some(facts) = o.derived(Facts::of)
+        {
+            let content = facts
+                .content_at
+                .map_or(View::Missing, |at| View::of(o.value_at(at)));
+            return Product {
+                content,
+                kind: facts.kind,
+                facts: Some(facts),
+            };
         }
-        product
+        Product::read(item)
     }
 
     /// The product without its kept facts.
@@ -116,6 +124,9 @@ impl<'x> Product<'x> {
 /// request; cached content keeps the item objects, so the answers are worked out once per
 /// item and content version ([`crate::value::Object::derived`]).
 struct Facts {
+    /// The position of `structuredContent` in the item.
+    content_at: Option<usize>,
+    kind: Option<ProductType>,
     on_sale: bool,
     sold_out: bool,
     varied_prices: bool,
@@ -126,8 +137,12 @@ struct Facts {
 }
 
 impl Facts {
-    fn of(p: &Product<'_>) -> Facts {
+    fn of(item: &crate::value::Object) -> Facts {
+        let content = key!("structuredContent");
+        let p = &Product::read(View::Obj(item));
         Facts {
+            content_at: item.position_hashed(content.name, content.hash),
+            kind: p.kind,
             on_sale: rules::is_on_sale(p),
             sold_out: rules::is_sold_out(p),
             varied_prices: rules::has_varied_prices(p),
