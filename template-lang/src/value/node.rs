@@ -186,13 +186,6 @@ impl Object {
     /// The value for `key`, whose [`key_hash`] is `hash`.
     #[inline]
     pub fn get_hashed(&self, key: &str, hash: u64) -> Option<&Node> {
-        self.position_hashed(key, hash)
-            .map(|at| &self.entries[at].1)
-    }
-
-    /// The position of `key` (hashing to `hash`) among the entries, for [`Object::value_at`].
-    #[inline]
-    pub fn position_hashed(&self, key: &str, hash: u64) -> Option<usize> {
         if self.filter & filter_bit(hash) == 0 {
             return None;
         }
@@ -206,7 +199,7 @@ impl Object {
                         return None;
                     }
                     if self.hashes[at - 1] == hash && same_key(&self.entries[at - 1].0, key) {
-                        return Some(at - 1);
+                        return Some(&self.entries[at - 1].1);
                     }
                     slot = (slot + 1) & mask;
                 }
@@ -215,11 +208,18 @@ impl Object {
                 .hashes
                 .iter()
                 .zip(self.entries.iter())
-                .position(|(h, (k, _))| *h == hash && same_key(k, key)),
+                .find(|(h, (k, _))| **h == hash && same_key(k, key))
+                .map(|(_, (_, v))| v),
         }
     }
 
-    /// The value of the entry at `position` (see [`Object::position_hashed`]).
+    /// The position of `key` among the entries, for [`Object::value_at`]. A scan: it is
+    /// for values worked out once per object ([`Object::derived`]), not for lookups.
+    pub fn position(&self, key: &str) -> Option<usize> {
+        self.entries.iter().position(|(k, _)| &**k == key)
+    }
+
+    /// The value of the entry at `position` (see [`Object::position`]).
     pub fn value_at(&self, position: usize) -> &Node {
         &self.entries[position].1
     }

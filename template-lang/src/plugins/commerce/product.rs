@@ -138,10 +138,9 @@ struct Facts {
 
 impl Facts {
     fn of(item: &crate::value::Object) -> Facts {
-        let content = key!("structuredContent");
         let p = &Product::read(View::Obj(item));
         Facts {
-            content_at: item.position_hashed(content.name, content.hash),
+            content_at: item.position("structuredContent"),
             kind: p.kind,
             on_sale: rules::is_on_sale(p),
             sold_out: rules::is_sold_out(p),
