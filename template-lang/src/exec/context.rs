@@ -514,13 +514,19 @@ fn member_node<'n>(node: &'n Node, seg: &Seg) -> Option<Member<'n>> {
 /// each branch returns its `Val` directly: a `Val` built in one variable and moved through
 /// others is copied through the stack with loads wider than its stores, which stalls the
 /// CPU's store forwarding, and that was most of a lookup's time.
+///
+/// A partial applied to a loop's element (`{@|apply card.block}`) runs in a frame holding
+/// the same node as the element's frame below it; a name that one lacks, the other does
+/// too, so a node just searched in vain is not searched again.
 fn lookup_key<'a>(frames: &[Frame<'a>], seg: &Seg, rest: &[Seg]) -> Val<'a> {
+    let mut missed: *const Node = std::ptr::null();
     for frame in frames.iter().rev() {
         match &frame.node {
+            Val::Ref(n) if std::ptr::eq(*n, missed) => {}
             Val::Ref(n) => match member_node(n, seg) {
                 Some(Member::Node(child)) => return follow_ref(child, rest),
                 Some(Member::Length(l)) => return follow(Val::num(l as f64), rest),
-                None => {}
+                None => missed = *n,
             },
             Val::Own(n) => match member_node(n, seg) {
                 Some(Member::Node(child)) => return follow(Val::Own(child.clone()), rest),
