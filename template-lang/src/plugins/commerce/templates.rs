@@ -436,6 +436,14 @@ fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut
 /// and `duration:` (absent for these products). The template's private frame hides the
 /// website, so nested dates would use the default time zone.
 fn price_message(ctx: &mut Ctx<'_>, text: &str, price: View<'_>, from: bool, out: &mut String) {
+    // The sale and regular branches' message is the price argument alone, which prints as
+    // it is (and, like every message, not at all without a locale).
+    if let (false, "{price}", View::Str(price)) = (from, text, price) {
+        if ctx.env.locale.is_some() {
+            out.push_str(price);
+        }
+        return;
+    }
     let absent = View::Missing;
     let tail = [("billingPeriodValue", absent), ("duration", absent)];
     let (positional, keyword): (&[View<'_>], &[(&str, View<'_>)]) = if from {
