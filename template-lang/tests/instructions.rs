@@ -517,53 +517,45 @@ fn limits_stop_runaway_templates() {
     );
 }
 
+/// Runs `template` against `{"a":"x"}` with an instruction limit: the output and how many
+/// errors were reported.
+fn run_with_limit(template: &str, max_instructions: u64) -> (String, usize) {
+    use template_lang::{Env, Limits, Template, execute, value::Node};
+    let t = Template::parse_strict(template).unwrap();
+    let data = Node::from_json_str(r#"{"a":"x"}"#).unwrap();
+    let env = Env {
+        limits: Limits {
+            max_instructions,
+            ..Limits::default()
+        },
+        ..Env::default()
+    };
+    let mut out = String::new();
+    let errors = execute(&t, &data, &env, &mut out);
+    (out, errors.len())
+}
+
 #[test]
 fn the_instruction_limit_allows_exactly_that_many_instructions() {
-    use template_lang::{Env, Limits, Template, execute, value::Node};
     // Three variable tags are three instructions: a limit of 3 runs them all, a limit of 2
     // stops before the third with one error.
-    let t = Template::parse_strict("{a}{a}{a}").unwrap();
-    let data = Node::from_json_str(r#"{"a":"x"}"#).unwrap();
-    let run_with_limit = |max_instructions| {
-        let env = Env {
-            limits: Limits {
-                max_instructions,
-                ..Limits::default()
-            },
-            ..Env::default()
-        };
-        let mut out = String::new();
-        let errors = execute(&t, &data, &env, &mut out);
-        (out, errors.len())
-    };
-    assert_eq!(run_with_limit(3), ("xxx".to_string(), 0));
-    assert_eq!(run_with_limit(2), ("xx".to_string(), 1));
+    assert_eq!(run_with_limit("{a}{a}{a}", 3), ("xxx".to_string(), 0));
+    assert_eq!(run_with_limit("{a}{a}{a}", 2), ("xx".to_string(), 1));
 }
 
 #[test]
 fn text_before_a_plain_variable_tag_counts_with_it_as_one_instruction() {
-    use template_lang::{Env, Limits, Template, execute, value::Node};
     // `<td>{@}` is the body of many small loops; its text and tag run as one instruction,
     // so the budget never stops between them. Text before a tag with formatters, or
     // before a block, is an instruction of its own.
-    let t = Template::parse_strict("<{a}<{a}({a|html}){.section a}[{@}]{.end}").unwrap();
-    let data = Node::from_json_str(r#"{"a":"x"}"#).unwrap();
-    let run_with_limit = |max_instructions| {
-        let env = Env {
-            limits: Limits {
-                max_instructions,
-                ..Limits::default()
-            },
-            ..Env::default()
-        };
-        let mut out = String::new();
-        let errors = execute(&t, &data, &env, &mut out);
-        (out, errors.len())
-    };
+    let t = "<{a}<{a}({a|html}){.section a}[{@}]{.end}";
     let full = "<x<x(x)[x]";
-    assert_eq!(run_with_limit(8), (full.to_string(), 0));
-    assert_eq!(run_with_limit(7), (full[..full.len() - 1].to_string(), 1));
-    assert_eq!(run_with_limit(1), ("<x".to_string(), 1));
-    assert_eq!(run_with_limit(2), ("<x<x".to_string(), 1));
-    assert_eq!(run_with_limit(3), ("<x<x(".to_string(), 1));
+    assert_eq!(run_with_limit(t, 8), (full.to_string(), 0));
+    assert_eq!(
+        run_with_limit(t, 7),
+        (full[..full.len() - 1].to_string(), 1)
+    );
+    assert_eq!(run_with_limit(t, 1), ("<x".to_string(), 1));
+    assert_eq!(run_with_limit(t, 2), ("<x<x".to_string(), 1));
+    assert_eq!(run_with_limit(t, 3), ("<x<x(".to_string(), 1));
 }
