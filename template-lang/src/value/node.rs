@@ -144,7 +144,32 @@ impl Object {
                 None => (1u8, 0),
             });
         }
-        let hashes: Box<[u64]> = entries.iter().map(|(k, _)| key_hash(k)).collect();
+        let hashes = entries.iter().map(|(k, _)| key_hash(k)).collect();
+        Object::with_hashes(entries, hashes)
+    }
+
+    /// This object with `extra` entries after its own: what [`Object::from_entries`] builds
+    /// from both lists, without copying the entries or hashing their keys again. Pages add
+    /// the layout's keys to their context this way.
+    pub fn extended(self, extra: Vec<(Arc<str>, Node)>) -> Object {
+        let mut entries = self.entries.into_vec();
+        let appendable = extra.iter().enumerate().all(|(i, (k, _))| {
+            array_index(k).is_none()
+                && !extra[..i].iter().any(|(seen, _)| seen == k)
+                && !entries.iter().any(|(seen, _)| seen == k)
+        });
+        if !appendable {
+            entries.extend(extra);
+            return Object::from_entries(entries);
+        }
+        let mut hashes = self.hashes.into_vec();
+        hashes.extend(extra.iter().map(|(k, _)| key_hash(k)));
+        entries.extend(extra);
+        Object::with_hashes(entries, hashes)
+    }
+
+    /// An object of deduplicated, ordered `entries` with their key hashes.
+    fn with_hashes(entries: Vec<(Arc<str>, Node)>, hashes: Vec<u64>) -> Object {
         let index = (entries.len() > INDEX_THRESHOLD).then(|| {
             let len = (entries.len() * 2).next_power_of_two();
             let mut table = vec![0u32; len].into_boxed_slice();
@@ -160,7 +185,7 @@ impl Object {
         let filter = hashes.iter().fold(0, |f, &h| f | filter_bit(h));
         Object {
             entries: entries.into_boxed_slice(),
-            hashes,
+            hashes: hashes.into_boxed_slice(),
             index,
             filter,
             derived: OnceLock::new(),
@@ -475,6 +500,55 @@ mod de {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn extended_objects_are_built_as_from_both_lists() {
+        let entries = |keys: &[&str], base: f64| -> Vec<(Arc<str>, Node)> {
+            keys.iter()
+                .enumerate()
+                .map(|(i, k)| (Arc::from(*k), Node::Number(base + i as f64)))
+                .collect()
+        };
+        let shape = |o: &Object| -> Vec<(String, String)> {
+            o.iter()
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        crate::value::View::of(v).to_str().into_owned(),
+                    )
+                })
+                .collect()
+        };
+        let own: Vec<String> = (0..20).map(|i| format!("key{i}")).collect();
+        let own: Vec<&str> = own.iter().map(String::as_str).collect();
+        // New keys are appended; a key the object has, a repeated extra key or an
+        // integer-like one takes JavaScript's order and last value, as `from_entries` does.
+        for extra in [
+            &["a", "b", "c"][..],
+            &["key3", "z"],
+            &["z", "z"],
+            &["7", "z"],
+            &[],
+        ] {
+            for size in [2, own.len()] {
+                let base = entries(&own[..size], 0.0);
+                let want = Object::from_entries([base.clone(), entries(extra, 100.0)].concat());
+                let got = Object::from_entries(base).extended(entries(extra, 100.0));
+                assert_eq!(shape(&got), shape(&want), "{extra:?} on {size} keys");
+                for (k, v) in want.iter() {
+                    let found = got
+                        .get(k)
+                        .map(|n| crate::value::View::of(n).to_str().into_owned());
+                    assert_eq!(
+                        found,
+                        Some(crate::value::View::of(v).to_str().into_owned()),
+                        "{k}"
+                    );
+                }
+                assert!(got.get("missing").is_none());
+            }
+        }
+    }
 
     #[test]
     fn derived_values_are_computed_once_per_object() {
