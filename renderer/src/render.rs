@@ -188,7 +188,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         p.errors.push("the template folder has no layout".into());
         return p;
     };
-    let full = with_render_keys(&context, site, folder, &route, &main, &layout.key);
+    let full = with_render_keys(context, site, folder, &route, &main, &layout.key);
     let body = run(
         &layout.template,
         &full,
@@ -363,16 +363,13 @@ pub fn page_context(
     let mut entries: Vec<(&str, Node)> = vec![
         ("website", site.website.clone()),
         ("websiteSettings", site.website_settings.clone()),
-        (
-            "template",
-            obj(vec![("mobileStylesEnabled", Node::Bool(true))]),
-        ),
+        ("template", TEMPLATE.clone()),
         ("localizedStrings", localized_strings(site, folder)),
         (
             "showCart",
             Node::Bool(site.collections.iter().any(|c| c.type_name == "products")),
         ),
-        ("shoppingCart", empty_cart()),
+        ("shoppingCart", EMPTY_CART.clone()),
         ("calendarView", Node::Bool(false)),
     ];
     match route {
@@ -627,7 +624,13 @@ fn search(site: &SiteContent, query: &str, unlocked: &[String]) -> Vec<Node> {
         .collect()
 }
 
-fn empty_cart() -> Node {
+/// The page context's `template`, the same for every page (shared, not rebuilt).
+static TEMPLATE: LazyLock<Node> =
+    LazyLock::new(|| obj(vec![("mobileStylesEnabled", Node::Bool(true))]));
+
+/// The page context's `shoppingCart`: pages are rendered without a visitor's cart, so it
+/// is the same empty cart on every page (shared, not rebuilt).
+static EMPTY_CART: LazyLock<Node> = LazyLock::new(|| {
     obj(vec![
         ("entries", Node::array(Vec::new())),
         ("totalQuantity", Node::Number(0.0)),
@@ -637,7 +640,7 @@ fn empty_cart() -> Node {
         ("hasDigital", Node::Bool(false)),
         ("requiresShipping", Node::Bool(false)),
     ])
-}
+});
 
 fn localized_strings(site: &SiteContent, folder: &TemplateFolder) -> Node {
     folder
@@ -649,15 +652,17 @@ fn localized_strings(site: &SiteContent, folder: &TemplateFolder) -> Node {
 }
 
 /// Adds the render-only keys: `squarespace`, `squarespace-headers`, `squarespace-footers`.
+/// The context is taken, so that its entries move into the layout's context rather than
+/// being copied (and their keys hashed again) on every page.
 fn with_render_keys(
-    context: &Node,
+    context: Node,
     site: &SiteContent,
     folder: &TemplateFolder,
     route: &Route,
     main: &str,
     layout: &str,
 ) -> Node {
-    let title = page_title(site, route, context);
+    let title = page_title(site, route, &context);
     let (page_id, classes) = match route {
         Route::Collection { index, .. } => {
             let c = &site.collections[*index];
@@ -715,15 +720,22 @@ fn with_render_keys(
         ("template-revision", Node::Number(1.0)),
         ("cart-classes", Node::from("sqs-custom-cart")),
     ]);
-    let Some(o) = context.as_object() else {
-        return context.clone();
+    let Node::Object(o) = context else {
+        return context;
     };
-    let mut entries: Vec<(Arc<str>, Node)> =
-        o.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
-    entries.push((Arc::from("squarespace"), squarespace));
-    entries.push((Arc::from("squarespace-headers"), Node::from(headers)));
-    entries.push((Arc::from("squarespace-footers"), Node::from("")));
-    Node::object(entries)
+    let extra = vec![
+        (Arc::from("squarespace"), squarespace),
+        (Arc::from("squarespace-headers"), Node::from(headers)),
+        (Arc::from("squarespace-footers"), Node::from("")),
+    ];
+    // Nothing else holds the context once the main template has run; should something
+    // still share it, its entries are copied.
+    let o = Arc::try_unwrap(o).unwrap_or_else(|shared| {
+        template_lang::value::Object::from_entries(
+            shared.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+        )
+    });
+    Node::Object(Arc::new(o.extended(extra)))
 }
 
 /// `{squarespace.page-title}` from the `websiteSettings` title formats (`%s` site title,
