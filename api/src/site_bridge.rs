@@ -215,6 +215,7 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
                 url_id: c.url_id.clone(),
                 type_name: c.type_name.clone(),
                 lock: c.password_hash.as_deref().map(Arc::from),
+                categories: Default::default(),
             }
         })
         .collect();

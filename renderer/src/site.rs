@@ -6,7 +6,7 @@
 //! kept as [`Node`]s so page contexts can share them without copying.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 use template_lang::value::Node;
@@ -28,9 +28,56 @@ pub struct Collection {
     /// collections render the lock screen (page type 103) until the visitor unlocks it.
     /// Never part of [`Collection::node`]; the node carries `passwordProtected: true`.
     pub lock: Option<Arc<str>>,
+    /// [`Collection::category_links`], worked out on first use.
+    pub categories: OnceLock<Vec<CategoryLink>>,
+}
+
+/// A category of a collection and the URL of the list filtered by it.
+#[derive(Clone)]
+pub struct CategoryLink {
+    pub name: Node,
+    pub full_url: Node,
 }
 
 impl Collection {
+    /// The collection's categories, each with the URL of its filtered list: the
+    /// collection's own `categories`, else those of its items in order of first use. Kept
+    /// with the collection, which the site content caches per content version, instead of
+    /// gathered from every item on each page that lists them.
+    pub fn category_links(&self) -> &[CategoryLink] {
+        self.categories.get_or_init(|| {
+            let full_url = self
+                .field("fullUrl")
+                .map_or_else(|| format!("/{}", self.url_id), str::to_string);
+            let names: Vec<&str> = match self.node.pointer(&["categories"]).and_then(Node::as_array)
+            {
+                Some(list) => list.iter().filter_map(Node::as_str).collect(),
+                None => {
+                    let mut all: Vec<&str> = Vec::new();
+                    for item in &self.items {
+                        let list = item.pointer(&["categories"]).and_then(Node::as_array);
+                        for name in list.unwrap_or_default().iter().filter_map(Node::as_str) {
+                            if !all.contains(&name) {
+                                all.push(name);
+                            }
+                        }
+                    }
+                    all
+                }
+            };
+            names
+                .into_iter()
+                .map(|name| CategoryLink {
+                    name: Node::from(name),
+                    full_url: Node::from(format!(
+                        "{full_url}?category={}",
+                        form_urlencoded::byte_serialize(name.as_bytes()).collect::<String>()
+                    )),
+                })
+                .collect()
+        })
+    }
+
     /// A string field of the collection object.
     pub fn field(&self, key: &str) -> Option<&str> {
         self.node.pointer(&[key]).and_then(Node::as_str)
@@ -304,6 +351,7 @@ impl SiteContent {
                 url_id: url_ids[i].clone(),
                 type_name,
                 lock,
+                categories: OnceLock::new(),
             });
         }
         let homepage =

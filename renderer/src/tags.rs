@@ -278,45 +278,15 @@ impl Tags<'_> {
             );
             return;
         };
-        let full_url = c
-            .field("fullUrl")
-            .map_or_else(|| format!("/{}", c.url_id), str::to_string);
-        let names: Vec<String> = match c.node.pointer(&["categories"]).and_then(Node::as_array) {
-            Some(list) => list
-                .iter()
-                .filter_map(Node::as_str)
-                .map(str::to_string)
-                .collect(),
-            None => {
-                let mut all: Vec<String> = Vec::new();
-                for item in &c.items {
-                    for cat in item
-                        .pointer(&["categories"])
-                        .and_then(Node::as_array)
-                        .unwrap_or_default()
-                    {
-                        if let Some(s) = cat.as_str()
-                            && !all.iter().any(|a| a == s)
-                        {
-                            all.push(s.to_string());
-                        }
-                    }
-                }
-                all
-            }
-        };
-        let categories: Vec<Node> = names
+        let categories: Vec<Node> = c
+            .category_links()
             .iter()
             .take(limit.unwrap_or(usize::MAX))
-            .map(|name| {
-                let url = format!(
-                    "{full_url}?category={}",
-                    form_urlencoded::byte_serialize(name.as_bytes()).collect::<String>()
-                );
-                let active = self.current_category.as_deref() == Some(name.as_str());
+            .map(|link| {
+                let active = self.current_category.as_deref() == link.name.as_str();
                 scope(vec![
-                    ("name", Node::from(name.as_str())),
-                    ("fullUrl", Node::from(url)),
+                    ("name", link.name.clone()),
+                    ("fullUrl", link.full_url.clone()),
                     ("active", Node::Bool(active)),
                 ])
             })

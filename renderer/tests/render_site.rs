@@ -122,6 +122,25 @@ fn homepage_is_a_regular_page_in_the_layout() {
 }
 
 #[test]
+fn category_lists_mark_each_requests_category_when_one_site_serves_them_all() {
+    // The category names are kept with the site content; which one is active is not.
+    let (site, folder) = (site(), folder());
+    for (query, want) in [
+        ("category=Notes", "<ul><li>News</li><li>Notes*</li></ul>"),
+        ("category=News", "<ul><li>News*</li><li>Notes</li></ul>"),
+        ("", "<ul><li>News</li><li>Notes</li></ul>"),
+    ] {
+        let request = Request {
+            path: "/blog",
+            query,
+            unlocked: &[],
+        };
+        let p = render(&site, &folder, &request);
+        assert!(p.body.contains(want), "{query}: {}", p.body);
+    }
+}
+
+#[test]
 fn collection_lists_paginate_and_queries_filter() {
     let p = get("/blog", "");
     assert_eq!((p.status, p.page_type), (200, Some(1)));
