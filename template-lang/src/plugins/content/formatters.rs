@@ -264,12 +264,22 @@ fn image_srcset<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// Classes for each element of a list value, slugified, as ` prefix-slug`.
 fn push_slug_classes(prefix: &str, list: &Val<'_>, out: &mut String) {
-    for i in 0..list.view().size() {
-        let item = get_index(list, i as f64);
+    let mut push = |name: &str| {
         out.push(' ');
         out.push_str(prefix);
         out.push('-');
-        push_slug(&item.view().to_str(), out);
+        push_slug(name, out);
+    };
+    // Categories and tags are arrays: their elements are read in place. Anything else
+    // with a size (a string's characters, say) goes through JavaScript's indexing.
+    if let crate::value::View::Arr(items) = list.view() {
+        for item in items {
+            push(&crate::value::View::of(item).to_str());
+        }
+        return;
+    }
+    for i in 0..list.view().size() {
+        push(&get_index(list, i as f64).view().to_str());
     }
 }
 
