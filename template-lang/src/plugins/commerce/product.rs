@@ -342,7 +342,7 @@ mod rules {
     pub(super) fn from_price(p: &Product<'_>) -> PriceAt {
         match p.kind {
             Some(ProductType::GiftCard | ProductType::Physical | ProductType::Service) => {
-                lowest(p.variants(), selling_key)
+                pick(p.variants(), selling_key, Ordering::Less)
             }
             Some(ProductType::Digital) => PriceAt::Content(key!("priceMoney")),
             _ => PriceAt::Default,
@@ -386,14 +386,8 @@ mod rules {
         }
     }
 
-    /// The variant money with the lowest amount under `key_of` (the first on ties); the
-    /// default money when there are no variants.
-    fn lowest(vs: &[crate::value::Node], key_of: fn(View<'_>) -> Key<'static>) -> PriceAt {
-        pick(vs, key_of, Ordering::Less)
-    }
-
     /// The variant money whose amount compares `better` than all others (the first on
-    /// ties) under the reference's order.
+    /// ties) under the reference's order; the default money when there are no variants.
     fn pick(
         vs: &[crate::value::Node],
         key_of: impl Fn(View<'_>) -> Key<'static>,
@@ -569,19 +563,11 @@ pub fn pricing_options_of_lowest_variant<'x>(p: &Product<'x>) -> Option<View<'x>
     if !matches!(p.kind, Some(ProductType::Physical | ProductType::Service)) {
         return None;
     }
-    let vs = p.variants();
-    let first = View::of(vs.first()?);
-    let mut options = get(first, key!("pricingOptions"));
-    let mut price = Money::Node(selling_price(first)).amount();
-    for v in &vs[1..] {
-        let v = View::of(v);
-        let p = Money::Node(selling_price(v)).amount();
-        if reference_order(&p, &price).is_lt() {
-            options = get(v, key!("pricingOptions"));
-            price = p;
-        }
+    // The lowest-priced variant is the one whose price `from_price` gives.
+    match p.facts.map_or_else(|| rules::from_price(p), |f| f.from) {
+        PriceAt::Variant(i, _) => Some(get(View::of(&p.variants()[i]), key!("pricingOptions"))),
+        PriceAt::Default | PriceAt::Content(_) => None,
     }
-    Some(options)
 }
 
 #[cfg(test)]
