@@ -265,11 +265,7 @@ fn folder_redirect(site: &SiteContent, folder: &TemplateFolder, index: usize) ->
     }
     let first = c.children.first()?;
     let child = &site.collections[*first];
-    Some(
-        child
-            .field("fullUrl")
-            .map_or_else(|| format!("/{}", child.url_id), str::to_string),
-    )
+    Some(child.full_url())
 }
 
 /// The template whose output is the page's main content, with the file it comes from (for
@@ -405,9 +401,7 @@ pub fn page_context(
                 Node::Bool(c.is_folder() && c.children.is_empty()),
             ));
             if next || prev {
-                let base = c
-                    .field("fullUrl")
-                    .map_or_else(|| format!("/{}", c.url_id), str::to_string);
+                let base = c.full_url();
                 let mut p = vec![
                     ("nextPage", Node::Bool(next)),
                     ("prevPage", Node::Bool(prev)),

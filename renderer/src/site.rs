@@ -46,9 +46,7 @@ impl Collection {
     /// gathered from every item on each page that lists them.
     pub fn category_links(&self) -> &[CategoryLink] {
         self.categories.get_or_init(|| {
-            let full_url = self
-                .field("fullUrl")
-                .map_or_else(|| format!("/{}", self.url_id), str::to_string);
+            let full_url = self.full_url();
             let names: Vec<&str> = match self.node.pointer(&["categories"]).and_then(Node::as_array)
             {
                 Some(list) => list.iter().filter_map(Node::as_str).collect(),
@@ -76,6 +74,12 @@ impl Collection {
                 })
                 .collect()
         })
+    }
+
+    /// The collection's URL: its `fullUrl`, else `/` and its `urlId`.
+    pub fn full_url(&self) -> String {
+        self.field("fullUrl")
+            .map_or_else(|| format!("/{}", self.url_id), str::to_string)
     }
 
     /// A string field of the collection object.
