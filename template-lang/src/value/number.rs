@@ -43,14 +43,12 @@ fn push_short_decimal(n: f64, out: &mut String) -> bool {
     if !(1e-6..1e9).contains(&magnitude) {
         return false;
     }
-    for (k, scale) in SCALES.into_iter().enumerate() {
+    for (digits, scale) in (1..).zip(SCALES) {
         let m = (magnitude * scale).round();
         if m / scale != magnitude {
             continue;
         }
-        let m = m as u64;
-        let digits = k + 1;
-        let pow = 10u64.pow(digits as u32);
+        let (m, pow) = (m as u64, scale as u64);
         let fraction = m % pow;
         if fraction == 0 {
             // An integer: not this printer's case.
@@ -63,7 +61,7 @@ fn push_short_decimal(n: f64, out: &mut String) -> bool {
         out.push('.');
         // Leading zeros of the fraction ("0.05"); its last digit is never 0, or fewer
         // digits would have read back.
-        for _ in fraction.max(1).ilog10() as usize + 1..digits {
+        for _ in fraction.ilog10() as usize + 1..digits {
             out.push('0');
         }
         push_digits(fraction, out);

@@ -16,7 +16,7 @@ use crate::plugins::util::{escape_attr, push_slug};
 use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::{js_parse_int, push_number, to_int32};
-use crate::value::{Key, Val, key};
+use crate::value::{Key, Val, View, key};
 
 /// The image widths the platform renders, smallest first (SPEC.md §9).
 pub const IMAGE_WIDTHS: [&str; 7] = ["100w", "300w", "500w", "750w", "1000w", "1500w", "2500w"];
@@ -272,9 +272,9 @@ fn push_slug_classes(prefix: &str, list: &Val<'_>, out: &mut String) {
     };
     // Categories and tags are arrays: their elements are read in place. Anything else
     // with a size (a string's characters, say) goes through JavaScript's indexing.
-    if let crate::value::View::Arr(items) = list.view() {
+    if let View::Arr(items) = list.view() {
         for item in items {
-            push(&crate::value::View::of(item).to_str());
+            push(&View::of(item).to_str());
         }
         return;
     }
