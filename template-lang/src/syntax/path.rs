@@ -5,13 +5,7 @@
 //! signed 32-bit integer also index arrays.
 
 use nom::IResult;
-use nom::Parser;
-use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while, take_while1};
-use nom::character::complete::{char, satisfy};
-use nom::combinator::{opt, recognize};
-use nom::multi::many0;
-use nom::sequence::{pair, preceded};
+use nom::error::{Error, ErrorKind};
 
 /// One segment of a reference.
 #[derive(Debug, Clone, PartialEq)]
@@ -121,34 +115,69 @@ fn head_of(seg: Seg) -> Head {
     }
 }
 
-fn is_word_tail(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+fn is_word_tail(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+}
+
+/// The length of a word (`[a-zA-Z][a-zA-Z0-9_-]*`) at the start of `b`, if one starts there.
+fn word_len(b: &[u8]) -> Option<usize> {
+    let (first, tail) = b.split_first()?;
+    first
+        .is_ascii_alphabetic()
+        .then(|| 1 + tail.iter().take_while(|&&c| is_word_tail(c)).count())
 }
 
 /// `[a-zA-Z][a-zA-Z0-9_-]*`: formatter, predicate, macro-argument and variable names.
+///
+/// The leaves of the tag grammar are written over bytes: every tag has several, and nom's
+/// character-level combinators decoding UTF-8 for each of them were a tenth of a compile.
 pub fn word(input: &str) -> IResult<&str, &str> {
-    recognize(pair(
-        satisfy(|c| c.is_ascii_alphabetic()),
-        take_while(is_word_tail),
-    ))
-    .parse(input)
+    match word_len(input.as_bytes()) {
+        Some(n) => Ok((&input[n..], &input[..n])),
+        None => Err(nom::Err::Error(Error::new(input, ErrorKind::Alpha))),
+    }
 }
 
-/// One segment, trying the alternatives in the reference's order.
-fn segment(input: &str) -> IResult<&str, &str> {
-    alt((
-        take_while1(|c: char| c.is_ascii_digit()),
-        recognize(pair(opt(alt((char('@'), char('$')))), word)),
-        tag("@"),
-    ))
-    .parse(input)
+/// The length of the segment at the start of `b`, trying the alternatives in the
+/// reference's order: digits, then a word optionally prefixed with `@` or `$`, then a lone
+/// `@`.
+fn segment_len(b: &[u8]) -> Option<usize> {
+    let first = *b.first()?;
+    if first.is_ascii_digit() {
+        return Some(b.iter().take_while(|c| c.is_ascii_digit()).count());
+    }
+    let sigil = usize::from(first == b'@' || first == b'$');
+    match word_len(&b[sigil..]) {
+        Some(n) => Some(sigil + n),
+        None => (first == b'@').then_some(1),
+    }
 }
 
-/// Parses the longest variable reference at the start of `input`.
+/// Parses the longest variable reference at the start of `input`: a segment, then more
+/// segments each after a dot (a dot not followed by one is left unread). The segments are
+/// built as they are found, without collecting the text and splitting it again.
 pub fn var_ref(input: &str) -> IResult<&str, VarPath> {
-    let (rest, text) =
-        recognize(pair(segment, many0(preceded(char('.'), segment)))).parse(input)?;
-    Ok((rest, VarPath::from_dotted(text)))
+    let b = input.as_bytes();
+    let Some(n) = segment_len(b) else {
+        return Err(nom::Err::Error(Error::new(input, ErrorKind::Alpha)));
+    };
+    let head = head_of(make_seg(&input[..n]));
+    let mut rest = Vec::new();
+    let mut i = n;
+    while b.get(i) == Some(&b'.') {
+        let Some(m) = segment_len(&b[i + 1..]) else {
+            break;
+        };
+        rest.push(make_seg(&input[i + 1..i + 1 + m]));
+        i += 1 + m;
+    }
+    Ok((
+        &input[i..],
+        VarPath {
+            head,
+            rest: rest.into_boxed_slice(),
+        },
+    ))
 }
 
 #[cfg(test)]

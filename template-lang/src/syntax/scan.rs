@@ -36,9 +36,14 @@ pub enum Piece<'s> {
 /// Computes positions of increasing byte offsets in one pass.
 struct Lines<'s> {
     src: &'s str,
-    /// The offset of the last position asked for, and its line and column.
-    offset: usize,
+    /// All ASCII: a column is then a byte count.
+    ascii: bool,
     line: u32,
+    /// Where the current line starts, and the first newline at or after it.
+    line_start: usize,
+    next_newline: Option<usize>,
+    /// The last offset asked for and its column.
+    offset: usize,
     col: u32,
 }
 
@@ -46,24 +51,33 @@ impl<'s> Lines<'s> {
     fn new(src: &'s str) -> Lines<'s> {
         Lines {
             src,
-            offset: 0,
+            ascii: src.is_ascii(),
             line: 1,
+            line_start: 0,
+            next_newline: memchr(b'\n', src.as_bytes()),
+            offset: 0,
             col: 1,
         }
     }
 
-    /// The position of `offset`, which is at or after the last one asked for: only the text
-    /// in between is looked at, so positions for every tag of a long line cost no more than
-    /// the line itself.
+    /// The position of `offset`, which is at or after the last one asked for. Templates
+    /// have far fewer lines than tags, so this moves from newline to newline, and within a
+    /// line counts only the characters since the last position asked for (or none at all
+    /// when the source is ASCII).
     fn pos(&mut self, offset: usize) -> Pos {
-        let mut from = self.offset;
-        let bytes = &self.src.as_bytes()[from..offset];
-        if let Some(nl) = memchr::memrchr(b'\n', bytes) {
-            self.line += memchr::memchr_iter(b'\n', bytes).count() as u32;
-            self.col = 1;
-            from += nl + 1;
+        let bytes = self.src.as_bytes();
+        while let Some(nl) = self.next_newline.filter(|&nl| nl < offset) {
+            self.line += 1;
+            self.line_start = nl + 1;
+            self.next_newline = memchr(b'\n', &bytes[nl + 1..]).map(|k| nl + 1 + k);
         }
-        self.col += self.src[from..offset].chars().count() as u32;
+        self.col = if self.ascii {
+            (offset - self.line_start) as u32 + 1
+        } else if self.offset >= self.line_start {
+            self.col + self.src[self.offset..offset].chars().count() as u32
+        } else {
+            1 + self.src[self.line_start..offset].chars().count() as u32
+        };
         self.offset = offset;
         Pos {
             line: self.line,
@@ -79,11 +93,16 @@ pub fn pos_of(src: &str, offset: usize) -> Pos {
 
 /// Scans `src`, handing each piece to `emit` in order.
 pub fn scan<'s>(src: &'s str, emit: impl FnMut(Piece<'s>)) {
-    scan_with(src, None, emit)
+    scan_with(src, None, emit);
 }
 
 /// Scans `src`, also recognising host tags `<{prefix}name ...>` when a prefix is given.
-pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnMut(Piece<'s>)) {
+/// Returns the position of the end of `src` (where the end of input is reported).
+pub fn scan_with<'s>(
+    src: &'s str,
+    host_prefix: Option<&str>,
+    mut emit: impl FnMut(Piece<'s>),
+) -> Pos {
     let host_open = host_prefix.map(|p| format!("<{p}"));
     let host_finder = host_open.as_deref().map(memmem::Finder::new);
     // Where the next host tag may start (searching again only once we pass it).
@@ -127,7 +146,7 @@ pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnM
         }
         let Some(mut start) = brace else {
             flush(save, len, &mut emit);
-            return;
+            return lines.pos(len);
         };
         if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
             flush(save, start, &mut emit);
@@ -136,7 +155,7 @@ pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnM
                     idx = start + 3 + end + 3;
                     continue;
                 }
-                None => return,
+                None => return lines.pos(len),
             }
         }
         // Find the closing brace; a further '{' moves the start of the tag.
@@ -153,7 +172,7 @@ pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnM
         };
         let Some(close) = close else {
             flush(save, len, &mut emit);
-            return;
+            return lines.pos(len);
         };
         flush(save, start, &mut emit);
         match parse_tag(&src[start + 1..close]) {
@@ -235,6 +254,41 @@ mod tests {
     fn multi_line_comments() {
         assert_eq!(pieces("a{## {b} ##}c"), ["T:a", "T:c"]);
         assert_eq!(pieces("a{## open"), ["T:a"]);
+    }
+
+    /// Positions by the definition: lines after newlines, characters since the last one.
+    fn naive_pos(src: &str, offset: usize) -> Pos {
+        let before = &src[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Pos {
+            line: 1 + before.matches('\n').count() as u32,
+            col: 1 + before[line_start..].chars().count() as u32,
+        }
+    }
+
+    #[test]
+    fn positions_match_counting_lines_and_characters() {
+        // Every step size over mixed and over ASCII-only text (which counts bytes), with
+        // several positions on one line, on consecutive lines and after empty lines.
+        let mixed = "ab\néü€\n\n𝄞x\nlong line of plain ascii text, then ü\n\u{7f}\u{80}é\n";
+        let ascii = "{a}\n\n  {b} {c}\nno tags here\n{d}";
+        for (src, step) in [mixed, ascii]
+            .into_iter()
+            .flat_map(|s| (1..=s.len()).map(move |step| (s, step)))
+        {
+            let mut lines = Lines::new(src);
+            let offsets = (0..=src.len())
+                .step_by(step)
+                .chain([src.len()])
+                .filter(|&o| src.is_char_boundary(o));
+            for offset in offsets {
+                assert_eq!(
+                    lines.pos(offset),
+                    naive_pos(src, offset),
+                    "step {step} at {offset}"
+                );
+            }
+        }
     }
 
     #[test]
