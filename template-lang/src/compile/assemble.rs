@@ -4,7 +4,10 @@
 //! best effort does.
 //!
 //! Blocks are built in an arena while open (an `{.or}` branch becomes the receiving node of
-//! its block, just as in the reference) and turned into the final tree at the end.
+//! its block, just as in the reference). Each block's instructions are final as they
+//! arrive (adjacent text merged), and a block becomes one instruction as soon as it
+//! closes, in the slot its parent kept for it; blocks still open at the end are closed
+//! then, innermost first.
 
 use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
 use crate::error::{Diagnostic, msg};
@@ -49,17 +52,21 @@ enum NodeKind {
     Or(Option<PredicateCall>),
 }
 
-enum Item {
-    Inst(Inst),
-    Node(usize),
-}
-
 struct Node {
     kind: NodeKind,
     pos: Pos,
-    consequent: Vec<Item>,
+    consequent: Block,
     alternate: Option<usize>,
-    alternates_with: Vec<Item>,
+    alternates_with: Block,
+    /// For a block: its index in the consequent of the node it opened in, which holds
+    /// [`placeholder`] until the block closes.
+    slot: usize,
+}
+
+/// What a block's slot holds while the block is open: an empty text, which is never
+/// stored otherwise (empty text is dropped) and which nothing merges into.
+fn placeholder() -> Inst {
+    Inst::Text(Box::default())
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -79,7 +86,8 @@ enum State {
 /// The tree-building state machine.
 pub struct Assembler {
     nodes: Vec<Node>,
-    stack: Vec<usize>,
+    /// The open blocks, innermost last: (the node each opened in, the block's node).
+    stack: Vec<(usize, usize)>,
     current: usize,
     state: State,
     pub errors: Vec<Diagnostic>,
@@ -94,6 +102,7 @@ impl Default for Assembler {
                 consequent: Vec::new(),
                 alternate: None,
                 alternates_with: Vec::new(),
+                slot: 0,
             }],
             stack: Vec::new(),
             current: 0,
@@ -174,19 +183,24 @@ impl Assembler {
             consequent: Vec::new(),
             alternate: None,
             alternates_with: Vec::new(),
+            slot: 0,
         });
         self.nodes.len() - 1
     }
 
-    fn add_consequent(&mut self, item: Item) {
-        self.nodes[self.current].consequent.push(item);
+    /// Closes the innermost open block: it becomes an instruction in its slot.
+    fn pop(&mut self) {
+        if let Some((parent, block)) = self.stack.pop() {
+            self.close(parent, block);
+            self.current = parent;
+            self.state = self.state_for(parent);
+        }
     }
 
-    fn pop(&mut self) {
-        if let Some(id) = self.stack.pop() {
-            self.current = id;
-            self.state = self.state_for(id);
-        }
+    fn close(&mut self, parent: usize, block: usize) {
+        let inst = self.build_block(block);
+        let slot = self.nodes[block].slot;
+        self.nodes[parent].consequent[slot] = inst;
     }
 
     /// Feeds one instruction at `pos`.
@@ -210,8 +224,11 @@ impl Assembler {
                 // The reference adds the block to the current node's consequent, even in
                 // the alternates-with state (where the rest goes to the separator block).
                 let id = self.new_node(NodeKind::Block(kind), pos);
-                self.add_consequent(Item::Node(id));
-                self.stack.push(self.current);
+                let parent = &mut self.nodes[self.current].consequent;
+                let slot = parent.len();
+                parent.push(placeholder());
+                self.nodes[id].slot = slot;
+                self.stack.push((self.current, id));
                 self.current = id;
                 self.state = self.state_for(id);
                 return;
@@ -258,11 +275,9 @@ impl Assembler {
                 self.state = State::OrPredicate;
             }
             (State::AlternatesWith, Fed::Leaf(inst)) => {
-                self.nodes[self.current]
-                    .alternates_with
-                    .push(Item::Inst(inst));
+                push_merged(&mut self.nodes[self.current].alternates_with, inst);
             }
-            (_, Fed::Leaf(inst)) => self.add_consequent(Item::Inst(inst)),
+            (_, Fed::Leaf(inst)) => push_merged(&mut self.nodes[self.current].consequent, inst),
             (_, Fed::Open(_)) => unreachable!("handled above"),
         }
     }
@@ -275,33 +290,19 @@ impl Assembler {
 
     /// Finishes the tree. Unclosed blocks stay in it (the errors were reported at EOF).
     pub fn finish(mut self) -> (Block, Vec<Diagnostic>) {
-        let root = self.build_items(0, false);
-        (root, self.errors)
-    }
-
-    fn build_items(&mut self, id: usize, alternates: bool) -> Block {
-        let items = std::mem::take(if alternates {
-            &mut self.nodes[id].alternates_with
-        } else {
-            &mut self.nodes[id].consequent
-        });
-        let mut block: Block = Vec::with_capacity(items.len());
-        for item in items {
-            let inst = match item {
-                Item::Inst(inst) => inst,
-                Item::Node(child) => self.build_block(child),
-            };
-            push_merged(&mut block, inst);
+        while let Some((parent, block)) = self.stack.pop() {
+            self.close(parent, block);
         }
-        block
+        let root = std::mem::take(&mut self.nodes[0].consequent);
+        (root, self.errors)
     }
 
     fn build_alternates(&mut self, id: usize) -> tree::Alternate {
         let mut branches = Vec::new();
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
-            let body = self.build_items(or_id, false);
             let node = &mut self.nodes[or_id];
+            let body = std::mem::take(&mut node.consequent);
             let call = match std::mem::replace(&mut node.kind, NodeKind::Root) {
                 NodeKind::Or(call) => call,
                 _ => None,
@@ -317,7 +318,7 @@ impl Assembler {
     }
 
     fn build_block(&mut self, id: usize) -> Inst {
-        let body = self.build_items(id, false);
+        let body = std::mem::take(&mut self.nodes[id].consequent);
         let alt = self.build_alternates(id);
         let pos = self.nodes[id].pos;
         let kind = match std::mem::replace(&mut self.nodes[id].kind, NodeKind::Root) {
@@ -327,7 +328,7 @@ impl Assembler {
         match kind {
             BlockKind::Section(path) => Inst::Section(Box::new(tree::Section { path, body, alt })),
             BlockKind::Repeated(path) => {
-                let alternates_with = self.build_items(id, true);
+                let alternates_with = std::mem::take(&mut self.nodes[id].alternates_with);
                 Inst::Repeated(Box::new(tree::Repeated {
                     path,
                     body,
@@ -354,12 +355,16 @@ impl Assembler {
 }
 
 /// Appends `inst`, merging adjacent literal text into one instruction and fusing text
-/// with a plain variable tag that follows it.
+/// with a plain variable tag that follows it. Empty text is dropped, and nothing merges
+/// into an open block's [`placeholder`].
 fn push_merged(block: &mut Block, inst: Inst) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }
-    let Some(Inst::Text(prev)) = block.last_mut() else {
+    let Some(Inst::Text(prev)) = block
+        .last_mut()
+        .filter(|i| !matches!(i, Inst::Text(t) if t.is_empty()))
+    else {
         block.push(inst);
         return;
     };

@@ -4,6 +4,7 @@
 mod assemble;
 pub mod tree;
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -78,7 +79,7 @@ pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> C
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut last_pos = Default::default();
     let limits = &options.expr_limits;
-    scan_with(
+    let end = scan_with(
         source,
         options.host_prefix.as_deref(),
         |piece| match piece {
@@ -97,7 +98,7 @@ pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> C
             }
         },
     );
-    asm.accept(Fed::Control(Control::Eof), pos_of(source, source.len()));
+    asm.accept(Fed::Control(Control::Eof), end);
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
@@ -164,7 +165,7 @@ fn lower(
             mut vars,
             formatters,
         } => {
-            let mut formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            let formatters = resolve_formatters(formatters, true, registry, pos, errors)?;
             if formatters.is_empty() && !vars.is_empty() {
                 // Only the first reference of `{a, b}` prints without formatters.
                 let path = vars.swap_remove(0);
@@ -175,9 +176,6 @@ fn lower(
                         Inst::Print(Box::new(path))
                     },
                 );
-            }
-            if let Some(last) = formatters.last_mut() {
-                last.emit = registry.emitter(&last.name);
             }
             leaf(Inst::Variable(Box::new(Variable {
                 vars: vars.into(),
@@ -190,7 +188,7 @@ fn lower(
             vars,
             formatters,
         } => {
-            let formatters = resolve_formatters(formatters, registry, pos, errors)?;
+            let formatters = resolve_formatters(formatters, false, registry, pos, errors)?;
             leaf(Inst::Bindvar(Box::new(Bindvar {
                 name: name.into(),
                 vars: vars.into(),
@@ -251,15 +249,24 @@ fn lower(
     }
 }
 
+/// Resolves a chain's formatter names. With `prints` (a variable tag, not `.var`), the last
+/// call keeps the formatter's output-writing variant, if any: its result goes straight to
+/// the output.
 fn resolve_formatters(
     calls: Vec<FormatterSyntax<'_>>,
+    prints: bool,
     registry: &Registry,
     pos: crate::error::Pos,
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Box<[FormatterCall]>> {
+    let last = if prints {
+        calls.len().wrapping_sub(1)
+    } else {
+        usize::MAX
+    };
     let mut out = Vec::with_capacity(calls.len());
-    for call in calls {
-        let Some(apply) = registry.formatter(call.name) else {
+    for (i, call) in calls.into_iter().enumerate() {
+        let Some((name, apply, emit)) = registry.formatter_entry(call.name) else {
             errors.push(Diagnostic::syntax(
                 msg::formatter_unknown(call.name),
                 Some(pos),
@@ -267,9 +274,9 @@ fn resolve_formatters(
             return None;
         };
         out.push(FormatterCall {
-            name: call.name.into(),
+            name,
             apply,
-            emit: None,
+            emit: if i == last { emit } else { None },
             args: call.args,
         });
     }
@@ -283,14 +290,20 @@ fn resolve_predicate(
     pos: crate::error::Pos,
     errors: &mut Vec<Diagnostic>,
 ) -> PredicateCall {
-    let apply = registry.predicate(name);
-    if apply.is_none() {
-        errors.push(Diagnostic::syntax(msg::predicate_unknown(name), Some(pos)));
-    }
-    PredicateCall {
-        name: name.into(),
-        apply,
-        args,
+    match registry.predicate_entry(name) {
+        Some((name, apply)) => PredicateCall {
+            name: Cow::Borrowed(name),
+            apply: Some(apply),
+            args,
+        },
+        None => {
+            errors.push(Diagnostic::syntax(msg::predicate_unknown(name), Some(pos)));
+            PredicateCall {
+                name: Cow::Owned(name.into()),
+                apply: None,
+                args,
+            }
+        }
     }
 }
 

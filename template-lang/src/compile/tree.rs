@@ -4,6 +4,7 @@
 //! literal text is merged, and comments are gone, so execution does no lookups by name
 //! except for partials and macros (which are dynamic by nature).
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::exec::expr::Expr;
@@ -62,7 +63,8 @@ pub struct OrBranch {
 /// A formatter call with its function resolved.
 #[derive(Debug)]
 pub struct FormatterCall {
-    pub name: Box<str>,
+    /// The name as registered (formatters are registered under `'static` names).
+    pub name: &'static str,
     pub apply: FormatterFn,
     /// Set when this call ends a `{var|...}` chain and the formatter can write its result
     /// straight into the output (saving an intermediate string).
@@ -74,7 +76,8 @@ pub struct FormatterCall {
 /// unknown at compile time (a syntax error), which then evaluates to false.
 #[derive(Debug)]
 pub struct PredicateCall {
-    pub name: Box<str>,
+    /// The registered name; owned only for an unknown predicate.
+    pub name: Cow<'static, str>,
     pub apply: Option<PredicateFn>,
     pub args: Args,
 }

@@ -74,6 +74,22 @@ impl Registry {
         self.formatters.get(name).map(|(f, _)| *f)
     }
 
+    /// A formatter with its registered name and output-writing variant, in one lookup
+    /// (what the compiler keeps for each call).
+    pub fn formatter_entry(
+        &self,
+        name: &str,
+    ) -> Option<(&'static str, FormatterFn, Option<EmitFn>)> {
+        self.formatters
+            .get_key_value(name)
+            .map(|(k, (f, e))| (*k, *f, *e))
+    }
+
+    /// A predicate with its registered name.
+    pub fn predicate_entry(&self, name: &str) -> Option<(&'static str, PredicateFn)> {
+        self.predicates.get_key_value(name).map(|(k, p)| (*k, *p))
+    }
+
     /// The output-writing variant of a formatter, if it has one.
     pub fn emitter(&self, name: &str) -> Option<EmitFn> {
         self.formatters.get(name).and_then(|(_, e)| *e)
