@@ -115,8 +115,20 @@ fn head_of(seg: Seg) -> Head {
     }
 }
 
+/// `[a-zA-Z0-9_-]` by table: one load per byte of every name in a template.
+const WORD_TAIL: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        b += 1;
+    }
+    t
+};
+
 fn is_word_tail(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    WORD_TAIL[b as usize]
 }
 
 /// The length of a word (`[a-zA-Z][a-zA-Z0-9_-]*`) at the start of `b`, if one starts there.

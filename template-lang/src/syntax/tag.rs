@@ -25,8 +25,9 @@ pub struct Args {
     pub delim: Option<char>,
     /// What formatters and predicates read the arguments as, derived from `list` on first
     /// use: most calls of a page never need it, and building it for every tag was a sixth
-    /// of a compile.
-    derived: OnceLock<Derived>,
+    /// of a compile. Boxed: calls and tags are moved several times while compiling, and
+    /// this keeps them small.
+    derived: OnceLock<Box<Derived>>,
 }
 
 #[derive(Debug, Clone)]
@@ -53,17 +54,19 @@ impl Args {
     }
 
     fn derived(&self) -> &Derived {
-        self.derived.get_or_init(|| Derived {
-            paths: self.list.iter().map(|a| VarPath::from_dotted(a)).collect(),
-            spaced: self.list.join(" ").into(),
-            keywords: self
-                .list
-                .iter()
-                .map(|a| {
-                    a.find([':', '='])
-                        .map(|i| (i, VarPath::from_dotted(&a[i + 1..])))
-                })
-                .collect(),
+        self.derived.get_or_init(|| {
+            Box::new(Derived {
+                paths: self.list.iter().map(|a| VarPath::from_dotted(a)).collect(),
+                spaced: self.list.join(" ").into(),
+                keywords: self
+                    .list
+                    .iter()
+                    .map(|a| {
+                        a.find([':', '='])
+                            .map(|i| (i, VarPath::from_dotted(&a[i + 1..])))
+                    })
+                    .collect(),
+            })
         })
     }
 
