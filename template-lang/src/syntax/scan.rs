@@ -74,15 +74,25 @@ impl<'s> Lines<'s> {
         self.col = if self.ascii {
             (offset - self.line_start) as u32 + 1
         } else if self.offset >= self.line_start {
-            self.col + self.src[self.offset..offset].chars().count() as u32
+            self.col + chars(&self.src[self.offset..offset])
         } else {
-            1 + self.src[self.line_start..offset].chars().count() as u32
+            1 + chars(&self.src[self.line_start..offset])
         };
         self.offset = offset;
         Pos {
             line: self.line,
             col: self.col,
         }
+    }
+}
+
+/// The characters in `s`: most gaps between tags are ASCII even in a source that is not,
+/// and checking that is cheaper than counting characters.
+fn chars(s: &str) -> u32 {
+    if s.is_ascii() {
+        s.len() as u32
+    } else {
+        s.chars().count() as u32
     }
 }
 
