@@ -215,7 +215,18 @@ impl Assembler {
             }
             _ => {}
         }
+        // Leaves are most of what arrives; they go straight to the current list.
         let fed = match fed {
+            Fed::Leaf(inst) => {
+                let node = &mut self.nodes[self.current];
+                let list = if self.state == State::AlternatesWith {
+                    &mut node.alternates_with
+                } else {
+                    &mut node.consequent
+                };
+                push_merged(list, inst);
+                return;
+            }
             Fed::Open(kind) => {
                 if self.stack.len() >= MAX_NESTING {
                     self.error(msg::nesting_too_deep(MAX_NESTING), pos);
@@ -274,10 +285,7 @@ impl Assembler {
                 self.link_or(call, pos);
                 self.state = State::OrPredicate;
             }
-            (State::AlternatesWith, Fed::Leaf(inst)) => {
-                push_merged(&mut self.nodes[self.current].alternates_with, inst);
-            }
-            (_, Fed::Leaf(inst)) => push_merged(&mut self.nodes[self.current].consequent, inst),
+            (_, Fed::Leaf(_)) => unreachable!("handled above"),
             (_, Fed::Open(_)) => unreachable!("handled above"),
         }
     }
