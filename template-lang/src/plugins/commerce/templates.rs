@@ -39,6 +39,9 @@ fn compile(source: &str) -> Template {
 
 static ADD_TO_CART_BTN: Builtin = builtin!("add-to-cart-btn");
 static PRODUCT_CHECKOUT: Builtin = builtin!("product-checkout");
+/// The definition of `product-price`'s markup, which [`product_price_out`] writes directly;
+/// tests render it and compare.
+#[cfg(test)]
 static PRODUCT_PRICE: Builtin = builtin!("product-price");
 static PRODUCT_RESTOCK_NOTIFICATION: Builtin = builtin!("product-restock-notification");
 static PRODUCT_SCARCITY: Builtin = builtin!("product-scarcity");
@@ -368,92 +371,195 @@ builtin_formatter!(
     product_price_out
 );
 
+/// The built-in `product-price` template's markup, written directly: it is most of the
+/// time of a store's product list, and its template runs in a private frame, so what it
+/// prints depends on nothing but the fields `product_price_by_template` gives it (its
+/// `localizedStrings` labels always fall back to the English ones). Tests render the
+/// template for every case and compare.
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
     let product = Product::of(item.view());
-    if product::is_subscribable(&product) {
-        let mut data = Vec::new();
-        subscription_fields(ctx, args, &product, &mut data);
-        return Out::Builtin(&PRODUCT_PRICE, Val::Own(object(data)), true);
-    }
     let mut out = String::with_capacity(PRODUCT_PRICE_CAPACITY);
-    push_product_price(ctx, args, &product, &mut out);
+    if product::is_subscribable(&product) {
+        push_subscription_product_price(ctx, args, &product, &mut out);
+    } else {
+        push_product_price(ctx, args, &product, &mut out);
+    }
     Out::Value(Val::Text(out))
 }
 
 /// Room for the markup of one price (a sale price with both labels is about 300 bytes).
 const PRODUCT_PRICE_CAPACITY: usize = 384;
 
-/// The built-in `product-price` template's markup for a product without subscription
-/// plans, written directly: it is most of the time of a store's product list, and its
-/// template runs in a private frame, so what it prints depends on nothing but these
-/// fields (its `localizedStrings` labels always fall back to the English ones). Tests
-/// render the template for every case and compare.
-fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
-    const HIDDEN: &str = "<span class=\"visually-hidden v6-visually-hidden\">";
-    out.push_str("\n\n\n<div class=\"product-price\">\n");
-    if p.kind != Some(ProductType::Undefined) {
-        push_price_branch(ctx, args, p, out);
-    }
-    out.push_str("\n</div>");
+/// What the template prints around the branch that applies.
+const PRICE_OPEN: &str = "\n\n\n<div class=\"product-price\">\n";
+const PRICE_CLOSE: &str = "\n</div>";
 
-    /// The first of the template's branches whose price is there (not empty: CLDR money
-    /// without a locale prints nothing), formatting only the prices that branch prints.
-    fn push_price_branch(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
-        if product::has_varied_prices(p) {
-            let from = money_text(ctx, product::from_price(p), args);
-            if !from.is_empty() {
-                let text = localized_or(ctx, &FROM_TEXT, "from {fromPrice}");
-                let text = View::of(&text).to_str();
-                price_message(ctx, &text, View::Str(&from), true, out);
-                out.push('\n');
-                return;
-            }
+/// The messages a price prints with, and the message arguments besides the price.
+struct PriceTexts<'t> {
+    /// The "from" branch's message (`fromPrice:` and `price:` are the lowest price).
+    from: &'t str,
+    /// The sale and regular branches' message (`price:`).
+    single: &'t str,
+    /// `billingPeriodValue:` and `duration:` (missing except for subscriptions).
+    extra: [View<'t>; 2],
+}
+
+/// A product without subscription plans.
+fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
+    out.push_str(PRICE_OPEN);
+    if p.kind != Some(ProductType::Undefined) {
+        let from = product::has_varied_prices(p)
+            .then(|| localized_or(ctx, &FROM_TEXT, "from {fromPrice}"));
+        let from = from
+            .as_ref()
+            .map(|t| View::of(t).to_str())
+            .unwrap_or_default();
+        let texts = PriceTexts {
+            from: &from,
+            single: "{price}",
+            extra: [View::Missing; 2],
+        };
+        push_price_branch(ctx, args, p, &texts, out);
+    }
+    out.push_str(PRICE_CLOSE);
+}
+
+/// A subscription product: every branch prints the plan's message (the site's translation
+/// for the plan's key, or English), with the billing period and duration; a plan without
+/// a billing period is "Unavailable".
+fn push_subscription_product_price(
+    ctx: &mut Ctx<'_>,
+    args: &Args,
+    p: &Product<'_>,
+    out: &mut String,
+) {
+    out.push_str(PRICE_OPEN);
+    match subscription_plan(p) {
+        None => {
+            let text = localized_or(ctx, &UNAVAILABLE, "Unavailable");
+            let text = View::of(&text).to_str();
+            // The template's "from" branch, with the price field set to "true".
+            let t = View::Str("true");
+            let absent = View::Missing;
+            push_message(
+                ctx,
+                &text,
+                &[t, t, absent, absent],
+                &[
+                    ("fromPrice", t),
+                    ("price", t),
+                    ("billingPeriodValue", absent),
+                    ("duration", absent),
+                ],
+                DEFAULT_TIME_ZONE,
+                out,
+            );
+            out.push('\n');
         }
-        if product::is_on_sale(p) {
-            let sale = money_text(ctx, product::sale_price(p), args);
-            if !sale.is_empty() {
-                let normal = money_text(ctx, product::normal_price(p), args);
-                out.push_str(HIDDEN);
-                out.push_str("Sale Price:</span>");
-                price_message(ctx, "{price}", View::Str(&sale), false, out);
-                out.push(' ');
-                out.push_str(HIDDEN);
-                out.push_str("Original Price:</span><span class=\"original-price\">");
-                price_message(ctx, "{price}", View::Str(&normal), false, out);
-                out.push_str("</span>\n");
-                return;
-            }
+        Some(plan) => {
+            let text = plan_text(ctx, &plan, product::has_varied_prices(p));
+            let text = View::of(&text).to_str();
+            let texts = PriceTexts {
+                from: &text,
+                single: &text,
+                extra: [View::Num(plan.period), View::Num(plan.duration().0)],
+            };
+            push_price_branch(ctx, args, p, &texts, out);
         }
-        let normal = money_text(ctx, product::normal_price(p), args);
-        if !normal.is_empty() {
-            price_message(ctx, "{price}", View::Str(&normal), false, out);
+    }
+    out.push_str(PRICE_CLOSE);
+}
+
+/// The first of the template's branches whose price is there (not empty: CLDR money
+/// without a locale prints nothing), formatting only the prices that branch prints.
+fn push_price_branch(
+    ctx: &mut Ctx<'_>,
+    args: &Args,
+    p: &Product<'_>,
+    texts: &PriceTexts<'_>,
+    out: &mut String,
+) {
+    const HIDDEN: &str = "<span class=\"visually-hidden v6-visually-hidden\">";
+    if product::has_varied_prices(p) {
+        let from = money_text(ctx, product::from_price(p), args);
+        if !from.is_empty() {
+            price_message(ctx, texts.from, View::Str(&from), true, &texts.extra, out);
+            out.push('\n');
+            return;
         }
+    }
+    if product::is_on_sale(p) {
+        let sale = money_text(ctx, product::sale_price(p), args);
+        if !sale.is_empty() {
+            let normal = money_text(ctx, product::normal_price(p), args);
+            out.push_str(HIDDEN);
+            out.push_str("Sale Price:</span>");
+            price_message(
+                ctx,
+                texts.single,
+                View::Str(&sale),
+                false,
+                &texts.extra,
+                out,
+            );
+            out.push(' ');
+            out.push_str(HIDDEN);
+            out.push_str("Original Price:</span><span class=\"original-price\">");
+            price_message(
+                ctx,
+                texts.single,
+                View::Str(&normal),
+                false,
+                &texts.extra,
+                out,
+            );
+            out.push_str("</span>\n");
+            return;
+        }
+    }
+    let normal = money_text(ctx, product::normal_price(p), args);
+    if !normal.is_empty() {
+        price_message(
+            ctx,
+            texts.single,
+            View::Str(&normal),
+            false,
+            &texts.extra,
+            out,
+        );
     }
 }
 
 /// One of the product-price template's `{text|message ...}` tags: the `from` branch
 /// passes `fromPrice:` and `price:`, the others `price:`, all then `billingPeriodValue:`
-/// and `duration:` (absent for these products). The template's private frame hides the
-/// website, so nested dates would use the default time zone.
-fn price_message(ctx: &mut Ctx<'_>, text: &str, price: View<'_>, from: bool, out: &mut String) {
-    // The sale and regular branches' message is the price argument alone, which prints as
-    // it is (and, like every message, not at all without a locale).
+/// and `duration:`. The template's private frame hides the website, so nested dates would
+/// use the default time zone.
+fn price_message(
+    ctx: &mut Ctx<'_>,
+    text: &str,
+    price: View<'_>,
+    from: bool,
+    extra: &[View<'_>; 2],
+    out: &mut String,
+) {
+    // A message that is the price argument alone prints it as it is (and, like every
+    // message, not at all without a locale).
     if let (false, "{price}", View::Str(price)) = (from, text, price) {
         if ctx.env.locale.is_some() {
             out.push_str(price);
         }
         return;
     }
-    let absent = View::Missing;
-    let tail = [("billingPeriodValue", absent), ("duration", absent)];
+    let [period, duration] = *extra;
+    let tail = [("billingPeriodValue", period), ("duration", duration)];
     let (positional, keyword): (&[View<'_>], &[(&str, View<'_>)]) = if from {
         (
-            &[price, price, absent, absent],
+            &[price, price, period, duration],
             &[("fromPrice", price), ("price", price), tail[0], tail[1]],
         )
     } else {
         (
-            &[price, absent, absent],
+            &[price, period, duration],
             &[("price", price), tail[0], tail[1]],
         )
     };
@@ -471,7 +577,9 @@ pub(super) fn product_price_by_template<'a>(
     let item = std::mem::take(&mut vars[0]);
     let p = Product::of(item.view());
     let mut data: Vec<(&str, Option<Node>)> = Vec::new();
-    if p.kind != Some(ProductType::Undefined) {
+    if product::is_subscribable(&p) {
+        subscription_fields(ctx, args, &p, &mut data);
+    } else if p.kind != Some(ProductType::Undefined) {
         if product::has_varied_prices(&p) {
             let text = localized_or(ctx, &FROM_TEXT, "from {fromPrice}");
             data.push(("fromText", Some(text)));
@@ -588,38 +696,57 @@ impl Plan {
 
 /// The price fields of a subscription product; "Unavailable" (or its translation) when
 /// the plan has no billing period.
+static UNAVAILABLE: LazyLock<VarPath> =
+    LazyLock::new(|| path_of("localizedStrings.productPriceUnavailable"));
+
+/// A subscription product's billing plan; `None` when it has no billing period.
+fn subscription_plan(p: &Product<'_>) -> Option<Plan> {
+    let plan = get(p.content, key!("subscriptionPlan"));
+    let period = get(plan, key!("billingPeriod"));
+    if period.is_missing() {
+        return None;
+    }
+    Some(Plan {
+        period: get(period, key!("value")).to_number(),
+        unit: get(period, key!("unit")).to_str().into_owned(),
+        cycles: get(plan, key!("numBillingCycles")).to_number(),
+    })
+}
+
+/// The message a plan's prices print with: the site's translation for the plan's key,
+/// else English.
+fn plan_text(ctx: &Ctx<'_>, plan: &Plan, multiple: bool) -> Node {
+    static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
+    match ctx
+        .resolve(&STRINGS)
+        .child(&plan.string_key(multiple), None)
+    {
+        Val::Missing => Node::from(plan.english(multiple)),
+        v => Node::from(v.view().to_str().into_owned()),
+    }
+}
+
+/// The fields the built-in template reads for a subscription product: "Unavailable" (or its
+/// translation) when the plan has no billing period.
+#[cfg(test)]
 fn subscription_fields(
     ctx: &Ctx<'_>,
     args: &Args,
     p: &Product<'_>,
     data: &mut Vec<(&'static str, Option<Node>)>,
 ) {
-    static UNAVAILABLE: LazyLock<VarPath> =
-        LazyLock::new(|| path_of("localizedStrings.productPriceUnavailable"));
-    static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
-    let plan = get(p.content, key!("subscriptionPlan"));
-    let period = get(plan, key!("billingPeriod"));
-    if period.is_missing() {
+    let Some(plan) = subscription_plan(p) else {
         data.push((
             "fromText",
             Some(localized_or(ctx, &UNAVAILABLE, "Unavailable")),
         ));
         data.push(("formattedFromPrice", Some(Node::from("true"))));
         return;
-    }
-    let plan = Plan {
-        period: get(period, key!("value")).to_number(),
-        unit: get(period, key!("unit")).to_str().into_owned(),
-        cycles: get(plan, key!("numBillingCycles")).to_number(),
     };
     let multiple = product::has_varied_prices(p);
     data.push(("billingPeriodValue", Some(Node::Number(plan.period))));
     data.push(("duration", Some(Node::Number(plan.duration().0))));
-    let key = plan.string_key(multiple);
-    let text = match ctx.resolve(&STRINGS).child(&key, None) {
-        Val::Missing => Node::from(plan.english(multiple)),
-        v => Node::from(v.view().to_str().into_owned()),
-    };
+    let text = plan_text(ctx, &plan, multiple);
     if multiple {
         data.push(("fromText", Some(text.clone())));
         let from = money_string(ctx, product::from_price(p), args);

@@ -141,10 +141,10 @@ fn chained_and_emitted_builtins_print_the_same() {
     assert!(checked > 40, "only {checked} single-tag cases");
 }
 
-/// `product-price` writes the markup of products without subscription plans directly; its
-/// built-in template stays the definition. Every combination of product type, variant
-/// prices, sale state, money format, localized "from" text and locale prints the same both
-/// ways, through the formatter and through its emitting twin.
+/// `product-price` writes its markup directly; its built-in template stays the definition.
+/// Every combination of product type, variant prices, sale state, subscription plan, money
+/// format, localized texts and locale prints the same both ways, through the formatter and
+/// through its emitting twin.
 #[test]
 fn direct_product_price_matches_its_template() {
     let mut registry = crate::plugins::Registry::default();
@@ -205,12 +205,35 @@ fn direct_product_price_matches_its_template() {
             money("25.5")
         ));
     }
+    // Subscriptions: every month until cancelled, every two weeks six times, monthly for a
+    // year (a whole number of years), and a plan without a billing period.
+    let plans = [
+        r#"{"billingPeriod":{"value":1,"unit":"MONTH"}}"#,
+        r#"{"billingPeriod":{"value":2,"unit":"WEEK"},"numBillingCycles":6}"#,
+        r#"{"billingPeriod":{"value":1,"unit":"MONTH"},"numBillingCycles":12}"#,
+        r#"{}"#,
+    ];
+    for plan in plans {
+        for variants in &variant_sets[1..] {
+            products.push(format!(
+                r#"{{"productType":1,"isSubscribable":true,"subscriptionPlan":{plan},"variants":[{}]}}"#,
+                variants.join(",")
+            ));
+        }
+    }
     let contexts = [
         "",
         r#","featureFlags":{"useCLDRMoneyFormat":true}"#,
         r#","localizedStrings":{"productPriceFromText":"ab {fromPrice}"}"#,
         r#","localizedStrings":{"productPriceFromText":"{0} und mehr, {price}"},"featureFlags":{"useCLDRMoneyFormat":true}"#,
         r#","localizedStrings":{"salePriceText":"Angebot","originalPriceText":"Vorher"}"#,
+        concat!(
+            r#","localizedStrings":{"productPriceUnavailable":"Nicht verfügbar","#,
+            r#""productPrice__singlePrice__1Monthly__indefinite":"{price} im Monat","#,
+            r#""productPrice__multiplePrices__1Monthly__limited__1Years":"ab {fromPrice}, {duration} Jahr","#,
+            r#""productPrice__singlePrice__nWeekly__limited__nWeeks":"{price} alle {billingPeriodValue} Wochen, {duration} Wochen"}"#,
+            r#","featureFlags":{"useCLDRMoneyFormat":true}"#
+        ),
     ];
     let mut checked = 0;
     for product in &products {
@@ -241,7 +264,7 @@ fn direct_product_price_matches_its_template() {
             }
         }
     }
-    assert_eq!(checked, (6 * 6 + 2) * 5 * 3);
+    assert_eq!(checked, (6 * 6 + 2 + 4 * 5) * 6 * 3);
 }
 
 /// The product rules' answers are kept with each item object. Rendering the same data again
