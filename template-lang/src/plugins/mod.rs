@@ -9,6 +9,7 @@ pub mod content;
 pub mod core;
 pub mod date;
 pub mod i18n;
+mod kept;
 mod missing;
 pub mod slide;
 pub mod social;

@@ -80,8 +80,9 @@ pub struct Product<'x> {
 impl<'x> Product<'x> {
     pub fn of(item: View<'x>) -> Product<'x> {
         if let View::Obj(o) = item
-            && let Some(facts) = o.derived(Facts::of)
+            && let Some(kept) = crate::plugins::kept::kept(o)
         {
+            let facts = kept.product.get_or_init(|| Facts::of(o));
             let content = facts
                 .content_at
                 .map_or(View::Missing, |at| View::of(o.value_at(at)));
@@ -122,8 +123,8 @@ impl<'x> Product<'x> {
 /// and predicates (classes, status, price, sale and sold-out notes) the same questions,
 /// each a walk over the variants, and a list page asks them for every product on every
 /// request; cached content keeps the item objects, so the answers are worked out once per
-/// item and content version ([`crate::value::Object::derived`]).
-struct Facts {
+/// item and content version ([`crate::plugins::kept`]).
+pub(crate) struct Facts {
     /// The position of `structuredContent` in the item.
     content_at: Option<usize>,
     kind: Option<ProductType>,

@@ -313,19 +313,26 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         out.push_str(" promoted promoted-block-");
         push_slug(&promoted.view().to_str(), out);
     }
-    let categories = ctx.resolve(&CATEGORIES);
-    if categories.view().truthy() {
-        push_slug_classes("category", &categories, out);
+    // The names resolve from the formatter's frame, which holds the tag's first value:
+    // when that is the item (not a value an earlier formatter made) and the item has them,
+    // its kept classes are what they print.
+    let kept = match (item.view(), ctx.node().view()) {
+        (View::Obj(o), View::Obj(frame)) if std::ptr::eq(o, frame) => {
+            crate::plugins::kept::kept(o).map(|k| k.classes.get_or_init(|| ClassSlugs::of(item)))
+        }
+        _ => None,
+    };
+    match kept.and_then(|k| k.categories.as_deref()) {
+        Some(classes) => out.push_str(classes),
+        None => push_category_classes(&ctx.resolve(&CATEGORIES), out),
     }
-    let tags = ctx.resolve(&TAGS);
-    if tags.view().truthy() {
-        push_slug_classes("tag", &tags, out);
+    match kept.and_then(|k| k.tags.as_deref()) {
+        Some(classes) => out.push_str(classes),
+        None => push_tag_classes(&ctx.resolve(&TAGS), out),
     }
-    let author = ctx.resolve(&AUTHOR);
-    let name = get(&author, key!("displayName"));
-    if author.view().truthy() && name.view().truthy() {
-        out.push_str(" author-");
-        push_slug(&name.view().to_str(), out);
+    match kept.and_then(|k| k.author.as_deref()) {
+        Some(classes) => out.push_str(classes),
+        None => push_author_class(&ctx.resolve(&AUTHOR), out),
     }
     out.push_str(" post-type-");
     out.push_str(&ctx.resolve(&LABEL).view().to_str());
@@ -344,6 +351,54 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         }
         if product::is_sold_out(&product) {
             out.push_str(" sold-out");
+        }
+    }
+}
+
+fn push_category_classes(categories: &Val<'_>, out: &mut String) {
+    if categories.view().truthy() {
+        push_slug_classes("category", categories, out);
+    }
+}
+
+fn push_tag_classes(tags: &Val<'_>, out: &mut String) {
+    if tags.view().truthy() {
+        push_slug_classes("tag", tags, out);
+    }
+}
+
+fn push_author_class(author: &Val<'_>, out: &mut String) {
+    let name = get(author, key!("displayName"));
+    if author.view().truthy() && name.view().truthy() {
+        out.push_str(" author-");
+        push_slug(&name.view().to_str(), out);
+    }
+}
+
+/// The classes `item-classes` prints for an item's own `categories`, `tags` and `author`,
+/// kept with the item ([`crate::plugins::kept`]): a list page prints them for every item
+/// on every request, and slugging the names was a tenth of a store's product list. `None`
+/// where the item has no such key, so that the name resolves in the enclosing scopes.
+pub(crate) struct ClassSlugs {
+    categories: Option<Box<str>>,
+    tags: Option<Box<str>>,
+    author: Option<Box<str>>,
+}
+
+impl ClassSlugs {
+    fn of(item: &Val<'_>) -> ClassSlugs {
+        let own = |key: Key<'_>, push: fn(&Val<'_>, &mut String)| {
+            let value = get(item, key);
+            (!value.is_missing()).then(|| {
+                let mut classes = String::new();
+                push(&value, &mut classes);
+                classes.into_boxed_str()
+            })
+        };
+        ClassSlugs {
+            categories: own(key!("categories"), push_category_classes),
+            tags: own(key!("tags"), push_tag_classes),
+            author: own(key!("author"), push_author_class),
         }
     }
 }

@@ -7,7 +7,7 @@
 
 pub(crate) mod calendar;
 pub mod enums;
-mod formatters;
+pub(crate) mod formatters;
 pub(crate) mod image;
 mod predicates;
 #[cfg(test)]

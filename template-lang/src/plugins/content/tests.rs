@@ -209,3 +209,71 @@ fn every_reference_name_is_registered() {
         assert!(registry.predicate(name).is_some(), "predicate {name}");
     }
 }
+
+/// `item-classes` keeps an item's own category, tag and author classes with the item.
+/// They are what the names resolve to: the same on a second render, each object's own
+/// (even under the same id), and for an item without the key, or a value that is not the
+/// item, the names still resolve in the enclosing scopes.
+#[test]
+fn kept_item_classes_are_what_the_names_resolve_to() {
+    let t = Template::parse_strict(
+        "{.repeated section items}{@|item-classes}|{.end}{.section items.0}{recordType|item-classes}{.end}",
+    )
+    .expect("the template compiles");
+    let item = |categories: &str| {
+        format!(
+            r#"{{"id": "i1", "recordType": 1, "categories": [{categories}], "tags": ["Blue Sky"],
+                "author": {{"displayName": "Ann Lee"}}}}"#
+        )
+    };
+    let data = |items: &[String]| {
+        Node::from_json_str(&format!(
+            r#"{{"categories": ["Outer"], "items": [{}]}}"#,
+            items.join(",")
+        ))
+        .expect("test data is JSON")
+    };
+    let plain = r#"{"id": "i2", "recordType": 1}"#.to_string();
+
+    let before = data(&[item(r#""Tea Pots""#), plain.clone()]);
+    let first = t.render(&before);
+    let [with, without, chained] = first.split('|').collect::<Vec<_>>()[..] else {
+        panic!("three renders of item-classes: {first}");
+    };
+    assert!(
+        with.contains(" category-tea-pots tag-blue-sky author-ann-lee"),
+        "{with}"
+    );
+    assert!(!with.contains("category-outer"), "{with}");
+    // No categories of its own: the enclosing scope's, as before they were kept.
+    assert!(without.contains(" category-outer"), "{without}");
+    // Classes of a number (the first item's record type): the names resolve from the
+    // number's frame outwards, to the section's item.
+    assert!(
+        chained.contains(" category-tea-pots tag-blue-sky"),
+        "{chained}"
+    );
+    assert!(!chained.contains("outer"), "{chained}");
+    assert_eq!(t.render(&before), first, "a second render reuses them");
+
+    let after = data(&[item(r#""Cups", "Mugs""#), plain]);
+    let changed = t.render(&after);
+    assert!(
+        changed.contains(" category-cups category-mugs tag-blue-sky"),
+        "{changed}"
+    );
+    assert!(!changed.contains("tea-pots"), "{changed}");
+
+    // An object another formatter picked out is not the frame's: its own categories are
+    // not what `categories` resolves to there.
+    let picked = Template::parse_strict("{@|get key|item-classes}").expect("compiles");
+    let data = Node::from_json_str(
+        r#"{"key": "inner", "categories": ["Outer"], "inner": {"categories": ["Inner"]}}"#,
+    )
+    .expect("test data is JSON");
+    let out = picked.render(&data);
+    assert!(
+        out.contains(" category-outer") && !out.contains("inner"),
+        "{out}"
+    );
+}
