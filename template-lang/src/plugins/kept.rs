@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 
 use super::commerce::product::Facts;
 use super::content::formatters::ClassSlugs;
+use super::content::image::ImageMeta;
 use crate::value::Object;
 
 #[derive(Default)]
@@ -17,6 +18,8 @@ pub(crate) struct Kept {
     pub product: OnceLock<Facts>,
     /// The item's own category, tag and author classes (`item-classes`).
     pub classes: OnceLock<ClassSlugs>,
+    /// An image's loader attributes and derived alt text (`image-meta` and friends).
+    pub image_meta: OnceLock<ImageMeta>,
 }
 
 /// What is kept with `o`; `None` only if something else took the object's slot.

@@ -6,6 +6,7 @@ use std::sync::LazyLock;
 use super::enums::block_type;
 use super::get;
 use crate::exec::Ctx;
+use crate::plugins::kept::kept;
 use crate::plugins::util::{escape_attr, remove_tags};
 use crate::syntax::path::VarPath;
 use crate::value::number::{js_trim, push_number};
@@ -29,12 +30,15 @@ pub fn push_focal_point(image: &Val<'_>, out: &mut String) {
 /// The alt text of an image. Inside an image block (`blockType` 5) the block's own
 /// `altText` is used as given, even when empty; elsewhere it is derived from the item.
 pub fn alt_text(ctx: &Ctx<'_>, image: &Val<'_>) -> String {
+    block_alt_text(ctx, image).unwrap_or_else(|| alt_text_from_fields(image))
+}
+
+/// Inside an image block, the block's `altText`; `None` elsewhere.
+fn block_alt_text(ctx: &Ctx<'_>, image: &Val<'_>) -> Option<String> {
     static BLOCK_TYPE: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("blockType"));
     let block = ctx.resolve(&BLOCK_TYPE);
-    if !block.is_missing() && block.view().to_number() == f64::from(block_type::IMAGE.code) {
-        return js_trim(&get(image, key!("altText")).view().to_str()).to_string();
-    }
-    alt_text_from_fields(image)
+    (!block.is_missing() && block.view().to_number() == f64::from(block_type::IMAGE.code))
+        .then(|| js_trim(&get(image, key!("altText")).view().to_str()).to_string())
 }
 
 /// Title, else the body without tags (cut to [`MAX_ALT_TEXT_LENGTH`]), else the file name.
@@ -99,6 +103,51 @@ pub fn push_image_meta(
     if image.is_missing() {
         return;
     }
+    let kept = match image.view() {
+        View::Obj(o) => kept(o).map(|k| k.image_meta.get_or_init(|| ImageMeta::of(image))),
+        _ => None,
+    };
+    match kept {
+        Some(meta) => out.push_str(&meta.attrs),
+        None => push_attrs(image, out),
+    }
+    if let Some(alt) = preferred_alt {
+        escape_attr(alt, out);
+    } else if let Some(alt) = block_alt_text(ctx, image) {
+        escape_attr(&alt, out);
+    } else if let Some(meta) = kept {
+        out.push_str(&meta.alt);
+    } else {
+        escape_attr(&alt_text_from_fields(image), out);
+    }
+    out.push_str("\" ");
+}
+
+/// What [`push_image_meta`] prints for an image object that depends on nothing but the
+/// object, kept with it ([`crate::plugins::kept`]): a product list prints it for every
+/// product on every request.
+pub(crate) struct ImageMeta {
+    /// The attributes up to and including `alt="`.
+    attrs: Box<str>,
+    /// The alt text derived from the fields, escaped (what prints outside image blocks).
+    alt: Box<str>,
+}
+
+impl ImageMeta {
+    fn of(image: &Val<'_>) -> ImageMeta {
+        let mut attrs = String::new();
+        push_attrs(image, &mut attrs);
+        let mut alt = String::new();
+        escape_attr(&alt_text_from_fields(image), &mut alt);
+        ImageMeta {
+            attrs: attrs.into(),
+            alt: alt.into(),
+        }
+    }
+}
+
+/// The image loader's attributes before the alt text, ending with `alt="`.
+fn push_attrs(image: &Val<'_>, out: &mut String) {
     if is_licensed_asset_preview(image) {
         out.push_str("data-licensed-asset-preview=\"true\" ");
     }
@@ -119,11 +168,6 @@ pub fn push_image_meta(
     out.push_str("\" data-image-focal-point=\"");
     push_focal_point(image, out);
     out.push_str("\" alt=\"");
-    match preferred_alt {
-        Some(alt) => escape_attr(alt, out),
-        None => escape_attr(&alt_text(ctx, image), out),
-    }
-    out.push_str("\" ");
 }
 
 /// The `W` and `H` of an `originalSize` of the form `WxH`: exactly two pieces around

@@ -277,3 +277,31 @@ fn kept_item_classes_are_what_the_names_resolve_to() {
         "{out}"
     );
 }
+
+/// `image-meta` keeps an image's attributes and derived alt text with the image object;
+/// the alt text of an image block still comes from the block in scope, whichever place
+/// renders the image first.
+#[test]
+fn kept_image_meta_leaves_the_block_alt_text_to_the_scope() {
+    let data = Node::from_json_str(
+        r#"{"img": {"assetUrl": "/a.jpg", "originalSize": "4x3", "title": "Fern & pot",
+             "altText": "  In the block  ", "mediaFocalPoint": {"x": 0.25, "y": 0.5}},
+            "block": {"blockType": 5}}"#,
+    )
+    .expect("test data is JSON");
+    let outside = r#"data-src="/a.jpg" data-image="/a.jpg" data-image-dimensions="4x3" data-image-focal-point="0.25,0.5" alt="Fern &amp; pot" "#;
+    let inside = outside.replace("Fern &amp; pot", "In the block");
+    for template in [
+        "{img|image-meta}|{.section block}{img|image-meta}{.end}",
+        "{.section block}{img|image-meta}{.end}|{img|image-meta}",
+    ] {
+        let t = Template::parse_strict(template).expect("the template compiles");
+        let want = if template.starts_with("{img") {
+            format!("{outside}|{inside}")
+        } else {
+            format!("{inside}|{outside}")
+        };
+        assert_eq!(t.render(&data), want, "{template}");
+        assert_eq!(t.render(&data), want, "{template}, again");
+    }
+}
