@@ -8,6 +8,7 @@
 use std::sync::OnceLock;
 
 use super::commerce::product::Facts;
+use super::commerce::templates::KeptPrice;
 use super::content::formatters::ClassSlugs;
 use super::content::image::ImageMeta;
 use crate::value::Object;
@@ -20,6 +21,8 @@ pub(crate) struct Kept {
     pub classes: OnceLock<ClassSlugs>,
     /// An image's loader attributes and derived alt text (`image-meta` and friends).
     pub image_meta: OnceLock<ImageMeta>,
+    /// A product's `product-price` markup, with what it was written for.
+    pub price: OnceLock<KeptPrice>,
 }
 
 /// What is kept with `o`; `None` only if something else took the object's slot.

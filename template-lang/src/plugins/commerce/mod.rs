@@ -7,7 +7,7 @@
 mod formatters;
 pub mod money;
 pub mod product;
-mod templates;
+pub(crate) mod templates;
 
 #[cfg(test)]
 mod tests;

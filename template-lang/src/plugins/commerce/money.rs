@@ -21,9 +21,7 @@ use crate::value::Val;
 /// (nothing without locale data); otherwise it is the legacy
 /// `<span class="sqs-money-native">1,234.50</span>`: two decimals, comma groups, point.
 pub fn push_money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args, out: &mut String) {
-    static FLAG: LazyLock<VarPath> =
-        LazyLock::new(|| VarPath::from_dotted("featureFlags.useCLDRMoneyFormat"));
-    if ctx.resolve(&FLAG).view().truthy() {
+    if cldr_money(ctx) {
         if let Some(locale) = ctx.env.locale.as_ref() {
             let options = CurrencyOptions::parse(args.iter());
             format_currency(&money.amount(), &money.currency(), &options, locale, out);
@@ -36,6 +34,13 @@ pub fn push_money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args, out: &mut
         push_legacy_amount(&money.amount(), out);
     }
     out.push_str("</span>");
+}
+
+/// Whether the site opts in to CLDR money (`featureFlags.useCLDRMoneyFormat`).
+pub(crate) fn cldr_money(ctx: &Ctx<'_>) -> bool {
+    static FLAG: LazyLock<VarPath> =
+        LazyLock::new(|| VarPath::from_dotted("featureFlags.useCLDRMoneyFormat"));
+    ctx.resolve(&FLAG).view().truthy()
 }
 
 /// [`push_legacy_amount`] for the usual shape of stored amounts, read straight from their

@@ -1,6 +1,7 @@
 //! The commerce formatters that render markup through built-in templates (the `.html`
 //! files beside this module), compiled once on first use.
 
+use std::borrow::Cow;
 use std::sync::{Arc, LazyLock};
 
 use super::money::push_money_string;
@@ -99,6 +100,8 @@ fn render<'a>(ctx: &mut Ctx<'a>, b: &'static Builtin, node: Val<'a>, private: bo
 enum Out<'a> {
     Builtin(&'static Builtin, Val<'a>, bool),
     Value(Val<'a>),
+    /// Text kept with the item ([`crate::plugins::kept`]).
+    Kept(&'a str),
 }
 
 /// Defines the formatter `$name` and its emitting twin `$emit` from `$out`, which says what
@@ -113,6 +116,7 @@ macro_rules! builtin_formatter {
             vars[0] = match $out(ctx, args, item) {
                 Out::Builtin(b, node, private) => Val::Text(render(ctx, b, node, private)),
                 Out::Value(v) => v,
+                Out::Kept(text) => Val::Text(text.to_owned()),
             };
         }
 
@@ -126,6 +130,7 @@ macro_rules! builtin_formatter {
                     None,
                 ),
                 Out::Value(v) => v.view().print(&mut ctx.out),
+                Out::Kept(text) => View::Str(text).print(&mut ctx.out),
             }
         }
     };
@@ -376,15 +381,68 @@ builtin_formatter!(
 /// prints depends on nothing but the fields `product_price_by_template` gives it (its
 /// `localizedStrings` labels always fall back to the English ones). Tests render the
 /// template for every case and compare.
+///
+/// The markup of a product without subscription plans is kept with the item object, with
+/// what it was written for from outside the item: the money format flag, the locale, the
+/// formatter's arguments and the "from" text. A call where any of them differs writes the
+/// markup anew.
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
     let product = Product::of(item.view());
-    let mut out = String::with_capacity(PRODUCT_PRICE_CAPACITY);
+    // Allocated only where markup is written (a kept one needs no buffer).
+    let mut out = String::new();
     if product::is_subscribable(&product) {
+        out.reserve(PRODUCT_PRICE_CAPACITY);
         push_subscription_product_price(ctx, args, &product, &mut out);
-    } else {
-        push_product_price(ctx, args, &product, &mut out);
+        return Out::Value(Val::Text(out));
     }
+    let from = from_text(ctx, &product);
+    let cldr = super::money::cldr_money(ctx);
+    if let Val::Ref(Node::Object(object)) = item
+        && let Some(kept) = crate::plugins::kept::kept(object)
+    {
+        let kept = kept.price.get_or_init(|| {
+            push_product_price(ctx, args, &product, from.as_deref(), &mut out);
+            KeptPrice {
+                cldr,
+                locale: ctx.env.locale.clone(),
+                args: args.clone(),
+                from_text: from.as_deref().map(Box::from),
+                markup: std::mem::take(&mut out).into(),
+            }
+        });
+        if kept.cldr == cldr
+            && kept.locale == ctx.env.locale
+            && kept.args == *args
+            && kept.from_text.as_deref() == from.as_deref()
+        {
+            return Out::Kept(&kept.markup);
+        }
+    }
+    out.reserve(PRODUCT_PRICE_CAPACITY);
+    push_product_price(ctx, args, &product, from.as_deref(), &mut out);
     Out::Value(Val::Text(out))
+}
+
+/// A product's `product-price` markup and what it was written for besides the item.
+pub(crate) struct KeptPrice {
+    cldr: bool,
+    locale: Option<icu_locale::Locale>,
+    args: Args,
+    from_text: Option<Box<str>>,
+    markup: Box<str>,
+}
+
+/// The "from" message of a product whose variants' prices differ (`None` otherwise),
+/// borrowed from the data where it is a string there.
+fn from_text<'a>(ctx: &Ctx<'a>, p: &Product<'_>) -> Option<Cow<'a, str>> {
+    if p.kind == Some(ProductType::Undefined) || !product::has_varied_prices(p) {
+        return None;
+    }
+    Some(match ctx.resolve(&FROM_TEXT) {
+        Val::Missing => Cow::Borrowed("from {fromPrice}"),
+        Val::Ref(node) => View::of(node).to_str(),
+        v => Cow::Owned(v.view().to_str().into_owned()),
+    })
 }
 
 /// Room for the markup of one price (a sale price with both labels is about 300 bytes).
@@ -404,18 +462,18 @@ struct PriceTexts<'t> {
     extra: [View<'t>; 2],
 }
 
-/// A product without subscription plans.
-fn push_product_price(ctx: &mut Ctx<'_>, args: &Args, p: &Product<'_>, out: &mut String) {
+/// A product without subscription plans; `from` is its [`from_text`].
+fn push_product_price(
+    ctx: &mut Ctx<'_>,
+    args: &Args,
+    p: &Product<'_>,
+    from: Option<&str>,
+    out: &mut String,
+) {
     out.push_str(PRICE_OPEN);
     if p.kind != Some(ProductType::Undefined) {
-        let from = product::has_varied_prices(p)
-            .then(|| localized_or(ctx, &FROM_TEXT, "from {fromPrice}"));
-        let from = from
-            .as_ref()
-            .map(|t| View::of(t).to_str())
-            .unwrap_or_default();
         let texts = PriceTexts {
-            from: &from,
+            from: from.unwrap_or_default(),
             single: "{price}",
             extra: [View::Missing; 2],
         };

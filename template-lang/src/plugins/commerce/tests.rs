@@ -315,3 +315,72 @@ fn kept_product_facts_belong_to_their_item() {
         ]))
     );
 }
+
+/// `product-price` keeps a product's markup with the item, with what it was written for.
+/// One item object priced in scopes with another "from" text, with CLDR money, with
+/// formatter arguments and in another locale prints what its template prints in each,
+/// whichever of them kept its markup first.
+#[test]
+fn kept_product_price_is_written_for_its_scope_arguments_and_locale() {
+    let mut registry = crate::plugins::Registry::default();
+    crate::plugins::core::register(&mut registry);
+    crate::plugins::i18n::register(&mut registry);
+    super::register(&mut registry);
+    registry.add_formatter(
+        "product-price-by-template",
+        super::templates::product_price_by_template,
+    );
+    let compile = |source: &str| {
+        let c = Template::compile(source, &registry);
+        assert!(c.errors.is_empty(), "{source}: {:?}", c.errors);
+        c.template
+    };
+    let json = r#"{"item": {"structuredContent": {"productType": 1, "variants": [
+            {"price": 1250, "priceMoney": {"value": "12.50", "currency": "EUR"}},
+            {"price": 140000, "priceMoney": {"value": "1400", "currency": "EUR"}}]}},
+        "localizedStrings": {"productPriceFromText": "ab {fromPrice}"},
+        "other": {"localizedStrings": {"productPriceFromText": "von {fromPrice}"}},
+        "cldr": {"featureFlags": {"useCLDRMoneyFormat": true}}}"#;
+    let scopes = [
+        "{item|FORMATTER}",
+        "{.section other}{item|FORMATTER}{.end}",
+        "{.section cldr}{item|FORMATTER}{.end}",
+        "{.section cldr}{item|FORMATTER style:code}{.end}",
+    ];
+    let locales = [
+        Some(icu_locale::locale!("en")),
+        Some(icu_locale::locale!("de")),
+    ];
+    let run = |t: &Template, data: &Node, locale: &Option<Locale>| {
+        let env = Env {
+            locale: locale.clone(),
+            ..Env::default()
+        };
+        let mut out = String::new();
+        assert!(execute(t, data, &env, &mut out).is_empty());
+        out
+    };
+    // Each case: the template, and what the built-in template prints for it.
+    let fresh = || Node::from_json_str(json).expect("test data is JSON");
+    let cases: Vec<(Template, Option<Locale>, String)> = scopes
+        .iter()
+        .flat_map(|scope| locales.iter().map(move |l| (scope, l)))
+        .map(|(scope, locale)| {
+            let oracle = compile(&scope.replace("FORMATTER", "product-price-by-template"));
+            let want = run(&oracle, &fresh(), locale);
+            let direct = compile(&scope.replace("FORMATTER", "product-price"));
+            (direct, locale.clone(), want)
+        })
+        .collect();
+    for first in 0..cases.len() {
+        // A new item object, whose markup the case `first` keeps.
+        let data = fresh();
+        for (t, locale, want) in cases[first..].iter().chain(&cases[..first]) {
+            assert_eq!(&run(t, &data, locale), want, "kept first by case {first}");
+        }
+    }
+    // Every scope prints something of its own, and so does each locale with CLDR money
+    // (legacy money reads the same in both).
+    let distinct: std::collections::HashSet<_> = cases.iter().map(|c| &c.2).collect();
+    assert_eq!(distinct.len(), 2 + 2 * 2, "{distinct:?}");
+}
