@@ -388,38 +388,44 @@ builtin_formatter!(
 /// markup anew.
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
     let product = Product::of(item.view());
+    let subscription = product::is_subscribable(&product);
+    let cldr = super::money::cldr_money(ctx);
     // Allocated only where markup is written (a kept one needs no buffer).
     let mut out = String::new();
-    if product::is_subscribable(&product) {
-        out.reserve(PRODUCT_PRICE_CAPACITY);
-        push_subscription_product_price(ctx, args, &product, &mut out);
-        return Out::Value(Val::Text(out));
-    }
-    let from = from_text(ctx, &product);
-    let cldr = super::money::cldr_money(ctx);
     if let Val::Ref(Node::Object(object)) = item
         && let Some(kept) = crate::plugins::kept::kept(object)
     {
         let kept = kept.price.get_or_init(|| {
-            push_product_price(ctx, args, &product, from.as_deref(), &mut out);
+            let plan_key = subscription
+                .then(|| subscription_plan(&product))
+                .flatten()
+                .map(|plan| plan.string_key(product::has_varied_prices(&product)).into());
+            let text = price_text(ctx, &product, subscription, plan_key.as_deref());
+            push_price(ctx, args, &product, subscription, text.as_deref(), &mut out);
             KeptPrice {
                 cldr,
                 locale: ctx.env.locale.clone(),
                 args: args.clone(),
-                from_text: from.as_deref().map(Box::from),
+                text: text.as_deref().map(Box::from),
+                plan_key,
                 markup: std::mem::take(&mut out).into(),
             }
         });
+        let text = price_text(ctx, &product, subscription, kept.plan_key.as_deref());
         if kept.cldr == cldr
             && kept.locale == ctx.env.locale
             && kept.args == *args
-            && kept.from_text.as_deref() == from.as_deref()
+            && kept.text.as_deref() == text.as_deref()
         {
             return Out::Kept(&kept.markup);
         }
     }
-    out.reserve(PRODUCT_PRICE_CAPACITY);
-    push_product_price(ctx, args, &product, from.as_deref(), &mut out);
+    let plan_key = subscription
+        .then(|| subscription_plan(&product))
+        .flatten()
+        .map(|plan| plan.string_key(product::has_varied_prices(&product)));
+    let text = price_text(ctx, &product, subscription, plan_key.as_deref());
+    push_price(ctx, args, &product, subscription, text.as_deref(), &mut out);
     Out::Value(Val::Text(out))
 }
 
@@ -428,21 +434,56 @@ pub(crate) struct KeptPrice {
     cldr: bool,
     locale: Option<icu_locale::Locale>,
     args: Args,
-    from_text: Option<Box<str>>,
+    /// The [`price_text`] it was written with.
+    text: Option<Box<str>>,
+    /// For a subscription with a billing period: the key of its plan's translation.
+    plan_key: Option<Box<str>>,
     markup: Box<str>,
 }
 
-/// The "from" message of a product whose variants' prices differ (`None` otherwise),
-/// borrowed from the data where it is a string there.
-fn from_text<'a>(ctx: &Ctx<'a>, p: &Product<'_>) -> Option<Cow<'a, str>> {
+/// The price markup of any product; `text` is its [`price_text`].
+fn push_price(
+    ctx: &mut Ctx<'_>,
+    args: &Args,
+    p: &Product<'_>,
+    subscription: bool,
+    text: Option<&str>,
+    out: &mut String,
+) {
+    out.reserve(PRODUCT_PRICE_CAPACITY);
+    if subscription {
+        push_subscription_product_price(ctx, args, p, text, out);
+    } else {
+        push_product_price(ctx, args, p, text, out);
+    }
+}
+
+/// The text a product's price markup takes from the site, borrowed from the data where it
+/// is a string there: for a product whose variants' prices differ, the "from" message
+/// (or its English fallback); for a subscription, the translation of its plan's message
+/// (`plan_key`) or, without a billing period, of "Unavailable" (`None`: no translation).
+fn price_text<'a>(
+    ctx: &Ctx<'a>,
+    p: &Product<'_>,
+    subscription: bool,
+    plan_key: Option<&str>,
+) -> Option<Cow<'a, str>> {
+    static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
+    let text = |v: Val<'a>| match v {
+        Val::Missing => None,
+        Val::Ref(node) => Some(View::of(node).to_str()),
+        v => Some(Cow::Owned(v.view().to_str().into_owned())),
+    };
+    if subscription {
+        return match plan_key {
+            Some(key) => text(ctx.resolve(&STRINGS).child(key, None)),
+            None => text(ctx.resolve(&UNAVAILABLE)),
+        };
+    }
     if p.kind == Some(ProductType::Undefined) || !product::has_varied_prices(p) {
         return None;
     }
-    Some(match ctx.resolve(&FROM_TEXT) {
-        Val::Missing => Cow::Borrowed("from {fromPrice}"),
-        Val::Ref(node) => View::of(node).to_str(),
-        v => Cow::Owned(v.view().to_str().into_owned()),
-    })
+    Some(text(ctx.resolve(&FROM_TEXT)).unwrap_or(Cow::Borrowed("from {fromPrice}")))
 }
 
 /// Room for the markup of one price (a sale price with both labels is about 300 bytes).
@@ -462,7 +503,7 @@ struct PriceTexts<'t> {
     extra: [View<'t>; 2],
 }
 
-/// A product without subscription plans; `from` is its [`from_text`].
+/// A product without subscription plans; `from` is its [`price_text`].
 fn push_product_price(
     ctx: &mut Ctx<'_>,
     args: &Args,
@@ -482,26 +523,26 @@ fn push_product_price(
     out.push_str(PRICE_CLOSE);
 }
 
-/// A subscription product: every branch prints the plan's message (the site's translation
-/// for the plan's key, or English), with the billing period and duration; a plan without
-/// a billing period is "Unavailable".
+/// A subscription product: every branch prints the plan's message (`translation`, the
+/// site's translation for the plan's key, or English), with the billing period and
+/// duration; a plan without a billing period is "Unavailable" (or `translation`).
 fn push_subscription_product_price(
     ctx: &mut Ctx<'_>,
     args: &Args,
     p: &Product<'_>,
+    translation: Option<&str>,
     out: &mut String,
 ) {
     out.push_str(PRICE_OPEN);
     match subscription_plan(p) {
         None => {
-            let text = localized_or(ctx, &UNAVAILABLE, "Unavailable");
-            let text = View::of(&text).to_str();
+            let text = translation.unwrap_or("Unavailable");
             // The template's "from" branch, with the price field set to "true".
             let t = View::Str("true");
             let absent = View::Missing;
             push_message(
                 ctx,
-                &text,
+                text,
                 &[t, t, absent, absent],
                 &[
                     ("fromPrice", t),
@@ -515,11 +556,17 @@ fn push_subscription_product_price(
             out.push('\n');
         }
         Some(plan) => {
-            let text = plan_text(ctx, &plan, product::has_varied_prices(p));
-            let text = View::of(&text).to_str();
+            let english;
+            let text = match translation {
+                Some(t) => t,
+                None => {
+                    english = plan.english(product::has_varied_prices(p));
+                    &english
+                }
+            };
             let texts = PriceTexts {
-                from: &text,
-                single: &text,
+                from: text,
+                single: text,
                 extra: [View::Num(plan.period), View::Num(plan.duration().0)],
             };
             push_price_branch(ctx, args, p, &texts, out);
@@ -773,6 +820,7 @@ fn subscription_plan(p: &Product<'_>) -> Option<Plan> {
 
 /// The message a plan's prices print with: the site's translation for the plan's key,
 /// else English.
+#[cfg(test)]
 fn plan_text(ctx: &Ctx<'_>, plan: &Plan, multiple: bool) -> Node {
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
     match ctx
