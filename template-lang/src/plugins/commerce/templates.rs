@@ -536,23 +536,9 @@ fn push_subscription_product_price(
     out.push_str(PRICE_OPEN);
     match subscription_plan(p) {
         None => {
-            let text = translation.unwrap_or("Unavailable");
             // The template's "from" branch, with the price field set to "true".
-            let t = View::Str("true");
-            let absent = View::Missing;
-            push_message(
-                ctx,
-                text,
-                &[t, t, absent, absent],
-                &[
-                    ("fromPrice", t),
-                    ("price", t),
-                    ("billingPeriodValue", absent),
-                    ("duration", absent),
-                ],
-                DEFAULT_TIME_ZONE,
-                out,
-            );
+            let text = translation.unwrap_or("Unavailable");
+            price_message(ctx, text, View::Str("true"), true, &[View::Missing; 2], out);
             out.push('\n');
         }
         Some(plan) => {

@@ -141,12 +141,9 @@ fn chained_and_emitted_builtins_print_the_same() {
     assert!(checked > 40, "only {checked} single-tag cases");
 }
 
-/// `product-price` writes its markup directly; its built-in template stays the definition.
-/// Every combination of product type, variant prices, sale state, subscription plan, money
-/// format, localized texts and locale prints the same both ways, through the formatter and
-/// through its emitting twin.
-#[test]
-fn direct_product_price_matches_its_template() {
+/// The formatters `product-price` needs, and `product-price-by-template`, which renders
+/// its built-in template.
+fn registry_with_price_oracle() -> crate::plugins::Registry {
     let mut registry = crate::plugins::Registry::default();
     crate::plugins::core::register(&mut registry);
     crate::plugins::i18n::register(&mut registry);
@@ -155,6 +152,16 @@ fn direct_product_price_matches_its_template() {
         "product-price-by-template",
         super::templates::product_price_by_template,
     );
+    registry
+}
+
+/// `product-price` writes its markup directly; its built-in template stays the definition.
+/// Every combination of product type, variant prices, sale state, subscription plan, money
+/// format, localized texts and locale prints the same both ways, through the formatter and
+/// through its emitting twin.
+#[test]
+fn direct_product_price_matches_its_template() {
+    let registry = registry_with_price_oracle();
     let compile = |source: &str| {
         let c = Template::compile(source, &registry);
         assert!(c.errors.is_empty(), "{source}: {:?}", c.errors);
@@ -324,14 +331,7 @@ fn kept_product_facts_belong_to_their_item() {
 /// billing period.
 #[test]
 fn kept_product_price_is_written_for_its_scope_arguments_and_locale() {
-    let mut registry = crate::plugins::Registry::default();
-    crate::plugins::core::register(&mut registry);
-    crate::plugins::i18n::register(&mut registry);
-    super::register(&mut registry);
-    registry.add_formatter(
-        "product-price-by-template",
-        super::templates::product_price_by_template,
-    );
+    let registry = registry_with_price_oracle();
     let compile = |source: &str| {
         let c = Template::compile(source, &registry);
         assert!(c.errors.is_empty(), "{source}: {:?}", c.errors);
