@@ -91,11 +91,6 @@ impl Registry {
         self.predicates.get_key_value(name).map(|(k, p)| (*k, *p))
     }
 
-    /// The output-writing variant of a formatter, if it has one.
-    pub fn emitter(&self, name: &str) -> Option<EmitFn> {
-        self.formatters.get(name).and_then(|(_, e)| *e)
-    }
-
     pub fn predicate(&self, name: &str) -> Option<PredicateFn> {
         self.predicates.get(name).copied()
     }

@@ -2,7 +2,7 @@
 //! files beside this module), compiled once on first use.
 
 use std::borrow::Cow;
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, OnceLock};
 
 use super::money::push_money_string;
 use super::product::{self, Money, Product, ProductType, get};
@@ -382,35 +382,19 @@ builtin_formatter!(
 /// `localizedStrings` labels always fall back to the English ones). Tests render the
 /// template for every case and compare.
 ///
-/// The markup of a product without subscription plans is kept with the item object, with
-/// what it was written for from outside the item: the money format flag, the locale, the
-/// formatter's arguments and the "from" text. A call where any of them differs writes the
-/// markup anew.
+/// The markup is kept with the item object, with what it was written for from outside the
+/// item: the money format flag, the locale, the formatter's arguments and the site's text
+/// ([`price_text`]). A call where any of them differs writes the markup anew; the first
+/// markup written stays kept.
 fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Out<'a> {
     let product = Product::of(item.view());
     let subscription = product::is_subscribable(&product);
     let cldr = super::money::cldr_money(ctx);
-    // Allocated only where markup is written (a kept one needs no buffer).
-    let mut out = String::new();
-    if let Val::Ref(Node::Object(object)) = item
-        && let Some(kept) = crate::plugins::kept::kept(object)
-    {
-        let kept = kept.price.get_or_init(|| {
-            let plan_key = subscription
-                .then(|| subscription_plan(&product))
-                .flatten()
-                .map(|plan| plan.string_key(product::has_varied_prices(&product)).into());
-            let text = price_text(ctx, &product, subscription, plan_key.as_deref());
-            push_price(ctx, args, &product, subscription, text.as_deref(), &mut out);
-            KeptPrice {
-                cldr,
-                locale: ctx.env.locale.clone(),
-                args: args.clone(),
-                text: text.as_deref().map(Box::from),
-                plan_key,
-                markup: std::mem::take(&mut out).into(),
-            }
-        });
+    let slot = match item {
+        Val::Ref(Node::Object(object)) => crate::plugins::kept::kept(object).map(|k| &k.price),
+        _ => None,
+    };
+    if let Some(kept) = slot.and_then(OnceLock::get) {
         let text = price_text(ctx, &product, subscription, kept.plan_key.as_deref());
         if kept.cldr == cldr
             && kept.locale == ctx.env.locale
@@ -420,12 +404,31 @@ fn product_price_out<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) -> Ou
             return Out::Kept(&kept.markup);
         }
     }
-    let plan_key = subscription
+    let plan_key: Option<Box<str>> = subscription
         .then(|| subscription_plan(&product))
         .flatten()
-        .map(|plan| plan.string_key(product::has_varied_prices(&product)));
+        .map(|plan| plan.string_key(product::has_varied_prices(&product)).into());
     let text = price_text(ctx, &product, subscription, plan_key.as_deref());
+    let mut out = String::with_capacity(PRODUCT_PRICE_CAPACITY);
     push_price(ctx, args, &product, subscription, text.as_deref(), &mut out);
+    if let Some(slot) = slot {
+        let mut stored = false;
+        let kept = slot.get_or_init(|| {
+            stored = true;
+            KeptPrice {
+                cldr,
+                locale: ctx.env.locale.clone(),
+                args: args.clone(),
+                text: text.as_deref().map(Box::from),
+                plan_key,
+                markup: std::mem::take(&mut out).into(),
+            }
+        });
+        // Another render of the same item may have kept its markup first.
+        if stored {
+            return Out::Kept(&kept.markup);
+        }
+    }
     Out::Value(Val::Text(out))
 }
 
@@ -450,7 +453,6 @@ fn push_price(
     text: Option<&str>,
     out: &mut String,
 ) {
-    out.reserve(PRODUCT_PRICE_CAPACITY);
     if subscription {
         push_subscription_product_price(ctx, args, p, text, out);
     } else {
