@@ -559,3 +559,23 @@ fn text_before_a_plain_variable_tag_counts_with_it_as_one_instruction() {
     assert_eq!(run_with_limit(t, 2), ("<x<x".to_string(), 1));
     assert_eq!(run_with_limit(t, 3), ("<x<x(".to_string(), 1));
 }
+
+/// A chain on the current node (`{@|...}`) runs in the current frame rather than a copy of
+/// it; nothing may tell the difference. `format` resolves its arguments in the scope
+/// enclosing the chain (here the element's frame, holding `@n`), a failed chain leaves no
+/// failure behind for the next tag, and a partial's variables stay in the partial.
+#[test]
+fn formatters_on_the_current_node_see_what_a_frame_of_their_own_would() {
+    let data = r#"{"items":["a{0}","b{0}"],"n":7}"#;
+    let t = "{.repeated section items}{.var @n @index}{@|format @n},{.end}";
+    assert_eq!(render(t, data), "a1,b2,");
+    // The same chain on a value that is not the current node gets a frame of its own.
+    let t = "{.repeated section items}{.var @n @index}{@index|json|format @n},{.end}";
+    assert_eq!(render(t, data), "1,2,");
+    let r = run("{.repeated section items}{@|date %Y}{n|json}{.end}", data);
+    assert_eq!(r.out, "77");
+    assert_eq!(r.runtime.len(), 2, "{:?}", r.runtime);
+    let t = "{.repeated section items}{@|apply p.block}[{@v}]{.end}";
+    let partials = [("p.block", "{.var @v @}<{@v}>")];
+    assert_eq!(render_partials(t, data, &partials), "<a{0}>[]<b{0}>[]");
+}

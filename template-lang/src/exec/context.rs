@@ -86,6 +86,9 @@ pub struct Ctx<'a> {
     pub(crate) at: Option<Pos>,
     reported: FxHashSet<usize>,
     pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
+    /// The stack height at which a formatter chain runs in the current frame instead of a
+    /// frame of its own ([`Ctx::enter_formatters`]); `usize::MAX` when none does.
+    shared_frame_at: usize,
 }
 
 impl<'a> Ctx<'a> {
@@ -111,6 +114,7 @@ impl<'a> Ctx<'a> {
             at: None,
             reported: FxHashSet::default(),
             i18n: None,
+            shared_frame_at: usize::MAX,
         }
     }
 
@@ -268,9 +272,51 @@ impl<'a> Ctx<'a> {
         &self.stack.last().expect("root frame").node
     }
 
-    /// The node of the frame below the current one (or the root).
+    /// The frame enclosing the current formatter chain's: the one below the current frame,
+    /// or the current frame itself when the chain shares it ([`Ctx::enter_formatters`]).
     pub fn parent_depth(&self) -> usize {
-        self.stack.len().saturating_sub(2)
+        if self.stack.len() == self.shared_frame_at {
+            self.stack.len() - 1
+        } else {
+            self.stack.len().saturating_sub(2)
+        }
+    }
+
+    /// Gives a formatter chain its frame, holding the tag's first value: a new frame, or,
+    /// when that value is the current frame's own node, the current frame. A new frame
+    /// holding the same node, with no index, variables or macros, resolves every name as
+    /// the frame below it does, and formatters never bind names in their frame (partials
+    /// run in frames of their own), so sharing is not observable; it spares a push and a
+    /// pop for every `{@|formatter}` tag, the usual form of a list's per-item formatters.
+    /// The npm compatibility mode always pushes, since a failed chain leaves its frame on
+    /// the stack there. Returns what [`Ctx::leave_formatters`] needs.
+    #[inline]
+    pub(crate) fn enter_formatters(&mut self, value: &Val<'a>) -> Option<usize> {
+        let shared = !self.env.npm_compat
+            && matches!((value, self.node()), (Val::Ref(v), Val::Ref(top)) if std::ptr::eq(*v, *top));
+        if shared {
+            Some(std::mem::replace(
+                &mut self.shared_frame_at,
+                self.stack.len(),
+            ))
+        } else {
+            self.push(value.clone().into_shared());
+            None
+        }
+    }
+
+    /// Ends a formatter chain entered with [`Ctx::enter_formatters`].
+    #[inline]
+    pub(crate) fn leave_formatters(&mut self, entered: Option<usize>) {
+        // A failed tag loses its own output. The npm engine's thrown error also leaves its
+        // frame on the stack, shifting every later scope; only the compatibility mode does
+        // that.
+        let failed = self.take_failure();
+        match entered {
+            Some(outer) => self.shared_frame_at = outer,
+            None if failed && self.env.npm_compat => {}
+            None => self.pop(),
+        }
     }
 
     /// Binds `@name` on the current frame.

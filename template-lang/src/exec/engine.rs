@@ -181,7 +181,7 @@ fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
 }
 
 fn format_and_print<'a>(ctx: &mut Ctx<'a>, calls: &'a [FormatterCall], vars: &mut [Val<'a>]) {
-    ctx.push(vars[0].clone().into_shared());
+    let entered = ctx.enter_formatters(&vars[0]);
     match calls.split_last() {
         Some((last, init)) if last.emit.is_some() => {
             apply_formatters(ctx, init, vars);
@@ -196,11 +196,7 @@ fn format_and_print<'a>(ctx: &mut Ctx<'a>, calls: &'a [FormatterCall], vars: &mu
             }
         }
     }
-    // A failed tag loses its own output. The npm engine's thrown error also leaves this
-    // frame on the stack, shifting every later scope; only the compatibility mode does that.
-    if !(ctx.take_failure() && ctx.env.npm_compat) {
-        ctx.pop();
-    }
+    ctx.leave_formatters(entered);
 }
 
 fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
