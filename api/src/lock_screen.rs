@@ -8,14 +8,20 @@
 //! leaves the server, a token is good for one collection of one tenant only, and changing the
 //! password changes the key, so every cookie issued before stops working.
 //!
-//! Not done here: rate limiting of attempts. Each attempt costs one Argon2 verification
-//! (tens of milliseconds of CPU, on the blocking pool), which slows guessing but does not
-//! stop it; a per-client limit belongs in front of this route.
+//! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
+//! pool), so attempts are limited per client address and tenant ([`Attempts`]): past
+//! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification. That
+//! stops both guessing and burning the server's CPU. Behind a reverse proxy every client has
+//! the proxy's address and shares one count; the limit then guards the CPU more than any one
+//! visitor.
 
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use hmac::{Hmac, KeyInit, Mac};
@@ -33,6 +39,44 @@ pub const COOKIE_PREFIX: &str = "tessera-unlock-";
 
 /// The largest unlock form body read.
 const MAX_BODY: usize = 16 * 1024;
+
+/// Unlock attempts one client address may make on one tenant per [`ATTEMPT_WINDOW`]:
+/// plenty for a visitor who mistypes, few for guessing.
+pub const MAX_ATTEMPTS: u32 = 10;
+
+/// How long attempts count, from a client's first attempt on a tenant.
+pub const ATTEMPT_WINDOW: Duration = Duration::from_secs(60);
+
+/// The answer to an attempt over the limit.
+pub const TOO_MANY_ATTEMPTS: &str = "Too many password attempts. Please try again in a minute.";
+
+/// Unlock attempts by (tenant, client address) in the current window. An entry expires a
+/// window after it was created, which resets the count; the capacity bounds the memory
+/// many addresses can take.
+#[derive(Clone)]
+pub struct Attempts(moka::sync::Cache<(TenantId, IpAddr), Arc<AtomicU32>>);
+
+impl Default for Attempts {
+    fn default() -> Attempts {
+        Attempts(
+            moka::sync::Cache::builder()
+                .max_capacity(100_000)
+                .time_to_live(ATTEMPT_WINDOW)
+                .build(),
+        )
+    }
+}
+
+impl Attempts {
+    /// Counts an attempt; false when the client has used up its window. Counted before
+    /// the verification runs, so that a burst of parallel attempts cannot all get through.
+    fn admit(&self, tenant: TenantId, client: IpAddr) -> bool {
+        let count = self
+            .0
+            .get_with((tenant, client), || Arc::new(AtomicU32::new(0)));
+        count.fetch_add(1, Ordering::Relaxed) < MAX_ATTEMPTS
+    }
+}
 
 type HmacSha256 = Hmac<Sha256>;
 
@@ -154,6 +198,12 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         Ok(found) => found,
         Err(response) => return response,
     };
+    // Requests that do not come through the listener (tests calling the router) share one
+    // count.
+    let client = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
     let body = match axum::body::to_bytes(req.into_body(), MAX_BODY).await {
         Ok(b) => b,
         Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "The form is too large."),
@@ -193,6 +243,15 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         );
     }
     let location = safe_redirect(redirect.as_deref().unwrap_or("/")).to_string();
+    if !app.unlock_attempts.admit(tenant.id, client) {
+        tracing::warn!(tenant = %tenant.identifier, %client, "unlock attempts over the limit");
+        let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
+        response.headers_mut().insert(
+            header::RETRY_AFTER,
+            header::HeaderValue::from(ATTEMPT_WINDOW.as_secs()),
+        );
+        return response;
+    }
     let check: Arc<str> = hash.clone();
     let ok =
         tokio::task::spawn_blocking(move || tenants::password::verify(&password, &check)).await;
@@ -231,6 +290,19 @@ mod tests {
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", &t[..62]));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", "zz"));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", ""));
+    }
+
+    #[test]
+    fn attempts_count_per_tenant_and_client() {
+        let attempts = Attempts::default();
+        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
+        for _ in 0..MAX_ATTEMPTS {
+            assert!(attempts.admit(TenantId(1), a));
+        }
+        assert!(!attempts.admit(TenantId(1), a));
+        assert!(!attempts.admit(TenantId(1), a));
+        assert!(attempts.admit(TenantId(2), a));
+        assert!(attempts.admit(TenantId(1), b));
     }
 
     #[test]

@@ -45,6 +45,8 @@ pub struct App {
     /// Renders slower than this move their template off the async workers
     /// ([`INLINE_RENDER_LIMIT`] unless set).
     inline_render_limit: Duration,
+    /// Lock-screen unlock attempts per client and tenant.
+    pub(crate) unlock_attempts: crate::lock_screen::Attempts,
 }
 
 impl App {
@@ -54,6 +56,7 @@ impl App {
             folders: Cache::builder().max_capacity(256).build(),
             sites: Cache::builder().max_capacity(1024).build(),
             inline_render_limit: INLINE_RENDER_LIMIT,
+            unlock_attempts: Default::default(),
         }
     }
 

@@ -387,6 +387,45 @@ fn check_server(server: Server) {
     for page in &protected {
         check_lock_screen(p, page);
     }
+    check_attempt_limit(p, &protected);
+}
+
+/// Unlock attempts are limited per client and tenant: after the attempts made above (three
+/// per protected page of the tenant), the rest of the window's ten are answered, then 429
+/// without a check, even for the right password. (That counts are per tenant and client is
+/// the unit tests' part: the demo tenants have one protected collection.)
+fn check_attempt_limit(port: u16, protected: &[Protected]) {
+    let page = &protected[0];
+    let made = 3 * protected.iter().filter(|p| p.host == page.host).count();
+    let post = |host: &str, id: &str, password: &str| {
+        request(
+            port,
+            "POST",
+            host,
+            "/api/lock-screen/unlock",
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            &form(&[("collectionId", id), ("password", password)]),
+        )
+    };
+    for _ in made..10 {
+        let (status, head, _) = post(&page.host, &page.id, "not-the-password");
+        assert_eq!(status, 303, "{head}");
+    }
+    for password in ["not-the-password", page.password.as_str()] {
+        let (status, head, body) = post(&page.host, &page.id, password);
+        assert_eq!(status, 429, "{head}");
+        assert_eq!(header(&head, "retry-after"), Some("60"), "{head}");
+        assert_eq!(header(&head, "set-cookie"), None, "{head}");
+        assert_eq!(
+            body,
+            "Too many password attempts. Please try again in a minute."
+        );
+    }
+    // Requests the limit does not concern still get their answers.
+    let (status, _, _) = post(&page.host, "nope", "x");
+    assert_eq!(status, 400);
+    let (status, _, _) = get(port, &page.host, &page.path);
+    assert_eq!(status, 200);
 }
 
 /// A password-protected page of a demo tenant, from its fixture file.
