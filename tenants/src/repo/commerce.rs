@@ -546,9 +546,10 @@ impl Store {
 
     /// Deletes this tenant's carts that were not purchased and last changed before
     /// `updated_before_ms` (epoch ms; pass `now_ms() - idle`), returning their units to
-    /// stock; returns how many carts were released. Adding to a cart holds stock, so `serve`
-    /// runs this periodically for every tenant (a visitor who comes back with a released
-    /// cart's cookie simply gets a new cart).
+    /// stock; returns how many carts were released. Adding to a cart holds stock, so a
+    /// server that takes carts must run this periodically for every tenant (a visitor who
+    /// comes back with a released cart's cookie simply gets a new cart). `serve` has no cart
+    /// routes yet, so nothing there holds stock and nothing schedules this.
     pub async fn release_abandoned_carts(
         &self,
         tenant: TenantId,
