@@ -579,3 +579,30 @@ fn formatters_on_the_current_node_see_what_a_frame_of_their_own_would() {
     let partials = [("p.block", "{.var @v @}<{@v}>")];
     assert_eq!(render_partials(t, data, &partials), "<a{0}>[]<b{0}>[]");
 }
+
+/// Names an element lacks resolve through the loop's enclosing frames, and what they gave is
+/// remembered for the loop's later elements. Nothing may tell: elements that have the name
+/// print their own, loops in other scopes and nested loops get their own scopes' values,
+/// and a private partial still sees nothing past its frame.
+#[test]
+fn names_resolved_around_a_loop_follow_each_scope() {
+    let partials = [("n.block", "{name}")];
+    let data = r#"{
+        "name": "root",
+        "a": {"name": "A", "list": [{}, {"name": "own"}, {}]},
+        "b": {"name": "B", "list": [{}, {}]},
+        "c": {"list": [{}]},
+        "outer": [{"name": "O1", "inner": [{}, {}]}, {"name": "O2", "inner": [{}]}]
+    }"#;
+    let t = "{.section a}{.repeated section list}{@|apply n.block},{.end}{.end}|\
+             {.section b}{.repeated section list}{@|apply n.block},{.end}{.end}|\
+             {.section c}{.repeated section list}{@|apply n.block},{.end}{.end}|\
+             {.repeated section outer}{.repeated section inner}{@|apply n.block},{.end}{.end}";
+    assert_eq!(
+        render_partials(t, data, &partials),
+        "A,own,A,|B,B,|root,|O1,O1,O2,"
+    );
+    let t = "{.section a}{.repeated section list}\
+             {@|apply n.block}/{@|apply n.block private},{.end}{.end}";
+    assert_eq!(render_partials(t, data, &partials), "A/,own/own,A/,");
+}

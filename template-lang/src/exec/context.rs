@@ -2,6 +2,7 @@
 //! resolve against, diagnostics, partial depth and the limits that stop hostile templates.
 
 use std::borrow::Cow;
+use std::cell::{Cell, OnceCell};
 
 use rustc_hash::FxHashSet;
 
@@ -19,16 +20,20 @@ pub(crate) struct Frame<'a> {
     pub index: i64,
     /// Resolution does not look past this frame (`apply` with `private`).
     pub stop: bool,
+    /// Which push made this frame ([`Ctx::push`] numbers them): with the frame's depth and
+    /// node, what identifies the stack from it down for [`Ctx::resolve`]'s memo.
+    push: u32,
     pub vars: Vec<(Cow<'a, str>, Val<'a>)>,
     pub macros: Vec<(&'a str, &'a Macro)>,
 }
 
 impl<'a> Frame<'a> {
-    fn new(node: Val<'a>) -> Frame<'a> {
+    fn new(node: Val<'a>, push: u32) -> Frame<'a> {
         Frame {
             node,
             index: -1,
             stop: false,
+            push,
             vars: Vec::new(),
             macros: Vec::new(),
         }
@@ -89,7 +94,34 @@ pub struct Ctx<'a> {
     /// The stack height at which a formatter chain runs in the current frame instead of a
     /// frame of its own ([`Ctx::enter_formatters`]); `usize::MAX` when none does.
     shared_frame_at: usize,
+    /// Numbers frames as they are pushed ([`Frame::push`]).
+    pushes: u32,
+    /// What names resolved to below the frames of the current node ([`Ctx::resolve`]);
+    /// allocated on first use.
+    below: OnceCell<Box<[Cell<Below<'a>>; BELOW_SLOTS]>>,
 }
+
+/// Slots of [`Ctx::resolve`]'s memo, a direct-mapped table.
+const BELOW_SLOTS: usize = 32;
+
+/// One remembered resolution: a path (by address), resolved from the frame at `depth`
+/// (numbered `push`, holding the node at `base`) down, gave `value` (`None`: missing).
+#[derive(Clone, Copy)]
+struct Below<'a> {
+    path: usize,
+    depth: u32,
+    push: u32,
+    base: usize,
+    value: Option<&'a Node>,
+}
+
+const NO_BELOW: Below<'static> = Below {
+    path: 0,
+    depth: 0,
+    push: 0,
+    base: 0,
+    value: None,
+};
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(env: &'a Env<'a>, root: Val<'a>, out: String) -> Ctx<'a> {
@@ -98,7 +130,7 @@ impl<'a> Ctx<'a> {
         // chunks (up to about 1 KB): the 3 KB of 32 frames went through malloc's slower path
         // on every execution. Deeper pages grow the stack once.
         let mut stack = Vec::with_capacity(10);
-        stack.push(Frame::new(root));
+        stack.push(Frame::new(root, 0));
         Ctx {
             out,
             env,
@@ -115,6 +147,8 @@ impl<'a> Ctx<'a> {
             reported: FxHashSet::default(),
             i18n: None,
             shared_frame_at: usize::MAX,
+            pushes: 0,
+            below: OnceCell::new(),
         }
     }
 
@@ -198,7 +232,8 @@ impl<'a> Ctx<'a> {
     // ---- frames -----------------------------------------------------------------------
 
     pub(crate) fn push(&mut self, node: Val<'a>) {
-        self.stack.push(Frame::new(node));
+        self.pushes = self.pushes.wrapping_add(1);
+        self.stack.push(Frame::new(node, self.pushes));
     }
 
     pub(crate) fn pop(&mut self) {
@@ -336,13 +371,88 @@ impl<'a> Ctx<'a> {
     // ---- resolution -------------------------------------------------------------------
 
     /// Resolves a reference up the stack, as `{name}` does.
-    pub fn resolve(&self, path: &VarPath) -> Val<'a> {
+    ///
+    /// The path lives as long as the execution (a template's, or a formatter's `static`),
+    /// so its address names it, and what it resolves to below the frames of the current
+    /// node is remembered when those frames are a loop's element. A list applies the same
+    /// partial to every element, and the partial's names that the element lacks (site
+    /// settings, localized strings, a money format flag) resolve through the same enclosing
+    /// frames each time: from the second element on, they come from the memo. An entry is
+    /// keyed by the frame where the walk below the current node starts (the loop's own
+    /// frame): its depth, its push number and its node. Frames
+    /// below it cannot change while it is on the stack (names resolve against nodes, never
+    /// variables, and only the top frame's node is ever replaced, which changes the key),
+    /// so the entry stays right for as long as it can match. Paths made while executing
+    /// go through [`Ctx::resolve_transient`].
+    pub fn resolve(&self, path: &'a VarPath) -> Val<'a> {
+        let Head::Key(seg) = &path.head else {
+            return self.resolve_transient(path);
+        };
+        let frames = &self.stack[..];
+        let mut i = frames.len() - 1;
+        let Val::Ref(top) = frames[i].node else {
+            return lookup_key(frames, seg, &path.rest);
+        };
+        match member_node(top, seg) {
+            Some(Member::Node(child)) => return follow_ref(child, &path.rest),
+            Some(Member::Length(l)) => return follow(Val::num(l as f64), &path.rest),
+            None => {}
+        }
+        // Past the frames holding the current node (a loop's element, the partial applied
+        // to it, the formatters on it), which all lack the name.
+        loop {
+            if frames[i].stop || i == 0 {
+                return Val::Missing;
+            }
+            i -= 1;
+            match frames[i].node {
+                Val::Ref(n) if std::ptr::eq(n, top) => {}
+                _ => break,
+            }
+        }
+        // Only a loop's own frame is worth remembering from: below it, every element
+        // resolves the same names the same way. Elsewhere a name is rarely resolved twice
+        // from one frame, and remembering would cost more than it saves.
+        let (&Val::Ref(base), true) = (&frames[i].node, frames[i].index >= 0) else {
+            return lookup_key(&frames[..=i], seg, &path.rest);
+        };
+        let key = Below {
+            path: std::ptr::from_ref(path) as usize,
+            depth: i as u32,
+            push: frames[i].push,
+            base: std::ptr::from_ref(base) as usize,
+            value: None,
+        };
+        let table = self
+            .below
+            .get_or_init(|| Box::new([const { Cell::new(NO_BELOW) }; BELOW_SLOTS]));
+        let slot = &table[((key.path >> 3) ^ (key.base >> 4) ^ i) % BELOW_SLOTS];
+        let seen = slot.get();
+        if (seen.path, seen.depth, seen.push, seen.base)
+            == (key.path, key.depth, key.push, key.base)
+        {
+            return seen.value.map_or(Val::Missing, Val::Ref);
+        }
+        let value = lookup_key(&frames[..=i], seg, &path.rest);
+        match value {
+            Val::Ref(n) => slot.set(Below {
+                value: Some(n),
+                ..key
+            }),
+            Val::Missing => slot.set(key),
+            _ => {}
+        }
+        value
+    }
+
+    /// [`Ctx::resolve`] for a path made while executing, which is not remembered.
+    pub fn resolve_transient(&self, path: &VarPath) -> Val<'a> {
         self.resolve_from(path, self.stack.len() - 1)
     }
 
     /// Prints what `path` resolves to, as a plain `{path}` tag does.
     #[inline]
-    pub(crate) fn print_path(&mut self, path: &VarPath) {
+    pub(crate) fn print_path(&mut self, path: &'a VarPath) {
         let value = self.resolve(path);
         value.view().print(&mut self.out);
     }

@@ -150,7 +150,7 @@ fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall, kind: &'static str
     }
 }
 
-fn resolve_all<'a>(ctx: &Ctx<'a>, paths: &[VarPath]) -> Vec<Val<'a>> {
+fn resolve_all<'a>(ctx: &Ctx<'a>, paths: &'a [VarPath]) -> Vec<Val<'a>> {
     paths.iter().map(|p| ctx.resolve(p)).collect()
 }
 
@@ -347,7 +347,7 @@ impl ExprScope for EvalScope<'_, '_> {
                 Literal::Null
             });
         }
-        match self.ctx.resolve(path).view() {
+        match self.ctx.resolve_transient(path).view() {
             View::Missing | View::Null => Some(Literal::Null),
             View::Bool(b) => Some(Literal::Bool(b)),
             View::Num(n) => Some(Literal::Num(n)),

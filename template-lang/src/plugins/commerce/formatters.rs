@@ -71,7 +71,7 @@ pub fn product_quick_view<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val
     let mut group = args.get(0).unwrap_or_default().to_owned();
     match get(item, Key::new(&group)) {
         View::Missing => {
-            let found = ctx.resolve(&single_key(&group));
+            let found = ctx.resolve_transient(&single_key(&group));
             if !found.is_missing() {
                 group = found.view().to_str().into_owned();
             }

@@ -221,7 +221,7 @@ fn variants_select_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out
         return Out::Value(Val::Missing);
     }
     let gift = product::product_type(view) == Some(ProductType::GiftCard);
-    let localized = |ctx: &Ctx<'a>, p: &VarPath, fallback: &str| {
+    let localized = |ctx: &Ctx<'a>, p: &'static VarPath, fallback: &str| {
         let v = ctx.resolve(p);
         let s = v.view().to_str();
         if s.is_empty() {
@@ -360,7 +360,7 @@ fn money_text(ctx: &Ctx<'_>, money: Money<'_>, args: &Args) -> String {
 }
 
 /// A localized string, or `fallback` when the data has none.
-fn localized_or(ctx: &Ctx<'_>, p: &VarPath, fallback: &str) -> Node {
+fn localized_or(ctx: &Ctx<'_>, p: &'static VarPath, fallback: &str) -> Node {
     match ctx.resolve(p) {
         Val::Missing => Node::from(fallback),
         v => Node::from(v.view().to_str().into_owned()),

@@ -372,7 +372,7 @@ fn lookup<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
         Some(key) => {
             let name = ctx.resolve(key);
             let name = name.view().to_str().into_owned();
-            ctx.resolve(&VarPath::from_dotted(&name))
+            ctx.resolve_transient(&VarPath::from_dotted(&name))
         }
         None => Val::text(""),
     };
