@@ -278,27 +278,44 @@ impl Tags<'_> {
             );
             return;
         };
-        let categories: Vec<Node> = c
-            .category_links()
-            .iter()
-            .take(limit.unwrap_or(usize::MAX))
-            .map(|link| {
-                let active = self.current_category.as_deref() == link.name.as_str();
-                scope(vec![
-                    ("name", link.name.clone()),
-                    ("fullUrl", link.full_url.clone()),
-                    ("active", Node::Bool(active)),
-                ])
-            })
-            .collect();
-        render_with(
-            ctx,
-            tag,
+        let links =
+            &c.category_links()[..limit.unwrap_or(usize::MAX).min(c.category_links().len())];
+        // The data depends on the page only through which link is active, so it is kept with
+        // the site content per collection, limit and active link, like the navigation's. A
+        // filter that names no listed category marks none active, as no filter does, and
+        // shares its entry: visitors' query strings cannot grow the cache.
+        let active = self
+            .current_category
+            .as_deref()
+            .and_then(|name| links.iter().position(|l| l.name.as_str() == Some(name)));
+        let key = NavKey {
+            tag: "category",
+            id: format!(
+                "{slug}\n{}\n{}",
+                links.len(),
+                active.map_or(-1, |i| i as i64)
+            ),
+            current: None,
+            unlocked: Vec::new(),
+        };
+        let data = self.site.nav_cache.get_or_build(key, || {
+            let categories = links
+                .iter()
+                .enumerate()
+                .map(|(i, link)| {
+                    scope(vec![
+                        ("name", link.name.clone()),
+                        ("fullUrl", link.full_url.clone()),
+                        ("active", Node::Bool(active == Some(i))),
+                    ])
+                })
+                .collect();
             scope(vec![
                 ("categories", Node::array(categories)),
                 ("collection", c.node.clone()),
-            ]),
-        );
+            ])
+        });
+        render_with(ctx, tag, data);
     }
 
     fn block_field<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {

@@ -123,11 +123,15 @@ fn homepage_is_a_regular_page_in_the_layout() {
 
 #[test]
 fn category_lists_mark_each_requests_category_when_one_site_serves_them_all() {
-    // The category names are kept with the site content; which one is active is not.
+    // The category lists are kept with the site content per active category; each request
+    // still gets its own, and a filter naming no category marks none.
     let (site, folder) = (site(), folder());
     for (query, want) in [
         ("category=Notes", "<ul><li>News</li><li>Notes*</li></ul>"),
         ("category=News", "<ul><li>News*</li><li>Notes</li></ul>"),
+        ("", "<ul><li>News</li><li>Notes</li></ul>"),
+        ("category=Nope", "<ul><li>News</li><li>Notes</li></ul>"),
+        ("category=Notes", "<ul><li>News</li><li>Notes*</li></ul>"),
         ("", "<ul><li>News</li><li>Notes</li></ul>"),
     ] {
         let request = Request {
