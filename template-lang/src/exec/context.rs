@@ -101,8 +101,8 @@ pub struct Ctx<'a> {
     below: OnceCell<Box<[Cell<Below<'a>>; BELOW_SLOTS]>>,
 }
 
-/// Slots of [`Ctx::resolve`]'s memo, a direct-mapped table.
-const BELOW_SLOTS: usize = 32;
+/// Slots of [`Ctx::resolve`]'s memo, a direct-mapped table (a power of two).
+const BELOW_SLOTS: usize = 64;
 
 /// One remembered resolution: a path (by address), resolved from the frame at `depth`
 /// (numbered `push`, holding the node at `base`) down, gave `value` (`None`: missing).
@@ -426,7 +426,10 @@ impl<'a> Ctx<'a> {
         let table = self
             .below
             .get_or_init(|| Box::new([const { Cell::new(NO_BELOW) }; BELOW_SLOTS]));
-        let slot = &table[((key.path >> 3) ^ (key.base >> 4) ^ i) % BELOW_SLOTS];
+        // Addresses share their low bits (allocations are aligned), so they are mixed by a
+        // multiplication and the slot taken from the high bits.
+        let mixed = (key.path ^ key.base.rotate_left(29) ^ i).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let slot = &table[mixed >> (usize::BITS - BELOW_SLOTS.trailing_zeros())];
         let seen = slot.get();
         if (seen.path, seen.depth, seen.push, seen.base)
             == (key.path, key.depth, key.push, key.base)
