@@ -398,14 +398,7 @@ fn check_attempt_limit(port: u16, protected: &[Protected]) {
     let page = &protected[0];
     let made = 3 * protected.iter().filter(|p| p.host == page.host).count();
     let post = |host: &str, id: &str, password: &str| {
-        request(
-            port,
-            "POST",
-            host,
-            "/api/lock-screen/unlock",
-            &[("Content-Type", "application/x-www-form-urlencoded")],
-            &form(&[("collectionId", id), ("password", password)]),
-        )
+        post_unlock(port, host, &[("collectionId", id), ("password", password)])
     };
     for _ in made..10 {
         let (status, head, _) = post(&page.host, &page.id, "not-the-password");
@@ -479,20 +472,23 @@ fn header<'h>(head: &'h str, name: &str) -> Option<&'h str> {
         .map(str::trim)
 }
 
+/// Posts the unlock form with `fields` to the server on `port`, as `host`.
+fn post_unlock(port: u16, host: &str, fields: &[(&str, &str)]) -> (u16, String, String) {
+    request(
+        port,
+        "POST",
+        host,
+        "/api/lock-screen/unlock",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        &form(fields),
+    )
+}
+
 /// A visitor's session on a protected page: locked, a wrong password, the right one, the
 /// page with the cookie, and a forged cookie.
 fn check_lock_screen(port: u16, page: &Protected) {
     let Protected { host, path, id, .. } = page;
-    let post = |fields: &[(&str, &str)]| {
-        request(
-            port,
-            "POST",
-            host,
-            "/api/lock-screen/unlock",
-            &[("Content-Type", "application/x-www-form-urlencoded")],
-            &form(fields),
-        )
-    };
+    let post = |fields: &[(&str, &str)]| post_unlock(port, host, fields);
     let page_with = |cookie: &str| request(port, "GET", host, path, &[("Cookie", cookie)], "");
 
     // Locked: the lock screen, never cached, with none of the page's content.
