@@ -94,7 +94,8 @@ pub struct Ctx<'a> {
     /// The stack height at which a formatter chain runs in the current frame instead of a
     /// frame of its own ([`Ctx::enter_formatters`]); `usize::MAX` when none does.
     shared_frame_at: usize,
-    /// Numbers frames as they are pushed ([`Frame::push`]).
+    /// Numbers frames as they are pushed ([`Frame::push`]). It wraps after 2^32 pushes,
+    /// hundreds of times the pushes the default instruction limit allows.
     pushes: u32,
     /// What names resolved to below the frames of the current node ([`Ctx::resolve`]);
     /// allocated on first use.
@@ -379,11 +380,11 @@ impl<'a> Ctx<'a> {
     /// settings, localized strings, a money format flag) resolve through the same enclosing
     /// frames each time: from the second element on, they come from the memo. An entry is
     /// keyed by the frame where the walk below the current node starts (the loop's own
-    /// frame): its depth, its push number and its node. Frames
-    /// below it cannot change while it is on the stack (names resolve against nodes, never
-    /// variables, and only the top frame's node is ever replaced, which changes the key),
-    /// so the entry stays right for as long as it can match. Paths made while executing
-    /// go through [`Ctx::resolve_transient`].
+    /// frame): its depth, its push number and its node. Frames below it cannot change while
+    /// it is on the stack (names resolve against nodes, never variables, and only the top
+    /// frame's node is ever replaced, which changes the key), so the entry stays right for
+    /// as long as it can match. Paths made while executing go through
+    /// [`Ctx::resolve_transient`].
     pub fn resolve(&self, path: &'a VarPath) -> Val<'a> {
         let Head::Key(seg) = &path.head else {
             return self.resolve_transient(path);
