@@ -308,11 +308,6 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
     static STARRED: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("starred"));
 
     out.push_str("hentry");
-    let promoted = ctx.resolve(&PROMOTED);
-    if promoted.view().truthy() {
-        out.push_str(" promoted promoted-block-");
-        push_slug(&promoted.view().to_str(), out);
-    }
     // The names resolve from the formatter's frame, which holds the tag's first value:
     // when that is the item (not a value an earlier formatter made) and the item has them,
     // its kept classes are what they print.
@@ -322,6 +317,10 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         }
         _ => None,
     };
+    match kept.and_then(|k| k.promoted.as_deref()) {
+        Some(classes) => out.push_str(classes),
+        None => push_promoted_classes(&ctx.resolve(&PROMOTED), out),
+    }
     match kept.and_then(|k| k.categories.as_deref()) {
         Some(classes) => out.push_str(classes),
         None => push_category_classes(&ctx.resolve(&CATEGORIES), out),
@@ -335,15 +334,37 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         None => push_author_class(&ctx.resolve(&AUTHOR), out),
     }
     out.push_str(" post-type-");
-    out.push_str(&ctx.resolve(&LABEL).view().to_str());
+    match kept.and_then(|k| k.label.as_deref()) {
+        Some(label) => out.push_str(label),
+        None => out.push_str(&ctx.resolve(&LABEL).view().to_str()),
+    }
     let index = ctx.resolve(&INDEX);
     if !index.is_missing() {
         out.push_str(" article-index-");
         push_number(index.view().to_number(), out);
     }
-    if ctx.resolve(&STARRED).view().truthy() {
+    let starred = match kept.and_then(|k| k.starred) {
+        Some(starred) => starred,
+        None => ctx.resolve(&STARRED).view().truthy(),
+    };
+    if starred {
         out.push_str(" featured");
     }
+    match kept {
+        Some(k) => out.push_str(&k.product),
+        None => push_product_classes(item, out),
+    }
+}
+
+fn push_promoted_classes(promoted: &Val<'_>, out: &mut String) {
+    if promoted.view().truthy() {
+        out.push_str(" promoted promoted-block-");
+        push_slug(&promoted.view().to_str(), out);
+    }
+}
+
+/// ` on-sale` and ` sold-out` for a store item.
+fn push_product_classes(item: &Val<'_>, out: &mut String) {
     if get(item, key!("recordType")).view().to_number() == f64::from(record_type::STORE_ITEM.code) {
         let product = product::Product::of(item.view());
         if product::is_on_sale(&product) {
@@ -375,14 +396,20 @@ fn push_author_class(author: &Val<'_>, out: &mut String) {
     }
 }
 
-/// The classes `item-classes` prints for an item's own `categories`, `tags` and `author`,
-/// kept with the item ([`crate::plugins::kept`]): a list page prints them for every item
-/// on every request, and slugging the names was a tenth of a store's product list. `None`
-/// where the item has no such key, so that the name resolves in the enclosing scopes.
+/// What `item-classes` prints for an item's own `promotedBlockType`, `categories`, `tags`,
+/// `author`, `recordTypeLabel` and `starred`, and its product state, kept with the item
+/// ([`crate::plugins::kept`]): a list page prints them for every item on every request,
+/// and slugging the names was a tenth of a store's product list. `None` where the item has
+/// no such key, so that the name resolves in the enclosing scopes.
 pub(crate) struct ClassSlugs {
+    promoted: Option<Box<str>>,
     categories: Option<Box<str>>,
     tags: Option<Box<str>>,
     author: Option<Box<str>>,
+    label: Option<Box<str>>,
+    starred: Option<bool>,
+    /// ` on-sale` and ` sold-out` (a function of the item alone).
+    product: Box<str>,
 }
 
 impl ClassSlugs {
@@ -395,10 +422,19 @@ impl ClassSlugs {
                 classes.into_boxed_str()
             })
         };
+        let starred = get(item, key!("starred"));
+        let mut product = String::new();
+        push_product_classes(item, &mut product);
         ClassSlugs {
+            promoted: own(key!("promotedBlockType"), push_promoted_classes),
             categories: own(key!("categories"), push_category_classes),
             tags: own(key!("tags"), push_tag_classes),
             author: own(key!("author"), push_author_class),
+            label: own(key!("recordTypeLabel"), |label, out| {
+                out.push_str(&label.view().to_str());
+            }),
+            starred: (!starred.is_missing()).then(|| starred.view().truthy()),
+            product: product.into_boxed_str(),
         }
     }
 }

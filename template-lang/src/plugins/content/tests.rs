@@ -278,6 +278,36 @@ fn kept_item_classes_are_what_the_names_resolve_to() {
     );
 }
 
+/// The rest of what `item-classes` keeps: an item's own `promotedBlockType`,
+/// `recordTypeLabel` and `starred` print as the item's, a name the item lacks still
+/// resolves in the enclosing scope (here the page's), and a store item's sale and stock
+/// state is its own. Each render gives what the first gave.
+#[test]
+fn kept_item_classes_take_each_name_from_where_it_resolves() {
+    let t = Template::parse_strict("{.repeated section items}{@|item-classes}|{.end}")
+        .expect("the template compiles");
+    let data = Node::from_json_str(
+        r#"{"promotedBlockType": "Outer Block", "recordTypeLabel": "outer", "starred": true,
+            "items": [
+              {"id": "a", "recordType": 1, "promotedBlockType": "Gallery Strip",
+               "recordTypeLabel": "text", "starred": false},
+              {"id": "b", "recordType": 1},
+              {"id": "c", "recordType": 11, "recordTypeLabel": "store-item", "starred": null,
+               "structuredContent": {"productType": 1, "variants": [
+                 {"onSale": true, "qtyInStock": 0, "unlimited": false}]}}
+            ]}"#,
+    )
+    .expect("test data is JSON");
+    let want = [
+        "hentry promoted promoted-block-gallery-strip post-type-text article-index-1",
+        "hentry promoted promoted-block-outer-block post-type-outer article-index-2 featured",
+        "hentry promoted promoted-block-outer-block post-type-store-item article-index-3 on-sale sold-out",
+    ];
+    let first = t.render(&data);
+    assert_eq!(first, format!("{}|", want.join("|")));
+    assert_eq!(t.render(&data), first, "a second render reuses them");
+}
+
 /// `image-meta` keeps an image's attributes and derived alt text with the image object;
 /// the alt text of an image block still comes from the block in scope, whichever place
 /// renders the image first.
