@@ -27,8 +27,10 @@ use tower_http::trace::TraceLayer;
 /// Generous, because under load the wall-clock time of a render includes preemption.
 pub const INLINE_RENDER_LIMIT: Duration = Duration::from_millis(20);
 
-/// How many slow renders move a template off the async workers: not one, because a
-/// process's first renders also pay one-time set-up (built-in partials, locale data).
+/// How many slow renders in a row move a template off the async workers: not one, because
+/// a process's first renders also pay one-time set-up (built-in partials, locale data), and
+/// in a row, because a fast template's render is now and then preempted past the limit on
+/// a busy machine, and over days such renders would add up.
 pub const SLOW_RENDERS: u32 = 3;
 
 /// How long one request may take before the client gets 408.
@@ -232,9 +234,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     } else {
         render()
     };
-    if took > app.inline_render_limit
-        && loaded.slow_renders.fetch_add(1, Ordering::Relaxed) + 1 == SLOW_RENDERS
-    {
+    if loaded.slow_renders.record(took > app.inline_render_limit) {
         tracing::info!(tenant = %tenant.identifier, ?took, "slow render: this template renders on the blocking pool from now on");
     }
     let Some(page) = page else {
@@ -279,14 +279,43 @@ pub(crate) fn error_page() -> Response {
 pub struct LoadedFolder {
     pub folder: Arc<TemplateFolder>,
     etags: HashMap<String, HeaderValue>,
-    /// Renders with this folder that took longer than the inline limit; at
-    /// [`SLOW_RENDERS`] its renders move to the blocking pool.
-    slow_renders: AtomicU32,
+    /// Whether this folder's renders have moved to the blocking pool.
+    slow_renders: SlowRenders,
+}
+
+/// The latest renders with one folder that took longer than the inline limit, in a row; at
+/// [`SLOW_RENDERS`] the folder's renders move to the blocking pool for good.
+#[derive(Default)]
+struct SlowRenders(AtomicU32);
+
+impl SlowRenders {
+    fn is_slow(&self) -> bool {
+        self.0.load(Ordering::Relaxed) >= SLOW_RENDERS
+    }
+
+    /// Counts a render, `slow` or not; true when this one moved the template to the
+    /// blocking pool. A render within the limit starts the count again, unless the
+    /// template has moved already. (Renders running at the same time may interleave their
+    /// counts; the rule only needs to tell a template that keeps being slow from one that
+    /// was held up now and then.)
+    fn record(&self, slow: bool) -> bool {
+        if slow {
+            self.0.fetch_add(1, Ordering::Relaxed) + 1 == SLOW_RENDERS
+        } else {
+            // Only below the threshold: a template that moved stays moved.
+            let _ = self
+                .0
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                    (n > 0 && n < SLOW_RENDERS).then_some(0)
+                });
+            false
+        }
+    }
 }
 
 impl LoadedFolder {
     fn is_slow(&self) -> bool {
-        self.slow_renders.load(Ordering::Relaxed) >= SLOW_RENDERS
+        self.slow_renders.is_slow()
     }
 
     fn new(folder: TemplateFolder) -> LoadedFolder {
@@ -301,7 +330,7 @@ impl LoadedFolder {
         LoadedFolder {
             folder: Arc::new(folder),
             etags,
-            slow_renders: AtomicU32::new(0),
+            slow_renders: SlowRenders::default(),
         }
     }
 }
@@ -402,6 +431,26 @@ mod tests {
             .await
             .unwrap();
         (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[test]
+    fn only_slow_renders_in_a_row_move_a_template() {
+        let renders = SlowRenders::default();
+        // Held up now and then: never three in a row.
+        for _ in 0..100 {
+            for slow in [true, true, false] {
+                assert!(!renders.record(slow));
+            }
+        }
+        assert!(!renders.is_slow());
+        assert!(!renders.record(true));
+        assert!(!renders.record(true));
+        assert!(renders.record(true), "the third in a row moves it");
+        assert!(renders.is_slow());
+        // Moved for good: fast renders do not bring it back, and it is reported once.
+        assert!(!renders.record(false));
+        assert!(!renders.record(true));
+        assert!(renders.is_slow());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
