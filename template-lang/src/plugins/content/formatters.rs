@@ -317,27 +317,29 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         }
         _ => None,
     };
-    match kept.and_then(|k| k.promoted.as_deref()) {
-        Some(classes) => out.push_str(classes),
-        None => push_promoted_classes(&ctx.resolve(&PROMOTED), out),
-    }
-    match kept.and_then(|k| k.categories.as_deref()) {
-        Some(classes) => out.push_str(classes),
-        None => push_category_classes(&ctx.resolve(&CATEGORIES), out),
-    }
-    match kept.and_then(|k| k.tags.as_deref()) {
-        Some(classes) => out.push_str(classes),
-        None => push_tag_classes(&ctx.resolve(&TAGS), out),
-    }
-    match kept.and_then(|k| k.author.as_deref()) {
-        Some(classes) => out.push_str(classes),
-        None => push_author_class(&ctx.resolve(&AUTHOR), out),
+    // Per name: what the item keeps (`own`), else the name resolved and written by `push`.
+    let part = |out: &mut String, (own, name, push): (Own, &'static VarPath, Push)| {
+        let own = kept.and_then(own);
+        match own {
+            Some(text) => out.push_str(text),
+            None => push(&ctx.resolve(name), out),
+        }
+    };
+    let classes: [(Own, &'static VarPath, Push); 4] = [
+        (|k| k.promoted.as_deref(), &PROMOTED, push_promoted_classes),
+        (
+            |k| k.categories.as_deref(),
+            &CATEGORIES,
+            push_category_classes,
+        ),
+        (|k| k.tags.as_deref(), &TAGS, push_tag_classes),
+        (|k| k.author.as_deref(), &AUTHOR, push_author_class),
+    ];
+    for class in classes {
+        part(out, class);
     }
     out.push_str(" post-type-");
-    match kept.and_then(|k| k.label.as_deref()) {
-        Some(label) => out.push_str(label),
-        None => out.push_str(&ctx.resolve(&LABEL).view().to_str()),
-    }
+    part(out, (|k| k.label.as_deref(), &LABEL, push_text));
     let index = ctx.resolve(&INDEX);
     if !index.is_missing() {
         out.push_str(" article-index-");
@@ -354,6 +356,16 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
         Some(k) => out.push_str(&k.product),
         None => push_product_classes(item, out),
     }
+}
+
+/// Writes what `item-classes` prints for one name's value.
+type Push = fn(&Val<'_>, &mut String);
+
+/// What an item keeps of one name for `item-classes`, if it has the name.
+type Own = fn(&ClassSlugs) -> Option<&str>;
+
+fn push_text(value: &Val<'_>, out: &mut String) {
+    out.push_str(&value.view().to_str());
 }
 
 fn push_promoted_classes(promoted: &Val<'_>, out: &mut String) {
@@ -414,7 +426,7 @@ pub(crate) struct ClassSlugs {
 
 impl ClassSlugs {
     fn of(item: &Val<'_>) -> ClassSlugs {
-        let own = |key: Key<'_>, push: fn(&Val<'_>, &mut String)| {
+        let own = |key: Key<'_>, push: Push| {
             let value = get(item, key);
             (!value.is_missing()).then(|| {
                 let mut classes = String::new();
@@ -430,9 +442,7 @@ impl ClassSlugs {
             categories: own(key!("categories"), push_category_classes),
             tags: own(key!("tags"), push_tag_classes),
             author: own(key!("author"), push_author_class),
-            label: own(key!("recordTypeLabel"), |label, out| {
-                out.push_str(&label.view().to_str());
-            }),
+            label: own(key!("recordTypeLabel"), push_text),
             starred: (!starred.is_missing()).then(|| starred.view().truthy()),
             product: product.into_boxed_str(),
         }
