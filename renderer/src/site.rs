@@ -187,9 +187,10 @@ pub struct SiteContent {
     pub nav_cache: NavCache,
 }
 
-/// What a navigation tag's data depends on besides the site content: the tag (kind and
-/// navigation id), the page's collection (active states) and which locked collections the
-/// visitor unlocked (indexes, so that keys stay as few as the site's locks allow).
+/// What a navigation or category tag's data depends on besides the site content: the tag
+/// (kind and navigation id; for a category tag, its collection, length and active link),
+/// the page's collection (active states) and which locked collections the visitor unlocked
+/// (indexes, so that keys stay as few as the site's locks allow).
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct NavKey {
     pub tag: &'static str,
@@ -198,9 +199,9 @@ pub struct NavKey {
     pub unlocked: Vec<usize>,
 }
 
-/// Navigation data by [`NavKey`]. Every page builds the site navigation, a tree of
-/// objects per collection, and building and then dropping it was over a third of the
-/// time of a small page; the tree only changes with the content, which gets a new
+/// Navigation and category data by [`NavKey`]. Every page builds the site navigation, a
+/// tree of objects per collection, and building and then dropping it was over a third of
+/// the time of a small page; the tree only changes with the content, which gets a new
 /// [`SiteContent`] (and so an empty cache). A clone starts empty too, so a copy that is
 /// then edited cannot serve stale navigation.
 #[derive(Default)]

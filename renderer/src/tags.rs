@@ -278,8 +278,8 @@ impl Tags<'_> {
             );
             return;
         };
-        let links =
-            &c.category_links()[..limit.unwrap_or(usize::MAX).min(c.category_links().len())];
+        let all = c.category_links();
+        let links = &all[..limit.map_or(all.len(), |l| l.min(all.len()))];
         // The data depends on the page only through which link is active, so it is kept with
         // the site content per collection, limit and active link, like the navigation's. A
         // filter that names no listed category marks none active, as no filter does, and
