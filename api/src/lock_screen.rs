@@ -3,7 +3,8 @@
 //! those cookies back ([`unlocked`]) and tells the renderer which collections to show.
 //!
 //! The cookie is `tessera-unlock-<collection id>=<token>` (`Path=/; HttpOnly; SameSite=Lax`,
-//! a browser-session cookie), where the token is the hex HMAC-SHA256, keyed by the stored
+//! plus `Secure` when a trusted proxy says the visitor came over HTTPS; a browser-session
+//! cookie), where the token is the hex HMAC-SHA256, keyed by the stored
 //! password hash, of `<tenant id>:<collection id>`. No server secret is needed: the hash never
 //! leaves the server, a token is good for one collection of one tenant only, and changing the
 //! password changes the key, so every cookie issued before stops working.
@@ -11,11 +12,12 @@
 //! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
 //! pool), so attempts are limited per client address and tenant ([`Attempts`]): past
 //! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification. That
-//! stops both guessing and burning the server's CPU. Behind a reverse proxy every client has
-//! the proxy's address and shares one count; the limit then guards the CPU more than any one
-//! visitor.
+//! stops both guessing and burning the server's CPU. Behind a reverse proxy the client is
+//! the one the proxy names, when `serve` trusts that proxy (`--trusted-proxy`, see
+//! [`crate::client`]); otherwise every client has the proxy's address and shares one count,
+//! and the limit then guards the CPU more than any one visitor.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
@@ -200,10 +202,11 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
     };
     // Requests that do not come through the listener (tests calling the router) share one
     // count.
-    let client = req
+    let peer = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+        .map(|c| c.0.ip());
+    let client = crate::client::client_of(peer, req.headers(), &app.trusted_proxies);
     let body = match axum::body::to_bytes(req.into_body(), MAX_BODY).await {
         Ok(b) => b,
         Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "The form is too large."),
@@ -243,8 +246,8 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         );
     }
     let location = safe_redirect(redirect.as_deref().unwrap_or("/")).to_string();
-    if !app.unlock_attempts.admit(tenant.id, client) {
-        tracing::warn!(tenant = %tenant.identifier, %client, "unlock attempts over the limit");
+    if !app.unlock_attempts.admit(tenant.id, client.ip) {
+        tracing::warn!(tenant = %tenant.identifier, client = %client.ip, "unlock attempts over the limit");
         let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
         response.headers_mut().insert(
             header::RETRY_AFTER,
@@ -258,8 +261,9 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
     match ok {
         Ok(true) => {
             let cookie = format!(
-                "{COOKIE_PREFIX}{collection_id}={}; Path=/; HttpOnly; SameSite=Lax",
-                token(&hash, tenant.id, &collection_id)
+                "{COOKIE_PREFIX}{collection_id}={}; Path=/; HttpOnly; SameSite=Lax{}",
+                token(&hash, tenant.id, &collection_id),
+                if client.https { "; Secure" } else { "" }
             );
             see_other(&location, Some(cookie))
         }

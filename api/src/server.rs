@@ -49,6 +49,8 @@ pub struct App {
     inline_render_limit: Duration,
     /// Lock-screen unlock attempts per client and tenant.
     pub(crate) unlock_attempts: crate::lock_screen::Attempts,
+    /// Reverse proxies whose forwarding headers are believed ([`crate::client`]).
+    pub(crate) trusted_proxies: Arc<[std::net::IpAddr]>,
 }
 
 impl App {
@@ -59,7 +61,14 @@ impl App {
             sites: Cache::builder().max_capacity(1024).build(),
             inline_render_limit: INLINE_RENDER_LIMIT,
             unlock_attempts: Default::default(),
+            trusted_proxies: Arc::from([]),
         }
+    }
+
+    /// The same app believing `X-Forwarded-For` and `X-Forwarded-Proto` from these peers.
+    pub fn with_trusted_proxies(mut self, proxies: Vec<std::net::IpAddr>) -> App {
+        self.trusted_proxies = proxies.into();
+        self
     }
 
     /// The same app with another limit for inline renders (tests use zero).

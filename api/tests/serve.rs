@@ -38,8 +38,16 @@ fn start(backend: Backend) -> Server {
         std::env::temp_dir().join(format!("tessera-serve-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&data);
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
-    cmd.args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
-        .arg(&data);
+    // The test's own address stands for a reverse proxy (see `check_forwarded_clients`).
+    cmd.args([
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--trusted-proxy",
+        "127.0.0.1",
+    ])
+    .arg("--data-dir")
+    .arg(&data);
     if let Backend::Postgres(url) = &backend {
         cmd.arg("--database-url").arg(url);
     }
@@ -388,6 +396,7 @@ fn check_server(server: Server) {
         check_lock_screen(p, page);
     }
     check_attempt_limit(p, &protected);
+    check_forwarded_clients(p, &protected[0]);
 }
 
 /// Unlock attempts are limited per client and tenant: after the attempts made above (three
@@ -419,6 +428,59 @@ fn check_attempt_limit(port: u16, protected: &[Protected]) {
     assert_eq!(status, 400);
     let (status, _, _) = get(port, &page.host, &page.path);
     assert_eq!(status, 200);
+}
+
+/// Through a trusted proxy (the server trusts 127.0.0.1), each client the proxy names has
+/// its own attempts, even once the proxy's own are used up (`check_attempt_limit`), and
+/// the unlock cookie is `Secure` when the proxy says the visitor came over HTTPS.
+fn check_forwarded_clients(port: u16, page: &Protected) {
+    let post = |client: &str, proto: Option<&str>, password: &str| {
+        let mut headers = vec![
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("X-Forwarded-For", client),
+        ];
+        headers.extend(proto.map(|p| ("X-Forwarded-Proto", p)));
+        let fields = form(&[("collectionId", &page.id), ("password", password)]);
+        request(
+            port,
+            "POST",
+            &page.host,
+            "/api/lock-screen/unlock",
+            &headers,
+            &fields,
+        )
+    };
+    // The proxy's own address is still over its limit.
+    let (status, head, _) = post("127.0.0.1", None, &page.password);
+    assert_eq!(status, 429, "{head}");
+
+    let (status, head, _) = post("203.0.113.7", Some("https"), &page.password);
+    assert_eq!(status, 303, "{head}");
+    let cookie = header(&head, "set-cookie").expect("an unlock cookie");
+    assert!(
+        cookie.ends_with("; HttpOnly; SameSite=Lax; Secure"),
+        "{cookie}"
+    );
+    let (status, head, _) = post("203.0.113.8", Some("http"), &page.password);
+    assert_eq!(status, 303, "{head}");
+    let cookie = header(&head, "set-cookie").expect("an unlock cookie");
+    assert!(cookie.ends_with("; HttpOnly; SameSite=Lax"), "{cookie}");
+
+    // 203.0.113.7 has made one attempt: nine more, then it is over its own limit.
+    for _ in 1..10 {
+        let (status, head, _) = post("203.0.113.7", None, "not-the-password");
+        assert_eq!(status, 303, "{head}");
+    }
+    let (status, head, _) = post("203.0.113.7", None, &page.password);
+    assert_eq!(status, 429, "{head}");
+    let (status, head, _) = post("203.0.113.8", None, &page.password);
+    assert_eq!(status, 303, "{head}");
+    // Past a trusted hop, 203.0.113.7 is still the client; an entry left of an untrusted
+    // one was written by the visitor and proves nothing (the client is the untrusted one).
+    let (status, head, _) = post("203.0.113.7, 127.0.0.1", None, &page.password);
+    assert_eq!(status, 429, "{head}");
+    let (status, head, _) = post("203.0.113.7, 198.51.100.1", None, &page.password);
+    assert_eq!(status, 303, "{head}");
 }
 
 /// A password-protected page of a demo tenant, from its fixture file.

@@ -4,7 +4,7 @@
 //! store with no tenants yet (first start) it imports every tenant folder under
 //! `--fixtures` (default `./fixtures`). It prints one line per tenant with the URL to open.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -24,6 +24,11 @@ pub struct ServeArgs {
     /// Tenant folders imported on first start, when the store holds no tenant yet.
     #[arg(long, value_name = "DIR", default_value = "./fixtures")]
     pub fixtures: PathBuf,
+    /// A reverse proxy in front of the server (repeatable): its `X-Forwarded-For` names the
+    /// client and its `X-Forwarded-Proto: https` makes cookies `Secure`. From any other
+    /// peer those headers are ignored.
+    #[arg(long = "trusted-proxy", value_name = "IP")]
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -69,7 +74,8 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
             println!("{}: http://{}:{port}/", tenant.identifier, d.host);
         }
     }
-    serve(listener, App::new(store.clone())).await?;
+    let app = App::new(store.clone()).with_trusted_proxies(args.trusted_proxies);
+    serve(listener, app).await?;
     store.close().await?;
     Ok(())
 }
