@@ -33,6 +33,12 @@ pub const INLINE_RENDER_LIMIT: Duration = Duration::from_millis(20);
 /// a busy machine, and over days such renders would add up.
 pub const SLOW_RENDERS: u32 = 3;
 
+/// How many renders within the limit in a row, on the blocking pool, bring a template back
+/// to the async workers: many, so that a template that is slow now and then does not move
+/// back and forth, yet one held up once by a long overload does not pay a thread handoff
+/// on every render for good.
+pub const FAST_RENDERS_BACK: u32 = 1000;
+
 /// How long one request may take before the client gets 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -234,8 +240,8 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     };
     // Most pages render in tens of microseconds: on the async worker, where handing them to
     // the blocking pool would cost more than the render (see benches/load.sh). A template
-    // that keeps taking longer renders on the blocking pool from then on, so a slow template
-    // cannot stall other requests' I/O.
+    // that keeps taking longer renders on the blocking pool, so a slow template cannot stall
+    // other requests' I/O, until it keeps being fast again ([`SlowRenders`]).
     let (page, took) = if loaded.is_slow() {
         tokio::task::spawn_blocking(render)
             .await
@@ -243,8 +249,14 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     } else {
         render()
     };
-    if loaded.slow_renders.record(took > app.inline_render_limit) {
-        tracing::info!(tenant = %tenant.identifier, ?took, "slow render: this template renders on the blocking pool from now on");
+    match loaded.slow_renders.record(took > app.inline_render_limit) {
+        Some(Moved::ToPool) => {
+            tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+        }
+        Some(Moved::Back) => {
+            tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+        }
+        None => {}
     }
     let Some(page) = page else {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
@@ -292,33 +304,51 @@ pub struct LoadedFolder {
     slow_renders: SlowRenders,
 }
 
-/// The latest renders with one folder that took longer than the inline limit, in a row; at
-/// [`SLOW_RENDERS`] the folder's renders move to the blocking pool for good.
+/// Where one folder's renders run, from the latest renders in a row: below
+/// [`SLOW_RENDERS`], inline on the async workers, the count being the slow renders in a row;
+/// from it on, on the blocking pool, the count less [`SLOW_RENDERS`] being the renders
+/// within the limit in a row there, until [`FAST_RENDERS_BACK`] of them bring it back.
 #[derive(Default)]
 struct SlowRenders(AtomicU32);
+
+/// A move of a folder's renders (for the log).
+#[derive(Debug, PartialEq, Eq)]
+enum Moved {
+    ToPool,
+    Back,
+}
 
 impl SlowRenders {
     fn is_slow(&self) -> bool {
         self.0.load(Ordering::Relaxed) >= SLOW_RENDERS
     }
 
-    /// Counts a render, `slow` or not; true when this one moved the template to the
-    /// blocking pool. A render within the limit starts the count again, unless the
-    /// template has moved already. (Renders running at the same time may interleave their
-    /// counts; the rule only needs to tell a template that keeps being slow from one that
-    /// was held up now and then.)
-    fn record(&self, slow: bool) -> bool {
-        if slow {
-            self.0.fetch_add(1, Ordering::Relaxed) + 1 == SLOW_RENDERS
-        } else {
-            // Only below the threshold: a template that moved stays moved.
-            let _ = self
-                .0
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                    (n > 0 && n < SLOW_RENDERS).then_some(0)
-                });
-            false
-        }
+    /// Counts a render, `slow` or not, and says when this one moved the folder. (Renders
+    /// running at the same time may interleave their counts; the rules only need to tell a
+    /// template that keeps being slow, or fast, from one held up now and then.)
+    fn record(&self, slow: bool) -> Option<Moved> {
+        let mut moved = None;
+        // Unchanged counts are not written: the fast render of an inline template, the
+        // usual case, then costs one shared load.
+        let _ = self
+            .0
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
+                moved = None;
+                let next = match (n < SLOW_RENDERS, slow) {
+                    (true, true) => n + 1,
+                    (true, false) => 0,
+                    (false, true) => SLOW_RENDERS,
+                    (false, false) if n - SLOW_RENDERS + 1 >= FAST_RENDERS_BACK => 0,
+                    (false, false) => n + 1,
+                };
+                if next == SLOW_RENDERS && n < SLOW_RENDERS {
+                    moved = Some(Moved::ToPool);
+                } else if next == 0 && n >= SLOW_RENDERS {
+                    moved = Some(Moved::Back);
+                }
+                (next != n).then_some(next)
+            });
+        moved
     }
 }
 
@@ -448,18 +478,48 @@ mod tests {
         // Held up now and then: never three in a row.
         for _ in 0..100 {
             for slow in [true, true, false] {
-                assert!(!renders.record(slow));
+                assert_eq!(renders.record(slow), None);
             }
         }
         assert!(!renders.is_slow());
-        assert!(!renders.record(true));
-        assert!(!renders.record(true));
-        assert!(renders.record(true), "the third in a row moves it");
+        assert_eq!(renders.record(true), None);
+        assert_eq!(renders.record(true), None);
+        assert_eq!(
+            renders.record(true),
+            Some(Moved::ToPool),
+            "the third in a row"
+        );
         assert!(renders.is_slow());
-        // Moved for good: fast renders do not bring it back, and it is reported once.
-        assert!(!renders.record(false));
-        assert!(!renders.record(true));
+        // Moved: more slow renders keep it there, and it is reported once.
+        assert_eq!(renders.record(true), None);
         assert!(renders.is_slow());
+    }
+
+    #[test]
+    fn only_fast_renders_in_a_row_bring_a_template_back() {
+        let renders = SlowRenders::default();
+        for _ in 0..SLOW_RENDERS {
+            renders.record(true);
+        }
+        assert!(renders.is_slow());
+        // A slow render now and then starts the count again.
+        for _ in 0..3 {
+            for _ in 1..FAST_RENDERS_BACK {
+                assert_eq!(renders.record(false), None);
+            }
+            assert_eq!(renders.record(true), None);
+            assert!(renders.is_slow());
+        }
+        for _ in 1..FAST_RENDERS_BACK {
+            assert_eq!(renders.record(false), None);
+            assert!(renders.is_slow());
+        }
+        assert_eq!(renders.record(false), Some(Moved::Back));
+        assert!(!renders.is_slow());
+        // Back inline, the rule that moves it starts from nothing.
+        assert_eq!(renders.record(true), None);
+        assert_eq!(renders.record(false), None);
+        assert!(!renders.is_slow());
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
