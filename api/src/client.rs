@@ -26,20 +26,23 @@ pub struct Client {
 /// one were written by the client and prove nothing. An entry that is not an address ends
 /// the walk at the last address believed.
 pub fn client_of(peer: Option<IpAddr>, headers: &HeaderMap, trusted: &[IpAddr]) -> Client {
-    let peer = peer.unwrap_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED));
+    // On a dual-stack listener an IPv4 peer shows as `::ffff:a.b.c.d`; compared and counted
+    // as the IPv4 address it is.
+    let peer = peer.map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |p| p.to_canonical());
+    let trusted = |ip: &IpAddr| trusted.iter().any(|t| t.to_canonical() == *ip);
     let mut client = Client {
         ip: peer,
         https: false,
     };
-    if !trusted.contains(&peer) {
+    if !trusted(&peer) {
         return client;
     }
     for entry in list_values(headers, "x-forwarded-for").rev() {
         let Ok(ip) = entry.parse::<IpAddr>() else {
             break;
         };
-        client.ip = ip;
-        if !trusted.contains(&ip) {
+        client.ip = ip.to_canonical();
+        if !trusted(&client.ip) {
             break;
         }
     }
@@ -128,6 +131,20 @@ mod tests {
             client_of(Some(ip(PROXY)), &h, &trusted).ip,
             ip("2001:db8::7")
         );
+    }
+
+    #[test]
+    fn ipv4_mapped_addresses_are_their_ipv4_addresses() {
+        // A dual-stack listener sees the IPv4 proxy as ::ffff:10.0.0.1.
+        let h = headers(&[("x-forwarded-for", "::ffff:203.0.113.9")]);
+        let c = client_of(Some(ip("::ffff:10.0.0.1")), &h, &[ip(PROXY)]);
+        assert_eq!(c.ip, ip("203.0.113.9"));
+        // And a proxy listed in mapped form matches its IPv4 peer.
+        let c = client_of(Some(ip(PROXY)), &h, &[ip("::ffff:10.0.0.1")]);
+        assert_eq!(c.ip, ip("203.0.113.9"));
+        // Without forwarding, the peer is counted as its IPv4 address too.
+        let c = client_of(Some(ip("::ffff:198.51.100.4")), &HeaderMap::new(), &[]);
+        assert_eq!(c.ip, ip("198.51.100.4"));
     }
 
     #[test]
