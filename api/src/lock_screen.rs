@@ -11,8 +11,9 @@
 //!
 //! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
 //! pool), so attempts are limited per client address and tenant ([`Attempts`]): past
-//! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification. That
-//! stops both guessing and burning the server's CPU. Behind a reverse proxy the client is
+//! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification (an IPv6
+//! client counts by its /64). That stops both guessing and burning the server's CPU.
+//! Behind a reverse proxy the client is
 //! the one the proxy names, when `serve` trusts that proxy (`--trusted-proxy`, see
 //! [`crate::client`]); otherwise every client has the proxy's address and shares one count,
 //! and the limit then guards the CPU more than any one visitor.
@@ -75,8 +76,18 @@ impl Attempts {
     fn admit(&self, tenant: TenantId, client: IpAddr) -> bool {
         let count = self
             .0
-            .get_with((tenant, client), || Arc::new(AtomicU32::new(0)));
+            .get_with((tenant, counted_as(client)), || Arc::new(AtomicU32::new(0)));
         count.fetch_add(1, Ordering::Relaxed) < MAX_ATTEMPTS
+    }
+}
+
+/// The address a client's attempts count against: an IPv6 client by its /64, since one
+/// host is usually given a whole /64 and could otherwise take a fresh address, and a
+/// fresh count, for every ten guesses.
+fn counted_as(client: IpAddr) -> IpAddr {
+    match client {
+        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
+        v4 => v4,
     }
 }
 
@@ -307,6 +318,20 @@ mod tests {
         assert!(!attempts.admit(TenantId(1), a));
         assert!(attempts.admit(TenantId(2), a));
         assert!(attempts.admit(TenantId(1), b));
+    }
+
+    #[test]
+    fn ipv6_clients_count_by_their_64_bit_prefix() {
+        let attempts = Attempts::default();
+        let host = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
+        for i in 0..MAX_ATTEMPTS {
+            assert!(attempts.admit(TenantId(1), host(i as u16)));
+        }
+        // Another address in the same /64 is the same client.
+        assert!(!attempts.admit(TenantId(1), host(999)));
+        // The next /64 is another.
+        let neighbour = IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1]);
+        assert!(attempts.admit(TenantId(1), neighbour));
     }
 
     #[test]
