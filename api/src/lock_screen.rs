@@ -4,19 +4,19 @@
 //!
 //! The cookie is `tessera-unlock-<collection id>=<token>` (`Path=/; HttpOnly; SameSite=Lax`,
 //! plus `Secure` when a trusted proxy says the visitor came over HTTPS; a browser-session
-//! cookie), where the token is the hex HMAC-SHA256, keyed by the stored
-//! password hash, of `<tenant id>:<collection id>`. No server secret is needed: the hash never
-//! leaves the server, a token is good for one collection of one tenant only, and changing the
-//! password changes the key, so every cookie issued before stops working.
+//! cookie), where the token is the hex HMAC-SHA256, keyed by the stored password hash, of
+//! `<tenant id>:<collection id>`. No server secret is needed: the hash never leaves the
+//! server, a token is good for one collection of one tenant only, and changing the password
+//! changes the key, so every cookie issued before stops working.
 //!
 //! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
 //! pool), so attempts are limited per client address and tenant ([`Attempts`]): past
 //! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification (an IPv6
 //! client counts by its /64). That stops both guessing and burning the server's CPU.
-//! Behind a reverse proxy the client is
-//! the one the proxy names, when `serve` trusts that proxy (`--trusted-proxy`, see
-//! [`crate::client`]); otherwise every client has the proxy's address and shares one count,
-//! and the limit then guards the CPU more than any one visitor.
+//! Behind a reverse proxy the client is the one the proxy names, when `serve` trusts that
+//! proxy (`--trusted-proxy`, see [`crate::client`]); otherwise every client has the proxy's
+//! address and shares one count, and the limit then guards the CPU more than any one
+//! visitor.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
