@@ -320,6 +320,31 @@ fn macros_and_partials() {
 }
 
 #[test]
+fn repeated_applies_find_the_partial_named_each_time() {
+    let data = r#"{"people":[{"name":"Ann","kind":"a"},{"name":"Bob","kind":"b"},{"name":"Cy","kind":"a"}]}"#;
+    let partials = [("a", "<{name}>"), ("b", "[{name}]")];
+    // Two partials by turns in one loop, each written in its own tag.
+    assert_eq!(
+        render_partials(
+            "{.repeated section people}{.equal? kind \"a\"}{@|apply a}{.or}{@|apply b}{.end}{.end}",
+            data,
+            &partials
+        ),
+        "<Ann>[Bob]<Cy>"
+    );
+    // A macro defined after a partial of the same name was applied shadows it from then
+    // on, in its scope, and the partial is found again outside it.
+    assert_eq!(
+        render_partials(
+            "{.repeated section people}{@|apply a}{.section name}{.macro a}m{.end}{people.0|apply a}{.end}{.end}{people.0|apply a}",
+            r#"{"people":[{"name":"Ann"},{"name":"Bob"}]}"#,
+            &partials
+        ),
+        "<Ann>m<Bob>m<Ann>"
+    );
+}
+
+#[test]
 fn include_runs_for_effects_unless_output_is_asked() {
     assert_eq!(
         render(

@@ -100,6 +100,8 @@ pub struct Ctx<'a> {
     /// What names resolved to below the frames of the current node ([`Ctx::resolve`]);
     /// allocated on first use.
     below: OnceCell<Box<[Cell<Below<'a>>; BELOW_SLOTS]>>,
+    /// The last partial [`Ctx::partial_named`] found, and the name it was found by.
+    last_partial: Option<(&'a str, &'a PartialEntry)>,
 }
 
 /// Slots of [`Ctx::resolve`]'s memo, a direct-mapped table (a power of two).
@@ -150,6 +152,7 @@ impl<'a> Ctx<'a> {
             shared_frame_at: usize::MAX,
             pushes: 0,
             below: OnceCell::new(),
+            last_partial: None,
         }
     }
 
@@ -524,14 +527,48 @@ impl<'a> Ctx<'a> {
 
     /// Finds a macro (innermost first) or a partial by name.
     pub fn partial(&mut self, name: &str) -> Option<PartialTarget<'a>> {
-        for frame in self.stack.iter().rev() {
-            if let Some((_, m)) = frame.macros.iter().rev().find(|(n, _)| *n == name) {
-                return Some(PartialTarget::Macro(m));
-            }
+        if let Some(m) = self.macro_named(name) {
+            return Some(PartialTarget::Macro(m));
         }
         let env: &'a Env<'a> = self.env;
-        match env.partials.get(name)? {
-            PartialEntry::Ready(t) => Some(PartialTarget::Template(t)),
+        let entry = env.partials.get(name)?;
+        Some(self.target_of(name, entry))
+    }
+
+    /// [`Ctx::partial`] for a name that lives as long as the execution, such as a
+    /// formatter's argument. The last partial found this way is remembered by the name's
+    /// address: `apply` in a loop asks for the same one on every iteration, and hashing
+    /// and comparing its name each time showed in profiles of list pages.
+    pub fn partial_named(&mut self, name: &'a str) -> Option<PartialTarget<'a>> {
+        if let Some(m) = self.macro_named(name) {
+            return Some(PartialTarget::Macro(m));
+        }
+        let entry = match self.last_partial {
+            // The same address and length: the same text, since `name` cannot change
+            // while borrowed.
+            Some((last, entry)) if std::ptr::eq(last, name) => entry,
+            _ => {
+                let env: &'a Env<'a> = self.env;
+                let entry = env.partials.get(name)?;
+                self.last_partial = Some((name, entry));
+                entry
+            }
+        };
+        Some(self.target_of(name, entry))
+    }
+
+    /// The innermost macro called `name`; macros shadow partials.
+    fn macro_named(&self, name: &str) -> Option<&'a Macro> {
+        self.stack
+            .iter()
+            .rev()
+            .find_map(|frame| frame.macros.iter().rev().find(|(n, _)| *n == name))
+            .map(|(_, m)| *m)
+    }
+
+    fn target_of(&mut self, name: &str, entry: &'a PartialEntry) -> PartialTarget<'a> {
+        match entry {
+            PartialEntry::Ready(t) => PartialTarget::Template(t),
             PartialEntry::Failed(errors) => {
                 let key = errors.as_ptr() as usize;
                 if self.reported.insert(key) {
@@ -539,7 +576,7 @@ impl<'a> Ctx<'a> {
                         self.error(msg::partial_parse_fail(name, &e.message), None);
                     }
                 }
-                Some(PartialTarget::Empty)
+                PartialTarget::Empty
             }
         }
     }

@@ -97,7 +97,7 @@ fn prepare_apply<'a>(
         }
         call_args = Some(Node::object(entries));
     }
-    let Some(target) = ctx.partial(name) else {
+    let Some(target) = ctx.partial_named(name) else {
         ctx.error(msg::partial_missing(name), None);
         return None;
     };
