@@ -258,6 +258,7 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
         homepage,
         locale,
         nav_cache: Default::default(),
+        fragments: Default::default(),
     }
 }
 

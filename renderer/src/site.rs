@@ -6,10 +6,13 @@
 //! kept as [`Node`]s so page contexts can share them without copying.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use serde_json::Value;
-use template_lang::value::Node;
+use template_lang::Ctx;
+use template_lang::compile::Template;
+use template_lang::exec::context::Fragment;
+use template_lang::value::{Node, Val};
 
 /// One collection (page, blog, products, folder, index...) and its items.
 #[derive(Clone)]
@@ -185,6 +188,8 @@ pub struct SiteContent {
     pub locale: String,
     /// The data of navigation tags already built for this content.
     pub nav_cache: NavCache,
+    /// What navigation and category blocks printed over [`NavCache`]'s data.
+    pub fragments: Fragments,
 }
 
 /// What a navigation or category tag's data depends on besides the site content: the tag
@@ -231,6 +236,76 @@ impl NavCache {
 impl Clone for NavCache {
     fn clone(&self) -> NavCache {
         NavCache::default()
+    }
+}
+
+/// What a block printed over data from [`NavCache`], by the data's address. Navigation
+/// is on every page, and running its block was a tenth of the time of a product list; the
+/// output is kept with the names it read from the page outside its data (see
+/// [`Ctx::run_recorded`]), and printed again wherever they resolve the same. Like the data,
+/// it lives as long as the content, and a clone starts empty.
+#[derive(Default)]
+pub struct Fragments(RwLock<HashMap<usize, Vec<KeptFragment>>>);
+
+/// One block's output over one data node. The entry holds both, so neither address can be
+/// reused by another while it is kept.
+struct KeptFragment {
+    _data: Node,
+    block: Arc<Template>,
+    fragment: Fragment,
+}
+
+/// Data nodes a fragment cache keeps output for before it starts over (a guard, like
+/// [`NAV_CACHE_MAX`]).
+const FRAGMENTS_MAX: usize = 1024;
+
+impl Fragments {
+    /// Runs `block` over `data` pushed as a scope, as [`Ctx::with_scope`] would, or prints
+    /// what it printed last time when that still holds here.
+    pub fn render<'a>(&self, ctx: &mut Ctx<'a>, block: &'a Arc<Template>, data: Node) {
+        let Node::Object(o) = &data else {
+            ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(block.block()));
+            return;
+        };
+        let key = Arc::as_ptr(o) as usize;
+        {
+            let kept = self.0.read().unwrap_or_else(|e| e.into_inner());
+            let found = kept
+                .get(&key)
+                .and_then(|list| list.iter().find(|k| Arc::ptr_eq(&k.block, block)));
+            if found.is_some_and(|k| ctx.replay(&k.fragment)) {
+                return;
+            }
+        }
+        let Some(fragment) = ctx.run_recorded(Val::Own(data.clone()), block.block()) else {
+            return;
+        };
+        let mut kept = self.0.write().unwrap_or_else(|e| e.into_inner());
+        if kept.len() >= FRAGMENTS_MAX {
+            kept.clear();
+        }
+        let list = kept.entry(key).or_default();
+        list.retain(|k| !Arc::ptr_eq(&k.block, block));
+        list.push(KeptFragment {
+            _data: data,
+            block: Arc::clone(block),
+            fragment,
+        });
+    }
+
+    /// How many data nodes have output kept.
+    pub fn len(&self) -> usize {
+        self.0.read().unwrap_or_else(|e| e.into_inner()).len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Clone for Fragments {
+    fn clone(&self) -> Fragments {
+        Fragments::default()
     }
 }
 
@@ -398,6 +473,7 @@ impl SiteContent {
             homepage,
             locale,
             nav_cache: NavCache::default(),
+            fragments: Fragments::default(),
         })
     }
 }

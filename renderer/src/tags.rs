@@ -4,12 +4,13 @@
 
 use std::sync::Arc;
 
+use template_lang::compile::PartialEntry;
 use template_lang::compile::tree::HostTag;
 use template_lang::exec::context::PartialTarget;
 use template_lang::value::{Node, Val};
 use template_lang::{Ctx, Host};
 
-use crate::site::{Collection, NavKey, NavLink, SiteContent};
+use crate::site::{Collection, Fragments, NavKey, NavLink, SiteContent};
 
 /// Renders the platform's tags for one page of one site.
 pub struct Tags<'s> {
@@ -39,7 +40,12 @@ impl Host for Tags<'_> {
             "script" => script(ctx, tag),
             // `related` needs an item view with related items enabled; without data the
             // body renders against no items.
-            "related" => render_with(ctx, tag, scope(vec![("items", Node::array(Vec::new()))])),
+            "related" => render_with(
+                ctx,
+                tag,
+                scope(vec![("items", Node::array(Vec::new()))]),
+                None,
+            ),
             _ => {}
         }
     }
@@ -59,15 +65,28 @@ fn scope(entries: Vec<(&str, Node)>) -> Node {
 }
 
 /// Renders the tag's `template` block (a block stem, without `.block`) or its body against
-/// `data`, pushed over the current scope.
-fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node) {
+/// `data`, pushed over the current scope. With `fragments`, for data that stays the same
+/// from page to page, a block's output is kept there and reused.
+fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node, fragments: Option<&Fragments>) {
     let template = tag.attr("template").map(|b| ctx.render_block(b));
     match template {
         Some(stem) => {
             let name = format!("{stem}.block");
             match ctx.partial(&name) {
                 Some(PartialTarget::Template(t)) => {
-                    ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block()));
+                    // The block as a shared partial (not a macro of the page's): the cache
+                    // keeps it, so that it is known by its address.
+                    let env = ctx.env;
+                    let shared = match env.partials.get(&name) {
+                        Some(PartialEntry::Ready(block)) if std::ptr::eq(&**block, t) => {
+                            Some(block)
+                        }
+                        _ => None,
+                    };
+                    match (fragments, shared) {
+                        (Some(fragments), Some(block)) => fragments.render(ctx, block, data),
+                        _ => ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block())),
+                    }
                 }
                 Some(_) => {}
                 None => ctx.error(
@@ -168,7 +187,7 @@ impl Tags<'_> {
                 ("website", self.site.website.clone()),
             ])
         });
-        render_with(ctx, tag, data);
+        render_with(ctx, tag, data, Some(&self.site.fragments));
     }
 
     /// The cache key of a navigation tag's data on this page.
@@ -191,7 +210,7 @@ impl Tags<'_> {
             .site
             .nav_cache
             .get_or_build(key, || self.folder_navigation_data());
-        render_with(ctx, tag, data);
+        render_with(ctx, tag, data, Some(&self.site.fragments));
     }
 
     fn folder_navigation_data(&self) -> Node {
@@ -259,6 +278,7 @@ impl Tags<'_> {
                 ("items", Node::array(items)),
                 ("collection", collection),
             ]),
+            None,
         );
     }
 
@@ -275,6 +295,7 @@ impl Tags<'_> {
                 ctx,
                 tag,
                 scope(vec![("categories", Node::array(Vec::new()))]),
+                None,
             );
             return;
         };
@@ -315,7 +336,7 @@ impl Tags<'_> {
                 ("collection", c.node.clone()),
             ])
         });
-        render_with(ctx, tag, data);
+        render_with(ctx, tag, data, Some(&self.site.fragments));
     }
 
     fn block_field<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {

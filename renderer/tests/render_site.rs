@@ -372,3 +372,43 @@ fn navigation_marks_each_page_when_one_site_serves_them_all() {
         );
     }
 }
+
+/// Navigation output is kept with the site content and printed again where it still holds:
+/// with a block that also reads the page's collection and item (the same navigation data
+/// serves a blog and each of its items), every page of a warm site is the page a fresh site
+/// renders.
+#[test]
+fn kept_navigation_output_is_what_a_fresh_site_renders() {
+    let mut files = files();
+    let nav = files.get("blocks/nav.block").unwrap().clone();
+    let with_page_name = [b"<p>{collection.title}|{item.title}</p>".as_slice(), &nav].concat();
+    files.insert("blocks/nav.block".to_string(), Arc::from(with_page_name));
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let warm = site();
+    let render_in = |site: &SiteContent, path: &str| {
+        let request = Request {
+            path,
+            query: "",
+            unlocked: &[],
+        };
+        render(site, &folder, &request).body
+    };
+    for path in [
+        "/blog",
+        "/blog/first",
+        "/blog",
+        "/contact",
+        "/",
+        "/blog/second",
+        "/",
+    ] {
+        let body = render_in(&warm, path);
+        assert_eq!(body, render_in(&site(), path), "{path}");
+        assert!(body.contains("<nav>"), "{body}");
+    }
+    assert!(
+        !warm.fragments.is_empty(),
+        "navigation output was never kept"
+    );
+}

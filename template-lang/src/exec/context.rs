@@ -1,6 +1,8 @@
 //! The state of one execution: the output buffer, the stack of frames that variables
 //! resolve against, diagnostics, partial depth and the limits that stop hostile templates.
 
+mod fragment;
+
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
 
@@ -12,6 +14,7 @@ use crate::compile::{PartialEntry, Template};
 use crate::error::{Diagnostic, Pos, msg};
 use crate::syntax::path::{Head, Seg, VarPath};
 use crate::value::{Node, Val, View, child_of};
+pub use fragment::Fragment;
 
 /// One level of the context stack: a node, and what sections and formatters bound there.
 pub(crate) struct Frame<'a> {
@@ -102,6 +105,8 @@ pub struct Ctx<'a> {
     below: OnceCell<Box<[Cell<Below<'a>>; BELOW_SLOTS]>>,
     /// The last partial [`Ctx::partial_named`] found, and the name it was found by.
     last_partial: Option<(&'a str, &'a PartialEntry)>,
+    /// Set while [`Ctx::run_recorded`] runs a block.
+    recording: Option<Box<fragment::Recording>>,
 }
 
 /// Slots of [`Ctx::resolve`]'s memo, a direct-mapped table (a power of two).
@@ -153,6 +158,7 @@ impl<'a> Ctx<'a> {
             pushes: 0,
             below: OnceCell::new(),
             last_partial: None,
+            recording: None,
         }
     }
 
@@ -162,6 +168,7 @@ impl<'a> Ctx<'a> {
 
     /// Records an execution error; rendering goes on.
     pub fn error(&mut self, message: String, pos: Option<Pos>) {
+        self.spoil();
         let mut d = Diagnostic::runtime(message, pos.or(self.at));
         if let Some(p) = self.partial {
             d = d.in_partial(p);
@@ -188,9 +195,18 @@ impl<'a> Ctx<'a> {
 
     /// Records an error only the first time `key` reports it in this execution.
     pub(crate) fn error_once(&mut self, key: usize, message: String, pos: Option<Pos>) {
+        // Reported once per execution: a replayed block would not report it in the next.
+        self.spoil();
         if self.reported.insert(key) {
             self.error(message, pos);
         }
+    }
+
+    /// The current time in epoch milliseconds ([`Env::now_ms`]). Output that depends on it
+    /// is never reused ([`Ctx::run_recorded`]).
+    pub fn now_ms(&self) -> f64 {
+        self.spoil();
+        self.env.now_ms()
     }
 
     pub fn errors(&self) -> &[Diagnostic] {
@@ -394,13 +410,21 @@ impl<'a> Ctx<'a> {
         };
         let frames = &self.stack[..];
         let mut i = frames.len() - 1;
+        // While recording ([`Ctx::run_recorded`]), only a name found in the top frame,
+        // which is inside the recorded scope, takes the usual way.
         let Val::Ref(top) = frames[i].node else {
+            if self.recording.is_some() {
+                return self.resolve_recorded(frames, path);
+            }
             return lookup_key(frames, seg, &path.rest);
         };
         match member_node(top, seg) {
             Some(Member::Node(child)) => return follow_ref(child, &path.rest),
             Some(Member::Length(l)) => return follow(Val::num(l as f64), &path.rest),
             None => {}
+        }
+        if self.recording.is_some() {
+            return self.resolve_recorded(frames, path);
         }
         // Past the frames holding the current node (a loop's element, the partial applied
         // to it, the formatters on it), which all lack the name.
@@ -474,6 +498,14 @@ impl<'a> Ctx<'a> {
     /// Resolves a reference starting at frame `depth` (0 is the root).
     pub fn resolve_from(&self, path: &VarPath, depth: usize) -> Val<'a> {
         let frames = &self.stack[..=depth.min(self.stack.len() - 1)];
+        if self.recording.is_some() {
+            return self.resolve_recorded(frames, path);
+        }
+        self.resolve_in(frames, path)
+    }
+
+    /// Resolves a reference down `frames`, from the last.
+    fn resolve_in(&self, frames: &[Frame<'a>], path: &VarPath) -> Val<'a> {
         let head = match &path.head {
             Head::Current => frames[frames.len() - 1].node.clone(),
             Head::Index { one_based } => self.lookup(frames, |f| {
@@ -559,17 +591,21 @@ impl<'a> Ctx<'a> {
 
     /// The innermost macro called `name`; macros shadow partials.
     fn macro_named(&self, name: &str) -> Option<&'a Macro> {
-        self.stack
-            .iter()
-            .rev()
-            .find_map(|frame| frame.macros.iter().rev().find(|(n, _)| *n == name))
-            .map(|(_, m)| *m)
+        let found = self.stack.iter().enumerate().rev().find_map(|(i, frame)| {
+            let (_, m) = frame.macros.iter().rev().find(|(n, _)| *n == name)?;
+            Some((i, *m))
+        });
+        if self.recording.is_some() {
+            self.note_macro_lookup(name, found.map(|(i, _)| i));
+        }
+        found.map(|(_, m)| m)
     }
 
     fn target_of(&mut self, name: &str, entry: &'a PartialEntry) -> PartialTarget<'a> {
         match entry {
             PartialEntry::Ready(t) => PartialTarget::Template(t),
             PartialEntry::Failed(errors) => {
+                self.spoil();
                 let key = errors.as_ptr() as usize;
                 if self.reported.insert(key) {
                     for e in errors.clone() {

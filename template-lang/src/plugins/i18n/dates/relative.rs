@@ -48,7 +48,7 @@ fn relative_time<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val<'a>]) {
     let (start, end) = if vars.len() > 1 {
         (vars[0].view().to_number(), vars[1].view().to_number())
     } else {
-        (ctx.env.now_ms(), vars[0].view().to_number())
+        (ctx.now_ms(), vars[0].view().to_number())
     };
     let options: Vec<&str> = args.iter().collect();
     let mut out = String::new();

@@ -20,7 +20,7 @@ fn timesince<'a>(ctx: &mut Ctx<'a>, _args: &'a Args, vars: &mut [Val<'a>]) {
         vars[0] = Val::text("Invalid date.");
         return;
     }
-    let now = ctx.env.now_ms();
+    let now = ctx.now_ms();
     let mut out = String::with_capacity(64);
     out.push_str("<span class=\"timesince\" data-date=\"");
     push_number(n, &mut out);
