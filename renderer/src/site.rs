@@ -5,9 +5,10 @@
 //! Collections and items are JSON objects shaped as TEMPLATE-PLATFORM.md §3.4–3.6 describes,
 //! kept as [`Node`]s so page contexts can share them without copying.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 use template_lang::Ctx;
 use template_lang::compile::Template;
@@ -210,7 +211,7 @@ pub struct NavKey {
 /// [`SiteContent`] (and so an empty cache). A clone starts empty too, so a copy that is
 /// then edited cannot serve stale navigation.
 #[derive(Default)]
-pub struct NavCache(Mutex<HashMap<NavKey, Node>>);
+pub struct NavCache(Mutex<FxHashMap<NavKey, Node>>);
 
 /// Entries a navigation cache keeps before it starts over; keys are bounded by the site's
 /// structure, so this is only a guard.
@@ -245,7 +246,7 @@ impl Clone for NavCache {
 /// [`Ctx::run_recorded`]), and printed again wherever they resolve the same. Like the data,
 /// it lives as long as the content, and a clone starts empty.
 #[derive(Default)]
-pub struct Fragments(RwLock<HashMap<usize, Vec<KeptFragment>>>);
+pub struct Fragments(RwLock<FxHashMap<usize, Vec<KeptFragment>>>);
 
 /// One block's output over one data node. The entry holds both, so neither address can be
 /// reused by another while it is kept.
