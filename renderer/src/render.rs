@@ -227,6 +227,9 @@ fn run(
         partials: &folder.blocks,
         injects: &NO_INJECTS,
         host: Some(tags),
+        // The site's items live as long as its content version: what a list's partial
+        // printed over each is kept with it.
+        keep_applied: true,
         ..Env::default()
     };
     // Sized like the largest output so far (capped, so one huge page does not make every

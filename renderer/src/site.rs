@@ -253,7 +253,9 @@ pub struct Fragments(RwLock<FxHashMap<usize, Vec<KeptFragment>>>);
 struct KeptFragment {
     _data: Node,
     block: Arc<Template>,
-    fragment: Fragment,
+    /// `None` when the block's output could not be reused: it then runs plainly, without
+    /// paying for a recording on every page.
+    fragment: Option<Fragment>,
 }
 
 /// Data nodes a fragment cache keeps output for before it starts over (a guard, like
@@ -274,13 +276,17 @@ impl Fragments {
             let found = kept
                 .get(&key)
                 .and_then(|list| list.iter().find(|k| Arc::ptr_eq(&k.block, block)));
-            if found.is_some_and(|k| ctx.replay(&k.fragment)) {
-                return;
+            match found.map(|k| &k.fragment) {
+                Some(Some(fragment)) if ctx.replay(fragment) => return,
+                Some(None) => {
+                    drop(kept);
+                    ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(block.block()));
+                    return;
+                }
+                _ => {}
             }
         }
-        let Some(fragment) = ctx.run_recorded(Val::Own(data.clone()), block.block()) else {
-            return;
-        };
+        let fragment = ctx.run_recorded(Val::Own(data.clone()), |ctx| ctx.run_block(block.block()));
         let mut kept = self.0.write().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= FRAGMENTS_MAX {
             kept.clear();

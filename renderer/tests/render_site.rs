@@ -412,3 +412,33 @@ fn kept_navigation_output_is_what_a_fresh_site_renders() {
         "navigation output was never kept"
     );
 }
+
+/// A navigation block whose output cannot be reused (it runs a tag of its own) renders as
+/// on a fresh site on every page.
+#[test]
+fn navigation_that_cannot_be_kept_renders_every_time() {
+    let mut files = files();
+    let nav = files.get("blocks/nav.block").unwrap().clone();
+    let with_tag = [
+        b"<squarespace:block-field id=\"footer\" columns=\"12\" label=\"F\" />".as_slice(),
+        &nav,
+    ]
+    .concat();
+    files.insert("blocks/nav.block".to_string(), Arc::from(with_tag));
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let warm = site();
+    let render_in = |site: &SiteContent, path: &str| {
+        let request = Request {
+            path,
+            query: "",
+            unlocked: &[],
+        };
+        render(site, &folder, &request).body
+    };
+    for path in ["/blog", "/blog", "/contact", "/blog"] {
+        let body = render_in(&warm, path);
+        assert_eq!(body, render_in(&site(), path), "{path}");
+        assert!(body.contains("© Test</div></div><nav>"), "{body}");
+    }
+}

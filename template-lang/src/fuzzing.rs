@@ -43,6 +43,7 @@ pub fn parse_and_execute(input: &[u8]) -> String {
         },
         npm_compat: input.len().is_multiple_of(2),
         host: None,
+        keep_applied: false,
     };
     let mut out = String::new();
     execute(&compiled.template, &data, &env, &mut out);

@@ -1,7 +1,7 @@
 //! Recorded fragments (`Ctx::run_recorded`, `Ctx::replay`): a block's output is reused only
 //! where running the block would print the same.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use template_lang::compile::tree::HostTag;
 use template_lang::exec::context::Fragment;
@@ -44,7 +44,7 @@ impl Host for Keeper {
             log.push("replayed");
             return;
         }
-        *kept = ctx.run_recorded(data, body);
+        *kept = ctx.run_recorded(data, |ctx| ctx.run_block(body));
         log.push(if kept.is_some() { "kept" } else { "not kept" });
     }
 }
@@ -180,9 +180,7 @@ fn private_partials_do_not_reach_the_page() {
 fn what_a_replay_cannot_check_is_never_kept() {
     let page = json(r#"{"list":[1],"n":5,"t":1699990000000}"#);
     for source in [
-        // A loop counter, a variable and a macro from the page.
-        "{.repeated section list}<x:keep>{@index}</x:keep>{.end}",
-        "{.var @v n}<x:keep>{@v}</x:keep>",
+        // A macro from the page.
         "{.macro m}M{.end}<x:keep>{@|apply m}</x:keep>",
         // Errors, host tags and the clock.
         "<x:keep>{@|apply missing}</x:keep>",
@@ -193,6 +191,28 @@ fn what_a_replay_cannot_check_is_never_kept() {
         assert_eq!(log, ["not kept", "not kept"], "{source}");
         assert_eq!(outs[0], outs[1], "{source}");
     }
+}
+
+#[test]
+fn loop_counters_and_variables_from_the_page_are_checked_like_names() {
+    let page = json(r#"{"list":[1,2,1],"a":"x"}"#);
+    let (outs, log) = renders(
+        "{.repeated section list}<x:keep>{@index}</x:keep>{.end}",
+        "{}",
+        &[&page],
+        &[],
+    );
+    assert_eq!(outs, ["123"]);
+    // Each element has another counter: each runs again.
+    assert_eq!(log, ["kept", "kept", "kept"]);
+    let (outs, log) = renders(
+        "{.repeated section list}{.var @v @}<x:keep>{@v}</x:keep>{.end}",
+        "{}",
+        &[&json(r#"{"list":[1,1,2]}"#)],
+        &[],
+    );
+    assert_eq!(outs, ["112"]);
+    assert_eq!(log, ["kept", "replayed", "kept"]);
 }
 
 #[test]
@@ -298,4 +318,96 @@ fn a_fragment_holds_what_the_block_printed() {
     );
     let kept = host.kept.lock().unwrap();
     assert_eq!(kept.as_ref().map(Fragment::output), Some("[N]"));
+}
+
+/// `keep_applied`: what `{@|apply p}` prints over an item is kept with the item and
+/// replayed on later executions; for random partials and pages every execution prints and
+/// reports what it does without keeping.
+#[test]
+fn kept_applied_partials_print_what_a_plain_apply_prints() {
+    const PIECES: &[&str] = &[
+        "{a}",
+        "{b}",
+        "{c.a}",
+        "{d}",
+        "{@index}",
+        "{@v}",
+        "{title}",
+        "{tags|json}",
+        "{b|json}",
+        "{.section tags}",
+        "{.repeated section tags}",
+        "{@}",
+        "{.end}",
+        "{.or}",
+        "{.if b}",
+        "{.if d || b}",
+        "{.equal? b 1}",
+        "{.var @w b}",
+        "{@w}",
+        "{@|apply q}",
+        "{b|count}",
+        "{.macro q}m{title}{.end}",
+        "{tags.0}",
+        "{missing|apply nope}",
+        "x",
+        " ",
+    ];
+    let outer = [
+        vec![("b", json(r#""B""#)), ("c", json(r#"{"a":"CA"}"#))],
+        vec![
+            ("b", json("[1,2]")),
+            ("c", json(r#"{"a":"CA"}"#)),
+            ("d", json("true")),
+        ],
+        vec![("b", json(r#""B""#)), ("v", json("7"))],
+        vec![],
+    ];
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for _ in 0..600 {
+        let body: String = (0..next() % 10)
+            .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+            .collect();
+        let parts = partials(&[("p", &body), ("q", "<{title}|{b}>")]);
+        let prefix = ["", "{.var @v b}", "{.macro q}M{.end}"][(next() % 3) as usize];
+        let template = compile(&format!(
+            "{prefix}{{.repeated section items}}{{@|apply p}}{{.end}}{{items.1|apply p}}"
+        ));
+        // Items shared by every page, as a server's cached content is.
+        let items = json(
+            r#"[{"title":"A","tags":["x","y"]},{"title":"B","tags":[]},{"title":"C","a":"own"}]"#,
+        );
+        for i in 0..6 {
+            let mut entries: Vec<(Arc<str>, Node)> = outer[(next() % 4) as usize]
+                .iter()
+                .map(|(k, v)| (Arc::from(*k), v.clone()))
+                .collect();
+            entries.push((Arc::from("items"), items.clone()));
+            let page = Node::object(entries);
+            let run_with = |keep: bool| {
+                let env = Env {
+                    partials: &parts,
+                    keep_applied: keep,
+                    ..Env::default()
+                };
+                let mut out = String::new();
+                let errors = execute(&template, &page, &env, &mut out);
+                (
+                    out,
+                    errors.into_iter().map(|e| e.message).collect::<Vec<_>>(),
+                )
+            };
+            assert_eq!(
+                run_with(true),
+                run_with(false),
+                "execution {i} of {body:?} after {prefix:?}"
+            );
+        }
+    }
 }

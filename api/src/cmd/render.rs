@@ -168,6 +168,8 @@ fn render(args: &RenderArgs) -> Result<ExitCode, InputError> {
         limits: Limits::default(),
         npm_compat: args.npm_compat,
         host: None,
+        // One execution per process: nothing to keep output for.
+        keep_applied: false,
     };
     let template = compiled.template;
     let mut out = String::new();

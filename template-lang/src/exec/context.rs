@@ -589,6 +589,18 @@ impl<'a> Ctx<'a> {
         Some(self.target_of(name, entry))
     }
 
+    /// The shared partial `template` is, if it is the last one [`Ctx::partial_named`]
+    /// found (as it is right after that call).
+    pub(crate) fn shared_partial(
+        &self,
+        template: &Template,
+    ) -> Option<&'a std::sync::Arc<Template>> {
+        match self.last_partial {
+            Some((_, PartialEntry::Ready(t))) if std::ptr::eq(&**t, template) => Some(t),
+            _ => None,
+        }
+    }
+
     /// The innermost macro called `name`; macros shadow partials.
     fn macro_named(&self, name: &str) -> Option<&'a Macro> {
         let found = self.stack.iter().enumerate().rev().find_map(|(i, frame)| {

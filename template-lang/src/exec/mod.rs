@@ -63,6 +63,11 @@ pub struct Env<'a> {
     pub npm_compat: bool,
     /// Implements host tags; without one they render nothing.
     pub host: Option<&'a dyn Host>,
+    /// Keep what `{@|apply name}` prints over an object with that object, and print it
+    /// again wherever what it read from outside the object resolves the same
+    /// ([`Ctx::run_recorded`]). For hosts whose data outlives an execution, such as a
+    /// server's cached site content; off by default.
+    pub keep_applied: bool,
 }
 
 impl Env<'_> {
@@ -90,6 +95,7 @@ impl Default for Env<'static> {
             limits: Limits::default(),
             npm_compat: false,
             host: None,
+            keep_applied: false,
         }
     }
 }

@@ -5,13 +5,16 @@
 //! rules. The object has one slot for derived values ([`Object::derived`]); this struct is
 //! what the formatters keep in it.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::commerce::product::Facts;
 use super::commerce::templates::KeptPrice;
 use super::content::formatters::ClassSlugs;
 use super::content::image::ImageMeta;
-use crate::value::Object;
+use crate::compile::Template;
+use crate::exec::Ctx;
+use crate::exec::context::{Fragment, PartialTarget};
+use crate::value::{Node, Object, Val};
 
 #[derive(Default)]
 pub(crate) struct Kept {
@@ -23,9 +26,55 @@ pub(crate) struct Kept {
     pub image_meta: OnceLock<ImageMeta>,
     /// A product's `product-price` markup, with what it was written for.
     pub price: OnceLock<KeptPrice>,
+    /// What the first partial `apply`d to the item printed ([`render_applied`]).
+    pub applied: OnceLock<Applied>,
+}
+
+/// A partial's output over an item (`None`: it cannot be reused), and the partial (kept,
+/// so that its address stays its own).
+pub(crate) struct Applied {
+    partial: Arc<Template>,
+    fragment: Option<Fragment>,
 }
 
 /// What is kept with `o`; `None` only if something else took the object's slot.
 pub(crate) fn kept(o: &Object) -> Option<&Kept> {
     o.derived(|_| Kept::default())
+}
+
+/// `{@|apply name}` with the environment's `keep_applied`: a list applies the same partial
+/// to the same items on every request, so the first output over an item is kept with it and
+/// printed again wherever what it read from outside the item resolves the same (its loop
+/// counter among them). An item keeps the first output, or that it cannot be kept: other
+/// partials, other places where the names differ, and output that cannot be kept run as
+/// usual.
+pub(crate) fn render_applied<'a>(
+    ctx: &mut Ctx<'a>,
+    name: &'a str,
+    target: PartialTarget<'a>,
+    node: Val<'a>,
+) {
+    let shared = match (&target, &node) {
+        (PartialTarget::Template(t), Val::Ref(Node::Object(o))) => {
+            ctx.shared_partial(t).zip(kept(o))
+        }
+        _ => None,
+    };
+    let Some((partial, kept)) = shared else {
+        ctx.render_partial_here(name, target, node, false, None);
+        return;
+    };
+    if let Some(applied) = kept.applied.get() {
+        let replayed = Arc::ptr_eq(&applied.partial, partial)
+            && applied.fragment.as_ref().is_some_and(|f| ctx.replay(f));
+        if !replayed {
+            ctx.render_partial_here(name, target, node, false, None);
+        }
+        return;
+    }
+    let fragment = ctx.run_recorded(node, |ctx| ctx.run_target(name, target));
+    let _ = kept.applied.set(Applied {
+        partial: Arc::clone(partial),
+        fragment,
+    });
 }

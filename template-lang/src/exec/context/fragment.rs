@@ -5,21 +5,27 @@
 //! page (`{localizedStrings.navigation}`), and those can differ from page to page. So while
 //! the block runs, every resolution that reaches past the data is recorded with its value,
 //! and the output may be printed again in place of a run wherever each recorded name still
-//! resolves to the same value ([`Ctx::replay`]). What cannot be checked that way, such as
-//! host tags, the clock, errors, variables and macros from outside, makes the output
+//! resolves to the same value ([`Ctx::replay`]), at the same partial depth and in the same
+//! locale. Loop counters and variables from outside count as names. What cannot be checked
+//! that way, such as host tags, the clock, errors and macros from outside, makes the output
 //! not reusable at all.
 
 use std::cell::{Cell, RefCell};
+use std::sync::{Arc, Weak};
 
 use super::{Ctx, Frame, member_node};
 use crate::syntax::path::{Head, VarPath};
-use crate::value::{Node, Val};
+use crate::value::{Node, Object, Val};
 
 /// A block's output and what it depends on outside the scope it ran over.
 #[derive(Debug)]
 pub struct Fragment {
     output: Box<str>,
     deps: Box<[Dep]>,
+    /// The partial depth it ran at: deeper, the partials inside might pass the limit.
+    partial_depth: usize,
+    /// The locale it ran in, which formatters read from the environment.
+    locale: Option<icu_locale::Locale>,
 }
 
 impl Fragment {
@@ -32,9 +38,8 @@ impl Fragment {
 /// One thing read from outside the scope.
 #[derive(Debug)]
 enum Dep {
-    /// A reference and what it resolved to (`None`: missing). Values hold their nodes, so
-    /// shared nodes compared by address cannot be freed and their address reused.
-    Path(VarPath, Option<Node>),
+    /// A reference and what it resolved to.
+    Path(VarPath, Seen),
     /// A partial name that no macro outside the scope shadowed.
     NoMacro(Box<str>),
 }
@@ -68,50 +73,66 @@ fn walk_end(frames: &[Frame<'_>], found: impl Fn(&Frame<'_>) -> bool) -> usize {
     frames.iter().rposition(|f| found(f) || f.stop).unwrap_or(0)
 }
 
-/// An owned copy of a resolved value, to compare later ones with.
-fn owned(value: &Val<'_>) -> Option<Node> {
-    match value {
-        Val::Missing => None,
-        Val::Ref(n) => Some((*n).clone()),
-        Val::Own(n) => Some(n.clone()),
-        Val::Text(s) => Some(Node::from(s.as_str())),
-    }
+/// What a recorded reference resolved to. Arrays and objects are compared by identity (a
+/// replay must not cost a deep comparison; an equal copy only means the block runs again)
+/// and held weakly: a weak reference keeps the allocation, so no other array or object can
+/// take its address, but not the contents, so a fragment kept inside the data it ran over
+/// (see `plugins::kept`) makes no cycle.
+#[derive(Debug)]
+enum Seen {
+    Missing,
+    Scalar(Node),
+    Array(Weak<[Node]>),
+    Object(Weak<Object>),
 }
 
-/// True when `now` is the value `seen` was: scalars by value, arrays and objects by
-/// identity (a replay must not cost a deep comparison; a different but equal object only
-/// means the block runs again).
-fn same(seen: &Option<Node>, now: &Val<'_>) -> bool {
-    let now = match now {
-        Val::Missing => return seen.is_none(),
-        Val::Text(s) => return matches!(seen, Some(Node::String(x)) if **x == **s),
-        Val::Ref(n) => *n,
-        Val::Own(n) => n,
-    };
-    match (seen, now) {
-        (Some(Node::Null), Node::Null) => true,
-        (Some(Node::Bool(a)), Node::Bool(b)) => a == b,
-        (Some(Node::Number(a)), Node::Number(b)) => a.to_bits() == b.to_bits(),
-        (Some(Node::String(a)), Node::String(b)) => a == b,
-        (Some(Node::Array(a)), Node::Array(b)) => std::sync::Arc::ptr_eq(a, b),
-        (Some(Node::Object(a)), Node::Object(b)) => std::sync::Arc::ptr_eq(a, b),
-        _ => false,
+impl Seen {
+    fn of(value: &Val<'_>) -> Seen {
+        let node = match value {
+            Val::Missing => return Seen::Missing,
+            Val::Text(s) => return Seen::Scalar(Node::from(s.as_str())),
+            Val::Ref(n) => *n,
+            Val::Own(n) => n,
+        };
+        match node {
+            Node::Array(a) => Seen::Array(Arc::downgrade(a)),
+            Node::Object(o) => Seen::Object(Arc::downgrade(o)),
+            scalar => Seen::Scalar(scalar.clone()),
+        }
+    }
+
+    /// True when `now` is the value seen.
+    fn is(&self, now: &Val<'_>) -> bool {
+        let now = match now {
+            Val::Missing => return matches!(self, Seen::Missing),
+            Val::Text(s) => return matches!(self, Seen::Scalar(Node::String(x)) if **x == **s),
+            Val::Ref(n) => *n,
+            Val::Own(n) => n,
+        };
+        match (self, now) {
+            (Seen::Scalar(Node::Null), Node::Null) => true,
+            (Seen::Scalar(Node::Bool(a)), Node::Bool(b)) => a == b,
+            (Seen::Scalar(Node::Number(a)), Node::Number(b)) => a.to_bits() == b.to_bits(),
+            (Seen::Scalar(Node::String(a)), Node::String(b)) => a == b,
+            (Seen::Array(a), Node::Array(b)) => std::ptr::addr_eq(a.as_ptr(), Arc::as_ptr(b)),
+            (Seen::Object(a), Node::Object(b)) => std::ptr::eq(a.as_ptr(), Arc::as_ptr(b)),
+            _ => false,
+        }
     }
 }
 
 impl<'a> Ctx<'a> {
-    /// Runs `block` with `node` pushed as the innermost scope, as [`Ctx::with_scope`] does,
+    /// Runs `run` with `node` pushed as the innermost scope, as [`Ctx::with_scope`] does,
     /// and returns its output with what it read from outside that scope, or `None` when
-    /// the output cannot be reused ([`Ctx::replay`]): the block ran host tags, read the
-    /// clock, reported errors, used variables or macros from outside, or ran inside
-    /// another recording.
+    /// the output cannot be reused ([`Ctx::replay`]): it ran host tags, read the clock,
+    /// reported errors, used macros from outside, or ran inside another recording.
     pub fn run_recorded(
         &mut self,
         node: Val<'a>,
-        block: &'a [crate::compile::tree::Inst],
+        run: impl FnOnce(&mut Ctx<'a>),
     ) -> Option<Fragment> {
         if self.recording.is_some() {
-            self.with_scope(node, |ctx| ctx.run_block(block));
+            self.with_scope(node, run);
             return None;
         }
         let start = self.out.len();
@@ -122,7 +143,7 @@ impl<'a> Ctx<'a> {
             deps: RefCell::default(),
             spoiled: Cell::new(false),
         }));
-        super::super::engine::exec_block(self, block);
+        run(self);
         let recording = self.recording.take().expect("set above");
         self.pop();
         let clean = !recording.spoiled.get()
@@ -132,17 +153,22 @@ impl<'a> Ctx<'a> {
         clean.then(|| Fragment {
             output: self.out[start..].into(),
             deps: recording.deps.into_inner().into_boxed_slice(),
+            partial_depth: self.partial_depth,
+            locale: self.env.locale.clone(),
         })
     }
 
     /// Prints `fragment` if everything it read from outside its scope resolves here as it
     /// did when it was recorded; false (printing nothing) otherwise.
     pub fn replay(&mut self, fragment: &Fragment) -> bool {
-        if self.recording.is_some() {
+        if self.recording.is_some()
+            || self.partial_depth != fragment.partial_depth
+            || self.env.locale != fragment.locale
+        {
             return false;
         }
         let unchanged = fragment.deps.iter().all(|dep| match dep {
-            Dep::Path(path, seen) => same(seen, &self.resolve_in(&self.stack, path)),
+            Dep::Path(path, seen) => seen.is(&self.resolve_in(&self.stack, path)),
             Dep::NoMacro(name) => self.macro_named(name).is_none(),
         });
         if unchanged {
@@ -182,12 +208,7 @@ impl<'a> Ctx<'a> {
             }),
         };
         if end < r.base {
-            match &path.head {
-                // Loop counters and variables belong to where the block sits, not to the
-                // page's data: a replay elsewhere would not see them the same way.
-                Head::Index { .. } | Head::Var(_) => r.spoiled.set(true),
-                Head::Current | Head::Key(_) => r.record(Dep::Path(path.clone(), owned(&value))),
-            }
+            r.record(Dep::Path(path.clone(), Seen::of(&value)));
         }
         value
     }

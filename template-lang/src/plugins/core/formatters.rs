@@ -72,7 +72,11 @@ fn apply_emit<'a>(ctx: &mut Ctx<'a>, args: &'a Args, node: Val<'a>) {
     if let Some((name, target, private, call_args)) = prepare_apply(ctx, args)
         && ctx.enter_partial(name, None)
     {
-        ctx.render_partial_here(name, target, node, private, call_args);
+        if ctx.env.keep_applied && !ctx.env.npm_compat && !private && call_args.is_none() {
+            crate::plugins::kept::render_applied(ctx, name, target, node);
+        } else {
+            ctx.render_partial_here(name, target, node, private, call_args);
+        }
         ctx.exit_partial();
     }
 }
