@@ -379,21 +379,9 @@ fn navigation_marks_each_page_when_one_site_serves_them_all() {
 /// renders.
 #[test]
 fn kept_navigation_output_is_what_a_fresh_site_renders() {
-    let mut files = files();
-    let nav = files.get("blocks/nav.block").unwrap().clone();
-    let with_page_name = [b"<p>{collection.title}|{item.title}</p>".as_slice(), &nav].concat();
-    files.insert("blocks/nav.block".to_string(), Arc::from(with_page_name));
-    let folder = load(&files);
-    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let folder = folder_with_nav_prefix("<p>{collection.title}|{item.title}</p>");
     let warm = site();
-    let render_in = |site: &SiteContent, path: &str| {
-        let request = Request {
-            path,
-            query: "",
-            unlocked: &[],
-        };
-        render(site, &folder, &request).body
-    };
+    let render_in = |site: &SiteContent, path: &str| body_of(site, &folder, path);
     for path in [
         "/blog",
         "/blog/first",
@@ -417,28 +405,35 @@ fn kept_navigation_output_is_what_a_fresh_site_renders() {
 /// on a fresh site on every page.
 #[test]
 fn navigation_that_cannot_be_kept_renders_every_time() {
-    let mut files = files();
-    let nav = files.get("blocks/nav.block").unwrap().clone();
-    let with_tag = [
-        b"<squarespace:block-field id=\"footer\" columns=\"12\" label=\"F\" />".as_slice(),
-        &nav,
-    ]
-    .concat();
-    files.insert("blocks/nav.block".to_string(), Arc::from(with_tag));
-    let folder = load(&files);
-    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let folder = folder_with_nav_prefix(
+        "<squarespace:block-field id=\"footer\" columns=\"12\" label=\"F\" />",
+    );
     let warm = site();
-    let render_in = |site: &SiteContent, path: &str| {
-        let request = Request {
-            path,
-            query: "",
-            unlocked: &[],
-        };
-        render(site, &folder, &request).body
-    };
+    let render_in = |site: &SiteContent, path: &str| body_of(site, &folder, path);
     for path in ["/blog", "/blog", "/contact", "/blog"] {
         let body = render_in(&warm, path);
         assert_eq!(body, render_in(&site(), path), "{path}");
         assert!(body.contains("© Test</div></div><nav>"), "{body}");
     }
+}
+
+/// The test folder with `prefix` at the start of its navigation block.
+fn folder_with_nav_prefix(prefix: &str) -> renderer::folder::TemplateFolder {
+    let mut files = files();
+    let nav = files.get("blocks/nav.block").unwrap().clone();
+    let block = [prefix.as_bytes(), &nav].concat();
+    files.insert("blocks/nav.block".to_string(), Arc::from(block));
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    folder
+}
+
+/// The body of `path` rendered from `site` with `folder`.
+fn body_of(site: &SiteContent, folder: &renderer::folder::TemplateFolder, path: &str) -> String {
+    let request = Request {
+        path,
+        query: "",
+        unlocked: &[],
+    };
+    render(site, folder, &request).body
 }

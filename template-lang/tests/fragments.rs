@@ -276,13 +276,7 @@ fn kept_output_is_always_what_a_plain_run_prints() {
     ];
     let data = r#"{"a":[1,{"a":"in"}],"e":"E"}"#;
     let parts = partials(&[("p", "<{a}|{b}|{@index}>")]);
-    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x2545_F491_4F6C_DD1D);
     let mut kept = 0;
     for _ in 0..1500 {
         let body: String = (0..next() % 12)
@@ -363,13 +357,7 @@ fn kept_applied_partials_print_what_a_plain_apply_prints() {
         vec![("b", json(r#""B""#)), ("v", json("7"))],
         vec![],
     ];
-    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     for _ in 0..600 {
         let body: String = (0..next() % 10)
             .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
@@ -409,5 +397,15 @@ fn kept_applied_partials_print_what_a_plain_apply_prints() {
                 "execution {i} of {body:?} after {prefix:?}"
             );
         }
+    }
+}
+
+/// A deterministic stream of pseudo-random numbers (xorshift64) from `seed`.
+fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
     }
 }
