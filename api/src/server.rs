@@ -327,28 +327,32 @@ impl SlowRenders {
     /// running at the same time may interleave their counts; the rules only need to tell a
     /// template that keeps being slow, or fast, from one held up now and then.)
     fn record(&self, slow: bool) -> Option<Moved> {
-        let mut moved = None;
         // Unchanged counts are not written: the fast render of an inline template, the
         // usual case, then costs one shared load.
-        let _ = self
+        let before = match self
             .0
             .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| {
-                moved = None;
-                let next = match (n < SLOW_RENDERS, slow) {
-                    (true, true) => n + 1,
-                    (true, false) => 0,
-                    (false, true) => SLOW_RENDERS,
-                    (false, false) if n - SLOW_RENDERS + 1 >= FAST_RENDERS_BACK => 0,
-                    (false, false) => n + 1,
-                };
-                if next == SLOW_RENDERS && n < SLOW_RENDERS {
-                    moved = Some(Moved::ToPool);
-                } else if next == 0 && n >= SLOW_RENDERS {
-                    moved = Some(Moved::Back);
-                }
+                let next = next_count(n, slow);
                 (next != n).then_some(next)
-            });
-        moved
+            }) {
+            Ok(n) | Err(n) => n,
+        };
+        match (before < SLOW_RENDERS, next_count(before, slow)) {
+            (true, next) if next == SLOW_RENDERS => Some(Moved::ToPool),
+            (false, 0) => Some(Moved::Back),
+            _ => None,
+        }
+    }
+}
+
+/// The count of [`SlowRenders`] after a render, `slow` or not, at count `n`.
+fn next_count(n: u32, slow: bool) -> u32 {
+    match (n < SLOW_RENDERS, slow) {
+        (true, true) => n + 1,
+        (true, false) => 0,
+        (false, true) => SLOW_RENDERS,
+        (false, false) if n - SLOW_RENDERS + 1 >= FAST_RENDERS_BACK => 0,
+        (false, false) => n + 1,
     }
 }
 

@@ -4,7 +4,6 @@
 
 use std::sync::Arc;
 
-use template_lang::compile::PartialEntry;
 use template_lang::compile::tree::HostTag;
 use template_lang::exec::context::PartialTarget;
 use template_lang::value::{Node, Val};
@@ -73,21 +72,10 @@ fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node, fragments: O
         Some(stem) => {
             let name = format!("{stem}.block");
             match ctx.partial(&name) {
-                Some(PartialTarget::Template(t)) => {
-                    // The block as a shared partial (not a macro of the page's): the cache
-                    // keeps it, so that it is known by its address.
-                    let env = ctx.env;
-                    let shared = match env.partials.get(&name) {
-                        Some(PartialEntry::Ready(block)) if std::ptr::eq(&**block, t) => {
-                            Some(block)
-                        }
-                        _ => None,
-                    };
-                    match (fragments, shared) {
-                        (Some(fragments), Some(block)) => fragments.render(ctx, block, data),
-                        _ => ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block())),
-                    }
-                }
+                Some(PartialTarget::Template(t)) => match fragments {
+                    Some(fragments) => fragments.render(ctx, t, data),
+                    None => ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block())),
+                },
                 Some(_) => {}
                 None => ctx.error(
                     format!(

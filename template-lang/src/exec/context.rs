@@ -5,6 +5,7 @@ mod fragment;
 
 use std::borrow::Cow;
 use std::cell::{Cell, OnceCell};
+use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
@@ -62,7 +63,8 @@ impl<'a> Frame<'a> {
 
 /// What a partial name denotes at a point of execution.
 pub enum PartialTarget<'a> {
-    Template(&'a Template),
+    /// A compiled partial, shared (hosts that keep its output know it by its address).
+    Template(&'a Arc<Template>),
     Macro(&'a Macro),
     /// A partial with syntax errors: renders nothing.
     Empty,
@@ -587,18 +589,6 @@ impl<'a> Ctx<'a> {
             }
         };
         Some(self.target_of(name, entry))
-    }
-
-    /// The shared partial `template` is, if it is the last one [`Ctx::partial_named`]
-    /// found (as it is right after that call).
-    pub(crate) fn shared_partial(
-        &self,
-        template: &Template,
-    ) -> Option<&'a std::sync::Arc<Template>> {
-        match self.last_partial {
-            Some((_, PartialEntry::Ready(t))) if std::ptr::eq(&**t, template) => Some(t),
-            _ => None,
-        }
     }
 
     /// The innermost macro called `name`; macros shadow partials.

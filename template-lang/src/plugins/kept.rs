@@ -55,9 +55,7 @@ pub(crate) fn render_applied<'a>(
     node: Val<'a>,
 ) {
     let shared = match (&target, &node) {
-        (PartialTarget::Template(t), Val::Ref(Node::Object(o))) => {
-            ctx.shared_partial(t).zip(kept(o))
-        }
+        (PartialTarget::Template(t), Val::Ref(Node::Object(o))) => kept(o).map(|k| (*t, k)),
         _ => None,
     };
     let Some((partial, kept)) = shared else {

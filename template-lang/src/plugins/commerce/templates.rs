@@ -19,7 +19,7 @@ use crate::value::{Key, Node, Val, View, key};
 /// file's last non-blank character.
 struct Builtin {
     name: &'static str,
-    template: LazyLock<Template>,
+    template: LazyLock<Arc<Template>>,
 }
 
 macro_rules! builtin {
@@ -33,9 +33,9 @@ macro_rules! builtin {
     };
 }
 
-fn compile(source: &str) -> Template {
+fn compile(source: &str) -> Arc<Template> {
     // The sources are ours and covered by tests; a broken one renders nothing.
-    Template::parse_strict(source.trim_end()).unwrap_or_else(|_| Template::empty())
+    Arc::new(Template::parse_strict(source.trim_end()).unwrap_or_else(|_| Template::empty()))
 }
 
 static ADD_TO_CART_BTN: Builtin = builtin!("add-to-cart-btn");
@@ -85,7 +85,7 @@ pub(super) fn all_sources() -> Vec<(&'static str, &'static str)> {
 /// Renders a built-in template against `node` on a new frame and returns its text.
 /// `private` stops variable lookups at that frame.
 fn render<'a>(ctx: &mut Ctx<'a>, b: &'static Builtin, node: Val<'a>, private: bool) -> String {
-    let template: &'static Template = &b.template;
+    let template: &'static Arc<Template> = &b.template;
     ctx.render_partial(
         b.name,
         PartialTarget::Template(template),

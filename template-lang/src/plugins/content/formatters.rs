@@ -2,7 +2,7 @@
 //! audio and video embeds.
 
 use std::fmt::Write as _;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use super::super::Registry;
 use super::enums::record_type;
@@ -59,7 +59,7 @@ fn abs_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `audio-player`: the audio player's mount point for an audio item.
 fn audio_player<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    static TEMPLATE: LazyLock<Template> =
+    static TEMPLATE: LazyLock<Arc<Template>> =
         LazyLock::new(|| super::builtin(include_str!("audio-player.html")));
     let node = std::mem::take(&mut vars[0]);
     vars[0] = Val::Text(run_builtin(ctx, "audio-player", &TEMPLATE, node, true));

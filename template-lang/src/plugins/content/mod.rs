@@ -18,6 +18,8 @@ mod tests_data;
 
 pub use formatters::{IMAGE_WIDTHS, INVALID_SOURCE};
 
+use std::sync::Arc;
+
 use crate::compile::Template;
 use crate::exec::Ctx;
 use crate::exec::context::PartialTarget;
@@ -44,9 +46,9 @@ pub(crate) fn get_index<'a>(v: &Val<'a>, i: f64) -> Val<'a> {
 /// Compiles a built-in partial template shipped as a file of this crate. The file's
 /// final line break, which editors add, is not part of the template. A template that
 /// does not compile renders nothing (the tests make sure every one compiles).
-pub(crate) fn builtin(source: &'static str) -> Template {
+pub(crate) fn builtin(source: &'static str) -> Arc<Template> {
     let source = source.strip_suffix('\n').unwrap_or(source);
-    Template::parse_strict(source).unwrap_or_else(|_| Template::empty())
+    Arc::new(Template::parse_strict(source).unwrap_or_else(|_| Template::empty()))
 }
 
 /// Renders a built-in template against `node` in a frame of its own (`private` stops
@@ -55,7 +57,7 @@ pub(crate) fn builtin(source: &'static str) -> Template {
 pub(crate) fn run_builtin<'a>(
     ctx: &mut Ctx<'a>,
     name: &'static str,
-    template: &'static Template,
+    template: &'static Arc<Template>,
     node: Val<'a>,
     private: bool,
 ) -> String {

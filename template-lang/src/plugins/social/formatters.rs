@@ -2,7 +2,7 @@
 //! Google Calendar links and Twitter text.
 
 use std::fmt::Write as _;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use super::super::Registry;
 use crate::compile::Template;
@@ -50,7 +50,7 @@ fn comment_count<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `comment-link`: the link to an item's comments (or its Disqus thread).
 fn comment_link<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    static TEMPLATE: LazyLock<Template> =
+    static TEMPLATE: LazyLock<Arc<Template>> =
         LazyLock::new(|| builtin(include_str!("comment-link.html")));
     let node = std::mem::take(&mut vars[0]);
     vars[0] = Val::Text(run_builtin(ctx, "comment-link", &TEMPLATE, node, false));
@@ -58,14 +58,15 @@ fn comment_link<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 
 /// `comments`: the mount point of the comments of an item or collection.
 fn comments<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    static TEMPLATE: LazyLock<Template> = LazyLock::new(|| builtin(include_str!("comments.html")));
+    static TEMPLATE: LazyLock<Arc<Template>> =
+        LazyLock::new(|| builtin(include_str!("comments.html")));
     let node = std::mem::take(&mut vars[0]);
     vars[0] = Val::Text(run_builtin(ctx, "comments", &TEMPLATE, node, false));
 }
 
 /// `like-button`: the like button of an item, when the site has simple liking on.
 fn like_button<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
-    static TEMPLATE: LazyLock<Template> =
+    static TEMPLATE: LazyLock<Arc<Template>> =
         LazyLock::new(|| builtin(include_str!("like-button.html")));
     let node = std::mem::take(&mut vars[0]);
     vars[0] = Val::Text(run_builtin(ctx, "like-button", &TEMPLATE, node, false));
