@@ -4,10 +4,11 @@
 //! best effort does.
 //!
 //! Blocks are built in an arena while open (an `{.or}` branch becomes the receiving node of
-//! its block, just as in the reference). Each block's instructions are final as they
-//! arrive (adjacent text merged), and a block becomes one instruction as soon as it
-//! closes, in the slot its parent kept for it; blocks still open at the end are closed
-//! then, innermost first.
+//! its block, just as in the reference). The instructions of the open nodes wait on one
+//! stack, each node's above its parent's, final as they arrive (adjacent text merged). A
+//! node's list moves off the stack, allocated once at its size, when the node is done
+//! with: at its `{.or}` or `{.end}`. A block then becomes one instruction on its parent's
+//! part of the stack; blocks still open at the end are closed then, innermost first.
 
 use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
 use crate::error::{Diagnostic, msg};
@@ -39,13 +40,6 @@ pub enum Control {
     Or(Option<PredicateCall>),
 }
 
-/// An instruction fed to the assembler.
-pub enum Fed {
-    Leaf(Inst),
-    Open(BlockKind),
-    Control(Control),
-}
-
 enum NodeKind {
     Root,
     Block(BlockKind),
@@ -55,21 +49,16 @@ enum NodeKind {
 struct Node {
     kind: NodeKind,
     pos: Pos,
+    /// Set when the node is done with; until then its instructions are on the stack.
     consequent: Block,
+    /// Where the node's instructions start on the stack.
+    start: usize,
     alternate: Option<usize>,
     alternates_with: Block,
-    /// For a block: its index in the consequent of the node it opened in, which holds
-    /// [`placeholder`] until the block closes.
-    slot: usize,
 }
 
-/// What a block's slot holds while the block is open: an empty text, which is never
-/// stored otherwise (empty text is dropped) and which nothing merges into.
-fn placeholder() -> Inst {
-    Inst::Text(Box::default())
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// Ordered: the states from `Eof` on end the input.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum State {
     Root,
     Section,
@@ -86,6 +75,8 @@ enum State {
 /// The tree-building state machine.
 pub struct Assembler {
     nodes: Vec<Node>,
+    /// The instructions of the open nodes, innermost last.
+    pending: Vec<Inst>,
     /// The open blocks, innermost last: (the node each opened in, the block's node).
     stack: Vec<(usize, usize)>,
     current: usize,
@@ -93,18 +84,24 @@ pub struct Assembler {
     pub errors: Vec<Diagnostic>,
 }
 
-impl Default for Assembler {
-    fn default() -> Self {
+impl Assembler {
+    /// An assembler for a source of `len` bytes, its lists sized for it up front: demo
+    /// and benchmark pages have a tag every 30 bytes or so and a block every 100, and
+    /// growing the lists step by step was a tenth of what assembling cost.
+    pub fn for_source(len: usize) -> Assembler {
+        let mut nodes = Vec::with_capacity(1 + len / 100);
+        nodes.push(Node {
+            kind: NodeKind::Root,
+            pos: Pos::default(),
+            consequent: Vec::new(),
+            start: 0,
+            alternate: None,
+            alternates_with: Vec::new(),
+        });
         Assembler {
-            nodes: vec![Node {
-                kind: NodeKind::Root,
-                pos: Pos::default(),
-                consequent: Vec::new(),
-                alternate: None,
-                alternates_with: Vec::new(),
-                slot: 0,
-            }],
-            stack: Vec::new(),
+            nodes,
+            pending: Vec::with_capacity(len / 30),
+            stack: Vec::with_capacity(8),
             current: 0,
             state: State::Root,
             errors: Vec::new(),
@@ -112,32 +109,34 @@ impl Default for Assembler {
     }
 }
 
-fn fed_name(fed: &Fed) -> &'static str {
-    match fed {
-        Fed::Leaf(inst) => match inst {
-            Inst::Text(_) => "TEXT",
-            Inst::PrintCurrent
-            | Inst::Print(_)
-            | Inst::TextThenCurrent(_)
-            | Inst::TextThenPrint(_)
-            | Inst::Variable(_) => "VARIABLE",
-            Inst::Bindvar(_) => "BINDVAR",
-            Inst::Ctxvar(_) => "CTXVAR",
-            Inst::Eval(_) => "EVAL",
-            Inst::Include(_) => "INCLUDE",
-            Inst::Inject(_) => "INJECT",
-            Inst::Section(_) => "SECTION",
-            Inst::Repeated(_) => "REPEATED",
-            Inst::Predicate(_) => "PREDICATE",
-            Inst::If(_) => "IF",
-            Inst::Macro(_) => "MACRO",
-            Inst::Host(_) => "HOST",
-        },
-        Fed::Open(kind) => block_name(kind),
-        Fed::Control(Control::End) => "END",
-        Fed::Control(Control::Eof) => "EOF",
-        Fed::Control(Control::AlternatesWith) => "ALTERNATES_WITH",
-        Fed::Control(Control::Or(_)) => "OR_PREDICATE",
+fn leaf_name(inst: &Inst) -> &'static str {
+    match inst {
+        Inst::Text(_) => "TEXT",
+        Inst::PrintCurrent
+        | Inst::Print(_)
+        | Inst::TextThenCurrent(_)
+        | Inst::TextThenPrint(_)
+        | Inst::Variable(_) => "VARIABLE",
+        Inst::Bindvar(_) => "BINDVAR",
+        Inst::Ctxvar(_) => "CTXVAR",
+        Inst::Eval(_) => "EVAL",
+        Inst::Include(_) => "INCLUDE",
+        Inst::Inject(_) => "INJECT",
+        Inst::Section(_) => "SECTION",
+        Inst::Repeated(_) => "REPEATED",
+        Inst::Predicate(_) => "PREDICATE",
+        Inst::If(_) => "IF",
+        Inst::Macro(_) => "MACRO",
+        Inst::Host(_) => "HOST",
+    }
+}
+
+fn control_name(control: &Control) -> &'static str {
+    match control {
+        Control::End => "END",
+        Control::Eof => "EOF",
+        Control::AlternatesWith => "ALTERNATES_WITH",
+        Control::Or(_) => "OR_PREDICATE",
     }
 }
 
@@ -181,116 +180,124 @@ impl Assembler {
             kind,
             pos,
             consequent: Vec::new(),
+            start: self.pending.len(),
             alternate: None,
             alternates_with: Vec::new(),
-            slot: 0,
         });
         self.nodes.len() - 1
     }
 
-    /// Closes the innermost open block: it becomes an instruction in its slot.
+    /// Closes the innermost open block: it becomes an instruction in its parent.
     fn pop(&mut self) {
         if let Some((parent, block)) = self.stack.pop() {
             self.close(parent, block);
-            self.current = parent;
             self.state = self.state_for(parent);
         }
     }
 
-    fn close(&mut self, parent: usize, block: usize) {
-        let inst = self.build_block(block);
-        let slot = self.nodes[block].slot;
-        self.nodes[parent].consequent[slot] = inst;
+    /// Moves the current node's instructions off the stack: the node is done with.
+    fn settle_current(&mut self) {
+        let node = &mut self.nodes[self.current];
+        node.consequent = self.pending.split_off(node.start);
     }
 
-    /// Feeds one instruction at `pos`.
-    pub fn accept(&mut self, fed: Fed, pos: Pos) {
+    fn close(&mut self, parent: usize, block: usize) {
+        self.settle_current();
+        let inst = self.build_block(block);
+        self.pending.push(inst);
+        self.current = parent;
+    }
+
+    /// Whether input still counts after `{.eof}`: the first thing that follows it is an
+    /// error (named by `name`), and everything after that is ignored.
+    fn ended(&mut self, name: impl FnOnce() -> &'static str, pos: Pos) -> bool {
         match self.state {
-            State::Dead => return,
+            State::Dead => true,
             State::Eof => {
-                let name = fed_name(&fed);
-                self.error(msg::transition_from_eof(name), pos);
+                self.error(msg::transition_from_eof(name()), pos);
                 self.state = State::Dead;
-                return;
+                true
             }
-            _ => {}
+            _ => false,
         }
-        // Leaves are most of what arrives; they go straight to the current list.
-        let fed = match fed {
-            Fed::Leaf(inst) => {
-                let node = &mut self.nodes[self.current];
-                let list = if self.state == State::AlternatesWith {
-                    &mut node.alternates_with
-                } else {
-                    &mut node.consequent
-                };
-                push_merged(list, inst);
-                return;
-            }
-            Fed::Open(kind) => {
-                if self.stack.len() >= MAX_NESTING {
-                    self.error(msg::nesting_too_deep(MAX_NESTING), pos);
-                    return;
-                }
-                // The reference adds the block to the current node's consequent, even in
-                // the alternates-with state (where the rest goes to the separator block).
-                let id = self.new_node(NodeKind::Block(kind), pos);
-                let parent = &mut self.nodes[self.current].consequent;
-                let slot = parent.len();
-                parent.push(placeholder());
-                self.nodes[id].slot = slot;
-                self.stack.push((self.current, id));
-                self.current = id;
-                self.state = self.state_for(id);
-                return;
-            }
-            other => other,
-        };
+    }
+
+    /// Feeds a leaf instruction at `pos`. Leaves are most of what arrives; they go straight
+    /// to the current list.
+    pub fn leaf(&mut self, inst: Inst, pos: Pos) {
+        if self.state >= State::Eof && self.ended(|| leaf_name(&inst), pos) {
+            return;
+        }
+        if self.state == State::AlternatesWith {
+            let list = &mut self.nodes[self.current].alternates_with;
+            push_merged(list, inst, 0);
+        } else {
+            let start = self.nodes[self.current].start;
+            push_merged(&mut self.pending, inst, start);
+        }
+    }
+
+    /// Opens a block at `pos`.
+    pub fn open(&mut self, kind: BlockKind, pos: Pos) {
+        if self.state >= State::Eof && self.ended(|| block_name(&kind), pos) {
+            return;
+        }
+        if self.stack.len() >= MAX_NESTING {
+            self.error(msg::nesting_too_deep(MAX_NESTING), pos);
+            return;
+        }
+        // The reference adds the block to the current node's consequent, even in the
+        // alternates-with state (where the rest goes to the separator block): it lands on
+        // the stack when it closes.
+        let id = self.new_node(NodeKind::Block(kind), pos);
+        self.stack.push((self.current, id));
+        self.current = id;
+        self.state = self.state_for(id);
+    }
+
+    /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at `pos`.
+    pub fn control(&mut self, control: Control, pos: Pos) {
+        if self.state >= State::Eof && self.ended(|| control_name(&control), pos) {
+            return;
+        }
         let current_name = self.node_name(self.current);
-        match (self.state, fed) {
-            (State::Root, Fed::Control(Control::Eof)) => self.state = State::Eof,
-            (State::Root, fed @ Fed::Control(_)) => {
-                self.error(msg::not_allowed_at_root(fed_name(&fed)), pos);
+        match (self.state, control) {
+            (State::Root, Control::Eof) => self.state = State::Eof,
+            (State::Root, control) => {
+                self.error(msg::not_allowed_at_root(control_name(&control)), pos);
             }
-            (_, Fed::Control(Control::Eof)) => {
+            (_, Control::Eof) => {
                 self.error(msg::eof_in_block(current_name), pos);
             }
-            (
-                State::AlternatesWith | State::Section | State::Predicate | State::If,
-                Fed::Control(Control::AlternatesWith),
-            )
-            | (State::OrPredicate | State::Macro, Fed::Control(Control::AlternatesWith)) => {
+            (State::Repeated, Control::AlternatesWith) => {
+                self.state = State::AlternatesWith;
+            }
+            (_, Control::AlternatesWith) => {
                 self.error(
                     msg::not_allowed_in_block("ALTERNATES_WITH", current_name),
                     pos,
                 );
             }
-            (State::Repeated, Fed::Control(Control::AlternatesWith)) => {
-                self.state = State::AlternatesWith;
-            }
-            (State::Eof | State::Dead, _) => unreachable!("handled above"),
-            (State::Macro, Fed::Control(Control::Or(_))) => {
+            (State::Macro, Control::Or(_)) => {
                 self.error(msg::not_allowed_in_block("OR_PREDICATE", current_name), pos);
             }
-            (State::Macro, Fed::Control(Control::End)) => self.pop(),
-            (_, Fed::Control(Control::End)) => self.pop(),
-            (State::OrPredicate, Fed::Control(Control::Or(call))) => {
+            (_, Control::End) => self.pop(),
+            (State::OrPredicate, Control::Or(call)) => {
                 if matches!(self.nodes[self.current].kind, NodeKind::Or(None)) {
                     self.error(msg::dead_code("OR_PREDICATE"), pos);
                 } else {
                     self.link_or(call, pos);
                 }
             }
-            (_, Fed::Control(Control::Or(call))) => {
+            (_, Control::Or(call)) => {
                 self.link_or(call, pos);
                 self.state = State::OrPredicate;
             }
-            (_, Fed::Leaf(_)) => unreachable!("handled above"),
-            (_, Fed::Open(_)) => unreachable!("handled above"),
         }
     }
 
     fn link_or(&mut self, call: Option<PredicateCall>, pos: Pos) {
+        self.settle_current();
         let id = self.new_node(NodeKind::Or(call), pos);
         self.nodes[self.current].alternate = Some(id);
         self.current = id;
@@ -301,8 +308,7 @@ impl Assembler {
         while let Some((parent, block)) = self.stack.pop() {
             self.close(parent, block);
         }
-        let root = std::mem::take(&mut self.nodes[0].consequent);
-        (root, self.errors)
+        (self.pending, self.errors)
     }
 
     fn build_alternates(&mut self, id: usize) -> tree::Alternate {
@@ -362,17 +368,15 @@ impl Assembler {
     }
 }
 
-/// Appends `inst`, merging adjacent literal text into one instruction and fusing text
-/// with a plain variable tag that follows it. Empty text is dropped, and nothing merges
-/// into an open block's [`placeholder`].
-fn push_merged(block: &mut Block, inst: Inst) {
+/// Appends `inst` to the list that starts at `start` in `block`, merging adjacent literal
+/// text into one instruction and fusing text with a plain variable tag that follows it.
+/// Empty text is dropped.
+fn push_merged(block: &mut Block, inst: Inst, start: usize) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }
-    let Some(Inst::Text(prev)) = block
-        .last_mut()
-        .filter(|i| !matches!(i, Inst::Text(t) if t.is_empty()))
-    else {
+    let len = block.len();
+    let Some(Inst::Text(prev)) = block.last_mut().filter(|_| len > start) else {
         block.push(inst);
         return;
     };

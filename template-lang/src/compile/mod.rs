@@ -17,7 +17,7 @@ use crate::syntax::path::Head;
 use crate::syntax::scan::{Piece, pos_of, scan_with};
 use crate::syntax::tag::{FormatterSyntax, Tag};
 pub use assemble::MAX_NESTING;
-use assemble::{Assembler, BlockKind, Control, Fed};
+use assemble::{Assembler, BlockKind, Control};
 use tree::{Block, FormatterCall, Inst, PredicateCall};
 
 /// A compiled template: immutable, shareable between threads, executed many times.
@@ -75,7 +75,7 @@ impl Template {
 
 /// Compiles `source`.
 pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> Compiled {
-    let mut asm = Assembler::default();
+    let mut asm = Assembler::for_source(source.len());
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut last_pos = Default::default();
     let limits = &options.expr_limits;
@@ -86,19 +86,18 @@ pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> C
             Piece::Host(tag, pos) => {
                 last_pos = pos;
                 let inst = lower_host(source, tag, pos, registry, options, &mut errors);
-                asm.accept(Fed::Leaf(inst), pos);
+                asm.leaf(inst, pos);
             }
-            Piece::Text(text) => asm.accept(Fed::Leaf(Inst::Text(text.into())), last_pos),
+            Piece::Text(text) => asm.leaf(Inst::Text(text.into()), last_pos),
             Piece::Tag(tag, pos, raw) => {
                 last_pos = pos;
-                match lower(tag, pos, registry, limits, &mut errors) {
-                    Some(fed) => asm.accept(fed, pos),
-                    None => asm.accept(Fed::Leaf(Inst::Text(raw.into())), pos),
+                if !lower(tag, pos, registry, limits, &mut errors, &mut asm) {
+                    asm.leaf(Inst::Text(raw.into()), pos);
                 }
             }
         },
     );
-    asm.accept(Fed::Control(Control::Eof), end);
+    asm.control(Control::Eof, end);
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
@@ -146,26 +145,33 @@ fn lower_host(
     }))
 }
 
-/// Turns a parsed tag into an instruction for the assembler; `None` turns it back into
-/// text (an unknown formatter, as in the reference, which reports it and prints the tag).
+/// Feeds a parsed tag to the assembler; `false` means it was not fed and prints as text
+/// (an unknown formatter, as in the reference, which reports it and prints the tag).
 fn lower(
     tag: Tag<'_>,
     pos: crate::error::Pos,
     registry: &Registry,
     limits: &ExprLimits,
     errors: &mut Vec<Diagnostic>,
-) -> Option<Fed> {
+    asm: &mut Assembler,
+) -> bool {
     use tree::*;
-    let leaf = |inst: Inst| Some(Fed::Leaf(inst));
-    match tag {
+    let mut leaf = |inst: Inst| {
+        asm.leaf(inst, pos);
+        true
+    };
+    let block = match tag {
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
-        Tag::Comment => leaf(Inst::Text("".into())),
+        Tag::Comment => return leaf(Inst::Text("".into())),
         Tag::Variable {
             mut vars,
             formatters,
         } => {
-            let formatters = resolve_formatters(formatters, true, registry, pos, errors)?;
+            let formatters = match resolve_formatters(formatters, true, registry, pos, errors) {
+                Some(f) => f,
+                None => return false,
+            };
             if formatters.is_empty() && !vars.is_empty() {
                 // Only the first reference of `{a, b}` prints without formatters.
                 let path = vars.swap_remove(0);
@@ -177,76 +183,90 @@ fn lower(
                     },
                 );
             }
-            leaf(Inst::Variable(Box::new(Variable {
+            return leaf(Inst::Variable(Box::new(Variable {
                 vars: vars.into(),
                 formatters,
                 pos,
-            })))
+            })));
         }
         Tag::Bindvar {
             name,
             vars,
             formatters,
         } => {
-            let formatters = resolve_formatters(formatters, false, registry, pos, errors)?;
-            leaf(Inst::Bindvar(Box::new(Bindvar {
+            let formatters = match resolve_formatters(formatters, false, registry, pos, errors) {
+                Some(f) => f,
+                None => return false,
+            };
+            return leaf(Inst::Bindvar(Box::new(Bindvar {
                 name: name.into(),
                 vars: vars.into(),
                 formatters,
                 pos,
-            })))
+            })));
         }
-        Tag::Ctxvar { name, bindings } => leaf(Inst::Ctxvar(Box::new(Ctxvar {
-            name: name.into(),
-            bindings: bindings.into_iter().map(|(k, v)| (k.into(), v)).collect(),
-        }))),
+        Tag::Ctxvar { name, bindings } => {
+            return leaf(Inst::Ctxvar(Box::new(Ctxvar {
+                name: name.into(),
+                bindings: bindings.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+            })));
+        }
         Tag::Eval(code) => {
             let (debug, code) = match code.strip_prefix('#') {
                 Some(rest) => (true, rest),
                 None => (false, code),
             };
             let (expr, parse_errors) = Expr::compile(code, limits);
-            leaf(Inst::Eval(Box::new(Eval {
+            return leaf(Inst::Eval(Box::new(Eval {
                 source: code.into(),
                 expr,
                 parse_errors,
                 debug,
                 pos,
-            })))
+            })));
         }
-        Tag::Include { name, args } => leaf(Inst::Include(Box::new(Include {
-            name: name.into(),
-            output: args.contains(&"output"),
-            pos,
-        }))),
-        Tag::Inject { name, path } => leaf(Inst::Inject(Box::new(Inject {
-            name: name.into(),
-            path: path.into(),
-        }))),
-        Tag::MetaLeft => leaf(Inst::Text("{".into())),
-        Tag::MetaRight => leaf(Inst::Text("}".into())),
-        Tag::Newline => leaf(Inst::Text("\n".into())),
-        Tag::Space => leaf(Inst::Text(" ".into())),
-        Tag::Tab => leaf(Inst::Text("\t".into())),
-        Tag::Section(path) => Some(Fed::Open(BlockKind::Section(path))),
-        Tag::Repeated(path) => Some(Fed::Open(BlockKind::Repeated(path))),
-        Tag::If { ops, vars } => Some(Fed::Open(BlockKind::If {
+        Tag::Include { name, args } => {
+            return leaf(Inst::Include(Box::new(Include {
+                name: name.into(),
+                output: args.contains(&"output"),
+                pos,
+            })));
+        }
+        Tag::Inject { name, path } => {
+            return leaf(Inst::Inject(Box::new(Inject {
+                name: name.into(),
+                path: path.into(),
+            })));
+        }
+        Tag::MetaLeft => return leaf(Inst::Text("{".into())),
+        Tag::MetaRight => return leaf(Inst::Text("}".into())),
+        Tag::Newline => return leaf(Inst::Text("\n".into())),
+        Tag::Space => return leaf(Inst::Text(" ".into())),
+        Tag::Tab => return leaf(Inst::Text("\t".into())),
+        Tag::Section(path) => Ok(BlockKind::Section(path)),
+        Tag::Repeated(path) => Ok(BlockKind::Repeated(path)),
+        Tag::If { ops, vars } => Ok(BlockKind::If {
             ops: ops.into(),
             vars: vars.into(),
-        })),
-        Tag::Predicate { name, args } => Some(Fed::Open(BlockKind::Predicate(resolve_predicate(
+        }),
+        Tag::Predicate { name, args } => Ok(BlockKind::Predicate(resolve_predicate(
             name, args, registry, pos, errors,
-        )))),
-        Tag::Macro(name) => Some(Fed::Open(BlockKind::Macro(name.into()))),
+        ))),
+        Tag::Macro(name) => Ok(BlockKind::Macro(name.into())),
         Tag::Or(pred) => {
-            Some(Fed::Control(Control::Or(pred.map(|(name, args)| {
+            Err(Control::Or(pred.map(|(name, args)| {
                 resolve_predicate(name, args, registry, pos, errors)
-            }))))
+            })))
         }
-        Tag::End => Some(Fed::Control(Control::End)),
-        Tag::Eof => Some(Fed::Control(Control::Eof)),
-        Tag::AlternatesWith => Some(Fed::Control(Control::AlternatesWith)),
+        Tag::End => Err(Control::End),
+        Tag::Eof => Err(Control::Eof),
+        Tag::AlternatesWith => Err(Control::AlternatesWith),
+    };
+    match block {
+        Ok(kind) => asm.open(kind, pos),
+        Err(control) => asm.control(control, pos),
     }
+    true
 }
 
 /// Resolves a chain's formatter names. With `prints` (a variable tag, not `.var`), the last
