@@ -14,8 +14,9 @@ use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
 use crate::syntax::host::HostTagSyntax;
 use crate::syntax::path::Head;
+use crate::syntax::path::{VarPath, word};
 use crate::syntax::scan::{Piece, pos_of, scan_with};
-use crate::syntax::tag::{FormatterSyntax, Tag};
+use crate::syntax::tag::{Args, Common, FormatterSyntax, Tag, common_tag, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
 use tree::{Block, FormatterCall, Inst, PredicateCall};
@@ -75,6 +76,17 @@ impl Template {
 
 /// Compiles `source`.
 pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> Compiled {
+    compile_source(source, registry, options, true)
+}
+
+/// Compiles `source`; with `common`, tags of the common shapes go the short way (the
+/// tests compare both ways).
+fn compile_source(
+    source: &str,
+    registry: &Registry,
+    options: &CompileOptions,
+    common: bool,
+) -> Compiled {
     let mut asm = Assembler::for_source(source.len());
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut last_pos = Default::default();
@@ -89,10 +101,20 @@ pub fn compile(source: &str, registry: &Registry, options: &CompileOptions) -> C
                 asm.leaf(inst, pos);
             }
             Piece::Text(text) => asm.leaf(Inst::Text(text.into()), last_pos),
-            Piece::Tag(tag, pos, raw) => {
-                last_pos = pos;
-                if !lower(tag, pos, registry, limits, &mut errors, &mut asm) {
-                    asm.leaf(Inst::Text(raw.into()), pos);
+            Piece::Tag(content, pos, raw) => {
+                if common && lower_common(content, pos, registry, &mut asm) {
+                    last_pos = pos;
+                    return;
+                }
+                match parse_tag(content) {
+                    Some(tag) => {
+                        last_pos = pos;
+                        if !lower(tag, pos, registry, limits, &mut errors, &mut asm) {
+                            asm.leaf(Inst::Text(raw.into()), pos);
+                        }
+                    }
+                    // Not a tag: the text, braces included.
+                    None => asm.leaf(Inst::Text(raw.into()), last_pos),
                 }
             }
         },
@@ -174,14 +196,7 @@ fn lower(
             };
             if formatters.is_empty() && !vars.is_empty() {
                 // Only the first reference of `{a, b}` prints without formatters.
-                let path = vars.swap_remove(0);
-                return leaf(
-                    if matches!(path.head, Head::Current) && path.rest.is_empty() {
-                        Inst::PrintCurrent
-                    } else {
-                        Inst::Print(Box::new(path))
-                    },
-                );
+                return leaf(print(vars.swap_remove(0)));
             }
             return leaf(Inst::Variable(Box::new(Variable {
                 vars: vars.into(),
@@ -267,6 +282,80 @@ fn lower(
         Err(control) => asm.control(control, pos),
     }
     true
+}
+
+/// Feeds a tag of a [`Common`] shape straight to the assembler, without the general
+/// grammar's intermediate values; `false` leaves the tag to the general path, which
+/// handles everything else, errors included (an unknown formatter, a malformed chain).
+fn lower_common(
+    content: &str,
+    pos: crate::error::Pos,
+    registry: &Registry,
+    asm: &mut Assembler,
+) -> bool {
+    let Some(common) = common_tag(content) else {
+        return false;
+    };
+    match common {
+        Common::End => asm.control(Control::End, pos),
+        Common::Or => asm.control(Control::Or(None), pos),
+        Common::Section(path) => asm.open(BlockKind::Section(path), pos),
+        Common::Repeated(path) => asm.open(BlockKind::Repeated(path), pos),
+        Common::Variable(path, None) => asm.leaf(print(path), pos),
+        Common::Variable(path, Some(chain)) => {
+            let Some(formatters) = known_chain(chain, registry) else {
+                return false;
+            };
+            asm.leaf(
+                Inst::Variable(Box::new(tree::Variable {
+                    vars: Box::new([path]),
+                    formatters,
+                    pos,
+                })),
+                pos,
+            );
+        }
+    }
+    true
+}
+
+/// The calls of a variable tag's chain as written after its first `|`, if every call is
+/// well-formed and every formatter known. Arguments never hold a pipe, so each piece
+/// between pipes is a call: a name, then its arguments.
+fn known_chain(chain: &str, registry: &Registry) -> Option<Box<[FormatterCall]>> {
+    let bytes = chain.as_bytes();
+    let mut calls = Vec::with_capacity(1 + memchr::memchr_iter(b'|', bytes).count());
+    let mut start = 0;
+    loop {
+        let end = memchr::memchr(b'|', &bytes[start..]).map_or(bytes.len(), |k| start + k);
+        let (raw, name) = word(&chain[start..end]).ok()?;
+        let (name, apply, emit) = registry.formatter_entry(name)?;
+        calls.push(FormatterCall {
+            name,
+            apply,
+            emit,
+            args: Args::split(raw),
+        });
+        if end == bytes.len() {
+            break;
+        }
+        start = end + 1;
+    }
+    // Only the last call writes its result straight to the output.
+    let last = calls.len() - 1;
+    for call in &mut calls[..last] {
+        call.emit = None;
+    }
+    Some(calls.into_boxed_slice())
+}
+
+/// The instruction printing `path` without formatters.
+fn print(path: VarPath) -> Inst {
+    if matches!(path.head, Head::Current) && path.rest.is_empty() {
+        Inst::PrintCurrent
+    } else {
+        Inst::Print(Box::new(path))
+    }
 }
 
 /// Resolves a chain's formatter names. With `prints` (a variable tag, not `.var`), the last
@@ -382,5 +471,137 @@ impl Partials {
 
     pub fn is_empty(&self) -> bool {
         self.map.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Tag contents around the common shapes and their near misses: each is compiled the
+    /// short way when it has a common shape, and must compile to what the general grammar
+    /// makes of it.
+    const CONTENTS: &[&str] = &[
+        ".end",
+        ".end ",
+        ".endx",
+        ".or",
+        ".or ",
+        ".orx",
+        ".or equal? a 1",
+        ".eof",
+        ".alternates with",
+        ".section a",
+        ".section  a.b",
+        ".section\ta.0",
+        ".section\n@",
+        ".sectiona",
+        ".section a ",
+        ".section",
+        ".section a,b",
+        ".section a|html",
+        ".section? x",
+        ".repeated section items",
+        ".repeated section",
+        ".repeated  section x",
+        ".repeated section @index",
+        ".repeated sectionx",
+        ".if a",
+        ".equal? a 1",
+        ".var @v a|html",
+        "#c",
+        "a",
+        "a.b.0",
+        "a.",
+        "@",
+        "@index",
+        "@index0",
+        "@x.y",
+        "$x",
+        "1",
+        "01.a",
+        "-a",
+        "a b",
+        "a|html",
+        "a|html|truncate 10",
+        "a|",
+        "a||b",
+        "a|nope",
+        "a|html ",
+        "a|truncate 5 ...",
+        "a|date:%Y:x",
+        "a, b",
+        "a ,b|html",
+        "a |html",
+        "a|html, b",
+        "@|html",
+        "a.|html",
+        "a|apply x.block",
+        "a|Html",
+        "a|html|",
+        "a|html|nope",
+        "items|count|pluralize y ies",
+        "a|json-pretty",
+        "a|truncate",
+        "a|safe|truncate 150|htmlattr",
+        "a|é",
+        "é",
+        "a|html é",
+    ];
+    const TEXTS: &[&str] = &["x", " ", "\n", "{", "}", "<p>", "é", "{##c##}", ""];
+
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    fn both_ways(source: &str) -> [String; 2] {
+        [true, false].map(|common| {
+            let c = compile_source(
+                source,
+                Registry::standard(),
+                &CompileOptions::default(),
+                common,
+            );
+            format!("{:?}\n{:?}", c.template.root, c.errors)
+        })
+    }
+
+    #[test]
+    fn every_content_alone_compiles_as_the_general_grammar_does() {
+        for content in CONTENTS {
+            let source = format!("a{{{content}}}b");
+            let [short, general] = both_ways(&source);
+            assert_eq!(short, general, "{source:?}");
+        }
+    }
+
+    #[test]
+    fn random_templates_compile_as_the_general_grammar_does() {
+        let mut next = xorshift(0x5eed_c0de);
+        let mut short_taken = 0;
+        for case in 0..3000 {
+            let mut source = String::new();
+            for _ in 0..1 + next() % 24 {
+                let r = next() as usize;
+                if r.is_multiple_of(3) {
+                    source.push_str(TEXTS[r / 3 % TEXTS.len()]);
+                } else {
+                    let content = CONTENTS[r / 3 % CONTENTS.len()];
+                    short_taken += usize::from(common_tag(content).is_some());
+                    source.push('{');
+                    source.push_str(content);
+                    source.push('}');
+                }
+            }
+            let [short, general] = both_ways(&source);
+            assert_eq!(short, general, "case {case}: {source:?}");
+        }
+        // The short way was taken, not just declined.
+        assert!(short_taken > 10_000, "{short_taken}");
     }
 }

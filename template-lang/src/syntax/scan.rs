@@ -2,12 +2,12 @@
 //!
 //! A tag runs from the last `{` before a `}` to that `}` (so `{a {b}` is the text `{a `
 //! followed by the tag `b`); `{##` starts a comment that runs to `##}` or the end of input.
-//! Tags that do not parse stay text, braces included.
+//! What is between the braces is parsed by the compiler: tags that do not parse stay
+//! text, braces included.
 
 use memchr::{memchr, memchr2, memmem};
 
 use super::host::{HostTagSyntax, parse_host_tag};
-use super::tag::{Tag, parse_tag};
 
 /// A line and column (both 1-based; the column counts characters).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -25,10 +25,11 @@ impl std::fmt::Display for Pos {
 /// One piece of the source.
 #[derive(Debug)]
 pub enum Piece<'s> {
-    /// Literal text (possibly an unparsable tag, braces included).
+    /// Literal text.
     Text(&'s str),
-    /// A parsed tag starting at `pos` (the position of its `{`), with its source text.
-    Tag(Tag<'s>, Pos, &'s str),
+    /// A tag's contents (between the braces) and its position (that of its `{`), with its
+    /// source text, braces included.
+    Tag(&'s str, Pos, &'s str),
     /// A host tag (`<prefix:name ...>`) starting at `pos`.
     Host(HostTagSyntax<'s>, Pos),
 }
@@ -185,10 +186,11 @@ pub fn scan_with<'s>(
             return lines.pos(len);
         };
         flush(save, start, &mut emit);
-        match parse_tag(&src[start + 1..close]) {
-            Some(tag) => emit(Piece::Tag(tag, lines.pos(start), &src[start..=close])),
-            None => emit(Piece::Text(&src[start..=close])),
-        }
+        emit(Piece::Tag(
+            &src[start + 1..close],
+            lines.pos(start),
+            &src[start..=close],
+        ));
         idx = close + 1;
     }
 }
@@ -196,6 +198,7 @@ pub fn scan_with<'s>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::tag::{Tag, parse_tag};
 
     fn pieces(src: &str) -> Vec<String> {
         let mut out = Vec::new();
@@ -203,13 +206,16 @@ mod tests {
             out.push(match p {
                 Piece::Text(t) => format!("T:{t}"),
                 Piece::Host(h, pos) => format!("H:{}@{pos}", h.name),
-                Piece::Tag(Tag::Comment, pos, _) => format!("C@{pos}"),
-                Piece::Tag(Tag::Variable { .. }, pos, _) => format!("V@{pos}"),
-                Piece::Tag(t, pos, _) => format!("{t:?}@{pos}")
-                    .split('(')
-                    .next()
-                    .unwrap()
-                    .to_string(),
+                Piece::Tag(content, pos, raw) => match parse_tag(content) {
+                    None => format!("T:{raw}"),
+                    Some(Tag::Comment) => format!("C@{pos}"),
+                    Some(Tag::Variable { .. }) => format!("V@{pos}"),
+                    Some(t) => format!("{t:?}@{pos}")
+                        .split('(')
+                        .next()
+                        .unwrap()
+                        .to_string(),
+                },
             })
         });
         out

@@ -86,7 +86,8 @@ impl Args {
         &self.derived().keywords
     }
 
-    fn split(raw: &str) -> Args {
+    /// Arguments as written after a formatter name: the first character is the delimiter.
+    pub(crate) fn split(raw: &str) -> Args {
         let mut chars = raw.chars();
         let delim = chars.next();
         let rest = chars.as_str();
@@ -205,6 +206,59 @@ pub fn parse_tag(content: &str) -> Option<Tag<'_>> {
     match content.strip_prefix('.') {
         Some(rest) => instruction(rest),
         None => variable(content),
+    }
+}
+
+/// The shapes most tags have, told apart without building a [`Tag`]: what the compiler
+/// takes without the general grammar. Each means exactly what [`parse_tag`] makes of the
+/// same contents (the compiler's tests compare the two ways).
+#[derive(Debug, PartialEq)]
+pub enum Common<'s> {
+    End,
+    /// A plain `{.or}`.
+    Or,
+    Section(VarPath),
+    Repeated(VarPath),
+    /// One reference, then what follows its first `|` if it has one: the formatter chain
+    /// as written, not yet checked (`{a|}` has the empty chain, which is not a tag).
+    Variable(VarPath, Option<&'s str>),
+}
+
+/// Tells a tag of a [`Common`] shape from its contents; `None` for every other tag (which
+/// may still parse, as [`parse_tag`] decides).
+pub fn common_tag(content: &str) -> Option<Common<'_>> {
+    match *content.as_bytes().first()? {
+        b'.' => {
+            let body = &content[1..];
+            match body {
+                "end" => return Some(Common::End),
+                "or" => return Some(Common::Or),
+                _ => {}
+            }
+            // A word followed by white space is never a predicate, so these are keywords.
+            let (rest, repeated) = match body.strip_prefix("section") {
+                Some(rest) => (rest, false),
+                None => (body.strip_prefix("repeated section")?, true),
+            };
+            let (rest, _) = ws1(rest).ok()?;
+            let (rest, path) = var_ref(rest).ok()?;
+            rest.is_empty().then_some(if repeated {
+                Common::Repeated(path)
+            } else {
+                Common::Section(path)
+            })
+        }
+        b'#' => None,
+        _ => {
+            let (rest, path) = var_ref(content).ok()?;
+            if rest.is_empty() {
+                return Some(Common::Variable(path, None));
+            }
+            // Everything after the first pipe is the chain: a comma or a space after the
+            // reference is the general grammar's to judge.
+            let chain = rest.strip_prefix('|')?;
+            Some(Common::Variable(path, Some(chain)))
+        }
     }
 }
 
