@@ -1,5 +1,6 @@
 //! The parse-and-execute entry point shared by the `cargo fuzz` target (`fuzz/`) and the
-//! test that replays its corpus. Not part of the stable API.
+//! test that replays its corpus, and the random stream of the property tests. Not part of
+//! the stable API.
 //!
 //! Input layout: template source, then a NUL byte, then JSON data, then optionally a NUL
 //! byte and the source of a partial named `p` (so inputs can exercise `apply p`).
@@ -48,4 +49,15 @@ pub fn parse_and_execute(input: &[u8]) -> String {
     let mut out = String::new();
     execute(&compiled.template, &data, &env, &mut out);
     out
+}
+
+/// A deterministic stream of pseudo-random numbers (xorshift64) for property tests, so a
+/// failing case is the same on every run. `seed` must not be zero.
+pub fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
 }

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use template_lang::compile::tree::HostTag;
 use template_lang::exec::context::Fragment;
+use template_lang::fuzzing::xorshift;
 use template_lang::value::{Node, Val};
 use template_lang::{CompileOptions, Ctx, Env, Host, Partials, Registry, Template, execute};
 
@@ -397,15 +398,5 @@ fn kept_applied_partials_print_what_a_plain_apply_prints() {
                 "execution {i} of {body:?} after {prefix:?}"
             );
         }
-    }
-}
-
-/// A deterministic stream of pseudo-random numbers (xorshift64) from `seed`.
-fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-    move || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
     }
 }

@@ -477,6 +477,7 @@ impl Partials {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fuzzing::xorshift;
 
     /// Tag contents around the common shapes and their near misses: each is compiled the
     /// short way when it has a common shape, and must compile to what the general grammar
@@ -549,15 +550,6 @@ mod tests {
         "a|html é",
     ];
     const TEXTS: &[&str] = &["x", " ", "\n", "{", "}", "<p>", "é", "{##c##}", ""];
-
-    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
 
     fn both_ways(source: &str) -> [String; 2] {
         [true, false].map(|common| {
