@@ -57,8 +57,7 @@ struct Node {
     alternates_with: Block,
 }
 
-/// Ordered: the states from `Eof` on end the input.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
     Root,
     Section,
@@ -225,7 +224,7 @@ impl Assembler {
     /// Feeds a leaf instruction at `pos`. Leaves are most of what arrives; they go straight
     /// to the current list.
     pub fn leaf(&mut self, inst: Inst, pos: Pos) {
-        if self.state >= State::Eof && self.ended(|| leaf_name(&inst), pos) {
+        if self.ended(|| leaf_name(&inst), pos) {
             return;
         }
         if self.state == State::AlternatesWith {
@@ -239,7 +238,7 @@ impl Assembler {
 
     /// Opens a block at `pos`.
     pub fn open(&mut self, kind: BlockKind, pos: Pos) {
-        if self.state >= State::Eof && self.ended(|| block_name(&kind), pos) {
+        if self.ended(|| block_name(&kind), pos) {
             return;
         }
         if self.stack.len() >= MAX_NESTING {
@@ -257,7 +256,7 @@ impl Assembler {
 
     /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at `pos`.
     pub fn control(&mut self, control: Control, pos: Pos) {
-        if self.state >= State::Eof && self.ended(|| control_name(&control), pos) {
+        if self.ended(|| control_name(&control), pos) {
             return;
         }
         let current_name = self.node_name(self.current);

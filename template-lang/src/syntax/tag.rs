@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 
 use nom::IResult;
 use nom::Parser;
-use nom::bytes::complete::{tag, take_while, take_while1};
+use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::char;
 use nom::combinator::recognize;
 use nom::sequence::pair;
@@ -308,42 +308,42 @@ fn var_list(input: &str) -> Option<(&str, Vec<VarPath>)> {
     }
 }
 
-/// `|name args?(|name args?)*`. `None` when absent; `Some(Err)` when malformed (a pipe not
-/// followed by a formatter name, or `||`, which the reference treats as minified script).
-#[allow(clippy::type_complexity)]
-fn formatter_chain(input: &str) -> Option<Result<(&str, Vec<FormatterSyntax<'_>>), ()>> {
-    let mut rest = input.strip_prefix('|')?;
-    if rest.starts_with('|') {
-        return Some(Err(()));
-    }
-    let mut out = Vec::new();
-    loop {
-        let Ok((r, name)) = word(rest) else {
-            return Some(Err(()));
-        };
-        let (r, raw) = take_while::<_, _, nom::error::Error<&str>>(|c| c != '|')
-            .parse(r)
-            .unwrap_or((r, ""));
-        out.push(FormatterSyntax {
-            name,
-            args: Args::split(raw),
-        });
-        match r.strip_prefix('|') {
-            Some(next) => rest = next,
-            None => return Some(Ok((r, out))),
-        }
-    }
+/// `|name args?(|name args?)*`, which runs to the end of the tag. `None` when absent;
+/// `Some(Err)` when malformed (a pipe not followed by a formatter name, or `||`, which the
+/// reference treats as minified script).
+fn formatter_chain(input: &str) -> Option<Result<Vec<FormatterSyntax<'_>>, ()>> {
+    let chain = input.strip_prefix('|')?;
+    Some(
+        chain_calls(chain)
+            .map(|call| {
+                let (name, raw) = call.ok_or(())?;
+                Ok(FormatterSyntax {
+                    name,
+                    args: Args::split(raw),
+                })
+            })
+            .collect(),
+    )
+}
+
+/// The calls of a formatter chain as written after its first `|`, each as its name and its
+/// arguments as written; `None` for a piece that does not start with a name (`{a|}`,
+/// `{a||b}` and `{a|html|}` are not tags). Arguments never hold a pipe, so the pieces
+/// between pipes are the calls.
+pub fn chain_calls(chain: &str) -> impl Iterator<Item = Option<(&str, &str)>> {
+    chain
+        .split('|')
+        .map(|piece| word(piece).ok().map(|(raw, name)| (name, raw)))
 }
 
 fn variable(content: &str) -> Option<Tag<'_>> {
     let (rest, vars) = var_list(content)?;
-    let (rest, formatters) = match formatter_chain(rest) {
-        None => (rest, Vec::new()),
-        Some(Ok(chain)) => chain,
-        Some(Err(())) => return None,
+    let formatters = match formatter_chain(rest) {
+        None if rest.is_empty() => Vec::new(),
+        Some(Ok(calls)) => calls,
+        None | Some(Err(())) => return None,
     };
-    rest.is_empty()
-        .then_some(Tag::Variable { vars, formatters })
+    Some(Tag::Variable { vars, formatters })
 }
 
 /// Keyword table in the reference's matching order (first match on a prefix wins).
@@ -490,12 +490,12 @@ fn if_tag(rest: &str) -> Option<Tag<'_>> {
 fn bindvar(rest: &str) -> Option<Tag<'_>> {
     let (r, name) = definition(space(rest)?).ok()?;
     let (r, vars) = var_list(space(r)?)?;
-    let (r, formatters) = match formatter_chain(r) {
-        None => (r, Vec::new()),
-        Some(Ok(chain)) => chain,
-        Some(Err(())) => return None,
+    let formatters = match formatter_chain(r) {
+        None if r.is_empty() => Vec::new(),
+        Some(Ok(calls)) => calls,
+        None | Some(Err(())) => return None,
     };
-    r.is_empty().then_some(Tag::Bindvar {
+    Some(Tag::Bindvar {
         name,
         vars,
         formatters,
