@@ -267,7 +267,7 @@ impl Fragments {
     /// what it printed last time when that still holds here.
     pub fn render<'a>(&self, ctx: &mut Ctx<'a>, block: &'a Arc<Template>, data: Node) {
         let Node::Object(o) = &data else {
-            ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(block.block()));
+            ctx.with_scope(Val::Own(data), |ctx| ctx.run_template(block));
             return;
         };
         let key = Arc::as_ptr(o) as usize;
@@ -280,13 +280,13 @@ impl Fragments {
                 Some(Some(fragment)) if ctx.replay(fragment) => return,
                 Some(None) => {
                     drop(kept);
-                    ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(block.block()));
+                    ctx.with_scope(Val::Own(data), |ctx| ctx.run_template(block));
                     return;
                 }
                 _ => {}
             }
         }
-        let fragment = ctx.run_recorded(Val::Own(data.clone()), |ctx| ctx.run_block(block.block()));
+        let fragment = ctx.run_recorded(Val::Own(data.clone()), |ctx| ctx.run_template(block));
         let mut kept = self.0.write().unwrap_or_else(|e| e.into_inner());
         if kept.len() >= FRAGMENTS_MAX {
             kept.clear();

@@ -74,7 +74,7 @@ fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node, fragments: O
             match ctx.partial(&name) {
                 Some(PartialTarget::Template(t)) => match fragments {
                     Some(fragments) => fragments.render(ctx, t, data),
-                    None => ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(t.block())),
+                    None => ctx.with_scope(Val::Own(data), |ctx| ctx.run_template(t)),
                 },
                 Some(_) => {}
                 None => ctx.error(

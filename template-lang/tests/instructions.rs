@@ -309,6 +309,22 @@ fn macros_and_partials() {
         ),
         "v2"
     );
+    // Text prints from the template that holds it: a macro defined in a partial and
+    // applied in the page, a partial applied in a macro, each with text of its own.
+    assert_eq!(
+        render_partials(
+            "{.include defs}<p>{title|apply m}</p>{.macro n}(({title|apply card})){.end}{@|apply n}",
+            data,
+            &[
+                (
+                    "defs",
+                    "{## a long comment ahead of the definition ##}{.macro m}<em>{@}</em>{.end}"
+                ),
+                ("card", "card: {@}!"),
+            ]
+        ),
+        "<p><em>T</em></p>((card: T!))"
+    );
     // Macros are looked up innermost first.
     assert_eq!(
         render(

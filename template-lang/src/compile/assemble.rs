@@ -10,6 +10,7 @@
 //! with: at its `{.or}` or `{.end}`. A block then becomes one instruction on its parent's
 //! part of the stack; blocks still open at the end are closed then, innermost first.
 
+use super::text::TextPool;
 use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
 use crate::error::{Diagnostic, msg};
 use crate::syntax::path::VarPath;
@@ -71,8 +72,9 @@ enum State {
     Dead,
 }
 
-/// The tree-building state machine.
-pub struct Assembler {
+/// The tree-building state machine, writing text into the template's [`TextPool`].
+pub struct Assembler<'p, 's> {
+    pub pool: &'p mut TextPool<'s>,
     nodes: Vec<Node>,
     /// The instructions of the open nodes, innermost last.
     pending: Vec<Inst>,
@@ -83,11 +85,11 @@ pub struct Assembler {
     pub errors: Vec<Diagnostic>,
 }
 
-impl Assembler {
+impl<'p, 's> Assembler<'p, 's> {
     /// An assembler for a source of `len` bytes, its lists sized for it up front: demo
     /// and benchmark pages have a tag every 30 bytes or so and a block every 100, and
     /// growing the lists step by step was a tenth of what assembling cost.
-    pub fn for_source(len: usize) -> Assembler {
+    pub fn for_source(len: usize, pool: &'p mut TextPool<'s>) -> Assembler<'p, 's> {
         let mut nodes = Vec::with_capacity(1 + len / 100);
         nodes.push(Node {
             kind: NodeKind::Root,
@@ -98,6 +100,7 @@ impl Assembler {
             alternates_with: Vec::new(),
         });
         Assembler {
+            pool,
             nodes,
             pending: Vec::with_capacity(len / 30),
             stack: Vec::with_capacity(8),
@@ -149,7 +152,7 @@ fn block_name(kind: &BlockKind) -> &'static str {
     }
 }
 
-impl Assembler {
+impl Assembler<'_, '_> {
     fn node_name(&self, id: usize) -> &'static str {
         match &self.nodes[id].kind {
             NodeKind::Root => "ROOT",
@@ -221,6 +224,12 @@ impl Assembler {
         }
     }
 
+    /// Feeds literal text (a piece of the source, or made-up text) at `pos`.
+    pub fn text(&mut self, piece: &str, pos: Pos) {
+        let span = self.pool.span(piece);
+        self.leaf(Inst::Text(span), pos);
+    }
+
     /// Feeds a leaf instruction at `pos`. Leaves are most of what arrives; they go straight
     /// to the current list.
     pub fn leaf(&mut self, inst: Inst, pos: Pos) {
@@ -229,10 +238,10 @@ impl Assembler {
         }
         if self.state == State::AlternatesWith {
             let list = &mut self.nodes[self.current].alternates_with;
-            push_merged(list, inst, 0);
+            push_merged(list, inst, 0, self.pool);
         } else {
             let start = self.nodes[self.current].start;
-            push_merged(&mut self.pending, inst, start);
+            push_merged(&mut self.pending, inst, start, self.pool);
         }
     }
 
@@ -370,7 +379,7 @@ impl Assembler {
 /// Appends `inst` to the list that starts at `start` in `block`, merging adjacent literal
 /// text into one instruction and fusing text with a plain variable tag that follows it.
 /// Empty text is dropped.
-fn push_merged(block: &mut Block, inst: Inst, start: usize) {
+fn push_merged(block: &mut Block, inst: Inst, start: usize, pool: &mut TextPool) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }
@@ -380,18 +389,13 @@ fn push_merged(block: &mut Block, inst: Inst, start: usize) {
         return;
     };
     match inst {
-        Inst::Text(next) => {
-            let mut s = String::with_capacity(prev.len() + next.len());
-            s.push_str(prev);
-            s.push_str(&next);
-            *prev = s.into_boxed_str();
-        }
+        Inst::Text(next) => *prev = pool.join(*prev, next),
         Inst::PrintCurrent => {
-            let text = std::mem::take(prev);
+            let text = *prev;
             *block.last_mut().expect("the text") = Inst::TextThenCurrent(text);
         }
         Inst::Print(path) => {
-            let text = std::mem::take(prev);
+            let text = *prev;
             *block.last_mut().expect("the text") = Inst::TextThenPrint(Box::new((text, *path)));
         }
         other => block.push(other),

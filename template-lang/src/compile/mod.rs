@@ -2,6 +2,7 @@
 //! parse expressions, assemble the tree.
 
 mod assemble;
+mod text;
 pub mod tree;
 
 use std::borrow::Cow;
@@ -18,11 +19,14 @@ use crate::syntax::scan::{Piece, pos_of, scan_with};
 use crate::syntax::tag::{Args, Common, FormatterSyntax, Tag, chain_calls, common_tag, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
+use text::TextPool;
 use tree::{Block, FormatterCall, Inst, PredicateCall};
 
 /// A compiled template: immutable, shareable between threads, executed many times.
 #[derive(Debug)]
 pub struct Template {
+    /// The source and made-up text that the instructions' [`Span`]s cover.
+    pub(crate) text: Box<str>,
     pub(crate) root: Block,
 }
 
@@ -64,12 +68,10 @@ impl Template {
 
     /// A template that renders nothing.
     pub fn empty() -> Template {
-        Template { root: Vec::new() }
-    }
-
-    /// The compiled instructions (for hosts that run a template inside another's scope).
-    pub fn block(&self) -> &[tree::Inst] {
-        &self.root
+        Template {
+            text: "".into(),
+            root: Vec::new(),
+        }
     }
 }
 
@@ -86,7 +88,27 @@ fn compile_source(
     options: &CompileOptions,
     common: bool,
 ) -> Compiled {
-    let mut asm = Assembler::for_source(source.len());
+    let mut pool = TextPool::new(source);
+    let (root, errors) = compile_into(source, &mut pool, registry, options, common);
+    Compiled {
+        template: Template {
+            text: pool.finish(),
+            root,
+        },
+        errors,
+    }
+}
+
+/// Compiles `source`, a piece of the source of `pool` (all of it, or a host tag's
+/// attribute value or body), writing text to `pool`.
+fn compile_into(
+    source: &str,
+    pool: &mut TextPool,
+    registry: &Registry,
+    options: &CompileOptions,
+    common: bool,
+) -> (Block, Vec<Diagnostic>) {
+    let mut asm = Assembler::for_source(source.len(), pool);
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut last_pos = Default::default();
     let limits = &options.expr_limits;
@@ -96,10 +118,10 @@ fn compile_source(
         |piece| match piece {
             Piece::Host(tag, pos) => {
                 last_pos = pos;
-                let inst = lower_host(source, tag, pos, registry, options, &mut errors);
+                let inst = lower_host(source, tag, pos, registry, options, &mut errors, asm.pool);
                 asm.leaf(inst, pos);
             }
-            Piece::Text(text) => asm.leaf(Inst::Text(text.into()), last_pos),
+            Piece::Text(text) => asm.text(text, last_pos),
             Piece::Tag(content, pos, raw) => {
                 if common && lower_common(content, pos, registry, &mut asm) {
                     last_pos = pos;
@@ -109,11 +131,11 @@ fn compile_source(
                     Some(tag) => {
                         last_pos = pos;
                         if !lower(tag, pos, registry, limits, &mut errors, &mut asm) {
-                            asm.leaf(Inst::Text(raw.into()), pos);
+                            asm.text(raw, pos);
                         }
                     }
                     // Not a tag: the text, braces included.
-                    None => asm.leaf(Inst::Text(raw.into()), last_pos),
+                    None => asm.text(raw, last_pos),
                 }
             }
         },
@@ -122,10 +144,7 @@ fn compile_source(
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
-    Compiled {
-        template: Template { root },
-        errors,
-    }
+    (root, errors)
 }
 
 /// Compiles a host tag's attribute values and body as sub-templates; their syntax errors
@@ -137,11 +156,12 @@ fn lower_host(
     registry: &Registry,
     options: &CompileOptions,
     errors: &mut Vec<Diagnostic>,
+    pool: &mut TextPool,
 ) -> Inst {
     let mut sub = |text: &str, offset: usize| -> Block {
-        let c = compile(text, registry, options);
+        let (block, sub_errors) = compile_into(text, pool, registry, options, true);
         let base = pos_of(source, offset);
-        errors.extend(c.errors.into_iter().map(|mut e| {
+        errors.extend(sub_errors.into_iter().map(|mut e| {
             if let Some(p) = e.pos.as_mut() {
                 if p.line == 1 {
                     p.col += base.col - 1;
@@ -150,7 +170,7 @@ fn lower_host(
             }
             e
         }));
-        c.template.root
+        block
     };
     let attrs = tag
         .attrs
@@ -180,7 +200,7 @@ fn lower(
     match tag {
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
-        Tag::Comment => asm.leaf(Inst::Text("".into()), pos),
+        Tag::Comment => asm.leaf(Inst::Text(Span::EMPTY), pos),
         Tag::Variable {
             mut vars,
             formatters,
@@ -255,11 +275,11 @@ fn lower(
             };
             asm.leaf(Inst::Inject(Box::new(inject)), pos);
         }
-        Tag::MetaLeft => asm.leaf(Inst::Text("{".into()), pos),
-        Tag::MetaRight => asm.leaf(Inst::Text("}".into()), pos),
-        Tag::Newline => asm.leaf(Inst::Text("\n".into()), pos),
-        Tag::Space => asm.leaf(Inst::Text(" ".into()), pos),
-        Tag::Tab => asm.leaf(Inst::Text("\t".into()), pos),
+        Tag::MetaLeft => asm.text("{", pos),
+        Tag::MetaRight => asm.text("}", pos),
+        Tag::Newline => asm.text("\n", pos),
+        Tag::Space => asm.text(" ", pos),
+        Tag::Tab => asm.text("\t", pos),
         Tag::Section(path) => asm.open(BlockKind::Section(path), pos),
         Tag::Repeated(path) => asm.open(BlockKind::Repeated(path), pos),
         Tag::If { ops, vars } => {
@@ -557,7 +577,10 @@ mod tests {
                 &CompileOptions::default(),
                 common,
             );
-            format!("{:?}\n{:?}", c.template.root, c.errors)
+            format!(
+                "{:?}\n{:?}\n{:?}",
+                c.template.root, c.template.text, c.errors
+            )
         })
     }
 
@@ -576,7 +599,8 @@ mod tests {
         let taken: Vec<bool> = CONTENTS
             .iter()
             .map(|content| {
-                let mut asm = Assembler::for_source(0);
+                let mut pool = TextPool::new("");
+                let mut asm = Assembler::for_source(0, &mut pool);
                 lower_common(content, Default::default(), Registry::standard(), &mut asm)
             })
             .collect();

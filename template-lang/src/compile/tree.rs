@@ -16,10 +16,38 @@ use crate::syntax::tag::{Args, Op};
 /// A sequence of instructions.
 pub type Block = Vec<Inst>;
 
+/// Literal text of a template: a range of its text ([`super::Template`] keeps the source
+/// and any text that compiling made up, such as text merged across a comment), so that
+/// compiling allocates nothing per piece of text. The executor reads it from the text of
+/// the template it is running.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    pub const EMPTY: Span = Span { start: 0, len: 0 };
+
+    /// The text this span covers in `text`, the text of the template it was compiled in.
+    #[inline(always)]
+    pub fn of(self, text: &str) -> &str {
+        &text[self.start as usize..(self.start + self.len) as usize]
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn end(self) -> u32 {
+        self.start + self.len
+    }
+}
+
 /// One compiled instruction.
 #[derive(Debug)]
 pub enum Inst {
-    Text(Box<str>),
+    Text(Span),
     /// `{@}`: prints the current node. Its own instruction because it is the usual body of
     /// loops over scalars, where the loads of a general variable tag showed in profiles.
     PrintCurrent,
@@ -28,9 +56,9 @@ pub enum Inst {
     /// Literal text followed by `{@}`, fused by the assembler: `<td>{@}` is the whole
     /// body of many small loops, and one dispatch instead of two is a measurable share of
     /// it. Counts as one instruction against the budget.
-    TextThenCurrent(Box<str>),
+    TextThenCurrent(Span),
     /// Literal text followed by a plain variable tag ([`Inst::Print`]), fused likewise.
-    TextThenPrint(Box<(Box<str>, VarPath)>),
+    TextThenPrint(Box<(Span, VarPath)>),
     Variable(Box<Variable>),
     Section(Box<Section>),
     Repeated(Box<Repeated>),

@@ -28,7 +28,8 @@ pub(crate) struct Frame<'a> {
     /// node, what identifies the stack from it down for [`Ctx::resolve`]'s memo.
     push: u32,
     pub vars: Vec<(Cow<'a, str>, Val<'a>)>,
-    pub macros: Vec<(&'a str, &'a Macro)>,
+    /// Macros by name, with the text of the template that defined them.
+    pub macros: Vec<(&'a str, &'a Macro, &'a str)>,
 }
 
 impl<'a> Frame<'a> {
@@ -65,7 +66,8 @@ impl<'a> Frame<'a> {
 pub enum PartialTarget<'a> {
     /// A compiled partial, shared (hosts that keep its output know it by its address).
     Template(&'a Arc<Template>),
-    Macro(&'a Macro),
+    /// A macro, with the text of the template that defined it.
+    Macro(&'a Macro, &'a str),
     /// A partial with syntax errors: renders nothing.
     Empty,
 }
@@ -74,6 +76,8 @@ pub enum PartialTarget<'a> {
 pub struct Ctx<'a> {
     /// The buffer output goes to (swapped while a partial renders into its own).
     pub out: String,
+    /// The text of the template whose instructions run (their text is spans of it).
+    pub(crate) text: &'a str,
     pub env: &'a Env<'a>,
     stack: Vec<Frame<'a>>,
     errors: Vec<Diagnostic>,
@@ -143,6 +147,7 @@ impl<'a> Ctx<'a> {
         stack.push(Frame::new(root, 0));
         Ctx {
             out,
+            text: "",
             env,
             stack,
             errors: Vec::new(),
@@ -387,7 +392,8 @@ impl<'a> Ctx<'a> {
     }
 
     pub(crate) fn set_macro(&mut self, name: &'a str, m: &'a Macro) {
-        self.top().macros.push((name, m));
+        let text = self.text;
+        self.top().macros.push((name, m, text));
     }
 
     // ---- resolution -------------------------------------------------------------------
@@ -562,7 +568,7 @@ impl<'a> Ctx<'a> {
     /// Finds a macro (innermost first) or a partial by name.
     pub fn partial(&mut self, name: &str) -> Option<PartialTarget<'a>> {
         if let Some(m) = self.macro_named(name) {
-            return Some(PartialTarget::Macro(m));
+            return Some(PartialTarget::Macro(m.0, m.1));
         }
         let env: &'a Env<'a> = self.env;
         let entry = env.partials.get(name)?;
@@ -575,7 +581,7 @@ impl<'a> Ctx<'a> {
     /// and comparing its name each time showed in profiles of list pages.
     pub fn partial_named(&mut self, name: &'a str) -> Option<PartialTarget<'a>> {
         if let Some(m) = self.macro_named(name) {
-            return Some(PartialTarget::Macro(m));
+            return Some(PartialTarget::Macro(m.0, m.1));
         }
         let entry = match self.last_partial {
             // The same address and length: the same text, since `name` cannot change
@@ -592,10 +598,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// The innermost macro called `name`; macros shadow partials.
-    fn macro_named(&self, name: &str) -> Option<&'a Macro> {
+    fn macro_named(&self, name: &str) -> Option<(&'a Macro, &'a str)> {
         let found = self.stack.iter().enumerate().rev().find_map(|(i, frame)| {
-            let (_, m) = frame.macros.iter().rev().find(|(n, _)| *n == name)?;
-            Some((i, *m))
+            let (_, m, text) = frame.macros.iter().rev().find(|(n, ..)| *n == name)?;
+            Some((i, (*m, *text)))
         });
         if self.recording.is_some() {
             self.note_macro_lookup(name, found.map(|(i, _)| i));
@@ -677,9 +683,18 @@ impl<'a> Ctx<'a> {
         std::mem::replace(&mut self.out, saved)
     }
 
-    /// Runs `block` into the current output.
+    /// Runs `block`, a block of the template that is running (a host tag's body), into
+    /// the current output.
     pub fn run_block(&mut self, block: &'a [crate::compile::tree::Inst]) {
         super::engine::exec_block(self, block);
+    }
+
+    /// Runs `template` into the current output, in the current scope (for hosts that run
+    /// a template inside another's).
+    pub fn run_template(&mut self, template: &'a Template) {
+        let outer = std::mem::replace(&mut self.text, &template.text);
+        super::engine::exec_block(self, &template.root);
+        self.text = outer;
     }
 
     /// Runs `f` with `node` pushed as the innermost scope (names it lacks resolve further
@@ -695,10 +710,14 @@ impl<'a> Ctx<'a> {
         match target {
             PartialTarget::Template(t) => {
                 let outer = (self.partial.replace(name), self.at);
-                super::engine::exec_block(self, &t.root);
+                self.run_template(t);
                 (self.partial, self.at) = outer;
             }
-            PartialTarget::Macro(m) => super::engine::exec_block(self, &m.body),
+            PartialTarget::Macro(m, text) => {
+                let outer = std::mem::replace(&mut self.text, text);
+                super::engine::exec_block(self, &m.body);
+                self.text = outer;
+            }
             PartialTarget::Empty => {}
         }
     }

@@ -22,15 +22,15 @@ pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
 
 fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
     match inst {
-        Inst::Text(text) => push_text(&mut ctx.out, text),
+        Inst::Text(text) => push_text(&mut ctx.out, text.of(ctx.text)),
         Inst::PrintCurrent => ctx.print_current(),
         Inst::Print(path) => ctx.print_path(path),
         Inst::TextThenCurrent(text) => {
-            push_text(&mut ctx.out, text);
+            push_text(&mut ctx.out, text.of(ctx.text));
             ctx.print_current();
         }
         Inst::TextThenPrint(fused) => {
-            push_text(&mut ctx.out, &fused.0);
+            push_text(&mut ctx.out, fused.0.of(ctx.text));
             ctx.print_path(&fused.1);
         }
         Inst::Variable(v) => exec_variable(ctx, v),

@@ -109,7 +109,7 @@ pub fn execute(
     out: &mut String,
 ) -> Vec<Diagnostic> {
     let mut ctx = Ctx::new(env, Val::Ref(data), std::mem::take(out));
-    engine::exec_block(&mut ctx, &template.root);
+    ctx.run_template(template);
     let (text, errors) = ctx.finish();
     *out = text;
     errors

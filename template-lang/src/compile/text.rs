@@ -1,0 +1,103 @@
+//! The text of a template while it compiles: its source, followed by whatever text
+//! compiling makes up (text merged across a comment, `{.meta-left}`'s brace). A piece of
+//! the source becomes a range of it without a copy, so literal text costs no allocation.
+
+use super::tree::Span;
+
+pub(crate) struct TextPool<'s> {
+    source: &'s str,
+    text: String,
+}
+
+impl<'s> TextPool<'s> {
+    /// A pool over `source`. Spans are 32-bit: a source of 4 GiB or more cannot be
+    /// compiled (request bodies and template files are limited far below that).
+    pub fn new(source: &'s str) -> TextPool<'s> {
+        assert!(
+            source.len() < (u32::MAX / 2) as usize,
+            "a template's source must be under 2 GiB"
+        );
+        let mut text = String::with_capacity(source.len() + 16);
+        text.push_str(source);
+        TextPool { source, text }
+    }
+
+    /// The span of `piece`: its range when it lies in the source (as the scanner's pieces
+    /// and host tags' attribute values do), otherwise a copy at the end.
+    pub fn span(&mut self, piece: &str) -> Span {
+        let base = self.source.as_ptr() as usize;
+        let at = piece.as_ptr() as usize;
+        if at >= base && at + piece.len() <= base + self.source.len() {
+            Span {
+                start: (at - base) as u32,
+                len: piece.len() as u32,
+            }
+        } else {
+            let start = self.text.len();
+            self.text.push_str(piece);
+            self.span_from(start)
+        }
+    }
+
+    /// `a` followed by `b`: the same range extended when `b` starts where `a` ends (so
+    /// text around a tag that prints as text stays one range), otherwise a copy of both.
+    pub fn join(&mut self, a: Span, b: Span) -> Span {
+        if a.end() == b.start {
+            return Span {
+                start: a.start,
+                len: a.len + b.len,
+            };
+        }
+        let start = if a.end() as usize == self.text.len() {
+            a.start as usize
+        } else {
+            let start = self.text.len();
+            self.text
+                .extend_from_within(a.start as usize..a.end() as usize);
+            start
+        };
+        self.text
+            .extend_from_within(b.start as usize..b.end() as usize);
+        self.span_from(start)
+    }
+
+    fn span_from(&self, start: usize) -> Span {
+        Span {
+            start: start as u32,
+            len: (self.text.len() - start) as u32,
+        }
+    }
+
+    pub fn finish(self) -> Box<str> {
+        self.text.into_boxed_str()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pieces_of_the_source_are_ranges_and_others_are_appended() {
+        let source = "ab{c}de";
+        let mut pool = TextPool::new(source);
+        let ab = pool.span(&source[..2]);
+        let de = pool.span(&source[5..]);
+        assert_eq!(ab, Span { start: 0, len: 2 });
+        assert_eq!(de, Span { start: 5, len: 2 });
+        let brace = pool.span("{");
+        assert_eq!(brace, Span { start: 7, len: 1 });
+        let tag = pool.span(&source[2..5]);
+        // Adjacent in the source: one range, nothing copied.
+        let abtag = pool.join(ab, tag);
+        assert_eq!(abtag, Span { start: 0, len: 5 });
+        // Apart: a copy of both; then joining onto that copy extends it in place.
+        let abde = pool.join(ab, de);
+        let abde_brace = pool.join(abde, brace);
+        let text = pool.finish();
+        assert_eq!(abde.of(&text), "abde");
+        assert_eq!(abde_brace.of(&text), "abde{");
+        assert_eq!(&*text, "ab{c}de{abde{");
+        assert_eq!(brace.of(&text), "{");
+    }
+}
