@@ -25,7 +25,7 @@ use tree::{Block, FormatterCall, Inst, PredicateCall};
 /// A compiled template: immutable, shareable between threads, executed many times.
 #[derive(Debug)]
 pub struct Template {
-    /// The source and made-up text that the instructions' [`Span`]s cover.
+    /// The source and made-up text that the instructions' [`tree::Span`]s cover.
     pub(crate) text: Box<str>,
     pub(crate) root: Block,
 }

@@ -10,12 +10,14 @@ pub(crate) struct TextPool<'s> {
 }
 
 impl<'s> TextPool<'s> {
-    /// A pool over `source`. Spans are 32-bit: a source of 4 GiB or more cannot be
-    /// compiled (request bodies and template files are limited far below that).
+    /// A pool over `source`. Spans are 32-bit, and the pool grows to at most about three
+    /// times the source (each piece of merged text is copied once, and made-up text is
+    /// shorter than the tag that makes it), so a source must be under 1 GiB; request
+    /// bodies and template files are limited far below that.
     pub fn new(source: &'s str) -> TextPool<'s> {
         assert!(
-            source.len() < (u32::MAX / 2) as usize,
-            "a template's source must be under 2 GiB"
+            source.len() < 1 << 30,
+            "a template's source must be under 1 GiB"
         );
         let mut text = String::with_capacity(source.len() + 16);
         text.push_str(source);
