@@ -692,8 +692,13 @@ impl<'a> Ctx<'a> {
     /// Runs `template` into the current output, in the current scope (for hosts that run
     /// a template inside another's).
     pub fn run_template(&mut self, template: &'a Template) {
-        let outer = std::mem::replace(&mut self.text, &template.text);
-        super::engine::exec_block(self, &template.root);
+        self.run_with_text(&template.text, &template.root);
+    }
+
+    /// Runs `block`, whose text instructions are spans of `text`.
+    fn run_with_text(&mut self, text: &'a str, block: &'a [crate::compile::tree::Inst]) {
+        let outer = std::mem::replace(&mut self.text, text);
+        super::engine::exec_block(self, block);
         self.text = outer;
     }
 
@@ -713,11 +718,7 @@ impl<'a> Ctx<'a> {
                 self.run_template(t);
                 (self.partial, self.at) = outer;
             }
-            PartialTarget::Macro(m, text) => {
-                let outer = std::mem::replace(&mut self.text, text);
-                super::engine::exec_block(self, &m.body);
-                self.text = outer;
-            }
+            PartialTarget::Macro(m, text) => self.run_with_text(text, &m.body),
             PartialTarget::Empty => {}
         }
     }
