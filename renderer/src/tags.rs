@@ -77,17 +77,17 @@ fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node, fragments: O
                     None => ctx.with_scope(Val::Own(data), |ctx| ctx.run_template(t)),
                 },
                 Some(_) => {}
-                None => ctx.error(
+                None => ctx.error_at(
                     format!(
                         "RuntimeError: <squarespace:{}> template '{name}' could not be found.",
                         tag.name
                     ),
-                    Some(tag.pos),
+                    tag.at,
                 ),
             }
         }
         None => {
-            if let Some(body) = &tag.body {
+            if let Some(body) = tag.body {
                 ctx.with_scope(Val::Own(data), |ctx| ctx.run_block(body));
             }
         }

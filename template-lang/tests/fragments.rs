@@ -33,7 +33,7 @@ impl Keeper {
 
 impl Host for Keeper {
     fn render_tag<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
-        let Some(body) = &tag.body else { return };
+        let Some(body) = tag.body else { return };
         let data = Val::Own(self.data.clone());
         if &*tag.name == "plain" {
             ctx.with_scope(data, |ctx| ctx.run_block(body));

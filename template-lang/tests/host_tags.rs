@@ -29,7 +29,7 @@ impl Host for TestHost {
                     .unwrap_or(0);
                 let items = Node::array((1..=n).map(|i| Node::Number(i as f64)).collect());
                 let scope = Node::object(vec![(Arc::from("items"), items)]);
-                if let Some(body) = &tag.body {
+                if let Some(body) = tag.body {
                     ctx.with_scope(Val::Own(scope), |ctx| ctx.run_block(body));
                 }
             }

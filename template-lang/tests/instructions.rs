@@ -493,6 +493,35 @@ fn syntax_errors_carry_positions() {
 }
 
 #[test]
+fn runtime_errors_carry_positions_in_the_template_that_raises_them() {
+    use template_lang::value::Node;
+    use template_lang::{Env, Partials, Registry, Template, execute};
+    let registry = Registry::standard();
+    // A macro defined in a partial and applied in the page reports where its own tag is
+    // in the partial; the page's tags report where they are in the page.
+    let page = "é\n  {.include defs}{a|apply m}\n{.include nope}{.eval 1 +}";
+    let defs = "\n{.macro m}\n    {@|apply gone}{.end}";
+    let template = Template::parse_strict(page).unwrap();
+    let (partials, errors) = Partials::compile([("defs", defs)], registry);
+    assert!(errors.is_empty());
+    let env = Env {
+        partials: &partials,
+        ..Env::default()
+    };
+    let mut out = String::new();
+    let data = Node::from_json_str(r#"{"a":1}"#).unwrap();
+    let errors = execute(&template, &data, &env, &mut out);
+    let seen: Vec<String> = errors
+        .iter()
+        .map(|e| {
+            let pos = e.pos.map(|p| p.to_string()).unwrap_or_default();
+            format!("{pos} {}", e.partial.as_deref().unwrap_or("page"))
+        })
+        .collect();
+    assert_eq!(seen, ["3:5 page", "3:1 page", "3:16 page"]);
+}
+
+#[test]
 fn deep_nesting_is_rejected_not_overflowed() {
     let depth = 10_000;
     let t = format!(

@@ -6,15 +6,17 @@
 //! Blocks are built in an arena while open (an `{.or}` branch becomes the receiving node of
 //! its block, just as in the reference). The instructions of the open nodes wait on one
 //! stack, each node's above its parent's, final as they arrive (adjacent text merged). A
-//! node's list moves off the stack, allocated once at its size, when the node is done
-//! with: at its `{.or}` or `{.end}`. A block then becomes one instruction on its parent's
-//! part of the stack; blocks still open at the end are closed then, innermost first.
+//! node's instructions move off the stack to the end of the template's instruction list
+//! when the node is done with, at its `{.or}` or `{.end}`, and become a range of it. A
+//! block then becomes one instruction on its parent's part of the stack; blocks still open
+//! at the end are closed then, innermost first.
 
+use super::Draft;
 use super::text::TextPool;
 use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
 use crate::error::{Diagnostic, msg};
 use crate::syntax::path::VarPath;
-use crate::syntax::scan::Pos;
+use crate::syntax::scan::At;
 use crate::syntax::tag::Op;
 
 /// Blocks nest at most this deep; deeper templates are rejected with a syntax error, which
@@ -49,13 +51,15 @@ enum NodeKind {
 
 struct Node {
     kind: NodeKind,
-    pos: Pos,
+    at: At,
     /// Set when the node is done with; until then its instructions are on the stack.
     consequent: Block,
     /// Where the node's instructions start on the stack.
     start: usize,
     alternate: Option<usize>,
-    alternates_with: Block,
+    /// A repeated section's separator, which fills while the section's own instructions
+    /// still arrive (blocks opened after `{.alternates with}` go to the section's body).
+    alternates_with: Vec<Inst>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -72,9 +76,9 @@ enum State {
     Dead,
 }
 
-/// The tree-building state machine, writing text into the template's [`TextPool`].
-pub struct Assembler<'p, 's> {
-    pub pool: &'p mut TextPool<'s>,
+/// The tree-building state machine, writing into the template's [`Draft`].
+pub(crate) struct Assembler<'p, 's> {
+    pub draft: &'p mut Draft<'s>,
     nodes: Vec<Node>,
     /// The instructions of the open nodes, innermost last.
     pending: Vec<Inst>,
@@ -89,18 +93,18 @@ impl<'p, 's> Assembler<'p, 's> {
     /// An assembler for a source of `len` bytes, its lists sized for it up front: demo
     /// and benchmark pages have a tag every 30 bytes or so and a block every 100, and
     /// growing the lists step by step was a tenth of what assembling cost.
-    pub fn for_source(len: usize, pool: &'p mut TextPool<'s>) -> Assembler<'p, 's> {
+    pub fn for_source(len: usize, draft: &'p mut Draft<'s>) -> Assembler<'p, 's> {
         let mut nodes = Vec::with_capacity(1 + len / 100);
         nodes.push(Node {
             kind: NodeKind::Root,
-            pos: Pos::default(),
-            consequent: Vec::new(),
+            at: At::default(),
+            consequent: Block::EMPTY,
             start: 0,
             alternate: None,
             alternates_with: Vec::new(),
         });
         Assembler {
-            pool,
+            draft,
             nodes,
             pending: Vec::with_capacity(len / 30),
             stack: Vec::with_capacity(8),
@@ -173,15 +177,16 @@ impl Assembler<'_, '_> {
         }
     }
 
-    fn error(&mut self, message: String, pos: Pos) {
+    fn error(&mut self, message: String, at: At) {
+        let pos = at.pos(self.draft.text.source());
         self.errors.push(Diagnostic::syntax(message, Some(pos)));
     }
 
-    fn new_node(&mut self, kind: NodeKind, pos: Pos) -> usize {
+    fn new_node(&mut self, kind: NodeKind, at: At) -> usize {
         self.nodes.push(Node {
             kind,
-            pos,
-            consequent: Vec::new(),
+            at,
+            consequent: Block::EMPTY,
             start: self.pending.len(),
             alternate: None,
             alternates_with: Vec::new(),
@@ -199,8 +204,14 @@ impl Assembler<'_, '_> {
 
     /// Moves the current node's instructions off the stack: the node is done with.
     fn settle_current(&mut self) {
-        let node = &mut self.nodes[self.current];
-        node.consequent = self.pending.split_off(node.start);
+        let start = self.nodes[self.current].start;
+        let block = self.settle(start);
+        self.nodes[self.current].consequent = block;
+    }
+
+    /// Moves the stack's instructions from `start` up to the template's list.
+    fn settle(&mut self, start: usize) -> Block {
+        append(&mut self.draft.insts, self.pending.drain(start..))
     }
 
     fn close(&mut self, parent: usize, block: usize) {
@@ -212,11 +223,11 @@ impl Assembler<'_, '_> {
 
     /// Whether input still counts after `{.eof}`: the first thing that follows it is an
     /// error (named by `name`), and everything after that is ignored.
-    fn ended(&mut self, name: impl FnOnce() -> &'static str, pos: Pos) -> bool {
+    fn ended(&mut self, name: impl FnOnce() -> &'static str, at: At) -> bool {
         match self.state {
             State::Dead => true,
             State::Eof => {
-                self.error(msg::transition_from_eof(name()), pos);
+                self.error(msg::transition_from_eof(name()), at);
                 self.state = State::Dead;
                 true
             }
@@ -224,58 +235,58 @@ impl Assembler<'_, '_> {
         }
     }
 
-    /// Feeds literal text (a piece of the source, or made-up text) at `pos`.
-    pub fn text(&mut self, piece: &str, pos: Pos) {
-        let span = self.pool.span(piece);
-        self.leaf(Inst::Text(span), pos);
+    /// Feeds literal text (a piece of the source, or made-up text) at offset `at`.
+    pub fn text(&mut self, piece: &str, at: At) {
+        let span = self.draft.text.span(piece);
+        self.leaf(Inst::Text(span), at);
     }
 
-    /// Feeds a leaf instruction at `pos`. Leaves are most of what arrives; they go straight
+    /// Feeds a leaf instruction at offset `at`. Leaves are most of what arrives; they go straight
     /// to the current list.
-    pub fn leaf(&mut self, inst: Inst, pos: Pos) {
-        if self.ended(|| leaf_name(&inst), pos) {
+    pub fn leaf(&mut self, inst: Inst, at: At) {
+        if self.ended(|| leaf_name(&inst), at) {
             return;
         }
         if self.state == State::AlternatesWith {
             let list = &mut self.nodes[self.current].alternates_with;
-            push_merged(list, inst, 0, self.pool);
+            push_merged(list, inst, 0, &mut self.draft.text);
         } else {
             let start = self.nodes[self.current].start;
-            push_merged(&mut self.pending, inst, start, self.pool);
+            push_merged(&mut self.pending, inst, start, &mut self.draft.text);
         }
     }
 
-    /// Opens a block at `pos`.
-    pub fn open(&mut self, kind: BlockKind, pos: Pos) {
-        if self.ended(|| block_name(&kind), pos) {
+    /// Opens a block at offset `at`.
+    pub fn open(&mut self, kind: BlockKind, at: At) {
+        if self.ended(|| block_name(&kind), at) {
             return;
         }
         if self.stack.len() >= MAX_NESTING {
-            self.error(msg::nesting_too_deep(MAX_NESTING), pos);
+            self.error(msg::nesting_too_deep(MAX_NESTING), at);
             return;
         }
         // The reference adds the block to the current node's consequent, even in the
         // alternates-with state (where the rest goes to the separator block): it lands on
         // the stack when it closes.
-        let id = self.new_node(NodeKind::Block(kind), pos);
+        let id = self.new_node(NodeKind::Block(kind), at);
         self.stack.push((self.current, id));
         self.current = id;
         self.state = self.state_for(id);
     }
 
-    /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at `pos`.
-    pub fn control(&mut self, control: Control, pos: Pos) {
-        if self.ended(|| control_name(&control), pos) {
+    /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at offset `at`.
+    pub fn control(&mut self, control: Control, at: At) {
+        if self.ended(|| control_name(&control), at) {
             return;
         }
         let current_name = self.node_name(self.current);
         match (self.state, control) {
             (State::Root, Control::Eof) => self.state = State::Eof,
             (State::Root, control) => {
-                self.error(msg::not_allowed_at_root(control_name(&control)), pos);
+                self.error(msg::not_allowed_at_root(control_name(&control)), at);
             }
             (_, Control::Eof) => {
-                self.error(msg::eof_in_block(current_name), pos);
+                self.error(msg::eof_in_block(current_name), at);
             }
             (State::Repeated, Control::AlternatesWith) => {
                 self.state = State::AlternatesWith;
@@ -283,30 +294,30 @@ impl Assembler<'_, '_> {
             (_, Control::AlternatesWith) => {
                 self.error(
                     msg::not_allowed_in_block("ALTERNATES_WITH", current_name),
-                    pos,
+                    at,
                 );
             }
             (State::Macro, Control::Or(_)) => {
-                self.error(msg::not_allowed_in_block("OR_PREDICATE", current_name), pos);
+                self.error(msg::not_allowed_in_block("OR_PREDICATE", current_name), at);
             }
             (_, Control::End) => self.pop(),
             (State::OrPredicate, Control::Or(call)) => {
                 if matches!(self.nodes[self.current].kind, NodeKind::Or(None)) {
-                    self.error(msg::dead_code("OR_PREDICATE"), pos);
+                    self.error(msg::dead_code("OR_PREDICATE"), at);
                 } else {
-                    self.link_or(call, pos);
+                    self.link_or(call, at);
                 }
             }
             (_, Control::Or(call)) => {
-                self.link_or(call, pos);
+                self.link_or(call, at);
                 self.state = State::OrPredicate;
             }
         }
     }
 
-    fn link_or(&mut self, call: Option<PredicateCall>, pos: Pos) {
+    fn link_or(&mut self, call: Option<PredicateCall>, at: At) {
         self.settle_current();
-        let id = self.new_node(NodeKind::Or(call), pos);
+        let id = self.new_node(NodeKind::Or(call), at);
         self.nodes[self.current].alternate = Some(id);
         self.current = id;
     }
@@ -316,7 +327,8 @@ impl Assembler<'_, '_> {
         while let Some((parent, block)) = self.stack.pop() {
             self.close(parent, block);
         }
-        (self.pending, self.errors)
+        let root = self.settle(0);
+        (root, self.errors)
     }
 
     fn build_alternates(&mut self, id: usize) -> tree::Alternate {
@@ -324,7 +336,7 @@ impl Assembler<'_, '_> {
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
             let node = &mut self.nodes[or_id];
-            let body = std::mem::take(&mut node.consequent);
+            let body = node.consequent;
             let call = match std::mem::replace(&mut node.kind, NodeKind::Root) {
                 NodeKind::Or(call) => call,
                 _ => None,
@@ -332,7 +344,7 @@ impl Assembler<'_, '_> {
             branches.push(OrBranch {
                 call,
                 body,
-                pos: node.pos,
+                at: node.at,
             });
             next = node.alternate;
         }
@@ -340,9 +352,9 @@ impl Assembler<'_, '_> {
     }
 
     fn build_block(&mut self, id: usize) -> Inst {
-        let body = std::mem::take(&mut self.nodes[id].consequent);
+        let body = self.nodes[id].consequent;
         let alt = self.build_alternates(id);
-        let pos = self.nodes[id].pos;
+        let at = self.nodes[id].at;
         let kind = match std::mem::replace(&mut self.nodes[id].kind, NodeKind::Root) {
             NodeKind::Block(kind) => kind,
             _ => unreachable!("only block nodes are children"),
@@ -350,7 +362,8 @@ impl Assembler<'_, '_> {
         match kind {
             BlockKind::Section(path) => Inst::Section(Box::new(tree::Section { path, body, alt })),
             BlockKind::Repeated(path) => {
-                let alternates_with = std::mem::take(&mut self.nodes[id].alternates_with);
+                let separator = std::mem::take(&mut self.nodes[id].alternates_with);
+                let alternates_with = append(&mut self.draft.insts, separator);
                 Inst::Repeated(Box::new(tree::Repeated {
                     path,
                     body,
@@ -362,24 +375,31 @@ impl Assembler<'_, '_> {
                 call,
                 body,
                 alt,
-                pos,
+                at,
             })),
             BlockKind::If { ops, vars } => Inst::If(Box::new(tree::If {
                 ops,
                 vars,
                 body,
                 alt,
-                pos,
+                at,
             })),
             BlockKind::Macro(name) => Inst::Macro(std::sync::Arc::new(tree::Macro { name, body })),
         }
     }
 }
 
+/// Appends a finished block's instructions to the template's list.
+fn append(insts: &mut Vec<Inst>, block: impl IntoIterator<Item = Inst>) -> Block {
+    let first = insts.len();
+    insts.extend(block);
+    Block::new(first, insts.len() - first)
+}
+
 /// Appends `inst` to the list that starts at `start` in `block`, merging adjacent literal
 /// text into one instruction and fusing text with a plain variable tag that follows it.
 /// Empty text is dropped.
-fn push_merged(block: &mut Block, inst: Inst, start: usize, pool: &mut TextPool) {
+fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize, pool: &mut TextPool) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }

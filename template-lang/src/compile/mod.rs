@@ -15,7 +15,7 @@ use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
 use crate::syntax::host::HostTagSyntax;
 use crate::syntax::path::{Head, VarPath};
-use crate::syntax::scan::{Piece, pos_of, scan_with};
+use crate::syntax::scan::{At, Piece, scan_with};
 use crate::syntax::tag::{Args, Common, FormatterSyntax, Tag, chain_calls, common_tag, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
@@ -27,6 +27,8 @@ use tree::{Block, FormatterCall, Inst, PredicateCall};
 pub struct Template {
     /// The source and made-up text that the instructions' [`tree::Span`]s cover.
     pub(crate) text: Box<str>,
+    /// Every block's instructions, each block a range ([`Block`]).
+    pub(crate) insts: Box<[Inst]>,
     pub(crate) root: Block,
 }
 
@@ -70,9 +72,25 @@ impl Template {
     pub fn empty() -> Template {
         Template {
             text: "".into(),
-            root: Vec::new(),
+            insts: Box::new([]),
+            root: Block::EMPTY,
         }
     }
+
+    /// What the template's instructions refer to.
+    pub(crate) fn code(&self) -> tree::Code<'_> {
+        tree::Code {
+            text: &self.text,
+            insts: &self.insts,
+        }
+    }
+}
+
+/// A template while it compiles: its text and its instruction list, which the template
+/// and the sub-templates of its host tags write into.
+pub(crate) struct Draft<'s> {
+    pub text: TextPool<'s>,
+    pub insts: Vec<Inst>,
 }
 
 /// Compiles `source`.
@@ -88,101 +106,105 @@ fn compile_source(
     options: &CompileOptions,
     common: bool,
 ) -> Compiled {
-    let mut pool = TextPool::new(source);
-    let (root, errors) = compile_into(source, &mut pool, registry, options, common);
+    let mut draft = Draft {
+        text: TextPool::new(source),
+        // Most demo and benchmark pages have an instruction every 40 bytes or so.
+        insts: Vec::with_capacity(source.len() / 12),
+    };
+    let (root, errors) = compile_into(source, &mut draft, registry, options, common);
     Compiled {
         template: Template {
-            text: pool.finish(),
+            text: draft.text.finish(),
+            insts: draft.insts.into_boxed_slice(),
             root,
         },
         errors,
     }
 }
 
-/// Compiles `source`, a piece of the source of `pool` (all of it, or a host tag's
-/// attribute value or body), writing text to `pool`.
+/// Compiles `source`, a piece of the source of `draft` (all of it, or a host tag's
+/// attribute value or body), into `draft`.
 fn compile_into(
     source: &str,
-    pool: &mut TextPool,
+    draft: &mut Draft,
     registry: &Registry,
     options: &CompileOptions,
     common: bool,
 ) -> (Block, Vec<Diagnostic>) {
-    let mut asm = Assembler::for_source(source.len(), pool);
+    // Positions are offsets in the whole source, where a host tag's attribute or body
+    // starts at its own offset.
+    let whole = draft.text.source();
+    let base = (source.as_ptr() as usize)
+        .checked_sub(whole.as_ptr() as usize)
+        .filter(|b| b + source.len() <= whole.len())
+        .expect("a sub-template's source lies in its template's source");
+    let at = |offset: usize| At((base + offset) as u32);
+    let mut asm = Assembler::for_source(source.len(), draft);
     let mut errors: Vec<Diagnostic> = Vec::new();
-    let mut last_pos = Default::default();
+    let mut last_at = at(0);
     let limits = &options.expr_limits;
-    let end = scan_with(
+    scan_with(
         source,
         options.host_prefix.as_deref(),
         |piece| match piece {
-            Piece::Host(tag, pos) => {
-                last_pos = pos;
-                let inst = lower_host(source, tag, pos, registry, options, &mut errors, asm.pool);
-                asm.leaf(inst, pos);
+            Piece::Host(tag, offset) => {
+                last_at = at(offset);
+                let inst = lower_host(tag, last_at, registry, options, &mut errors, asm.draft);
+                asm.leaf(inst, last_at);
             }
-            Piece::Text(text) => asm.text(text, last_pos),
-            Piece::Tag(content, pos, raw) => {
-                if common && lower_common(content, pos, registry, &mut asm) {
-                    last_pos = pos;
+            Piece::Text(text) => asm.text(text, last_at),
+            Piece::Tag(content, offset, raw) => {
+                let tag_at = at(offset);
+                if common && lower_common(content, tag_at, registry, &mut asm) {
+                    last_at = tag_at;
                     return;
                 }
                 match parse_tag(content) {
                     Some(tag) => {
-                        last_pos = pos;
-                        if !lower(tag, pos, registry, limits, &mut errors, &mut asm) {
-                            asm.text(raw, pos);
+                        last_at = tag_at;
+                        if !lower(tag, tag_at, registry, limits, &mut errors, &mut asm) {
+                            asm.text(raw, tag_at);
                         }
                     }
                     // Not a tag: the text, braces included.
-                    None => asm.text(raw, last_pos),
+                    None => asm.text(raw, last_at),
                 }
             }
         },
     );
-    asm.control(Control::Eof, end);
+    asm.control(Control::Eof, at(source.len()));
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
     (root, errors)
 }
 
-/// Compiles a host tag's attribute values and body as sub-templates; their syntax errors
-/// are reported at their positions in `source`.
+/// Compiles a host tag's attribute values and body as sub-templates of the template in
+/// `draft` (their positions are in its source).
 fn lower_host(
-    source: &str,
     tag: HostTagSyntax<'_>,
-    pos: crate::error::Pos,
+    at: At,
     registry: &Registry,
     options: &CompileOptions,
     errors: &mut Vec<Diagnostic>,
-    pool: &mut TextPool,
+    draft: &mut Draft,
 ) -> Inst {
-    let mut sub = |text: &str, offset: usize| -> Block {
-        let (block, sub_errors) = compile_into(text, pool, registry, options, true);
-        let base = pos_of(source, offset);
-        errors.extend(sub_errors.into_iter().map(|mut e| {
-            if let Some(p) = e.pos.as_mut() {
-                if p.line == 1 {
-                    p.col += base.col - 1;
-                }
-                p.line += base.line - 1;
-            }
-            e
-        }));
+    let mut sub = |text: &str| -> Block {
+        let (block, sub_errors) = compile_into(text, draft, registry, options, true);
+        errors.extend(sub_errors);
         block
     };
     let attrs = tag
         .attrs
         .iter()
-        .map(|(name, value, offset)| (Box::from(*name), sub(value, *offset)))
+        .map(|(name, value)| (Box::from(*name), sub(value)))
         .collect();
-    let body = tag.body.map(|(text, offset)| sub(text, offset));
+    let body = tag.body.map(sub);
     Inst::Host(Box::new(tree::HostTag {
         name: tag.name.into(),
         attrs,
         body,
-        pos,
+        at,
     }))
 }
 
@@ -190,22 +212,25 @@ fn lower_host(
 /// (an unknown formatter, as in the reference, which reports it and prints the tag).
 fn lower(
     tag: Tag<'_>,
-    pos: crate::error::Pos,
+    at: At,
     registry: &Registry,
     limits: &ExprLimits,
     errors: &mut Vec<Diagnostic>,
     asm: &mut Assembler,
 ) -> bool {
     use tree::*;
+    // The whole source, for the positions of errors.
+    let src = asm.draft.text.source();
     match tag {
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
-        Tag::Comment => asm.leaf(Inst::Text(Span::EMPTY), pos),
+        Tag::Comment => asm.leaf(Inst::Text(Span::EMPTY), at),
         Tag::Variable {
             mut vars,
             formatters,
         } => {
-            let Some(formatters) = resolve_formatters(formatters, true, registry, pos, errors)
+            let Some(formatters) =
+                resolve_formatters(formatters, true, registry, (src, at), errors)
             else {
                 return false;
             };
@@ -216,17 +241,18 @@ fn lower(
                 Inst::Variable(Box::new(Variable {
                     vars: vars.into(),
                     formatters,
-                    pos,
+                    at,
                 }))
             };
-            asm.leaf(inst, pos);
+            asm.leaf(inst, at);
         }
         Tag::Bindvar {
             name,
             vars,
             formatters,
         } => {
-            let Some(formatters) = resolve_formatters(formatters, false, registry, pos, errors)
+            let Some(formatters) =
+                resolve_formatters(formatters, false, registry, (src, at), errors)
             else {
                 return false;
             };
@@ -234,16 +260,16 @@ fn lower(
                 name: name.into(),
                 vars: vars.into(),
                 formatters,
-                pos,
+                at,
             };
-            asm.leaf(Inst::Bindvar(Box::new(bind)), pos);
+            asm.leaf(Inst::Bindvar(Box::new(bind)), at);
         }
         Tag::Ctxvar { name, bindings } => {
             let ctx = Ctxvar {
                 name: name.into(),
                 bindings: bindings.into_iter().map(|(k, v)| (k.into(), v)).collect(),
             };
-            asm.leaf(Inst::Ctxvar(Box::new(ctx)), pos);
+            asm.leaf(Inst::Ctxvar(Box::new(ctx)), at);
         }
         Tag::Eval(code) => {
             let (debug, code) = match code.strip_prefix('#') {
@@ -256,52 +282,52 @@ fn lower(
                 expr,
                 parse_errors,
                 debug,
-                pos,
+                at,
             };
-            asm.leaf(Inst::Eval(Box::new(eval)), pos);
+            asm.leaf(Inst::Eval(Box::new(eval)), at);
         }
         Tag::Include { name, args } => {
             let include = Include {
                 name: name.into(),
                 output: args.contains(&"output"),
-                pos,
+                at,
             };
-            asm.leaf(Inst::Include(Box::new(include)), pos);
+            asm.leaf(Inst::Include(Box::new(include)), at);
         }
         Tag::Inject { name, path } => {
             let inject = Inject {
                 name: name.into(),
                 path: path.into(),
             };
-            asm.leaf(Inst::Inject(Box::new(inject)), pos);
+            asm.leaf(Inst::Inject(Box::new(inject)), at);
         }
-        Tag::MetaLeft => asm.text("{", pos),
-        Tag::MetaRight => asm.text("}", pos),
-        Tag::Newline => asm.text("\n", pos),
-        Tag::Space => asm.text(" ", pos),
-        Tag::Tab => asm.text("\t", pos),
-        Tag::Section(path) => asm.open(BlockKind::Section(path), pos),
-        Tag::Repeated(path) => asm.open(BlockKind::Repeated(path), pos),
+        Tag::MetaLeft => asm.text("{", at),
+        Tag::MetaRight => asm.text("}", at),
+        Tag::Newline => asm.text("\n", at),
+        Tag::Space => asm.text(" ", at),
+        Tag::Tab => asm.text("\t", at),
+        Tag::Section(path) => asm.open(BlockKind::Section(path), at),
+        Tag::Repeated(path) => asm.open(BlockKind::Repeated(path), at),
         Tag::If { ops, vars } => {
             let kind = BlockKind::If {
                 ops: ops.into(),
                 vars: vars.into(),
             };
-            asm.open(kind, pos);
+            asm.open(kind, at);
         }
         Tag::Predicate { name, args } => {
-            let call = resolve_predicate(name, args, registry, pos, errors);
-            asm.open(BlockKind::Predicate(call), pos);
+            let call = resolve_predicate(name, args, registry, (src, at), errors);
+            asm.open(BlockKind::Predicate(call), at);
         }
-        Tag::Macro(name) => asm.open(BlockKind::Macro(name.into()), pos),
+        Tag::Macro(name) => asm.open(BlockKind::Macro(name.into()), at),
         Tag::Or(pred) => {
             let call =
-                pred.map(|(name, args)| resolve_predicate(name, args, registry, pos, errors));
-            asm.control(Control::Or(call), pos);
+                pred.map(|(name, args)| resolve_predicate(name, args, registry, (src, at), errors));
+            asm.control(Control::Or(call), at);
         }
-        Tag::End => asm.control(Control::End, pos),
-        Tag::Eof => asm.control(Control::Eof, pos),
-        Tag::AlternatesWith => asm.control(Control::AlternatesWith, pos),
+        Tag::End => asm.control(Control::End, at),
+        Tag::Eof => asm.control(Control::Eof, at),
+        Tag::AlternatesWith => asm.control(Control::AlternatesWith, at),
     }
     true
 }
@@ -309,21 +335,16 @@ fn lower(
 /// Feeds a tag of a [`Common`] shape straight to the assembler, without the general
 /// grammar's intermediate values; `false` leaves the tag to the general path, which
 /// handles everything else, errors included (an unknown formatter, a malformed chain).
-fn lower_common(
-    content: &str,
-    pos: crate::error::Pos,
-    registry: &Registry,
-    asm: &mut Assembler,
-) -> bool {
+fn lower_common(content: &str, at: At, registry: &Registry, asm: &mut Assembler) -> bool {
     let Some(common) = common_tag(content) else {
         return false;
     };
     match common {
-        Common::End => asm.control(Control::End, pos),
-        Common::Or => asm.control(Control::Or(None), pos),
-        Common::Section(path) => asm.open(BlockKind::Section(path), pos),
-        Common::Repeated(path) => asm.open(BlockKind::Repeated(path), pos),
-        Common::Variable(path, None) => asm.leaf(print(path), pos),
+        Common::End => asm.control(Control::End, at),
+        Common::Or => asm.control(Control::Or(None), at),
+        Common::Section(path) => asm.open(BlockKind::Section(path), at),
+        Common::Repeated(path) => asm.open(BlockKind::Repeated(path), at),
+        Common::Variable(path, None) => asm.leaf(print(path), at),
         Common::Variable(path, Some(chain)) => {
             let Some(formatters) = known_chain(chain, registry) else {
                 return false;
@@ -332,9 +353,9 @@ fn lower_common(
                 Inst::Variable(Box::new(tree::Variable {
                     vars: Box::new([path]),
                     formatters,
-                    pos,
+                    at,
                 })),
-                pos,
+                at,
             );
         }
     }
@@ -368,7 +389,7 @@ fn resolve_formatters(
     calls: Vec<FormatterSyntax<'_>>,
     prints: bool,
     registry: &Registry,
-    pos: crate::error::Pos,
+    (src, at): (&str, At),
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Box<[FormatterCall]>> {
     let mut out = Vec::with_capacity(calls.len());
@@ -376,7 +397,7 @@ fn resolve_formatters(
         let Some(resolved) = formatter_call(call.name, call.args, registry) else {
             errors.push(Diagnostic::syntax(
                 msg::formatter_unknown(call.name),
-                Some(pos),
+                Some(at.pos(src)),
             ));
             return None;
         };
@@ -414,7 +435,7 @@ fn resolve_predicate(
     name: &str,
     args: crate::syntax::tag::Args,
     registry: &Registry,
-    pos: crate::error::Pos,
+    (src, at): (&str, At),
     errors: &mut Vec<Diagnostic>,
 ) -> PredicateCall {
     match registry.predicate_entry(name) {
@@ -424,7 +445,10 @@ fn resolve_predicate(
             args,
         },
         None => {
-            errors.push(Diagnostic::syntax(msg::predicate_unknown(name), Some(pos)));
+            errors.push(Diagnostic::syntax(
+                msg::predicate_unknown(name),
+                Some(at.pos(src)),
+            ));
             PredicateCall {
                 name: Cow::Owned(name.into()),
                 apply: None,
@@ -578,8 +602,8 @@ mod tests {
                 common,
             );
             format!(
-                "{:?}\n{:?}\n{:?}",
-                c.template.root, c.template.text, c.errors
+                "{:?}\n{:?}\n{:?}\n{:?}",
+                c.template.root, c.template.insts, c.template.text, c.errors
             )
         })
     }
@@ -599,8 +623,11 @@ mod tests {
         let taken: Vec<bool> = CONTENTS
             .iter()
             .map(|content| {
-                let mut pool = TextPool::new("");
-                let mut asm = Assembler::for_source(0, &mut pool);
+                let mut draft = Draft {
+                    text: TextPool::new(""),
+                    insts: Vec::new(),
+                };
+                let mut asm = Assembler::for_source(0, &mut draft);
                 lower_common(content, Default::default(), Registry::standard(), &mut asm)
             })
             .collect();

@@ -24,6 +24,11 @@ impl<'s> TextPool<'s> {
         TextPool { source, text }
     }
 
+    /// The source the pool was made over (the offsets of positions are in it).
+    pub fn source(&self) -> &'s str {
+        self.source
+    }
+
     /// The span of `piece`: its range when it lies in the source (as the scanner's pieces
     /// and host tags' attribute values do), otherwise a copy at the end.
     pub fn span(&mut self, piece: &str) -> Span {

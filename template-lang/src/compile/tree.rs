@@ -10,11 +10,54 @@ use std::sync::Arc;
 use crate::exec::expr::Expr;
 use crate::plugins::{EmitFn, FormatterFn, PredicateFn};
 use crate::syntax::path::VarPath;
-use crate::syntax::scan::Pos;
+use crate::syntax::scan::At;
 use crate::syntax::tag::{Args, Op};
 
-/// A sequence of instructions.
-pub type Block = Vec<Inst>;
+/// A sequence of instructions: a range of its template's one instruction list, so that
+/// compiling allocates nothing per block. Blocks close inside out, so each block's
+/// instructions are already final, and can move to the list in one piece, by the time
+/// the block is done with; a block's own instruction then points at that range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Block {
+    start: u32,
+    len: u32,
+}
+
+impl Block {
+    pub const EMPTY: Block = Block { start: 0, len: 0 };
+
+    pub(crate) fn new(start: usize, len: usize) -> Block {
+        Block {
+            start: start as u32,
+            len: len as u32,
+        }
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+
+    /// The instructions of this block in `insts`, the list of the template it is in.
+    #[inline(always)]
+    pub(crate) fn of(self, insts: &[Inst]) -> &[Inst] {
+        &insts[self.start as usize..(self.start + self.len) as usize]
+    }
+}
+
+/// What a template's instructions refer to: its text (for [`Span`]s) and its instruction
+/// list (for [`Block`]s). The executor runs every block with the code of its template.
+#[derive(Debug, Clone, Copy)]
+pub struct Code<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) insts: &'a [Inst],
+}
+
+impl Code<'_> {
+    pub(crate) const EMPTY: Code<'static> = Code {
+        text: "",
+        insts: &[],
+    };
+}
 
 /// Literal text of a template: a range of its text ([`super::Template`] keeps the source
 /// and any text that compiling made up, such as text merged across a comment), so that
@@ -85,7 +128,7 @@ pub struct OrBranch {
     /// `None` for a plain `{.or}`, which always runs its body.
     pub call: Option<PredicateCall>,
     pub body: Block,
-    pub pos: Pos,
+    pub at: At,
 }
 
 /// A formatter call with its function resolved.
@@ -114,7 +157,7 @@ pub struct PredicateCall {
 pub struct Variable {
     pub vars: Box<[VarPath]>,
     pub formatters: Box<[FormatterCall]>,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -138,7 +181,7 @@ pub struct Predicate {
     pub call: PredicateCall,
     pub body: Block,
     pub alt: Alternate,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -147,7 +190,7 @@ pub struct If {
     pub vars: Box<[VarPath]>,
     pub body: Block,
     pub alt: Alternate,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -155,7 +198,7 @@ pub struct Bindvar {
     pub name: Box<str>,
     pub vars: Box<[VarPath]>,
     pub formatters: Box<[FormatterCall]>,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -174,7 +217,7 @@ pub struct Eval {
     /// expression with errors is not evaluated.
     pub parse_errors: Vec<String>,
     pub debug: bool,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -182,7 +225,7 @@ pub struct Include {
     pub name: Box<str>,
     /// `output`: keep what the partial prints (by default it is discarded).
     pub output: bool,
-    pub pos: Pos,
+    pub at: At,
 }
 
 #[derive(Debug)]
@@ -204,15 +247,15 @@ pub struct HostTag {
     pub name: Box<str>,
     pub attrs: Box<[(Box<str>, Block)]>,
     pub body: Option<Block>,
-    pub pos: Pos,
+    pub at: At,
 }
 
 impl HostTag {
     /// The compiled value of attribute `name`.
-    pub fn attr(&self, name: &str) -> Option<&Block> {
+    pub fn attr(&self, name: &str) -> Option<Block> {
         self.attrs
             .iter()
             .find(|(k, _)| &**k == name)
-            .map(|(_, v)| v)
+            .map(|(_, v)| *v)
     }
 }

@@ -10,10 +10,11 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use super::Env;
-use crate::compile::tree::Macro;
+use crate::compile::tree::{Block, Code, Macro};
 use crate::compile::{PartialEntry, Template};
 use crate::error::{Diagnostic, Pos, msg};
 use crate::syntax::path::{Head, Seg, VarPath};
+use crate::syntax::scan::At;
 use crate::value::{Node, Val, View, child_of};
 pub use fragment::Fragment;
 
@@ -28,8 +29,8 @@ pub(crate) struct Frame<'a> {
     /// node, what identifies the stack from it down for [`Ctx::resolve`]'s memo.
     push: u32,
     pub vars: Vec<(Cow<'a, str>, Val<'a>)>,
-    /// Macros by name, with the text of the template that defined them.
-    pub macros: Vec<(&'a str, &'a Macro, &'a str)>,
+    /// Macros by name, with the code of the template that defined them.
+    pub macros: Vec<(&'a str, &'a Macro, Code<'a>)>,
 }
 
 impl<'a> Frame<'a> {
@@ -66,8 +67,8 @@ impl<'a> Frame<'a> {
 pub enum PartialTarget<'a> {
     /// A compiled partial, shared (hosts that keep its output know it by its address).
     Template(&'a Arc<Template>),
-    /// A macro, with the text of the template that defined it.
-    Macro(&'a Macro, &'a str),
+    /// A macro, with the code of the template that defined it.
+    Macro(&'a Macro, Code<'a>),
     /// A partial with syntax errors: renders nothing.
     Empty,
 }
@@ -76,8 +77,9 @@ pub enum PartialTarget<'a> {
 pub struct Ctx<'a> {
     /// The buffer output goes to (swapped while a partial renders into its own).
     pub out: String,
-    /// The text of the template whose instructions run (their text is spans of it).
-    pub(crate) text: &'a str,
+    /// The code of the template whose instructions run: their text is spans of its text,
+    /// their blocks ranges of its instructions.
+    pub(crate) code: Code<'a>,
     pub env: &'a Env<'a>,
     stack: Vec<Frame<'a>>,
     errors: Vec<Diagnostic>,
@@ -95,9 +97,10 @@ pub struct Ctx<'a> {
     pub(crate) applying: &'static str,
     /// The partial being executed, for attributing diagnostics.
     partial: Option<&'a str>,
-    /// Where the instruction applying formatters or a predicate starts, for errors that
-    /// formatters and predicates raise without knowing where they were called from.
-    pub(crate) at: Option<Pos>,
+    /// Where the instruction applying formatters or a predicate starts, with the text of
+    /// its template (a macro it applies runs with another), for errors that formatters and
+    /// predicates raise without knowing where they were called from.
+    at: Option<(At, &'a str)>,
     reported: FxHashSet<usize>,
     pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
     /// The stack height at which a formatter chain runs in the current frame instead of a
@@ -147,7 +150,7 @@ impl<'a> Ctx<'a> {
         stack.push(Frame::new(root, 0));
         Ctx {
             out,
-            text: "",
+            code: Code::EMPTY,
             env,
             stack,
             errors: Vec::new(),
@@ -173,14 +176,29 @@ impl<'a> Ctx<'a> {
         (self.out, self.errors)
     }
 
-    /// Records an execution error; rendering goes on.
+    /// Records an execution error; rendering goes on. Without a position, it is reported
+    /// where the instruction applying formatters or a predicate starts.
     pub fn error(&mut self, message: String, pos: Option<Pos>) {
         self.spoil();
-        let mut d = Diagnostic::runtime(message, pos.or(self.at));
+        let pos = pos.or_else(|| self.at.map(|(at, text)| at.pos(text)));
+        let mut d = Diagnostic::runtime(message, pos);
         if let Some(p) = self.partial {
             d = d.in_partial(p);
         }
         self.errors.push(d);
+    }
+
+    /// Records an execution error at `at` in the template that is running (where a host
+    /// tag starts, say).
+    pub fn error_at(&mut self, message: String, at: At) {
+        let pos = at.pos(self.code.text);
+        self.error(message, Some(pos));
+    }
+
+    /// Notes that the instruction at `at` applies formatters or a predicate.
+    #[inline(always)]
+    pub(crate) fn set_at(&mut self, at: At) {
+        self.at = Some((at, self.code.text));
     }
 
     /// Abandons the formatter chain being applied: where the reference's formatter throws,
@@ -201,11 +219,11 @@ impl<'a> Ctx<'a> {
     }
 
     /// Records an error only the first time `key` reports it in this execution.
-    pub(crate) fn error_once(&mut self, key: usize, message: String, pos: Option<Pos>) {
+    pub(crate) fn error_once(&mut self, key: usize, message: String, at: At) {
         // Reported once per execution: a replayed block would not report it in the next.
         self.spoil();
         if self.reported.insert(key) {
-            self.error(message, pos);
+            self.error_at(message, at);
         }
     }
 
@@ -392,8 +410,8 @@ impl<'a> Ctx<'a> {
     }
 
     pub(crate) fn set_macro(&mut self, name: &'a str, m: &'a Macro) {
-        let text = self.text;
-        self.top().macros.push((name, m, text));
+        let code = self.code;
+        self.top().macros.push((name, m, code));
     }
 
     // ---- resolution -------------------------------------------------------------------
@@ -598,10 +616,10 @@ impl<'a> Ctx<'a> {
     }
 
     /// The innermost macro called `name`; macros shadow partials.
-    fn macro_named(&self, name: &str) -> Option<(&'a Macro, &'a str)> {
+    fn macro_named(&self, name: &str) -> Option<(&'a Macro, Code<'a>)> {
         let found = self.stack.iter().enumerate().rev().find_map(|(i, frame)| {
-            let (_, m, text) = frame.macros.iter().rev().find(|(n, ..)| *n == name)?;
-            Some((i, (*m, *text)))
+            let (_, m, code) = frame.macros.iter().rev().find(|(n, ..)| *n == name)?;
+            Some((i, (*m, *code)))
         });
         if self.recording.is_some() {
             self.note_macro_lookup(name, found.map(|(i, _)| i));
@@ -627,11 +645,14 @@ impl<'a> Ctx<'a> {
 
     /// Enters a partial; false (with an error) past the recursion limit. As in the
     /// reference, a refused entry is not undone.
-    pub fn enter_partial(&mut self, name: &str, pos: Option<Pos>) -> bool {
+    pub fn enter_partial(&mut self, name: &str, at: Option<At>) -> bool {
         self.partial_depth += 1;
         let limit = self.env.limits.max_partial_depth;
         if self.partial_depth > limit {
-            self.error(msg::partial_recursion(name, limit), pos);
+            match at {
+                Some(at) => self.error_at(msg::partial_recursion(name, limit), at),
+                None => self.error(msg::partial_recursion(name, limit), None),
+            }
             return false;
         }
         true
@@ -677,7 +698,7 @@ impl<'a> Ctx<'a> {
 
     /// Renders `block` in the current scope and returns its text (host tags evaluate their
     /// attribute values this way).
-    pub fn render_block(&mut self, block: &'a [crate::compile::tree::Inst]) -> String {
+    pub fn render_block(&mut self, block: Block) -> String {
         let saved = std::mem::take(&mut self.out);
         super::engine::exec_block(self, block);
         std::mem::replace(&mut self.out, saved)
@@ -685,21 +706,21 @@ impl<'a> Ctx<'a> {
 
     /// Runs `block`, a block of the template that is running (a host tag's body), into
     /// the current output.
-    pub fn run_block(&mut self, block: &'a [crate::compile::tree::Inst]) {
+    pub fn run_block(&mut self, block: Block) {
         super::engine::exec_block(self, block);
     }
 
     /// Runs `template` into the current output, in the current scope (for hosts that run
     /// a template inside another's).
     pub fn run_template(&mut self, template: &'a Template) {
-        self.run_with_text(&template.text, &template.root);
+        self.run_with_code(template.code(), template.root);
     }
 
-    /// Runs `block`, whose text instructions are spans of `text`.
-    fn run_with_text(&mut self, text: &'a str, block: &'a [crate::compile::tree::Inst]) {
-        let outer = std::mem::replace(&mut self.text, text);
+    /// Runs `block`, a block of `code`.
+    fn run_with_code(&mut self, code: Code<'a>, block: Block) {
+        let outer = std::mem::replace(&mut self.code, code);
         super::engine::exec_block(self, block);
-        self.text = outer;
+        self.code = outer;
     }
 
     /// Runs `f` with `node` pushed as the innermost scope (names it lacks resolve further
@@ -718,7 +739,7 @@ impl<'a> Ctx<'a> {
                 self.run_template(t);
                 (self.partial, self.at) = outer;
             }
-            PartialTarget::Macro(m, text) => self.run_with_text(text, &m.body),
+            PartialTarget::Macro(m, code) => self.run_with_code(code, m.body),
             PartialTarget::Empty => {}
         }
     }

@@ -4,15 +4,16 @@ use std::borrow::Cow;
 
 use super::context::Ctx;
 use super::expr::{ExprScope, Literal};
-use crate::compile::tree::{self, FormatterCall, Inst, OrBranch};
+use crate::compile::tree::{self, Block, FormatterCall, Inst, OrBranch};
 use crate::error::msg;
 use crate::syntax::path::{Head, VarPath};
 use crate::syntax::tag::Op;
 use crate::value::{Node, Val, View};
 
 /// Executes a block of instructions.
-pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
-    for inst in block {
+pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: Block) {
+    let insts: &'a [Inst] = block.of(ctx.code.insts);
+    for inst in insts {
         if !ctx.tick() {
             return;
         }
@@ -22,31 +23,31 @@ pub(crate) fn exec_block<'a>(ctx: &mut Ctx<'a>, block: &'a [Inst]) {
 
 fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
     match inst {
-        Inst::Text(text) => push_text(&mut ctx.out, text.of(ctx.text)),
+        Inst::Text(text) => push_text(&mut ctx.out, text.of(ctx.code.text)),
         Inst::PrintCurrent => ctx.print_current(),
         Inst::Print(path) => ctx.print_path(path),
         Inst::TextThenCurrent(text) => {
-            push_text(&mut ctx.out, text.of(ctx.text));
+            push_text(&mut ctx.out, text.of(ctx.code.text));
             ctx.print_current();
         }
         Inst::TextThenPrint(fused) => {
-            push_text(&mut ctx.out, fused.0.of(ctx.text));
+            push_text(&mut ctx.out, fused.0.of(ctx.code.text));
             ctx.print_path(&fused.1);
         }
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
         Inst::Repeated(r) => exec_repeated(ctx, r),
         Inst::Predicate(p) => {
-            ctx.at = Some(p.pos);
+            ctx.set_at(p.at);
             match test(ctx, &p.call, "PREDICATE") {
-                Some(true) => exec_block(ctx, &p.body),
+                Some(true) => exec_block(ctx, p.body),
                 Some(false) => exec_alternates(ctx, &p.alt),
                 None => {}
             }
         }
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
-            ctx.at = Some(b.pos);
+            ctx.set_at(b.at);
             let mut vars = resolve_all(ctx, &b.vars);
             ctx.applying = "BINDVAR";
             apply_formatters(ctx, &b.formatters, &mut vars);
@@ -118,13 +119,13 @@ fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &'a [OrBranch]) {
         let take = match &branch.call {
             None => Some(true),
             Some(call) => {
-                ctx.at = Some(branch.pos);
+                ctx.set_at(branch.at);
                 test(ctx, call, "OR_PREDICATE")
             }
         };
         match take {
             Some(true) => {
-                exec_block(ctx, &branch.body);
+                exec_block(ctx, branch.body);
                 return;
             }
             Some(false) => {}
@@ -172,7 +173,7 @@ pub(crate) fn apply_formatters<'a>(
 
 /// A variable tag with formatters (plain ones compile to [`Inst::Print`]).
 fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
-    ctx.at = Some(v.pos);
+    ctx.set_at(v.at);
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
     if v.vars.len() == 1 {
         let mut vars = [ctx.resolve(&v.vars[0])];
@@ -206,7 +207,7 @@ fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
     let node = ctx.resolve_section(&s.path);
     if node.view().truthy() {
         ctx.push(node);
-        exec_block(ctx, &s.body);
+        exec_block(ctx, s.body);
         ctx.pop();
     } else {
         // The section's frame is not on the stack while the alternate runs, as in the
@@ -267,9 +268,9 @@ fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
             let element = ctx.top_element();
             ctx.push(element);
         }
-        exec_block(ctx, &r.body);
+        exec_block(ctx, r.body);
         if i + 1 < len && !r.alternates_with.is_empty() {
-            exec_block(ctx, &r.alternates_with);
+            exec_block(ctx, r.alternates_with);
         }
         if !reuse {
             ctx.pop();
@@ -284,9 +285,9 @@ fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
 
 fn exec_if<'a>(ctx: &mut Ctx<'a>, i: &'a tree::If) {
     let Some(first) = i.vars.first() else {
-        ctx.error(
+        ctx.error_at(
             msg::unexpected("IF", "Cannot read properties of undefined (reading 'node')"),
-            Some(i.pos),
+            i.at,
         );
         return;
     };
@@ -310,7 +311,7 @@ fn exec_if<'a>(ctx: &mut Ctx<'a>, i: &'a tree::If) {
         }
     }
     if result {
-        exec_block(ctx, &i.body);
+        exec_block(ctx, i.body);
     } else {
         exec_alternates(ctx, &i.alt);
     }
@@ -318,12 +319,12 @@ fn exec_if<'a>(ctx: &mut Ctx<'a>, i: &'a tree::If) {
 
 fn exec_include<'a>(ctx: &mut Ctx<'a>, inc: &'a tree::Include) {
     let Some(target) = ctx.partial(&inc.name) else {
-        ctx.error(msg::partial_missing(&inc.name), Some(inc.pos));
+        ctx.error_at(msg::partial_missing(&inc.name), inc.at);
         return;
     };
     // By default the partial runs for its effects (variables, macros) and prints nothing.
     let saved = (!inc.output).then(|| std::mem::take(&mut ctx.out));
-    if ctx.enter_partial(&inc.name, Some(inc.pos)) {
+    if ctx.enter_partial(&inc.name, Some(inc.at)) {
         ctx.run_target(&inc.name, target);
         ctx.exit_partial();
     }
@@ -376,7 +377,7 @@ fn literal_node(l: Literal) -> Node {
 fn exec_eval<'a>(ctx: &mut Ctx<'a>, e: &'a tree::Eval) {
     let key = e as *const tree::Eval as usize;
     for (n, m) in e.parse_errors.iter().enumerate() {
-        ctx.error_once(key + n, msg::expression_parse(&e.source, m), Some(e.pos));
+        ctx.error_once(key + n, msg::expression_parse(&e.source, m), e.at);
     }
     let expr = &e.expr;
     if e.debug {
@@ -393,7 +394,7 @@ fn exec_eval<'a>(ctx: &mut Ctx<'a>, e: &'a tree::Eval) {
     let bound = scope.bound;
     if !errors.is_empty() {
         for m in errors {
-            ctx.error(msg::expression_reduce(&e.source, &m), Some(e.pos));
+            ctx.error_at(msg::expression_reduce(&e.source, &m), e.at);
         }
         return;
     }

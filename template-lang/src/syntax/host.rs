@@ -11,10 +11,11 @@
 pub struct HostTagSyntax<'s> {
     /// The name after the prefix (`navigation` in `<squarespace:navigation>`).
     pub name: &'s str,
-    /// `(name, value source, byte offset of the value in the whole source)`.
-    pub attrs: Vec<(&'s str, &'s str, usize)>,
-    /// The body source and its byte offset, for the `<x>...</x>` form.
-    pub body: Option<(&'s str, usize)>,
+    /// `(name, value source)`; values are slices of the whole source, which is how the
+    /// compiler knows where they are.
+    pub attrs: Vec<(&'s str, &'s str)>,
+    /// The body source, for the `<x>...</x>` form.
+    pub body: Option<&'s str>,
     /// Byte offset just after the tag (after `/>` or the closing tag).
     pub end: usize,
 }
@@ -71,7 +72,7 @@ fn parse_at_depth<'s>(
                 return Some(HostTagSyntax {
                     name,
                     attrs,
-                    body: Some((&src[body_start..body_end], body_start)),
+                    body: Some(&src[body_start..body_end]),
                     end,
                 });
             }
@@ -91,7 +92,7 @@ fn parse_at_depth<'s>(
                 }
                 let value_start = i + 1;
                 let value_end = find_quote(b, value_start, quote)?;
-                attrs.push((attr, &src[value_start..value_end], value_start));
+                attrs.push((attr, &src[value_start..value_end]));
                 i = value_end + 1;
             }
         }
@@ -152,10 +153,7 @@ mod tests {
         let src = r#"a <squarespace:navigation navigationId="main" template='nav' /> b"#;
         let t = parse_host_tag(src, 2, P).unwrap();
         assert_eq!(t.name, "navigation");
-        assert_eq!(
-            t.attrs.iter().map(|(k, v, _)| (*k, *v)).collect::<Vec<_>>(),
-            [("navigationId", "main"), ("template", "nav")]
-        );
+        assert_eq!(t.attrs, [("navigationId", "main"), ("template", "nav")]);
         assert!(t.body.is_none());
         assert_eq!(&src[t.end..], " b");
     }
@@ -165,14 +163,14 @@ mod tests {
         let src = r#"<squarespace:block-field id="{id}_intro" label="{.equal? a "b"}x{.end}"/>"#;
         let t = parse_host_tag(src, 0, P).unwrap();
         assert_eq!(t.attrs[1].1, r#"{.equal? a "b"}x{.end}"#);
-        assert_eq!(&src[t.attrs[0].2..t.attrs[0].2 + 10], "{id}_intro");
+        assert_eq!(t.attrs[0].1, "{id}_intro");
     }
 
     #[test]
     fn bodies_nest() {
         let src = "<squarespace:query collection=\"a\">[<squarespace:query collection=\"b\">in</squarespace:query><squarespace:query collection=\"c\"/>]</squarespace:query>!";
         let t = parse_host_tag(src, 0, P).unwrap();
-        let (body, _) = t.body.unwrap();
+        let body = t.body.unwrap();
         assert!(body.starts_with('[') && body.ends_with(']'));
         assert_eq!(&src[t.end..], "!");
     }

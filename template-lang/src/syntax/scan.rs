@@ -22,73 +22,33 @@ impl std::fmt::Display for Pos {
     }
 }
 
+/// A byte offset in a template's text: where a tag starts. The compiler and the
+/// instructions keep this; the line and column, which cost a count of the lines and
+/// characters before it, are worked out only for a diagnostic ([`At::pos`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct At(pub u32);
+
+impl At {
+    /// The line and column of this offset in `src`, the text it is an offset in.
+    pub fn pos(self, src: &str) -> Pos {
+        pos_of(src, self.0 as usize)
+    }
+}
+
 /// One piece of the source.
 #[derive(Debug)]
 pub enum Piece<'s> {
     /// Literal text.
     Text(&'s str),
-    /// A tag's contents (between the braces) and its position (that of its `{`), with its
-    /// source text, braces included.
-    Tag(&'s str, Pos, &'s str),
-    /// A host tag (`<prefix:name ...>`) starting at `pos`.
-    Host(HostTagSyntax<'s>, Pos),
+    /// A tag's contents (between the braces) and the offset of its `{` in the scanned
+    /// text, with its source text, braces included.
+    Tag(&'s str, usize, &'s str),
+    /// A host tag (`<prefix:name ...>`) starting at the offset.
+    Host(HostTagSyntax<'s>, usize),
 }
 
-/// Computes positions of increasing byte offsets in one pass.
-struct Lines<'s> {
-    src: &'s str,
-    /// All ASCII: a column is then a byte count.
-    ascii: bool,
-    line: u32,
-    /// Where the current line starts, and the first newline at or after it.
-    line_start: usize,
-    next_newline: Option<usize>,
-    /// The last offset asked for and its column.
-    offset: usize,
-    col: u32,
-}
-
-impl<'s> Lines<'s> {
-    fn new(src: &'s str) -> Lines<'s> {
-        Lines {
-            src,
-            ascii: src.is_ascii(),
-            line: 1,
-            line_start: 0,
-            next_newline: memchr(b'\n', src.as_bytes()),
-            offset: 0,
-            col: 1,
-        }
-    }
-
-    /// The position of `offset`, which is at or after the last one asked for. Templates
-    /// have far fewer lines than tags, so this moves from newline to newline, and within a
-    /// line counts only the characters since the last position asked for (or none at all
-    /// when the source is ASCII).
-    fn pos(&mut self, offset: usize) -> Pos {
-        let bytes = self.src.as_bytes();
-        while let Some(nl) = self.next_newline.filter(|&nl| nl < offset) {
-            self.line += 1;
-            self.line_start = nl + 1;
-            self.next_newline = memchr(b'\n', &bytes[nl + 1..]).map(|k| nl + 1 + k);
-        }
-        self.col = if self.ascii {
-            (offset - self.line_start) as u32 + 1
-        } else if self.offset >= self.line_start {
-            self.col + chars(&self.src[self.offset..offset])
-        } else {
-            1 + chars(&self.src[self.line_start..offset])
-        };
-        self.offset = offset;
-        Pos {
-            line: self.line,
-            col: self.col,
-        }
-    }
-}
-
-/// The characters in `s`: most gaps between tags are ASCII even in a source that is not,
-/// and checking that is cheaper than counting characters.
+/// The characters in `s`: most lines are ASCII even in a source that is not, and checking
+/// that is cheaper than counting characters.
 fn chars(s: &str) -> u32 {
     if s.is_ascii() {
         s.len() as u32
@@ -97,9 +57,19 @@ fn chars(s: &str) -> u32 {
     }
 }
 
-/// The position of a byte offset (for diagnostics).
+/// The line and column of a byte offset (past the end counts as the end; inside a
+/// character, as that character).
 pub fn pos_of(src: &str, offset: usize) -> Pos {
-    Lines::new(src).pos(offset.min(src.len()))
+    let mut offset = offset.min(src.len());
+    while !src.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &src.as_bytes()[..offset];
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    Pos {
+        line: 1 + memchr::memchr_iter(b'\n', before).count() as u32,
+        col: 1 + chars(&src[line_start..offset]),
+    }
 }
 
 /// Scans `src`, handing each piece to `emit` in order.
@@ -108,19 +78,13 @@ pub fn scan<'s>(src: &'s str, emit: impl FnMut(Piece<'s>)) {
 }
 
 /// Scans `src`, also recognising host tags `<{prefix}name ...>` when a prefix is given.
-/// Returns the position of the end of `src` (where the end of input is reported).
-pub fn scan_with<'s>(
-    src: &'s str,
-    host_prefix: Option<&str>,
-    mut emit: impl FnMut(Piece<'s>),
-) -> Pos {
+pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnMut(Piece<'s>)) {
     let host_open = host_prefix.map(|p| format!("<{p}"));
     let host_finder = host_open.as_deref().map(memmem::Finder::new);
     // Where the next host tag may start (searching again only once we pass it).
     let mut next_host: Option<usize> = None;
     let bytes = src.as_bytes();
     let len = bytes.len();
-    let mut lines = Lines::new(src);
     let flush = |from: usize, to: usize, emit: &mut dyn FnMut(Piece<'s>)| {
         if from < to {
             emit(Piece::Text(&src[from..to]));
@@ -143,7 +107,7 @@ pub fn scan_with<'s>(
                     Some(tag) => {
                         flush(save, h, &mut emit);
                         let end = tag.end;
-                        emit(Piece::Host(tag, lines.pos(h)));
+                        emit(Piece::Host(tag, h));
                         idx = end;
                     }
                     None => {
@@ -157,7 +121,7 @@ pub fn scan_with<'s>(
         }
         let Some(mut start) = brace else {
             flush(save, len, &mut emit);
-            return lines.pos(len);
+            return;
         };
         if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
             flush(save, start, &mut emit);
@@ -166,7 +130,7 @@ pub fn scan_with<'s>(
                     idx = start + 3 + end + 3;
                     continue;
                 }
-                None => return lines.pos(len),
+                None => return,
             }
         }
         // Find the closing brace; a further '{' moves the start of the tag.
@@ -183,12 +147,12 @@ pub fn scan_with<'s>(
         };
         let Some(close) = close else {
             flush(save, len, &mut emit);
-            return lines.pos(len);
+            return;
         };
         flush(save, start, &mut emit);
         emit(Piece::Tag(
             &src[start + 1..close],
-            lines.pos(start),
+            start,
             &src[start..=close],
         ));
         idx = close + 1;
@@ -205,12 +169,12 @@ mod tests {
         scan(src, |p| {
             out.push(match p {
                 Piece::Text(t) => format!("T:{t}"),
-                Piece::Host(h, pos) => format!("H:{}@{pos}", h.name),
-                Piece::Tag(content, pos, raw) => match parse_tag(content) {
-                    None => format!("T:{raw}"),
-                    Some(Tag::Comment) => format!("C@{pos}"),
-                    Some(Tag::Variable { .. }) => format!("V@{pos}"),
-                    Some(t) => format!("{t:?}@{pos}")
+                Piece::Host(h, at) => format!("H:{}@{}", h.name, pos_of(src, at)),
+                Piece::Tag(content, at, raw) => match (parse_tag(content), pos_of(src, at)) {
+                    (None, _) => format!("T:{raw}"),
+                    (Some(Tag::Comment), pos) => format!("C@{pos}"),
+                    (Some(Tag::Variable { .. }), pos) => format!("V@{pos}"),
+                    (Some(t), pos) => format!("{t:?}@{pos}")
                         .split('(')
                         .next()
                         .unwrap()
@@ -246,8 +210,8 @@ mod tests {
         scan_with(src, Some("x:"), |p| {
             with.push(match p {
                 Piece::Text(t) => format!("T:{t}"),
-                Piece::Host(h, pos) => format!("H:{}@{pos}", h.name),
-                Piece::Tag(_, pos, _) => format!("V@{pos}"),
+                Piece::Host(h, at) => format!("H:{}@{}", h.name, pos_of(src, at)),
+                Piece::Tag(_, at, _) => format!("V@{}", pos_of(src, at)),
             })
         });
         assert_eq!(
@@ -284,25 +248,18 @@ mod tests {
 
     #[test]
     fn positions_match_counting_lines_and_characters() {
-        // Every step size over mixed and over ASCII-only text (which counts bytes), with
-        // several positions on one line, on consecutive lines and after empty lines.
+        // Every offset of mixed and of ASCII-only text, with several positions on one
+        // line, on consecutive lines and after empty lines; an offset inside a character
+        // counts as that character, and one past the end as the end.
         let mixed = "ab\néü€\n\n𝄞x\nlong line of plain ascii text, then ü\n\u{7f}\u{80}é\n";
         let ascii = "{a}\n\n  {b} {c}\nno tags here\n{d}";
-        for (src, step) in [mixed, ascii]
-            .into_iter()
-            .flat_map(|s| (1..=s.len()).map(move |step| (s, step)))
-        {
-            let mut lines = Lines::new(src);
-            let offsets = (0..=src.len())
-                .step_by(step)
-                .chain([src.len()])
-                .filter(|&o| src.is_char_boundary(o));
-            for offset in offsets {
-                assert_eq!(
-                    lines.pos(offset),
-                    naive_pos(src, offset),
-                    "step {step} at {offset}"
-                );
+        for src in [mixed, ascii] {
+            for offset in 0..=src.len() + 2 {
+                let mut boundary = offset.min(src.len());
+                while !src.is_char_boundary(boundary) {
+                    boundary -= 1;
+                }
+                assert_eq!(pos_of(src, offset), naive_pos(src, boundary), "at {offset}");
             }
         }
     }
