@@ -519,6 +519,14 @@ fn runtime_errors_carry_positions_in_the_template_that_raises_them() {
         })
         .collect();
     assert_eq!(seen, ["3:5 page", "3:1 page", "3:16 page"]);
+
+    // A loop failing at two tags on every pass reports each at its own place.
+    let template =
+        Template::parse_strict("{.repeated section xs}\n{@|apply a}{@|apply b}{.end}").unwrap();
+    let data = Node::from_json_str(r#"{"xs":[1,2]}"#).unwrap();
+    let errors = execute(&template, &data, &Env::default(), &mut out);
+    let seen: Vec<String> = errors.iter().map(|e| e.pos.unwrap().to_string()).collect();
+    assert_eq!(seen, ["2:1", "2:12", "2:1", "2:12"]);
 }
 
 #[test]

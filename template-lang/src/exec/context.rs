@@ -101,6 +101,10 @@ pub struct Ctx<'a> {
     /// its template (a macro it applies runs with another), for errors that formatters and
     /// predicates raise without knowing where they were called from.
     at: Option<(At, &'a str)>,
+    /// The last position worked out for an error, by its text's address and offset: a
+    /// loop that fails on every pass reports at the same place each time, and working a
+    /// position out counts the lines before it.
+    last_pos: Option<(usize, At, Pos)>,
     reported: FxHashSet<usize>,
     pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
     /// The stack height at which a formatter chain runs in the current frame instead of a
@@ -162,6 +166,7 @@ impl<'a> Ctx<'a> {
             applying: "VARIABLE",
             partial: None,
             at: None,
+            last_pos: None,
             reported: FxHashSet::default(),
             i18n: None,
             shared_frame_at: usize::MAX,
@@ -180,7 +185,7 @@ impl<'a> Ctx<'a> {
     /// where the instruction applying formatters or a predicate starts.
     pub fn error(&mut self, message: String, pos: Option<Pos>) {
         self.spoil();
-        let pos = pos.or_else(|| self.at.map(|(at, text)| at.pos(text)));
+        let pos = pos.or_else(|| self.at.map(|(at, text)| self.pos_in(at, text)));
         let mut d = Diagnostic::runtime(message, pos);
         if let Some(p) = self.partial {
             d = d.in_partial(p);
@@ -191,8 +196,21 @@ impl<'a> Ctx<'a> {
     /// Records an execution error at `at` in the template that is running (where a host
     /// tag starts, say).
     pub fn error_at(&mut self, message: String, at: At) {
-        let pos = at.pos(self.code.text);
+        let pos = self.pos_in(at, self.code.text);
         self.error(message, Some(pos));
+    }
+
+    /// The line and column of `at` in `text`, a text of this execution's templates.
+    fn pos_in(&mut self, at: At, text: &str) -> Pos {
+        let key = text.as_ptr() as usize;
+        match self.last_pos {
+            Some((k, a, pos)) if (k, a) == (key, at) => pos,
+            _ => {
+                let pos = at.pos(text);
+                self.last_pos = Some((key, at, pos));
+                pos
+            }
+        }
     }
 
     /// Notes that the instruction at `at` applies formatters or a predicate.
