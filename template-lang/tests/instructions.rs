@@ -493,6 +493,23 @@ fn syntax_errors_carry_positions() {
 }
 
 #[test]
+fn a_template_with_an_error_on_every_line_reports_each_where_it_is() {
+    use template_lang::{Registry, Template};
+    // 50 000 stray `{.end}`s, one per line after a line of text. Each error's position is
+    // looked up in an index of the lines, not counted from the start of the source, which
+    // over this many errors would take minutes.
+    let lines = 50_000;
+    let source = format!("é text\n{}", "  {.end}\n".repeat(lines));
+    let c = Template::compile(&source, Registry::standard());
+    assert_eq!(c.errors.len(), lines);
+    let at = |i: usize| c.errors[i].pos.unwrap().to_string();
+    assert_eq!(
+        (at(0), at(lines - 1)),
+        ("2:3".to_string(), format!("{}:3", lines + 1))
+    );
+}
+
+#[test]
 fn runtime_errors_carry_positions_in_the_template_that_raises_them() {
     use template_lang::value::Node;
     use template_lang::{Env, Partials, Registry, Template, execute};

@@ -178,7 +178,7 @@ impl Assembler<'_, '_> {
     }
 
     fn error(&mut self, message: String, at: At) {
-        let pos = at.pos(self.draft.text.source());
+        let pos = self.draft.pos(at);
         self.errors.push(Diagnostic::syntax(message, Some(pos)));
     }
 

@@ -6,6 +6,7 @@ mod text;
 pub mod tree;
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -15,7 +16,7 @@ use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
 use crate::syntax::host::HostTagSyntax;
 use crate::syntax::path::{Head, VarPath};
-use crate::syntax::scan::{At, Piece, scan_with};
+use crate::syntax::scan::{At, LineIndex, Piece, scan_with};
 use crate::syntax::tag::{Args, Common, FormatterSyntax, Tag, chain_calls, common_tag, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
@@ -91,6 +92,29 @@ impl Template {
 pub(crate) struct Draft<'s> {
     pub text: TextPool<'s>,
     pub insts: Vec<Inst>,
+    /// The source's lines, indexed at the first error.
+    lines: OnceCell<LineIndex>,
+}
+
+impl<'s> Draft<'s> {
+    pub fn new(source: &'s str) -> Draft<'s> {
+        Draft {
+            text: TextPool::new(source),
+            // Demo and benchmark pages have a tag every 30 bytes or so, and a tag makes
+            // at most two instructions (with the text before it): room for that up
+            // front, so that the list rarely grows.
+            insts: Vec::with_capacity(source.len() / 15),
+            lines: OnceCell::new(),
+        }
+    }
+
+    /// The line and column of `at` in the source, for a syntax error.
+    pub fn pos(&self, at: At) -> crate::error::Pos {
+        let source = self.text.source();
+        self.lines
+            .get_or_init(|| LineIndex::new(source))
+            .pos(source, at)
+    }
 }
 
 /// Compiles `source`.
@@ -106,11 +130,7 @@ fn compile_source(
     options: &CompileOptions,
     common: bool,
 ) -> Compiled {
-    let mut draft = Draft {
-        text: TextPool::new(source),
-        // Most demo and benchmark pages have an instruction every 40 bytes or so.
-        insts: Vec::with_capacity(source.len() / 12),
-    };
+    let mut draft = Draft::new(source);
     let (root, errors) = compile_into(source, &mut draft, registry, options, common);
     Compiled {
         template: Template {
@@ -219,8 +239,6 @@ fn lower(
     asm: &mut Assembler,
 ) -> bool {
     use tree::*;
-    // The whole source, for the positions of errors.
-    let src = asm.draft.text.source();
     match tag {
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
@@ -230,7 +248,7 @@ fn lower(
             formatters,
         } => {
             let Some(formatters) =
-                resolve_formatters(formatters, true, registry, (src, at), errors)
+                resolve_formatters(formatters, true, registry, (asm.draft, at), errors)
             else {
                 return false;
             };
@@ -252,7 +270,7 @@ fn lower(
             formatters,
         } => {
             let Some(formatters) =
-                resolve_formatters(formatters, false, registry, (src, at), errors)
+                resolve_formatters(formatters, false, registry, (asm.draft, at), errors)
             else {
                 return false;
             };
@@ -316,13 +334,14 @@ fn lower(
             asm.open(kind, at);
         }
         Tag::Predicate { name, args } => {
-            let call = resolve_predicate(name, args, registry, (src, at), errors);
+            let call = resolve_predicate(name, args, registry, (asm.draft, at), errors);
             asm.open(BlockKind::Predicate(call), at);
         }
         Tag::Macro(name) => asm.open(BlockKind::Macro(name.into()), at),
         Tag::Or(pred) => {
-            let call =
-                pred.map(|(name, args)| resolve_predicate(name, args, registry, (src, at), errors));
+            let call = pred.map(|(name, args)| {
+                resolve_predicate(name, args, registry, (asm.draft, at), errors)
+            });
             asm.control(Control::Or(call), at);
         }
         Tag::End => asm.control(Control::End, at),
@@ -389,7 +408,7 @@ fn resolve_formatters(
     calls: Vec<FormatterSyntax<'_>>,
     prints: bool,
     registry: &Registry,
-    (src, at): (&str, At),
+    (draft, at): (&Draft, At),
     errors: &mut Vec<Diagnostic>,
 ) -> Option<Box<[FormatterCall]>> {
     let mut out = Vec::with_capacity(calls.len());
@@ -397,7 +416,7 @@ fn resolve_formatters(
         let Some(resolved) = formatter_call(call.name, call.args, registry) else {
             errors.push(Diagnostic::syntax(
                 msg::formatter_unknown(call.name),
-                Some(at.pos(src)),
+                Some(draft.pos(at)),
             ));
             return None;
         };
@@ -435,7 +454,7 @@ fn resolve_predicate(
     name: &str,
     args: crate::syntax::tag::Args,
     registry: &Registry,
-    (src, at): (&str, At),
+    (draft, at): (&Draft, At),
     errors: &mut Vec<Diagnostic>,
 ) -> PredicateCall {
     match registry.predicate_entry(name) {
@@ -447,7 +466,7 @@ fn resolve_predicate(
         None => {
             errors.push(Diagnostic::syntax(
                 msg::predicate_unknown(name),
-                Some(at.pos(src)),
+                Some(draft.pos(at)),
             ));
             PredicateCall {
                 name: Cow::Owned(name.into()),
@@ -623,10 +642,7 @@ mod tests {
         let taken: Vec<bool> = CONTENTS
             .iter()
             .map(|content| {
-                let mut draft = Draft {
-                    text: TextPool::new(""),
-                    insts: Vec::new(),
-                };
+                let mut draft = Draft::new("");
                 let mut asm = Assembler::for_source(0, &mut draft);
                 lower_common(content, Default::default(), Registry::standard(), &mut asm)
             })

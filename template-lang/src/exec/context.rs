@@ -14,7 +14,7 @@ use crate::compile::tree::{Block, Code, Macro};
 use crate::compile::{PartialEntry, Template};
 use crate::error::{Diagnostic, Pos, msg};
 use crate::syntax::path::{Head, Seg, VarPath};
-use crate::syntax::scan::At;
+use crate::syntax::scan::{At, LineIndex};
 use crate::value::{Node, Val, View, child_of};
 pub use fragment::Fragment;
 
@@ -101,10 +101,10 @@ pub struct Ctx<'a> {
     /// its template (a macro it applies runs with another), for errors that formatters and
     /// predicates raise without knowing where they were called from.
     at: Option<(At, &'a str)>,
-    /// The last position worked out for an error, by its text's address and offset: a
-    /// loop that fails on every pass reports at the same place each time, and working a
-    /// position out counts the lines before it.
-    last_pos: Option<(usize, At, Pos)>,
+    /// The lines of each text an error was reported in, by the text's address (texts
+    /// live as long as the execution): a page can report an error on every pass of a
+    /// loop, and working each position out from the start would cost as much as its text.
+    line_indexes: Vec<(usize, LineIndex)>,
     reported: FxHashSet<usize>,
     pub(crate) i18n: Option<Box<crate::plugins::i18n::I18nState>>,
     /// The stack height at which a formatter chain runs in the current frame instead of a
@@ -166,7 +166,7 @@ impl<'a> Ctx<'a> {
             applying: "VARIABLE",
             partial: None,
             at: None,
-            last_pos: None,
+            line_indexes: Vec::new(),
             reported: FxHashSet::default(),
             i18n: None,
             shared_frame_at: usize::MAX,
@@ -203,14 +203,14 @@ impl<'a> Ctx<'a> {
     /// The line and column of `at` in `text`, a text of this execution's templates.
     fn pos_in(&mut self, at: At, text: &str) -> Pos {
         let key = text.as_ptr() as usize;
-        match self.last_pos {
-            Some((k, a, pos)) if (k, a) == (key, at) => pos,
-            _ => {
-                let pos = at.pos(text);
-                self.last_pos = Some((key, at, pos));
-                pos
+        let i = match self.line_indexes.iter().position(|(k, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                self.line_indexes.push((key, LineIndex::new(text)));
+                self.line_indexes.len() - 1
             }
-        }
+        };
+        self.line_indexes[i].1.pos(text, at)
     }
 
     /// Notes that the instruction at `at` applies formatters or a predicate.
