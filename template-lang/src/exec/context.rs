@@ -667,10 +667,8 @@ impl<'a> Ctx<'a> {
         self.partial_depth += 1;
         let limit = self.env.limits.max_partial_depth;
         if self.partial_depth > limit {
-            match at {
-                Some(at) => self.error_at(msg::partial_recursion(name, limit), at),
-                None => self.error(msg::partial_recursion(name, limit), None),
-            }
+            let pos = at.map(|at| self.pos_in(at, self.code.text));
+            self.error(msg::partial_recursion(name, limit), pos);
             return false;
         }
         true

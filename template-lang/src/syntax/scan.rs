@@ -24,16 +24,9 @@ impl std::fmt::Display for Pos {
 
 /// A byte offset in a template's text: where a tag starts. The compiler and the
 /// instructions keep this; the line and column, which cost a count of the lines and
-/// characters before it, are worked out only for a diagnostic ([`At::pos`]).
+/// characters before it, are worked out only for a diagnostic ([`LineIndex::pos`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct At(pub u32);
-
-impl At {
-    /// The line and column of this offset in `src`, the text it is an offset in.
-    pub fn pos(self, src: &str) -> Pos {
-        pos_of(src, self.0 as usize)
-    }
-}
 
 /// Where the lines of a text start, for working out many positions in it: each then
 /// costs a binary search, and in an ASCII text nothing more, so that a template with an
@@ -57,8 +50,8 @@ impl LineIndex {
         }
     }
 
-    /// The line and column of `at` in `src`, the text this index was built over; the
-    /// same as [`pos_of`].
+    /// The line and column of `at` in `src`, the text this index was built over (past
+    /// the end counts as the end; inside a character, as that character).
     pub fn pos(&self, src: &str, at: At) -> Pos {
         let mut offset = (at.0 as usize).min(src.len());
         while !src.is_char_boundary(offset) {
@@ -97,21 +90,6 @@ fn chars(s: &str) -> u32 {
         s.len() as u32
     } else {
         s.chars().count() as u32
-    }
-}
-
-/// The line and column of a byte offset (past the end counts as the end; inside a
-/// character, as that character).
-pub fn pos_of(src: &str, offset: usize) -> Pos {
-    let mut offset = offset.min(src.len());
-    while !src.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    let before = &src.as_bytes()[..offset];
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    Pos {
-        line: 1 + memchr::memchr_iter(b'\n', before).count() as u32,
-        col: 1 + chars(&src[line_start..offset]),
     }
 }
 
@@ -207,6 +185,10 @@ mod tests {
     use super::*;
     use crate::syntax::tag::{Tag, parse_tag};
 
+    fn pos_of(src: &str, offset: usize) -> Pos {
+        LineIndex::new(src).pos(src, At(offset as u32))
+    }
+
     fn pieces(src: &str) -> Vec<String> {
         let mut out = Vec::new();
         scan(src, |p| {
@@ -296,30 +278,15 @@ mod tests {
         // counts as that character, and one past the end as the end.
         let mixed = "ab\néü€\n\n𝄞x\nlong line of plain ascii text, then ü\n\u{7f}\u{80}é\n";
         let ascii = "{a}\n\n  {b} {c}\nno tags here\n{d}";
-        for src in [mixed, ascii] {
+        for src in [mixed, ascii, "", "\n", "x"] {
+            let index = LineIndex::new(src);
             for offset in 0..=src.len() + 2 {
                 let mut boundary = offset.min(src.len());
                 while !src.is_char_boundary(boundary) {
                     boundary -= 1;
                 }
-                assert_eq!(pos_of(src, offset), naive_pos(src, boundary), "at {offset}");
-            }
-        }
-    }
-
-    #[test]
-    fn a_line_index_gives_the_positions_pos_of_does() {
-        let mixed = "ab\néü€\n\n𝄞x\nlong line of plain ascii text, then ü\n\u{7f}\u{80}é\n";
-        let ascii = "{a}\n\n  {b} {c}\nno tags here\n{d}";
-        for src in [mixed, ascii, "", "\n", "x"] {
-            let index = LineIndex::new(src);
-            for offset in 0..=src.len() + 2 {
-                let at = At(offset as u32);
-                assert_eq!(
-                    index.pos(src, at),
-                    pos_of(src, offset),
-                    "{src:?} at {offset}"
-                );
+                let pos = index.pos(src, At(offset as u32));
+                assert_eq!(pos, naive_pos(src, boundary), "{src:?} at {offset}");
             }
         }
     }
