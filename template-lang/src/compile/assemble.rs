@@ -15,7 +15,7 @@ use super::Draft;
 use super::text::TextPool;
 use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
 use crate::error::{Diagnostic, msg};
-use crate::syntax::path::VarPath;
+use crate::syntax::path::{Head, VarPath};
 use crate::syntax::scan::At;
 use crate::syntax::tag::Op;
 
@@ -254,6 +254,26 @@ impl Assembler<'_, '_> {
             let start = self.nodes[self.current].start;
             push_merged(&mut self.pending, inst, start, &mut self.draft.text);
         }
+    }
+
+    /// Feeds a variable tag without formatters that prints `path`. Fused with literal
+    /// text before it as [`push_merged`] would fuse its [`Inst::Print`], but without
+    /// boxing the reference twice (most plain variable tags follow text).
+    pub fn print(&mut self, path: VarPath, at: At) {
+        if matches!(path.head, Head::Current) && path.rest.is_empty() {
+            return self.leaf(Inst::PrintCurrent, at);
+        }
+        let start = self.nodes[self.current].start;
+        let settled = !matches!(self.state, State::AlternatesWith | State::Eof | State::Dead);
+        if settled
+            && self.pending.len() > start
+            && let Some(last) = self.pending.last_mut()
+            && let Inst::Text(text) = *last
+        {
+            *last = Inst::TextThenPrint(Box::new((text, path)));
+            return;
+        }
+        self.leaf(Inst::Print(Box::new(path)), at);
     }
 
     /// Opens a block at offset `at`.

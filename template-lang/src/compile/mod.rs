@@ -2,6 +2,7 @@
 //! parse expressions, assemble the tree.
 
 mod assemble;
+mod onepass;
 mod text;
 pub mod tree;
 
@@ -15,9 +16,8 @@ use crate::error::{Diagnostic, msg};
 use crate::exec::expr::{Expr, ExprLimits};
 use crate::plugins::Registry;
 use crate::syntax::host::HostTagSyntax;
-use crate::syntax::path::{Head, VarPath};
 use crate::syntax::scan::{At, LineIndex, Piece, scan_with};
-use crate::syntax::tag::{Args, Common, FormatterSyntax, Tag, chain_calls, common_tag, parse_tag};
+use crate::syntax::tag::{Args, FormatterSyntax, Tag, chain_calls, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
 use text::TextPool;
@@ -91,15 +91,21 @@ impl Template {
 /// and the sub-templates of its host tags write into.
 pub(crate) struct Draft<'s> {
     pub text: TextPool<'s>,
+    /// The source, shared by the names of the template's references
+    /// ([`crate::syntax::path::Name`]); the source that compiles is this text.
+    pub names: Arc<str>,
     pub insts: Vec<Inst>,
     /// The source's lines, indexed at the first error.
     lines: OnceCell<LineIndex>,
 }
 
 impl<'s> Draft<'s> {
-    pub fn new(source: &'s str) -> Draft<'s> {
+    /// A draft for `source`, which is `names`' text.
+    pub fn new(source: &'s str, names: Arc<str>) -> Draft<'s> {
+        debug_assert!(std::ptr::eq(source, &*names));
         Draft {
             text: TextPool::new(source),
+            names,
             // Demo and benchmark pages have a tag every 30 bytes or so, and a tag makes
             // at most two instructions (with the text before it): room for that up
             // front, so that the list rarely grows.
@@ -130,7 +136,9 @@ fn compile_source(
     options: &CompileOptions,
     common: bool,
 ) -> Compiled {
-    let mut draft = Draft::new(source);
+    let names: Arc<str> = Arc::from(source);
+    let source = &*names;
+    let mut draft = Draft::new(source, Arc::clone(&names));
     let (root, errors) = compile_into(source, &mut draft, registry, options, common);
     Compiled {
         template: Template {
@@ -161,12 +169,28 @@ fn compile_into(
     let at = |offset: usize| At((base + offset) as u32);
     let mut asm = Assembler::for_source(source.len(), draft);
     let mut errors: Vec<Diagnostic> = Vec::new();
-    let mut last_at = at(0);
     let limits = &options.expr_limits;
-    scan_with(
-        source,
-        options.host_prefix.as_deref(),
-        |piece| match piece {
+    let host_prefix = options.host_prefix.as_deref().filter(|prefix| {
+        memchr::memmem::find_iter(source.as_bytes(), prefix.as_bytes())
+            .any(|i| i > 0 && source.as_bytes()[i - 1] == b'<')
+    });
+    if common && host_prefix.is_none() {
+        let mut general =
+            |content: &str, raw: &str, tag_at: At, text_at: At, asm: &mut Assembler| {
+                lower_general(
+                    content,
+                    raw,
+                    (tag_at, text_at),
+                    registry,
+                    limits,
+                    &mut errors,
+                    asm,
+                )
+            };
+        onepass::lower_source(source, base, registry, &mut asm, &mut general);
+    } else {
+        let mut last_at = at(0);
+        scan_with(source, host_prefix, |piece| match piece {
             Piece::Host(tag, offset) => {
                 last_at = at(offset);
                 let inst = lower_host(tag, last_at, registry, options, &mut errors, asm.draft);
@@ -175,28 +199,45 @@ fn compile_into(
             Piece::Text(text) => asm.text(text, last_at),
             Piece::Tag(content, offset, raw) => {
                 let tag_at = at(offset);
-                if common && lower_common(content, tag_at, registry, &mut asm) {
+                if common && onepass::common(content, tag_at, registry, &mut asm) {
                     last_at = tag_at;
                     return;
                 }
-                match parse_tag(content) {
-                    Some(tag) => {
-                        last_at = tag_at;
-                        if !lower(tag, tag_at, registry, limits, &mut errors, &mut asm) {
-                            asm.text(raw, tag_at);
-                        }
-                    }
-                    // Not a tag: the text, braces included.
-                    None => asm.text(raw, last_at),
+                let ats = (tag_at, last_at);
+                if lower_general(content, raw, ats, registry, limits, &mut errors, &mut asm) {
+                    last_at = tag_at;
                 }
             }
-        },
-    );
+        });
+    }
     asm.control(Control::Eof, at(source.len()));
     let (root, asm_errors) = asm.finish();
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
     (root, errors)
+}
+
+/// Feeds a tag to the assembler by the general grammar: `false` when it is not a tag and
+/// prints as text (at `text_at`, where text that follows the last tag is reported).
+fn lower_general(
+    content: &str,
+    raw: &str,
+    (tag_at, text_at): (At, At),
+    registry: &Registry,
+    limits: &ExprLimits,
+    errors: &mut Vec<Diagnostic>,
+    asm: &mut Assembler,
+) -> bool {
+    let Some(tag) = parse_tag(content) else {
+        // Not a tag: the text, braces included.
+        asm.text(raw, text_at);
+        return false;
+    };
+    if !lower(tag, tag_at, registry, limits, errors, asm) {
+        // An unknown formatter: reported, and the tag prints as text.
+        asm.text(raw, tag_at);
+    }
+    true
 }
 
 /// Compiles a host tag's attribute values and body as sub-templates of the template in
@@ -252,17 +293,17 @@ fn lower(
             else {
                 return false;
             };
-            let inst = if formatters.is_empty() && !vars.is_empty() {
+            if formatters.is_empty() && !vars.is_empty() {
                 // Only the first reference of `{a, b}` prints without formatters.
-                print(vars.swap_remove(0))
+                asm.print(vars.swap_remove(0), at);
             } else {
-                Inst::Variable(Box::new(Variable {
+                let variable = Variable {
                     vars: vars.into(),
                     formatters,
                     at,
-                }))
-            };
-            asm.leaf(inst, at);
+                };
+                asm.leaf(Inst::Variable(Box::new(variable)), at);
+            }
         }
         Tag::Bindvar {
             name,
@@ -351,54 +392,21 @@ fn lower(
     true
 }
 
-/// Feeds a tag of a [`Common`] shape straight to the assembler, without the general
-/// grammar's intermediate values; `false` leaves the tag to the general path, which
-/// handles everything else, errors included (an unknown formatter, a malformed chain).
-fn lower_common(content: &str, at: At, registry: &Registry, asm: &mut Assembler) -> bool {
-    let Some(common) = common_tag(content) else {
-        return false;
-    };
-    match common {
-        Common::End => asm.control(Control::End, at),
-        Common::Or => asm.control(Control::Or(None), at),
-        Common::Section(path) => asm.open(BlockKind::Section(path), at),
-        Common::Repeated(path) => asm.open(BlockKind::Repeated(path), at),
-        Common::Variable(path, None) => asm.leaf(print(path), at),
-        Common::Variable(path, Some(chain)) => {
-            let Some(formatters) = known_chain(chain, registry) else {
-                return false;
-            };
-            asm.leaf(
-                Inst::Variable(Box::new(tree::Variable {
-                    vars: Box::new([path]),
-                    formatters,
-                    at,
-                })),
-                at,
-            );
-        }
-    }
-    true
-}
-
 /// The calls of a variable tag's chain as written after its first `|`, if every call is
 /// well-formed and every formatter known.
-fn known_chain(chain: &str, registry: &Registry) -> Option<Box<[FormatterCall]>> {
+///
+/// Arguments are named within `owner` (which `chain` lies in) if given.
+fn known_chain(
+    chain: &str,
+    registry: &Registry,
+    owner: Option<&Arc<str>>,
+) -> Option<Box<[FormatterCall]>> {
     let mut calls = Vec::with_capacity(1 + memchr::memchr_iter(b'|', chain.as_bytes()).count());
     for call in chain_calls(chain) {
         let (name, raw) = call?;
-        calls.push(formatter_call(name, Args::split(raw), registry)?);
+        calls.push(formatter_call(name, Args::split_in(raw, owner), registry)?);
     }
     Some(output_from_last(calls, true))
-}
-
-/// The instruction printing `path` without formatters.
-fn print(path: VarPath) -> Inst {
-    if matches!(path.head, Head::Current) && path.rest.is_empty() {
-        Inst::PrintCurrent
-    } else {
-        Inst::Print(Box::new(path))
-    }
 }
 
 /// Resolves a chain's formatter names. With `prints` (a variable tag, not `.var`), the last
@@ -569,11 +577,33 @@ mod tests {
         ".repeated section @index",
         ".repeated sectionx",
         ".if a",
+        ".if a ",
+        ".if\ta.b",
+        ".if a && b",
+        ".if a b",
+        ".if a|html",
+        ".ifa",
+        ".if",
+        ".if ",
+        ".if @index",
+        ".if equal? a 1",
         ".equal? a 1",
+        ".equal?",
+        ".equal? ",
+        ".equal?:a:b",
+        ".equal? a é",
+        ".greaterThan? n 10",
+        ".nope? a",
+        ".Equal? a 1",
+        ".equal ? a",
         ".var @v a|html",
         "#c",
         "a",
         "a.b.0",
+        "a.b.c.d.e.f.g.h",
+        "a.b.c.d.e.f.g.h.i",
+        "a.b.c.d.e.f.g.h.i.j.k|html",
+        ".section a.b.c.d.e.f.g.h.0.1",
         "a.",
         "@",
         "@index",
@@ -610,16 +640,29 @@ mod tests {
         "é",
         "a|html é",
     ];
-    const TEXTS: &[&str] = &["x", " ", "\n", "{", "}", "<p>", "é", "{##c##}", ""];
+    const TEXTS: &[&str] = &[
+        "x",
+        " ",
+        "\n",
+        "{",
+        "}",
+        "<p>",
+        "é",
+        "{##c##}",
+        "",
+        "<x:t a=\"{a.b|html}\" />",
+        "<x:t>{.section a}{b}{.end}</x:t>",
+    ];
 
     fn both_ways(source: &str) -> [String; 2] {
+        // Host tags on: their attributes and bodies compile as sub-templates, and the
+        // template around them takes the scanner's way.
+        let options = CompileOptions {
+            host_prefix: Some("x:".into()),
+            ..CompileOptions::default()
+        };
         [true, false].map(|common| {
-            let c = compile_source(
-                source,
-                Registry::standard(),
-                &CompileOptions::default(),
-                common,
-            );
+            let c = compile_source(source, Registry::standard(), &options, common);
             format!(
                 "{:?}\n{:?}\n{:?}\n{:?}",
                 c.template.root, c.template.insts, c.template.text, c.errors
@@ -642,9 +685,10 @@ mod tests {
         let taken: Vec<bool> = CONTENTS
             .iter()
             .map(|content| {
-                let mut draft = Draft::new("");
+                let names: Arc<str> = Arc::from(*content);
+                let mut draft = Draft::new(&names, Arc::clone(&names));
                 let mut asm = Assembler::for_source(0, &mut draft);
-                lower_common(content, Default::default(), Registry::standard(), &mut asm)
+                onepass::common(&names, Default::default(), Registry::standard(), &mut asm)
             })
             .collect();
         let mut next = xorshift(0x5eed_c0de);

@@ -4,14 +4,79 @@
 //! optionally prefixed with `@` or `$`, or a lone `@`. All-digit segments that fit a
 //! signed 32-bit integer also index arrays.
 
+use std::sync::Arc;
+
 use nom::IResult;
 use nom::error::{Error, ErrorKind};
+
+/// A segment's name: a piece of a shared text. A template's references name pieces of
+/// one copy of its source, so that compiling a reference costs no allocation per segment
+/// (a page has a hundred or so, and their allocations and frees were a tenth of a
+/// compile); a name made at run time has a text of its own.
+#[derive(Clone)]
+pub struct Name {
+    text: Arc<str>,
+    start: u32,
+    end: u32,
+}
+
+impl Name {
+    /// A name with a text of its own.
+    pub fn new(name: &str) -> Name {
+        Name {
+            text: Arc::from(name),
+            start: 0,
+            end: name.len() as u32,
+        }
+    }
+
+    /// The name `piece`, which lies in `text` (as a slice of it, not just equal to a part).
+    pub(crate) fn within(text: &Arc<str>, piece: &str) -> Name {
+        let start = (piece.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+        assert!(
+            start <= text.len() && piece.len() <= text.len() - start,
+            "a name lies in the text it is made within"
+        );
+        Name {
+            text: Arc::clone(text),
+            start: start as u32,
+            end: (start + piece.len()) as u32,
+        }
+    }
+}
+
+impl std::ops::Deref for Name {
+    type Target = str;
+
+    #[inline]
+    fn deref(&self) -> &str {
+        // SAFETY: `start..end` is the range of a `&str` within `text` (checked when the
+        // name was made), so it is in bounds and on character boundaries; `text` is
+        // immutable.
+        unsafe {
+            self.text
+                .get_unchecked(self.start as usize..self.end as usize)
+        }
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Name) -> bool {
+        **self == **other
+    }
+}
+
+impl std::fmt::Debug for Name {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
 
 /// One segment of a reference.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Seg {
     /// The segment as written (digits stay text: they also name object keys).
-    pub name: Box<str>,
+    pub name: Name,
     /// For all-digit segments up to `i32::MAX`: the array index.
     pub index: Option<u32>,
     /// [`crate::value::key_hash`] of `name`, for fast object lookups.
@@ -85,7 +150,13 @@ impl VarPath {
 }
 
 fn make_seg(text: &str) -> Seg {
-    let index = if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+    seg_in(text, None)
+}
+
+/// The segment written as `text`, named within `owner` (which `text` lies in) if given.
+fn seg_in(text: &str, owner: Option<&Arc<str>>) -> Seg {
+    let b = text.as_bytes();
+    let index = if b.first().is_some_and(u8::is_ascii_digit) && b.iter().all(u8::is_ascii_digit) {
         text.parse::<u64>()
             .ok()
             .filter(|&n| n <= i32::MAX as u64)
@@ -94,9 +165,10 @@ fn make_seg(text: &str) -> Seg {
         None
     };
     // The reference turns such segments into numbers, so "01" names the key "1".
-    let name: Box<str> = match index {
-        Some(i) => i.to_string().into(),
-        None => text.into(),
+    let name = match (index, owner) {
+        (Some(i), _) if b[0] == b'0' => Name::new(&i.to_string()),
+        (_, Some(owner)) => Name::within(owner, text),
+        (_, None) => Name::new(text),
     };
     Seg {
         hash: crate::value::key_hash(&name),
@@ -112,6 +184,20 @@ fn head_of(seg: Seg) -> Head {
         "@index0" => Head::Index { one_based: false },
         name if name.starts_with('@') => Head::Var(name.into()),
         _ => Head::Key(seg),
+    }
+}
+
+/// The head a first segment written as `text` denotes: [`head_of`] without making a
+/// segment for the heads that do not keep one.
+fn head_of_text(text: &str, owner: Option<&Arc<str>>) -> Head {
+    if !text.starts_with('@') {
+        return Head::Key(seg_in(text, owner));
+    }
+    match text {
+        "@" => Head::Current,
+        "@index" => Head::Index { one_based: true },
+        "@index0" => Head::Index { one_based: false },
+        name => Head::Var(name.into()),
     }
 }
 
@@ -169,27 +255,47 @@ fn segment_len(b: &[u8]) -> Option<usize> {
 /// segments each after a dot (a dot not followed by one is left unread). The segments are
 /// built as they are found, without collecting the text and splitting it again.
 pub fn var_ref(input: &str) -> IResult<&str, VarPath> {
+    match reference(input, None) {
+        Some((path, n)) => Ok((&input[n..], path)),
+        None => Err(nom::Err::Error(Error::new(input, ErrorKind::Alpha))),
+    }
+}
+
+/// [`var_ref`] for the compiler's short way: the reference and how many bytes it takes,
+/// its names within `owner` (which `input` lies in) if given.
+pub(crate) fn reference(input: &str, owner: Option<&Arc<str>>) -> Option<(VarPath, usize)> {
     let b = input.as_bytes();
-    let Some(n) = segment_len(b) else {
-        return Err(nom::Err::Error(Error::new(input, ErrorKind::Alpha)));
-    };
-    let head = head_of(make_seg(&input[..n]));
-    let mut rest = Vec::new();
+    let n = segment_len(b)?;
+    let head = head_of_text(&input[..n], owner);
+    // Most references have one or two segments after the head: their ranges are found
+    // first, so that the list is allocated once at its size.
+    let mut ranges = [(0u32, 0u32); 8];
+    let mut count = 0;
     let mut i = n;
-    while b.get(i) == Some(&b'.') {
+    while b.get(i) == Some(&b'.') && count < ranges.len() {
         let Some(m) = segment_len(&b[i + 1..]) else {
             break;
         };
-        rest.push(make_seg(&input[i + 1..i + 1 + m]));
+        ranges[count] = ((i + 1) as u32, m as u32);
+        count += 1;
         i += 1 + m;
     }
-    Ok((
-        &input[i..],
-        VarPath {
-            head,
-            rest: rest.into_boxed_slice(),
-        },
-    ))
+    let seg = |&(s, m): &(u32, u32)| seg_in(&input[s as usize..(s + m) as usize], owner);
+    let rest: Box<[Seg]> = if b.get(i) == Some(&b'.') && segment_len(&b[i + 1..]).is_some() {
+        // A longer reference: the rest the slow way.
+        let mut rest: Vec<Seg> = ranges.iter().map(seg).collect();
+        while b.get(i) == Some(&b'.') {
+            let Some(m) = segment_len(&b[i + 1..]) else {
+                break;
+            };
+            rest.push(seg_in(&input[i + 1..i + 1 + m], owner));
+            i += 1 + m;
+        }
+        rest.into_boxed_slice()
+    } else {
+        ranges[..count].iter().map(seg).collect()
+    };
+    Some((VarPath { head, rest }, i))
 }
 
 #[cfg(test)]
@@ -214,6 +320,38 @@ mod tests {
         assert_eq!(parse_prefix("@1"), Some(("@".into(), "1")));
         assert_eq!(parse_prefix("-a"), None);
         assert_eq!(parse_prefix("$"), None);
+    }
+
+    #[test]
+    fn names_within_a_text_read_as_their_piece_of_it() {
+        let text: Arc<str> = Arc::from("items.0.title");
+        let title = Name::within(&text, &text[8..]);
+        assert_eq!(&*title, "title");
+        assert_eq!(title, Name::new("title"));
+        assert_eq!(format!("{title:?}"), "\"title\"");
+        assert_eq!(&*Name::within(&text, &text[5..5]), "");
+        // A reference compiled within the text names its pieces, digits made canonical.
+        let owned: Arc<str> = Arc::from("a.01.b}");
+        let (path, n) = reference(&owned, Some(&owned)).unwrap();
+        assert_eq!((path.dotted().as_str(), n), ("a.1.b", 6));
+        assert_eq!(path, VarPath::parse("a.01.b").unwrap());
+    }
+
+    #[test]
+    #[should_panic(expected = "a name lies in the text it is made within")]
+    fn a_name_outside_its_text_is_refused() {
+        let text: Arc<str> = Arc::from("abc");
+        let other = String::from("abc");
+        Name::within(&text, &other);
+    }
+
+    #[test]
+    fn long_references_parse_past_the_first_segments() {
+        let source = "a.b.c.d.e.f.g.h.i.j.k|html";
+        let (path, n) = reference(source, None).unwrap();
+        assert_eq!(&source[n..], "|html");
+        assert_eq!(path.dotted(), "a.b.c.d.e.f.g.h.i.j.k");
+        assert_eq!(path.rest.len(), 10);
     }
 
     #[test]

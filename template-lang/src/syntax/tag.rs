@@ -6,7 +6,7 @@
 //! (trailing words after `.ctx` bindings) and where it is strict (no space before `}` in
 //! `{.section a}`).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use nom::IResult;
 use nom::Parser;
@@ -15,13 +15,13 @@ use nom::character::complete::char;
 use nom::combinator::recognize;
 use nom::sequence::pair;
 
-use super::path::{VarPath, var_ref, word};
+use super::path::{Name, VarPath, var_ref, word};
 
 /// Arguments as written after a formatter or predicate: the first character is the
 /// delimiter and the rest is split on it (`{x|truncate 10 ...}`, `{.equal?:a:b}`).
 #[derive(Debug, Clone, Default)]
 pub struct Args {
-    pub list: Box<[Box<str>]>,
+    pub list: Box<[Name]>,
     pub delim: Option<char>,
     /// What formatters and predicates read the arguments as, derived from `list` on first
     /// use: most calls of a page never need it, and building it for every tag was a sixth
@@ -45,7 +45,7 @@ impl PartialEq for Args {
 }
 
 impl Args {
-    fn from_parts(list: Box<[Box<str>]>, delim: Option<char>) -> Args {
+    fn from_parts(list: Box<[Name]>, delim: Option<char>) -> Args {
         Args {
             list,
             delim,
@@ -57,7 +57,7 @@ impl Args {
         self.derived.get_or_init(|| {
             Box::new(Derived {
                 paths: self.list.iter().map(|a| VarPath::from_dotted(a)).collect(),
-                spaced: self.list.join(" ").into(),
+                spaced: self.iter().collect::<Vec<_>>().join(" ").into(),
                 keywords: self
                     .list
                     .iter()
@@ -88,19 +88,41 @@ impl Args {
 
     /// Arguments as written after a formatter name: the first character is the delimiter.
     pub(crate) fn split(raw: &str) -> Args {
+        Args::split_in(raw, None)
+    }
+
+    /// [`Args::split`], the arguments named within `owner` (which `raw` lies in) if
+    /// given, so that they cost no allocation each.
+    pub(crate) fn split_in(raw: &str, owner: Option<&Arc<str>>) -> Args {
         let mut chars = raw.chars();
-        let delim = chars.next();
-        let rest = chars.as_str();
-        let list = match delim {
-            Some(d) => rest.split(d).map(Box::from).collect(),
-            None => Box::default(),
+        let Some(delim) = chars.next() else {
+            return Args::from_parts(Box::default(), None);
         };
-        Args::from_parts(list, delim)
+        let rest = chars.as_str();
+        let name = |piece: &str| match owner {
+            Some(owner) => Name::within(owner, piece),
+            None => Name::new(piece),
+        };
+        let list = if delim.is_ascii() {
+            // Counted first, so that the list is allocated once at its size.
+            let count = 1 + memchr::memchr_iter(delim as u8, rest.as_bytes()).count();
+            let mut list = Vec::with_capacity(count);
+            list.extend(rest.split(delim).map(name));
+            list.into_boxed_slice()
+        } else {
+            rest.split(delim).map(name).collect()
+        };
+        Args::from_parts(list, Some(delim))
     }
 
     /// The predicate / include flavour: a lone empty argument means no arguments.
     fn split_instruction(raw: &str) -> Args {
-        let args = Args::split(raw);
+        Args::split_instruction_in(raw, None)
+    }
+
+    /// [`Args::split_instruction`] with names within `owner`, as [`Args::split_in`].
+    pub(crate) fn split_instruction_in(raw: &str, owner: Option<&Arc<str>>) -> Args {
+        let args = Args::split_in(raw, owner);
         if args.list.len() == 1 && args.list[0].is_empty() {
             return Args::from_parts(Box::default(), args.delim);
         }
@@ -130,7 +152,7 @@ impl Args {
 
     /// Arguments from a list (used by built-in partials and tests).
     pub fn from_list(list: &[&str]) -> Args {
-        Args::from_parts(list.iter().map(|s| Box::from(*s)).collect(), Some(' '))
+        Args::from_parts(list.iter().map(|s| Name::new(s)).collect(), Some(' '))
     }
 }
 
@@ -206,59 +228,6 @@ pub fn parse_tag(content: &str) -> Option<Tag<'_>> {
     match content.strip_prefix('.') {
         Some(rest) => instruction(rest),
         None => variable(content),
-    }
-}
-
-/// The shapes most tags have, told apart without building a [`Tag`]: what the compiler
-/// takes without the general grammar. Each means exactly what [`parse_tag`] makes of the
-/// same contents (the compiler's tests compare the two ways).
-#[derive(Debug, PartialEq)]
-pub enum Common<'s> {
-    End,
-    /// A plain `{.or}`.
-    Or,
-    Section(VarPath),
-    Repeated(VarPath),
-    /// One reference, then what follows its first `|` if it has one: the formatter chain
-    /// as written, not yet checked (`{a|}` has the empty chain, which is not a tag).
-    Variable(VarPath, Option<&'s str>),
-}
-
-/// Tells a tag of a [`Common`] shape from its contents; `None` for every other tag (which
-/// may still parse, as [`parse_tag`] decides).
-pub fn common_tag(content: &str) -> Option<Common<'_>> {
-    match *content.as_bytes().first()? {
-        b'.' => {
-            let body = &content[1..];
-            match body {
-                "end" => return Some(Common::End),
-                "or" => return Some(Common::Or),
-                _ => {}
-            }
-            // A word followed by white space is never a predicate, so these are keywords.
-            let (rest, repeated) = match body.strip_prefix("section") {
-                Some(rest) => (rest, false),
-                None => (body.strip_prefix("repeated section")?, true),
-            };
-            let (rest, _) = ws1(rest).ok()?;
-            let (rest, path) = var_ref(rest).ok()?;
-            rest.is_empty().then_some(if repeated {
-                Common::Repeated(path)
-            } else {
-                Common::Section(path)
-            })
-        }
-        b'#' => None,
-        _ => {
-            let (rest, path) = var_ref(content).ok()?;
-            if rest.is_empty() {
-                return Some(Common::Variable(path, None));
-            }
-            // Everything after the first pipe is the chain: a comma or a space after the
-            // reference is the general grammar's to judge.
-            let chain = rest.strip_prefix('|')?;
-            Some(Common::Variable(path, Some(chain)))
-        }
     }
 }
 
@@ -579,7 +548,7 @@ mod tests {
         assert_eq!(formatters[1].name, "truncate");
         assert_eq!(
             &*formatters[1].args.list,
-            [Box::from("10"), Box::from("...")]
+            [Name::new("10"), Name::new("...")]
         );
         assert_eq!(formatters[2].args.len(), 2);
         assert!(formatters[0].args.is_empty());
@@ -587,7 +556,7 @@ mod tests {
         let Tag::Variable { formatters, .. } = p("a|html ").unwrap() else {
             panic!()
         };
-        assert_eq!(&*formatters[0].args.list, [Box::from("")]);
+        assert_eq!(&*formatters[0].args.list, [Name::new("")]);
         let Tag::Variable { formatters, .. } = p("a|fmt:x:y").unwrap() else {
             panic!()
         };

@@ -5,7 +5,7 @@ use std::sync::LazyLock;
 use super::product::{self, Money, Product, get, variant_descriptor};
 use crate::exec::Ctx;
 use crate::plugins::util::escape_attr;
-use crate::syntax::path::{Head, Seg, VarPath};
+use crate::syntax::path::{Head, Name, Seg, VarPath};
 use crate::syntax::tag::Args;
 use crate::value::number::push_number;
 use crate::value::{Key, Val, View, key, key_hash};
@@ -100,7 +100,7 @@ fn single_key(name: &str) -> VarPath {
     }
     VarPath {
         head: Head::Key(Seg {
-            name: name.into(),
+            name: Name::new(name),
             index: None,
             hash: key_hash(name),
         }),
