@@ -12,13 +12,13 @@
 
 use std::borrow::Cow;
 
-use memchr::{memchr, memchr2, memmem};
+use memchr::memchr;
 
 use super::assemble::{Assembler, BlockKind, Control};
 use super::{known_chain, tree};
 use crate::plugins::Registry;
 use crate::syntax::path::{reference, word};
-use crate::syntax::scan::At;
+use crate::syntax::scan::{At, Opened, opened};
 use crate::syntax::tag::Args;
 
 /// What to do with a tag the short way does not take, given its contents, its source
@@ -45,34 +45,23 @@ pub(super) fn lower_source<'s>(
         let Some(k) = memchr(b'{', &bytes[idx..]) else {
             break;
         };
-        let mut start = idx + k;
-        if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
-            if start > idx {
-                asm.text(&source[idx..start], last_at);
-            }
-            match memmem::find(&bytes[start + 3..], b"##}") {
-                Some(end) => {
-                    idx = start + 3 + end + 3;
-                    continue;
+        let brace = idx + k;
+        let (start, close) = match opened(bytes, brace) {
+            Opened::Comment(end) => {
+                if brace > idx {
+                    asm.text(&source[idx..brace], last_at);
                 }
-                // An unclosed comment runs to the end.
-                None => return,
-            }
-        }
-        // The tag ends at the next '}'; a further '{' before it moves its start.
-        let mut i = start + 1;
-        let close = loop {
-            match memchr2(b'{', b'}', &bytes[i..]) {
-                None => break None,
-                Some(k) if bytes[i + k] == b'{' => {
-                    start = i + k;
-                    i = start + 1;
+                match end {
+                    Some(end) => {
+                        idx = end;
+                        continue;
+                    }
+                    // An unclosed comment runs to the end.
+                    None => return,
                 }
-                Some(k) => break Some(i + k),
             }
-        };
-        let Some(close) = close else {
-            break;
+            Opened::Tag { start, close } => (start, close),
+            Opened::Unclosed => break,
         };
         if start > idx {
             asm.text(&source[idx..start], last_at);

@@ -140,43 +140,70 @@ pub fn scan_with<'s>(src: &'s str, host_prefix: Option<&str>, mut emit: impl FnM
                 continue;
             }
         }
-        let Some(mut start) = brace else {
+        let Some(brace) = brace else {
             flush(save, len, &mut emit);
             return;
         };
-        if bytes.get(start + 1) == Some(&b'#') && bytes.get(start + 2) == Some(&b'#') {
-            flush(save, start, &mut emit);
-            match memmem::find(&bytes[start + 3..], b"##}") {
-                Some(end) => {
-                    idx = start + 3 + end + 3;
-                    continue;
+        match opened(bytes, brace) {
+            Opened::Comment(end) => {
+                flush(save, brace, &mut emit);
+                match end {
+                    Some(end) => idx = end,
+                    None => return,
                 }
-                None => return,
+            }
+            Opened::Tag { start, close } => {
+                flush(save, start, &mut emit);
+                emit(Piece::Tag(
+                    &src[start + 1..close],
+                    start,
+                    &src[start..=close],
+                ));
+                idx = close + 1;
+            }
+            Opened::Unclosed => {
+                flush(save, len, &mut emit);
+                return;
             }
         }
-        // Find the closing brace; a further '{' moves the start of the tag.
-        let mut i = start + 1;
-        let close = loop {
-            match memchr2(b'{', b'}', &bytes[i..]) {
-                None => break None,
-                Some(k) if bytes[i + k] == b'{' => {
-                    start = i + k;
-                    i = start + 1;
-                }
-                Some(k) => break Some(i + k),
+    }
+}
+
+/// What the `{` at `brace` opens.
+pub(crate) enum Opened {
+    /// `{##`: a comment, and the offset after its `##}` (none: it runs to the end).
+    Comment(Option<usize>),
+    /// A tag from `start` (its `{`, the last one before `close`) to `close` (its `}`).
+    Tag { start: usize, close: usize },
+    /// No `}` follows: the rest is text.
+    Unclosed,
+}
+
+/// What the `{` at `brace` in `bytes` opens: a comment, or the tag that runs to the next
+/// `}` (a further `{` before it moves the tag's start).
+// Inlined: as a call it added 2.5% to the instructions of a compile (one per tag).
+#[inline(always)]
+pub(crate) fn opened(bytes: &[u8], brace: usize) -> Opened {
+    if bytes.get(brace + 1) == Some(&b'#') && bytes.get(brace + 2) == Some(&b'#') {
+        let end = memmem::find(&bytes[brace + 3..], b"##}").map(|e| brace + 3 + e + 3);
+        return Opened::Comment(end);
+    }
+    let mut start = brace;
+    let mut i = brace + 1;
+    loop {
+        match memchr2(b'{', b'}', &bytes[i..]) {
+            None => return Opened::Unclosed,
+            Some(k) if bytes[i + k] == b'{' => {
+                start = i + k;
+                i = start + 1;
             }
-        };
-        let Some(close) = close else {
-            flush(save, len, &mut emit);
-            return;
-        };
-        flush(save, start, &mut emit);
-        emit(Piece::Tag(
-            &src[start + 1..close],
-            start,
-            &src[start..=close],
-        ));
-        idx = close + 1;
+            Some(k) => {
+                return Opened::Tag {
+                    start,
+                    close: i + k,
+                };
+            }
+        }
     }
 }
 
