@@ -19,7 +19,7 @@ use super::{known_chain, tree};
 use crate::plugins::Registry;
 use crate::syntax::path::{reference, word};
 use crate::syntax::scan::{At, Opened, opened};
-use crate::syntax::tag::Args;
+use crate::syntax::tag::{Args, is_ws};
 
 /// What to do with a tag the short way does not take, given its contents, its source
 /// text (braces included), its offset and where text that follows the last tag is
@@ -190,9 +190,4 @@ enum Keyword {
     Section,
     Repeated,
     If,
-}
-
-/// The white space the tag grammar allows after a keyword.
-fn is_ws(c: char) -> bool {
-    matches!(c, ' ' | '\u{0C}' | '\n' | '\r' | '\t' | '\u{0B}')
 }

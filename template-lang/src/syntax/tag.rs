@@ -231,7 +231,8 @@ pub fn parse_tag(content: &str) -> Option<Tag<'_>> {
     }
 }
 
-fn is_ws(c: char) -> bool {
+/// The white space the grammar allows after a keyword and around `.if` operators.
+pub(crate) fn is_ws(c: char) -> bool {
     matches!(c, ' ' | '\u{0C}' | '\n' | '\r' | '\t' | '\u{0B}')
 }
 
