@@ -395,16 +395,16 @@ fn lower(
 /// The calls of a variable tag's chain as written after its first `|`, if every call is
 /// well-formed and every formatter known.
 ///
-/// Arguments are named within `owner` (which `chain` lies in) if given.
-fn known_chain(
-    chain: &str,
-    registry: &Registry,
-    owner: Option<&Arc<str>>,
-) -> Option<Box<[FormatterCall]>> {
+/// Arguments are named within `owner`, which `chain` lies in.
+fn known_chain(chain: &str, registry: &Registry, owner: &Arc<str>) -> Option<Box<[FormatterCall]>> {
     let mut calls = Vec::with_capacity(1 + memchr::memchr_iter(b'|', chain.as_bytes()).count());
     for call in chain_calls(chain) {
         let (name, raw) = call?;
-        calls.push(formatter_call(name, Args::split_in(raw, owner), registry)?);
+        calls.push(formatter_call(
+            name,
+            Args::split_in(raw, Some(owner)),
+            registry,
+        )?);
     }
     Some(output_from_last(calls, true))
 }

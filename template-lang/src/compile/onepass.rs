@@ -118,7 +118,7 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
             if b[n] != b'|' {
                 return false;
             }
-            let owner = Some(&asm.draft.names);
+            let owner = &asm.draft.names;
             let Some(formatters) = known_chain(&content[n + 1..], registry, owner) else {
                 return false;
             };

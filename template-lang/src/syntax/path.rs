@@ -116,11 +116,11 @@ impl VarPath {
     /// A reference from raw dotted text without validation, as the reference engines treat
     /// formatter and predicate arguments (`splitVariable`): every piece becomes a segment.
     pub fn from_dotted(text: &str) -> VarPath {
-        let mut parts = text.split('.').map(make_seg);
-        let first = parts.next().unwrap_or_else(|| make_seg(""));
+        let mut parts = text.split('.');
+        let first = parts.next().unwrap_or_default();
         VarPath {
-            head: head_of(first),
-            rest: parts.collect(),
+            head: head_of_text(first, None),
+            rest: parts.map(make_seg).collect(),
         }
     }
 
@@ -177,18 +177,8 @@ fn seg_in(text: &str, owner: Option<&Arc<str>>) -> Seg {
     }
 }
 
-fn head_of(seg: Seg) -> Head {
-    match &*seg.name {
-        "@" => Head::Current,
-        "@index" => Head::Index { one_based: true },
-        "@index0" => Head::Index { one_based: false },
-        name if name.starts_with('@') => Head::Var(name.into()),
-        _ => Head::Key(seg),
-    }
-}
-
-/// The head a first segment written as `text` denotes: [`head_of`] without making a
-/// segment for the heads that do not keep one.
+/// The head a first segment written as `text` denotes (named within `owner`, which
+/// `text` lies in, if given); only a key keeps its segment.
 fn head_of_text(text: &str, owner: Option<&Arc<str>>) -> Head {
     if !text.starts_with('@') {
         return Head::Key(seg_in(text, owner));
