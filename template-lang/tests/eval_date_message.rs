@@ -130,3 +130,28 @@ fn eval_errors_are_reported() {
         ]
     );
 }
+
+/// `date` as a tag's last formatter prints straight into the output; before another
+/// formatter it makes a value. Both print the same, and an invalid date prints nothing
+/// and is reported the same way.
+#[test]
+fn date_prints_alike_last_or_not() {
+    for data in [
+        r#"{"t": 1700000000000}"#,
+        r#"{"t": "1700000000000", "website": {"timeZone": "Asia/Tokyo"}}"#,
+        r#"{"t": "soon"}"#,
+        r#"{}"#,
+    ] {
+        let last = run("[{t|date %F %T %Z}]", data);
+        let inner = run("[{t|date %F %T %Z|html}]", data);
+        assert_eq!(last.out, inner.out, "{data}");
+        assert_eq!(last.runtime, inner.runtime, "{data}");
+    }
+    let r = run("[{t|date %F}]", r#"{"t": "soon"}"#);
+    assert_eq!(r.out, "[]");
+    assert_eq!(r.runtime.len(), 1, "{:?}", r.runtime);
+    assert_eq!(
+        run("[{t|date %F}]", r#"{"t": 1700000000000}"#).out,
+        "[2023-11-14]"
+    );
+}

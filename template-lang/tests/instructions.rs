@@ -60,6 +60,36 @@ fn variables_resolve_up_the_stack() {
     );
 }
 
+/// A tag with several references (`{a, b|f}`, `{.var @x a, b|f}`) prints or binds its
+/// first value, whatever their number: the usual few are kept on the stack, more in a list.
+#[test]
+fn tags_with_several_references() {
+    let data = r#"{"a":"A","b":"B","c":"C","d":"D","e":"E","f":"F"}"#;
+    for refs in [
+        "a",
+        "a, b",
+        "a, b, c, d",
+        "a, b, c, d, e",
+        "a, b, c, d, e, f",
+    ] {
+        assert_eq!(
+            render(&format!("{{{refs}|json}}"), data),
+            r#""A""#,
+            "{refs}"
+        );
+        assert_eq!(
+            render(&format!("{{.var @x {refs}|json}}{{@x}}"), data),
+            r#""A""#,
+            "{refs}"
+        );
+    }
+    // The formatters see every value: an interval between the first two.
+    let data = r#"{"s":1700000000000,"e":1700003600000,"x":0,"y":0,"z":0}"#;
+    let two = render("{s, e|datetime-interval}", data);
+    assert_ne!(two, render("{s, s|datetime-interval}", data));
+    assert_eq!(render("{s, e, x, y, z|datetime-interval}", data), two);
+}
+
 #[test]
 fn printing_follows_javascript() {
     assert_eq!(render("{a}", r#"{"a":1.0}"#), "1");

@@ -48,14 +48,15 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
             ctx.set_at(b.at);
-            let mut vars = resolve_all(ctx, &b.vars);
-            ctx.applying = "BINDVAR";
-            apply_formatters(ctx, &b.formatters, &mut vars);
-            ctx.applying = "VARIABLE";
-            if !ctx.take_failure() {
-                let value = vars.swap_remove(0);
-                ctx.set_var(Cow::Borrowed(&b.name), value);
-            }
+            with_resolved(ctx, &b.vars, |ctx, vars| {
+                ctx.applying = "BINDVAR";
+                apply_formatters(ctx, &b.formatters, vars);
+                ctx.applying = "VARIABLE";
+                if !ctx.take_failure() {
+                    let value = std::mem::take(&mut vars[0]);
+                    ctx.set_var(Cow::Borrowed(&b.name), value);
+                }
+            });
         }
         Inst::Ctxvar(c) => {
             let entries = c
@@ -154,8 +155,25 @@ fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall, kind: &'static str
     }
 }
 
-fn resolve_all<'a>(ctx: &Ctx<'a>, paths: &'a [VarPath]) -> Vec<Val<'a>> {
-    paths.iter().map(|p| ctx.resolve(p)).collect()
+/// Resolves a tag's references (`{a, b|f}`, `{.var @x a|f}`) and hands their values to
+/// `then`: on the stack for up to four of them. A `Vec` for every `.var` tag was most of
+/// what executing a product grid allocated.
+fn with_resolved<'a, R>(
+    ctx: &mut Ctx<'a>,
+    paths: &'a [VarPath],
+    then: impl FnOnce(&mut Ctx<'a>, &mut [Val<'a>]) -> R,
+) -> R {
+    const ON_STACK: usize = 4;
+    if paths.len() <= ON_STACK {
+        let mut vars: [Val<'a>; ON_STACK] = Default::default();
+        for (slot, path) in vars.iter_mut().zip(paths) {
+            *slot = ctx.resolve(path);
+        }
+        then(ctx, &mut vars[..paths.len()])
+    } else {
+        let mut vars: Vec<Val<'a>> = paths.iter().map(|p| ctx.resolve(p)).collect();
+        then(ctx, &mut vars)
+    }
 }
 
 pub(crate) fn apply_formatters<'a>(
@@ -179,8 +197,9 @@ fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
         let mut vars = [ctx.resolve(&v.vars[0])];
         format_and_print(ctx, &v.formatters, &mut vars);
     } else {
-        let mut vars = resolve_all(ctx, &v.vars);
-        format_and_print(ctx, &v.formatters, &mut vars);
+        with_resolved(ctx, &v.vars, |ctx, vars| {
+            format_and_print(ctx, &v.formatters, vars)
+        });
     }
 }
 

@@ -53,8 +53,13 @@ pub const ESCAPE: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'.')
     .remove(b'/');
 
+/// `s` with the bytes in `set` (and all non-ASCII) percent-encoded. The pieces go into a
+/// `String` sized for the usual few escapes: `to_string` grew one from empty, a piece at a
+/// time, and that was most of what a page's `url-encode`s allocated.
 pub fn percent_encode(s: &str, set: &'static AsciiSet) -> String {
-    utf8_percent_encode(s, set).to_string()
+    let mut out = String::with_capacity(s.len() + s.len() / 2);
+    out.extend(utf8_percent_encode(s, set));
+    out
 }
 
 /// `&`, `<`, `>` as entities (the `html` formatter). The most used formatter, so it copies
