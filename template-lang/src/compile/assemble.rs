@@ -13,9 +13,9 @@
 
 use super::Draft;
 use super::text::TextPool;
-use super::tree::{self, Block, Inst, OrBranch, PredicateCall};
+use super::tree::{self, Block, Inst, OrBranch, PathId, PathIds, PredicateCall};
 use crate::error::{Diagnostic, msg};
-use crate::syntax::path::{Head, VarPath};
+use crate::syntax::path::Head;
 use crate::syntax::scan::At;
 use crate::syntax::tag::Op;
 
@@ -25,13 +25,10 @@ pub const MAX_NESTING: usize = 128;
 
 /// The kinds of block instruction.
 pub enum BlockKind {
-    Section(VarPath),
-    Repeated(VarPath),
+    Section(PathId),
+    Repeated(PathId),
     Predicate(PredicateCall),
-    If {
-        ops: Box<[Op]>,
-        vars: Box<[VarPath]>,
-    },
+    If { ops: Box<[Op]>, vars: PathIds },
     Macro(Box<str>),
 }
 
@@ -121,7 +118,7 @@ fn leaf_name(inst: &Inst) -> &'static str {
         Inst::PrintCurrent
         | Inst::Print(_)
         | Inst::TextThenCurrent(_)
-        | Inst::TextThenPrint(_)
+        | Inst::TextThenPrint(..)
         | Inst::Variable(_) => "VARIABLE",
         Inst::Bindvar(_) => "BINDVAR",
         Inst::Ctxvar(_) => "CTXVAR",
@@ -256,24 +253,13 @@ impl Assembler<'_, '_> {
         }
     }
 
-    /// Feeds a variable tag without formatters that prints `path`. Fused with literal
-    /// text before it as [`push_merged`] would fuse its [`Inst::Print`], but without
-    /// boxing the reference twice (most plain variable tags follow text).
-    pub fn print(&mut self, path: VarPath, at: At) {
-        if matches!(path.head, Head::Current) && path.rest.is_empty() {
+    /// Feeds a variable tag without formatters that prints `path`.
+    pub fn print(&mut self, path: PathId, at: At) {
+        let entry = &self.draft.paths[path.0 as usize];
+        if matches!(entry.head, Head::Current) && entry.rest_len == 0 {
             return self.leaf(Inst::PrintCurrent, at);
         }
-        let start = self.nodes[self.current].start;
-        let settled = !matches!(self.state, State::AlternatesWith | State::Eof | State::Dead);
-        if settled
-            && self.pending.len() > start
-            && let Some(last) = self.pending.last_mut()
-            && let Inst::Text(text) = *last
-        {
-            *last = Inst::TextThenPrint(Box::new((text, path)));
-            return;
-        }
-        self.leaf(Inst::Print(Box::new(path)), at);
+        self.leaf(Inst::Print(path), at);
     }
 
     /// Opens a block at offset `at`.
@@ -436,7 +422,7 @@ fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize, pool: &mut TextP
         }
         Inst::Print(path) => {
             let text = *prev;
-            *block.last_mut().expect("the text") = Inst::TextThenPrint(Box::new((text, *path)));
+            *block.last_mut().expect("the text") = Inst::TextThenPrint(text, path);
         }
         other => block.push(other),
     }

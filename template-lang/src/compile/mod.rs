@@ -21,7 +21,9 @@ use crate::syntax::tag::{Args, FormatterSyntax, Tag, chain_calls, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
 use text::TextPool;
-use tree::{Block, FormatterCall, Inst, PredicateCall};
+use tree::{Block, FormatterCall, Inst, PathEntry, PathId, PathIds, PredicateCall};
+
+use crate::syntax::path::{self, Seg};
 
 /// A compiled template: immutable, shareable between threads, executed many times.
 #[derive(Debug)]
@@ -30,6 +32,9 @@ pub struct Template {
     pub(crate) text: Box<str>,
     /// Every block's instructions, each block a range ([`Block`]).
     pub(crate) insts: Box<[Inst]>,
+    /// Every reference ([`PathId`]), and the segments after their heads.
+    pub(crate) paths: Box<[PathEntry]>,
+    pub(crate) segs: Box<[Seg]>,
     pub(crate) root: Block,
 }
 
@@ -74,6 +79,8 @@ impl Template {
         Template {
             text: "".into(),
             insts: Box::new([]),
+            paths: Box::new([]),
+            segs: Box::new([]),
             root: Block::EMPTY,
         }
     }
@@ -83,18 +90,22 @@ impl Template {
         tree::Code {
             text: &self.text,
             insts: &self.insts,
+            paths: &self.paths,
+            segs: &self.segs,
         }
     }
 }
 
-/// A template while it compiles: its text and its instruction list, which the template
-/// and the sub-templates of its host tags write into.
+/// A template while it compiles: its text, its instruction list and its references,
+/// which the template and the sub-templates of its host tags write into.
 pub(crate) struct Draft<'s> {
     pub text: TextPool<'s>,
-    /// The source, shared by the names of the template's references
-    /// ([`crate::syntax::path::Name`]); the source that compiles is this text.
+    /// The source, shared by the arguments of the template's formatter and predicate
+    /// calls ([`crate::syntax::path::Name`]); the source that compiles is this text.
     pub names: Arc<str>,
     pub insts: Vec<Inst>,
+    pub paths: Vec<PathEntry>,
+    pub segs: Vec<Seg>,
     /// The source's lines, indexed at the first error.
     lines: OnceCell<LineIndex>,
 }
@@ -110,8 +121,57 @@ impl<'s> Draft<'s> {
             // at most two instructions (with the text before it): room for that up
             // front, so that the list rarely grows.
             insts: Vec::with_capacity(source.len() / 15),
+            // A reference every 40 bytes or so, most with a segment or two after the head.
+            paths: Vec::with_capacity(source.len() / 32),
+            segs: Vec::with_capacity(source.len() / 32),
             lines: OnceCell::new(),
         }
+    }
+
+    /// Adds the longest reference at the start of `input` (a piece of the source): its
+    /// id and how many bytes it takes.
+    pub fn reference(&mut self, input: &str) -> Option<(PathId, usize)> {
+        let rest_start = self.segs.len() as u32;
+        let (head, n) = path::reference(input, &mut self.text, &mut self.segs)?;
+        self.paths.push(PathEntry {
+            head,
+            rest_start,
+            rest_len: self.segs.len() as u32 - rest_start,
+        });
+        Some((PathId(self.paths.len() as u32 - 1), n))
+    }
+
+    /// Adds a reference the tag grammar found (exactly one reference).
+    pub fn path(&mut self, text: &str) -> PathId {
+        let (id, n) = self
+            .reference(text)
+            .expect("the grammar's references parse");
+        debug_assert_eq!(n, text.len());
+        id
+    }
+
+    /// Adds references the tag grammar found, in order.
+    pub fn references(&mut self, texts: &[&str]) -> PathIds {
+        let start = self.paths.len() as u32;
+        for text in texts {
+            self.path(text);
+        }
+        PathIds {
+            start,
+            len: self.paths.len() as u32 - start,
+        }
+    }
+
+    /// Where the references and made-up text end, to go back to with
+    /// [`Draft::rollback`] when the short way declines a tag it has begun to compile.
+    pub fn mark(&self) -> (usize, usize, usize) {
+        (self.paths.len(), self.segs.len(), self.text.len())
+    }
+
+    pub fn rollback(&mut self, (paths, segs, text): (usize, usize, usize)) {
+        self.paths.truncate(paths);
+        self.segs.truncate(segs);
+        self.text.truncate(text);
     }
 
     /// The line and column of `at` in the source, for a syntax error.
@@ -144,6 +204,8 @@ fn compile_source(
         template: Template {
             text: draft.text.finish(),
             insts: draft.insts.into_boxed_slice(),
+            paths: draft.paths.into_boxed_slice(),
+            segs: draft.segs.into_boxed_slice(),
             root,
         },
         errors,
@@ -284,10 +346,7 @@ fn lower(
         // Comments are instructions to the reference's assembler; an empty text keeps
         // their (rare) effect on it, and merges away.
         Tag::Comment => asm.leaf(Inst::Text(Span::EMPTY), at),
-        Tag::Variable {
-            mut vars,
-            formatters,
-        } => {
+        Tag::Variable { vars, formatters } => {
             let Some(formatters) =
                 resolve_formatters(formatters, true, registry, (asm.draft, at), errors)
             else {
@@ -295,10 +354,15 @@ fn lower(
             };
             if formatters.is_empty() && !vars.is_empty() {
                 // Only the first reference of `{a, b}` prints without formatters.
-                asm.print(vars.swap_remove(0), at);
+                if vars[0] == "@" {
+                    asm.leaf(Inst::PrintCurrent, at);
+                } else {
+                    let path = asm.draft.path(vars[0]);
+                    asm.print(path, at);
+                }
             } else {
                 let variable = Variable {
-                    vars: vars.into(),
+                    vars: asm.draft.references(&vars),
                     formatters,
                     at,
                 };
@@ -317,16 +381,20 @@ fn lower(
             };
             let bind = Bindvar {
                 name: name.into(),
-                vars: vars.into(),
+                vars: asm.draft.references(&vars),
                 formatters,
                 at,
             };
             asm.leaf(Inst::Bindvar(Box::new(bind)), at);
         }
         Tag::Ctxvar { name, bindings } => {
+            let bindings = bindings
+                .into_iter()
+                .map(|(k, v)| (k.into(), asm.draft.path(v)))
+                .collect();
             let ctx = Ctxvar {
                 name: name.into(),
-                bindings: bindings.into_iter().map(|(k, v)| (k.into(), v)).collect(),
+                bindings,
             };
             asm.leaf(Inst::Ctxvar(Box::new(ctx)), at);
         }
@@ -365,12 +433,18 @@ fn lower(
         Tag::Newline => asm.text("\n", at),
         Tag::Space => asm.text(" ", at),
         Tag::Tab => asm.text("\t", at),
-        Tag::Section(path) => asm.open(BlockKind::Section(path), at),
-        Tag::Repeated(path) => asm.open(BlockKind::Repeated(path), at),
+        Tag::Section(path) => {
+            let path = asm.draft.path(path);
+            asm.open(BlockKind::Section(path), at)
+        }
+        Tag::Repeated(path) => {
+            let path = asm.draft.path(path);
+            asm.open(BlockKind::Repeated(path), at)
+        }
         Tag::If { ops, vars } => {
             let kind = BlockKind::If {
                 ops: ops.into(),
-                vars: vars.into(),
+                vars: asm.draft.references(&vars),
             };
             asm.open(kind, at);
         }
@@ -612,6 +686,10 @@ mod tests {
         "$x",
         "1",
         "01.a",
+        // Declined after a made-up name ("1"): the short way takes nothing back with it.
+        "a.01 b",
+        "a.01|nope",
+        ".section a.01 ",
         "-a",
         "a b",
         "a|html",
@@ -663,9 +741,10 @@ mod tests {
         };
         [true, false].map(|common| {
             let c = compile_source(source, Registry::standard(), &options, common);
+            let t = &c.template;
             format!(
-                "{:?}\n{:?}\n{:?}\n{:?}",
-                c.template.root, c.template.insts, c.template.text, c.errors
+                "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+                t.root, t.insts, t.paths, t.segs, t.text, c.errors
             )
         })
     }

@@ -17,7 +17,7 @@ use memchr::memchr;
 use super::assemble::{Assembler, BlockKind, Control};
 use super::{known_chain, tree};
 use crate::plugins::Registry;
-use crate::syntax::path::{reference, word};
+use crate::syntax::path::word;
 use crate::syntax::scan::{At, Opened, opened};
 use crate::syntax::tag::{Args, is_ws};
 
@@ -106,7 +106,8 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
             true
         }
         Some(_) => {
-            let Some((path, n)) = reference(content, Some(&asm.draft.names)) else {
+            let mark = asm.draft.mark();
+            let Some((path, n)) = asm.draft.reference(content) else {
                 return false;
             };
             if n == b.len() {
@@ -115,15 +116,19 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
             }
             // Everything after the first pipe is the chain: a comma or a space after the
             // reference is the general grammar's to judge.
-            if b[n] != b'|' {
-                return false;
-            }
             let owner = &asm.draft.names;
-            let Some(formatters) = known_chain(&content[n + 1..], registry, owner) else {
+            let formatters = (b[n] == b'|')
+                .then(|| known_chain(&content[n + 1..], registry, owner))
+                .flatten();
+            let Some(formatters) = formatters else {
+                asm.draft.rollback(mark);
                 return false;
             };
             let variable = tree::Variable {
-                vars: Box::new([path]),
+                vars: tree::PathIds {
+                    start: path.0,
+                    len: 1,
+                },
                 formatters,
                 at,
             };
@@ -167,7 +172,8 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
     if path_start == 0 {
         return false;
     }
-    let Some((path, n)) = reference(&rest[path_start..], Some(&asm.draft.names)) else {
+    let mark = asm.draft.mark();
+    let Some((path, n)) = asm.draft.reference(&rest[path_start..]) else {
         return false;
     };
     let after = &rest[path_start + n..];
@@ -178,9 +184,15 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
         // second reference) is the general grammar's.
         Keyword::If if after.trim_start_matches(is_ws).is_empty() => BlockKind::If {
             ops: Box::new([]),
-            vars: Box::new([path]),
+            vars: tree::PathIds {
+                start: path.0,
+                len: 1,
+            },
         },
-        _ => return false,
+        _ => {
+            asm.draft.rollback(mark);
+            return false;
+        }
     };
     asm.open(kind, at);
     true

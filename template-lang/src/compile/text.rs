@@ -3,6 +3,7 @@
 //! the source becomes a range of it without a copy, so literal text costs no allocation.
 
 use super::tree::Span;
+use crate::syntax::path::Names;
 
 pub(crate) struct TextPool<'s> {
     source: &'s str,
@@ -75,8 +76,26 @@ impl<'s> TextPool<'s> {
         }
     }
 
+    /// How long the text is so far (the source and made-up text).
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// Drops made-up text past `len`, which is at least the source's length.
+    pub fn truncate(&mut self, len: usize) {
+        debug_assert!(len >= self.source.len());
+        self.text.truncate(len);
+    }
+
     pub fn finish(self) -> Box<str> {
         self.text.into_boxed_str()
+    }
+}
+
+/// The names of the template's references are ranges of its text.
+impl Names for TextPool<'_> {
+    fn span(&mut self, piece: &str) -> Span {
+        TextPool::span(self, piece)
     }
 }
 

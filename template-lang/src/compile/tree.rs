@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use crate::exec::expr::Expr;
 use crate::plugins::{EmitFn, FormatterFn, PredicateFn};
-use crate::syntax::path::VarPath;
+use crate::syntax::path::{Head, Path, Seg};
 use crate::syntax::scan::At;
 use crate::syntax::tag::{Args, Op};
 
@@ -44,48 +44,97 @@ impl Block {
     }
 }
 
-/// What a template's instructions refer to: its text (for [`Span`]s) and its instruction
-/// list (for [`Block`]s). The executor runs every block with the code of its template.
+/// What a template's instructions refer to: its text (for [`Span`]s), its instruction
+/// list (for [`Block`]s) and its references (for [`PathId`]s). The executor runs every
+/// block with the code of its template.
 #[derive(Debug, Clone, Copy)]
 pub struct Code<'a> {
     pub(crate) text: &'a str,
     pub(crate) insts: &'a [Inst],
+    pub(crate) paths: &'a [PathEntry],
+    pub(crate) segs: &'a [Seg],
 }
 
-impl Code<'_> {
+impl<'a> Code<'a> {
     pub(crate) const EMPTY: Code<'static> = Code {
         text: "",
         insts: &[],
+        paths: &[],
+        segs: &[],
     };
-}
 
-/// Literal text of a template: a range of its text ([`super::Template`] keeps the source
-/// and any text that compiling made up, such as text merged across a comment), so that
-/// compiling allocates nothing per piece of text. The executor reads it from the text of
-/// the template it is running.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Span {
-    pub start: u32,
-    pub len: u32,
-}
-
-impl Span {
-    pub const EMPTY: Span = Span { start: 0, len: 0 };
-
-    /// The text this span covers in `text`, the text of the template it was compiled in.
+    /// The reference `id` of this code's template.
     #[inline(always)]
-    pub fn of(self, text: &str) -> &str {
-        &text[self.start as usize..(self.start + self.len) as usize]
+    pub(crate) fn path(&self, id: PathId) -> Path<'a> {
+        debug_assert!(
+            self.paths.get(id.0 as usize).is_some_and(|e| self
+                .segs
+                .get(e.rest_start as usize..(e.rest_start + e.rest_len) as usize)
+                .is_some()),
+            "a reference of this code's template"
+        );
+        // SAFETY: `id` is one of this template's references, as `Draft::reference` made it,
+        // and its segments are a range of the template's list of segments; `Code` is made
+        // of one template's lists. Names are read unchecked on the same promise (below),
+        // so checking the indexes too would not make a wrong `Code` safe, and the checks
+        // were a third of what reading a compiled reference cost the executor.
+        unsafe {
+            let entry = self.paths.get_unchecked(id.0 as usize);
+            let rest = self.segs.get_unchecked(
+                entry.rest_start as usize..(entry.rest_start + entry.rest_len) as usize,
+            );
+            // SAFETY: a template's references were made within its text
+            // (`Draft::reference` with the text's `Names`).
+            Path::new(self.text, &entry.head, rest)
+        }
+    }
+}
+
+/// A reference of a template: its index in the template's list of references. The
+/// references of a template are in two lists of its own (heads, and the segments after
+/// them), their names ranges of its text, so that compiling one allocates nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathId(pub(crate) u32);
+
+/// The references of one tag (`{a, b|f}`, `{.if a && b}`): consecutive in the template's
+/// list of references.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PathIds {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+}
+
+impl PathIds {
+    pub fn len(self) -> usize {
+        self.len as usize
     }
 
     pub fn is_empty(self) -> bool {
         self.len == 0
     }
 
-    pub(crate) fn end(self) -> u32 {
-        self.start + self.len
+    pub fn first(self) -> Option<PathId> {
+        (self.len > 0).then_some(PathId(self.start))
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = PathId> {
+        (self.start..self.start + self.len).map(PathId)
     }
 }
+
+/// A compiled reference: its head, and its segments after the head as a range of its
+/// template's list of segments.
+#[derive(Debug)]
+pub struct PathEntry {
+    pub(crate) head: Head,
+    pub(crate) rest_start: u32,
+    pub(crate) rest_len: u32,
+}
+
+/// Literal text of a template: a range of its text ([`super::Template`] keeps the source
+/// and any text that compiling made up, such as text merged across a comment). The
+/// executor reads it from the text of the template it is running.
+pub use crate::syntax::span::Span;
 
 /// One compiled instruction.
 #[derive(Debug)]
@@ -95,13 +144,13 @@ pub enum Inst {
     /// loops over scalars, where the loads of a general variable tag showed in profiles.
     PrintCurrent,
     /// A variable tag without formatters: prints what the (first) reference resolves to.
-    Print(Box<VarPath>),
+    Print(PathId),
     /// Literal text followed by `{@}`, fused by the assembler: `<td>{@}` is the whole
     /// body of many small loops, and one dispatch instead of two is a measurable share of
     /// it. Counts as one instruction against the budget.
     TextThenCurrent(Span),
     /// Literal text followed by a plain variable tag ([`Inst::Print`]), fused likewise.
-    TextThenPrint(Box<(Span, VarPath)>),
+    TextThenPrint(Span, PathId),
     Variable(Box<Variable>),
     Section(Box<Section>),
     Repeated(Box<Repeated>),
@@ -155,21 +204,21 @@ pub struct PredicateCall {
 
 #[derive(Debug)]
 pub struct Variable {
-    pub vars: Box<[VarPath]>,
+    pub vars: PathIds,
     pub formatters: Box<[FormatterCall]>,
     pub at: At,
 }
 
 #[derive(Debug)]
 pub struct Section {
-    pub path: VarPath,
+    pub path: PathId,
     pub body: Block,
     pub alt: Alternate,
 }
 
 #[derive(Debug)]
 pub struct Repeated {
-    pub path: VarPath,
+    pub path: PathId,
     pub body: Block,
     pub alt: Alternate,
     pub alternates_with: Block,
@@ -187,7 +236,7 @@ pub struct Predicate {
 #[derive(Debug)]
 pub struct If {
     pub ops: Box<[Op]>,
-    pub vars: Box<[VarPath]>,
+    pub vars: PathIds,
     pub body: Block,
     pub alt: Alternate,
     pub at: At,
@@ -196,7 +245,7 @@ pub struct If {
 #[derive(Debug)]
 pub struct Bindvar {
     pub name: Box<str>,
-    pub vars: Box<[VarPath]>,
+    pub vars: PathIds,
     pub formatters: Box<[FormatterCall]>,
     pub at: At,
 }
@@ -204,7 +253,7 @@ pub struct Bindvar {
 #[derive(Debug)]
 pub struct Ctxvar {
     pub name: Box<str>,
-    pub bindings: Box<[(Box<str>, VarPath)]>,
+    pub bindings: Box<[(Box<str>, PathId)]>,
 }
 
 #[derive(Debug)]

@@ -10,10 +10,10 @@ use std::sync::Arc;
 use rustc_hash::FxHashSet;
 
 use super::Env;
-use crate::compile::tree::{Block, Code, Macro};
+use crate::compile::tree::{Block, Code, Macro, PathId};
 use crate::compile::{PartialEntry, Template};
 use crate::error::{Diagnostic, Pos, msg};
-use crate::syntax::path::{Head, Seg, VarPath};
+use crate::syntax::path::{Head, Path, Seg};
 use crate::syntax::scan::{At, LineIndex};
 use crate::value::{Node, Val, View, child_of};
 pub use fragment::Fragment;
@@ -448,9 +448,16 @@ impl<'a> Ctx<'a> {
     /// frame's node is ever replaced, which changes the key), so the entry stays right for
     /// as long as it can match. Paths made while executing go through
     /// [`Ctx::resolve_transient`].
-    pub fn resolve(&self, path: &'a VarPath) -> Val<'a> {
-        let Head::Key(seg) = &path.head else {
-            return self.resolve_transient(path);
+    pub fn resolve(&self, path: impl Into<Path<'a>>) -> Val<'a> {
+        self.resolve_path(&path.into())
+    }
+
+    /// [`Ctx::resolve`]; inlined into the `_id` functions below, as a call more for each
+    /// compiled reference showed in profiles.
+    #[inline(always)]
+    fn resolve_path(&self, path: &Path<'a>) -> Val<'a> {
+        let Some((seg, name)) = path.key() else {
+            return self.resolve_at(path, self.stack.len() - 1);
         };
         let frames = &self.stack[..];
         let mut i = frames.len() - 1;
@@ -460,11 +467,11 @@ impl<'a> Ctx<'a> {
             if self.recording.is_some() {
                 return self.resolve_recorded(frames, path);
             }
-            return lookup_key(frames, seg, &path.rest);
+            return lookup_key(frames, path);
         };
-        match member_node(top, seg) {
-            Some(Member::Node(child)) => return follow_ref(child, &path.rest),
-            Some(Member::Length(l)) => return follow(Val::num(l as f64), &path.rest),
+        match member_node(top, seg, name) {
+            Some(Member::Node(child)) => return follow_ref(child, path),
+            Some(Member::Length(l)) => return follow(Val::num(l as f64), path),
             None => {}
         }
         if self.recording.is_some() {
@@ -486,10 +493,10 @@ impl<'a> Ctx<'a> {
         // resolves the same names the same way. Elsewhere a name is rarely resolved twice
         // from one frame, and remembering would cost more than it saves.
         let (&Val::Ref(base), true) = (&frames[i].node, frames[i].index >= 0) else {
-            return lookup_key(&frames[..=i], seg, &path.rest);
+            return lookup_key(&frames[..=i], path);
         };
         let key = Below {
-            path: std::ptr::from_ref(path) as usize,
+            path: path.addr(),
             depth: i as u32,
             push: frames[i].push,
             base: std::ptr::from_ref(base) as usize,
@@ -508,7 +515,7 @@ impl<'a> Ctx<'a> {
         {
             return seen.value.map_or(Val::Missing, Val::Ref);
         }
-        let value = lookup_key(&frames[..=i], seg, &path.rest);
+        let value = lookup_key(&frames[..=i], path);
         match value {
             Val::Ref(n) => slot.set(Below {
                 value: Some(n),
@@ -520,16 +527,30 @@ impl<'a> Ctx<'a> {
         value
     }
 
-    /// [`Ctx::resolve`] for a path made while executing, which is not remembered.
-    pub fn resolve_transient(&self, path: &VarPath) -> Val<'a> {
-        self.resolve_from(path, self.stack.len() - 1)
+    /// [`Ctx::resolve`] for reference `id` of the template running. Out of line, as are
+    /// the other `_id` functions: building the reference inside the executor's loop made
+    /// that loop slower than the work it saved.
+    #[inline(never)]
+    pub(crate) fn resolve_id(&self, id: PathId) -> Val<'a> {
+        self.resolve_path(&self.code.path(id))
     }
 
-    /// Prints what `path` resolves to, as a plain `{path}` tag does.
-    #[inline]
-    pub(crate) fn print_path(&mut self, path: &'a VarPath) {
-        let value = self.resolve(path);
+    /// [`Ctx::print_path`] for reference `id` of the template running.
+    #[inline(never)]
+    pub(crate) fn print_id(&mut self, id: PathId) {
+        let value = self.resolve_path(&self.code.path(id));
         value.view().print(&mut self.out);
+    }
+
+    /// [`Ctx::resolve_section`] for reference `id` of the template running.
+    #[inline(never)]
+    pub(crate) fn resolve_section_id(&self, id: PathId) -> Val<'a> {
+        self.resolve_section(&self.code.path(id))
+    }
+
+    /// [`Ctx::resolve`] for a path made while executing, which is not remembered.
+    pub fn resolve_transient<'p>(&self, path: impl Into<Path<'p>>) -> Val<'a> {
+        self.resolve_from(path, self.stack.len() - 1)
     }
 
     /// Prints the current node, as `{@}` does, where it lies (without a resolved copy).
@@ -540,7 +561,13 @@ impl<'a> Ctx<'a> {
     }
 
     /// Resolves a reference starting at frame `depth` (0 is the root).
-    pub fn resolve_from(&self, path: &VarPath, depth: usize) -> Val<'a> {
+    pub fn resolve_from<'p>(&self, path: impl Into<Path<'p>>, depth: usize) -> Val<'a> {
+        self.resolve_at(&path.into(), depth)
+    }
+
+    /// [`Ctx::resolve_from`]. The reference is passed by address, here and below: a
+    /// copy of it read back wider than it was written stalls the CPU's store forwarding.
+    fn resolve_at(&self, path: &Path<'_>, depth: usize) -> Val<'a> {
         let frames = &self.stack[..=depth.min(self.stack.len() - 1)];
         if self.recording.is_some() {
             return self.resolve_recorded(frames, path);
@@ -549,16 +576,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// Resolves a reference down `frames`, from the last.
-    fn resolve_in(&self, frames: &[Frame<'a>], path: &VarPath) -> Val<'a> {
-        let head = match &path.head {
+    fn resolve_in(&self, frames: &[Frame<'a>], path: &Path<'_>) -> Val<'a> {
+        let head = match path.head() {
             Head::Current => frames[frames.len() - 1].node.clone(),
             Head::Index { one_based } => self.lookup(frames, |f| {
                 (f.index >= 0).then(|| Val::num((f.index + i64::from(*one_based)) as f64))
             }),
             Head::Var(name) => self.lookup(frames, |f| f.var(name).cloned()),
-            Head::Key(seg) => return lookup_key(frames, seg, &path.rest),
+            Head::Key(_) => return lookup_key(frames, path),
         };
-        follow(head, &path.rest)
+        follow(head, path)
     }
 
     fn lookup(
@@ -578,9 +605,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Resolves a section's reference: the first segment against the current frame only.
-    pub(crate) fn resolve_section(&self, path: &VarPath) -> Val<'a> {
+    pub(crate) fn resolve_section(&self, path: &Path<'a>) -> Val<'a> {
         let frame = self.stack.last().expect("root frame");
-        let head = match &path.head {
+        let head = match path.head() {
             Head::Current => frame.node.clone(),
             Head::Index { one_based } => {
                 if frame.index >= 0 {
@@ -590,11 +617,14 @@ impl<'a> Ctx<'a> {
                 }
             }
             Head::Var(name) => frame.var(name).cloned().unwrap_or_default(),
-            Head::Key(seg) => member(&frame.node, seg),
+            Head::Key(_) => match path.key() {
+                Some((seg, name)) => member(&frame.node, seg, name),
+                None => Val::Missing,
+            },
         };
         let mut v = head;
-        for seg in path.rest.iter() {
-            v = v.child_hashed(&seg.name, seg.hash, seg.index);
+        for (seg, name) in path.rest_names() {
+            v = v.child_hashed(name, seg.hash, seg.index);
         }
         v
     }
@@ -763,19 +793,19 @@ impl<'a> Ctx<'a> {
 
 /// The first step of a lookup in one frame: an object key, an array element, or the
 /// array's `length` (which the reference's JavaScript property access exposes).
-fn member<'a>(node: &Val<'a>, seg: &Seg) -> Val<'a> {
-    member_of(node, seg).unwrap_or_default()
+fn member<'a>(node: &Val<'a>, seg: &Seg, name: &str) -> Val<'a> {
+    member_of(node, seg, name).unwrap_or_default()
 }
 
 /// [`member`], `None` when absent.
 #[inline]
-fn member_of<'a>(node: &Val<'a>, seg: &Seg) -> Option<Val<'a>> {
+fn member_of<'a>(node: &Val<'a>, seg: &Seg, name: &str) -> Option<Val<'a>> {
     match node {
-        Val::Ref(n) => match member_node(n, seg)? {
+        Val::Ref(n) => match member_node(n, seg, name)? {
             Member::Node(c) => Some(Val::Ref(c)),
             Member::Length(l) => Some(Val::num(l as f64)),
         },
-        Val::Own(n) => match member_node(n, seg)? {
+        Val::Own(n) => match member_node(n, seg, name)? {
             Member::Node(c) => Some(Val::Own(c.clone())),
             Member::Length(l) => Some(Val::num(l as f64)),
         },
@@ -789,12 +819,13 @@ enum Member<'n> {
 }
 
 #[inline]
-fn member_node<'n>(node: &'n Node, seg: &Seg) -> Option<Member<'n>> {
+/// `seg`'s step from `node`; `name` is the segment's name.
+fn member_node<'n>(node: &'n Node, seg: &Seg, name: &str) -> Option<Member<'n>> {
     match node {
-        Node::Object(o) => o.get_hashed(&seg.name, seg.hash).map(Member::Node),
+        Node::Object(o) => o.get_hashed(name, seg.hash).map(Member::Node),
         Node::Array(a) => match seg.index {
             Some(i) => a.get(i as usize).map(Member::Node),
-            None if &*seg.name == "length" => Some(Member::Length(a.len())),
+            None if name == "length" => Some(Member::Length(a.len())),
             None => None,
         },
         _ => None,
@@ -810,19 +841,22 @@ fn member_node<'n>(node: &'n Node, seg: &Seg) -> Option<Member<'n>> {
 /// A partial applied to a loop's element (`{@|apply card.block}`) runs in a frame holding
 /// the same node as the element's frame below it; a name that one lacks, the other does
 /// too, so a node just searched in vain is not searched again.
-fn lookup_key<'a>(frames: &[Frame<'a>], seg: &Seg, rest: &[Seg]) -> Val<'a> {
+fn lookup_key<'a>(frames: &[Frame<'a>], path: &Path<'_>) -> Val<'a> {
+    let Some((seg, name)) = path.key() else {
+        return Val::Missing;
+    };
     let mut missed: *const Node = std::ptr::null();
     for frame in frames.iter().rev() {
         match &frame.node {
             Val::Ref(n) if std::ptr::eq(*n, missed) => {}
-            Val::Ref(n) => match member_node(n, seg) {
-                Some(Member::Node(child)) => return follow_ref(child, rest),
-                Some(Member::Length(l)) => return follow(Val::num(l as f64), rest),
+            Val::Ref(n) => match member_node(n, seg, name) {
+                Some(Member::Node(child)) => return follow_ref(child, path),
+                Some(Member::Length(l)) => return follow(Val::num(l as f64), path),
                 None => missed = *n,
             },
-            Val::Own(n) => match member_node(n, seg) {
-                Some(Member::Node(child)) => return follow(Val::Own(child.clone()), rest),
-                Some(Member::Length(l)) => return follow(Val::num(l as f64), rest),
+            Val::Own(n) => match member_node(n, seg, name) {
+                Some(Member::Node(child)) => return follow(Val::Own(child.clone()), path),
+                Some(Member::Length(l)) => return follow(Val::num(l as f64), path),
                 None => {}
             },
             Val::Missing | Val::Text(_) => {}
@@ -836,9 +870,9 @@ fn lookup_key<'a>(frames: &[Frame<'a>], seg: &Seg, rest: &[Seg]) -> Val<'a> {
 
 /// [`follow`] from a borrowed node.
 #[inline]
-fn follow_ref<'a>(mut node: &'a Node, rest: &[Seg]) -> Val<'a> {
-    for seg in rest {
-        match child_of(node, &seg.name, seg.hash, seg.index) {
+fn follow_ref<'a>(mut node: &'a Node, path: &Path<'_>) -> Val<'a> {
+    for (seg, name) in path.rest_names() {
+        match child_of(node, name, seg.hash, seg.index) {
             Some(child) => node = child,
             None => return Val::Missing,
         }
@@ -847,12 +881,12 @@ fn follow_ref<'a>(mut node: &'a Node, rest: &[Seg]) -> Val<'a> {
 }
 
 /// Follows the remaining segments; a missing or null value ends the walk.
-fn follow<'a>(mut v: Val<'a>, rest: &[Seg]) -> Val<'a> {
-    for seg in rest {
+fn follow<'a>(mut v: Val<'a>, path: &Path<'_>) -> Val<'a> {
+    for (seg, name) in path.rest_names() {
         if matches!(v.view(), View::Missing | View::Null) {
             return Val::Missing;
         }
-        v = v.child_hashed(&seg.name, seg.hash, seg.index);
+        v = v.child_hashed(name, seg.hash, seg.index);
     }
     v
 }

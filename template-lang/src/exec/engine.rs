@@ -25,14 +25,14 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
     match inst {
         Inst::Text(text) => push_text(&mut ctx.out, text.of(ctx.code.text)),
         Inst::PrintCurrent => ctx.print_current(),
-        Inst::Print(path) => ctx.print_path(path),
+        Inst::Print(path) => ctx.print_id(*path),
         Inst::TextThenCurrent(text) => {
             push_text(&mut ctx.out, text.of(ctx.code.text));
             ctx.print_current();
         }
-        Inst::TextThenPrint(fused) => {
-            push_text(&mut ctx.out, fused.0.of(ctx.code.text));
-            ctx.print_path(&fused.1);
+        Inst::TextThenPrint(text, path) => {
+            push_text(&mut ctx.out, text.of(ctx.code.text));
+            ctx.print_id(*path);
         }
         Inst::Variable(v) => exec_variable(ctx, v),
         Inst::Section(s) => exec_section(ctx, s),
@@ -48,7 +48,7 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
         Inst::If(i) => exec_if(ctx, i),
         Inst::Bindvar(b) => {
             ctx.set_at(b.at);
-            with_resolved(ctx, &b.vars, |ctx, vars| {
+            with_resolved(ctx, b.vars, |ctx, vars| {
                 ctx.applying = "BINDVAR";
                 apply_formatters(ctx, &b.formatters, vars);
                 ctx.applying = "VARIABLE";
@@ -63,7 +63,7 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
                 .bindings
                 .iter()
                 .map(|(key, path)| {
-                    let value = ctx.resolve(path).to_node().unwrap_or(Node::Null);
+                    let value = ctx.resolve_id(*path).to_node().unwrap_or(Node::Null);
                     (std::sync::Arc::from(&**key), value)
                 })
                 .collect();
@@ -160,18 +160,18 @@ fn test<'a>(ctx: &mut Ctx<'a>, call: &'a tree::PredicateCall, kind: &'static str
 /// what executing a product grid allocated.
 fn with_resolved<'a, R>(
     ctx: &mut Ctx<'a>,
-    paths: &'a [VarPath],
+    paths: tree::PathIds,
     then: impl FnOnce(&mut Ctx<'a>, &mut [Val<'a>]) -> R,
 ) -> R {
     const ON_STACK: usize = 4;
     if paths.len() <= ON_STACK {
         let mut vars: [Val<'a>; ON_STACK] = Default::default();
-        for (slot, path) in vars.iter_mut().zip(paths) {
-            *slot = ctx.resolve(path);
+        for (slot, id) in vars.iter_mut().zip(paths.iter()) {
+            *slot = ctx.resolve_id(id);
         }
         then(ctx, &mut vars[..paths.len()])
     } else {
-        let mut vars: Vec<Val<'a>> = paths.iter().map(|p| ctx.resolve(p)).collect();
+        let mut vars: Vec<Val<'a>> = paths.iter().map(|p| ctx.resolve_id(p)).collect();
         then(ctx, &mut vars)
     }
 }
@@ -193,11 +193,11 @@ pub(crate) fn apply_formatters<'a>(
 fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
     ctx.set_at(v.at);
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
-    if v.vars.len() == 1 {
-        let mut vars = [ctx.resolve(&v.vars[0])];
+    if let (1, Some(first)) = (v.vars.len(), v.vars.first()) {
+        let mut vars = [ctx.resolve_id(first)];
         format_and_print(ctx, &v.formatters, &mut vars);
     } else {
-        with_resolved(ctx, &v.vars, |ctx, vars| {
+        with_resolved(ctx, v.vars, |ctx, vars| {
             format_and_print(ctx, &v.formatters, vars)
         });
     }
@@ -223,7 +223,7 @@ fn format_and_print<'a>(ctx: &mut Ctx<'a>, calls: &'a [FormatterCall], vars: &mu
 }
 
 fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
-    let node = ctx.resolve_section(&s.path);
+    let node = ctx.resolve_section_id(s.path);
     if node.view().truthy() {
         ctx.push(node);
         exec_block(ctx, s.body);
@@ -243,7 +243,7 @@ fn exec_section<'a>(ctx: &mut Ctx<'a>, s: &'a tree::Section) {
 }
 
 fn exec_repeated<'a>(ctx: &mut Ctx<'a>, r: &'a tree::Repeated) {
-    let node = ctx.resolve_section(&r.path);
+    let node = ctx.resolve_section_id(r.path);
     let len = match node.view() {
         View::Arr(items) if !items.is_empty() => items.len(),
         _ => {
@@ -311,9 +311,9 @@ fn exec_if<'a>(ctx: &mut Ctx<'a>, i: &'a tree::If) {
         return;
     };
     // Left to right with no precedence, short-circuiting, as the reference does.
-    let mut result = ctx.resolve(first).view().truthy();
-    for (op, path) in i.ops.iter().zip(i.vars[1..].iter()) {
-        let value = ctx.resolve(path).view().truthy();
+    let mut result = ctx.resolve_id(first).view().truthy();
+    for (op, path) in i.ops.iter().zip(i.vars.iter().skip(1)) {
+        let value = ctx.resolve_id(path).view().truthy();
         match op {
             Op::And => {
                 result = result && value;
@@ -361,10 +361,10 @@ struct EvalScope<'c, 'a> {
 
 impl ExprScope for EvalScope<'_, '_> {
     fn resolve(&mut self, path: &VarPath) -> Option<Literal> {
-        if let Head::Var(name) = &path.head
+        if let Head::Var(name) = path.head()
             && let Some((_, v)) = self.bound.iter().rev().find(|(k, _)| k == &**name)
         {
-            return Some(if path.rest.is_empty() {
+            return Some(if path.rest().is_empty() {
                 v.clone()
             } else {
                 Literal::Null

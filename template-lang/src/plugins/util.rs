@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
-use crate::syntax::path::{Seg, VarPath};
+use crate::syntax::path::{Path, Seg, VarPath};
 use crate::value::number::{is_js_whitespace, number_to_string};
 use crate::value::{Val, View};
 
@@ -218,10 +218,10 @@ pub enum PathKey<'k> {
 }
 
 impl PathKey<'_> {
-    fn from_seg(seg: &Seg) -> PathKey<'_> {
+    fn from_seg<'p>(path: Path<'p>, seg: &Seg) -> PathKey<'p> {
         match seg.index {
             Some(i) => PathKey::Num(f64::from(i)),
-            None => PathKey::Str(Cow::Borrowed(&seg.name)),
+            None => PathKey::Str(Cow::Borrowed(path.name(seg))),
         }
     }
 
@@ -261,23 +261,19 @@ pub fn step<'a>(v: &Val<'a>, key: &PathKey<'_>) -> Val<'a> {
 
 /// Walks the segments of `path` (all of them, the head included) from `v`.
 pub fn walk<'a>(v: &Val<'a>, path: &VarPath) -> Val<'a> {
-    let head = match &path.head {
-        crate::syntax::path::Head::Key(seg) => PathKey::from_seg(seg),
-        _ => PathKey::Str(Cow::Owned(path_head_text(path))),
+    let path = path.path();
+    let head = match path.head() {
+        crate::syntax::path::Head::Key(seg) => PathKey::from_seg(path, seg),
+        _ => PathKey::Str(Cow::Borrowed(path.head_name())),
     };
     let mut cur = step(v, &head);
-    for seg in path.rest.iter() {
+    for seg in path.rest() {
         if cur.is_missing() {
             break;
         }
-        cur = step(&cur, &PathKey::from_seg(seg));
+        cur = step(&cur, &PathKey::from_seg(path, seg));
     }
     cur
-}
-
-fn path_head_text(path: &VarPath) -> String {
-    let dotted = path.dotted();
-    dotted.split('.').next().unwrap_or("").to_string()
 }
 
 /// `String(value)` of a template value, as JavaScript's string conversion gives it

@@ -3,4 +3,5 @@
 pub mod host;
 pub mod path;
 pub mod scan;
+pub mod span;
 pub mod tag;

@@ -15,7 +15,7 @@ use nom::character::complete::char;
 use nom::combinator::recognize;
 use nom::sequence::pair;
 
-use super::path::{Name, VarPath, var_ref, word};
+use super::path::{Name, VarPath, var_text, word};
 
 /// Arguments as written after a formatter or predicate: the first character is the
 /// delimiter and the rest is split on it (`{x|truncate 10 ...}`, `{.equal?:a:b}`).
@@ -170,16 +170,16 @@ pub enum Op {
     Or,
 }
 
-/// A parsed tag.
+/// A parsed tag. References are their text (the compiler builds them into its template).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Tag<'s> {
     Comment,
     Variable {
-        vars: Vec<VarPath>,
+        vars: Vec<&'s str>,
         formatters: Vec<FormatterSyntax<'s>>,
     },
-    Section(VarPath),
-    Repeated(VarPath),
+    Section(&'s str),
+    Repeated(&'s str),
     /// `{.name? args}` or `{.if name? args}`.
     Predicate {
         name: &'s str,
@@ -189,16 +189,16 @@ pub enum Tag<'s> {
     Or(Option<(&'s str, Args)>),
     If {
         ops: Vec<Op>,
-        vars: Vec<VarPath>,
+        vars: Vec<&'s str>,
     },
     Bindvar {
         name: &'s str,
-        vars: Vec<VarPath>,
+        vars: Vec<&'s str>,
         formatters: Vec<FormatterSyntax<'s>>,
     },
     Ctxvar {
         name: &'s str,
-        bindings: Vec<(&'s str, VarPath)>,
+        bindings: Vec<(&'s str, &'s str)>,
     },
     Eval(&'s str),
     Include {
@@ -264,15 +264,15 @@ fn file_path(input: &str) -> IResult<&str, &str> {
 }
 
 /// `var ( *, *var)*`; a separator not followed by a variable fails the whole list.
-fn var_list(input: &str) -> Option<(&str, Vec<VarPath>)> {
-    let (mut rest, first) = var_ref(input).ok()?;
+fn var_list(input: &str) -> Option<(&str, Vec<&str>)> {
+    let (mut rest, first) = var_text(input).ok()?;
     let mut vars = vec![first];
     loop {
         let after_sep = rest.trim_start_matches(' ');
         let Some(after_comma) = after_sep.strip_prefix(',') else {
             return Some((rest, vars));
         };
-        let (r, v) = var_ref(after_comma.trim_start_matches(' ')).ok()?;
+        let (r, v) = var_text(after_comma.trim_start_matches(' ')).ok()?;
         vars.push(v);
         rest = r;
     }
@@ -393,7 +393,7 @@ fn instruction(body: &str) -> Option<Tag<'_>> {
         Keyword::Or => or(rest),
         Keyword::Repeated | Keyword::Section => {
             let (r, _) = ws1(rest).ok()?;
-            let (r, path) = var_ref(r).ok()?;
+            let (r, path) = var_text(r).ok()?;
             if !r.is_empty() {
                 return None;
             }
@@ -433,7 +433,7 @@ fn if_tag(rest: &str) -> Option<Tag<'_>> {
     let mut ops = Vec::new();
     let mut input = rest;
     loop {
-        let Ok((r, v)) = var_ref(input) else {
+        let Ok((r, v)) = var_text(input) else {
             if !ops.is_empty() {
                 return None;
             }
@@ -483,7 +483,7 @@ fn ctxvar(rest: &str) -> Option<Tag<'_>> {
             input = after_key;
             break;
         };
-        let Ok((after_ref, path)) = var_ref(after_eq) else {
+        let Ok((after_ref, path)) = var_text(after_eq) else {
             input = after_key;
             break;
         };
@@ -532,7 +532,7 @@ mod tests {
     fn vars(t: &Tag) -> Vec<String> {
         match t {
             Tag::Variable { vars, .. } | Tag::Bindvar { vars, .. } | Tag::If { vars, .. } => {
-                vars.iter().map(|v| v.dotted()).collect()
+                vars.iter().map(|v| v.to_string()).collect()
             }
             _ => panic!("no vars in {t:?}"),
         }
@@ -611,7 +611,7 @@ mod tests {
         assert_eq!(p(".end"), Some(Tag::End));
         assert_eq!(p(".alternates with"), Some(Tag::AlternatesWith));
         assert_eq!(p("# any } text"), Some(Tag::Comment));
-        assert!(matches!(p(".section a.b"), Some(Tag::Section(v)) if v.dotted() == "a.b"));
+        assert!(matches!(p(".section a.b"), Some(Tag::Section("a.b"))));
         assert!(matches!(
             p(".repeated section\titems"),
             Some(Tag::Repeated(_))

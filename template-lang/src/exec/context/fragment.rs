@@ -14,7 +14,7 @@ use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Weak};
 
 use super::{Ctx, Frame, member_node};
-use crate::syntax::path::{Head, VarPath};
+use crate::syntax::path::{Head, Path, VarPath};
 use crate::value::{Node, Object, Val};
 
 /// A block's output and what it depends on outside the scope it ran over.
@@ -168,7 +168,7 @@ impl<'a> Ctx<'a> {
             return false;
         }
         let unchanged = fragment.deps.iter().all(|dep| match dep {
-            Dep::Path(path, seen) => seen.is(&self.resolve_in(&self.stack, path)),
+            Dep::Path(path, seen) => seen.is(&self.resolve_in(&self.stack, &path.path())),
             Dep::NoMacro(name) => self.macro_named(name).is_none(),
         });
         if unchanged {
@@ -186,7 +186,7 @@ impl<'a> Ctx<'a> {
 
     /// Resolves `path` down `frames` while recording: what is found below the recorded
     /// scope is noted as a dependency.
-    pub(super) fn resolve_recorded(&self, frames: &[Frame<'a>], path: &VarPath) -> Val<'a> {
+    pub(super) fn resolve_recorded(&self, frames: &[Frame<'a>], path: &Path<'_>) -> Val<'a> {
         let value = self.resolve_in(frames, path);
         let Some(r) = &self.recording else {
             return value;
@@ -197,18 +197,18 @@ impl<'a> Ctx<'a> {
             r.spoiled.set(true);
             return value;
         }
-        let end = match &path.head {
+        let end = match path.head() {
             Head::Current => frames.len() - 1,
             Head::Index { .. } => walk_end(frames, |f| f.index >= 0),
             Head::Var(name) => walk_end(frames, |f| f.var(name).is_some()),
             Head::Key(seg) => walk_end(frames, |f| match &f.node {
-                Val::Ref(n) => member_node(n, seg).is_some(),
-                Val::Own(n) => member_node(n, seg).is_some(),
+                Val::Ref(n) => member_node(n, seg, path.name(seg)).is_some(),
+                Val::Own(n) => member_node(n, seg, path.name(seg)).is_some(),
                 _ => false,
             }),
         };
         if end < r.base {
-            r.record(Dep::Path(path.clone(), Seen::of(&value)));
+            r.record(Dep::Path(path.to_var_path(), Seen::of(&value)));
         }
         value
     }

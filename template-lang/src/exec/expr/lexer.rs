@@ -59,13 +59,7 @@ fn is_junk_name(name: &str) -> bool {
 
 /// The first segment of a reference as written.
 pub(crate) fn head_name(path: &VarPath) -> &str {
-    match &path.head {
-        Head::Current => "@",
-        Head::Index { one_based: true } => "@index",
-        Head::Index { one_based: false } => "@index0",
-        Head::Var(name) => name,
-        Head::Key(seg) => &seg.name,
-    }
+    path.path().head_name()
 }
 
 struct Lexer<'s> {
@@ -205,12 +199,13 @@ impl Lexer<'_> {
 
     /// A variable reference, constant or (when `(` follows) function name.
     fn name(&mut self, path: VarPath) {
-        if let (Head::Key(seg), true) = (&path.head, path.rest.is_empty()) {
-            if let Some(lit) = constant(&seg.name) {
+        if let (Head::Key(_), true) = (path.head(), path.rest().is_empty()) {
+            let name = head_name(&path);
+            if let Some(lit) = constant(name) {
                 self.push(Token::Lit(lit));
                 return;
             }
-            if is_junk_name(&seg.name) {
+            if is_junk_name(name) {
                 self.push(Token::Junk);
                 return;
             }
@@ -236,7 +231,7 @@ impl Lexer<'_> {
             Token::Op(Op::LParen) => {
                 // A single-segment name right before `(` must be a built-in function.
                 if let Some(Token::Var(path)) = self.tokens.last()
-                    && path.rest.is_empty()
+                    && path.rest().is_empty()
                 {
                     let name = head_name(path);
                     let Some(f) = Func::lookup(name) else {

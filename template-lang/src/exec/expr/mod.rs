@@ -168,12 +168,13 @@ fn debug_token(t: &Token, out: &mut String) {
         }
         Token::Var(path) => {
             out.push_str(head_name(path));
-            for seg in path.rest.iter() {
+            let path = path.path();
+            for seg in path.rest() {
                 out.push('.');
                 // The reference splits all-digit segments into numbers: `a.007` shows `a.7`.
                 match seg.index {
                     Some(n) => out.push_str(&n.to_string()),
-                    None => out.push_str(&seg.name),
+                    None => out.push_str(path.name(seg)),
                 }
             }
         }

@@ -162,10 +162,10 @@ impl<'e> Reducer<'e, '_> {
 
 /// The name an assignment binds: a single segment starting with `@`.
 fn assignable(path: &VarPath) -> Option<&str> {
-    if !path.rest.is_empty() {
+    if !path.rest().is_empty() {
         return None;
     }
-    match path.head {
+    match path.head() {
         Head::Current | Head::Index { .. } | Head::Var(_) => Some(head_name(path)),
         Head::Key(_) => None,
     }

@@ -5,10 +5,10 @@ use std::sync::LazyLock;
 use super::product::{self, Money, Product, get, variant_descriptor};
 use crate::exec::Ctx;
 use crate::plugins::util::escape_attr;
-use crate::syntax::path::{Head, Name, Seg, VarPath};
+use crate::syntax::path::VarPath;
 use crate::syntax::tag::Args;
 use crate::value::number::push_number;
-use crate::value::{Key, Val, View, key, key_hash};
+use crate::value::{Key, Val, View, key};
 
 /// `cart-quantity`: the total quantity over the cart's entries, in a span.
 pub fn cart_quantity<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
@@ -85,7 +85,7 @@ pub fn product_quick_view<'a>(ctx: &mut Ctx<'a>, args: &'a Args, vars: &mut [Val
     out.push_str("\" data-group=\"");
     out.push_str(&group);
     out.push_str("\">");
-    match ctx.resolve(&TEXT) {
+    match ctx.resolve(&*TEXT) {
         Val::Missing => out.push_str("Quick View"),
         v => out.push_str(&v.view().to_str()),
     }
@@ -98,14 +98,7 @@ fn single_key(name: &str) -> VarPath {
     if !name.contains('.') {
         return VarPath::from_dotted(name);
     }
-    VarPath {
-        head: Head::Key(Seg {
-            name: Name::new(name),
-            index: None,
-            hash: key_hash(name),
-        }),
-        rest: Box::new([]),
-    }
+    VarPath::key(name)
 }
 
 /// `product-status`: the product mark (SPEC §4 "Derived product status"): sold out first
@@ -122,7 +115,7 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
     let product = Product::of(item);
     if product::is_sold_out(&product) {
         let id = get(item, key!("id")).to_str();
-        let merch = ctx.resolve(&MERCH);
+        let merch = ctx.resolve(&*MERCH);
         let custom = if !id.is_empty() && !merch.is_missing() {
             get(get(merch.view(), Key::new(&id)), key!("customSoldOutText"))
                 .to_str()
@@ -130,7 +123,7 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
         } else {
             String::new()
         };
-        let localized = ctx.resolve(&SOLD_OUT);
+        let localized = ctx.resolve(&*SOLD_OUT);
         let localized = localized.view().to_str();
         let text = [custom.as_str(), &localized]
             .into_iter()
@@ -141,7 +134,7 @@ pub fn product_status<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) 
         out.push_str("</div>");
         vars[0] = Val::Text(out);
     } else if product::is_on_sale(&product) {
-        let localized = ctx.resolve(&SALE);
+        let localized = ctx.resolve(&*SALE);
         let localized = localized.view().to_str();
         let text = if localized.is_empty() {
             "sale"

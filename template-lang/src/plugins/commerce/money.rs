@@ -40,7 +40,7 @@ pub fn push_money_string(ctx: &Ctx<'_>, money: Money<'_>, args: &Args, out: &mut
 pub(crate) fn cldr_money(ctx: &Ctx<'_>) -> bool {
     static FLAG: LazyLock<VarPath> =
         LazyLock::new(|| VarPath::from_dotted("featureFlags.useCLDRMoneyFormat"));
-    ctx.resolve(&FLAG).view().truthy()
+    ctx.resolve(&*FLAG).view().truthy()
 }
 
 /// [`push_legacy_amount`] for the usual shape of stored amounts, read straight from their

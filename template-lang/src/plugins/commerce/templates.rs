@@ -185,7 +185,7 @@ builtin_formatter!(
 fn quantity_input_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static SETTINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("websiteSettings"));
     let product = Product::of(item.view());
-    let settings = ctx.resolve(&SETTINGS);
+    let settings = ctx.resolve(&*SETTINGS);
     let allowed = match product.kind {
         Some(ProductType::Physical) => true,
         Some(ProductType::Service) => {
@@ -271,8 +271,8 @@ builtin_formatter!(
 fn product_restock_notification_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static WEBSITE: LazyLock<VarPath> = LazyLock::new(|| path_of("website"));
     static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
-    let website = ctx.resolve(&WEBSITE);
-    let merch = ctx.resolve(&MERCH);
+    let website = ctx.resolve(&*WEBSITE);
+    let merch = ctx.resolve(&*MERCH);
     let id = get(item.view(), key!("id")).to_str().into_owned();
     let product = merch.child(&id, None);
     let node = object(vec![
@@ -314,7 +314,7 @@ builtin_formatter!(
 
 fn product_scarcity_out<'a>(ctx: &mut Ctx<'a>, _: &'a Args, item: Val<'a>) -> Out<'a> {
     static MERCH: LazyLock<VarPath> = LazyLock::new(|| path_of("productMerchandisingContext"));
-    let merch = ctx.resolve(&MERCH);
+    let merch = ctx.resolve(&*MERCH);
     if merch.is_missing() {
         return Out::Value(item);
     }
@@ -478,14 +478,14 @@ fn price_text<'a>(
     };
     if subscription {
         return match plan_key {
-            Some(key) => text(ctx.resolve(&STRINGS).child(key, None)),
-            None => text(ctx.resolve(&UNAVAILABLE)),
+            Some(key) => text(ctx.resolve(&*STRINGS).child(key, None)),
+            None => text(ctx.resolve(&*UNAVAILABLE)),
         };
     }
     if p.kind == Some(ProductType::Undefined) || !product::has_varied_prices(p) {
         return None;
     }
-    Some(text(ctx.resolve(&FROM_TEXT)).unwrap_or(Cow::Borrowed("from {fromPrice}")))
+    Some(text(ctx.resolve(&*FROM_TEXT)).unwrap_or(Cow::Borrowed("from {fromPrice}")))
 }
 
 /// Room for the markup of one price (a sale price with both labels is about 300 bytes).
@@ -812,7 +812,7 @@ fn subscription_plan(p: &Product<'_>) -> Option<Plan> {
 fn plan_text(ctx: &Ctx<'_>, plan: &Plan, multiple: bool) -> Node {
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
     match ctx
-        .resolve(&STRINGS)
+        .resolve(&*STRINGS)
         .child(&plan.string_key(multiple), None)
     {
         Val::Missing => Node::from(plan.english(multiple)),
@@ -924,7 +924,7 @@ const LIKERT: [(&str, &str, &str); 5] = [
 /// title and its value rendered by type ("N/A", or the site's text, when unanswered).
 pub fn summary_form_field<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     static STRINGS: LazyLock<VarPath> = LazyLock::new(|| path_of("localizedStrings"));
-    let strings = ctx.resolve(&STRINGS);
+    let strings = ctx.resolve(&*STRINGS);
     let field = vars[0].view();
     let builtin = match &*get(field, key!("type")).to_str() {
         "address" => Some(&SUMMARY_ADDRESS),

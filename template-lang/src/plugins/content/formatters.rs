@@ -50,7 +50,7 @@ pub fn register(r: &mut Registry) {
 /// `AbsUrl`: the value appended to the site's `base-url` with a slash.
 fn abs_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     static BASE_URL: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("base-url"));
-    let base = ctx.resolve(&BASE_URL);
+    let base = ctx.resolve(&*BASE_URL);
     let mut out = base.view().to_str().into_owned();
     out.push('/');
     out.push_str(&vars[0].view().to_str());
@@ -340,14 +340,14 @@ fn push_item_classes(ctx: &Ctx<'_>, item: &Val<'_>, out: &mut String) {
     }
     out.push_str(" post-type-");
     part(out, (|k| k.label.as_deref(), &LABEL, push_text));
-    let index = ctx.resolve(&INDEX);
+    let index = ctx.resolve(&*INDEX);
     if !index.is_missing() {
         out.push_str(" article-index-");
         push_number(index.view().to_number(), out);
     }
     let starred = match kept.and_then(|k| k.starred) {
         Some(starred) => starred,
-        None => ctx.resolve(&STARRED).view().truthy(),
+        None => ctx.resolve(&*STARRED).view().truthy(),
     };
     if starred {
         out.push_str(" featured");

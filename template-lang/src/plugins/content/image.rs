@@ -36,7 +36,7 @@ pub fn alt_text(ctx: &Ctx<'_>, image: &Val<'_>) -> String {
 /// Inside an image block, the block's `altText`; `None` elsewhere.
 fn block_alt_text(ctx: &Ctx<'_>, image: &Val<'_>) -> Option<String> {
     static BLOCK_TYPE: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("blockType"));
-    let block = ctx.resolve(&BLOCK_TYPE);
+    let block = ctx.resolve(&*BLOCK_TYPE);
     (!block.is_missing() && block.view().to_number() == f64::from(block_type::IMAGE.code))
         .then(|| js_trim(&get(image, key!("altText")).view().to_str()).to_string())
 }

@@ -178,7 +178,7 @@ fn has_main_image(node: &Val<'_>) -> bool {
 /// The gallery's `options` object, found up the context stack.
 fn gallery_options<'a>(ctx: &Ctx<'a>) -> Val<'a> {
     static OPTIONS: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("options"));
-    ctx.resolve(&OPTIONS)
+    ctx.resolve(&*OPTIONS)
 }
 
 fn gallery_select(ctx: &Ctx<'_>, option: &str, value: &str) -> bool {
@@ -202,7 +202,7 @@ fn gallery_meta<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 /// `calendar-view?`: `calendarView` (up the stack) is true.
 fn calendar_view<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     static PATH: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("calendarView"));
-    ctx.resolve(&PATH).view().to_bool()
+    ctx.resolve(&*PATH).view().to_bool()
 }
 
 /// `child-images?`: the first of the node's `items` has an image.
@@ -217,7 +217,7 @@ fn child_images<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 /// `clickable?`: a folder that opens an index or redirects, or anything not a folder.
 fn clickable<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     static PATH: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("folderBehavior"));
-    let behavior = ctx.resolve(&PATH);
+    let behavior = ctx.resolve(&*PATH);
     if behavior.is_missing() {
         return true;
     }
@@ -248,7 +248,7 @@ fn collection_template_page<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 fn collection_type_name_equals<'a>(ctx: &mut Ctx<'a>, args: &'a Args) -> bool {
     static PATH: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("typeName"));
     match args.get(0) {
-        Some(name) => ctx.resolve(&PATH).view().to_str() == name,
+        Some(name) => ctx.resolve(&*PATH).view().to_str() == name,
         None => false,
     }
 }

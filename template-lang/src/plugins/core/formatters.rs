@@ -315,7 +315,7 @@ fn htmlattr<'a>(_: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
 /// `iter`: the 1-based index of the enclosing repeated section.
 fn iter<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>]) {
     static INDEX: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("@index"));
-    let index = ctx.resolve(&INDEX);
+    let index = ctx.resolve(&*INDEX);
     vars[0] = Val::text(index.view().to_str());
 }
 

@@ -93,7 +93,7 @@ fn compare<'a>(ctx: &mut Ctx<'a>, args: &'a Args, f: fn(View<'_>, View<'_>) -> b
 
 fn debug<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     static DEBUG: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("debug"));
-    ctx.resolve(&DEBUG).view().truthy()
+    ctx.resolve(&*DEBUG).view().truthy()
 }
 
 /// `even?` / `odd?` of the current node or of a named variable (numbers only).

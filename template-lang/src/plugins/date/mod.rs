@@ -21,7 +21,7 @@ pub fn register(r: &mut Registry) {
 /// data has none.
 pub fn time_zone<'a>(ctx: &Ctx<'a>) -> Val<'a> {
     static PATH: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("website.timeZone"));
-    match ctx.resolve(&PATH) {
+    match ctx.resolve(&*PATH) {
         Val::Missing => Val::Own(Node::String(DEFAULT_TIME_ZONE.into())),
         v => v,
     }

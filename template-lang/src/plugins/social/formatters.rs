@@ -135,7 +135,7 @@ fn google_calendar_url<'a>(ctx: &mut Ctx<'a>, _: &'a Args, vars: &mut [Val<'a>])
 /// when the site has share buttons configured.
 fn share_buttons<'a>(ctx: &Ctx<'a>, item: &Val<'a>, inline: bool) -> String {
     static WEBSITE: LazyLock<VarPath> = LazyLock::new(|| VarPath::from_dotted("website"));
-    let website = ctx.resolve(&WEBSITE);
+    let website = ctx.resolve(&*WEBSITE);
     let options = get(&website, key!("shareButtonOptions"));
     if website.is_missing() || options.is_missing() || options.view().size() == 0 {
         return String::new();

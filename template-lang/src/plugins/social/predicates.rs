@@ -19,7 +19,7 @@ fn comments<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     let node = ctx.node();
     let open = node.child("commentState", None).view().to_number() == 1.0
         || node.child("publicCommentCount", None).view().to_number() > 0.0;
-    let settings = ctx.resolve(&SETTINGS);
+    let settings = ctx.resolve(&*SETTINGS);
     if !settings.is_missing() && !settings.child("commentsEnabled", None).view().truthy() {
         return false;
     }
@@ -30,5 +30,5 @@ fn comments<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
 fn disqus<'a>(ctx: &mut Ctx<'a>, _: &'a Args) -> bool {
     static PATH: LazyLock<VarPath> =
         LazyLock::new(|| VarPath::from_dotted("websiteSettings.disqusShortName"));
-    ctx.resolve(&PATH).view().truthy()
+    ctx.resolve(&*PATH).view().truthy()
 }

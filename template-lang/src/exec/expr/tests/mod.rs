@@ -43,10 +43,11 @@ fn literal_of(v: &Value) -> Option<Literal> {
 
 impl ExprScope for TestScope<'_> {
     fn resolve(&mut self, path: &VarPath) -> Option<Literal> {
-        let mut node = match &path.head {
+        let path = path.path();
+        let mut node = match path.head() {
             Head::Var(name) => {
                 let bound = self.pending.get(&**name).or_else(|| self.vars.get(&**name));
-                return if path.rest.is_empty() {
+                return if path.rest().is_empty() {
                     Some(bound.cloned().unwrap_or(Literal::Null))
                 } else {
                     Some(Literal::Null)
@@ -54,12 +55,12 @@ impl ExprScope for TestScope<'_> {
             }
             Head::Index { .. } => return Some(Literal::Null),
             Head::Current => Some(self.data),
-            Head::Key(seg) => self.data.get(&*seg.name),
+            Head::Key(seg) => self.data.get(path.name(seg)),
         };
-        for seg in path.rest.iter() {
+        for seg in path.rest() {
             node = node.and_then(|n| match n {
                 Value::Array(items) => seg.index.and_then(|i| items.get(i as usize)),
-                other => other.get(&*seg.name),
+                other => other.get(path.name(seg)),
             });
         }
         node.map_or(Some(Literal::Null), literal_of)
