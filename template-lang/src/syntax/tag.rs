@@ -104,10 +104,20 @@ impl Args {
             None => Name::new(piece),
         };
         let list = if delim.is_ascii() {
-            // Counted first, so that the list is allocated once at its size.
-            let count = 1 + memchr::memchr_iter(delim as u8, rest.as_bytes()).count();
-            let mut list = Vec::with_capacity(count);
-            list.extend(rest.split(delim).map(name));
+            // Counted first, so that the list is allocated once at its size. Arguments
+            // are a few bytes: a plain loop over them costs less than setting up `memchr`
+            // or a `char` searcher.
+            let d = delim as u8;
+            let bytes = rest.as_bytes();
+            let mut list = Vec::with_capacity(1 + bytes.iter().filter(|&&b| b == d).count());
+            let mut start = 0;
+            for (i, &b) in bytes.iter().enumerate() {
+                if b == d {
+                    list.push(name(&rest[start..i]));
+                    start = i + 1;
+                }
+            }
+            list.push(name(&rest[start..]));
             list.into_boxed_slice()
         } else {
             rest.split(delim).map(name).collect()
@@ -562,6 +572,23 @@ mod tests {
             panic!()
         };
         assert_eq!(formatters[0].args.delim, Some(':'));
+    }
+
+    /// Arguments split at every delimiter, keeping empty pieces, whatever the text
+    /// around them (the first character is the delimiter).
+    #[test]
+    fn arguments_split_at_every_delimiter() {
+        let split = |raw: &str| -> Vec<String> {
+            let owner: Arc<str> = Arc::from(raw);
+            let args = Args::split_in(&owner, Some(&owner));
+            args.list.iter().map(|n| n.to_string()).collect()
+        };
+        assert_eq!(split(" a b"), ["a", "b"]);
+        assert_eq!(split(":a::b:"), ["a", "", "b", ""]);
+        assert_eq!(split(" é à ü"), ["é", "à", "ü"]);
+        assert_eq!(split("/"), [""]);
+        assert_eq!(split("éaébé"), ["a", "b", ""]);
+        assert!(split("").is_empty());
     }
 
     #[test]
