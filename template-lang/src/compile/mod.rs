@@ -29,7 +29,7 @@ use crate::syntax::path::{self, Seg};
 #[derive(Debug)]
 pub struct Template {
     /// The source and made-up text that the instructions' [`tree::Span`]s cover.
-    pub(crate) text: Box<str>,
+    pub(crate) text: Arc<str>,
     /// Every block's instructions, each block a range ([`Block`]).
     pub(crate) insts: Box<[Inst]>,
     /// Every reference ([`PathId`]), and the segments after their heads.
@@ -202,7 +202,11 @@ fn compile_source(
     let (root, errors) = compile_into(source, &mut draft, registry, options, common);
     Compiled {
         template: Template {
-            text: draft.text.finish(),
+            // The shared source, unless compiling made up text after it.
+            text: match draft.text.finish() {
+                Some(text) => Arc::from(text),
+                None => Arc::clone(&names),
+            },
             insts: draft.insts.into_boxed_slice(),
             paths: draft.paths.into_boxed_slice(),
             segs: draft.segs.into_boxed_slice(),

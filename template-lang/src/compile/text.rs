@@ -7,6 +7,8 @@ use crate::syntax::path::Names;
 
 pub(crate) struct TextPool<'s> {
     source: &'s str,
+    /// The source and the made-up text after it; empty until the first made-up piece,
+    /// as most templates make up none and then need no copy of their source.
     text: String,
 }
 
@@ -20,9 +22,19 @@ impl<'s> TextPool<'s> {
             source.len() < 1 << 30,
             "a template's source must be under 1 GiB"
         );
-        let mut text = String::with_capacity(source.len() + 16);
-        text.push_str(source);
-        TextPool { source, text }
+        TextPool {
+            source,
+            text: String::new(),
+        }
+    }
+
+    /// The text, copied from the source when made-up text is first added.
+    fn text(&mut self) -> &mut String {
+        if self.text.is_empty() {
+            self.text.reserve(self.source.len() + 16);
+            self.text.push_str(self.source);
+        }
+        &mut self.text
     }
 
     /// The source the pool was made over (the offsets of positions are in it).
@@ -32,6 +44,7 @@ impl<'s> TextPool<'s> {
 
     /// The span of `piece`: its range when it lies in the source (as the scanner's pieces
     /// and host tags' attribute values do), otherwise a copy at the end.
+    #[inline]
     pub fn span(&mut self, piece: &str) -> Span {
         let base = self.source.as_ptr() as usize;
         let at = piece.as_ptr() as usize;
@@ -41,10 +54,18 @@ impl<'s> TextPool<'s> {
                 len: piece.len() as u32,
             }
         } else {
-            let start = self.text.len();
-            self.text.push_str(piece);
-            self.span_from(start)
+            self.append(piece)
         }
+    }
+
+    /// A copy of `piece` at the end of the text. Apart from the span's fast case, so
+    /// that one is inlined where names are made.
+    #[cold]
+    fn append(&mut self, piece: &str) -> Span {
+        let text = self.text();
+        let start = text.len();
+        text.push_str(piece);
+        self.span_from(start)
     }
 
     /// `a` followed by `b`: the same range extended when `b` starts where `a` ends (so
@@ -56,39 +77,45 @@ impl<'s> TextPool<'s> {
                 len: a.len + b.len,
             };
         }
-        let start = if a.end() as usize == self.text.len() {
+        let text = self.text();
+        let start = if a.end() as usize == text.len() {
             a.start as usize
         } else {
-            let start = self.text.len();
-            self.text
-                .extend_from_within(a.start as usize..a.end() as usize);
+            let start = text.len();
+            text.extend_from_within(a.start as usize..a.end() as usize);
             start
         };
-        self.text
-            .extend_from_within(b.start as usize..b.end() as usize);
+        text.extend_from_within(b.start as usize..b.end() as usize);
         self.span_from(start)
     }
 
     fn span_from(&self, start: usize) -> Span {
         Span {
             start: start as u32,
-            len: (self.text.len() - start) as u32,
+            len: (self.len() - start) as u32,
         }
     }
 
     /// How long the text is so far (the source and made-up text).
     pub fn len(&self) -> usize {
-        self.text.len()
+        if self.text.is_empty() {
+            self.source.len()
+        } else {
+            self.text.len()
+        }
     }
 
     /// Drops made-up text past `len`, which is at least the source's length.
     pub fn truncate(&mut self, len: usize) {
         debug_assert!(len >= self.source.len());
-        self.text.truncate(len);
+        if !self.text.is_empty() {
+            self.text.truncate(len);
+        }
     }
 
-    pub fn finish(self) -> Box<str> {
-        self.text.into_boxed_str()
+    /// The text, if compiling made any up; `None` when it is the source alone.
+    pub fn finish(self) -> Option<String> {
+        (self.text.len() > self.source.len()).then_some(self.text)
     }
 }
 
@@ -120,10 +147,27 @@ mod tests {
         // Apart: a copy of both; then joining onto that copy extends it in place.
         let abde = pool.join(ab, de);
         let abde_brace = pool.join(abde, brace);
-        let text = pool.finish();
+        let text = pool.finish().expect("made-up text");
         assert_eq!(abde.of(&text), "abde");
         assert_eq!(abde_brace.of(&text), "abde{");
         assert_eq!(&*text, "ab{c}de{abde{");
         assert_eq!(brace.of(&text), "{");
+    }
+
+    #[test]
+    fn text_of_the_source_alone_is_not_copied() {
+        let source = "ab{c}de";
+        let mut pool = TextPool::new(source);
+        let ab = pool.span(&source[..2]);
+        let tag = pool.span(&source[2..5]);
+        assert_eq!(pool.join(ab, tag), Span { start: 0, len: 5 });
+        assert_eq!(pool.len(), source.len());
+        assert!(pool.finish().is_none());
+        // Made-up text that is dropped again leaves the source alone too.
+        let mut pool = TextPool::new(source);
+        pool.span("x");
+        assert_eq!(pool.len(), source.len() + 1);
+        pool.truncate(source.len());
+        assert!(pool.finish().is_none());
     }
 }
