@@ -200,20 +200,41 @@ fn compile_source(
     let source = &*names;
     let mut draft = Draft::new(source, Arc::clone(&names));
     let (root, errors) = compile_into(source, &mut draft, registry, options, common);
-    Compiled {
-        template: Template {
-            // The shared source, unless compiling made up text after it.
-            text: match draft.text.finish() {
-                Some(text) => Arc::from(text),
-                None => Arc::clone(&names),
-            },
-            insts: draft.insts.into_boxed_slice(),
-            paths: draft.paths.into_boxed_slice(),
-            segs: draft.segs.into_boxed_slice(),
-            root,
+    let template = Template {
+        // The shared source, unless compiling made up text after it.
+        text: match draft.text.finish() {
+            Some(text) => Arc::from(text),
+            None => Arc::clone(&names),
         },
-        errors,
-    }
+        insts: draft.insts.into_boxed_slice(),
+        paths: draft.paths.into_boxed_slice(),
+        segs: draft.segs.into_boxed_slice(),
+        root,
+    };
+    assert!(
+        references_lie_in(&template.text, &template.paths, &template.segs),
+        "a template's references lie in its lists and text"
+    );
+    Compiled { template, errors }
+}
+
+/// Whether every reference's segments are a range of `segs` and every name a range of
+/// `text` on character boundaries. The executor reads a template's references without
+/// checks ([`tree::Code::path`]); this check, once per template, is what makes that sound
+/// whatever ids a host's blocks carry.
+fn references_lie_in(text: &str, paths: &[PathEntry], segs: &[Seg]) -> bool {
+    let name_ok = |seg: &Seg| {
+        text.get(seg.name.start as usize..seg.name.end() as usize)
+            .is_some()
+    };
+    segs.iter().all(name_ok)
+        && paths.iter().all(|entry| {
+            (entry.rest_start as usize + entry.rest_len as usize) <= segs.len()
+                && match &entry.head {
+                    path::Head::Key(seg) => name_ok(seg),
+                    _ => true,
+                }
+        })
 }
 
 /// Compiles `source`, a piece of the source of `draft` (all of it, or a host tag's
