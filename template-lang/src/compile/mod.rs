@@ -223,15 +223,11 @@ fn compile_source(
 /// checks ([`tree::Code::path`]); this check, once per template, is what makes that sound
 /// whatever ids a host's blocks carry.
 fn references_lie_in(text: &str, paths: &[PathEntry], segs: &[Seg]) -> bool {
-    let name_ok = |seg: &Seg| {
-        text.get(seg.name.start as usize..seg.name.end() as usize)
-            .is_some()
-    };
-    segs.iter().all(name_ok)
+    segs.iter().all(|seg| seg.lies_in(text))
         && paths.iter().all(|entry| {
             (entry.rest_start as usize + entry.rest_len as usize) <= segs.len()
                 && match &entry.head {
-                    path::Head::Key(seg) => name_ok(seg),
+                    path::Head::Key(seg) => seg.lies_in(text),
                     _ => true,
                 }
         })

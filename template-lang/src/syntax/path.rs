@@ -87,6 +87,15 @@ pub struct Seg {
     pub hash: u64,
 }
 
+impl Seg {
+    /// Whether the name is a range of `text` on character boundaries, as the executor
+    /// reads it unchecked.
+    pub(crate) fn lies_in(&self, text: &str) -> bool {
+        text.get(self.name.start as usize..self.name.end() as usize)
+            .is_some()
+    }
+}
+
 /// What the first segment of a reference denotes.
 #[derive(Debug, Clone)]
 pub enum Head {
@@ -126,9 +135,7 @@ impl<'a> Path<'a> {
                     Head::Key(seg) => Some(seg),
                     _ => None,
                 })
-                .all(|seg| text
-                    .get(seg.name.start as usize..seg.name.end() as usize)
-                    .is_some()),
+                .all(|seg| seg.lies_in(text)),
             "names lie in their text"
         );
         Path { text, head, rest }
