@@ -117,3 +117,56 @@ fn errors_inside_attributes_point_into_the_source() {
     );
     assert_eq!(c.errors[0].pos.unwrap().to_string(), "2:18");
 }
+
+/// A host that keeps the body of a `keep` tag and runs what it kept at every `replay`
+/// tag, whichever template that is in.
+#[derive(Default)]
+struct Replaying {
+    kept: std::sync::Mutex<Option<template_lang::compile::tree::Block>>,
+}
+
+impl Host for Replaying {
+    fn render_tag<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        match &*tag.name {
+            "keep" => *self.kept.lock().unwrap() = tag.body,
+            _ => {
+                let kept = *self.kept.lock().unwrap();
+                if let Some(block) = kept {
+                    ctx.run_block(block);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_block_of_another_template_runs_the_instructions_of_the_running_one() {
+    // A block is a range of its template's instructions, and nothing ties it to that
+    // template: a host may run it while another template runs. It then runs that
+    // template's instructions in the same range, whose parts are that template's too
+    // (the executor reads them unchecked; test builds assert each read).
+    let run = |source: &str, host: &Replaying| {
+        let c = Template::compile_with(source, Registry::standard(), &options());
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        let partials = Partials::default();
+        let env = Env {
+            partials: &partials,
+            host: Some(host),
+            ..Env::default()
+        };
+        let data = Node::from_json_str(r#"{"a":{"b":"<B>"},"d":"D"}"#).unwrap();
+        let mut out = String::new();
+        execute(&c.template, &data, &env, &mut out);
+        out
+    };
+    let host = Replaying::default();
+    // Instructions are laid out innermost block first: the kept body (a section and two
+    // variables) is the three instructions after the section's body.
+    run("<x:keep>{.section a}{b}{.end}{d}{d}</x:keep>", &host);
+    // The same range here: two variables with formatters and a section, whose formatter
+    // calls and body are this template's.
+    let other = "{d|html}{d|json}{.section a}{b|html}{.end}<x:replay/>";
+    let alone = run(other.trim_end_matches("<x:replay/>"), &Replaying::default());
+    assert_eq!(alone, "D\"D\"&lt;B&gt;");
+    assert_eq!(run(other, &host), alone.repeat(2));
+}

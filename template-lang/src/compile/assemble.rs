@@ -112,7 +112,7 @@ impl<'p, 's> Assembler<'p, 's> {
     }
 }
 
-fn leaf_name(inst: &Inst) -> &'static str {
+fn leaf_name(inst: &Inst, others: &[tree::Other]) -> &'static str {
     match inst {
         Inst::Text(_) => "TEXT",
         Inst::PrintCurrent
@@ -120,17 +120,9 @@ fn leaf_name(inst: &Inst) -> &'static str {
         | Inst::TextThenCurrent(_)
         | Inst::TextThenPrint(..)
         | Inst::Variable(_) => "VARIABLE",
-        Inst::Bindvar(_) => "BINDVAR",
-        Inst::Ctxvar(_) => "CTXVAR",
-        Inst::Eval(_) => "EVAL",
-        Inst::Include(_) => "INCLUDE",
-        Inst::Inject(_) => "INJECT",
         Inst::Section(_) => "SECTION",
         Inst::Repeated(_) => "REPEATED",
-        Inst::Predicate(_) => "PREDICATE",
-        Inst::If(_) => "IF",
-        Inst::Macro(_) => "MACRO",
-        Inst::Host(_) => "HOST",
+        Inst::Other(id) => others[id.0 as usize].name(),
     }
 }
 
@@ -241,8 +233,11 @@ impl Assembler<'_, '_> {
     /// Feeds a leaf instruction at offset `at`. Leaves are most of what arrives; they go straight
     /// to the current list.
     pub fn leaf(&mut self, inst: Inst, at: At) {
-        if self.ended(|| leaf_name(&inst), at) {
-            return;
+        if matches!(self.state, State::Eof | State::Dead) {
+            let name = leaf_name(&inst, &self.draft.parts.others);
+            if self.ended(|| name, at) {
+                return;
+            }
         }
         if self.state == State::AlternatesWith {
             let list = &mut self.nodes[self.current].alternates_with;
@@ -366,31 +361,41 @@ impl Assembler<'_, '_> {
             _ => unreachable!("only block nodes are children"),
         };
         match kind {
-            BlockKind::Section(path) => Inst::Section(Box::new(tree::Section { path, body, alt })),
+            BlockKind::Section(path) => {
+                let sections = &mut self.draft.parts.sections;
+                sections.push(tree::Section { path, body, alt });
+                Inst::Section(tree::SectionId(sections.len() as u32 - 1))
+            }
             BlockKind::Repeated(path) => {
                 let separator = std::mem::take(&mut self.nodes[id].alternates_with);
                 let alternates_with = append(&mut self.draft.insts, separator);
-                Inst::Repeated(Box::new(tree::Repeated {
+                let repeats = &mut self.draft.parts.repeats;
+                repeats.push(tree::Repeated {
                     path,
                     body,
                     alt,
                     alternates_with,
+                });
+                Inst::Repeated(tree::RepeatedId(repeats.len() as u32 - 1))
+            }
+            BlockKind::Predicate(call) => {
+                self.draft.other(tree::Other::Predicate(tree::Predicate {
+                    call,
+                    body,
+                    alt,
+                    at,
                 }))
             }
-            BlockKind::Predicate(call) => Inst::Predicate(Box::new(tree::Predicate {
-                call,
-                body,
-                alt,
-                at,
-            })),
-            BlockKind::If { ops, vars } => Inst::If(Box::new(tree::If {
+            BlockKind::If { ops, vars } => self.draft.other(tree::Other::If(tree::If {
                 ops,
                 vars,
                 body,
                 alt,
                 at,
             })),
-            BlockKind::Macro(name) => Inst::Macro(std::sync::Arc::new(tree::Macro { name, body })),
+            BlockKind::Macro(name) => self
+                .draft
+                .other(tree::Other::Macro(tree::Macro { name, body })),
         }
     }
 }

@@ -21,7 +21,10 @@ use crate::syntax::tag::{Args, FormatterSyntax, Tag, chain_calls, parse_tag};
 pub use assemble::MAX_NESTING;
 use assemble::{Assembler, BlockKind, Control};
 use text::TextPool;
-use tree::{Block, FormatterCall, Inst, PathEntry, PathId, PathIds, PredicateCall};
+use tree::{
+    Block, Calls, FormatterCall, Inst, Other, Parts, PathEntry, PathId, PathIds, PredicateCall,
+    Variable,
+};
 
 use crate::syntax::path::{self, Seg};
 
@@ -30,11 +33,13 @@ use crate::syntax::path::{self, Seg};
 pub struct Template {
     /// The source and made-up text that the instructions' [`tree::Span`]s cover.
     pub(crate) text: Arc<str>,
-    /// Every block's instructions, each block a range ([`Block`]).
-    pub(crate) insts: Box<[Inst]>,
+    /// Every block's instructions, each block a range ([`Block`]). The lists are the
+    /// draft's as they are: boxing them shrank each, a copy per list and template.
+    pub(crate) insts: Vec<Inst>,
     /// Every reference ([`PathId`]), and the segments after their heads.
-    pub(crate) paths: Box<[PathEntry]>,
-    pub(crate) segs: Box<[Seg]>,
+    pub(crate) paths: Vec<PathEntry>,
+    pub(crate) segs: Vec<Seg>,
+    pub(crate) parts: Parts,
     pub(crate) root: Block,
 }
 
@@ -78,9 +83,10 @@ impl Template {
     pub fn empty() -> Template {
         Template {
             text: "".into(),
-            insts: Box::new([]),
-            paths: Box::new([]),
-            segs: Box::new([]),
+            insts: Vec::new(),
+            paths: Vec::new(),
+            segs: Vec::new(),
+            parts: Parts::EMPTY,
             root: Block::EMPTY,
         }
     }
@@ -92,6 +98,7 @@ impl Template {
             insts: &self.insts,
             paths: &self.paths,
             segs: &self.segs,
+            parts: &self.parts,
         }
     }
 }
@@ -106,6 +113,7 @@ pub(crate) struct Draft<'s> {
     pub insts: Vec<Inst>,
     pub paths: Vec<PathEntry>,
     pub segs: Vec<Seg>,
+    pub parts: Parts,
     /// The source's lines, indexed at the first error.
     lines: OnceCell<LineIndex>,
 }
@@ -124,6 +132,14 @@ impl<'s> Draft<'s> {
             // A reference every 40 bytes or so, most with a segment or two after the head.
             paths: Vec::with_capacity(source.len() / 32),
             segs: Vec::with_capacity(source.len() / 32),
+            parts: Parts {
+                // A chain every 60 bytes or so, most of a call or two; a section every 300.
+                calls: Vec::with_capacity(source.len() / 48),
+                variables: Vec::with_capacity(source.len() / 64),
+                sections: Vec::with_capacity(source.len() / 256),
+                repeats: Vec::new(),
+                others: Vec::new(),
+            },
             lines: OnceCell::new(),
         }
     }
@@ -162,16 +178,34 @@ impl<'s> Draft<'s> {
         }
     }
 
-    /// Where the references and made-up text end, to go back to with
+    /// Where the references, calls and made-up text end, to go back to with
     /// [`Draft::rollback`] when the short way declines a tag it has begun to compile.
-    pub fn mark(&self) -> (usize, usize, usize) {
-        (self.paths.len(), self.segs.len(), self.text.len())
+    pub fn mark(&self) -> Mark {
+        Mark {
+            paths: self.paths.len(),
+            segs: self.segs.len(),
+            calls: self.parts.calls.len(),
+            text: self.text.len(),
+        }
     }
 
-    pub fn rollback(&mut self, (paths, segs, text): (usize, usize, usize)) {
-        self.paths.truncate(paths);
-        self.segs.truncate(segs);
-        self.text.truncate(text);
+    pub fn rollback(&mut self, mark: Mark) {
+        self.paths.truncate(mark.paths);
+        self.segs.truncate(mark.segs);
+        self.parts.calls.truncate(mark.calls);
+        self.text.truncate(mark.text);
+    }
+
+    /// Adds a variable tag with formatters.
+    pub fn variable(&mut self, variable: Variable) -> Inst {
+        self.parts.variables.push(variable);
+        Inst::Variable(tree::VarId(self.parts.variables.len() as u32 - 1))
+    }
+
+    /// Adds an instruction of the kinds in [`Other`].
+    pub fn other(&mut self, other: Other) -> Inst {
+        self.parts.others.push(other);
+        Inst::Other(tree::OtherId(self.parts.others.len() as u32 - 1))
     }
 
     /// The line and column of `at` in the source, for a syntax error.
@@ -181,6 +215,15 @@ impl<'s> Draft<'s> {
             .get_or_init(|| LineIndex::new(source))
             .pos(source, at)
     }
+}
+
+/// How long a [`Draft`]'s lists were, to go back to.
+#[derive(Clone, Copy)]
+pub(crate) struct Mark {
+    paths: usize,
+    segs: usize,
+    calls: usize,
+    text: usize,
 }
 
 /// Compiles `source`.
@@ -206,14 +249,19 @@ fn compile_source(
             Some(text) => Arc::from(text),
             None => Arc::clone(&names),
         },
-        insts: draft.insts.into_boxed_slice(),
-        paths: draft.paths.into_boxed_slice(),
-        segs: draft.segs.into_boxed_slice(),
+        insts: draft.insts,
+        paths: draft.paths,
+        segs: draft.segs,
+        parts: draft.parts,
         root,
     };
     assert!(
         references_lie_in(&template.text, &template.paths, &template.segs),
         "a template's references lie in its lists and text"
+    );
+    assert!(
+        parts_lie_in(&template.insts, &template.parts),
+        "a template's instructions' parts lie in its lists"
     );
     Compiled { template, errors }
 }
@@ -231,6 +279,24 @@ fn references_lie_in(text: &str, paths: &[PathEntry], segs: &[Seg]) -> bool {
                     _ => true,
                 }
         })
+}
+
+/// Whether every instruction's id indexes its list in `parts`. The executor reads the
+/// parts of variable tags and sections without checks ([`tree::Code::variable`]); a block
+/// is a checked range of its template's instructions whatever template it came from, so
+/// this check, once per template, makes that sound.
+fn parts_lie_in(insts: &[Inst], parts: &Parts) -> bool {
+    insts.iter().all(|inst| match *inst {
+        Inst::Variable(id) => (id.0 as usize) < parts.variables.len(),
+        Inst::Section(id) => (id.0 as usize) < parts.sections.len(),
+        Inst::Repeated(id) => (id.0 as usize) < parts.repeats.len(),
+        Inst::Other(id) => (id.0 as usize) < parts.others.len(),
+        Inst::Text(_)
+        | Inst::PrintCurrent
+        | Inst::Print(_)
+        | Inst::TextThenCurrent(_)
+        | Inst::TextThenPrint(..) => true,
+    })
 }
 
 /// Compiles `source`, a piece of the source of `draft` (all of it, or a host tag's
@@ -344,7 +410,7 @@ fn lower_host(
         .map(|(name, value)| (Box::from(*name), sub(value)))
         .collect();
     let body = tag.body.map(sub);
-    Inst::Host(Box::new(tree::HostTag {
+    draft.other(Other::Host(tree::HostTag {
         name: tag.name.into(),
         attrs,
         body,
@@ -387,7 +453,8 @@ fn lower(
                     formatters,
                     at,
                 };
-                asm.leaf(Inst::Variable(Box::new(variable)), at);
+                let inst = asm.draft.variable(variable);
+                asm.leaf(inst, at);
             }
         }
         Tag::Bindvar {
@@ -406,7 +473,8 @@ fn lower(
                 formatters,
                 at,
             };
-            asm.leaf(Inst::Bindvar(Box::new(bind)), at);
+            let inst = asm.draft.other(Other::Bindvar(bind));
+            asm.leaf(inst, at);
         }
         Tag::Ctxvar { name, bindings } => {
             let bindings = bindings
@@ -417,7 +485,8 @@ fn lower(
                 name: name.into(),
                 bindings,
             };
-            asm.leaf(Inst::Ctxvar(Box::new(ctx)), at);
+            let inst = asm.draft.other(Other::Ctxvar(ctx));
+            asm.leaf(inst, at);
         }
         Tag::Eval(code) => {
             let (debug, code) = match code.strip_prefix('#') {
@@ -432,7 +501,8 @@ fn lower(
                 debug,
                 at,
             };
-            asm.leaf(Inst::Eval(Box::new(eval)), at);
+            let inst = asm.draft.other(Other::Eval(eval));
+            asm.leaf(inst, at);
         }
         Tag::Include { name, args } => {
             let include = Include {
@@ -440,14 +510,16 @@ fn lower(
                 output: args.contains(&"output"),
                 at,
             };
-            asm.leaf(Inst::Include(Box::new(include)), at);
+            let inst = asm.draft.other(Other::Include(include));
+            asm.leaf(inst, at);
         }
         Tag::Inject { name, path } => {
             let inject = Inject {
                 name: name.into(),
                 path: path.into(),
             };
-            asm.leaf(Inst::Inject(Box::new(inject)), at);
+            let inst = asm.draft.other(Other::Inject(inject));
+            asm.leaf(inst, at);
         }
         Tag::MetaLeft => asm.text("{", at),
         Tag::MetaRight => asm.text("}", at),
@@ -487,46 +559,47 @@ fn lower(
     true
 }
 
-/// The calls of a variable tag's chain as written after its first `|`, if every call is
-/// well-formed and every formatter known.
+/// Adds the calls of a variable tag's chain as written after its first `|`, if every
+/// call is well-formed and every formatter known; otherwise adds some of them, for the
+/// caller to roll back.
 ///
-/// Arguments are named within `owner`, which `chain` lies in.
-fn known_chain(chain: &str, registry: &Registry, owner: &Arc<str>) -> Option<Box<[FormatterCall]>> {
-    // A chain is a few calls: counting its bars in a plain loop costs less than `memchr`.
-    let mut calls = Vec::with_capacity(1 + chain.bytes().filter(|&b| b == b'|').count());
+/// Arguments are named within the draft's source, which `chain` lies in.
+fn known_chain(chain: &str, registry: &Registry, draft: &mut Draft) -> Option<Calls> {
+    let start = draft.parts.calls.len();
     for call in chain_calls(chain) {
         let (name, raw) = call?;
-        calls.push(formatter_call(
-            name,
-            Args::split_in(raw, Some(owner)),
-            registry,
-        )?);
+        let args = Args::split_in(raw, Some(&draft.names));
+        draft
+            .parts
+            .calls
+            .push(formatter_call(name, args, registry)?);
     }
-    Some(output_from_last(calls, true))
+    Some(output_from_last(&mut draft.parts.calls, start, true))
 }
 
-/// Resolves a chain's formatter names. With `prints` (a variable tag, not `.var`), the last
-/// call keeps the formatter's output-writing variant, if any: its result goes straight to
-/// the output.
+/// Resolves a chain's formatter names into the draft's calls. With `prints` (a variable
+/// tag, not `.var`), the last call keeps the formatter's output-writing variant, if any:
+/// its result goes straight to the output.
 fn resolve_formatters(
     calls: Vec<FormatterSyntax<'_>>,
     prints: bool,
     registry: &Registry,
-    (draft, at): (&Draft, At),
+    (draft, at): (&mut Draft, At),
     errors: &mut Vec<Diagnostic>,
-) -> Option<Box<[FormatterCall]>> {
-    let mut out = Vec::with_capacity(calls.len());
+) -> Option<Calls> {
+    let start = draft.parts.calls.len();
     for call in calls {
         let Some(resolved) = formatter_call(call.name, call.args, registry) else {
             errors.push(Diagnostic::syntax(
                 msg::formatter_unknown(call.name),
                 Some(draft.pos(at)),
             ));
+            draft.parts.calls.truncate(start);
             return None;
         };
-        out.push(resolved);
+        draft.parts.calls.push(resolved);
     }
-    Some(output_from_last(out, prints))
+    Some(output_from_last(&mut draft.parts.calls, start, prints))
 }
 
 /// A call of the formatter registered as `name`, if there is one.
@@ -540,18 +613,23 @@ fn formatter_call(name: &str, args: Args, registry: &Registry) -> Option<Formatt
     })
 }
 
-/// A chain's calls, of which only the last of a variable tag's (`prints`) keeps its
-/// formatter's output-writing variant: its result goes straight to the output.
-fn output_from_last(mut calls: Vec<FormatterCall>, prints: bool) -> Box<[FormatterCall]> {
+/// The chain of `calls` from `start` on, of which only the last of a variable tag's
+/// (`prints`) keeps its formatter's output-writing variant: its result goes straight to
+/// the output.
+fn output_from_last(calls: &mut [FormatterCall], start: usize, prints: bool) -> Calls {
+    let chain = &mut calls[start..];
     let writers = if prints {
-        calls.len().saturating_sub(1)
+        chain.len().saturating_sub(1)
     } else {
-        calls.len()
+        chain.len()
     };
-    for call in &mut calls[..writers] {
+    for call in &mut chain[..writers] {
         call.emit = None;
     }
-    calls.into_boxed_slice()
+    Calls {
+        start: start as u32,
+        len: chain.len() as u32,
+    }
 }
 
 fn resolve_predicate(
@@ -765,8 +843,8 @@ mod tests {
             let c = compile_source(source, Registry::standard(), &options, common);
             let t = &c.template;
             format!(
-                "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
-                t.root, t.insts, t.paths, t.segs, t.text, c.errors
+                "{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}\n{:?}",
+                t.root, t.insts, t.paths, t.segs, t.parts, t.text, c.errors
             )
         })
     }

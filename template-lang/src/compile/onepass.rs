@@ -116,23 +116,22 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
             }
             // Everything after the first pipe is the chain: a comma or a space after the
             // reference is the general grammar's to judge.
-            let owner = &asm.draft.names;
             let formatters = (b[n] == b'|')
-                .then(|| known_chain(&content[n + 1..], registry, owner))
+                .then(|| known_chain(&content[n + 1..], registry, asm.draft))
                 .flatten();
             let Some(formatters) = formatters else {
                 asm.draft.rollback(mark);
                 return false;
             };
-            let variable = tree::Variable {
+            let inst = asm.draft.variable(tree::Variable {
                 vars: tree::PathIds {
                     start: path.0,
                     len: 1,
                 },
                 formatters,
                 at,
-            };
-            asm.leaf(tree::Inst::Variable(Box::new(variable)), at);
+            });
+            asm.leaf(inst, at);
             true
         }
     }

@@ -5,7 +5,6 @@
 //! except for partials and macros (which are dynamic by nature).
 
 use std::borrow::Cow;
-use std::sync::Arc;
 
 use crate::exec::expr::Expr;
 use crate::plugins::{EmitFn, FormatterFn, PredicateFn};
@@ -45,15 +44,43 @@ impl Block {
 }
 
 /// What a template's instructions refer to: its text (for [`Span`]s), its instruction
-/// list (for [`Block`]s) and its references (for [`PathId`]s). The executor runs every
-/// block with the code of its template.
+/// list (for [`Block`]s), its references (for [`PathId`]s), and the lists of the parts of
+/// its larger instructions. The executor runs every block with the code of its template.
 #[derive(Debug, Clone, Copy)]
 pub struct Code<'a> {
     pub(crate) text: &'a str,
     pub(crate) insts: &'a [Inst],
     pub(crate) paths: &'a [PathEntry],
     pub(crate) segs: &'a [Seg],
+    /// Behind a reference, where the lists read on every instruction are not: the
+    /// executor copies the code at every partial and macro it applies.
+    pub(crate) parts: &'a Parts,
 }
+
+/// The lists of a template that its larger instructions are kept in: formatter calls
+/// ([`Calls`]), variable tags with formatters, sections, repeated sections, and the rest.
+/// Lists rather than a box per instruction: compiling a page allocated for every one of
+/// them, and made the instructions that held the boxes costly to move and drop.
+#[derive(Debug)]
+pub struct Parts {
+    pub(crate) calls: Vec<FormatterCall>,
+    pub(crate) variables: Vec<Variable>,
+    pub(crate) sections: Vec<Section>,
+    pub(crate) repeats: Vec<Repeated>,
+    pub(crate) others: Vec<Other>,
+}
+
+impl Parts {
+    pub(crate) const EMPTY: Parts = Parts {
+        calls: Vec::new(),
+        variables: Vec::new(),
+        sections: Vec::new(),
+        repeats: Vec::new(),
+        others: Vec::new(),
+    };
+}
+
+static NO_PARTS: Parts = Parts::EMPTY;
 
 impl<'a> Code<'a> {
     pub(crate) const EMPTY: Code<'static> = Code {
@@ -61,7 +88,44 @@ impl<'a> Code<'a> {
         insts: &[],
         paths: &[],
         segs: &[],
+        parts: &NO_PARTS,
     };
+
+    /// The calls of a chain of this code's template.
+    #[inline(always)]
+    pub(crate) fn calls(&self, calls: Calls) -> &'a [FormatterCall] {
+        &self.parts.calls[calls.start as usize..(calls.start + calls.len) as usize]
+    }
+
+    // The three below read unchecked: `id` comes from an instruction of this code's
+    // template (blocks are checked ranges of its instructions), and every instruction of
+    // a template was checked to index its lists when the template was made
+    // (`compile::parts_lie_in`). They are most of what a page executes after text.
+
+    #[inline(always)]
+    pub(crate) fn variable(&self, id: VarId) -> &'a Variable {
+        debug_assert!((id.0 as usize) < self.parts.variables.len());
+        // SAFETY: see above.
+        unsafe { self.parts.variables.get_unchecked(id.0 as usize) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn section(&self, id: SectionId) -> &'a Section {
+        debug_assert!((id.0 as usize) < self.parts.sections.len());
+        // SAFETY: see above.
+        unsafe { self.parts.sections.get_unchecked(id.0 as usize) }
+    }
+
+    #[inline(always)]
+    pub(crate) fn repeated(&self, id: RepeatedId) -> &'a Repeated {
+        debug_assert!((id.0 as usize) < self.parts.repeats.len());
+        // SAFETY: see above.
+        unsafe { self.parts.repeats.get_unchecked(id.0 as usize) }
+    }
+
+    pub(crate) fn other(&self, id: OtherId) -> &'a Other {
+        &self.parts.others[id.0 as usize]
+    }
 
     /// The reference `id` of this code's template.
     #[inline(always)]
@@ -115,6 +179,41 @@ impl PathIds {
     }
 }
 
+/// A formatter chain: consecutive calls in its template's list of calls. A template's
+/// calls are one list, like its references, so that a chain costs no allocation of its
+/// own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Calls {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+}
+
+impl Calls {
+    pub fn len(self) -> usize {
+        self.len as usize
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.len == 0
+    }
+}
+
+/// A variable tag with formatters: its index in its template's list of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VarId(pub(crate) u32);
+
+/// A section: its index in its template's list of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionId(pub(crate) u32);
+
+/// A repeated section: its index in its template's list of them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RepeatedId(pub(crate) u32);
+
+/// Any other instruction: its index in its template's list of them ([`Other`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct OtherId(pub(crate) u32);
+
 /// A compiled reference: its head, and its segments after the head as a range of its
 /// template's list of segments.
 #[derive(Debug)]
@@ -129,8 +228,11 @@ pub struct PathEntry {
 /// executor reads it from the text of the template it is running.
 pub use crate::syntax::span::Span;
 
-/// One compiled instruction.
-#[derive(Debug)]
+/// One compiled instruction. Every instruction with more to it than an id or two lives
+/// in a list of its template ([`Code`]), so that instructions are plain values: an
+/// instruction that owned a box had to be dropped wherever the compiler moved or replaced
+/// one, which was nearly a tenth of compiling a page of short tags.
+#[derive(Debug, Clone, Copy)]
 pub enum Inst {
     Text(Span),
     /// `{@}`: prints the current node. Its own instruction because it is the usual body of
@@ -144,19 +246,44 @@ pub enum Inst {
     TextThenCurrent(Span),
     /// Literal text followed by a plain variable tag ([`Inst::Print`]), fused likewise.
     TextThenPrint(Span, PathId),
-    Variable(Box<Variable>),
-    Section(Box<Section>),
-    Repeated(Box<Repeated>),
-    Predicate(Box<Predicate>),
-    If(Box<If>),
-    Bindvar(Box<Bindvar>),
-    Ctxvar(Box<Ctxvar>),
-    Eval(Box<Eval>),
-    Include(Box<Include>),
-    Inject(Box<Inject>),
-    Macro(Arc<Macro>),
+    /// The most common instructions after text and plain variables have typed lists of
+    /// their own, which the executor reads without a second dispatch.
+    Variable(VarId),
+    Section(SectionId),
+    Repeated(RepeatedId),
+    Other(OtherId),
+}
+
+/// The instructions that pages have fewer of, in one list per template.
+#[derive(Debug)]
+pub enum Other {
+    Predicate(Predicate),
+    If(If),
+    Bindvar(Bindvar),
+    Ctxvar(Ctxvar),
+    Eval(Eval),
+    Include(Include),
+    Inject(Inject),
+    Macro(Macro),
     /// A tag the embedding application implements (see [`crate::exec::Host`]).
-    Host(Box<HostTag>),
+    Host(HostTag),
+}
+
+impl Other {
+    /// The instruction's name in the reference's error messages.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Other::Predicate(_) => "PREDICATE",
+            Other::If(_) => "IF",
+            Other::Bindvar(_) => "BINDVAR",
+            Other::Ctxvar(_) => "CTXVAR",
+            Other::Eval(_) => "EVAL",
+            Other::Include(_) => "INCLUDE",
+            Other::Inject(_) => "INJECT",
+            Other::Macro(_) => "MACRO",
+            Other::Host(_) => "HOST",
+        }
+    }
 }
 
 /// The `{.or}` branches after a block's consequent, in order; empty for a plain `{.end}`.
@@ -198,7 +325,7 @@ pub struct PredicateCall {
 #[derive(Debug)]
 pub struct Variable {
     pub vars: PathIds,
-    pub formatters: Box<[FormatterCall]>,
+    pub formatters: Calls,
     pub at: At,
 }
 
@@ -239,7 +366,7 @@ pub struct If {
 pub struct Bindvar {
     pub name: Box<str>,
     pub vars: PathIds,
-    pub formatters: Box<[FormatterCall]>,
+    pub formatters: Calls,
     pub at: At,
 }
 

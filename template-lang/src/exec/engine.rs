@@ -34,10 +34,17 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
             push_text(&mut ctx.out, text.of(ctx.code.text));
             ctx.print_id(*path);
         }
-        Inst::Variable(v) => exec_variable(ctx, v),
-        Inst::Section(s) => exec_section(ctx, s),
-        Inst::Repeated(r) => exec_repeated(ctx, r),
-        Inst::Predicate(p) => {
+        Inst::Variable(v) => exec_variable(ctx, ctx.code.variable(*v)),
+        Inst::Section(s) => exec_section(ctx, ctx.code.section(*s)),
+        Inst::Repeated(r) => exec_repeated(ctx, ctx.code.repeated(*r)),
+        Inst::Other(id) => exec_other(ctx, ctx.code.other(*id)),
+    }
+}
+
+fn exec_other<'a>(ctx: &mut Ctx<'a>, other: &'a tree::Other) {
+    use tree::Other;
+    match other {
+        Other::Predicate(p) => {
             ctx.set_at(p.at);
             match test(ctx, &p.call, "PREDICATE") {
                 Some(true) => exec_block(ctx, p.body),
@@ -45,12 +52,12 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
                 None => {}
             }
         }
-        Inst::If(i) => exec_if(ctx, i),
-        Inst::Bindvar(b) => {
+        Other::If(i) => exec_if(ctx, i),
+        Other::Bindvar(b) => {
             ctx.set_at(b.at);
             with_resolved(ctx, b.vars, |ctx, vars| {
                 ctx.applying = "BINDVAR";
-                apply_formatters(ctx, &b.formatters, vars);
+                apply_formatters(ctx, ctx.code.calls(b.formatters), vars);
                 ctx.applying = "VARIABLE";
                 if !ctx.take_failure() {
                     let value = std::mem::take(&mut vars[0]);
@@ -58,7 +65,7 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
                 }
             });
         }
-        Inst::Ctxvar(c) => {
+        Other::Ctxvar(c) => {
             let entries = c
                 .bindings
                 .iter()
@@ -69,9 +76,9 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
                 .collect();
             ctx.set_var(Cow::Borrowed(&c.name), Val::Own(Node::object(entries)));
         }
-        Inst::Eval(e) => exec_eval(ctx, e),
-        Inst::Include(i) => exec_include(ctx, i),
-        Inst::Inject(i) => {
+        Other::Eval(e) => exec_eval(ctx, e),
+        Other::Include(i) => exec_include(ctx, i),
+        Other::Inject(i) => {
             let env = ctx.env;
             let value = match env.injects.get(&*i.path) {
                 // As in the reference, a falsy document counts as missing.
@@ -85,8 +92,8 @@ fn exec_inst<'a>(ctx: &mut Ctx<'a>, inst: &'a Inst) {
             };
             ctx.set_var(Cow::Borrowed(&i.name), value);
         }
-        Inst::Macro(m) => ctx.set_macro(&m.name, m),
-        Inst::Host(tag) => {
+        Other::Macro(m) => ctx.set_macro(&m.name, m),
+        Other::Host(tag) => {
             // What a host tag prints depends on the host's state, which a recording cannot
             // check: output around one is not reused.
             ctx.spoil();
@@ -192,14 +199,13 @@ pub(crate) fn apply_formatters<'a>(
 /// A variable tag with formatters (plain ones compile to [`Inst::Print`]).
 fn exec_variable<'a>(ctx: &mut Ctx<'a>, v: &'a tree::Variable) {
     ctx.set_at(v.at);
+    let calls = ctx.code.calls(v.formatters);
     // Formatters run in a frame holding the (unformatted) first value, as in the reference.
     if let (1, Some(first)) = (v.vars.len(), v.vars.first()) {
         let mut vars = [ctx.resolve_id(first)];
-        format_and_print(ctx, &v.formatters, &mut vars);
+        format_and_print(ctx, calls, &mut vars);
     } else {
-        with_resolved(ctx, v.vars, |ctx, vars| {
-            format_and_print(ctx, &v.formatters, vars)
-        });
+        with_resolved(ctx, v.vars, |ctx, vars| format_and_print(ctx, calls, vars));
     }
 }
 

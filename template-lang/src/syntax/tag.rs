@@ -311,9 +311,24 @@ fn formatter_chain(input: &str) -> Option<Result<Vec<FormatterSyntax<'_>>, ()>> 
 /// `{a||b}` and `{a|html|}` are not tags). Arguments never hold a pipe, so the pieces
 /// between pipes are the calls.
 pub fn chain_calls(chain: &str) -> impl Iterator<Item = Option<(&str, &str)>> {
-    chain
-        .split('|')
-        .map(|piece| word(piece).ok().map(|(raw, name)| (name, raw)))
+    // Split by bytes: a chain is a few bytes, and `str::split` on a `char` set up a
+    // searcher that cost more than the search. A pipe is ASCII, so the pieces are on
+    // character boundaries.
+    let mut rest = Some(chain);
+    std::iter::from_fn(move || {
+        let piece = rest?;
+        let call = match piece.bytes().position(|b| b == b'|') {
+            Some(i) => {
+                rest = Some(&piece[i + 1..]);
+                &piece[..i]
+            }
+            None => {
+                rest = None;
+                piece
+            }
+        };
+        Some(word(call).ok().map(|(raw, name)| (name, raw)))
+    })
 }
 
 fn variable(content: &str) -> Option<Tag<'_>> {
