@@ -232,6 +232,7 @@ impl Assembler<'_, '_> {
 
     /// Feeds a leaf instruction at offset `at`. Leaves are most of what arrives; they go straight
     /// to the current list.
+    #[inline(always)]
     pub fn leaf(&mut self, inst: Inst, at: At) {
         if matches!(self.state, State::Eof | State::Dead) {
             let name = leaf_name(&inst, &self.draft.parts.others);
@@ -410,6 +411,7 @@ fn append(insts: &mut Vec<Inst>, block: impl IntoIterator<Item = Inst>) -> Block
 /// Appends `inst` to the list that starts at `start` in `block`, merging adjacent literal
 /// text into one instruction and fusing text with a plain variable tag that follows it.
 /// Empty text is dropped.
+#[inline(always)]
 fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize, pool: &mut TextPool) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
