@@ -108,7 +108,7 @@ impl Template {
 pub(crate) struct Draft<'s> {
     pub text: TextPool<'s>,
     /// The source, shared by the arguments of the template's formatter and predicate
-    /// calls ([`crate::syntax::path::Name`]); the source that compiles is this text.
+    /// calls ([`crate::syntax::tag::Args`]); the source that compiles is this text.
     pub names: Arc<str>,
     pub insts: Vec<Inst>,
     pub paths: Vec<PathEntry>,

@@ -841,6 +841,7 @@ fn member_node<'n>(node: &'n Node, seg: &Seg, name: &str) -> Option<Member<'n>> 
 /// A partial applied to a loop's element (`{@|apply card.block}`) runs in a frame holding
 /// the same node as the element's frame below it; a name that one lacks, the other does
 /// too, so a node just searched in vain is not searched again.
+#[inline]
 fn lookup_key<'a>(frames: &[Frame<'a>], path: &Path<'_>) -> Val<'a> {
     let Some((seg, name)) = path.key() else {
         return Val::Missing;

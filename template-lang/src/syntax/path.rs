@@ -4,75 +4,10 @@
 //! optionally prefixed with `@` or `$`, or a lone `@`. All-digit segments that fit a
 //! signed 32-bit integer also index arrays.
 
-use std::sync::Arc;
-
 use nom::IResult;
 use nom::error::{Error, ErrorKind};
 
 use super::span::Span;
-
-/// An argument of a formatter or predicate call ([`crate::syntax::tag::Args`]): a piece
-/// of a shared text. A template's calls name pieces of one copy of its source, so that
-/// compiling an argument costs no allocation; an argument made at run time has a text of
-/// its own.
-#[derive(Clone)]
-pub struct Name {
-    text: Arc<str>,
-    start: u32,
-    end: u32,
-}
-
-impl Name {
-    /// A name with a text of its own.
-    pub fn new(name: &str) -> Name {
-        Name {
-            text: Arc::from(name),
-            start: 0,
-            end: name.len() as u32,
-        }
-    }
-
-    /// The name `piece`, which lies in `text` (as a slice of it, not just equal to a part).
-    pub(crate) fn within(text: &Arc<str>, piece: &str) -> Name {
-        let start = (piece.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
-        assert!(
-            start <= text.len() && piece.len() <= text.len() - start,
-            "a name lies in the text it is made within"
-        );
-        Name {
-            text: Arc::clone(text),
-            start: start as u32,
-            end: (start + piece.len()) as u32,
-        }
-    }
-}
-
-impl std::ops::Deref for Name {
-    type Target = str;
-
-    #[inline]
-    fn deref(&self) -> &str {
-        // SAFETY: `start..end` is the range of a `&str` within `text` (checked when the
-        // name was made), so it is in bounds and on character boundaries; `text` is
-        // immutable.
-        unsafe {
-            self.text
-                .get_unchecked(self.start as usize..self.end as usize)
-        }
-    }
-}
-
-impl PartialEq for Name {
-    fn eq(&self, other: &Name) -> bool {
-        **self == **other
-    }
-}
-
-impl std::fmt::Debug for Name {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&**self, f)
-    }
-}
 
 /// One segment of a reference.
 #[derive(Debug, Clone, Copy)]
@@ -656,24 +591,6 @@ mod tests {
         assert_ne!(path, VarPath::parse("a.1.c").unwrap().path());
         assert_ne!(path, VarPath::parse("a.1").unwrap().path());
         assert_eq!(format!("{path:?}"), "\"a.1.b\"");
-    }
-
-    #[test]
-    fn arguments_within_a_text_read_as_their_piece_of_it() {
-        let text: Arc<str> = Arc::from("truncate 10 ...");
-        let ten = Name::within(&text, &text[9..11]);
-        assert_eq!(&*ten, "10");
-        assert_eq!(ten, Name::new("10"));
-        assert_eq!(format!("{ten:?}"), "\"10\"");
-        assert_eq!(&*Name::within(&text, &text[5..5]), "");
-    }
-
-    #[test]
-    #[should_panic(expected = "a name lies in the text it is made within")]
-    fn an_argument_outside_its_text_is_refused() {
-        let text: Arc<str> = Arc::from("abc");
-        let other = String::from("abc");
-        Name::within(&text, &other);
     }
 
     #[test]

@@ -15,13 +15,19 @@ use nom::character::complete::char;
 use nom::combinator::recognize;
 use nom::sequence::pair;
 
-use super::path::{Name, VarPath, var_text, word};
+use super::path::{VarPath, var_text, word};
 
 /// Arguments as written after a formatter or predicate: the first character is the
 /// delimiter and the rest is split on it (`{x|truncate 10 ...}`, `{.equal?:a:b}`).
-#[derive(Debug, Clone, Default)]
+#[derive(Clone, Default)]
 pub struct Args {
-    pub list: Box<[Name]>,
+    /// The text the arguments are ranges of: a compiled template's source, shared, or a
+    /// text of their own; `None` without arguments. One text for all the arguments of a
+    /// call: a shared text per argument cost an atomic count each way, and its own text
+    /// an allocation.
+    text: Option<Arc<str>>,
+    /// Each argument's range of `text`, on character boundaries.
+    list: Box<[(u32, u32)]>,
     pub delim: Option<char>,
     /// What formatters and predicates read the arguments as, derived from `list` on first
     /// use: most calls of a page never need it, and building it for every tag was a sixth
@@ -40,26 +46,27 @@ struct Derived {
 /// Arguments are equal when they are written the same way.
 impl PartialEq for Args {
     fn eq(&self, other: &Args) -> bool {
-        self.list == other.list && self.delim == other.delim
+        self.delim == other.delim && self.iter().eq(other.iter())
+    }
+}
+
+/// The arguments as written, wherever their text is.
+impl std::fmt::Debug for Args {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Args")
+            .field("list", &self.iter().collect::<Vec<_>>())
+            .field("delim", &self.delim)
+            .finish()
     }
 }
 
 impl Args {
-    fn from_parts(list: Box<[Name]>, delim: Option<char>) -> Args {
-        Args {
-            list,
-            delim,
-            derived: OnceLock::new(),
-        }
-    }
-
     fn derived(&self) -> &Derived {
         self.derived.get_or_init(|| {
             Box::new(Derived {
-                paths: self.list.iter().map(|a| VarPath::from_dotted(a)).collect(),
+                paths: self.iter().map(VarPath::from_dotted).collect(),
                 spaced: self.iter().collect::<Vec<_>>().join(" ").into(),
                 keywords: self
-                    .list
                     .iter()
                     .map(|a| {
                         a.find([':', '='])
@@ -91,18 +98,26 @@ impl Args {
         Args::split_in(raw, None)
     }
 
-    /// [`Args::split`], the arguments named within `owner` (which `raw` lies in) if
-    /// given, so that they cost no allocation each.
+    /// [`Args::split`], the arguments ranges of `owner` (which `raw` lies in) if given,
+    /// so that they cost no allocation for their text.
     pub(crate) fn split_in(raw: &str, owner: Option<&Arc<str>>) -> Args {
         let mut chars = raw.chars();
         let Some(delim) = chars.next() else {
-            return Args::from_parts(Box::default(), None);
+            return Args::default();
         };
         let rest = chars.as_str();
-        let name = |piece: &str| match owner {
-            Some(owner) => Name::within(owner, piece),
-            None => Name::new(piece),
+        let (text, base) = match owner {
+            Some(owner) => {
+                let base = (rest.as_ptr() as usize).wrapping_sub(owner.as_ptr() as usize);
+                assert!(
+                    base <= owner.len() && rest.len() <= owner.len() - base,
+                    "arguments lie in the text they are split within"
+                );
+                (Arc::clone(owner), base)
+            }
+            None => (Arc::from(rest), 0),
         };
+        let range = |start: usize, end: usize| ((base + start) as u32, (base + end) as u32);
         let list = if delim.is_ascii() {
             // Counted first, so that the list is allocated once at its size. Arguments
             // are a few bytes: a plain loop over them costs less than setting up `memchr`
@@ -113,16 +128,26 @@ impl Args {
             let mut start = 0;
             for (i, &b) in bytes.iter().enumerate() {
                 if b == d {
-                    list.push(name(&rest[start..i]));
+                    list.push(range(start, i));
                     start = i + 1;
                 }
             }
-            list.push(name(&rest[start..]));
+            list.push(range(start, rest.len()));
             list.into_boxed_slice()
         } else {
-            rest.split(delim).map(name).collect()
+            rest.split(delim)
+                .map(|piece| {
+                    let start = piece.as_ptr() as usize - rest.as_ptr() as usize;
+                    range(start, start + piece.len())
+                })
+                .collect()
         };
-        Args::from_parts(list, Some(delim))
+        Args {
+            text: Some(text),
+            list,
+            delim: Some(delim),
+            derived: OnceLock::new(),
+        }
     }
 
     /// The predicate / include flavour: a lone empty argument means no arguments.
@@ -133,8 +158,11 @@ impl Args {
     /// [`Args::split_instruction`] with names within `owner`, as [`Args::split_in`].
     pub(crate) fn split_instruction_in(raw: &str, owner: Option<&Arc<str>>) -> Args {
         let args = Args::split_in(raw, owner);
-        if args.list.len() == 1 && args.list[0].is_empty() {
-            return Args::from_parts(Box::default(), args.delim);
+        if args.len() == 1 && args.get(0) == Some("") {
+            return Args {
+                delim: args.delim,
+                ..Args::default()
+            };
         }
         args
     }
@@ -153,16 +181,34 @@ impl Args {
     }
 
     pub fn get(&self, i: usize) -> Option<&str> {
-        self.list.get(i).map(|s| &**s)
+        let &(start, end) = self.list.get(i)?;
+        Some(&self.text.as_deref()?[start as usize..end as usize])
     }
 
     pub fn iter(&self) -> impl Iterator<Item = &str> {
-        self.list.iter().map(|s| &**s)
+        let text = self.text.as_deref().unwrap_or_default();
+        self.list
+            .iter()
+            .map(move |&(start, end)| &text[start as usize..end as usize])
     }
 
     /// Arguments from a list (used by built-in partials and tests).
     pub fn from_list(list: &[&str]) -> Args {
-        Args::from_parts(list.iter().map(|s| Name::new(s)).collect(), Some(' '))
+        let mut end = 0;
+        let ranges = list
+            .iter()
+            .map(|arg| {
+                let start = end;
+                end += arg.len();
+                (start as u32, end as u32)
+            })
+            .collect();
+        Args {
+            text: Some(Arc::from(list.concat())),
+            list: ranges,
+            delim: Some(' '),
+            derived: OnceLock::new(),
+        }
     }
 }
 
@@ -522,13 +568,13 @@ fn include(rest: &str) -> Option<Tag<'_>> {
     // The space is not consumed: it is the delimiter of the arguments.
     rest.strip_prefix(' ')?;
     let args = Args::split_instruction(rest);
-    let (first, others) = args.list.split_first()?;
-    let name_len = first.len();
+    let mut list = args.iter();
+    let name_len = list.next()?.len();
     let name = &rest[1..1 + name_len];
     // Re-borrow the remaining arguments from the source to keep them `&'s str`.
-    let mut args_out = Vec::with_capacity(others.len());
+    let mut args_out = Vec::with_capacity(args.len() - 1);
     let mut offset = 1 + name_len;
-    for a in others.iter() {
+    for a in list {
         offset += 1;
         args_out.push(&rest[offset..offset + a.len()]);
         offset += a.len();
@@ -572,17 +618,14 @@ mod tests {
         };
         assert_eq!(formatters.len(), 3);
         assert_eq!(formatters[1].name, "truncate");
-        assert_eq!(
-            &*formatters[1].args.list,
-            [Name::new("10"), Name::new("...")]
-        );
+        assert!(formatters[1].args.iter().eq(["10", "..."]));
         assert_eq!(formatters[2].args.len(), 2);
         assert!(formatters[0].args.is_empty());
         // A formatter followed by a lone delimiter gets one empty argument.
         let Tag::Variable { formatters, .. } = p("a|html ").unwrap() else {
             panic!()
         };
-        assert_eq!(&*formatters[0].args.list, [Name::new("")]);
+        assert!(formatters[0].args.iter().eq([""]));
         let Tag::Variable { formatters, .. } = p("a|fmt:x:y").unwrap() else {
             panic!()
         };
@@ -596,7 +639,7 @@ mod tests {
         let split = |raw: &str| -> Vec<String> {
             let owner: Arc<str> = Arc::from(raw);
             let args = Args::split_in(&owner, Some(&owner));
-            args.list.iter().map(|n| n.to_string()).collect()
+            args.iter().map(str::to_string).collect()
         };
         assert_eq!(split(" a b"), ["a", "b"]);
         assert_eq!(split(":a::b:"), ["a", "", "b", ""]);
@@ -604,6 +647,30 @@ mod tests {
         assert_eq!(split("/"), [""]);
         assert_eq!(split("éaébé"), ["a", "b", ""]);
         assert!(split("").is_empty());
+    }
+
+    #[test]
+    fn arguments_read_alike_wherever_their_text_is() {
+        // Within a template's source (shared), in a text of their own, or from a list.
+        let source: Arc<str> = Arc::from("{a|truncate 10 ...}");
+        let within = Args::split_in(&source[11..18], Some(&source));
+        let own = Args::split(" 10 ...");
+        assert!(within.iter().eq(["10", "..."]));
+        assert_eq!(within, own);
+        assert_eq!(format!("{within:?}"), format!("{own:?}"));
+        assert_eq!((within.get(1), within.get(2)), (Some("..."), None));
+        // Listed arguments keep their spaces.
+        let listed = Args::from_list(&["a b", "", "c"]);
+        assert!(listed.iter().eq(["a b", "", "c"]));
+        assert_eq!(listed.spaced(), "a b  c");
+        assert!(Args::from_list(&[]).is_empty());
+    }
+
+    #[test]
+    #[should_panic(expected = "arguments lie in the text they are split within")]
+    fn arguments_outside_their_text_are_refused() {
+        let source: Arc<str> = Arc::from(" a b");
+        Args::split_in(" a b", Some(&source));
     }
 
     #[test]

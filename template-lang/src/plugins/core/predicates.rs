@@ -45,7 +45,7 @@ fn is_json_start(arg: &str) -> bool {
 
 /// Argument `i` as a value: a JSON literal if it parses as one, else a variable reference.
 pub fn resolve_arg<'a>(ctx: &Ctx<'a>, args: &'a Args, i: usize) -> Val<'a> {
-    let arg = &args.list[i];
+    let arg = args.get(i).unwrap_or_default();
     if let Some(n) = small_integer(arg) {
         return Val::num(n);
     }
