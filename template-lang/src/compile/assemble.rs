@@ -232,6 +232,8 @@ impl Assembler<'_, '_> {
 
     /// Feeds a leaf instruction at offset `at`. Leaves are most of what arrives; they go straight
     /// to the current list.
+    // Inlined, with `push_merged`: passed to a call, the instruction was written to the
+    // stack in pieces and read back whole, which stalled store forwarding on every tag.
     #[inline(always)]
     pub fn leaf(&mut self, inst: Inst, at: At) {
         if matches!(self.state, State::Eof | State::Dead) {
