@@ -364,22 +364,16 @@ impl Assembler<'_, '_> {
             _ => unreachable!("only block nodes are children"),
         };
         match kind {
-            BlockKind::Section(path) => {
-                let sections = &mut self.draft.parts.sections;
-                sections.push(tree::Section { path, body, alt });
-                Inst::Section(tree::SectionId(sections.len() as u32 - 1))
-            }
+            BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
             BlockKind::Repeated(path) => {
                 let separator = std::mem::take(&mut self.nodes[id].alternates_with);
                 let alternates_with = append(&mut self.draft.insts, separator);
-                let repeats = &mut self.draft.parts.repeats;
-                repeats.push(tree::Repeated {
+                self.draft.repeated(tree::Repeated {
                     path,
                     body,
                     alt,
                     alternates_with,
-                });
-                Inst::Repeated(tree::RepeatedId(repeats.len() as u32 - 1))
+                })
             }
             BlockKind::Predicate(call) => {
                 self.draft.other(tree::Other::Predicate(tree::Predicate {

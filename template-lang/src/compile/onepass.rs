@@ -143,12 +143,12 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
 fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) -> bool {
     let body = &content[1..];
     // The grammar tries a predicate before the keywords (`{.section? x}` is one).
-    if let Ok((rest, word)) = word(body)
+    if let Ok((rest, stem)) = word(body)
         && let Some(args) = rest.strip_prefix('?')
     {
         // Predicates are registered with their question mark. An unknown name is an
         // error, which the general grammar reports.
-        let Some((name, apply)) = registry.predicate_entry(&body[..word.len() + 1]) else {
+        let Some((name, apply)) = registry.predicate_entry(&body[..stem.len() + 1]) else {
             return false;
         };
         let call = tree::PredicateCall {
