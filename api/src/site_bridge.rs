@@ -10,31 +10,7 @@ use renderer::site::{Collection, NavLink, SiteContent};
 use serde_json::{Map, Value, json};
 use template_lang::value::Node;
 
-/// Minor-unit digits of a currency (SPEC.md §3: 2 for all supported currencies but JPY).
-pub fn minor_digits(currency: &str) -> u32 {
-    if currency.eq_ignore_ascii_case("JPY") {
-        0
-    } else {
-        2
-    }
-}
-
-/// Minor units as a decimal string: 1250 USD → "12.50", 1250 JPY → "1250".
-pub fn money_string(minor: i64, currency: &str) -> String {
-    let digits = minor_digits(currency);
-    if digits == 0 {
-        return minor.to_string();
-    }
-    let scale = 10i64.pow(digits);
-    let sign = if minor < 0 { "-" } else { "" };
-    let abs = minor.unsigned_abs();
-    format!(
-        "{sign}{}.{:0width$}",
-        abs / scale as u64,
-        abs % scale as u64,
-        width = digits as usize
-    )
-}
+use tenants::commerce::money::decimal_string as money_string;
 
 fn money(minor: i64, currency: &str) -> Value {
     json!({ "currency": currency, "value": money_string(minor, currency) })
@@ -300,18 +276,4 @@ fn nav_links(links: &Value, by_id: &impl Fn(&str) -> Option<usize>) -> Vec<NavLi
             })
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn money_keeps_minor_units_exact() {
-        assert_eq!(money_string(1250, "USD"), "12.50");
-        assert_eq!(money_string(5, "EUR"), "0.05");
-        assert_eq!(money_string(-199, "GBP"), "-1.99");
-        assert_eq!(money_string(1250, "JPY"), "1250");
-        assert_eq!(money_string(0, "USD"), "0.00");
-    }
 }

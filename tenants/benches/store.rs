@@ -63,6 +63,7 @@ async fn setup(name: &'static str, config: StoreConfig) -> Bench {
         on_sale: false,
         qty_in_stock: 0,
         unlimited: true,
+        weight_grams: 0,
     }];
     let item = store.put_item(tenant, &item).await.unwrap();
     Bench {
@@ -138,6 +139,7 @@ fn benches(c: &mut Criterion) {
                         sku: "GIFT".into(),
                         quantity: 1,
                         additional_fields: None,
+                        ..Default::default()
                     };
                     rt.block_on(b.store.add_to_cart(b.tenant, &cart, &add))
                         .unwrap()

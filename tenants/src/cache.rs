@@ -46,6 +46,8 @@ impl Change {
 pub(crate) struct Caches {
     pub(crate) hosts: Cache<String, Option<Arc<Tenant>>>,
     pub(crate) content: Cache<TenantId, Arc<SiteContent>>,
+    /// Signing secrets per tenant (they never change; see `repo/secrets.rs`).
+    pub(crate) secrets: moka::sync::Cache<TenantId, Arc<[u8; 32]>>,
     /// Highest content version heard of per tenant (from own writes or notifications), so a
     /// load that raced a write is not kept.
     latest: Mutex<HashMap<TenantId, i64>>,
@@ -62,6 +64,7 @@ impl Caches {
                 .max_capacity(10_000)
                 .time_to_live(ttl)
                 .build(),
+            secrets: moka::sync::Cache::builder().max_capacity(100_000).build(),
             latest: Mutex::new(HashMap::new()),
         }
     }

@@ -22,6 +22,10 @@ pub enum StoreError {
         /// How many units were asked for.
         requested: i64,
     },
+    /// A commerce rule refuses the request (an unavailable variant, an empty cart, a
+    /// subtotal below the minimum, ...).
+    #[error("refused: {0}")]
+    Refused(crate::commerce::Refusal),
     /// Input the store refuses (bad host name, negative quantity, malformed JSON, ...).
     #[error("invalid input: {0}")]
     Invalid(String),

@@ -27,12 +27,18 @@
 //!
 //! An item: `{ id?, urlId, title, recordType? (default 1), body?, excerpt?, productType?,
 //! starred?, author?, publishOn?, addedOn?, startDate?, endDate? (epoch ms, `YYYY-MM-DD` or
-//! RFC 3339), categories?, tags?, structuredContent?, data?, variants?: [Variant] }`.
+//! RFC 3339), categories?, tags?, structuredContent?, data?, variants?: [Variant],
+//! download? }`. `download` (digital products only) is the path, relative to DIR, of the file
+//! the product delivers to its buyers (at most 50 MB), e.g. `downloads/guide.pdf`.
 //!
 //! A variant: `{ sku, attributes?: {option: value}, price: "12.50", salePrice?, onSale?,
-//! stock?: n, unlimited?, currency? }`. Prices are decimal strings in the currency's
+//! stock?: n, unlimited?, currency?, weightGrams? }`. Prices are decimal strings in the currency's
 //! units (2 decimals, JPY 0); the store keeps minor units. The currency defaults to
 //! `websiteSettings.storeSettings.selectedCurrency`, else USD.
+//!
+//! `commerce-preferences.json` is checked as the store's commerce configuration (taxes,
+//! shipping, coupons, instalments, payments; see [`crate::commerce::settings`]): a problem
+//! names its path, e.g. `commerce-preferences.json: shipping.options[1].price: ...`.
 //!
 //! A navigation item: `{ collection: "<urlId>", title?, items?: [NavItem] }` or
 //! `{ title, externalLink: { url, newWindow? } }`; stored with `collectionId`.
@@ -55,6 +61,7 @@ use crate::ids::{TemplateVersion, new_id};
 use crate::model::{
     Collection, HeaderFooter, Item, SiteSettings, TemplateFile, Tenant, Variant, WebsiteStatus,
 };
+use crate::repo::commerce::{self, DigitalFile};
 use crate::repo::{content, forms, templates, tenants};
 use crate::store::Store;
 
@@ -194,6 +201,8 @@ struct VariantFile {
     unlimited: bool,
     #[serde(default)]
     currency: Option<String>,
+    #[serde(default)]
+    weight_grams: i64,
 }
 
 #[derive(Deserialize)]
@@ -233,6 +242,8 @@ struct ItemFile {
     data: Map<String, Value>,
     #[serde(default)]
     variants: Vec<VariantFile>,
+    #[serde(default)]
+    download: Option<String>,
 }
 
 fn one() -> i64 {
@@ -322,43 +333,17 @@ fn read_optional<T: DeserializeOwned>(dir: &Path, rel: &str) -> Result<Option<T>
     }
 }
 
-/// Minor-unit digits of a currency (SPEC: 2, JPY 0).
-fn minor_digits(currency: &str) -> u32 {
-    if currency == "JPY" { 0 } else { 2 }
-}
+pub use crate::commerce::money::parse_price;
 
-/// `"12.50"` in a currency → minor units (1250). Exact: no floats.
-pub fn parse_price(text: &str, currency: &str) -> Result<i64, String> {
-    let digits = minor_digits(currency);
-    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if int.is_empty()
-        || !all_digits(int)
-        || !all_digits(frac)
-        || (text.contains('.') && frac.is_empty())
-    {
-        return Err(format!("{text:?} is not a price like \"12.50\""));
-    }
-    if frac.len() > digits as usize {
-        return Err(format!(
-            "{text:?} has more than {digits} decimals for {currency}"
-        ));
-    }
-    let scale = 10i64.pow(digits);
-    let whole: i64 = int.parse().map_err(|_| format!("{text:?} is too large"))?;
-    let mut f: i64 = if frac.is_empty() {
-        0
-    } else {
-        frac.parse().map_err(|_| format!("{text:?} is malformed"))?
-    };
-    for _ in frac.len()..digits as usize {
-        f *= 10;
-    }
-    whole
-        .checked_mul(scale)
-        .and_then(|w| w.checked_add(f))
-        .ok_or_else(|| format!("{text:?} is too large"))
-}
+/// A collection file parsed: (file, collection, store category names, items, each item's
+/// download).
+type ParsedCollection = (
+    String,
+    Collection,
+    Vec<String>,
+    Vec<Item>,
+    Vec<Option<DigitalFile>>,
+);
 
 /// Everything parsed and checked, ready to write.
 struct Parsed {
@@ -369,8 +354,7 @@ struct Parsed {
     multilingual: Option<Value>,
     prefs: BTreeMap<String, Map<String, Value>>,
     forms: Vec<forms::Form>,
-    /// (file, collection, store category names, items)
-    collections: Vec<(String, Collection, Vec<String>, Vec<Item>)>,
+    collections: Vec<ParsedCollection>,
     template: Vec<TemplateFile>,
 }
 
@@ -425,13 +409,71 @@ fn read_template(dir: &Path) -> Result<Vec<TemplateFile>, ImportError> {
     Ok(files)
 }
 
+/// The largest file a digital product may deliver.
+const MAX_DOWNLOAD_BYTES: u64 = 50_000_000;
+
+/// Reads the file a digital product delivers (`download`, relative to the tenant folder).
+fn read_download(
+    dir: &Path,
+    file: &str,
+    field: Option<String>,
+    rel: &str,
+) -> Result<DigitalFile, ImportError> {
+    let path = dir.join(rel);
+    let inside = Path::new(rel)
+        .components()
+        .all(|c| matches!(c, std::path::Component::Normal(_)));
+    if !inside {
+        return Err(err(
+            file,
+            field,
+            format!("{rel:?} must be a path inside the tenant folder"),
+        ));
+    }
+    let meta =
+        std::fs::metadata(&path).map_err(|e| err(file, field.clone(), format!("{rel}: {e}")))?;
+    if !meta.is_file() || meta.len() > MAX_DOWNLOAD_BYTES {
+        return Err(err(
+            file,
+            field,
+            format!("{rel} is not a file of at most {MAX_DOWNLOAD_BYTES} bytes"),
+        ));
+    }
+    let content =
+        std::fs::read(&path).map_err(|e| err(file, field.clone(), format!("{rel}: {e}")))?;
+    let file_name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("download")
+        .to_owned();
+    let content_type = match file_name.rsplit('.').next().unwrap_or("") {
+        "pdf" => "application/pdf",
+        "zip" => "application/zip",
+        "epub" => "application/epub+zip",
+        "mp3" => "audio/mpeg",
+        "mp4" => "video/mp4",
+        "txt" => "text/plain; charset=utf-8",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        _ => "application/octet-stream",
+    }
+    .to_owned();
+    Ok(DigitalFile {
+        file_name,
+        content_type,
+        content,
+    })
+}
+
 fn convert_items(
+    dir: &Path,
     file: &str,
     items: Vec<ItemFile>,
     currency: &str,
-) -> Result<Vec<Item>, ImportError> {
+) -> Result<(Vec<Item>, Vec<Option<DigitalFile>>), ImportError> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(items.len());
+    let mut downloads = Vec::with_capacity(items.len());
     for (i, it) in items.into_iter().enumerate() {
         let at = |field: &str| Some(format!("items[{i}].{field}"));
         if !seen.insert(it.url_id.clone()) {
@@ -464,6 +506,9 @@ fn convert_items(
             if v.stock < 0 {
                 return Err(err(file, vat("stock"), "must not be negative"));
             }
+            if v.weight_grams < 0 {
+                return Err(err(file, vat("weightGrams"), "must not be negative"));
+            }
             variants.push(Variant {
                 sku: v.sku,
                 attributes: v.attributes,
@@ -473,6 +518,7 @@ fn convert_items(
                 on_sale: v.on_sale,
                 qty_in_stock: v.stock,
                 unlimited: v.unlimited,
+                weight_grams: v.weight_grams,
             });
         }
         if it.record_type == 11 && variants.is_empty() {
@@ -483,6 +529,20 @@ fn convert_items(
             ));
         }
         let publish = when(&it.publish_on, "publishOn")?;
+        let product_type = it
+            .product_type
+            .or(if it.record_type == 11 { Some(1) } else { None });
+        downloads.push(match &it.download {
+            None => None,
+            Some(_) if product_type != Some(crate::commerce::product_type::DIGITAL) => {
+                return Err(err(
+                    file,
+                    at("download"),
+                    "only digital products (productType 2) deliver a file",
+                ));
+            }
+            Some(rel) => Some(read_download(dir, file, at("download"), rel)?),
+        });
         out.push(Item {
             id: it.id.unwrap_or_default(),
             collection_id: String::new(),
@@ -491,9 +551,7 @@ fn convert_items(
             body: it.body,
             excerpt: it.excerpt,
             record_type: it.record_type,
-            product_type: it
-                .product_type
-                .or(if it.record_type == 11 { Some(1) } else { None }),
+            product_type,
             starred: it.starred,
             author: it.author,
             added_on: when(&it.added_on, "addedOn")?.or(publish).unwrap_or(0),
@@ -509,7 +567,7 @@ fn convert_items(
             data: it.data,
         });
     }
-    Ok(out)
+    Ok((out, downloads))
 }
 
 fn convert_nav(
@@ -614,7 +672,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                     format!("urlId {url_id:?} is used by another collection"),
                 ));
             }
-            let items = convert_items(&rel, cf.items, &currency)?;
+            let (items, downloads) = convert_items(dir, &rel, cf.items, &currency)?;
             let password_hash = match &cf.password {
                 None => None,
                 Some(p) if p.trim().is_empty() => {
@@ -645,10 +703,15 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                 data: cf.data,
                 password_hash,
             };
-            collections.push((rel, c, cf.categories, items));
+            collections.push((rel, c, cf.categories, items, downloads));
         }
     }
-    if collections.iter().filter(|(_, c, _, _)| c.homepage).count() > 1 {
+    if collections
+        .iter()
+        .filter(|(_, c, _, _, _)| c.homepage)
+        .count()
+        > 1
+    {
         return Err(err(
             "collections",
             None,
@@ -656,7 +719,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
         ));
     }
     // Parents are given by urlId; resolve them now that every collection has an id.
-    for (rel, c, _, _) in collections.iter_mut() {
+    for (rel, c, _, _, _) in collections.iter_mut() {
         if let Some(parent) = c.parent_id.take() {
             let id = ids.get(&parent).ok_or_else(|| {
                 err(
@@ -683,6 +746,12 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
     let multilingual: Option<Value> = read_optional(dir, "multilingual.json")?;
     let prefs: BTreeMap<String, Map<String, Value>> =
         read_optional(dir, "commerce-preferences.json")?.unwrap_or_default();
+    let no_settings = Map::new();
+    crate::commerce::CommerceSettings::from_site(
+        site.as_ref().map_or(&no_settings, |s| &s.website_settings),
+        &prefs,
+    )
+    .map_err(|e| err("commerce-preferences.json", Some(e.path), e.reason))?;
     let forms: Vec<forms::Form> = read_optional(dir, "forms.json")?.unwrap_or_default();
     progress("reading template/");
     let template = read_template(dir)?;
@@ -760,7 +829,7 @@ pub async fn import_dir(
             .map_err(db("site.json"))?;
     }
     let (mut n_items, mut n_variants) = (0, 0);
-    for (rel, c, categories, items) in &p.collections {
+    for (rel, c, categories, items, downloads) in &p.collections {
         let cid = content::put_collection_in(&mut tx, t.id, c)
             .await
             .map_err(db(rel))?;
@@ -787,9 +856,20 @@ pub async fn import_dir(
                 collection_id: cid.clone(),
                 ..item.clone()
             };
-            content::put_item_in(&mut tx, t.id, &item)
+            let id = content::put_item_in(&mut tx, t.id, &item)
                 .await
                 .map_err(|e| err(rel.as_str(), Some(format!("items[{i}]")), e.to_string()))?;
+            if let Some(Some(file)) = downloads.get(i) {
+                commerce::put_digital_file_in(&mut tx, t.id, &id, file)
+                    .await
+                    .map_err(|e| {
+                        err(
+                            rel.as_str(),
+                            Some(format!("items[{i}].download")),
+                            e.to_string(),
+                        )
+                    })?;
+            }
             n_variants += item.variants.len();
         }
         n_items += items.len();
@@ -857,22 +937,4 @@ pub async fn import_dir(
         template_files: p.template.len(),
         template_version: version,
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_price;
-
-    #[test]
-    fn prices_become_minor_units_exactly() {
-        assert_eq!(parse_price("12.50", "USD"), Ok(1250));
-        assert_eq!(parse_price("12.5", "EUR"), Ok(1250));
-        assert_eq!(parse_price("12", "USD"), Ok(1200));
-        assert_eq!(parse_price("0.07", "USD"), Ok(7));
-        assert_eq!(parse_price("1200", "JPY"), Ok(1200));
-        for bad in ["", "12.", ".5", "-1", "1.234", "1e3", "12.5.0", "abc"] {
-            assert!(parse_price(bad, "USD").is_err(), "{bad}");
-        }
-        assert!(parse_price("12.5", "JPY").is_err());
-    }
 }

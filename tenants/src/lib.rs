@@ -45,7 +45,7 @@
 //!     let cart = store.create_cart(tenant.id).await?;
 //!     if let Some(shop) = site.collection_by_url("shop") {
 //!         if let Some(item) = site.items_of(&shop.id).next() {
-//!             let add = AddToCart { item_id: item.id.clone(), sku: item.variants[0].sku.clone(), quantity: 1, additional_fields: None };
+//!             let add = AddToCart { item_id: item.id.clone(), sku: item.variants[0].sku.clone(), quantity: 1, ..Default::default() };
 //!             store.add_to_cart(tenant.id, &cart.id, &add).await?; // stock checked in the same transaction
 //!         }
 //!     }
@@ -57,14 +57,22 @@
 //! Tests of any crate can get a real PostgreSQL from `tenants::testing::PgServer` (feature
 //! `testing`); `tests/store/common.rs` shows how this crate runs one suite on both backends.
 //!
-//! # Stock
+//! # Commerce
 //!
-//! `qty_in_stock` counts units available to new carts: adding to a cart takes units in the
-//! cart's transaction (one conditional `UPDATE`, so concurrent buyers never oversell),
+//! [`commerce`] holds the store's rules as plain functions: money in minor units, the
+//! commerce configuration read from the commerce preferences (taxes, shipping, coupons,
+//! instalments, payments), cart totals and the instalment pill. The repository applies them
+//! in its transactions: carts and their stock holds, checkout ([`Store::quote_checkout`],
+//! [`Store::place_order`]), orders, gift cards, subscriptions and digital files. Business
+//! rules a request breaks come back as [`StoreError::Refused`] with a
+//! [`commerce::Refusal`].
+//!
+//! Stock: `qty_in_stock` counts units available to new carts. Adding to a cart takes units
+//! in the cart's transaction (one conditional `UPDATE`, so concurrent buyers never oversell),
 //! lowering a quantity or removing an entry gives them back, an order keeps them, and
-//! [`Store::release_abandoned_carts`] returns the units of idle carts. Cart activity does not
-//! bump the content version, so [`SiteContent`] may show stock as of its load; read live
-//! levels with [`Store::stock`].
+//! [`Store::release_abandoned_carts`] gives back the units of idle carts while keeping the
+//! carts; checkout takes them again. Cart activity does not bump the content version, so
+//! [`SiteContent`] may show stock as of its load; read live levels with [`Store::stock`].
 //!
 //! # Limits of this version
 //!
@@ -87,6 +95,7 @@
 #![warn(missing_docs)]
 
 pub mod cache;
+pub mod commerce;
 pub mod error;
 pub mod ids;
 pub mod import;
@@ -107,7 +116,9 @@ pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{AnalyticsEvent, PerformanceRecord};
 pub use repo::commerce::{
-    AddToCart, AddedToCart, Cart, CartEntry, MAX_QUANTITY, NewOrder, Order, OrderLine, StockLevel,
+    AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
+    CheckoutTerms, DigitalFile, GiftCard, MAX_QUANTITY, Order, OrderDetails, OrderLine,
+    OrderStatus, PaymentMethod, StockLevel, Subscription, normalize_gift_card_code,
 };
 pub use repo::forms::{Form, FormSubmission};
 pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};

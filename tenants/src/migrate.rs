@@ -30,10 +30,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "collection_password",
         sql: include_str!("../migrations/0002_collection_password.sql"),
     },
+    Migration {
+        version: 3,
+        name: "commerce",
+        sql: include_str!("../migrations/0003_commerce.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 2;
+pub const LATEST_VERSION: i64 = 3;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

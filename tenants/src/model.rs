@@ -191,6 +191,9 @@ pub struct Variant {
     /// Stock is not tracked.
     #[serde(default)]
     pub unlimited: bool,
+    /// Shipping weight of one unit, grams (by-weight shipping rates).
+    #[serde(default)]
+    pub weight_grams: i64,
 }
 
 /// A collection item: page section, blog post, event or product.

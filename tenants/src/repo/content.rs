@@ -218,15 +218,15 @@ pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> R
         }
     }
     for (pos, v) in item.variants.iter().enumerate() {
-        if v.qty_in_stock < 0 || v.price_minor < 0 || v.sale_price_minor < 0 {
+        if v.qty_in_stock < 0 || v.price_minor < 0 || v.sale_price_minor < 0 || v.weight_grams < 0 {
             return Err(StoreError::Invalid(format!(
-                "variant {}: stock and prices must not be negative",
+                "variant {}: stock, prices and weight must not be negative",
                 v.sku
             )));
         }
         tx.execute(
             "INSERT INTO product_variant (tenant_id, item_id, sku, position, attributes, currency, price_minor, \
-             sale_price_minor, on_sale, qty_in_stock, unlimited) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             sale_price_minor, on_sale, qty_in_stock, unlimited, weight_grams) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
             params![
                 tenant,
                 id.as_str(),
@@ -238,7 +238,8 @@ pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> R
                 v.sale_price_minor,
                 v.on_sale,
                 v.qty_in_stock,
-                v.unlimited
+                v.unlimited,
+                v.weight_grams
             ],
         )
         .await
@@ -292,11 +293,11 @@ pub(crate) fn variant_from_row(r: &Row, at: usize) -> Result<Variant> {
         on_sale: r.bool(at + 5)?,
         qty_in_stock: r.i64(at + 6)?,
         unlimited: r.bool(at + 7)?,
+        weight_grams: r.i64(at + 8)?,
     })
 }
 
-pub(crate) const VARIANT_COLUMNS: &str =
-    "sku, attributes, currency, price_minor, sale_price_minor, on_sale, qty_in_stock, unlimited";
+pub(crate) const VARIANT_COLUMNS: &str = "sku, attributes, currency, price_minor, sale_price_minor, on_sale, qty_in_stock, unlimited, weight_grams";
 
 /// Loads items matching `filter` (an SQL condition on `item`, parameters after `$1` =
 /// tenant) with their variants, categories and tags.

@@ -6,6 +6,7 @@ pub(crate) mod commerce;
 pub(crate) mod content;
 pub(crate) mod forms;
 pub(crate) mod restock;
+pub(crate) mod secrets;
 pub(crate) mod site_users;
 pub(crate) mod templates;
 pub(crate) mod tenants;

@@ -301,6 +301,7 @@ impl StoreError {
                 requested: *requested,
             },
             StoreError::Invalid(s) => StoreError::Invalid(s.clone()),
+            StoreError::Refused(r) => StoreError::Refused(r.clone()),
             StoreError::Migration(s) => StoreError::Migration(s.clone()),
             StoreError::Postgres(s) => StoreError::Postgres(s.clone()),
             StoreError::Sqlite(s) => StoreError::Sqlite(s.clone()),

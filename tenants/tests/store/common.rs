@@ -3,8 +3,11 @@
 
 use std::path::PathBuf;
 
+use tenants::commerce::CommerceSettings;
 use tenants::testing::PgServer;
-use tenants::{Backend, Store, StoreConfig, TenantId, WebsiteStatus};
+use tenants::{
+    Backend, Checkout, Order, PaymentMethod, Store, StoreConfig, TenantId, WebsiteStatus,
+};
 
 /// A temporary directory removed on drop.
 pub struct TempDir(pub PathBuf);
@@ -107,4 +110,63 @@ macro_rules! on_both_backends {
             )*
         }
     };
+}
+
+/// A test-mode card payment.
+pub fn card() -> PaymentMethod {
+    PaymentMethod::Card {
+        brand: "Visa".into(),
+        last4: "4242".into(),
+        reference: "test".into(),
+    }
+}
+
+/// A checkout of `cart` in a store with no commerce settings (no shipping charge, no tax),
+/// shipping to a US address, paid by card for whatever it costs.
+pub async fn buy(store: &Store, t: TenantId, cart: &str, email: &str) -> tenants::Result<Order> {
+    let settings = CommerceSettings::plain("USD");
+    let address = tenants::Address {
+        first_name: "Test".into(),
+        last_name: "Buyer".into(),
+        line1: "1 Main St".into(),
+        city: "Town".into(),
+        postal_code: "12345".into(),
+        country: "US".into(),
+        ..Default::default()
+    };
+    checkout_with(store, t, cart, email, &settings, Some(address)).await
+}
+
+/// A checkout under `settings`, shipping to `address` when given, paid by card for the
+/// quoted amount.
+pub async fn checkout_with(
+    store: &Store,
+    t: TenantId,
+    cart: &str,
+    email: &str,
+    settings: &CommerceSettings,
+    address: Option<tenants::Address>,
+) -> tenants::Result<Order> {
+    let terms = tenants::CheckoutTerms {
+        shipping_address: address,
+        now_ms: tenants::now_ms(),
+        ..Default::default()
+    };
+    let quote = store.quote_checkout(t, cart, settings, &terms).await?;
+    store
+        .place_order(
+            t,
+            cart,
+            &Checkout {
+                settings,
+                terms,
+                customer_email: email.into(),
+                expected_total_minor: Some(quote.totals.grand_total_minor),
+                charge_minor: quote.charge_minor,
+                payment: card(),
+                test_mode: true,
+                time_zone: "UTC",
+            },
+        )
+        .await
 }

@@ -21,6 +21,7 @@ pub fn product(collection_id: &str, url_id: &str, sku: &str, stock: i64) -> Item
             on_sale: false,
             qty_in_stock: stock,
             unlimited: false,
+            weight_grams: 250,
         }],
         ..serde_json::from_value(
             json!({ "urlId": url_id, "title": format!("Product {url_id}"), "recordType": 11 }),

@@ -128,7 +128,7 @@ async fn sqlite_version_1_databases_are_upgraded() {
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();
-    assert_eq!(versions, [1, 2]);
+    assert_eq!(versions, (1..=LATEST_VERSION).collect::<Vec<_>>());
     let has_column: bool = c
         .query_row(
             "SELECT COUNT(*) FROM pragma_table_info('collection') WHERE name = 'password_hash'",

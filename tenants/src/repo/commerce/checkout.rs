@@ -1,0 +1,436 @@
+//! Checkout: what a cart will cost ([`Store::quote_checkout`]) and placing the order
+//! ([`Store::place_order`]) in one transaction: the cart is priced again, lines whose stock
+//! hold lapsed take their units again, the gift card is spent, the order is numbered and
+//! written, the cart is closed, and a paid order delivers its gift cards and subscriptions.
+//! Either all of it happens or none.
+//!
+//! Payment is outside the store: the server asks its payment provider to authorize
+//! [`CheckoutQuote::charge_minor`] before placing the order, passes the same amount in
+//! [`Checkout::charge_minor`], and captures after the commit (or voids when placing fails).
+//! Should the amount due have changed in between (a gift card spent elsewhere), placing
+//! refuses with `ChargeChanged` rather than charging a different amount than authorized.
+
+use serde::{Deserialize, Serialize};
+
+use super::carts::{finish, load_cart, lock_cart, normalize_location};
+use super::gift_cards::{self, gift_card_in};
+use super::orders::{
+    ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, fulfil, load_orders,
+};
+use super::stock::take_stock;
+use super::{Cart, Order};
+use crate::commerce::Refusal;
+use crate::commerce::pricing::{self, Location, Totals};
+use crate::commerce::settings::CommerceSettings;
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, new_id};
+use crate::params;
+use crate::sql::Tx;
+use crate::store::Store;
+
+/// A postal address.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Address {
+    /// Given name.
+    pub first_name: String,
+    /// Family name.
+    pub last_name: String,
+    /// Street and number.
+    pub line1: String,
+    /// More of it.
+    pub line2: Option<String>,
+    /// City.
+    pub city: String,
+    /// State or province.
+    pub region: Option<String>,
+    /// Postal code.
+    pub postal_code: String,
+    /// ISO country code.
+    pub country: String,
+    /// Phone number.
+    pub phone: Option<String>,
+}
+
+impl Address {
+    /// Where this address is, for shipping and tax.
+    pub fn location(&self) -> Location {
+        Location {
+            country: self.country.clone(),
+            region: self.region.clone(),
+            postal_code: Some(self.postal_code.clone()).filter(|p| !p.is_empty()),
+        }
+    }
+}
+
+/// How the part of an order not paid with a gift card was paid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "kebab-case")]
+pub enum PaymentMethod {
+    /// Nothing was left to pay (a gift card or coupons covered it all).
+    #[default]
+    None,
+    /// A card, authorized by the payment provider.
+    #[serde(rename_all = "camelCase")]
+    Card {
+        /// "Visa" ...
+        brand: String,
+        /// The card number's last four digits.
+        last4: String,
+        /// The provider's reference for the payment.
+        reference: String,
+    },
+    /// The store's pay-later method (bank transfer, pay on collection).
+    Manual {
+        /// Its name.
+        label: String,
+    },
+}
+
+/// What a checkout is priced with: the addresses, the shipping choice, a gift card, the time.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CheckoutTerms {
+    /// Where it ships (required when something ships).
+    pub shipping_address: Option<Address>,
+    /// Who pays.
+    pub billing_address: Option<Address>,
+    /// The shipping choice (the cart's own choice when `None`).
+    pub shipping_option_id: Option<String>,
+    /// A gift card to pay with first.
+    pub gift_card_code: Option<String>,
+    /// Now, epoch ms (coupon dates, subscription billing).
+    pub now_ms: i64,
+}
+
+/// What a checkout asks for.
+#[derive(Clone, Debug)]
+pub struct Checkout<'a> {
+    /// The store's configuration (prices, tax, shipping, coupons).
+    pub settings: &'a CommerceSettings,
+    /// Addresses, shipping choice, gift card, time.
+    pub terms: CheckoutTerms,
+    /// Buyer's email.
+    pub customer_email: String,
+    /// The grand total the buyer was shown; refused when the total is now different.
+    pub expected_total_minor: Option<i64>,
+    /// What the payment method covers (authorized by the provider): must be exactly the
+    /// grand total less the gift-card part.
+    pub charge_minor: i64,
+    /// How `charge_minor` is paid.
+    pub payment: PaymentMethod,
+    /// The payment ran in test mode.
+    pub test_mode: bool,
+    /// The store's time zone (subscription billing dates).
+    pub time_zone: &'a str,
+}
+
+/// What checking a cart out would cost right now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CheckoutQuote {
+    /// The cart.
+    pub cart: Cart,
+    /// Its totals at the checkout's location.
+    pub totals: Totals,
+    /// The part a gift card pays, minor units.
+    pub gift_card_minor: i64,
+    /// The part left for the payment method, minor units.
+    pub charge_minor: i64,
+}
+
+/// The location a checkout prices at: the shipping address, else the billing address, else
+/// what the cart was told.
+fn checkout_location(terms: &CheckoutTerms, cart: &Cart) -> Result<Option<Location>> {
+    match terms
+        .shipping_address
+        .as_ref()
+        .or(terms.billing_address.as_ref())
+    {
+        Some(a) => normalize_location(&a.location()).map(Some),
+        None => Ok(cart.shipping_location.clone()),
+    }
+}
+
+/// Prices a cart for checkout and applies the checkout rules: not empty, the minimum
+/// subtotal, something that ships has an option that ships there, the gift card exists, is
+/// in the order's currency and has a balance.
+async fn assess(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart: Cart,
+    settings: &CommerceSettings,
+    terms: &CheckoutTerms,
+) -> Result<CheckoutQuote> {
+    let location = checkout_location(terms, &cart)?;
+    let location = location.as_ref();
+    let shipping_option = terms.shipping_option_id.as_deref();
+    if cart.entries.is_empty() {
+        return Err(StoreError::Refused(Refusal::EmptyCart));
+    }
+    let lines = cart.lines();
+    let chosen = shipping_option.or(cart.shipping_option_id.as_deref());
+    let totals = pricing::price(
+        settings,
+        &pricing::Request {
+            lines: &lines,
+            coupons: &cart.coupons,
+            location,
+            shipping_option: chosen,
+            now_ms: terms.now_ms,
+        },
+    );
+    if let Some(min) = settings.minimum_subtotal_minor
+        && totals.subtotal_minor < min
+    {
+        return Err(StoreError::Refused(Refusal::BelowMinimumSubtotal {
+            minimum_minor: min,
+        }));
+    }
+    if totals.requires_shipping && (location.is_none() || totals.shipping_unavailable) {
+        return Err(StoreError::Refused(Refusal::ShippingUnavailable));
+    }
+    if let Some(wanted) = shipping_option
+        && totals.requires_shipping
+        && totals.selected_shipping_option.as_deref() != Some(wanted)
+    {
+        return Err(StoreError::Refused(Refusal::ShippingOptionUnavailable));
+    }
+    let mut gift_card_minor = 0;
+    if let Some(code) = terms.gift_card_code.as_deref() {
+        let card = gift_card_in(tx, tenant, code)
+            .await?
+            .ok_or(StoreError::Refused(Refusal::GiftCardUnknown))?;
+        if Some(&card.currency) != cart.currency.as_ref() {
+            return Err(StoreError::Refused(Refusal::GiftCardCurrency));
+        }
+        if card.balance_minor == 0 {
+            return Err(StoreError::Refused(Refusal::GiftCardEmpty));
+        }
+        gift_card_minor = card.balance_minor.min(totals.grand_total_minor);
+    }
+    Ok(CheckoutQuote {
+        charge_minor: totals.grand_total_minor - gift_card_minor,
+        gift_card_minor,
+        totals,
+        cart,
+    })
+}
+
+impl Store {
+    /// What checking out `cart_id` would cost with these terms; refuses as
+    /// [`Store::place_order`] would (empty cart, minimum subtotal, shipping, gift card).
+    /// Changes nothing.
+    pub async fn quote_checkout(
+        &self,
+        tenant: TenantId,
+        cart_id: &str,
+        settings: &CommerceSettings,
+        terms: &CheckoutTerms,
+    ) -> Result<CheckoutQuote> {
+        let mut tx = self.snapshot().await?;
+        let cart = load_cart(&mut tx, tenant, cart_id)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("cart {cart_id}")))?;
+        if cart.purchased {
+            return Err(StoreError::Refused(Refusal::CartPurchased));
+        }
+        let quote = assess(&mut tx, tenant, cart, settings, terms).await;
+        tx.commit().await?;
+        quote
+    }
+
+    /// Places the order for an open cart (see the module docs), returning it. Refusals as
+    /// [`Store::quote_checkout`], plus `TotalChanged`, `ChargeChanged`, `PaymentRequired`,
+    /// `ManualPaymentUnavailable`, `CartPurchased` (a second checkout of the same cart never
+    /// makes a second order) and `OutOfStock` for a line whose hold lapsed and whose units
+    /// are gone.
+    pub async fn place_order(
+        &self,
+        tenant: TenantId,
+        cart_id: &str,
+        c: &Checkout<'_>,
+    ) -> Result<Order> {
+        let mut tx = self.write().await?;
+        let result = place_in(&mut tx, tenant, cart_id, c).await;
+        finish(tx, result).await
+    }
+}
+
+async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>) -> Result<Order> {
+    let refuse = |r| Err(StoreError::Refused(r));
+    lock_cart(tx, tenant, cart_id).await?;
+    let cart = load_cart(tx, tenant, cart_id)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("cart {cart_id}")))?;
+    let quote = assess(tx, tenant, cart, c.settings, &c.terms).await?;
+    let CheckoutQuote {
+        cart,
+        totals,
+        gift_card_minor,
+        charge_minor,
+    } = quote;
+    if let Some(expected) = c.expected_total_minor
+        && expected != totals.grand_total_minor
+    {
+        return refuse(Refusal::TotalChanged {
+            grand_total_minor: totals.grand_total_minor,
+        });
+    }
+    if c.charge_minor != charge_minor {
+        return refuse(Refusal::ChargeChanged);
+    }
+    let payment = if charge_minor == 0 {
+        PaymentMethod::None
+    } else {
+        match &c.payment {
+            PaymentMethod::None => return refuse(Refusal::PaymentRequired),
+            PaymentMethod::Manual { .. } if c.settings.payments.manual.is_none() => {
+                return refuse(Refusal::ManualPaymentUnavailable);
+            }
+            p => p.clone(),
+        }
+    };
+    let status = if matches!(payment, PaymentMethod::Manual { .. }) {
+        OrderStatus::AwaitingPayment
+    } else {
+        OrderStatus::Paid
+    };
+
+    // Lines whose hold lapsed take their units again, in (item, sku) order.
+    let mut lapsed: Vec<(&str, &str, i64)> = cart
+        .entries
+        .iter()
+        .filter(|e| !e.held)
+        .map(|e| (e.item_id.as_str(), e.sku.as_str(), e.quantity))
+        .collect();
+    lapsed.sort();
+    for (item, sku, qty) in lapsed {
+        take_stock(tx, tenant, item, sku, qty).await?;
+    }
+
+    let order_id = new_id();
+    let gift_card = match (&c.terms.gift_card_code, gift_card_minor) {
+        (Some(code), amount) if amount > 0 => {
+            let code = gift_cards::normalize_gift_card_code(code).unwrap_or_default();
+            if !gift_cards::spend(tx, tenant, &code, amount, &order_id).await? {
+                return refuse(Refusal::ChargeChanged);
+            }
+            Some(code)
+        }
+        _ => None,
+    };
+
+    let number = tx
+        .query_one(
+            "UPDATE tenant SET order_seq = order_seq + 1 WHERE id = $1 RETURNING order_seq",
+            params![tenant],
+        )
+        .await?
+        .i64(0)?;
+    let shipping_option = totals.selected_shipping_option.as_ref().and_then(|id| {
+        totals
+            .shipping_options
+            .iter()
+            .find(|q| &q.id == id)
+            .map(|q| ChosenShipping {
+                id: q.id.clone(),
+                name: q.name.clone(),
+            })
+    });
+    let details = OrderDetails {
+        shipping_address: c
+            .terms
+            .shipping_address
+            .clone()
+            .filter(|_| totals.requires_shipping),
+        billing_address: c.terms.billing_address.clone(),
+        shipping_option,
+        payment,
+        gift_card,
+        coupons: totals
+            .valid_coupons
+            .iter()
+            .map(|a| OrderCoupon {
+                code: a.coupon.code.clone(),
+                discount_minor: a.discount_minor,
+            })
+            .collect(),
+        taxes: totals
+            .applied_taxes
+            .iter()
+            .map(|t| OrderTax {
+                name: t.rule.name.clone(),
+                rate: t.rule.rate.normalize().to_string(),
+                taxable_minor: t.taxable_minor,
+                tax_minor: t.tax_minor,
+            })
+            .collect(),
+        prices_include_tax: totals.prices_include_tax,
+    };
+    let now = c.terms.now_ms;
+    let paid_ms = (status == OrderStatus::Paid).then_some(now);
+    tx.execute(
+        "INSERT INTO customer_order (tenant_id, id, order_number, cart_id, created_ms, currency, subtotal_minor, \
+         tax_minor, shipping_minor, discount_minor, grand_total_minor, customer_email, status, test_mode, kind, \
+         gift_card_minor, paid_ms, details) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+        params![
+            tenant,
+            order_id.as_str(),
+            number,
+            cart_id,
+            now,
+            cart.currency.clone().unwrap_or_else(|| c.settings.currency.clone()),
+            totals.subtotal_minor,
+            totals.tax_minor,
+            totals.shipping_minor,
+            totals.discount_minor,
+            totals.grand_total_minor,
+            c.customer_email.as_str(),
+            status.as_str(),
+            c.test_mode,
+            cart.kind.as_str(),
+            gift_card_minor,
+            paid_ms,
+            serde_json::to_string(&details)?
+        ],
+    )
+    .await?;
+    for (pos, e) in cart.entries.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO order_line (tenant_id, order_id, position, item_id, sku, product_name, quantity, unit_price_minor, \
+             product_type, attributes, additional_fields) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+            params![
+                tenant,
+                order_id.as_str(),
+                pos as i64,
+                e.item_id.as_str(),
+                e.sku.as_str(),
+                e.title.as_str(),
+                e.quantity,
+                e.unit_price_minor,
+                e.product_type,
+                serde_json::to_string(&e.attributes)?,
+                e.additional_fields.as_ref().map(|f| f.to_string())
+            ],
+        )
+        .await?;
+    }
+    tx.execute(
+        "UPDATE cart SET purchased = TRUE, held = FALSE, order_id = $3 WHERE tenant_id = $1 AND id = $2",
+        params![tenant, cart_id, order_id.as_str()],
+    )
+    .await?;
+    let order = load_order(tx, tenant, &order_id).await?;
+    if status != OrderStatus::Paid {
+        return Ok(order);
+    }
+    fulfil(tx, tenant, &order, c.time_zone, now).await?;
+    load_order(tx, tenant, &order_id).await
+}
+
+async fn load_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
+    load_orders(tx, tenant, "AND id = $2", params![order_id])
+        .await?
+        .pop()
+        .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))
+}

@@ -1,0 +1,356 @@
+//! Orders: reading them back with their lines, gift cards and subscriptions, and marking a
+//! pay-later order paid (which delivers what it bought).
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::CartKind;
+use super::checkout::{Address, PaymentMethod};
+use super::gift_cards::{self, GiftCard};
+use super::subscriptions::{self, Subscription};
+use crate::commerce::pricing::product_type;
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, now_ms};
+use crate::params;
+use crate::sql::Tx;
+use crate::store::Store;
+
+/// Whether an order is paid.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OrderStatus {
+    /// Paid: gift cards are issued, subscriptions started, downloads open.
+    Paid,
+    /// Placed with a pay-later method; delivered once the owner marks it paid.
+    AwaitingPayment,
+}
+
+impl OrderStatus {
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            OrderStatus::Paid => "paid",
+            OrderStatus::AwaitingPayment => "awaiting-payment",
+        }
+    }
+
+    fn parse(s: &str) -> OrderStatus {
+        if s == "awaiting-payment" {
+            OrderStatus::AwaitingPayment
+        } else {
+            OrderStatus::Paid
+        }
+    }
+}
+
+/// A line of an order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderLine {
+    /// 0-based position in the order.
+    pub position: i64,
+    /// The product item.
+    pub item_id: String,
+    /// The variant.
+    pub sku: String,
+    /// Product title when ordered.
+    pub product_name: String,
+    /// Product type (1 physical, 2 digital, 3 service, 4 gift card).
+    pub product_type: i64,
+    /// The variant's options.
+    pub attributes: BTreeMap<String, String>,
+    /// Units.
+    pub quantity: i64,
+    /// Price per unit, minor units.
+    pub unit_price_minor: i64,
+    /// The additional-fields answers.
+    pub additional_fields: Option<Value>,
+}
+
+/// A shipping option as ordered.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChosenShipping {
+    /// Option id.
+    pub id: String,
+    /// Shown name.
+    pub name: String,
+}
+
+/// A coupon as it applied to an order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderCoupon {
+    /// The code.
+    pub code: String,
+    /// What it took off, minor units.
+    pub discount_minor: i64,
+}
+
+/// A tax as it applied to an order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderTax {
+    /// The rule's name.
+    pub name: String,
+    /// Percent, as a decimal string.
+    pub rate: String,
+    /// The amount it applied to, minor units.
+    pub taxable_minor: i64,
+    /// The tax, minor units.
+    pub tax_minor: i64,
+}
+
+/// The parts of an order kept as one document.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct OrderDetails {
+    /// Where it ships.
+    pub shipping_address: Option<Address>,
+    /// Who pays.
+    pub billing_address: Option<Address>,
+    /// The shipping option charged.
+    pub shipping_option: Option<ChosenShipping>,
+    /// How the part not covered by gift cards was paid.
+    pub payment: PaymentMethod,
+    /// The gift card that paid part of it (its code), if any.
+    pub gift_card: Option<String>,
+    /// Coupons that applied.
+    pub coupons: Vec<OrderCoupon>,
+    /// Taxes that applied.
+    pub taxes: Vec<OrderTax>,
+    /// Tax was included in the prices.
+    pub prices_include_tax: bool,
+}
+
+/// A placed order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Order {
+    /// 24-hex id.
+    pub id: String,
+    /// Per-tenant sequence number shown to buyers (1, 2, ...).
+    pub order_number: i64,
+    /// The purchased cart.
+    pub cart_id: String,
+    /// A shopping-cart order or a subscription order.
+    pub kind: CartKind,
+    /// Epoch ms.
+    pub created_ms: i64,
+    /// ISO currency code.
+    pub currency: String,
+    /// Sum of the lines.
+    pub subtotal_minor: i64,
+    /// Tax (added, or included in the prices when the details say so).
+    pub tax_minor: i64,
+    /// Shipping.
+    pub shipping_minor: i64,
+    /// Discount.
+    pub discount_minor: i64,
+    /// What the order costs: subtotal − discount + shipping (+ tax when not included).
+    pub grand_total_minor: i64,
+    /// The part of the grand total paid with a gift card.
+    pub gift_card_minor: i64,
+    /// Buyer's email.
+    pub customer_email: String,
+    /// Paid or awaiting payment.
+    pub status: OrderStatus,
+    /// When it was paid (epoch ms).
+    pub paid_ms: Option<i64>,
+    /// Paid in test mode (no real payment).
+    pub test_mode: bool,
+    /// Addresses, shipping, payment, coupons and taxes.
+    pub details: OrderDetails,
+    /// Lines.
+    pub lines: Vec<OrderLine>,
+    /// Gift cards this order bought (issued once it is paid).
+    pub gift_cards: Vec<GiftCard>,
+    /// Subscriptions this order started (once it is paid).
+    pub subscriptions: Vec<Subscription>,
+}
+
+impl Order {
+    /// What the payment method was charged: the grand total less the gift-card part.
+    pub fn charged_minor(&self) -> i64 {
+        self.grand_total_minor - self.gift_card_minor
+    }
+}
+
+/// Orders matching `filter` (an SQL condition; parameters after `$1` = tenant), newest
+/// first, with their lines, gift cards and subscriptions.
+pub(super) async fn load_orders(
+    tx: &mut Tx,
+    tenant: TenantId,
+    filter: &str,
+    extra: Vec<crate::sql::SqlValue>,
+) -> Result<Vec<Order>> {
+    let mut p = params![tenant];
+    p.extend(extra);
+    let rows = tx
+        .query(
+            &format!(
+                "SELECT id, order_number, cart_id, created_ms, currency, subtotal_minor, tax_minor, shipping_minor, \
+                 discount_minor, grand_total_minor, customer_email, status, test_mode, kind, gift_card_minor, paid_ms, \
+                 details FROM customer_order WHERE tenant_id = $1 {filter} ORDER BY order_number DESC"
+            ),
+            p,
+        )
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let id = r.text(0)?;
+        let mut lines = Vec::new();
+        for l in tx
+            .query(
+                "SELECT position, item_id, sku, product_name, product_type, attributes, quantity, unit_price_minor, \
+                 additional_fields FROM order_line WHERE tenant_id = $1 AND order_id = $2 ORDER BY position",
+                params![tenant, id.as_str()],
+            )
+            .await?
+        {
+            lines.push(OrderLine {
+                position: l.i64(0)?,
+                item_id: l.text(1)?,
+                sku: l.text(2)?,
+                product_name: l.text(3)?,
+                product_type: l.i64(4)?,
+                attributes: l.json(5)?,
+                quantity: l.i64(6)?,
+                unit_price_minor: l.i64(7)?,
+                additional_fields: l
+                    .opt_text(8)?
+                    .map(|s| serde_json::from_str(&s))
+                    .transpose()?,
+            });
+        }
+        let gift_cards = gift_cards::gift_cards_of_order(tx, tenant, &id).await?;
+        let subscriptions = subscriptions::of_order(tx, tenant, &id).await?;
+        out.push(Order {
+            order_number: r.i64(1)?,
+            cart_id: r.text(2)?,
+            created_ms: r.i64(3)?,
+            currency: r.text(4)?,
+            subtotal_minor: r.i64(5)?,
+            tax_minor: r.i64(6)?,
+            shipping_minor: r.i64(7)?,
+            discount_minor: r.i64(8)?,
+            grand_total_minor: r.i64(9)?,
+            customer_email: r.text(10)?,
+            status: OrderStatus::parse(&r.text(11)?),
+            test_mode: r.bool(12)?,
+            kind: CartKind::parse(&r.text(13)?),
+            gift_card_minor: r.i64(14)?,
+            paid_ms: r.opt_i64(15)?,
+            details: r.json(16)?,
+            id,
+            lines,
+            gift_cards,
+            subscriptions,
+        });
+    }
+    Ok(out)
+}
+
+/// Delivers what a paid order bought: a gift card per unit of each gift-card line (worth
+/// the unit price), and a subscription per subscription-product line.
+pub(super) async fn fulfil(
+    tx: &mut Tx,
+    tenant: TenantId,
+    order: &Order,
+    time_zone: &str,
+    now: i64,
+) -> Result<()> {
+    for line in &order.lines {
+        if line.product_type == product_type::GIFT_CARD {
+            for _ in 0..line.quantity {
+                gift_cards::issue(
+                    tx,
+                    tenant,
+                    &order.currency,
+                    line.unit_price_minor,
+                    &order.id,
+                    line.position,
+                )
+                .await?;
+            }
+        }
+        let structured: Option<serde_json::Map<String, Value>> = tx
+            .query_opt(
+                "SELECT structured_content FROM item WHERE tenant_id = $1 AND id = $2",
+                params![tenant, line.item_id.as_str()],
+            )
+            .await?
+            .map(|r| r.json(0))
+            .transpose()?;
+        let subscribable = structured
+            .as_ref()
+            .and_then(|s| s.get("isSubscribable"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if subscribable && let Some(s) = &structured {
+            subscriptions::start(
+                tx,
+                tenant,
+                &order.id,
+                line,
+                &order.currency,
+                s,
+                time_zone,
+                now,
+            )
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+impl Store {
+    /// One order with its lines, gift cards and subscriptions.
+    pub async fn order(&self, tenant: TenantId, order_id: &str) -> Result<Option<Order>> {
+        let mut tx = self.snapshot().await?;
+        let mut orders = load_orders(&mut tx, tenant, "AND id = $2", params![order_id]).await?;
+        tx.commit().await?;
+        Ok(orders.pop())
+    }
+
+    /// The tenant's orders, newest first.
+    pub async fn orders(&self, tenant: TenantId) -> Result<Vec<Order>> {
+        let mut tx = self.snapshot().await?;
+        let orders = load_orders(&mut tx, tenant, "", params![]).await?;
+        tx.commit().await?;
+        Ok(orders)
+    }
+
+    /// Marks an order placed with a pay-later method paid, and delivers what it bought
+    /// (gift cards, subscriptions, downloads). `NotFound` for no such order; an order that
+    /// is paid already is returned unchanged.
+    pub async fn mark_order_paid(
+        &self,
+        tenant: TenantId,
+        order_id: &str,
+        time_zone: &str,
+    ) -> Result<Order> {
+        let now = now_ms();
+        let mut tx = self.write().await?;
+        let changed = tx
+            .execute(
+                "UPDATE customer_order SET status = $3, paid_ms = $4 WHERE tenant_id = $1 AND id = $2 AND status = $5",
+                params![tenant, order_id, OrderStatus::Paid.as_str(), now, OrderStatus::AwaitingPayment.as_str()],
+            )
+            .await?;
+        let order = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
+            .await?
+            .pop()
+            .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))?;
+        if changed == 1 {
+            fulfil(&mut tx, tenant, &order, time_zone, now).await?;
+        }
+        let order = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
+            .await?
+            .pop()
+            .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))?;
+        tx.commit().await?;
+        Ok(order)
+    }
+}

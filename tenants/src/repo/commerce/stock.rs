@@ -1,0 +1,174 @@
+//! Stock: taking and giving back units, live levels, the owner's restock, and the sweep that
+//! gives back the units of abandoned carts.
+
+use super::StockLevel;
+use crate::error::{Result, StoreError};
+use crate::ids::TenantId;
+use crate::params;
+use crate::sql::Tx;
+use crate::store::Store;
+
+/// Takes `qty` units of a variant if available; `OutOfStock` otherwise (nothing changed).
+pub(super) async fn take_stock(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    sku: &str,
+    qty: i64,
+) -> Result<()> {
+    let n = tx
+        .execute(
+            "UPDATE product_variant SET qty_in_stock = CASE WHEN unlimited THEN qty_in_stock ELSE qty_in_stock - $4 END \
+             WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 AND (unlimited OR qty_in_stock >= $4)",
+            params![tenant, item_id, sku, qty],
+        )
+        .await?;
+    if n == 0 {
+        Err(StoreError::OutOfStock {
+            sku: sku.to_owned(),
+            requested: qty,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+/// Gives `qty` units back (no-op for unlimited variants or deleted products).
+pub(super) async fn return_stock(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    sku: &str,
+    qty: i64,
+) -> Result<()> {
+    tx.execute(
+        "UPDATE product_variant SET qty_in_stock = qty_in_stock + $4 \
+         WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 AND NOT unlimited",
+        params![tenant, item_id, sku, qty],
+    )
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Live stock of every variant of a product (SPEC stock results), in variant order.
+    pub async fn stock(&self, tenant: TenantId, item_id: &str) -> Result<Vec<StockLevel>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT sku, qty_in_stock, unlimited FROM product_variant WHERE tenant_id = $1 AND item_id = $2 ORDER BY position",
+                params![tenant, item_id],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(StockLevel {
+                    sku: r.text(0)?,
+                    qty_in_stock: r.i64(1)?,
+                    unlimited: r.bool(2)?,
+                })
+            })
+            .collect()
+    }
+
+    /// Sets a variant's stock (owner restock). Returns `NotFound` for an unknown variant.
+    pub async fn set_stock(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+        qty: i64,
+        unlimited: bool,
+    ) -> Result<()> {
+        if qty < 0 {
+            return Err(StoreError::Invalid("stock must not be negative".into()));
+        }
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "UPDATE product_variant SET qty_in_stock = $4, unlimited = $5 WHERE tenant_id = $1 AND item_id = $2 AND sku = $3",
+                params![tenant, item_id, sku, qty, unlimited],
+            )
+            .await?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!(
+                "variant {sku} of item {item_id}"
+            )));
+        }
+        tx.commit().await
+    }
+
+    /// Tenants with carts that hold stock and last changed before `updated_before_ms`: what
+    /// the abandoned-cart sweep must visit.
+    pub async fn tenants_with_abandoned_carts(
+        &self,
+        updated_before_ms: i64,
+    ) -> Result<Vec<TenantId>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT DISTINCT tenant_id FROM cart WHERE held AND updated_ms < $1 ORDER BY tenant_id",
+                params![updated_before_ms],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(TenantId(r.i64(0)?))).collect()
+    }
+
+    /// Gives back the stock held by this tenant's carts that were not purchased and last
+    /// changed before `updated_before_ms` (epoch ms; pass `now_ms() - hold time`); returns
+    /// how many carts let go. The carts and their entries stay (a visitor who comes back
+    /// finds the cart as they left it); their entries are marked not held, and a later
+    /// change or checkout takes the units again if they are still there.
+    ///
+    /// Each cart is released in its own transaction, after locking it with the idle test
+    /// repeated, so a visitor changing the cart at that moment either wins (the cart is no
+    /// longer idle and is skipped) or finds it released.
+    pub async fn release_abandoned_carts(
+        &self,
+        tenant: TenantId,
+        updated_before_ms: i64,
+    ) -> Result<u64> {
+        let candidates: Vec<String> = {
+            let mut tx = self.read().await?;
+            tx.query(
+                "SELECT id FROM cart WHERE tenant_id = $1 AND held AND NOT purchased AND updated_ms < $2 ORDER BY id",
+                params![tenant, updated_before_ms],
+            )
+            .await?
+            .iter()
+            .map(|r| r.text(0))
+            .collect::<Result<_>>()?
+        };
+        let mut released = 0;
+        for cart in candidates {
+            let mut tx = self.write().await?;
+            let locked = tx
+                .execute(
+                    "UPDATE cart SET held = FALSE WHERE tenant_id = $1 AND id = $2 AND held AND NOT purchased AND updated_ms < $3",
+                    params![tenant, cart.as_str(), updated_before_ms],
+                )
+                .await?;
+            if locked == 0 {
+                tx.rollback().await?;
+                continue;
+            }
+            let mut units = Vec::new();
+            for r in tx
+                .query(
+                    "UPDATE cart_entry SET held = FALSE WHERE tenant_id = $1 AND cart_id = $2 AND held RETURNING item_id, sku, quantity",
+                    params![tenant, cart.as_str()],
+                )
+                .await?
+            {
+                units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
+            }
+            units.sort();
+            for (item, sku, qty) in &units {
+                return_stock(&mut tx, tenant, item, sku, *qty).await?;
+            }
+            tx.commit().await?;
+            released += 1;
+        }
+        Ok(released)
+    }
+}
