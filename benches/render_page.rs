@@ -51,7 +51,16 @@ async fn load(dir: &Path, name: &str) -> Cached {
         .collect();
     let folder = renderer::folder::load(&files);
     assert!(folder.problems.is_empty(), "{name}: {:?}", folder.problems);
-    let site = api::site_bridge::site_content(&snapshot);
+    let settings = tenants::commerce::CommerceSettings::from_site(
+        &snapshot.settings.website_settings,
+        &snapshot.commerce_preferences,
+    )
+    .expect("commerce settings");
+    let site = api::site_bridge::site_content(
+        &snapshot,
+        Some(&settings),
+        &"en-US".parse().expect("a locale"),
+    );
     store.close().await.expect("close the store");
     Cached {
         site: Arc::new(site),
@@ -98,8 +107,7 @@ fn render_page(c: &mut Criterion) {
     for (name, cached, path) in &pages {
         let req = Request {
             path,
-            query: "",
-            unlocked: &[],
+            ..Request::default()
         };
         // Every measured page must be a real, error-free page.
         let page = render(&cached.site, &cached.folder, &req);

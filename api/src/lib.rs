@@ -4,6 +4,8 @@
 
 pub mod client;
 pub mod cmd;
+pub mod commerce;
+pub mod http;
 pub mod lock_screen;
 pub mod server;
 pub mod site_bridge;

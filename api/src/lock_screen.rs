@@ -32,7 +32,8 @@ use renderer::site::SiteContent;
 use sha2::Sha256;
 use tenants::TenantId;
 
-use crate::server::{App, error_page, host_of, plain, tenant_site};
+use crate::http::site::{host_of, resolve};
+use crate::server::{App, error_page, no_site, plain};
 
 /// The route of the unlock form.
 pub const UNLOCK_PATH: &str = "/api/lock-screen/unlock";
@@ -207,10 +208,11 @@ fn see_other(location: &str, cookie: Option<String>) -> Response {
 /// * Missing `collectionId` or `password`, or a collection that does not exist or has no
 ///   password: 400 with a plain message.
 pub async fn unlock(State(app): State<App>, req: Request) -> Response {
-    let (tenant, site, _) = match tenant_site(&app, host_of(&req)).await {
+    let found = match resolve(&app, host_of(&req)).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(why) => return no_site(why),
     };
+    let (tenant, site) = (found.tenant.clone(), found.content.render.clone());
     // Requests that do not come through the listener (tests calling the router) share one
     // count.
     let peer = req

@@ -16,8 +16,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use moka::future::Cache;
 use renderer::folder::{TemplateFiles, TemplateFolder};
-use renderer::site::SiteContent;
-use tenants::{Store, TemplateVersion, Tenant, TenantId};
+use tenants::{Store, TemplateVersion, TenantId};
+
+use crate::commerce::CommerceState;
+use crate::http::site::{NoSite, SiteBundle, host_of, resolve};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -48,8 +50,9 @@ pub struct App {
     pub store: Store,
     /// Compiled template folders by (tenant, template version): compiled once per version.
     folders: Cache<(TenantId, TemplateVersion), Arc<LoadedFolder>>,
-    /// The renderer's view of a site by (tenant, content version).
-    sites: Cache<(TenantId, i64), Arc<SiteContent>>,
+    /// What a site's content version gives requests (the renderer's view, the commerce
+    /// settings ...) by (tenant, content version).
+    pub(crate) sites: Cache<(TenantId, i64), Arc<SiteBundle>>,
     /// Renders slower than this move their template off the async workers
     /// ([`INLINE_RENDER_LIMIT`] unless set).
     inline_render_limit: Duration,
@@ -57,6 +60,8 @@ pub struct App {
     pub(crate) unlock_attempts: crate::lock_screen::Attempts,
     /// Reverse proxies whose forwarding headers are believed ([`crate::client`]).
     pub(crate) trusted_proxies: Arc<[std::net::IpAddr]>,
+    /// Rate limits, payment providers, the cart hold and the carts pages show.
+    pub commerce: Arc<CommerceState>,
 }
 
 impl App {
@@ -68,7 +73,14 @@ impl App {
             inline_render_limit: INLINE_RENDER_LIMIT,
             unlock_attempts: Default::default(),
             trusted_proxies: Arc::from([]),
+            commerce: Arc::new(CommerceState::default()),
         }
+    }
+
+    /// The same app with these commerce settings (rate limits, cart hold).
+    pub fn with_commerce(mut self, commerce: CommerceState) -> App {
+        self.commerce = Arc::new(commerce);
+        self
     }
 
     /// The same app believing `X-Forwarded-For` and `X-Forwarded-Proto` from these peers.
@@ -92,6 +104,7 @@ pub fn router(app: App) -> Router {
             crate::lock_screen::UNLOCK_PATH,
             post(crate::lock_screen::unlock),
         )
+        .merge(crate::commerce::routes())
         .fallback(page)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
@@ -144,62 +157,23 @@ pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
         .into_response()
 }
 
-/// The `Host` header (or the URI authority on HTTP/2).
-pub(crate) fn host_of(req: &Request) -> Option<String> {
-    req.headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .map(str::to_string)
-        .or_else(|| req.uri().authority().map(|a| a.to_string()))
-}
-
-/// The request's tenant (by `Host`), the renderer's view of its site (cached per content
-/// version) and its template version; or the response to give when there is none.
-pub(crate) async fn tenant_site(
-    app: &App,
-    host: Option<String>,
-) -> Result<(Arc<Tenant>, Arc<SiteContent>, Option<TemplateVersion>), Response> {
-    let Some(host) = host else {
-        return Err(plain(StatusCode::NOT_FOUND, "Not Found"));
-    };
-    let tenant = match app.store.tenant_by_host(&host).await {
-        Ok(Some(t)) => t,
+/// The plain answer of a page request that has no site.
+pub(crate) fn no_site(why: NoSite) -> Response {
+    match why {
         // An unknown (or malformed) host: a plain 404 with no tenant data.
-        Ok(None) | Err(tenants::StoreError::Invalid(_)) => {
-            return Err(plain(StatusCode::NOT_FOUND, "Not Found"));
-        }
-        Err(e) => {
-            tracing::error!(%host, error = %e, "tenant lookup failed");
-            return Err(plain(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "Service Unavailable",
-            ));
-        }
-    };
-    let snapshot = match app.store.site_content(tenant.id).await {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(tenant = %tenant.identifier, error = %e, "loading site content failed");
-            return Err(error_page());
-        }
-    };
-    let site_key = (tenant.id, snapshot.tenant.content_version);
-    let version = snapshot.tenant.template_version;
-    let site = app
-        .sites
-        .get_with(site_key, async {
-            Arc::new(crate::site_bridge::site_content(&snapshot))
-        })
-        .await;
-    Ok((tenant, site, version))
+        NoSite::UnknownHost => plain(StatusCode::NOT_FOUND, "Not Found"),
+        NoSite::Unavailable => plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable"),
+    }
 }
 
 async fn page(State(app): State<App>, req: Request) -> Response {
-    let (tenant, site, version) = match tenant_site(&app, host_of(&req)).await {
+    let found = match resolve(&app, host_of(&req)).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(why) => return no_site(why),
     };
-    let Some(version) = version else {
+    let tenant = found.tenant.clone();
+    let site = found.content.render.clone();
+    let Some(version) = found.template_version else {
         return plain(
             StatusCode::SERVICE_UNAVAILABLE,
             "This site has no template yet.",
@@ -222,6 +196,17 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     // Password-protected collections this visitor has opened (unlock cookies checked).
     let unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
     let unlocked_any = !unlocked.is_empty();
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let https = crate::client::client_of(peer, req.headers(), &app.trusted_proxies).https;
+    // The crumb cookie, the visitor's cart and, on an order's page, the order.
+    let commerce =
+        crate::commerce::pages::for_page(&app, &found, req.headers(), https, &path, &query).await;
+    let set_cookies = commerce.set_cookies;
+    let (cart, order) = (commerce.cart, commerce.order);
+    let personal_commerce = cart.is_some() || order.is_some();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -230,6 +215,8 @@ async fn page(State(app): State<App>, req: Request) -> Response {
                 path: &path,
                 query: &query,
                 unlocked: &unlocked,
+                cart: cart.as_ref(),
+                order: order.as_ref(),
             };
             // A panic becomes the generic error page, on either path below.
             let page = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -265,16 +252,28 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }
-    // A lock screen, and any page for a visitor who unlocked something (protected content may
-    // show anywhere: the page itself, queries, search), is never stored by any cache.
-    let personal = page.page_type == Some(renderer::route::page_type::LOCK_SCREEN) || unlocked_any;
+    // A lock screen, any page for a visitor who unlocked something (protected content may
+    // show anywhere: the page itself, queries, search), a page showing the visitor's cart and
+    // an order's page are never stored by any cache; a page that sets a cookie is never
+    // stored by a shared one.
+    let personal = page.page_type == Some(renderer::route::page_type::LOCK_SCREEN)
+        || unlocked_any
+        || personal_commerce;
+    let cache = if personal {
+        "private, no-store"
+    } else if !set_cookies.is_empty() {
+        "private, no-cache"
+    } else {
+        "no-cache"
+    };
     let mut response = Response::builder()
         .status(page.status)
         .header(header::CONTENT_TYPE, page.content_type)
-        .header(
-            header::CACHE_CONTROL,
-            if personal { "no-store" } else { "no-cache" },
-        );
+        .header(header::CACHE_CONTROL, cache)
+        .header(header::VARY, "Cookie");
+    for c in &set_cookies {
+        response = response.header(header::SET_COOKIE, c);
+    }
     if let Some(location) = &page.location {
         response = response.header(header::LOCATION, location);
     }

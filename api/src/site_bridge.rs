@@ -71,10 +71,51 @@ fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteCo
     Value::Object(o)
 }
 
+/// What products show of the store's commerce settings: the instalment pill.
+struct ProductExtras<'a> {
+    settings: Option<&'a tenants::commerce::CommerceSettings>,
+    language: &'a str,
+    locale: &'a icu_locale::Locale,
+}
+
+/// The instalment pill of a product (physical, not a subscription) at its lowest selling
+/// price, when the store offers instalments in its market.
+fn product_instalments(item: &tenants::model::Item, x: &ProductExtras<'_>) -> Option<Value> {
+    let settings = x.settings?;
+    if item.product_type != Some(tenants::commerce::product_type::PHYSICAL)
+        || item.structured_content.get("isSubscribable") == Some(&json!(true))
+    {
+        return None;
+    }
+    let v = item.variants.iter().min_by_key(|v| {
+        if v.on_sale {
+            v.sale_price_minor
+        } else {
+            v.price_minor
+        }
+    })?;
+    let price = if v.on_sale {
+        v.sale_price_minor
+    } else {
+        v.price_minor
+    };
+    let currency = if v.currency.is_empty() {
+        &settings.currency
+    } else {
+        &v.currency
+    };
+    let q =
+        tenants::commerce::instalments::quote(settings.instalments.as_ref(), x.language, price)?;
+    Some(crate::commerce::json::instalments_json_in(
+        &q, true, currency, x.locale,
+    ))
+}
+
 fn item_node(
     item: &tenants::model::Item,
     collection_url_id: &str,
     default_currency: &str,
+    extras: &ProductExtras<'_>,
 ) -> Value {
     let mut o = Map::new();
     o.insert("id".into(), json!(item.id));
@@ -160,11 +201,19 @@ fn item_node(
     for (k, v) in &item.data {
         o.insert(k.clone(), v.clone());
     }
+    if let Some(pill) = product_instalments(item, extras) {
+        o.insert("installments".into(), pill);
+    }
     Value::Object(o)
 }
 
-/// Builds the renderer's view of a site from the store's snapshot.
-pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
+/// Builds the renderer's view of a site from the store's snapshot, with the store's
+/// commerce settings (products show the instalment pill) in the site's locale.
+pub fn site_content(
+    site: &tenants::model::SiteContent,
+    commerce: Option<&tenants::commerce::CommerceSettings>,
+    locale: &icu_locale::Locale,
+) -> SiteContent {
     let settings = &site.settings;
     let website = Value::Object(settings.website.clone());
     let website_settings = Value::Object(settings.website_settings.clone());
@@ -173,6 +222,16 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
         .and_then(Value::as_str)
         .unwrap_or("USD")
         .to_string();
+    let language = settings
+        .website
+        .get("language")
+        .and_then(Value::as_str)
+        .unwrap_or("en-US");
+    let extras = ProductExtras {
+        settings: commerce,
+        language,
+        locale,
+    };
     let enabled: Vec<&tenants::model::Collection> =
         site.collections.iter().filter(|c| c.enabled).collect();
     let index_of = |id: &str| enabled.iter().position(|c| c.id == id);
@@ -182,7 +241,7 @@ pub fn site_content(site: &tenants::model::SiteContent) -> SiteContent {
             let items = site
                 .ordered_items(c)
                 .into_iter()
-                .map(|i| Node::from_json(&item_node(i, &c.url_id, &default_currency)))
+                .map(|i| Node::from_json(&item_node(i, &c.url_id, &default_currency, &extras)))
                 .collect();
             Collection {
                 node: Node::from_json(&collection_node(c, site)),

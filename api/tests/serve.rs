@@ -557,7 +557,11 @@ fn check_lock_screen(port: u16, page: &Protected) {
     let (status, head, body) = get(port, host, path);
     assert_eq!(status, 200, "{head}");
     assert_eq!(header(&head, "x-page-type"), Some("103"), "{head}");
-    assert_eq!(header(&head, "cache-control"), Some("no-store"), "{head}");
+    assert_eq!(
+        header(&head, "cache-control"),
+        Some("private, no-store"),
+        "{head}"
+    );
     assert!(
         body.contains(
             r#"<form class="lock-screen-form" method="post" action="/api/lock-screen/unlock">"#
@@ -620,7 +624,7 @@ fn check_lock_screen(port: u16, page: &Protected) {
     let (status, head, body) = page_with(&format!("theme=dark; {pair}"));
     assert_eq!(status, 200);
     assert_eq!(header(&head, "x-page-type"), Some("2"), "{head}");
-    assert_eq!(header(&head, "cache-control"), Some("no-store"));
+    assert_eq!(header(&head, "cache-control"), Some("private, no-store"));
     assert!(body.contains(&page.main_content), "{body}");
 
     // Forged or misplaced cookies open nothing.

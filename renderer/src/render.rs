@@ -56,6 +56,12 @@ pub struct Request<'r> {
     /// [`lock`](crate::site::Collection::lock), with its items and child collections,
     /// renders the lock screen, and queries and search leave its items out.
     pub unlocked: &'r [String],
+    /// The visitor's cart, the page context's `shoppingCart` (the SPEC "Shopping cart"
+    /// entity); `None`: an empty cart. Pages with one are the visitor's own.
+    pub cart: Option<&'r Node>,
+    /// On an order's page ([`crate::route::order_page`]): the order, which the server loaded
+    /// after checking the link's token. Missing, or another order: the page is not found.
+    pub order: Option<&'r Node>,
 }
 
 /// Built-in templates for system pages, ours (a tenant's template folder may override them
@@ -65,7 +71,9 @@ struct System {
     search: Template,
     cart: Template,
     checkout: Template,
-    order_confirmed: Template,
+    /// Order confirmed, order received, subscription confirmed and order status: one
+    /// template, told which by `orderPage`.
+    order: Template,
     lock_screen: Template,
     default_list: Template,
     default_item: Template,
@@ -79,7 +87,7 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
         search: compile(include_str!("../templates/search.html")),
         cart: compile(include_str!("../templates/cart.html")),
         checkout: compile(include_str!("../templates/checkout.html")),
-        order_confirmed: compile(include_str!("../templates/order-confirmed.html")),
+        order: compile(include_str!("../templates/order.html")),
         lock_screen: compile(include_str!("../templates/lock-screen.html")),
         default_list: compile(include_str!("../templates/list.html")),
         default_item: compile(include_str!("../templates/item.html")),
@@ -122,12 +130,28 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         _ => {}
     }
     let route = guard(site, route, req.path, req.query, req.unlocked);
-    let page_type = route.page_type(site);
+    // An order's page shows the order the server loaded for it, or nothing.
+    let route = match &route {
+        Route::OrderConfirmed { order_id } | Route::OrderStatus { order_id }
+            if req
+                .order
+                .and_then(|o| o.pointer(&["id"]))
+                .and_then(Node::as_str)
+                != Some(order_id.as_str()) =>
+        {
+            Route::NotFound
+        }
+        _ => route,
+    };
+    let page_type = match (&route, req.order) {
+        (Route::OrderConfirmed { .. }, Some(order)) => Some(confirmation_page_type(order)),
+        _ => route.page_type(site),
+    };
     let status = match route {
         Route::NotFound => 404,
         _ => 200,
     };
-    let context = page_context(site, folder, &route, req.unlocked);
+    let context = page_context(site, folder, &route, req);
     match format.as_deref() {
         Some("json") | Some("json-pretty") => {
             let mut body = String::new();
@@ -149,7 +173,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         unlocked: req.unlocked,
     };
     let mut errors: Vec<String> = Vec::new();
-    let (main_template, main_file) = main_template(site, folder, &route);
+    let (main_template, main_file) = main_template(site, folder, &route, page_type);
     let mut diagnostics = Vec::new();
     let main = run(
         main_template,
@@ -188,7 +212,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         p.errors.push("the template folder has no layout".into());
         return p;
     };
-    let full = with_render_keys(context, site, folder, &route, &main, &layout.key);
+    let full = with_render_keys(context, site, folder, &route, page_type, &main, &layout.key);
     let body = run(
         &layout.template,
         &full,
@@ -271,12 +295,37 @@ fn folder_redirect(site: &SiteContent, folder: &TemplateFolder, index: usize) ->
     Some(child.full_url())
 }
 
+/// The name of an order page (`pages/<name>.page` overrides the built-in one; the context
+/// carries it as `orderPage`).
+fn order_page_name(route: &Route, page_type: Option<u16>) -> &'static str {
+    match (route, page_type) {
+        (Route::OrderStatus { .. }, _) => "order-status",
+        (_, Some(page_type::SUBSCRIPTION_CONFIRMED)) => "subscription-confirmed",
+        (_, Some(page_type::ORDER_RECEIVED)) => "order-received",
+        _ => "order-confirmed",
+    }
+}
+
+/// Which page an order lands on after checkout: subscription confirmed for a subscription,
+/// order received while it waits for payment, else order confirmed.
+fn confirmation_page_type(order: &Node) -> u16 {
+    let field = |k: &str| order.pointer(&[k]).and_then(Node::as_str);
+    if field("kind") == Some("subscription") {
+        page_type::SUBSCRIPTION_CONFIRMED
+    } else if field("status") == Some("awaiting-payment") {
+        page_type::ORDER_RECEIVED
+    } else {
+        page_type::ORDER_CONFIRMED
+    }
+}
+
 /// The template whose output is the page's main content, with the file it comes from (for
 /// error messages).
 fn main_template<'f>(
     site: &SiteContent,
     folder: &'f TemplateFolder,
     route: &Route,
+    page_type: Option<u16>,
 ) -> (&'f Template, String) {
     let system = &*SYSTEM;
     let page = |name: &str| {
@@ -315,11 +364,13 @@ fn main_template<'f>(
         }
         Route::Search { .. } => page("search").unwrap_or_else(|| builtin(&system.search, "search")),
         Route::Cart => page("cart").unwrap_or_else(|| builtin(&system.cart, "cart")),
-        Route::Checkout => {
+        Route::Checkout | Route::SubscriptionCheckout { .. } => {
             page("checkout").unwrap_or_else(|| builtin(&system.checkout, "checkout"))
         }
-        Route::OrderConfirmed { .. } => page("order-confirmed")
-            .unwrap_or_else(|| builtin(&system.order_confirmed, "order-confirmed")),
+        Route::OrderConfirmed { .. } | Route::OrderStatus { .. } => {
+            let name = order_page_name(route, page_type);
+            page(name).unwrap_or_else(|| builtin(&system.order, name))
+        }
         Route::LockScreen { .. } => {
             page("lock-screen").unwrap_or_else(|| builtin(&system.lock_screen, "lock-screen"))
         }
@@ -357,8 +408,9 @@ pub fn page_context(
     site: &SiteContent,
     folder: &TemplateFolder,
     route: &Route,
-    unlocked: &[String],
+    req: &Request<'_>,
 ) -> Node {
+    let unlocked = req.unlocked;
     let mut entries: Vec<(&str, Node)> = vec![
         ("website", site.website.clone()),
         ("websiteSettings", site.website_settings.clone()),
@@ -368,7 +420,10 @@ pub fn page_context(
             "showCart",
             Node::Bool(site.collections.iter().any(|c| c.type_name == "products")),
         ),
-        ("shoppingCart", EMPTY_CART.clone()),
+        (
+            "shoppingCart",
+            req.cart.cloned().unwrap_or_else(|| EMPTY_CART.clone()),
+        ),
         ("calendarView", Node::Bool(false)),
     ];
     match route {
@@ -495,8 +550,19 @@ pub fn page_context(
             }
             entries.push(("lockScreen", obj(lock)));
         }
-        Route::OrderConfirmed { order_id } => {
-            entries.push(("orderId", Node::from(order_id.as_str())))
+        Route::OrderConfirmed { order_id } | Route::OrderStatus { order_id } => {
+            entries.push(("orderId", Node::from(order_id.as_str())));
+            if let Some(order) = req.order {
+                entries.push(("order", order.clone()));
+                let page = match route {
+                    Route::OrderConfirmed { .. } => Some(confirmation_page_type(order)),
+                    _ => None,
+                };
+                entries.push(("orderPage", Node::from(order_page_name(route, page))));
+            }
+        }
+        Route::SubscriptionCheckout { cart_token } => {
+            entries.push(("cartToken", Node::from(cart_token.as_str())));
         }
         _ => {}
     }
@@ -625,8 +691,8 @@ fn search(site: &SiteContent, query: &str, unlocked: &[String]) -> Vec<Node> {
 static TEMPLATE: LazyLock<Node> =
     LazyLock::new(|| obj(vec![("mobileStylesEnabled", Node::Bool(true))]));
 
-/// The page context's `shoppingCart`: pages are rendered without a visitor's cart, so it
-/// is the same empty cart on every page (shared, not rebuilt).
+/// The page context's `shoppingCart` of a visitor without a cart: the same empty cart on
+/// every page (shared, not rebuilt).
 static EMPTY_CART: LazyLock<Node> = LazyLock::new(|| {
     obj(vec![
         ("entries", Node::array(Vec::new())),
@@ -656,10 +722,11 @@ fn with_render_keys(
     site: &SiteContent,
     folder: &TemplateFolder,
     route: &Route,
+    page_type: Option<u16>,
     main: &str,
     layout: &str,
 ) -> Node {
-    let title = page_title(site, route, &context);
+    let title = page_title(site, route, page_type, &context);
     let (page_id, classes) = match route {
         Route::Collection { index, .. } => {
             let c = &site.collections[*index];
@@ -737,7 +804,7 @@ fn with_render_keys(
 
 /// `{squarespace.page-title}` from the `websiteSettings` title formats (`%s` site title,
 /// `%c` collection title, `%i` item title).
-fn page_title(site: &SiteContent, route: &Route, context: &Node) -> String {
+fn page_title(site: &SiteContent, route: &Route, page_type: Option<u16>, context: &Node) -> String {
     let setting = |k: &str| {
         site.website_settings
             .pointer(&[k])
@@ -767,8 +834,13 @@ fn page_title(site: &SiteContent, route: &Route, context: &Node) -> String {
         }
         Route::Search { .. } => "Search — %s".into(),
         Route::Cart => "Cart — %s".into(),
-        Route::Checkout => "Checkout — %s".into(),
-        Route::OrderConfirmed { .. } => "Order confirmed — %s".into(),
+        Route::Checkout | Route::SubscriptionCheckout { .. } => "Checkout — %s".into(),
+        Route::OrderConfirmed { .. } => match page_type {
+            Some(page_type::SUBSCRIPTION_CONFIRMED) => "Subscription confirmed — %s".into(),
+            Some(page_type::ORDER_RECEIVED) => "Order received — %s".into(),
+            _ => "Order confirmed — %s".into(),
+        },
+        Route::OrderStatus { .. } => "Order status — %s".into(),
         _ => "Page not found — %s".into(),
     };
     format

@@ -14,6 +14,9 @@ pub mod page_type {
     pub const SHOW_CART: u16 = 200;
     pub const CHECKOUT: u16 = 201;
     pub const ORDER_CONFIRMED: u16 = 202;
+    pub const SUBSCRIPTION_CONFIRMED: u16 = 206;
+    pub const ORDER_RECEIVED: u16 = 207;
+    pub const ORDER_STATUS: u16 = 211;
 }
 
 /// Folder behaviours (SPEC.md §3): what a folder's own URL does.
@@ -69,7 +72,17 @@ pub enum Route {
     },
     Cart,
     Checkout,
+    /// The checkout of one subscription product (a cart of its own, named by its token).
+    SubscriptionCheckout {
+        cart_token: String,
+    },
+    /// Where a buyer lands after checkout: order confirmed (202), order received (207, a
+    /// pay-later order) or subscription confirmed (206), by the order.
     OrderConfirmed {
+        order_id: String,
+    },
+    /// An order's status page (211).
+    OrderStatus {
         order_id: String,
     },
     /// The site stylesheet.
@@ -100,8 +113,9 @@ impl Route {
             Route::LockScreen { .. } => LOCK_SCREEN,
             Route::Search { .. } => SEARCH,
             Route::Cart => SHOW_CART,
-            Route::Checkout => CHECKOUT,
+            Route::Checkout | Route::SubscriptionCheckout { .. } => CHECKOUT,
             Route::OrderConfirmed { .. } => ORDER_CONFIRMED,
+            Route::OrderStatus { .. } => ORDER_STATUS,
             Route::NotFound => NOT_FOUND,
             Route::Redirect { .. } | Route::SiteCss | Route::Public { .. } | Route::Config => {
                 return None;
@@ -140,11 +154,18 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
         }
         "/cart" | "/cart/" => return Route::Cart,
         "/checkout" | "/checkout/" => return Route::Checkout,
+        "/checkout/subscription" | "/checkout/subscription/" => {
+            return Route::SubscriptionCheckout {
+                cart_token: param("cartToken").unwrap_or_default(),
+            };
+        }
         _ => {}
     }
-    if let Some(rest) = path.strip_prefix("/order-confirmed/") {
-        return Route::OrderConfirmed {
-            order_id: rest.trim_end_matches('/').to_string(),
+    if let Some((page, id)) = order_page(path) {
+        let order_id = id.to_string();
+        return match page {
+            OrderPage::Confirmation => Route::OrderConfirmed { order_id },
+            OrderPage::Status => Route::OrderStatus { order_id },
         };
     }
     if path.starts_with("/assets/") || path.starts_with("/scripts/") {
@@ -179,6 +200,31 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
         },
         _ => Route::NotFound,
     }
+}
+
+/// The two pages of an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OrderPage {
+    /// `/commerce/order-confirmed/{id}`.
+    Confirmation,
+    /// `/commerce/orders/{id}`.
+    Status,
+}
+
+/// Whether `path` is an order's page, and the order id it names: the server loads that
+/// order (checking the link's token) and passes it in [`crate::render::Request::order`].
+pub fn order_page(path: &str) -> Option<(OrderPage, &str)> {
+    let path = path.split('?').next().unwrap_or(path);
+    let (page, rest) = if let Some(r) = path.strip_prefix("/commerce/order-confirmed/") {
+        (OrderPage::Confirmation, r)
+    } else if let Some(r) = path.strip_prefix("/commerce/orders/") {
+        (OrderPage::Status, r)
+    } else {
+        return None;
+    };
+    let id = rest.trim_end_matches('/');
+    let ok = !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    ok.then_some((page, id))
 }
 
 /// The query parameter the unlock endpoint adds when the password was wrong.

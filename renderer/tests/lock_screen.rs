@@ -98,6 +98,7 @@ fn get_in(folder: &TemplateFolder, unlocked: &[&str], path: &str, query: &str) -
             path,
             query,
             unlocked: &unlocked,
+            ..Default::default()
         },
     )
 }
@@ -375,6 +376,7 @@ fn cached_navigation_follows_each_visitors_unlocks() {
                 path: "/",
                 query: "",
                 unlocked,
+                ..Default::default()
             },
         );
         assert_eq!(p.status, 200);

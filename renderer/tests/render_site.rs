@@ -5,6 +5,7 @@ use std::sync::Arc;
 use renderer::folder::{TemplateFiles, load};
 use renderer::render::{Request, render};
 use renderer::site::SiteContent;
+use template_lang::value::Node;
 
 fn folder() -> renderer::folder::TemplateFolder {
     let f = load(&files());
@@ -94,6 +95,7 @@ fn get(path: &str, query: &str) -> renderer::render::Page {
             path,
             query,
             unlocked: &[],
+            ..Default::default()
         },
     )
 }
@@ -138,6 +140,7 @@ fn category_lists_mark_each_requests_category_when_one_site_serves_them_all() {
             path: "/blog",
             query,
             unlocked: &[],
+            ..Default::default()
         };
         let p = render(&site, &folder, &request);
         assert!(p.body.contains(want), "{query}: {}", p.body);
@@ -221,10 +224,19 @@ fn system_pages() {
     let p = get("/search", "q=zebra");
     assert!(p.body.contains("No results for “zebra”."));
     assert_eq!(get("/cart", "").page_type, Some(200));
+    assert!(
+        get("/cart", "")
+            .body
+            .contains("You have nothing in your shopping cart.")
+    );
     assert_eq!(get("/checkout", "").page_type, Some(201));
-    let p = get("/order-confirmed/ord_123", "");
-    assert_eq!(p.page_type, Some(202));
-    assert!(p.body.contains("<strong>ord_123</strong>"));
+    let p = get("/checkout/subscription", "cartToken=abc.def");
+    assert_eq!(p.page_type, Some(201));
+    assert!(
+        p.body.contains(r#"data-cart-token="abc.def""#),
+        "{}",
+        p.body
+    );
     let p = get("/site.css", "");
     assert_eq!(
         (p.content_type, p.body.as_str()),
@@ -232,6 +244,110 @@ fn system_pages() {
     );
     // The configuration area is not a page.
     assert_eq!(get("/config/pages", "").page_type, None);
+}
+
+fn with(path: &str, cart: Option<&Node>, order: Option<&Node>) -> renderer::render::Page {
+    render(
+        &site(),
+        &folder(),
+        &Request {
+            path,
+            cart,
+            order,
+            ..Default::default()
+        },
+    )
+}
+
+fn order(id: &str, kind: &str, status: &str) -> Node {
+    Node::from_json(&serde_json::json!({
+        "id": id, "orderNumber": 7, "kind": kind, "status": status, "testMode": true,
+        "statusUrl": format!("/commerce/orders/{id}?token=t"),
+        "items": [{ "productName": "Tidepool <Mug>", "quantity": 2, "variantDescription": "Size: 12 oz",
+                    "lineTotal": { "value": "68.00", "currency": "USD" },
+                    "giftCardCodes": ["ABCD-EFGH-JKLM-NPQR"] }],
+        "subtotal": { "value": "68.00", "currency": "USD" },
+        "grandTotal": { "value": "68.00", "currency": "USD" },
+        "payment": { "method": "manual", "label": "Bank transfer", "instructions": "Pay to NL00" },
+        "subscriptions": [{ "interval": "every month", "numBillingCycles": 0 }],
+    }))
+}
+
+/// Order pages show the order the server loaded for them, chosen by its kind and status;
+/// without it (no token, another order) they are not found.
+#[test]
+fn order_pages_show_their_order() {
+    let paid = order("abc123", "cart", "paid");
+    let p = with("/commerce/order-confirmed/abc123", None, Some(&paid));
+    assert_eq!((p.status, p.page_type), (200, Some(202)));
+    assert!(p.body.contains("Thank you for your order"), "{}", p.body);
+    assert!(p.body.contains("<strong>7</strong>"));
+    assert!(
+        p.body.contains("Tidepool &lt;Mug&gt;"),
+        "escaped: {}",
+        p.body
+    );
+    assert!(p.body.contains("<code>ABCD-EFGH-JKLM-NPQR</code>"));
+    assert!(p.body.contains("This store is in test mode"));
+    let waiting = order("abc123", "cart", "awaiting-payment");
+    let p = with("/commerce/order-confirmed/abc123", None, Some(&waiting));
+    assert_eq!(p.page_type, Some(207));
+    assert!(p.body.contains("We have received your order"));
+    assert!(p.body.contains("Pay to NL00"));
+    let sub = order("abc123", "subscription", "paid");
+    let p = with("/commerce/order-confirmed/abc123", None, Some(&sub));
+    assert_eq!(p.page_type, Some(206));
+    assert!(
+        p.body.contains("Billed every month, until you cancel."),
+        "{}",
+        p.body
+    );
+    let p = with("/commerce/orders/abc123", None, Some(&paid));
+    assert_eq!(p.page_type, Some(211));
+    assert!(p.body.contains("<h1>Order 7</h1>"));
+    // No order, or another one: not found.
+    for (path, o) in [
+        ("/commerce/order-confirmed/abc123", None),
+        ("/commerce/orders/other", Some(&paid)),
+        ("/commerce/orders/../etc", Some(&paid)),
+    ] {
+        let p = with(path, None, o);
+        assert_eq!((p.status, p.page_type), (404, Some(100)), "{path}");
+        assert!(!p.body.contains("Tidepool"));
+    }
+    assert_eq!(get("/order-confirmed/abc123", "").status, 404);
+}
+
+/// A visitor's cart is the page context's `shoppingCart`, and the cart page lists it.
+#[test]
+fn the_cart_page_lists_the_visitors_cart() {
+    let cart = Node::from_json(&serde_json::json!({
+        "totalQuantity": 3,
+        "entries": [{ "id": "e1", "itemId": "i1", "title": "Fern Pot", "quantity": 3,
+                      "variantDescription": "Size: M", "lineTotal": { "value": "66.00", "currency": "EUR" } }],
+        "subtotal": { "value": "66.00", "currency": "EUR" },
+        "discountCents": 0,
+        "checkoutMessage": "To check out, your order subtotal must be €70.00 or more.",
+    }));
+    let p = with("/cart", Some(&cart), None);
+    assert!(p.body.contains("Fern Pot"), "{}", p.body);
+    assert!(p.body.contains(r#"data-entry-id="e1""#));
+    assert!(
+        p.body
+            .contains("To check out, your order subtotal must be €70.00 or more.")
+    );
+    assert!(!p.body.contains("You have nothing"));
+    let json = render(
+        &site(),
+        &folder(),
+        &Request {
+            path: "/",
+            query: "format=json",
+            cart: Some(&cart),
+            ..Default::default()
+        },
+    );
+    assert!(json.body.contains(r#""totalQuantity":3"#), "{}", json.body);
 }
 
 #[test]
@@ -269,6 +385,7 @@ fn headers_name_the_template_favicon_or_none() {
             path: "/",
             query: "",
             unlocked: &[],
+            ..Default::default()
         },
     );
     assert!(
@@ -312,6 +429,7 @@ fn execution_errors_name_the_template_file_line_and_column() {
             path: "/blog",
             query: "",
             unlocked: &[],
+            ..Default::default()
         },
     );
     assert_eq!(p.status, 200);
@@ -345,6 +463,7 @@ fn navigation_marks_each_page_when_one_site_serves_them_all() {
                 path,
                 query: "",
                 unlocked: &[],
+                ..Default::default()
             },
         );
         assert_eq!(p.status, 200, "{path}");
@@ -434,6 +553,7 @@ fn body_of(site: &SiteContent, folder: &renderer::folder::TemplateFolder, path: 
         path,
         query: "",
         unlocked: &[],
+        ..Default::default()
     };
     render(site, folder, &request).body
 }

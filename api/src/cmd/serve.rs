@@ -3,14 +3,18 @@
 //! With no database URL it uses the embedded store in `--data-dir` (default `./data`); on a
 //! store with no tenants yet (first start) it imports every tenant folder under
 //! `--fixtures` (default `./fixtures`). It prints one line per tenant with the URL to open.
+//! In the background it gives back the stock of carts idle longer than `--cart-hold`.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::Args;
 
 use super::store_args::StoreArgs;
+use crate::commerce::CommerceState;
+use crate::http::limits::Rates;
 use crate::server::{App, serve};
 
 /// Serve the demo tenants (or whatever the store holds) over HTTP.
@@ -29,6 +33,41 @@ pub struct ServeArgs {
     /// peer those headers are ignored.
     #[arg(long = "trusted-proxy", value_name = "IP")]
     pub trusted_proxies: Vec<IpAddr>,
+    /// How long a cart holds its stock after its last change (`60m`, `90s`, `500ms`); idle
+    /// longer, its units go back on sale (the cart keeps them listed, and checkout takes
+    /// them again if they are still there).
+    #[arg(long, value_name = "DURATION", default_value = "60m", value_parser = parse_duration)]
+    pub cart_hold: Duration,
+    /// Cart changes one client may make per minute on one site (bursts of a third of it).
+    #[arg(long, value_name = "N", default_value_t = Rates::default().cart_writes_per_minute)]
+    pub cart_writes_per_minute: u32,
+    /// Checkouts one client may attempt per minute on one site.
+    #[arg(long, value_name = "N", default_value_t = Rates::default().checkouts_per_minute)]
+    pub checkouts_per_minute: u32,
+    /// Gift-card balance lookups one client may make per minute on one site.
+    #[arg(long, value_name = "N", default_value_t = Rates::default().gift_card_lookups_per_minute)]
+    pub gift_card_lookups_per_minute: u32,
+}
+
+/// `60m`, `90s`, `1h`, `500ms` (a number and a unit).
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration like 60m, 90s or 500ms"))?;
+    let ms = match unit {
+        "ms" => n,
+        "s" => n * 1000,
+        "m" => n * 60_000,
+        "h" => n * 3_600_000,
+        _ => return Err(format!("{text:?}: the unit must be ms, s, m or h")),
+    };
+    if ms == 0 {
+        return Err("the duration must be more than zero".into());
+    }
+    Ok(Duration::from_millis(ms))
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -74,8 +113,17 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
             println!("{}: http://{}:{port}/", tenant.identifier, d.host);
         }
     }
-    let app = App::new(store.clone()).with_trusted_proxies(args.trusted_proxies);
+    let rates = Rates {
+        cart_writes_per_minute: args.cart_writes_per_minute,
+        checkouts_per_minute: args.checkouts_per_minute,
+        gift_card_lookups_per_minute: args.gift_card_lookups_per_minute,
+    };
+    let app = App::new(store.clone())
+        .with_trusted_proxies(args.trusted_proxies)
+        .with_commerce(CommerceState::new(rates, args.cart_hold));
+    let sweeper = crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     serve(listener, app).await?;
+    sweeper.abort();
     store.close().await?;
     Ok(())
 }
@@ -106,4 +154,20 @@ async fn import_fixtures(store: &tenants::Store, dir: &Path) -> anyhow::Result<(
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_with_their_unit() {
+        assert_eq!(parse_duration("60m"), Ok(Duration::from_secs(3600)));
+        assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
+        for bad in ["", "60", "m", "1.5s", "0s", "5d"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -382,6 +382,24 @@ impl Store {
         Ok(cart)
     }
 
+    /// Creates a shopping cart holding what `add` asks for, in one transaction: a visitor's
+    /// first add-to-cart leaves no empty cart behind when it fails.
+    pub async fn add_to_new_cart(&self, tenant: TenantId, add: &AddToCart) -> Result<AddedToCart> {
+        let id = new_id();
+        let mut tx = self.write().await?;
+        let result = async {
+            insert_cart(&mut tx, tenant, &id, CartKind::Cart).await?;
+            let entry_id = add_in(&mut tx, tenant, &id, add, CartKind::Cart).await?;
+            let newly_added = entry(&mut tx, tenant, &id, &entry_id).await?;
+            Ok(AddedToCart {
+                shopping_cart: reload(&mut tx, tenant, &id).await?,
+                newly_added,
+            })
+        }
+        .await;
+        finish(tx, result).await
+    }
+
     /// A cart with its entries and coupons.
     pub async fn cart(&self, tenant: TenantId, cart_id: &str) -> Result<Option<Cart>> {
         let mut tx = self.snapshot().await?;

@@ -1,0 +1,548 @@
+//! The shopping cart: read it, add to it (SPEC: `POST /api/commerce/shopping-cart/entries` →
+//! `{shoppingCart, newlyAdded}`), change an entry's quantity or additional fields, remove
+//! it, add and remove coupons, set where it ships and how, and make a subscription cart
+//! (`POST /api/3/commerce/cart/subscription` → `{cartToken}`).
+
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use tenants::commerce::{CommerceSettings, Location};
+use tenants::{AddToCart, Cart, CartKind, now_ms};
+
+use super::json::{cart_json, entry_json};
+use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, store_error};
+use super::session::{cart_token, set_cart_cookie};
+use super::{Call, respond, with_cookies};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::error::json_response;
+use crate::http::limits::Family;
+use crate::server::App;
+
+/// What visitors are told when their cart cookie names no open cart here.
+pub const NO_CART: &str = "Your cart was not found.";
+/// What visitors are told about an entry that is not in their cart.
+pub const NO_ENTRY: &str = "This item is no longer in your cart.";
+/// What visitors are told about an item that is not a product of this store.
+pub const NO_PRODUCT: &str = "This product does not exist.";
+
+/// A quantity as sent: a whole number, or a string of one; anything else gets SPEC's
+/// message. Missing means 1.
+pub fn quantity(v: Option<&Value>) -> Result<i64, ApiError> {
+    let not_number = || ApiError::field("quantity", QUANTITY_NOT_NUMBER);
+    let not_whole = || ApiError::field("quantity", QUANTITY_NOT_WHOLE);
+    let from_f64 = |f: f64| {
+        if f.fract() != 0.0 {
+            Err(not_whole())
+        } else if f.abs() > 1e15 {
+            // Far out of range either way; the range check says so.
+            Ok(if f < 0.0 { -1 } else { i64::MAX })
+        } else {
+            Ok(f as i64)
+        }
+    };
+    match v {
+        None | Some(Value::Null) => Ok(1),
+        Some(Value::Number(n)) => match n.as_i64() {
+            Some(i) => Ok(i),
+            None => n.as_f64().map_or_else(|| Err(not_number()), from_f64),
+        },
+        Some(Value::String(s)) => {
+            let t = s.trim();
+            match t.parse::<i64>() {
+                Ok(i) => Ok(i),
+                Err(_) => match t.parse::<f64>() {
+                    Ok(f) if f.is_finite() && !t.is_empty() => from_f64(f),
+                    _ => Err(not_number()),
+                },
+            }
+        }
+        Some(_) => Err(not_number()),
+    }
+}
+
+/// Additional-fields answers: SPEC sends them as text (a JSON document); an object is taken
+/// as is. Empty text is none.
+fn additional_fields(v: Option<Value>) -> Option<Value> {
+    match v? {
+        Value::Null => None,
+        Value::String(s) if s.trim().is_empty() => None,
+        Value::String(s) => Some(serde_json::from_str(&s).unwrap_or(Value::String(s))),
+        other => Some(other),
+    }
+}
+
+fn required<'a>(field: &str, v: &'a Option<String>) -> Result<&'a str, ApiError> {
+    match v.as_deref().map(str::trim) {
+        Some(s) if !s.is_empty() => Ok(s),
+        _ => Err(ApiError::field(field, "Required")),
+    }
+}
+
+/// The visitor's open shopping cart, if the cookie names one.
+async fn visitor_cart(app: &App, call: &Call) -> Result<Option<Cart>, ApiError> {
+    let Some(cookie) = call.cart_cookie() else {
+        return Ok(None);
+    };
+    let cart = app
+        .store
+        .cart(call.site.tenant.id, &cookie.id)
+        .await
+        .map_err(|e| crate::http::error::store_failure(&e))?;
+    Ok(cart.filter(|c| !c.purchased && c.kind == CartKind::Cart))
+}
+
+/// The answer to a cart change: 200 with `body`, and the cookie at the cart's new revision.
+fn changed(call: &Call, cart: &Cart, body: Value) -> Response {
+    with_cookies(
+        json_response(StatusCode::OK, &body),
+        [set_cart_cookie(&call.site, cart, call.client.https)],
+    )
+}
+
+fn priced(call: &Call, cart: &Cart, settings: &CommerceSettings) -> Value {
+    let totals = cart.price(settings, None, now_ms());
+    cart_json(Some(cart), &totals, settings, &call.site)
+}
+
+/// `GET /api/commerce/shopping-cart`: the visitor's cart, priced (an empty cart without
+/// an id when they have none). The query parameters SPEC names (`mock`, `timecode`,
+/// `calculateSubtotal`) are accepted; totals are always calculated.
+pub async fn get_cart(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            let settings = call.settings()?;
+            let cart = visitor_cart(&app, &call).await?;
+            let body = match &cart {
+                Some(c) => priced(&call, c, &settings),
+                None => {
+                    let totals = tenants::commerce::pricing::price(
+                        &settings,
+                        &tenants::commerce::pricing::Request {
+                            lines: &[],
+                            coupons: &[],
+                            location: None,
+                            shipping_option: None,
+                            now_ms: now_ms(),
+                        },
+                    );
+                    cart_json(None, &totals, &settings, &call.site)
+                }
+            };
+            Ok(json_response(StatusCode::OK, &body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AddBody {
+    item_id: Option<String>,
+    #[serde(default)]
+    sku: Option<String>,
+    #[serde(default)]
+    quantity: Option<Value>,
+    /// SPEC's subscription call names it `qty`.
+    #[serde(default)]
+    qty: Option<Value>,
+    #[serde(default)]
+    additional_fields: Option<Value>,
+}
+
+impl AddBody {
+    fn add(self, settings: &CommerceSettings) -> Result<AddToCart, ApiError> {
+        let item_id = required("itemId", &self.item_id)?.to_owned();
+        Ok(AddToCart {
+            item_id,
+            sku: self.sku.unwrap_or_default().trim().to_owned(),
+            quantity: quantity(self.quantity.as_ref().or(self.qty.as_ref()))?,
+            additional_fields: additional_fields(self.additional_fields),
+            single_service: !settings.multiple_quantity_for_services,
+        })
+    }
+}
+
+/// `POST /api/commerce/shopping-cart/entries` {itemId, sku, quantity, additionalFields} →
+/// `{shoppingCart, newlyAdded}`. The first add makes the cart and sets its cookie.
+pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let add = read_json::<AddBody>(body, MAX_JSON_BODY)
+                .await?
+                .add(&settings)?;
+            let t = call.site.tenant.id;
+            let result = match visitor_cart(&app, &call).await? {
+                Some(cart) => app.store.add_to_cart(t, &cart.id, &add).await,
+                None => app.store.add_to_new_cart(t, &add).await,
+            };
+            let added = result
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
+            let body = json!({
+                "shoppingCart": priced(&call, &added.shopping_cart, &settings),
+                "newlyAdded": entry_json(&added.newly_added),
+            });
+            Ok(changed(&call, &added.shopping_cart, body))
+        }
+        .await,
+    )
+}
+
+/// The open cart a change applies to (404 when the visitor has none).
+async fn cart_to_change(app: &App, call: &Call) -> Result<Cart, ApiError> {
+    visitor_cart(app, call)
+        .await?
+        .ok_or_else(|| ApiError::not_found(NO_CART))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct QuantityBody {
+    #[serde(default)]
+    quantity: Option<Value>,
+}
+
+/// `PUT /api/commerce/shopping-cart/entries/{entryId}` {quantity} → `{shoppingCart,
+/// updatedEntry}`: sets the quantity (1-9999; remove with DELETE).
+pub async fn set_quantity(
+    State(app): State<App>,
+    Path(entry_id): Path<String>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let b: QuantityBody = read_json(body, MAX_JSON_BODY).await?;
+            if b.quantity.is_none() {
+                return Err(ApiError::field("quantity", "Required"));
+            }
+            let q = quantity(b.quantity.as_ref())?;
+            let cart = cart_to_change(&app, &call).await?;
+            let (cart, entry) = app
+                .store
+                .set_entry_quantity(
+                    call.site.tenant.id,
+                    &cart.id,
+                    &entry_id,
+                    q,
+                    !settings.multiple_quantity_for_services,
+                )
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
+            let body = json!({
+                "shoppingCart": priced(&call, &cart, &settings),
+                "updatedEntry": entry_json(&entry),
+            });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+/// `DELETE /api/commerce/shopping-cart/entries/{entryId}` → `{shoppingCart}`.
+pub async fn remove_entry(
+    State(app): State<App>,
+    Path(entry_id): Path<String>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .remove_entry(call.site.tenant.id, &cart.id, &entry_id)
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct FieldsBody {
+    #[serde(default)]
+    additional_fields: Option<Value>,
+}
+
+/// `PUT /api/commerce/shopping-cart/entries/{entryId}/additionalFields` {itemId, sku,
+/// additionalFields} → `{shoppingCart, updatedEntry}`.
+pub async fn set_fields(
+    State(app): State<App>,
+    Path(entry_id): Path<String>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let b: FieldsBody = read_json(body, MAX_JSON_BODY).await?;
+            let fields = additional_fields(b.additional_fields)
+                .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
+            let cart = cart_to_change(&app, &call).await?;
+            let (cart, entry) = app
+                .store
+                .set_entry_fields(call.site.tenant.id, &cart.id, &entry_id, &fields)
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
+            let body = json!({
+                "shoppingCart": priced(&call, &cart, &settings),
+                "updatedEntry": entry_json(&entry),
+            });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+struct CouponBody {
+    code: Option<String>,
+}
+
+/// `POST /api/commerce/shopping-cart/coupons` {code} → `{shoppingCart}`. Unknown, expired
+/// and not-yet-valid codes are refused (400, `errors.code`); a code whose minimum subtotal
+/// is not met is kept and listed in `invalidCoupons` with its reason.
+pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let b: CouponBody = read_json(body, MAX_JSON_BODY).await?;
+            let code = required("code", &b.code)?;
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .add_coupon(call.site.tenant.id, &cart.id, code, &settings, now_ms())
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+/// `DELETE /api/commerce/shopping-cart/coupons/{code}` → `{shoppingCart}`.
+pub async fn remove_coupon(
+    State(app): State<App>,
+    Path(code): Path<String>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .remove_coupon(call.site.tenant.id, &cart.id, &code)
+                .await
+                .map_err(|e| {
+                    store_error(
+                        &e,
+                        &call.site.content,
+                        &settings.currency,
+                        "This coupon is not on your cart.",
+                    )
+                })?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct LocationBody {
+    country: Option<String>,
+    #[serde(default)]
+    region: Option<String>,
+    #[serde(default)]
+    postal_code: Option<String>,
+}
+
+/// `PUT /api/commerce/shopping-cart/shipping-location` {country, region?, postalCode?} →
+/// `{shoppingCart}`: the cart is priced for it (shipping options, tax).
+pub async fn set_location(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let b: LocationBody = read_json(body, MAX_JSON_BODY).await?;
+            let country = required("country", &b.country)?;
+            let location = Location {
+                country: country.to_owned(),
+                region: b.region,
+                postal_code: b.postal_code,
+            };
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .set_shipping_location(call.site.tenant.id, &cart.id, Some(&location))
+                .await
+                .map_err(|e| match e {
+                    tenants::StoreError::Invalid(reason) => ApiError::field("country", reason),
+                    e => store_error(&e, &call.site.content, &settings.currency, NO_CART),
+                })?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+/// `DELETE /api/commerce/shopping-cart/shipping-location` → `{shoppingCart}`.
+pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .set_shipping_location(call.site.tenant.id, &cart.id, None)
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+struct OptionBody {
+    id: Option<String>,
+}
+
+/// `PUT /api/commerce/shopping-cart/shipping-option` {id} → `{shoppingCart}`. An id the
+/// store does not have is refused; one not offered for the cart's location is kept, and the
+/// cheapest offered option is charged until it is.
+pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let b: OptionBody = read_json(body, MAX_JSON_BODY).await?;
+            let id = required("id", &b.id)?;
+            if !settings.shipping.iter().any(|o| o.id == id) {
+                return Err(ApiError::field(
+                    "id",
+                    "That shipping option is not available for this order.",
+                ));
+            }
+            let cart = cart_to_change(&app, &call).await?;
+            let cart = app
+                .store
+                .set_shipping_option(call.site.tenant.id, &cart.id, Some(id))
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
+            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
+            Ok(changed(&call, &cart, body))
+        }
+        .await,
+    )
+}
+
+/// `POST /api/3/commerce/cart/subscription` {itemId, sku, qty, additionalFields} →
+/// `{cartToken, checkoutUrl}`: a cart of its own for one subscription product, reached by
+/// its token at `/checkout/subscription?cartToken=...`.
+pub async fn subscription_cart(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let add = read_json::<AddBody>(body, MAX_JSON_BODY)
+                .await?
+                .add(&settings)?;
+            let cart = app
+                .store
+                .create_subscription_cart(call.site.tenant.id, &add)
+                .await
+                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
+            let token = cart_token(&call.site, &cart.id);
+            let url = format!(
+                "/checkout/subscription?cartToken={}",
+                form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
+            );
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({ "cartToken": token, "checkoutUrl": url }),
+            ))
+        }
+        .await,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(v: Value) -> Result<i64, String> {
+        quantity(Some(&v)).map_err(|e| e.message().to_owned())
+    }
+
+    #[test]
+    fn quantities_are_whole_numbers_or_their_text() {
+        assert_eq!(q(json!(2)), Ok(2));
+        assert_eq!(q(json!("3")), Ok(3));
+        assert_eq!(q(json!(" 4 ")), Ok(4));
+        assert_eq!(q(json!(5.0)), Ok(5));
+        assert_eq!(q(json!(-1)), Ok(-1), "the range is the store's check");
+        assert_eq!(quantity(None).unwrap(), 1);
+        assert_eq!(quantity(Some(&Value::Null)).unwrap(), 1);
+        for v in [
+            json!("abc"),
+            json!(""),
+            json!(true),
+            json!([1]),
+            json!({}),
+            json!("NaN"),
+        ] {
+            assert_eq!(q(v), Err(QUANTITY_NOT_NUMBER.to_owned()));
+        }
+        for v in [json!(1.5), json!("2.25")] {
+            assert_eq!(q(v), Err(QUANTITY_NOT_WHOLE.to_owned()));
+        }
+    }
+
+    #[test]
+    fn additional_fields_come_as_text_or_objects() {
+        assert_eq!(
+            additional_fields(Some(json!("{\"a\":1}"))),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            additional_fields(Some(json!({"a": 1}))),
+            Some(json!({"a": 1}))
+        );
+        assert_eq!(
+            additional_fields(Some(json!("plain text"))),
+            Some(json!("plain text"))
+        );
+        assert_eq!(additional_fields(Some(json!(" "))), None);
+        assert_eq!(additional_fields(None), None);
+    }
+}

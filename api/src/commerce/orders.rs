@@ -1,0 +1,152 @@
+//! After checkout: an order's JSON for its buyer (`GET /api/commerce/orders/{id}?token=`),
+//! the download of a digital line (a signed link that expires), and a gift card's balance.
+
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde::Deserialize;
+use serde_json::json;
+use tenants::{StoreError, normalize_gift_card_code, now_ms};
+
+use super::json::order_json;
+use super::messages::store_error;
+use super::money::money;
+use super::session::{download_signed, order_token_valid};
+use super::{Call, respond};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::error::{json_response, store_failure};
+use crate::http::limits::Family;
+use crate::server::App;
+
+/// What a visitor is told about an order they cannot open.
+pub const NO_ORDER: &str = "Order not found.";
+
+/// `GET /api/commerce/orders/{orderId}?token=` → `{"order": ...}`; the token is the one in
+/// the order's status URL. Without it, or for another tenant's order: 404.
+pub async fn order(State(app): State<App>, Path(order_id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            let token = call.query("token").unwrap_or_default();
+            if !order_token_valid(&call.site, &order_id, &token) {
+                return Err(ApiError::not_found(NO_ORDER));
+            }
+            let order = app
+                .store
+                .order(call.site.tenant.id, &order_id)
+                .await
+                .map_err(|e| store_failure(&e))?
+                .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({ "order": order_json(&order, &call.site) }),
+            ))
+        }
+        .await,
+    )
+}
+
+/// `GET /api/commerce/downloads/{orderId}/{line}?expires=&signature=`: the file of a
+/// digital line of a paid order, as an attachment. A forged or other tenant's link is 404;
+/// an expired one 410 (the order page gives a fresh one).
+pub async fn download(
+    State(app): State<App>,
+    Path((order_id, line)): Path<(String, i64)>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            let expires: i64 = call
+                .query("expires")
+                .and_then(|e| e.parse().ok())
+                .unwrap_or(0);
+            let sig = call.query("signature").unwrap_or_default();
+            if !download_signed(&call.site, &order_id, line, expires, &sig) {
+                return Err(ApiError::not_found("Download not found."));
+            }
+            if now_ms() > expires {
+                return Err(ApiError::new(
+                    StatusCode::GONE,
+                    "This download link has expired. Open your order page for a new one.",
+                ));
+            }
+            let settings = call.settings()?;
+            let file = app
+                .store
+                .download(call.site.tenant.id, &order_id, line)
+                .await
+                .map_err(|e| {
+                    store_error(
+                        &e,
+                        &call.site.content,
+                        &settings.currency,
+                        "Download not found.",
+                    )
+                })?;
+            let disposition = format!(
+                "attachment; filename=\"{}\"",
+                file.file_name.replace(['"', '\\', '\r', '\n'], "_")
+            );
+            let mut r = Response::new(Body::from(file.content));
+            let h = r.headers_mut();
+            if let Ok(v) = HeaderValue::from_str(&file.content_type) {
+                h.insert(header::CONTENT_TYPE, v);
+            }
+            if let Ok(v) = HeaderValue::from_str(&disposition) {
+                h.insert(header::CONTENT_DISPOSITION, v);
+            }
+            h.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("private, no-store"),
+            );
+            h.insert(
+                "x-content-type-options",
+                HeaderValue::from_static("nosniff"),
+            );
+            Ok(r)
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize)]
+struct BalanceBody {
+    code: Option<String>,
+}
+
+/// `POST /api/commerce/gift-cards/balance` {code} → `{"giftCard": {code, balance,
+/// balanceCents, currency}}`; 404 for no such card. Crumb and a tight rate limit: codes
+/// must not be guessable by asking.
+pub async fn gift_card_balance(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::GiftCard)?;
+            let b: BalanceBody = read_json(body, MAX_JSON_BODY).await?;
+            let typed = b.code.unwrap_or_default();
+            if typed.trim().is_empty() {
+                return Err(ApiError::field("code", "Required"));
+            }
+            let unknown = || ApiError::field("code", "No gift card has this code.");
+            let code = normalize_gift_card_code(&typed).ok_or_else(unknown)?;
+            let card = match app.store.gift_card(call.site.tenant.id, &code).await {
+                Ok(Some(c)) => c,
+                Ok(None) | Err(StoreError::NotFound(_)) => return Err(unknown()),
+                Err(e) => return Err(store_failure(&e)),
+            };
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({ "giftCard": {
+                    "code": card.code,
+                    "currency": card.currency,
+                    "balance": money(card.balance_minor, &card.currency),
+                    "balanceCents": card.balance_minor,
+                }}),
+            ))
+        }
+        .await,
+    )
+}

@@ -1,0 +1,107 @@
+//! What commerce adds to a page view: the crumb cookie (set when the visitor has none valid
+//! for this tenant), the visitor's cart as the page context's `shoppingCart`, and, on an
+//! order's page, the order (when the link's token opens it).
+//!
+//! A page view with a cart cookie reads the cart through [`PageCarts`], keyed by the
+//! revision the cookie names: every change to a cart makes a new revision and the changing
+//! call sets the cookie to it, so a cached cart is never an old one, on any node, and no
+//! visitor's cart is keyed by anything another visitor holds.
+
+use std::time::Duration;
+
+use axum::http::HeaderMap;
+use renderer::route::order_page;
+use template_lang::value::Node;
+use tenants::{CartKind, TenantId, now_ms};
+
+use super::json::{cart_json, order_json};
+use super::session::{cart_cookie, order_token_valid};
+use crate::http::cookies;
+use crate::http::crumb;
+use crate::http::site::Site;
+use crate::server::App;
+
+/// Carts as pages show them, by (tenant, cart id, revision).
+pub struct PageCarts(moka::sync::Cache<(TenantId, String, i64), Node>);
+
+impl Default for PageCarts {
+    fn default() -> Self {
+        PageCarts(
+            moka::sync::Cache::builder()
+                .max_capacity(50_000)
+                // A cart's total depends on the time too (coupon dates).
+                .time_to_live(Duration::from_secs(300))
+                .build(),
+        )
+    }
+}
+
+/// What commerce gives a page view.
+#[derive(Default)]
+pub struct PageCommerce {
+    /// `Set-Cookie` lines for the response.
+    pub set_cookies: Vec<String>,
+    /// The visitor's open cart, as `shoppingCart`.
+    pub cart: Option<Node>,
+    /// The order an order page shows.
+    pub order: Option<Node>,
+}
+
+/// The crumb, cart and order of a page view.
+pub async fn for_page(
+    app: &App,
+    site: &Site,
+    headers: &HeaderMap,
+    https: bool,
+    path: &str,
+    query: &str,
+) -> PageCommerce {
+    let mut out = PageCommerce::default();
+    if crumb::of_visitor(headers, &site.secret).is_none() {
+        out.set_cookies.push(cookies::set(
+            crumb::COOKIE,
+            &crumb::new(&site.secret),
+            cookies::Options {
+                http_only: false,
+                https,
+                max_age: None,
+            },
+        ));
+    }
+    let settings = site.content.commerce.as_ref().ok();
+    if let (Some(cookie), Some(settings)) = (cart_cookie(site, headers), settings) {
+        let key = (site.tenant.id, cookie.id.clone(), cookie.revision);
+        out.cart = match app.commerce.page_carts.0.get(&key) {
+            Some(node) => Some(node),
+            None => match app.store.cart(site.tenant.id, &cookie.id).await {
+                Ok(Some(cart)) if !cart.purchased && cart.kind == CartKind::Cart => {
+                    let totals = cart.price(settings, None, now_ms());
+                    let node = Node::from_json(&cart_json(Some(&cart), &totals, settings, site));
+                    app.commerce.page_carts.0.insert(key, node.clone());
+                    Some(node)
+                }
+                Ok(_) => None,
+                Err(e) => {
+                    tracing::warn!(tenant = %site.tenant.identifier, error = %e, "loading a page's cart failed");
+                    None
+                }
+            },
+        };
+    }
+    if let Some((_, order_id)) = order_page(path) {
+        let token = form_urlencoded::parse(query.as_bytes())
+            .find(|(k, _)| k == "token")
+            .map(|(_, v)| v.into_owned())
+            .unwrap_or_default();
+        if order_token_valid(site, order_id, &token) {
+            match app.store.order(site.tenant.id, order_id).await {
+                Ok(Some(order)) => out.order = Some(Node::from_json(&order_json(&order, site))),
+                Ok(None) => {}
+                Err(e) => {
+                    tracing::warn!(tenant = %site.tenant.identifier, error = %e, "loading an order page failed");
+                }
+            }
+        }
+    }
+    out
+}

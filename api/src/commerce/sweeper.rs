@@ -1,0 +1,64 @@
+//! The abandoned-cart sweep: every so often, carts idle longer than the hold time give their
+//! stock back (they keep their entries; checkout takes the units again). It also lets the
+//! rate limiters forget idle clients.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tenants::{Store, now_ms};
+
+use super::CommerceState;
+
+/// How often the sweep runs for a hold time: a quarter of it, between 50 ms and a minute,
+/// so a cart is released at most a quarter of the hold late.
+pub fn interval(hold: Duration) -> Duration {
+    (hold / 4).clamp(Duration::from_millis(50), Duration::from_secs(60))
+}
+
+/// One sweep: releases the carts idle since before `now - hold`; returns how many.
+pub async fn sweep(store: &Store, hold: Duration) -> tenants::Result<u64> {
+    let cutoff = now_ms() - hold.as_millis() as i64;
+    let mut released = 0;
+    for tenant in store.tenants_with_abandoned_carts(cutoff).await? {
+        released += store.release_abandoned_carts(tenant, cutoff).await?;
+    }
+    Ok(released)
+}
+
+/// Runs the sweep for as long as the server runs.
+pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let every = interval(commerce.cart_hold);
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut since_forget = Duration::ZERO;
+        loop {
+            ticker.tick().await;
+            match sweep(&store, commerce.cart_hold).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(carts = n, "released the stock of abandoned carts"),
+                Err(e) => tracing::warn!(error = %e, "the abandoned-cart sweep failed"),
+            }
+            since_forget += every;
+            if since_forget >= Duration::from_secs(60) {
+                commerce.limits.forget_idle();
+                since_forget = Duration::ZERO;
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_runs_often_enough() {
+        assert_eq!(interval(Duration::from_secs(3600)), Duration::from_secs(60));
+        assert_eq!(interval(Duration::from_secs(2)), Duration::from_millis(500));
+        assert_eq!(
+            interval(Duration::from_millis(10)),
+            Duration::from_millis(50)
+        );
+    }
+}

@@ -1,0 +1,111 @@
+//! Reading the `Cookie` header and writing `Set-Cookie` lines.
+
+use std::time::Duration;
+
+use axum::http::{HeaderMap, header};
+use cookie::{Cookie, SameSite};
+
+/// The values of every cookie called `name` in the request (a browser may send two of the
+/// same name, from different paths or domains).
+pub fn values<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
+    headers
+        .get_all(header::COOKIE)
+        .into_iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|line| line.split(';'))
+        .filter_map(move |pair| {
+            let (k, v) = pair.trim().split_once('=')?;
+            (k.trim() == name).then(|| v.trim().trim_matches('"'))
+        })
+}
+
+/// What a cookie the server sets is for.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Scripts may not read it.
+    pub http_only: bool,
+    /// The visitor came over HTTPS (through a trusted proxy): `Secure`.
+    pub https: bool,
+    /// Kept this long; `None`: until the browser closes.
+    pub max_age: Option<Duration>,
+}
+
+/// A `Set-Cookie` value: `Path=/`, `SameSite=Lax`, and the options.
+pub fn set(name: &str, value: &str, o: Options) -> String {
+    let mut c = Cookie::build((name, value))
+        .path("/")
+        .same_site(SameSite::Lax)
+        .http_only(o.http_only)
+        .secure(o.https);
+    if let Some(age) = o.max_age {
+        c = c.max_age(cookie::time::Duration::seconds(age.as_secs() as i64));
+    }
+    c.build().to_string()
+}
+
+/// A `Set-Cookie` value that deletes the cookie.
+pub fn clear(name: &str, https: bool) -> String {
+    let mut c = Cookie::build((name, ""))
+        .path("/")
+        .same_site(SameSite::Lax)
+        .http_only(true)
+        .secure(https)
+        .max_age(cookie::time::Duration::ZERO)
+        .build();
+    c.set_expires(cookie::time::OffsetDateTime::UNIX_EPOCH);
+    c.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn every_value_of_a_name_is_read() {
+        let mut h = HeaderMap::new();
+        h.append(
+            header::COOKIE,
+            HeaderValue::from_static("a=1; crumb=x; b=2"),
+        );
+        h.append(header::COOKIE, HeaderValue::from_static("crumb=\"y\""));
+        assert_eq!(values(&h, "crumb").collect::<Vec<_>>(), ["x", "y"]);
+        assert_eq!(values(&h, "c").count(), 0);
+    }
+
+    #[test]
+    fn set_cookie_lines_carry_the_options() {
+        let line = set(
+            "tessera-cart",
+            "v",
+            Options {
+                http_only: true,
+                https: true,
+                max_age: Some(Duration::from_secs(60)),
+            },
+        );
+        for part in [
+            "tessera-cart=v",
+            "Path=/",
+            "SameSite=Lax",
+            "HttpOnly",
+            "Secure",
+            "Max-Age=60",
+        ] {
+            assert!(line.contains(part), "{line}");
+        }
+        let plain = set(
+            "crumb",
+            "v",
+            Options {
+                http_only: false,
+                https: false,
+                max_age: None,
+            },
+        );
+        assert!(
+            !plain.contains("HttpOnly") && !plain.contains("Secure") && !plain.contains("Max-Age")
+        );
+        assert!(clear("tessera-cart", false).contains("Max-Age=0"));
+    }
+}

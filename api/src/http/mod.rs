@@ -1,0 +1,13 @@
+//! What every JSON route shares (DESIGN.md "JSON API conventions"): the site a request is
+//! for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
+//! rate limits ([`limits`]), cookies ([`cookies`]) and signed values ([`signing`]).
+
+pub mod body;
+pub mod cookies;
+pub mod crumb;
+pub mod error;
+pub mod limits;
+pub mod signing;
+pub mod site;
+
+pub use error::ApiError;

@@ -1,0 +1,92 @@
+//! Values the server hands out and later believes: signed with the tenant's secret
+//! (`tenants::Store::tenant_secret`), so a value made for one tenant, or for one purpose,
+//! is worthless for another, and nothing needs storing to check one. HMAC-SHA256, cut to
+//! 128 bits, compared in constant time.
+
+use hmac::{Hmac, KeyInit, Mac};
+use sha2::Sha256;
+
+type HmacSha256 = Hmac<Sha256>;
+
+/// Bytes of the MAC kept in a signature (hex: twice as many characters).
+const SIGNATURE_BYTES: usize = 16;
+
+fn mac(secret: &[u8; 32], purpose: &str, message: &str) -> HmacSha256 {
+    let mut m = HmacSha256::new_from_slice(secret).expect("any key length");
+    // The purpose and a separator first: "cart" signatures never pass as "order" ones.
+    m.update(purpose.as_bytes());
+    m.update(b"\0");
+    m.update(message.as_bytes());
+    m
+}
+
+/// The hex signature of `message` for `purpose`.
+pub fn sign(secret: &[u8; 32], purpose: &str, message: &str) -> String {
+    let tag = mac(secret, purpose, message).finalize().into_bytes();
+    hex(&tag[..SIGNATURE_BYTES])
+}
+
+/// Whether `signature` (hex) signs `message` for `purpose`.
+pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) -> bool {
+    match from_hex(signature) {
+        Some(bytes) if bytes.len() == SIGNATURE_BYTES => mac(secret, purpose, message)
+            .verify_truncated_left(&bytes)
+            .is_ok(),
+        _ => false,
+    }
+}
+
+/// `n` random bytes from the OS, as hex.
+pub fn random_hex(n: usize) -> String {
+    let mut bytes = vec![0u8; n];
+    getrandom::fill(&mut bytes).expect("the OS random source works");
+    hex(&bytes)
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        s.push(DIGITS[usize::from(b >> 4)] as char);
+        s.push(DIGITS[usize::from(b & 15)] as char);
+    }
+    s
+}
+
+fn from_hex(s: &str) -> Option<Vec<u8>> {
+    if !s.len().is_multiple_of(2) || s.len() > 128 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_are_bound_to_key_purpose_and_message() {
+        let (a, b) = ([1u8; 32], [2u8; 32]);
+        let s = sign(&a, "cart", "abc");
+        assert_eq!(s.len(), 32);
+        assert!(verify(&a, "cart", "abc", &s));
+        assert!(!verify(&b, "cart", "abc", &s));
+        assert!(!verify(&a, "order", "abc", &s));
+        assert!(!verify(&a, "cart", "abd", &s));
+        assert!(!verify(&a, "cart", "abc", &s[..30]));
+        assert!(!verify(&a, "cart", "abc", "zz"));
+        assert!(!verify(&a, "cart", "abc", ""));
+        // The separator keeps purpose and message apart.
+        assert_ne!(sign(&a, "ab", "c"), sign(&a, "a", "bc"));
+    }
+
+    #[test]
+    fn random_hex_is_fresh() {
+        let x = random_hex(16);
+        assert_eq!(x.len(), 32);
+        assert_ne!(x, random_hex(16));
+    }
+}

@@ -1,0 +1,130 @@
+//! `Host` → tenant → what the request needs of its site: the renderer's view of the content,
+//! the commerce settings, the locale and time zone, and the signing secret. One lookup for
+//! pages and API calls alike; the per-content-version part is cached in [`App`].
+
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::header;
+use renderer::site::SiteContent;
+use serde_json::Value;
+use tenants::commerce::CommerceSettings;
+use tenants::{TemplateVersion, Tenant};
+
+use crate::server::App;
+
+/// What a site's content version gives every request: built once per `(tenant, content
+/// version)`.
+pub struct SiteBundle {
+    /// The renderer's view of the content.
+    pub render: Arc<SiteContent>,
+    /// The commerce configuration, or why it does not read (commerce calls then refuse).
+    pub commerce: Result<Arc<CommerceSettings>, String>,
+    /// The site's language tag (`website.language`, default `en-US`).
+    pub language: String,
+    /// The same as a locale, for money formatting.
+    pub locale: icu_locale::Locale,
+    /// The site's time zone (`website.timeZone`, default SPEC's America/New_York).
+    pub time_zone: String,
+    /// `website.id` when the site has one, else the tenant id (the carts' `websiteId`).
+    pub website_id: String,
+}
+
+/// A request's site.
+#[derive(Clone)]
+pub struct Site {
+    pub tenant: Arc<Tenant>,
+    pub template_version: Option<TemplateVersion>,
+    pub content: Arc<SiteBundle>,
+    /// The tenant's signing secret.
+    pub secret: Arc<[u8; 32]>,
+}
+
+/// Why a request has no site.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NoSite {
+    /// No tenant has this host (or there is no `Host`).
+    UnknownHost,
+    /// The store failed (logged).
+    Unavailable,
+}
+
+/// The `Host` header (or the URI authority on HTTP/2).
+pub fn host_of(req: &Request) -> Option<String> {
+    req.headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(str::to_string)
+        .or_else(|| req.uri().authority().map(|a| a.to_string()))
+}
+
+/// The site a request with this `Host` is for.
+pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
+    let host = host.ok_or(NoSite::UnknownHost)?;
+    let tenant = match app.store.tenant_by_host(&host).await {
+        Ok(Some(t)) => t,
+        // An unknown (or malformed) host: no tenant data at all.
+        Ok(None) | Err(tenants::StoreError::Invalid(_)) => return Err(NoSite::UnknownHost),
+        Err(e) => {
+            tracing::error!(%host, error = %e, "tenant lookup failed");
+            return Err(NoSite::Unavailable);
+        }
+    };
+    let snapshot = match app.store.site_content(tenant.id).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "loading site content failed");
+            return Err(NoSite::Unavailable);
+        }
+    };
+    let secret = match app.store.tenant_secret(tenant.id).await {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "loading the signing secret failed");
+            return Err(NoSite::Unavailable);
+        }
+    };
+    let key = (tenant.id, snapshot.tenant.content_version);
+    let version = snapshot.tenant.template_version;
+    let content = app
+        .sites
+        .get_with(key, async { Arc::new(bundle(&snapshot)) })
+        .await;
+    Ok(Site {
+        tenant,
+        template_version: version,
+        content,
+        secret,
+    })
+}
+
+fn bundle(snapshot: &tenants::SiteContent) -> SiteBundle {
+    let website = &snapshot.settings.website;
+    let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
+    let commerce = CommerceSettings::from_site(
+        &snapshot.settings.website_settings,
+        &snapshot.commerce_preferences,
+    )
+    .map(Arc::new)
+    .map_err(|e| {
+        tracing::error!(tenant = %snapshot.tenant.identifier, "commerce settings: {e}");
+        e.to_string()
+    });
+    let language = text("language").unwrap_or_else(|| "en-US".to_owned());
+    let locale = language
+        .parse::<icu_locale::Locale>()
+        .unwrap_or(icu_locale::locale!("en-US"));
+    let render = Arc::new(crate::site_bridge::site_content(
+        snapshot,
+        commerce.as_deref().ok(),
+        &locale,
+    ));
+    SiteBundle {
+        render,
+        commerce,
+        language,
+        locale,
+        time_zone: text("timeZone").unwrap_or_else(|| "America/New_York".to_owned()),
+        website_id: text("id").unwrap_or_else(|| snapshot.tenant.id.to_string()),
+    }
+}
