@@ -1,110 +1,22 @@
 //! `tessera serve` booted as a real process on the embedded store: it imports the fixtures on
 //! first start, prints the URLs, and serves each tenant by its Host header.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::time::Duration;
 
-struct Server {
-    child: Child,
-    port: u16,
-    urls: Vec<String>,
-    data: PathBuf,
-}
+mod support;
 
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
-
-/// Where the server keeps its data.
-enum Backend {
-    Embedded,
-    Postgres(String),
-}
+use support::{Backend, Server};
 
 fn start(backend: Backend) -> Server {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let tag = match backend {
-        Backend::Embedded => "embedded",
-        Backend::Postgres(_) => "postgres",
-    };
-    let data =
-        std::env::temp_dir().join(format!("tessera-serve-test-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&data);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
-    // The test's own address stands for a reverse proxy (see `check_forwarded_clients`).
-    cmd.args([
-        "serve",
-        "--listen",
-        "127.0.0.1:0",
-        "--trusted-proxy",
-        "127.0.0.1",
-    ])
-    .arg("--data-dir")
-    .arg(&data);
-    if let Backend::Postgres(url) = &backend {
-        cmd.arg("--database-url").arg(url);
-    }
-    let mut child = cmd
-        .env_remove("DATABASE_URL")
-        .arg("--fixtures")
-        .arg(root.join("fixtures"))
-        .env("RUST_LOG", "warn")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start tessera serve");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let mut urls = Vec::new();
-    // One line per tenant: "<identifier>: http://<host>:<port>/".
-    while let Some(Ok(line)) = lines.next() {
-        let url = line
-            .split_once(": ")
-            .map(|(_, u)| u.to_string())
-            .unwrap_or_default();
-        assert!(url.starts_with("http://"), "unexpected line {line:?}");
-        urls.push(url);
-        if urls.len() == count_fixtures(&root.join("fixtures")) {
-            break;
-        }
-    }
-    let port = urls[0]
-        .rsplit(':')
-        .next()
-        .unwrap()
-        .trim_end_matches('/')
-        .parse()
-        .unwrap();
-    Server {
-        child,
-        port,
-        urls,
-        data,
-    }
+    Server::start(backend, &[])
 }
 
-fn count_fixtures(dir: &Path) -> usize {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().join("tenant.json").is_file())
-        .count()
-}
-
-/// A minimal HTTP/1.1 GET with an explicit Host header: (status, headers, body).
+/// A GET with an explicit Host header: (status, head, body).
 fn get(port: u16, host: &str, path: &str) -> (u16, String, String) {
     request(port, "GET", host, path, &[], "")
 }
 
-/// A minimal HTTP/1.1 request with an explicit Host header, extra headers and a body:
-/// (status, headers, body).
+/// A request with an explicit Host header, extra headers and a body: (status, head, body).
 fn request(
     port: u16,
     method: &str,
@@ -113,43 +25,8 @@ fn request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> (u16, String, String) {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() || method == "POST" {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    write!(s, "{head}\r\n{body}").unwrap();
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let text = String::from_utf8_lossy(&raw).to_string();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(body)
-    } else {
-        body.to_string()
-    };
-    (status, head.to_string(), body)
-}
-
-fn dechunk(mut s: &str) -> String {
-    let mut out = String::new();
-    while let Some((size, rest)) = s.split_once("\r\n") {
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        if n == 0 {
-            break;
-        }
-        out.push_str(&rest[..n]);
-        s = &rest[n + 2..];
-    }
-    out
+    let r = support::request(port, method, host, path, headers, body);
+    (r.status, r.head, r.body)
 }
 
 #[test]

@@ -506,6 +506,13 @@ fn convert_items(
             if v.stock < 0 {
                 return Err(err(file, vat("stock"), "must not be negative"));
             }
+            if v.on_sale && v.sale_price.is_none() {
+                return Err(err(
+                    file,
+                    vat("salePrice"),
+                    "a variant on sale needs a salePrice",
+                ));
+            }
             if v.weight_grams < 0 {
                 return Err(err(file, vat("weightGrams"), "must not be negative"));
             }

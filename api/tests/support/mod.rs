@@ -1,0 +1,453 @@
+//! The shared helpers of the `tessera` integration tests: a real `tessera serve` process on
+//! a throwaway store (embedded, or a database on the shared throwaway PostgreSQL), a small
+//! HTTP/1.1 client, and a visitor with a cookie jar, a client address and the crumb.
+
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// Where a server keeps its data.
+#[derive(Clone, Debug)]
+pub enum Backend {
+    Embedded,
+    Postgres(String),
+}
+
+impl Backend {
+    /// A fresh database on the shared throwaway PostgreSQL.
+    pub fn postgres() -> Backend {
+        Backend::Postgres(tenants::testing::PgServer::shared().create_database())
+    }
+
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Backend::Embedded => "embedded",
+            Backend::Postgres(_) => "postgres",
+        }
+    }
+}
+
+/// Declares `embedded::<name>` and `postgres::<name>` tests for each `fn <name>(Backend)` of
+/// the calling module.
+#[macro_export]
+macro_rules! on_both_backends {
+    ($($name:ident),* $(,)?) => {
+        mod embedded {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name($crate::support::Backend::Embedded)
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[test]
+                fn $name() {
+                    super::$name($crate::support::Backend::postgres())
+                }
+            )*
+        }
+    };
+}
+
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Every demo tenant folder under fixtures/.
+pub fn fixture_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join("fixtures"))
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.join("tenant.json").is_file())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// A running `tessera serve`; killed (and its data removed) on drop.
+pub struct Server {
+    child: Option<Child>,
+    pub port: u16,
+    pub urls: Vec<String>,
+    pub data: PathBuf,
+    pub backend: Backend,
+    args: Vec<String>,
+}
+
+static SERVERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+impl Server {
+    /// Starts a server on the demo fixtures with `extra` arguments. The test's own address
+    /// (127.0.0.1) is a trusted proxy, so visitors can name their address in
+    /// `X-Forwarded-For`.
+    pub fn start(backend: Backend, extra: &[&str]) -> Server {
+        let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let data = std::env::temp_dir().join(format!(
+            "tessera-test-{}-{}-{n}",
+            backend.tag(),
+            std::process::id()
+        ));
+        let _ = std::fs::remove_dir_all(&data);
+        let mut server = Server {
+            child: None,
+            port: 0,
+            urls: Vec::new(),
+            data,
+            backend,
+            args: extra.iter().map(|s| s.to_string()).collect(),
+        };
+        server.spawn();
+        server
+    }
+
+    fn spawn(&mut self) {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
+        cmd.args([
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+            "--trusted-proxy",
+            "127.0.0.1",
+        ])
+        .arg("--data-dir")
+        .arg(&self.data)
+        .arg("--fixtures")
+        .arg(root().join("fixtures"))
+        .args(&self.args)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit());
+        if let Backend::Postgres(url) = &self.backend {
+            cmd.arg("--database-url").arg(url);
+        }
+        let mut child = cmd.spawn().expect("start tessera serve");
+        let stdout = child.stdout.take().unwrap();
+        let mut lines = BufReader::new(stdout).lines();
+        let mut urls = Vec::new();
+        // One line per tenant: "<identifier>: http://<host>:<port>/".
+        while let Some(Ok(line)) = lines.next() {
+            let url = line
+                .split_once(": ")
+                .map(|(_, u)| u.to_string())
+                .unwrap_or_default();
+            assert!(url.starts_with("http://"), "unexpected line {line:?}");
+            urls.push(url);
+            if urls.len() == fixture_dirs().len() {
+                break;
+            }
+        }
+        assert!(!urls.is_empty(), "the server printed no URLs");
+        self.port = urls[0]
+            .rsplit(':')
+            .next()
+            .unwrap()
+            .trim_end_matches('/')
+            .parse()
+            .unwrap();
+        self.urls = urls;
+        // Keep reading stdout so the server never blocks on a full pipe.
+        std::thread::spawn(move || for _ in lines {});
+        self.child = Some(child);
+    }
+
+    /// Kills the server with SIGKILL (no shutdown of any kind) and waits for it to go.
+    pub fn kill9(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+
+    /// Starts the server again on the same data (after [`Server::kill9`]).
+    pub fn restart(&mut self) {
+        self.kill9();
+        self.spawn();
+    }
+
+    /// The store this server uses, opened by the test itself (another handle on the same
+    /// file or database, as a second process would).
+    pub fn store_config(&self) -> tenants::StoreConfig {
+        match &self.backend {
+            Backend::Embedded => tenants::StoreConfig::Embedded {
+                data_dir: self.data.clone(),
+            },
+            Backend::Postgres(url) => tenants::StoreConfig::Postgres { url: url.clone() },
+        }
+    }
+
+    /// Runs `f` with a store handle on this server's data.
+    pub fn with_store<T>(
+        &self,
+        f: impl for<'s> FnOnce(&'s tenants::Store) -> std::pin::Pin<Box<dyn Future<Output = T> + 's>>,
+    ) -> T {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async {
+            let store = tenants::Store::open(&self.store_config()).await.unwrap();
+            let out = f(&store).await;
+            store.close().await.unwrap();
+            out
+        })
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill9();
+        let _ = std::fs::remove_dir_all(&self.data);
+    }
+}
+
+/// A response: status, head (lower-case header names, as hyper sends them) and body.
+#[derive(Debug, Clone)]
+pub struct Response {
+    pub status: u16,
+    pub head: String,
+    pub body: String,
+}
+
+impl Response {
+    /// The body as JSON (panics with the body when it is not).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {} {}", self.status, self.body))
+    }
+
+    /// The first header `name`.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers(name).into_iter().next()
+    }
+
+    /// Every header `name`.
+    pub fn headers(&self, name: &str) -> Vec<&str> {
+        let prefix = format!("{}:", name.to_ascii_lowercase());
+        self.head
+            .lines()
+            .filter(|l| l.to_ascii_lowercase().starts_with(&prefix))
+            .map(|l| l[prefix.len()..].trim())
+            .collect()
+    }
+
+    /// The JSON `message`.
+    pub fn message(&self) -> String {
+        self.json()["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// A minimal HTTP/1.1 request with an explicit Host header, extra headers and a body.
+pub fn request(
+    port: u16,
+    method: &str,
+    host: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+) -> Response {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !body.is_empty() || matches!(method, "POST" | "PUT") {
+        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    s.write_all(format!("{head}\r\n").as_bytes()).unwrap();
+    s.write_all(body.as_bytes()).unwrap();
+    let mut raw = Vec::new();
+    s.read_to_end(&mut raw).unwrap();
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .unwrap_or(raw.len());
+    let head = String::from_utf8_lossy(&raw[..split]).to_string();
+    let body = raw.get(split + 4..).unwrap_or_default();
+    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_vec()
+    };
+    Response {
+        status,
+        head,
+        body: String::from_utf8_lossy(&body).to_string(),
+    }
+}
+
+/// A plain GET.
+pub fn get(port: u16, host: &str, path: &str) -> Response {
+    request(port, "GET", host, path, &[], "")
+}
+
+fn dechunk(mut s: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    while let Some(end) = s.windows(2).position(|w| w == b"\r\n") {
+        let size = std::str::from_utf8(&s[..end]).unwrap_or("0");
+        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
+        let rest = &s[end + 2..];
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.extend_from_slice(&rest[..n]);
+        s = rest[n..].strip_prefix(b"\r\n").unwrap_or(&rest[n..]);
+    }
+    out
+}
+
+/// A visitor of one site: a browser's cookie jar, a client address (sent in
+/// `X-Forwarded-For`, which the test server believes), and the crumb sent back with every
+/// state-changing call.
+#[derive(Clone, Debug)]
+pub struct Visitor {
+    pub port: u16,
+    pub host: String,
+    pub ip: String,
+    pub cookies: BTreeMap<String, String>,
+    /// Send `X-CSRF-Token` with calls (the crumb cookie's value).
+    pub send_crumb: bool,
+}
+
+impl Visitor {
+    pub fn new(server: &Server, host: &str, ip: &str) -> Visitor {
+        Visitor {
+            port: server.port,
+            host: host.to_string(),
+            ip: ip.to_string(),
+            cookies: BTreeMap::new(),
+            send_crumb: true,
+        }
+    }
+
+    /// A visitor who has viewed the home page (and so has a crumb).
+    pub fn arrive(server: &Server, host: &str, ip: &str) -> Visitor {
+        let mut v = Visitor::new(server, host, ip);
+        let r = v.get("/");
+        assert_eq!(r.status, 200, "{}", r.head);
+        assert!(
+            v.crumb().is_some(),
+            "the first page view sets a crumb: {}",
+            r.head
+        );
+        v
+    }
+
+    pub fn crumb(&self) -> Option<String> {
+        self.cookies.get("crumb").cloned()
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    /// Sends a request with the jar's cookies and keeps the cookies the answer sets.
+    pub fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        extra: &[(&str, &str)],
+        body: &str,
+    ) -> Response {
+        let cookie = self.cookie_header();
+        let crumb = self.crumb().unwrap_or_default();
+        let mut headers: Vec<(&str, &str)> = vec![("X-Forwarded-For", &self.ip)];
+        if !cookie.is_empty() {
+            headers.push(("Cookie", &cookie));
+        }
+        if self.send_crumb && method != "GET" && !crumb.is_empty() {
+            headers.push(("X-CSRF-Token", &crumb));
+        }
+        headers.extend_from_slice(extra);
+        let r = request(self.port, method, &self.host, path, &headers, body);
+        for line in r.headers("set-cookie") {
+            let pair = line.split(';').next().unwrap_or("");
+            if let Some((k, v)) = pair.split_once('=') {
+                let deleted = line.contains("Max-Age=0");
+                if deleted || v.is_empty() {
+                    self.cookies.remove(k);
+                } else {
+                    self.cookies.insert(k.to_string(), v.to_string());
+                }
+            }
+        }
+        r
+    }
+
+    pub fn get(&mut self, path: &str) -> Response {
+        self.send("GET", path, &[], "")
+    }
+
+    /// A JSON call.
+    pub fn call(&mut self, method: &str, path: &str, body: &Value) -> Response {
+        let text = if body.is_null() {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        self.send(method, path, &[("Content-Type", "application/json")], &text)
+    }
+
+    pub fn post(&mut self, path: &str, body: Value) -> Response {
+        self.call("POST", path, &body)
+    }
+
+    pub fn put(&mut self, path: &str, body: Value) -> Response {
+        self.call("PUT", path, &body)
+    }
+
+    pub fn delete(&mut self, path: &str) -> Response {
+        self.call("DELETE", path, &Value::Null)
+    }
+
+    /// `GET /api/commerce/shopping-cart`.
+    pub fn cart(&mut self) -> Value {
+        let r = self.get("/api/commerce/shopping-cart");
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    }
+}
+
+/// The items of every collection of a demo tenant, by urlId.
+pub fn fixture_items(tenant: &str) -> BTreeMap<String, Value> {
+    let dir = root().join("fixtures").join(tenant).join("collections");
+    let mut out = BTreeMap::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let c: Value =
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        for item in c["items"].as_array().cloned().unwrap_or_default() {
+            out.insert(item["urlId"].as_str().unwrap().to_string(), item);
+        }
+    }
+    out
+}
+
+/// The id of a demo tenant's item.
+pub fn item_id(tenant: &str, url_id: &str) -> String {
+    fixture_items(tenant)[url_id]["id"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{tenant}/{url_id} has no fixed id"))
+        .to_string()
+}
