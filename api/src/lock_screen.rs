@@ -32,6 +32,7 @@ use renderer::site::SiteContent;
 use sha2::Sha256;
 use tenants::TenantId;
 
+use crate::http::limits::counted_as;
 use crate::http::site::{host_of, resolve};
 use crate::server::{App, error_page, no_site, plain};
 
@@ -79,16 +80,6 @@ impl Attempts {
             .0
             .get_with((tenant, counted_as(client)), || Arc::new(AtomicU32::new(0)));
         count.fetch_add(1, Ordering::Relaxed) < MAX_ATTEMPTS
-    }
-}
-
-/// The address a client's attempts count against: an IPv6 client by its /64, since one
-/// host is usually given a whole /64 and could otherwise take a fresh address, and a
-/// fresh count, for every ten guesses.
-fn counted_as(client: IpAddr) -> IpAddr {
-    match client {
-        IpAddr::V6(v6) => IpAddr::V6((u128::from(v6) & !((1u128 << 64) - 1)).into()),
-        v4 => v4,
     }
 }
 

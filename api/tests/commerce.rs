@@ -1237,7 +1237,118 @@ fn orders_survive_kill_9(backend: Backend) {
     }
 }
 
+/// Every state-changing route refuses a call without the crumb (403 crumbFail) and changes
+/// nothing; behind a trusted HTTPS proxy the cookies are `Secure`.
+fn every_write_route_needs_the_crumb(backend: Backend) {
+    let server = start(backend, &[]);
+    let mut v = Visitor::arrive(&server, LOAM, "203.0.113.70");
+    added(&mut v, "slate-herb-markers", "SHM-6", 1);
+    let entry = v.cart()["entries"][0]["id"].as_str().unwrap().to_string();
+    let before = v.cart();
+    let routes: Vec<(&str, String, Value)> = vec![
+        (
+            "POST",
+            ENTRIES.into(),
+            json!({"itemId": loam("slate-herb-markers"), "sku": "SHM-6"}),
+        ),
+        ("PUT", format!("{ENTRIES}/{entry}"), json!({"quantity": 3})),
+        (
+            "PUT",
+            format!("{ENTRIES}/{entry}/additionalFields"),
+            json!({"additionalFields": "{}"}),
+        ),
+        ("DELETE", format!("{ENTRIES}/{entry}"), Value::Null),
+        (
+            "POST",
+            "/api/commerce/shopping-cart/coupons".into(),
+            json!({"code": "WELCOME10"}),
+        ),
+        (
+            "DELETE",
+            "/api/commerce/shopping-cart/coupons/WELCOME10".into(),
+            Value::Null,
+        ),
+        (
+            "PUT",
+            "/api/commerce/shopping-cart/shipping-location".into(),
+            json!({"country": "NL"}),
+        ),
+        (
+            "DELETE",
+            "/api/commerce/shopping-cart/shipping-location".into(),
+            Value::Null,
+        ),
+        (
+            "PUT",
+            "/api/commerce/shopping-cart/shipping-option".into(),
+            json!({"id": "bike"}),
+        ),
+        (
+            "POST",
+            "/api/3/commerce/cart/subscription".into(),
+            json!({"itemId": loam("monthly-plant-box"), "sku": "SUB-PB-S"}),
+        ),
+        (
+            "POST",
+            CHECKOUT.into(),
+            json!({"email": "a@b.co", "shippingAddress": address("NL"), "payment": card("4242424242424242")}),
+        ),
+        (
+            "POST",
+            "/api/commerce/gift-cards/balance".into(),
+            json!({"code": "AAAA-BBBB-CCCC-DDDD"}),
+        ),
+    ];
+    v.send_crumb = false;
+    for (method, path, body) in &routes {
+        let r = v.call(method, path, body);
+        assert_eq!(r.status, 403, "{method} {path}: {}", r.body);
+        assert_eq!(r.json()["crumbFail"], true, "{method} {path}");
+    }
+    v.send_crumb = true;
+    assert_eq!(v.cart(), before, "nothing changed");
+    assert!(orders_of(&server, "loam-lantern").is_empty());
+    // With the crumb, the same calls go through (the ones that change the cart).
+    let r = v.delete("/api/commerce/shopping-cart/shipping-location");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["shoppingCart"]["shippingLocation"], Value::Null);
+    // Unknown hosts get no site at all.
+    let mut stranger = v.clone();
+    stranger.host = "nobody.localhost".into();
+    assert_eq!(stranger.get("/api/commerce/shopping-cart").status, 404);
+
+    // Behind a trusted proxy that says HTTPS, the crumb and cart cookies are Secure.
+    let mut s = Visitor::new(&server, LOAM, "203.0.113.71");
+    let page = s.send("GET", "/", &[("X-Forwarded-Proto", "https")], "");
+    let crumb = page
+        .headers("set-cookie")
+        .into_iter()
+        .find(|c| c.starts_with("crumb="))
+        .unwrap()
+        .to_string();
+    assert!(
+        crumb.contains("Secure") && !crumb.contains("HttpOnly"),
+        "{crumb}"
+    );
+    let body = json!({"itemId": loam("slate-herb-markers"), "sku": "SHM-6"}).to_string();
+    let r = s.send(
+        "POST",
+        ENTRIES,
+        &[
+            ("X-Forwarded-Proto", "https"),
+            ("Content-Type", "application/json"),
+        ],
+        &body,
+    );
+    let cart = r.header("set-cookie").unwrap();
+    assert!(
+        cart.contains("Secure") && cart.contains("HttpOnly"),
+        "{cart}"
+    );
+}
+
 crate::on_both_backends!(
+    every_write_route_needs_the_crumb,
     cart_calls_follow_spec,
     coupons_shipping_tax_and_the_minimum,
     every_product_kind_through_to_an_order,

@@ -177,12 +177,15 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?
                 .add(&settings)?;
-            let t = call.site.tenant.id;
-            let result = match visitor_cart(&app, &call).await? {
-                Some(cart) => app.store.add_to_cart(t, &cart.id, &add).await,
-                None => app.store.add_to_new_cart(t, &add).await,
-            };
-            let added = result
+            let cookie = call.cart_cookie();
+            let added = app
+                .store
+                .add_to_cart_or_new(
+                    call.site.tenant.id,
+                    cookie.as_ref().map(|c| c.id.as_str()),
+                    &add,
+                )
+                .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
             let body = json!({
                 "shoppingCart": priced(&call, &added.shopping_cart, &settings),
@@ -194,10 +197,12 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// The open cart a change applies to (404 when the visitor has none).
-async fn cart_to_change(app: &App, call: &Call) -> Result<Cart, ApiError> {
-    visitor_cart(app, call)
-        .await?
+/// The cart a change applies to: the one the visitor's cookie names (404 when there is
+/// none; the cookie is signed, so it names a cart of this tenant). The store refuses a cart
+/// that is no longer open (409).
+fn cart_to_change(call: &Call) -> Result<String, ApiError> {
+    call.cart_cookie()
+        .map(|c| c.id)
         .ok_or_else(|| ApiError::not_found(NO_CART))
 }
 
@@ -225,12 +230,12 @@ pub async fn set_quantity(
                 return Err(ApiError::field("quantity", "Required"));
             }
             let q = quantity(b.quantity.as_ref())?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let (cart, entry) = app
                 .store
                 .set_entry_quantity(
                     call.site.tenant.id,
-                    &cart.id,
+                    &cart,
                     &entry_id,
                     q,
                     !settings.multiple_quantity_for_services,
@@ -258,10 +263,10 @@ pub async fn remove_entry(
             let (call, _) = Call::begin(&app, req).await?;
             call.write(&app, Family::CartWrite)?;
             let settings = call.settings()?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .remove_entry(call.site.tenant.id, &cart.id, &entry_id)
+                .remove_entry(call.site.tenant.id, &cart, &entry_id)
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
             let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
@@ -293,10 +298,10 @@ pub async fn set_fields(
             let b: FieldsBody = read_json(body, MAX_JSON_BODY).await?;
             let fields = additional_fields(b.additional_fields)
                 .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let (cart, entry) = app
                 .store
-                .set_entry_fields(call.site.tenant.id, &cart.id, &entry_id, &fields)
+                .set_entry_fields(call.site.tenant.id, &cart, &entry_id, &fields)
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
             let body = json!({
@@ -325,10 +330,10 @@ pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
             let settings = call.settings()?;
             let b: CouponBody = read_json(body, MAX_JSON_BODY).await?;
             let code = required("code", &b.code)?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .add_coupon(call.site.tenant.id, &cart.id, code, &settings, now_ms())
+                .add_coupon(call.site.tenant.id, &cart, code, &settings, now_ms())
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
             let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
@@ -349,10 +354,10 @@ pub async fn remove_coupon(
             let (call, _) = Call::begin(&app, req).await?;
             call.write(&app, Family::CartWrite)?;
             let settings = call.settings()?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .remove_coupon(call.site.tenant.id, &cart.id, &code)
+                .remove_coupon(call.site.tenant.id, &cart, &code)
                 .await
                 .map_err(|e| {
                     store_error(
@@ -394,10 +399,10 @@ pub async fn set_location(State(app): State<App>, req: Request) -> Response {
                 region: b.region,
                 postal_code: b.postal_code,
             };
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .set_shipping_location(call.site.tenant.id, &cart.id, Some(&location))
+                .set_shipping_location(call.site.tenant.id, &cart, Some(&location))
                 .await
                 .map_err(|e| match e {
                     tenants::StoreError::Invalid(reason) => ApiError::field("country", reason),
@@ -417,10 +422,10 @@ pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
             let (call, _) = Call::begin(&app, req).await?;
             call.write(&app, Family::CartWrite)?;
             let settings = call.settings()?;
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .set_shipping_location(call.site.tenant.id, &cart.id, None)
+                .set_shipping_location(call.site.tenant.id, &cart, None)
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
             let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
@@ -452,10 +457,10 @@ pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Respon
                     "That shipping option is not available for this order.",
                 ));
             }
-            let cart = cart_to_change(&app, &call).await?;
+            let cart = cart_to_change(&call)?;
             let cart = app
                 .store
-                .set_shipping_option(call.site.tenant.id, &cart.id, Some(id))
+                .set_shipping_option(call.site.tenant.id, &cart, Some(id))
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
             let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });

@@ -4,10 +4,11 @@
 //! `order`), so templates and islands read one shape.
 
 use serde_json::{Map, Value, json};
-use tenants::commerce::instalments::{self, InstalmentQuote};
+use tenants::commerce::instalments;
 use tenants::commerce::{CommerceSettings, Totals};
 use tenants::{Cart, CartEntry, Order, OrderStatus, PaymentMethod, now_ms};
 
+use super::instalments::instalments_json;
 use super::messages::{coupon_problem, minimum_subtotal};
 use super::money::{money, money_text};
 use super::session;
@@ -42,54 +43,6 @@ pub fn variant_description(attributes: &std::collections::BTreeMap<String, Strin
         .join(", ")
 }
 
-/// The instalment pill for `amount_minor`: provider, brand, limits, whether the amount is in
-/// range, one payment, and SPEC's text ("or {installment} with", "available for orders up
-/// to {amount}", "available for orders over {amount}").
-pub fn instalments_json(
-    q: &InstalmentQuote,
-    eligible: bool,
-    currency: &str,
-    site: &SiteBundle,
-) -> Value {
-    instalments_json_in(q, eligible, currency, &site.locale)
-}
-
-/// [`instalments_json`] with amounts in `locale`.
-pub fn instalments_json_in(
-    q: &InstalmentQuote,
-    eligible: bool,
-    currency: &str,
-    locale: &icu_locale::Locale,
-) -> Value {
-    let text = if q.in_range {
-        format!(
-            "or {} with",
-            money_text(q.installment_minor, currency, locale)
-        )
-    } else if q.over_maximum {
-        format!(
-            "available for orders up to {}",
-            money_text(q.limit_minor(), currency, locale)
-        )
-    } else {
-        format!(
-            "available for orders over {}",
-            money_text(q.limit_minor(), currency, locale)
-        )
-    };
-    json!({
-        "provider": q.provider,
-        "brand": q.brand,
-        "eligible": eligible,
-        "payments": q.payments,
-        "minimumCents": q.minimum_minor,
-        "maximumCents": q.maximum_minor,
-        "inRange": q.in_range,
-        "installmentCents": q.installment_minor,
-        "text": text,
-    })
-}
-
 /// The SPEC "Shopping cart" entity for `cart` (an empty, unsaved cart when `None`) priced
 /// as `totals`.
 pub fn cart_json(
@@ -118,7 +71,7 @@ pub fn cart_json(
         &b.language,
         totals.grand_total_minor,
     )
-    .map(|q| instalments_json(&q, eligible, &currency, b));
+    .map(|q| instalments_json(&q, eligible, &currency, &b.locale));
     json!({
         "id": cart.map(|c| c.id.clone()),
         "websiteId": b.website_id,

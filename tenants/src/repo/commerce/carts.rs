@@ -1,5 +1,9 @@
 //! Carts: creating them, their entries (taking and giving back stock), coupons and the
 //! shipping location and choice.
+//!
+//! A change opens the cart once ([`open_for_change`]: lock, entries, coupons), applies
+//! itself to the database and to that copy, and answers with the copy: no second read.
+//! Round trips are most of a cart change's cost on PostgreSQL.
 
 use std::collections::BTreeMap;
 
@@ -28,34 +32,41 @@ fn check_quantity(q: i64) -> Result<()> {
     }
 }
 
-/// Starts a change to an open cart: bumps its revision and last-change time, which on
-/// PostgreSQL also locks the row until the transaction ends. `NotFound` for no such cart,
-/// `CartPurchased` for one already checked out.
-pub(super) async fn lock_cart(tx: &mut Tx, tenant: TenantId, cart_id: &str) -> Result<CartKind> {
-    let row = tx
-        .query_opt(
-            "UPDATE cart SET updated_ms = $3, revision = revision + 1 \
-             WHERE tenant_id = $1 AND id = $2 AND NOT purchased RETURNING kind",
-            params![tenant, cart_id, now_ms()],
-        )
-        .await?;
-    if let Some(row) = row {
-        return Ok(CartKind::parse(&row.text(0)?));
-    }
-    let exists = tx
-        .query_opt(
-            "SELECT purchased FROM cart WHERE tenant_id = $1 AND id = $2",
-            params![tenant, cart_id],
-        )
-        .await?;
-    match exists {
-        Some(_) => refused(Refusal::CartPurchased),
-        None => Err(StoreError::NotFound(format!("cart {cart_id}"))),
-    }
-}
+/// The cart columns, in the order [`cart_head`] reads them.
+const CART_COLUMNS: &str = "id, kind, created_ms, updated_ms, revision, purchased, order_id, shipping_country, \
+                            shipping_region, shipping_postal_code, shipping_option_id, held";
 
 const ENTRY_COLUMNS: &str = "id, item_id, sku, quantity, title, product_type, currency, unit_price_minor, \
-                             additional_fields, weight_grams, attributes, held";
+                             additional_fields, weight_grams, attributes, held, added_ms";
+
+/// A cart from its row, without entries and coupons yet.
+fn cart_head(row: &Row) -> Result<Cart> {
+    let shipping_location = match row.opt_text(7)? {
+        Some(country) => Some(Location {
+            country,
+            region: row.opt_text(8)?,
+            postal_code: row.opt_text(9)?,
+        }),
+        None => None,
+    };
+    Ok(Cart {
+        id: row.text(0)?,
+        kind: CartKind::parse(&row.text(1)?),
+        created_ms: row.i64(2)?,
+        updated_ms: row.i64(3)?,
+        revision: row.i64(4)?,
+        purchased: row.bool(5)?,
+        order_id: row.opt_text(6)?,
+        entries: Vec::new(),
+        subtotal_minor: 0,
+        total_quantity: 0,
+        currency: None,
+        shipping_location,
+        shipping_option_id: row.opt_text(10)?,
+        coupons: Vec::new(),
+        holds_stock: row.bool(11)?,
+    })
+}
 
 fn entry_from_row(r: &Row) -> Result<CartEntry> {
     let quantity = r.i64(3)?;
@@ -77,7 +88,53 @@ fn entry_from_row(r: &Row) -> Result<CartEntry> {
         weight_grams: r.i64(9)?,
         attributes: r.json(10)?,
         held: r.bool(11)?,
+        added_ms: r.i64(12)?,
     })
+}
+
+impl Cart {
+    /// Recomputes the derived fields after a change to the entries.
+    fn recount(&mut self) {
+        self.entries
+            .sort_by(|a, b| (a.added_ms, &a.id).cmp(&(b.added_ms, &b.id)));
+        for e in &mut self.entries {
+            e.sub_total_minor = e.quantity * e.unit_price_minor;
+        }
+        self.subtotal_minor = self.entries.iter().map(|e| e.sub_total_minor).sum();
+        self.total_quantity = self.entries.iter().map(|e| e.quantity).sum();
+        self.currency = self.entries.first().map(|e| e.currency.clone());
+    }
+
+    fn entry_index(&self, entry_id: &str) -> Result<usize> {
+        self.entries
+            .iter()
+            .position(|e| e.id == entry_id)
+            .ok_or_else(|| StoreError::NotFound(format!("cart entry {entry_id}")))
+    }
+}
+
+/// Reads a cart's entries and coupons into `cart`.
+async fn fill(tx: &mut Tx, tenant: TenantId, cart: &mut Cart) -> Result<()> {
+    cart.entries = tx
+        .query(
+            &format!("SELECT {ENTRY_COLUMNS} FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, id"),
+            params![tenant, cart.id.as_str()],
+        )
+        .await?
+        .iter()
+        .map(entry_from_row)
+        .collect::<Result<Vec<_>>>()?;
+    cart.coupons = tx
+        .query(
+            "SELECT code FROM cart_coupon WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, code",
+            params![tenant, cart.id.as_str()],
+        )
+        .await?
+        .iter()
+        .map(|r| r.text(0))
+        .collect::<Result<Vec<_>>>()?;
+    cart.recount();
+    Ok(())
 }
 
 pub(super) async fn load_cart(
@@ -87,77 +144,100 @@ pub(super) async fn load_cart(
 ) -> Result<Option<Cart>> {
     let Some(row) = tx
         .query_opt(
-            "SELECT id, kind, created_ms, updated_ms, revision, purchased, order_id, shipping_country, \
-             shipping_region, shipping_postal_code, shipping_option_id FROM cart WHERE tenant_id = $1 AND id = $2",
+            &format!("SELECT {CART_COLUMNS} FROM cart WHERE tenant_id = $1 AND id = $2"),
             params![tenant, cart_id],
         )
         .await?
     else {
         return Ok(None);
     };
-    let entries = tx
-        .query(
-            &format!("SELECT {ENTRY_COLUMNS} FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, id"),
-            params![tenant, cart_id],
-        )
-        .await?
-        .iter()
-        .map(entry_from_row)
-        .collect::<Result<Vec<_>>>()?;
-    let coupons = tx
-        .query(
-            "SELECT code FROM cart_coupon WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, code",
-            params![tenant, cart_id],
-        )
-        .await?
-        .iter()
-        .map(|r| r.text(0))
-        .collect::<Result<Vec<_>>>()?;
-    let shipping_location = row.opt_text(7)?.map(|country| -> Result<Location> {
-        Ok(Location {
-            country,
-            region: row.opt_text(8)?,
-            postal_code: row.opt_text(9)?,
-        })
-    });
-    Ok(Some(Cart {
-        id: row.text(0)?,
-        kind: CartKind::parse(&row.text(1)?),
-        created_ms: row.i64(2)?,
-        updated_ms: row.i64(3)?,
-        revision: row.i64(4)?,
-        purchased: row.bool(5)?,
-        order_id: row.opt_text(6)?,
-        subtotal_minor: entries.iter().map(|e| e.sub_total_minor).sum(),
-        total_quantity: entries.iter().map(|e| e.quantity).sum(),
-        currency: entries.first().map(|e| e.currency.clone()),
-        shipping_location: shipping_location.transpose()?,
-        shipping_option_id: row.opt_text(10)?,
-        coupons,
-        entries,
-    }))
+    let mut cart = cart_head(&row)?;
+    fill(tx, tenant, &mut cart).await?;
+    Ok(Some(cart))
 }
 
-async fn reload(tx: &mut Tx, tenant: TenantId, cart_id: &str) -> Result<Cart> {
-    load_cart(tx, tenant, cart_id)
-        .await?
-        .ok_or_else(|| StoreError::NotFound(format!("cart {cart_id}")))
-}
-
-async fn entry(tx: &mut Tx, tenant: TenantId, cart_id: &str, entry_id: &str) -> Result<CartEntry> {
+/// Starts a change to an open cart: bumps its revision and last-change time, which on
+/// PostgreSQL also locks the row until the transaction ends, and reads it. `NotFound` for no
+/// such cart, `CartPurchased` for one already checked out.
+pub(super) async fn open_for_change(tx: &mut Tx, tenant: TenantId, cart_id: &str) -> Result<Cart> {
     let row = tx
         .query_opt(
-            &format!("SELECT {ENTRY_COLUMNS} FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 AND id = $3"),
-            params![tenant, cart_id, entry_id],
+            &format!(
+                "UPDATE cart SET updated_ms = $3, revision = revision + 1 \
+                 WHERE tenant_id = $1 AND id = $2 AND NOT purchased RETURNING {CART_COLUMNS}"
+            ),
+            params![tenant, cart_id, now_ms()],
         )
-        .await?
-        .ok_or_else(|| StoreError::NotFound(format!("cart entry {entry_id}")))?;
-    entry_from_row(&row)
+        .await?;
+    let Some(row) = row else {
+        let exists = tx
+            .query_opt(
+                "SELECT purchased FROM cart WHERE tenant_id = $1 AND id = $2",
+                params![tenant, cart_id],
+            )
+            .await?;
+        return match exists {
+            Some(_) => refused(Refusal::CartPurchased),
+            None => Err(StoreError::NotFound(format!("cart {cart_id}"))),
+        };
+    };
+    let mut cart = cart_head(&row)?;
+    fill(tx, tenant, &mut cart).await?;
+    Ok(cart)
+}
+
+/// Writes a new, empty cart and returns it; `holds_stock` when an add follows in the same
+/// transaction.
+async fn new_cart(
+    tx: &mut Tx,
+    tenant: TenantId,
+    kind: CartKind,
+    holds_stock: bool,
+) -> Result<Cart> {
+    let id = new_id();
+    let now = now_ms();
+    tx.execute(
+        "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) VALUES ($1, $2, $3, $3, FALSE, $4, $5)",
+        params![tenant, id.as_str(), now, kind.as_str(), holds_stock],
+    )
+    .await?;
+    Ok(Cart {
+        id,
+        kind,
+        created_ms: now,
+        updated_ms: now,
+        revision: 0,
+        purchased: false,
+        order_id: None,
+        entries: Vec::new(),
+        subtotal_minor: 0,
+        total_quantity: 0,
+        currency: None,
+        shipping_location: None,
+        shipping_option_id: None,
+        coupons: Vec::new(),
+        holds_stock,
+    })
+}
+
+/// Marks the cart as holding stock (the abandoned-cart sweep looks at these), unless it does.
+async fn mark_holding(tx: &mut Tx, tenant: TenantId, cart: &mut Cart) -> Result<()> {
+    if !cart.holds_stock {
+        tx.execute(
+            "UPDATE cart SET held = TRUE WHERE tenant_id = $1 AND id = $2",
+            params![tenant, cart.id.as_str()],
+        )
+        .await?;
+        cart.holds_stock = true;
+    }
+    Ok(())
 }
 
 /// The variant an add-to-cart resolves to, with what the entry copies from it.
 struct Chosen {
     sku: String,
+    /// Stock is not tracked: nothing to take (and no row to lock).
+    unlimited: bool,
     title: String,
     product_type: i64,
     currency: String,
@@ -171,25 +251,24 @@ struct Chosen {
 /// no sku is fine for a product with one variant, else the options (or, for a gift card, the
 /// denomination) must be chosen; subscription products go through subscription checkout.
 async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) -> Result<Chosen> {
-    let item = tx
-        .query_opt(
-            "SELECT title, product_type, structured_content FROM item WHERE tenant_id = $1 AND id = $2",
-            params![tenant, add.item_id.as_str()],
-        )
-        .await?
-        .ok_or_else(|| StoreError::NotFound(format!("item {}", add.item_id)))?;
-    let structured: serde_json::Map<String, Value> = item.json(2)?;
-    let product_type = item.opt_i64(1)?.unwrap_or(product_type::PHYSICAL);
-    let variants = tx
+    // One query: the item with each of its variants (one row with no variant when it has
+    // none).
+    let rows = tx
         .query(
-            "SELECT sku, attributes, currency, price_minor, sale_price_minor, on_sale, weight_grams \
-             FROM product_variant WHERE tenant_id = $1 AND item_id = $2 ORDER BY position",
+            "SELECT i.title, i.product_type, i.structured_content, v.sku, v.attributes, v.currency, v.price_minor, \
+             v.sale_price_minor, v.on_sale, v.weight_grams, v.unlimited FROM item i LEFT JOIN product_variant v \
+             ON v.tenant_id = i.tenant_id AND v.item_id = i.id WHERE i.tenant_id = $1 AND i.id = $2 ORDER BY v.position",
             params![tenant, add.item_id.as_str()],
         )
         .await?;
-    if variants.is_empty() {
+    let Some(item) = rows.first() else {
+        return Err(StoreError::NotFound(format!("item {}", add.item_id)));
+    };
+    if item.opt_text(3)?.is_none() {
         return Err(StoreError::NotFound(format!("product {}", add.item_id)));
     }
+    let structured: serde_json::Map<String, Value> = item.json(2)?;
+    let product_type = item.opt_i64(1)?.unwrap_or(product_type::PHYSICAL);
     let subscribable = structured.get("isSubscribable").and_then(Value::as_bool) == Some(true);
     match kind {
         CartKind::Cart if subscribable => return refused(Refusal::SubscriptionOnly),
@@ -200,46 +279,41 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
         if product_type == product_type::GIFT_CARD {
             return refused(Refusal::NoDenomination);
         }
-        if variants.len() > 1 {
-            return refused(Refusal::OptionsNotChosen(option_names(
-                &structured,
-                &variants,
-            )?));
+        if rows.len() > 1 {
+            return refused(Refusal::OptionsNotChosen(option_names(&structured, &rows)?));
         }
-        &variants[0]
+        item
     } else {
         let mut found = None;
-        for v in &variants {
-            if v.text(0)? == add.sku {
-                found = Some(v);
+        for r in &rows {
+            if r.text(3)? == add.sku {
+                found = Some(r);
             }
         }
         match found {
-            Some(v) => v,
+            Some(r) => r,
             None => return refused(Refusal::VariantUnavailable),
         }
     };
     Ok(Chosen {
-        sku: row.text(0)?,
-        title: item.text(0)?,
+        sku: row.text(3)?,
+        unlimited: row.bool(10)?,
+        title: row.text(0)?,
         product_type,
-        currency: row.text(2)?,
-        unit_price_minor: if row.bool(5)? {
-            row.i64(4)?
+        currency: row.text(5)?,
+        unit_price_minor: if row.bool(8)? {
+            row.i64(7)?
         } else {
-            row.i64(3)?
+            row.i64(6)?
         },
-        weight_grams: row.i64(6)?,
-        attributes: row.json(1)?,
+        weight_grams: row.i64(9)?,
+        attributes: row.json(4)?,
     })
 }
 
 /// A product's option names: `variantOptionOrdering` when set, else the variants' attribute
 /// names in first-seen order.
-fn option_names(
-    structured: &serde_json::Map<String, Value>,
-    variants: &[Row],
-) -> Result<Vec<String>> {
+fn option_names(structured: &serde_json::Map<String, Value>, rows: &[Row]) -> Result<Vec<String>> {
     if let Some(order) = structured
         .get("variantOptionOrdering")
         .and_then(Value::as_array)
@@ -253,8 +327,8 @@ fn option_names(
         }
     }
     let mut names: Vec<String> = Vec::new();
-    for v in variants {
-        let attrs: BTreeMap<String, String> = v.json(1)?;
+    for r in rows {
+        let attrs: BTreeMap<String, String> = r.json(4)?;
         for k in attrs.into_keys() {
             if !names.contains(&k) {
                 names.push(k);
@@ -264,61 +338,53 @@ fn option_names(
     Ok(names)
 }
 
-/// Adds (or grows) the entry for `add` in an open cart, taking the units from stock.
-async fn add_in(
-    tx: &mut Tx,
-    tenant: TenantId,
-    cart_id: &str,
-    add: &AddToCart,
-    kind: CartKind,
-) -> Result<String> {
+/// Adds (or grows) the entry for `add` in an open cart, taking the units from stock; returns
+/// the entry's index in `cart`.
+async fn add_in(tx: &mut Tx, tenant: TenantId, cart: &mut Cart, add: &AddToCart) -> Result<usize> {
     check_quantity(add.quantity)?;
-    let chosen = choose(tx, tenant, add, kind).await?;
-    let other_currency = tx
-        .query_opt(
-            "SELECT currency FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 AND currency <> $3 LIMIT 1",
-            params![tenant, cart_id, chosen.currency.as_str()],
-        )
-        .await?;
-    if other_currency.is_some() {
+    let chosen = choose(tx, tenant, add, cart.kind).await?;
+    if cart.entries.iter().any(|e| e.currency != chosen.currency) {
         return refused(Refusal::CurrencyMismatch);
     }
-    let existing = tx
-        .query_opt(
-            "SELECT id, quantity, held FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 AND item_id = $3 AND sku = $4",
-            params![tenant, cart_id, add.item_id.as_str(), chosen.sku.as_str()],
-        )
-        .await?;
+    let existing = cart
+        .entries
+        .iter()
+        .position(|e| e.item_id == add.item_id && e.sku == chosen.sku);
     let single = add.single_service && chosen.product_type == product_type::SERVICE;
     if single && (add.quantity != 1 || existing.is_some()) {
         return refused(Refusal::SingleService);
     }
     let fields = add.additional_fields.as_ref().map(Value::to_string);
     let entry_id = match existing {
-        Some(row) => {
-            let (id, old, held) = (row.text(0)?, row.i64(1)?, row.bool(2)?);
-            let new = old + add.quantity;
+        Some(i) => {
+            let e = &cart.entries[i];
+            let new = e.quantity + add.quantity;
             check_quantity(new)?;
             // A held entry takes only what it adds; one whose hold lapsed takes it all again.
-            take_stock(
-                tx,
-                tenant,
-                &add.item_id,
-                &chosen.sku,
-                if held { add.quantity } else { new },
-            )
-            .await?;
+            let take = if e.held { add.quantity } else { new };
+            if !chosen.unlimited {
+                take_stock(tx, tenant, &add.item_id, &chosen.sku, take).await?;
+            }
             tx.execute(
                 "UPDATE cart_entry SET quantity = $3, held = TRUE, additional_fields = COALESCE($4, additional_fields) \
                  WHERE tenant_id = $1 AND id = $2",
-                params![tenant, id.as_str(), new, fields],
+                params![tenant, e.id.as_str(), new, fields],
             )
             .await?;
-            id
+            let e = &mut cart.entries[i];
+            e.quantity = new;
+            e.held = true;
+            if let Some(f) = &add.additional_fields {
+                e.additional_fields = Some(f.clone());
+            }
+            e.id.clone()
         }
         None => {
-            take_stock(tx, tenant, &add.item_id, &chosen.sku, add.quantity).await?;
+            if !chosen.unlimited {
+                take_stock(tx, tenant, &add.item_id, &chosen.sku, add.quantity).await?;
+            }
             let id = new_id();
+            let added_ms = now_ms();
             tx.execute(
                 "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
                  unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
@@ -326,7 +392,7 @@ async fn add_in(
                 params![
                     tenant,
                     id.as_str(),
-                    cart_id,
+                    cart.id.as_str(),
                     add.item_id.as_str(),
                     chosen.sku.as_str(),
                     add.quantity,
@@ -335,30 +401,56 @@ async fn add_in(
                     chosen.currency.as_str(),
                     chosen.unit_price_minor,
                     fields,
-                    now_ms(),
+                    added_ms,
                     chosen.weight_grams,
                     serde_json::to_string(&chosen.attributes)?
                 ],
             )
             .await?;
+            cart.entries.push(CartEntry {
+                id: id.clone(),
+                item_id: add.item_id.clone(),
+                sku: chosen.sku,
+                attributes: chosen.attributes,
+                quantity: add.quantity,
+                title: chosen.title,
+                product_type: chosen.product_type,
+                currency: chosen.currency,
+                unit_price_minor: chosen.unit_price_minor,
+                sub_total_minor: 0,
+                weight_grams: chosen.weight_grams,
+                additional_fields: add.additional_fields.clone(),
+                held: true,
+                added_ms,
+            });
             id
         }
     };
-    tx.execute(
-        "UPDATE cart SET held = TRUE WHERE tenant_id = $1 AND id = $2",
-        params![tenant, cart_id],
-    )
-    .await?;
-    Ok(entry_id)
+    mark_holding(tx, tenant, cart).await?;
+    cart.recount();
+    cart.entry_index(&entry_id)
+}
+
+/// Runs `change` on the open cart `cart_id` in a write transaction: commits and answers with
+/// the changed cart, or rolls back.
+macro_rules! change_cart {
+    ($store:expr, $tenant:expr, $cart_id:expr, |$tx:ident, $cart:ident| $body:expr) => {{
+        let mut $tx = $store.write().await?;
+        let result = async {
+            #[allow(unused_mut)]
+            let mut $cart = open_for_change(&mut $tx, $tenant, $cart_id).await?;
+            $body
+        }
+        .await;
+        finish($tx, result).await
+    }};
 }
 
 impl Store {
     /// Creates an empty shopping cart.
     pub async fn create_cart(&self, tenant: TenantId) -> Result<Cart> {
-        let id = new_id();
         let mut tx = self.write().await?;
-        insert_cart(&mut tx, tenant, &id, CartKind::Cart).await?;
-        let cart = reload(&mut tx, tenant, &id).await?;
+        let cart = new_cart(&mut tx, tenant, CartKind::Cart, false).await?;
         tx.commit().await?;
         Ok(cart)
     }
@@ -370,31 +462,11 @@ impl Store {
         tenant: TenantId,
         add: &AddToCart,
     ) -> Result<Cart> {
-        let id = new_id();
-        let mut tx = self.write().await?;
-        insert_cart(&mut tx, tenant, &id, CartKind::Subscription).await?;
-        if let Err(e) = add_in(&mut tx, tenant, &id, add, CartKind::Subscription).await {
-            tx.rollback().await?;
-            return Err(e);
-        }
-        let cart = reload(&mut tx, tenant, &id).await?;
-        tx.commit().await?;
-        Ok(cart)
-    }
-
-    /// Creates a shopping cart holding what `add` asks for, in one transaction: a visitor's
-    /// first add-to-cart leaves no empty cart behind when it fails.
-    pub async fn add_to_new_cart(&self, tenant: TenantId, add: &AddToCart) -> Result<AddedToCart> {
-        let id = new_id();
         let mut tx = self.write().await?;
         let result = async {
-            insert_cart(&mut tx, tenant, &id, CartKind::Cart).await?;
-            let entry_id = add_in(&mut tx, tenant, &id, add, CartKind::Cart).await?;
-            let newly_added = entry(&mut tx, tenant, &id, &entry_id).await?;
-            Ok(AddedToCart {
-                shopping_cart: reload(&mut tx, tenant, &id).await?,
-                newly_added,
-            })
+            let mut cart = new_cart(&mut tx, tenant, CartKind::Subscription, true).await?;
+            add_in(&mut tx, tenant, &mut cart, add).await?;
+            Ok(cart)
         }
         .await;
         finish(tx, result).await
@@ -419,20 +491,56 @@ impl Store {
         cart_id: &str,
         add: &AddToCart,
     ) -> Result<AddedToCart> {
-        let mut tx = self.write().await?;
-        let result = async {
-            if lock_cart(&mut tx, tenant, cart_id).await? == CartKind::Subscription {
+        change_cart!(self, tenant, cart_id, |tx, cart| {
+            if cart.kind == CartKind::Subscription {
                 return refused(Refusal::SubscriptionOnly);
             }
-            let entry_id = add_in(&mut tx, tenant, cart_id, add, CartKind::Cart).await?;
-            let newly_added = entry(&mut tx, tenant, cart_id, &entry_id).await?;
+            let i = add_in(&mut tx, tenant, &mut cart, add).await?;
             Ok(AddedToCart {
-                shopping_cart: reload(&mut tx, tenant, cart_id).await?,
-                newly_added,
+                newly_added: cart.entries[i].clone(),
+                shopping_cart: cart,
+            })
+        })
+    }
+
+    /// Adds to the visitor's open shopping cart `cart_id`, or, when there is none (no id, no
+    /// such cart, one checked out already), to a new one, in one transaction: a first
+    /// add-to-cart that fails leaves no empty cart behind.
+    pub async fn add_to_cart_or_new(
+        &self,
+        tenant: TenantId,
+        cart_id: Option<&str>,
+        add: &AddToCart,
+    ) -> Result<AddedToCart> {
+        let mut tx = self.write().await?;
+        let result = async {
+            let open = match cart_id {
+                Some(id) => match open_for_change(&mut tx, tenant, id).await {
+                    Ok(c) if c.kind == CartKind::Cart => Some(c),
+                    Ok(_)
+                    | Err(StoreError::NotFound(_))
+                    | Err(StoreError::Refused(Refusal::CartPurchased)) => None,
+                    Err(e) => return Err(e),
+                },
+                None => None,
+            };
+            let mut cart = match open {
+                Some(c) => c,
+                None => new_cart(&mut tx, tenant, CartKind::Cart, true).await?,
+            };
+            let i = add_in(&mut tx, tenant, &mut cart, add).await?;
+            Ok(AddedToCart {
+                newly_added: cart.entries[i].clone(),
+                shopping_cart: cart,
             })
         }
         .await;
         finish(tx, result).await
+    }
+
+    /// Creates a shopping cart holding what `add` asks for, in one transaction.
+    pub async fn add_to_new_cart(&self, tenant: TenantId, add: &AddToCart) -> Result<AddedToCart> {
+        self.add_to_cart_or_new(tenant, None, add).await
     }
 
     /// Sets an entry's quantity (1..=9999), taking or giving back the difference in stock
@@ -446,11 +554,10 @@ impl Store {
         quantity: i64,
         single_service: bool,
     ) -> Result<(Cart, CartEntry)> {
-        let mut tx = self.write().await?;
-        let result = async {
-            check_quantity(quantity)?;
-            lock_cart(&mut tx, tenant, cart_id).await?;
-            let e = entry(&mut tx, tenant, cart_id, entry_id).await?;
+        check_quantity(quantity)?;
+        change_cart!(self, tenant, cart_id, |tx, cart| {
+            let i = cart.entry_index(entry_id)?;
+            let e = &cart.entries[i];
             if single_service && e.product_type == product_type::SERVICE && quantity != 1 {
                 return refused(Refusal::SingleService);
             }
@@ -466,16 +573,13 @@ impl Store {
                 params![tenant, entry_id, quantity],
             )
             .await?;
-            tx.execute(
-                "UPDATE cart SET held = TRUE WHERE tenant_id = $1 AND id = $2",
-                params![tenant, cart_id],
-            )
-            .await?;
-            let updated = entry(&mut tx, tenant, cart_id, entry_id).await?;
-            Ok((reload(&mut tx, tenant, cart_id).await?, updated))
-        }
-        .await;
-        finish(tx, result).await
+            cart.entries[i].quantity = quantity;
+            cart.entries[i].held = true;
+            mark_holding(&mut tx, tenant, &mut cart).await?;
+            cart.recount();
+            let updated = cart.entries[cart.entry_index(entry_id)?].clone();
+            Ok((cart, updated))
+        })
     }
 
     /// Removes an entry, giving its units back to stock if it held them.
@@ -485,10 +589,9 @@ impl Store {
         cart_id: &str,
         entry_id: &str,
     ) -> Result<Cart> {
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
-            let e = entry(&mut tx, tenant, cart_id, entry_id).await?;
+        change_cart!(self, tenant, cart_id, |tx, cart| {
+            let i = cart.entry_index(entry_id)?;
+            let e = cart.entries.remove(i);
             if e.held {
                 return_stock(&mut tx, tenant, &e.item_id, &e.sku, e.quantity).await?;
             }
@@ -497,10 +600,9 @@ impl Store {
                 params![tenant, entry_id],
             )
             .await?;
-            reload(&mut tx, tenant, cart_id).await
-        }
-        .await;
-        finish(tx, result).await
+            cart.recount();
+            Ok(cart)
+        })
     }
 
     /// Replaces an entry's additional-fields answers (SPEC: shoppingCart, updatedEntry).
@@ -511,23 +613,17 @@ impl Store {
         entry_id: &str,
         fields: &Value,
     ) -> Result<(Cart, CartEntry)> {
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
-            let n = tx
-                .execute(
-                    "UPDATE cart_entry SET additional_fields = $4 WHERE tenant_id = $1 AND cart_id = $2 AND id = $3",
-                    params![tenant, cart_id, entry_id, fields.to_string()],
-                )
-                .await?;
-            if n == 0 {
-                return Err(StoreError::NotFound(format!("cart entry {entry_id}")));
-            }
-            let updated = entry(&mut tx, tenant, cart_id, entry_id).await?;
-            Ok((reload(&mut tx, tenant, cart_id).await?, updated))
-        }
-        .await;
-        finish(tx, result).await
+        change_cart!(self, tenant, cart_id, |tx, cart| {
+            let i = cart.entry_index(entry_id)?;
+            tx.execute(
+                "UPDATE cart_entry SET additional_fields = $4 WHERE tenant_id = $1 AND cart_id = $2 AND id = $3",
+                params![tenant, cart_id, entry_id, fields.to_string()],
+            )
+            .await?;
+            cart.entries[i].additional_fields = Some(fields.clone());
+            let updated = cart.entries[i].clone();
+            Ok((cart, updated))
+        })
     }
 
     /// Sets (or, with `None`, clears) where the cart ships: a two-letter country code and,
@@ -539,9 +635,7 @@ impl Store {
         location: Option<&Location>,
     ) -> Result<Cart> {
         let location = location.map(normalize_location).transpose()?;
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
+        change_cart!(self, tenant, cart_id, |tx, cart| {
             let l = location.as_ref();
             tx.execute(
                 "UPDATE cart SET shipping_country = $3, shipping_region = $4, shipping_postal_code = $5 \
@@ -555,10 +649,9 @@ impl Store {
                 ],
             )
             .await?;
-            reload(&mut tx, tenant, cart_id).await
-        }
-        .await;
-        finish(tx, result).await
+            cart.shipping_location = location.clone();
+            Ok(cart)
+        })
     }
 
     /// Sets (or clears) the buyer's shipping choice. The id is kept as given; pricing falls
@@ -569,18 +662,15 @@ impl Store {
         cart_id: &str,
         option_id: Option<&str>,
     ) -> Result<Cart> {
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
+        change_cart!(self, tenant, cart_id, |tx, cart| {
             tx.execute(
                 "UPDATE cart SET shipping_option_id = $3 WHERE tenant_id = $1 AND id = $2",
                 params![tenant, cart_id, option_id],
             )
             .await?;
-            reload(&mut tx, tenant, cart_id).await
-        }
-        .await;
-        finish(tx, result).await
+            cart.shipping_option_id = option_id.map(str::to_owned);
+            Ok(cart)
+        })
     }
 
     /// Adds a coupon code to the cart. A code the store does not have, or one outside its
@@ -593,37 +683,34 @@ impl Store {
         cart_id: &str,
         code: &str,
         settings: &CommerceSettings,
-        now_ms_: i64,
+        now: i64,
     ) -> Result<Cart> {
         let Some(coupon) = settings.coupon(code) else {
             return refused(Refusal::Coupon(CouponProblem::Unknown));
         };
         if let Some(p @ (CouponProblem::Expired | CouponProblem::NotStarted)) =
-            coupon_problem(coupon, now_ms_, i64::MAX)
+            coupon_problem(coupon, now, i64::MAX)
         {
             return refused(Refusal::Coupon(p));
         }
         let code = coupon.code.clone();
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
-            tx.execute(
-                "INSERT INTO cart_coupon (tenant_id, cart_id, code, added_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                params![tenant, cart_id, code.as_str(), now_ms()],
-            )
-            .await?;
-            reload(&mut tx, tenant, cart_id).await
-        }
-        .await;
-        finish(tx, result).await
+        change_cart!(self, tenant, cart_id, |tx, cart| {
+            if !cart.coupons.contains(&code) {
+                tx.execute(
+                    "INSERT INTO cart_coupon (tenant_id, cart_id, code, added_ms) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+                    params![tenant, cart_id, code.as_str(), now_ms()],
+                )
+                .await?;
+                cart.coupons.push(code.clone());
+            }
+            Ok(cart)
+        })
     }
 
     /// Takes a coupon code off the cart (`NotFound` when it is not on it).
     pub async fn remove_coupon(&self, tenant: TenantId, cart_id: &str, code: &str) -> Result<Cart> {
         let code = normalize_coupon_code(code).unwrap_or_else(|| code.to_owned());
-        let mut tx = self.write().await?;
-        let result = async {
-            lock_cart(&mut tx, tenant, cart_id).await?;
+        change_cart!(self, tenant, cart_id, |tx, cart| {
             let n = tx
                 .execute(
                     "DELETE FROM cart_coupon WHERE tenant_id = $1 AND cart_id = $2 AND code = $3",
@@ -635,21 +722,10 @@ impl Store {
                     "coupon {code} on cart {cart_id}"
                 )));
             }
-            reload(&mut tx, tenant, cart_id).await
-        }
-        .await;
-        finish(tx, result).await
+            cart.coupons.retain(|c| *c != code);
+            Ok(cart)
+        })
     }
-}
-
-async fn insert_cart(tx: &mut Tx, tenant: TenantId, id: &str, kind: CartKind) -> Result<()> {
-    let now = now_ms();
-    tx.execute(
-        "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind) VALUES ($1, $2, $3, $3, FALSE, $4)",
-        params![tenant, id, now, kind.as_str()],
-    )
-    .await?;
-    Ok(())
 }
 
 /// Commits on success; rolls back (keeping the connection) on failure.

@@ -10,15 +10,13 @@
 //! Should the amount due have changed in between (a gift card spent elsewhere), placing
 //! refuses with `ChargeChanged` rather than charging a different amount than authorized.
 
-use serde::{Deserialize, Serialize};
-
-use super::carts::{finish, load_cart, lock_cart, normalize_location};
+use super::carts::{finish, load_cart, normalize_location, open_for_change};
 use super::gift_cards::{self, gift_card_in};
 use super::orders::{
     ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, fulfil, load_orders,
 };
 use super::stock::take_stock;
-use super::{Cart, Order};
+use super::{Address, Cart, Order, PaymentMethod};
 use crate::commerce::Refusal;
 use crate::commerce::pricing::{self, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
@@ -27,65 +25,6 @@ use crate::ids::{TenantId, new_id};
 use crate::params;
 use crate::sql::Tx;
 use crate::store::Store;
-
-/// A postal address.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", default)]
-pub struct Address {
-    /// Given name.
-    pub first_name: String,
-    /// Family name.
-    pub last_name: String,
-    /// Street and number.
-    pub line1: String,
-    /// More of it.
-    pub line2: Option<String>,
-    /// City.
-    pub city: String,
-    /// State or province.
-    pub region: Option<String>,
-    /// Postal code.
-    pub postal_code: String,
-    /// ISO country code.
-    pub country: String,
-    /// Phone number.
-    pub phone: Option<String>,
-}
-
-impl Address {
-    /// Where this address is, for shipping and tax.
-    pub fn location(&self) -> Location {
-        Location {
-            country: self.country.clone(),
-            region: self.region.clone(),
-            postal_code: Some(self.postal_code.clone()).filter(|p| !p.is_empty()),
-        }
-    }
-}
-
-/// How the part of an order not paid with a gift card was paid.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "method", rename_all = "kebab-case")]
-pub enum PaymentMethod {
-    /// Nothing was left to pay (a gift card or coupons covered it all).
-    #[default]
-    None,
-    /// A card, authorized by the payment provider.
-    #[serde(rename_all = "camelCase")]
-    Card {
-        /// "Visa" ...
-        brand: String,
-        /// The card number's last four digits.
-        last4: String,
-        /// The provider's reference for the payment.
-        reference: String,
-    },
-    /// The store's pay-later method (bank transfer, pay on collection).
-    Manual {
-        /// Its name.
-        label: String,
-    },
-}
 
 /// What a checkout is priced with: the addresses, the shipping choice, a gift card, the time.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -257,10 +196,7 @@ impl Store {
 
 async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>) -> Result<Order> {
     let refuse = |r| Err(StoreError::Refused(r));
-    lock_cart(tx, tenant, cart_id).await?;
-    let cart = load_cart(tx, tenant, cart_id)
-        .await?
-        .ok_or_else(|| StoreError::NotFound(format!("cart {cart_id}")))?;
+    let cart = open_for_change(tx, tenant, cart_id).await?;
     let quote = assess(tx, tenant, cart, c.settings, &c.terms).await?;
     let CheckoutQuote {
         cart,

@@ -34,7 +34,7 @@ use serde_json::Value;
 use crate::commerce::pricing::{self, Line, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
 
-pub use checkout::{Address, Checkout, CheckoutQuote, CheckoutTerms, PaymentMethod};
+pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
@@ -102,6 +102,8 @@ pub struct CartEntry {
     pub additional_fields: Option<Value>,
     /// Its units are taken from stock (false after the cart was idle past the hold time).
     pub held: bool,
+    /// When it was added (epoch ms); entries are listed in this order.
+    pub added_ms: i64,
 }
 
 /// A visitor's cart.
@@ -136,6 +138,8 @@ pub struct Cart {
     pub shipping_option_id: Option<String>,
     /// Coupon codes, in the order added (upper case).
     pub coupons: Vec<String>,
+    /// Some entry holds stock (the abandoned-cart sweep looks at these carts).
+    pub holds_stock: bool,
 }
 
 impl Cart {
@@ -212,4 +216,63 @@ pub struct StockLevel {
     pub qty_in_stock: i64,
     /// Stock not tracked.
     pub unlimited: bool,
+}
+
+/// A postal address.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Address {
+    /// Given name.
+    pub first_name: String,
+    /// Family name.
+    pub last_name: String,
+    /// Street and number.
+    pub line1: String,
+    /// More of it.
+    pub line2: Option<String>,
+    /// City.
+    pub city: String,
+    /// State or province.
+    pub region: Option<String>,
+    /// Postal code.
+    pub postal_code: String,
+    /// ISO country code.
+    pub country: String,
+    /// Phone number.
+    pub phone: Option<String>,
+}
+
+impl Address {
+    /// Where this address is, for shipping and tax.
+    pub fn location(&self) -> Location {
+        Location {
+            country: self.country.clone(),
+            region: self.region.clone(),
+            postal_code: Some(self.postal_code.clone()).filter(|p| !p.is_empty()),
+        }
+    }
+}
+
+/// How the part of an order not paid with a gift card was paid.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "kebab-case")]
+pub enum PaymentMethod {
+    /// Nothing was left to pay (a gift card or coupons covered it all).
+    #[default]
+    None,
+    /// A card, authorized by the payment provider.
+    #[serde(rename_all = "camelCase")]
+    Card {
+        /// "Visa" ...
+        brand: String,
+        /// The card number's last four digits.
+        last4: String,
+        /// The provider's reference for the payment.
+        reference: String,
+    },
+    /// The store's pay-later method (bank transfer, pay on collection).
+    Manual {
+        /// Its name.
+        label: String,
+    },
 }

@@ -6,10 +6,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::CartKind;
-use super::checkout::{Address, PaymentMethod};
 use super::gift_cards::{self, GiftCard};
 use super::subscriptions::{self, Subscription};
+use super::{Address, CartKind, PaymentMethod};
 use crate::commerce::pricing::product_type;
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, now_ms};
