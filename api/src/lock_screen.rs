@@ -33,6 +33,7 @@ use sha2::Sha256;
 use tenants::TenantId;
 
 use crate::http::limits::counted_as;
+use crate::http::signing::from_hex;
 use crate::http::site::{host_of, resolve};
 use crate::server::{App, error_page, no_site, plain};
 
@@ -98,7 +99,7 @@ pub fn token(password_hash: &str, tenant: TenantId, collection_id: &str) -> Stri
     let bytes = mac(password_hash, tenant, collection_id)
         .finalize()
         .into_bytes();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    crate::http::signing::hex(&bytes)
 }
 
 /// Whether `token` (hex) is the collection's unlock token; compared in constant time.
@@ -114,16 +115,6 @@ pub fn token_matches(
     mac(password_hash, tenant, collection_id)
         .verify_slice(&bytes)
         .is_ok()
-}
-
-fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || s.len() > 128 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 /// Ids of the password-protected collections of `site` that the request's unlock cookies

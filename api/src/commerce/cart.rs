@@ -7,9 +7,10 @@ use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tenants::commerce::{CommerceSettings, Location};
-use tenants::{AddToCart, Cart, CartKind, now_ms};
+use tenants::{AddToCart, Cart, CartEntry, CartKind, now_ms};
 
 use super::json::{cart_json, entry_json};
 use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, store_error};
@@ -197,21 +198,96 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// The cart a change applies to: the one the visitor's cookie names (404 when there is
-/// none; the cookie is signed, so it names a cart of this tenant). The store refuses a cart
-/// that is no longer open (409).
-fn cart_to_change(call: &Call) -> Result<String, ApiError> {
-    call.cart_cookie()
-        .map(|c| c.id)
-        .ok_or_else(|| ApiError::not_found(NO_CART))
+/// What a change to the visitor's cart answers with: the cart, and the entry it changed
+/// under its SPEC name (`newlyAdded`, `updatedEntry`).
+struct Changed {
+    cart: Cart,
+    entry: Option<(&'static str, CartEntry)>,
 }
 
-#[derive(Deserialize)]
+impl From<Cart> for Changed {
+    fn from(cart: Cart) -> Changed {
+        Changed { cart, entry: None }
+    }
+}
+
+/// Why a change failed: the request (already an answer), or the store.
+enum Failed {
+    Api(ApiError),
+    Store(tenants::StoreError),
+}
+
+impl From<ApiError> for Failed {
+    fn from(e: ApiError) -> Failed {
+        Failed::Api(e)
+    }
+}
+
+impl From<tenants::StoreError> for Failed {
+    fn from(e: tenants::StoreError) -> Failed {
+        Failed::Store(e)
+    }
+}
+
+/// A change to the visitor's cart, as every cart route makes it: the site, the crumb and the
+/// rate limit, the body (`B::default()` when there is none), the cart the cookie names (404
+/// without one; the cookie is signed, so it names a cart of this tenant, and the store
+/// refuses one that is no longer open), then `op`, and the answer `{shoppingCart, ...}`
+/// with the cookie at the cart's new revision. `missing` is what a missing entry or coupon
+/// is called.
+async fn change<B: DeserializeOwned + Default>(
+    app: &App,
+    req: Request,
+    missing: &str,
+    op: impl AsyncFnOnce(&Call, &CommerceSettings, &str, B) -> Result<Changed, Failed>,
+) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(app, req).await?;
+            call.write(app, Family::CartWrite)?;
+            let settings = call.settings()?;
+            let bytes = crate::http::body::bytes(body, MAX_JSON_BODY).await?;
+            let b: B = if bytes.iter().all(u8::is_ascii_whitespace) {
+                B::default()
+            } else {
+                crate::http::body::parse(&bytes)?
+            };
+            let cart = call
+                .cart_cookie()
+                .map(|c| c.id)
+                .ok_or_else(|| ApiError::not_found(NO_CART))?;
+            let done = match op(&call, &settings, &cart, b).await {
+                Ok(done) => done,
+                Err(Failed::Api(e)) => return Err(e),
+                Err(Failed::Store(e)) => {
+                    return Err(store_error(
+                        &e,
+                        &call.site.content,
+                        &settings.currency,
+                        missing,
+                    ));
+                }
+            };
+            let mut body = json!({ "shoppingCart": priced(&call, &done.cart, &settings) });
+            if let Some((name, entry)) = &done.entry {
+                body[*name] = entry_json(entry);
+            }
+            Ok(changed(&call, &done.cart, body))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct QuantityBody {
     #[serde(default)]
     quantity: Option<Value>,
 }
+
+/// No body.
+#[derive(Deserialize, Default)]
+struct Empty {}
 
 /// `PUT /api/commerce/shopping-cart/entries/{entryId}` {quantity} → `{shoppingCart,
 /// updatedEntry}`: sets the quantity (1-9999; remove with DELETE).
@@ -220,36 +296,27 @@ pub async fn set_quantity(
     Path(entry_id): Path<String>,
     req: Request,
 ) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let b: QuantityBody = read_json(body, MAX_JSON_BODY).await?;
+    change(
+        &app,
+        req,
+        NO_ENTRY,
+        async |call, settings, cart, b: QuantityBody| {
             if b.quantity.is_none() {
-                return Err(ApiError::field("quantity", "Required"));
+                return Err(ApiError::field("quantity", "Required").into());
             }
             let q = quantity(b.quantity.as_ref())?;
-            let cart = cart_to_change(&call)?;
+            let single = !settings.multiple_quantity_for_services;
             let (cart, entry) = app
                 .store
-                .set_entry_quantity(
-                    call.site.tenant.id,
-                    &cart,
-                    &entry_id,
-                    q,
-                    !settings.multiple_quantity_for_services,
-                )
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
-            let body = json!({
-                "shoppingCart": priced(&call, &cart, &settings),
-                "updatedEntry": entry_json(&entry),
-            });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
+                .set_entry_quantity(call.site.tenant.id, cart, &entry_id, q, single)
+                .await?;
+            Ok(Changed {
+                cart,
+                entry: Some(("updatedEntry", entry)),
+            })
+        },
     )
+    .await
 }
 
 /// `DELETE /api/commerce/shopping-cart/entries/{entryId}` → `{shoppingCart}`.
@@ -258,25 +325,17 @@ pub async fn remove_entry(
     Path(entry_id): Path<String>,
     req: Request,
 ) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let cart = cart_to_change(&call)?;
-            let cart = app
-                .store
-                .remove_entry(call.site.tenant.id, &cart, &entry_id)
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
-    )
+    change(&app, req, NO_ENTRY, async |call, _, cart, _: Empty| {
+        Ok(app
+            .store
+            .remove_entry(call.site.tenant.id, cart, &entry_id)
+            .await?
+            .into())
+    })
+    .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct FieldsBody {
     #[serde(default)]
@@ -290,31 +349,22 @@ pub async fn set_fields(
     Path(entry_id): Path<String>,
     req: Request,
 ) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let b: FieldsBody = read_json(body, MAX_JSON_BODY).await?;
-            let fields = additional_fields(b.additional_fields)
-                .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
-            let cart = cart_to_change(&call)?;
-            let (cart, entry) = app
-                .store
-                .set_entry_fields(call.site.tenant.id, &cart, &entry_id, &fields)
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_ENTRY))?;
-            let body = json!({
-                "shoppingCart": priced(&call, &cart, &settings),
-                "updatedEntry": entry_json(&entry),
-            });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
-    )
+    change(&app, req, NO_ENTRY, async |call, _, cart, b: FieldsBody| {
+        let fields = additional_fields(b.additional_fields)
+            .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
+        let (cart, entry) = app
+            .store
+            .set_entry_fields(call.site.tenant.id, cart, &entry_id, &fields)
+            .await?;
+        Ok(Changed {
+            cart,
+            entry: Some(("updatedEntry", entry)),
+        })
+    })
+    .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct CouponBody {
     code: Option<String>,
 }
@@ -323,24 +373,21 @@ struct CouponBody {
 /// and not-yet-valid codes are refused (400, `errors.code`); a code whose minimum subtotal
 /// is not met is kept and listed in `invalidCoupons` with its reason.
 pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let b: CouponBody = read_json(body, MAX_JSON_BODY).await?;
+    change(
+        &app,
+        req,
+        NO_CART,
+        async |call, settings, cart, b: CouponBody| {
             let code = required("code", &b.code)?;
-            let cart = cart_to_change(&call)?;
-            let cart = app
+            let t = call.site.tenant.id;
+            Ok(app
                 .store
-                .add_coupon(call.site.tenant.id, &cart, code, &settings, now_ms())
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
+                .add_coupon(t, cart, code, settings, now_ms())
+                .await?
+                .into())
+        },
     )
+    .await
 }
 
 /// `DELETE /api/commerce/shopping-cart/coupons/{code}` → `{shoppingCart}`.
@@ -349,32 +396,18 @@ pub async fn remove_coupon(
     Path(code): Path<String>,
     req: Request,
 ) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let cart = cart_to_change(&call)?;
-            let cart = app
-                .store
-                .remove_coupon(call.site.tenant.id, &cart, &code)
-                .await
-                .map_err(|e| {
-                    store_error(
-                        &e,
-                        &call.site.content,
-                        &settings.currency,
-                        "This coupon is not on your cart.",
-                    )
-                })?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
-    )
+    let missing = "This coupon is not on your cart.";
+    change(&app, req, missing, async |call, _, cart, _: Empty| {
+        Ok(app
+            .store
+            .remove_coupon(call.site.tenant.id, cart, &code)
+            .await?
+            .into())
+    })
+    .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct LocationBody {
     country: Option<String>,
@@ -387,55 +420,43 @@ struct LocationBody {
 /// `PUT /api/commerce/shopping-cart/shipping-location` {country, region?, postalCode?} →
 /// `{shoppingCart}`: the cart is priced for it (shipping options, tax).
 pub async fn set_location(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let b: LocationBody = read_json(body, MAX_JSON_BODY).await?;
-            let country = required("country", &b.country)?;
+    change(
+        &app,
+        req,
+        NO_CART,
+        async |call, _, cart, b: LocationBody| {
             let location = Location {
-                country: country.to_owned(),
+                country: required("country", &b.country)?.to_owned(),
                 region: b.region,
                 postal_code: b.postal_code,
             };
-            let cart = cart_to_change(&call)?;
-            let cart = app
+            let t = call.site.tenant.id;
+            match app
                 .store
-                .set_shipping_location(call.site.tenant.id, &cart, Some(&location))
+                .set_shipping_location(t, cart, Some(&location))
                 .await
-                .map_err(|e| match e {
-                    tenants::StoreError::Invalid(reason) => ApiError::field("country", reason),
-                    e => store_error(&e, &call.site.content, &settings.currency, NO_CART),
-                })?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
+            {
+                Ok(cart) => Ok(cart.into()),
+                Err(tenants::StoreError::Invalid(reason)) => {
+                    Err(ApiError::field("country", reason).into())
+                }
+                Err(e) => Err(e.into()),
+            }
+        },
     )
+    .await
 }
 
 /// `DELETE /api/commerce/shopping-cart/shipping-location` → `{shoppingCart}`.
 pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let cart = cart_to_change(&call)?;
-            let cart = app
-                .store
-                .set_shipping_location(call.site.tenant.id, &cart, None)
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
-    )
+    change(&app, req, NO_CART, async |call, _, cart, _: Empty| {
+        let t = call.site.tenant.id;
+        Ok(app.store.set_shipping_location(t, cart, None).await?.into())
+    })
+    .await
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 struct OptionBody {
     id: Option<String>,
 }
@@ -444,30 +465,25 @@ struct OptionBody {
 /// store does not have is refused; one not offered for the cart's location is kept, and the
 /// cheapest offered option is charged until it is.
 pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
-            let settings = call.settings()?;
-            let b: OptionBody = read_json(body, MAX_JSON_BODY).await?;
+    change(
+        &app,
+        req,
+        NO_CART,
+        async |call, settings, cart, b: OptionBody| {
             let id = required("id", &b.id)?;
             if !settings.shipping.iter().any(|o| o.id == id) {
-                return Err(ApiError::field(
-                    "id",
-                    "That shipping option is not available for this order.",
-                ));
+                let message = "That shipping option is not available for this order.";
+                return Err(ApiError::field("id", message).into());
             }
-            let cart = cart_to_change(&call)?;
-            let cart = app
+            let t = call.site.tenant.id;
+            Ok(app
                 .store
-                .set_shipping_option(call.site.tenant.id, &cart, Some(id))
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_CART))?;
-            let body = json!({ "shoppingCart": priced(&call, &cart, &settings) });
-            Ok(changed(&call, &cart, body))
-        }
-        .await,
+                .set_shipping_option(t, cart, Some(id))
+                .await?
+                .into())
+        },
     )
+    .await
 }
 
 /// `POST /api/3/commerce/cart/subscription` {itemId, sku, qty, additionalFields} →

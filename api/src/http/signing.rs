@@ -43,6 +43,7 @@ pub fn random_hex(n: usize) -> String {
     hex(&bytes)
 }
 
+/// Lower-case hex.
 pub fn hex(bytes: &[u8]) -> String {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
     let mut s = String::with_capacity(bytes.len() * 2);
@@ -53,7 +54,8 @@ pub fn hex(bytes: &[u8]) -> String {
     s
 }
 
-fn from_hex(s: &str) -> Option<Vec<u8>> {
+/// The bytes of hex text (at most 64 bytes' worth), or `None`.
+pub fn from_hex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) || s.len() > 128 {
         return None;
     }
