@@ -44,9 +44,20 @@ pub const FAST_RENDERS_BACK: u32 = 1000;
 /// How long one request may take before the client gets 408.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Shared state of the server.
+/// Shared state of the server: cloned for every request (axum's `State`), so it is one
+/// reference-counted pointer to [`AppState`].
 #[derive(Clone)]
-pub struct App {
+pub struct App(Arc<AppState>);
+
+impl std::ops::Deref for App {
+    type Target = AppState;
+    fn deref(&self) -> &AppState {
+        &self.0
+    }
+}
+
+/// What the server shares between requests.
+pub struct AppState {
     pub store: Store,
     /// Compiled template folders by (tenant, template version): compiled once per version.
     folders: Cache<(TenantId, TemplateVersion), Arc<LoadedFolder>>,
@@ -66,7 +77,7 @@ pub struct App {
 
 impl App {
     pub fn new(store: Store) -> App {
-        App {
+        App(Arc::new(AppState {
             store,
             folders: Cache::builder().max_capacity(256).build(),
             sites: Cache::builder().max_capacity(1024).build(),
@@ -74,24 +85,29 @@ impl App {
             unlock_attempts: Default::default(),
             trusted_proxies: Arc::from([]),
             commerce: Arc::new(CommerceState::default()),
-        }
+        }))
+    }
+
+    /// The state, to set up before the app is shared.
+    fn setting_up(&mut self) -> &mut AppState {
+        Arc::get_mut(&mut self.0).expect("an app is set up before it is shared")
     }
 
     /// The same app with these commerce settings (rate limits, cart hold).
     pub fn with_commerce(mut self, commerce: CommerceState) -> App {
-        self.commerce = Arc::new(commerce);
+        self.setting_up().commerce = Arc::new(commerce);
         self
     }
 
     /// The same app believing `X-Forwarded-For` and `X-Forwarded-Proto` from these peers.
     pub fn with_trusted_proxies(mut self, proxies: Vec<std::net::IpAddr>) -> App {
-        self.trusted_proxies = proxies.into();
+        self.setting_up().trusted_proxies = proxies.into();
         self
     }
 
     /// The same app with another limit for inline renders (tests use zero).
     pub fn with_inline_render_limit(mut self, limit: Duration) -> App {
-        self.inline_render_limit = limit;
+        self.setting_up().inline_render_limit = limit;
         self
     }
 }
