@@ -400,3 +400,58 @@ fn kept_applied_partials_print_what_a_plain_apply_prints() {
         }
     }
 }
+
+/// `keep_applied`: what `product-checkout` prints over a product is kept with it and printed
+/// again only where what it read from the page (localized labels, the store's service
+/// rule) is the same; every page prints what a plain run prints.
+#[test]
+fn kept_product_checkout_prints_what_a_plain_one_prints() {
+    let template = compile("{.repeated section items}{@|product-checkout}{.end}");
+    let items = json(
+        r#"[
+        {"id": "p1", "collectionId": "c", "structuredContent": {"productType": 1,
+          "variantOptionOrdering": ["Size"], "variants": [
+            {"sku": "S", "attributes": {"Size": "S"}, "qtyInStock": 5, "unlimited": false,
+             "priceMoney": {"currency": "USD", "value": "10.00"}},
+            {"sku": "L", "attributes": {"Size": "L"}, "qtyInStock": 0, "unlimited": false,
+             "priceMoney": {"currency": "USD", "value": "12.00"}}]}},
+        {"id": "p2", "collectionId": "c", "structuredContent": {"productType": 3,
+          "variants": [{"sku": "V", "qtyInStock": 3, "unlimited": false,
+             "priceMoney": {"currency": "USD", "value": "35.00"}}]}}
+    ]"#,
+    );
+    let pages = [
+        r#"{}"#,
+        r#"{"localizedStrings": {"productAddToCartText": "In den Warenkorb", "productQuantityInputLabel": "Menge"}}"#,
+        r#"{"websiteSettings": {"storeSettings": {"multipleQuantityAllowedForServices": false}}}"#,
+        r#"{"localizedStrings": {"productVariantSelectText": "Choose {variantName}"}}"#,
+    ];
+    let parts = partials(&[]);
+    let mut seen = std::collections::BTreeSet::new();
+    for round in 0..3 {
+        for (i, page) in pages.iter().enumerate() {
+            let mut entries: Vec<(Arc<str>, Node)> = match json(page) {
+                Node::Object(o) => o.iter().map(|(k, v)| (k.clone(), v.clone())).collect(),
+                _ => unreachable!(),
+            };
+            entries.push((Arc::from("items"), items.clone()));
+            let page_node = Node::object(entries);
+            let run_with = |keep: bool| {
+                let env = Env {
+                    partials: &parts,
+                    keep_applied: keep,
+                    ..Env::default()
+                };
+                let mut out = String::new();
+                let errors = execute(&template, &page_node, &env, &mut out);
+                assert!(errors.is_empty(), "{errors:?}");
+                out
+            };
+            let kept = run_with(true);
+            assert_eq!(kept, run_with(false), "round {round}, page {i}");
+            seen.insert(kept);
+        }
+    }
+    // The pages differ, so a replay that ignored them would have shown up above.
+    assert_eq!(seen.len(), pages.len());
+}

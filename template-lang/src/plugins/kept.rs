@@ -28,6 +28,9 @@ pub(crate) struct Kept {
     pub price: OnceLock<KeptPrice>,
     /// What the first partial `apply`d to the item printed ([`render_applied`]).
     pub applied: OnceLock<Applied>,
+    /// What `product-checkout` printed over the product ([`render_kept`]): its variant
+    /// data as JSON in an attribute, selects and button, the same on every product page.
+    pub checkout: OnceLock<Applied>,
 }
 
 /// A partial's output over an item (`None`: it cannot be reused), and the partial (kept,
@@ -54,15 +57,27 @@ pub(crate) fn render_applied<'a>(
     target: PartialTarget<'a>,
     node: Val<'a>,
 ) {
+    render_kept(ctx, |k| &k.applied, name, target, node);
+}
+
+/// [`render_applied`] for a partial with a slot of its own among what is kept with the
+/// object (`slot`), such as a built-in template a formatter renders.
+pub(crate) fn render_kept<'a>(
+    ctx: &mut Ctx<'a>,
+    slot: impl Fn(&Kept) -> &OnceLock<Applied>,
+    name: &'a str,
+    target: PartialTarget<'a>,
+    node: Val<'a>,
+) {
     let shared = match (&target, &node) {
-        (PartialTarget::Template(t), Val::Ref(Node::Object(o))) => kept(o).map(|k| (*t, k)),
+        (PartialTarget::Template(t), Val::Ref(Node::Object(o))) => kept(o).map(|k| (*t, slot(k))),
         _ => None,
     };
     let Some((partial, kept)) = shared else {
         ctx.render_partial_here(name, target, node, false, None);
         return;
     };
-    if let Some(applied) = kept.applied.get() {
+    if let Some(applied) = kept.get() {
         let replayed = Arc::ptr_eq(&applied.partial, partial)
             && applied.fragment.as_ref().is_some_and(|f| ctx.replay(f));
         if !replayed {
@@ -71,7 +86,7 @@ pub(crate) fn render_applied<'a>(
         return;
     }
     let fragment = ctx.run_recorded(node, |ctx| ctx.run_target(name, target));
-    let _ = kept.applied.set(Applied {
+    let _ = kept.set(Applied {
         partial: Arc::clone(partial),
         fragment,
     });

@@ -122,6 +122,21 @@ macro_rules! builtin_formatter {
 
         pub fn $emit<'a>(ctx: &mut Ctx<'a>, args: &'a Args, item: Val<'a>) {
             match $out(ctx, args, item) {
+                // `product-checkout` prints the same over a product on every page: with a
+                // host whose items outlive the execution, its output is kept with the item.
+                Out::Builtin(b, node, false)
+                    if std::ptr::eq(b, &PRODUCT_CHECKOUT)
+                        && ctx.env.keep_applied
+                        && !ctx.env.npm_compat =>
+                {
+                    crate::plugins::kept::render_kept(
+                        ctx,
+                        |k| &k.checkout,
+                        b.name,
+                        PartialTarget::Template(&b.template),
+                        node,
+                    )
+                }
                 Out::Builtin(b, node, private) => ctx.render_partial_here(
                     b.name,
                     PartialTarget::Template(&b.template),
