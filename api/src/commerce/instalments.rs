@@ -43,3 +43,38 @@ pub fn instalments_json(
         "text": text,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenants::commerce::instalments::quote;
+    use tenants::commerce::settings::Instalments;
+
+    #[test]
+    fn the_three_texts() {
+        let limits = Instalments {
+            provider: "afterpay".into(),
+            minimum_minor: 100,
+            maximum_minor: 200_000,
+            payments: 4,
+        };
+        let en = icu_locale::locale!("en-US");
+        let text = |amount: i64| {
+            let q = quote(Some(&limits), "en-US", amount).unwrap();
+            instalments_json(&q, true, "USD", &en)["text"]
+                .as_str()
+                .unwrap()
+                .to_owned()
+        };
+        assert_eq!(text(5000), "or $12.50 with");
+        assert_eq!(text(200_001), "available for orders up to $2,000.00");
+        assert_eq!(text(50), "available for orders over $1.00");
+        let q = quote(Some(&limits), "en-GB", 5000).unwrap();
+        let pill = instalments_json(&q, false, "GBP", &icu_locale::locale!("en-GB"));
+        assert_eq!(
+            (pill["brand"].as_str(), pill["eligible"].as_bool()),
+            (Some("Clearpay"), Some(false))
+        );
+        assert_eq!(pill["text"], "or £12.50 with");
+    }
+}
