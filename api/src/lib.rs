@@ -6,6 +6,7 @@ pub mod client;
 pub mod cmd;
 pub mod commerce;
 pub mod http;
+pub mod islands;
 pub mod lock_screen;
 pub mod server;
 pub mod site_bridge;

@@ -121,6 +121,7 @@ pub fn router(app: App) -> Router {
             post(crate::lock_screen::unlock),
         )
         .merge(crate::commerce::routes())
+        .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .fallback(page)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
@@ -223,6 +224,8 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     let set_cookies = commerce.set_cookies;
     let (cart, order) = (commerce.cart, commerce.order);
     let personal_commerce = cart.is_some() || order.is_some();
+    // Node clones share their data: the islands read the cart after the render took it.
+    let cart_summary = cart.clone();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -261,10 +264,27 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         }
         None => {}
     }
-    let Some(page) = page else {
+    let Some(mut page) = page else {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
+    if page.content_type.starts_with("text/html") {
+        let settings = &found.content.render.website_settings;
+        let facts = crate::islands::PageFacts {
+            currency: found
+                .content
+                .commerce
+                .as_ref()
+                .map_or("USD", |c| c.currency.as_str()),
+            locale: &found.content.language,
+            express_checkout: matches!(
+                settings.pointer(&["storeSettings", "expressCheckout"]),
+                Some(template_lang::value::Node::Bool(true))
+            ),
+            cart: cart_summary.as_ref(),
+        };
+        crate::islands::finish_page(&mut page.body, &facts);
+    }
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }

@@ -11,75 +11,10 @@
 //        defaults: ../target/release/tessera, ../fixtures, /usr/bin/chromium
 // Exit status 0 only when every page passed; a summary line per tenant is printed.
 
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "..", "..");
-
-function option(name, fallback) {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
-}
-const tessera = option("tessera", path.join(root, "target", "release", "tessera"));
-const fixtures = option("fixtures", path.join(root, "fixtures"));
-const chromiumPath = option("chromium", "/usr/bin/chromium");
-
-// The flags DESIGN.md gives: the machine has no internet, and without these Chromium keeps
-// trying to reach it.
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+import { launch, startServer } from "./harness.mjs";
 
 // More pages than any demo tenant has: a crawl that reaches it is following a link loop.
 const MAX_PAGES_PER_TENANT = 400;
-
-/** Starts the server; resolves with { child, tenants: [{ identifier, origin }] }. */
-function startServer(dataDir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      tessera,
-      ["serve", "--listen", "127.0.0.1:0", "--data-dir", dataDir, "--fixtures", fixtures],
-      { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, RUST_LOG: "warn" } },
-    );
-    const tenants = [];
-    let stderr = "";
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("exit", (code) => reject(new Error(`tessera serve exited (${code}):\n${stderr}`)));
-    // One line per tenant: `identifier: http://host:port/`. The server is listening by then.
-    createInterface({ input: child.stdout }).on("line", (line) => {
-      const m = /^([a-z0-9-]+): (http:\/\/[^/]+)\/$/.exec(line.trim());
-      if (m) tenants.push({ identifier: m[1], origin: m[2] });
-    });
-    const poll = setInterval(async () => {
-      if (tenants.length === 0) return;
-      try {
-        // Node does not resolve *.localhost names (Chromium does): ask the address itself.
-        const r = await fetch(`http://127.0.0.1:${new URL(tenants[0].origin).port}/healthz`);
-        if (r.ok) {
-          clearInterval(poll);
-          child.removeAllListeners("exit");
-          resolve({ child, tenants });
-        }
-      } catch {
-        // not up yet
-      }
-    }, 100);
-  });
-}
 
 /** Same-site page links worth visiting from `url` (no assets, fragments or /config/). */
 function pageLinks(hrefs, origin) {
@@ -164,13 +99,12 @@ async function crawl(browser, tenant) {
 }
 
 async function main() {
-  const dataDir = mkdtempSync(path.join(tmpdir(), "tessera-e2e-"));
   let server;
   let browser;
   let failed = false;
   try {
-    server = await startServer(dataDir);
-    browser = await chromium.launch({ executablePath: chromiumPath, args: CHROMIUM_ARGS });
+    server = await startServer();
+    browser = await launch();
     if (server.tenants.length === 0) throw new Error("the server listed no tenants");
     for (const tenant of server.tenants) {
       const { visited, failures } = await crawl(browser, tenant);
@@ -186,8 +120,7 @@ async function main() {
     }
   } finally {
     if (browser) await browser.close();
-    if (server) server.child.kill("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+    if (server) server.stop();
   }
   if (failed) {
     console.log("e2e: FAILED");

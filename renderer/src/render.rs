@@ -95,6 +95,10 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
     }
 });
 
+/// Where `{squarespace-headers}` ends: the server puts the browser islands' tags here, or
+/// takes it out (a comment, so a page rendered without a server reads the same).
+pub const ISLANDS_PLACEHOLDER: &str = "<!--tessera:islands-->";
+
 /// The generic page shown when rendering fails; details go to the log only.
 pub const ERROR_PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>Please try again in a moment.</p></main></body></html>";
 
@@ -776,6 +780,7 @@ fn with_render_keys(
     headers.push_str("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
     headers.push_str(&folder.icon);
     headers.push_str("\">\n<link rel=\"stylesheet\" href=\"/site.css\">\n");
+    headers.push_str(ISLANDS_PLACEHOLDER);
     let squarespace = obj(vec![
         ("main-content", Node::from(main)),
         ("page-id", Node::from(page_id)),

@@ -1,0 +1,132 @@
+//! The browser islands (`client/`), built by `build.rs` and embedded in the binary: served
+//! under [`PREFIX`] with names that carry their content hash (so browsers keep them for
+//! good), and added to pages that need them.
+//!
+//! The renderer ends `{squarespace-headers}` with [`PLACEHOLDER`]. After a page renders,
+//! [`finish_page`] replaces it with the islands' stylesheet, the page data the islands read
+//! (the store's currency and locale, express checkout, the visitor's cart summary) and the
+//! loader as a module script (never render-blocking) — only when the page has island markup
+//! or the visitor has a cart; otherwise it only takes the placeholder out, and the page
+//! loads no script at all.
+
+use axum::body::Body;
+use axum::extract::Path;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use serde_json::json;
+use template_lang::value::Node;
+
+mod built {
+    include!(concat!(env!("OUT_DIR"), "/islands.rs"));
+}
+
+/// Where the islands are served.
+pub const PREFIX: &str = "/_tessera/islands/";
+
+/// What the renderer leaves in `{squarespace-headers}` for this module.
+pub use renderer::render::ISLANDS_PLACEHOLDER as PLACEHOLDER;
+
+/// Markup an island mounts on; a page with none of it gets no script.
+const MARKERS: [&str; 8] = [
+    "sqs-add-to-cart-button",
+    "product-variants",
+    "product-quantity-input",
+    "sqs-custom-cart",
+    "sqs-cart-quantity",
+    "sqs-cart-root",
+    "sqs-checkout-root",
+    "data-island=",
+];
+
+/// Whether this binary carries the islands (it does when Node was there at build time).
+pub fn available() -> bool {
+    built::LOADER.is_some()
+}
+
+/// `GET /_tessera/islands/{file}`.
+pub async fn serve(Path(file): Path<String>) -> Response {
+    let Some((_, bytes)) = built::FILES.iter().find(|(name, _)| *name == file) else {
+        return crate::server::plain(StatusCode::NOT_FOUND, "Not Found");
+    };
+    let kind = if file.ends_with(".css") {
+        "text/css; charset=utf-8"
+    } else {
+        "text/javascript; charset=utf-8"
+    };
+    let mut r = Response::new(Body::from(*bytes));
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    h.insert(
+        "x-content-type-options",
+        HeaderValue::from_static("nosniff"),
+    );
+    r
+}
+
+/// What a page's islands read about it.
+pub struct PageFacts<'a> {
+    pub currency: &'a str,
+    pub locale: &'a str,
+    pub express_checkout: bool,
+    /// The visitor's cart (the page context's `shoppingCart`), if they have one.
+    pub cart: Option<&'a Node>,
+}
+
+/// Puts the islands into a rendered page (or takes the placeholder out).
+pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
+    let Some(at) = body.find(PLACEHOLDER) else {
+        return;
+    };
+    let count = |k: &str| {
+        facts
+            .cart
+            .and_then(|c| c.pointer(&[k]))
+            .and_then(|n| match n {
+                Node::Number(x) => Some(*x),
+                _ => None,
+            })
+            .unwrap_or(0.0)
+    };
+    let has_cart = count("totalQuantity") > 0.0;
+    let wanted = available() && (has_cart || MARKERS.iter().any(|m| body.contains(m)));
+    let mut tags = String::new();
+    if wanted {
+        let cart = has_cart.then(|| {
+            json!({
+                "totalQuantity": count("totalQuantity"),
+                "subtotalCents": count("subtotalCents"),
+                "currency": facts
+                    .cart
+                    .and_then(|c| c.pointer(&["currency"]))
+                    .and_then(Node::as_str)
+                    .unwrap_or(facts.currency),
+            })
+        });
+        let data = json!({
+            "currency": facts.currency,
+            "locale": facts.locale,
+            "expressCheckout": facts.express_checkout,
+            "cart": cart,
+        });
+        // JSON in a script element: no `<` may close it early.
+        let data = data.to_string().replace('<', "\\u003c");
+        if let Some(css) = built::STYLES {
+            tags.push_str(&format!(
+                "<link rel=\"stylesheet\" href=\"{PREFIX}{css}\">\n"
+            ));
+        }
+        tags.push_str(&format!(
+            "<script type=\"application/json\" id=\"tessera-data\">{data}</script>\n"
+        ));
+        if let Some(loader) = built::LOADER {
+            tags.push_str(&format!(
+                "<script type=\"module\" src=\"{PREFIX}{loader}\"></script>\n"
+            ));
+        }
+    }
+    body.replace_range(at..at + PLACEHOLDER.len(), &tags);
+}

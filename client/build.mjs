@@ -1,0 +1,63 @@
+// Bundles the islands with esbuild: the loader (the one script a page includes), one entry
+// per island under src/islands/<name>/index.tsx (the loader imports only those whose markup
+// the page has), shared code split into chunks, and the stylesheet. File names carry a
+// content hash, so the server can let browsers keep them for good. `react` and `react-dom`
+// are preact/compat (../shared/DEPENDENCIES.md §6).
+//
+// usage: node build.mjs OUTDIR      (writes OUTDIR/manifest.json: loader, styles, files)
+import { readdirSync, writeFileSync, rmSync, existsSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import * as esbuild from "esbuild";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const out = path.resolve(process.argv[2] ?? path.join(here, "dist"));
+rmSync(out, { recursive: true, force: true });
+
+export const alias = {
+  react: "preact/compat",
+  "react-dom": "preact/compat",
+  "react-dom/client": "preact/compat/client",
+  "react/jsx-runtime": "preact/jsx-runtime",
+};
+
+const islands = readdirSync(path.join(here, "src/islands"), { withFileTypes: true })
+  .filter((d) => d.isDirectory() && existsSync(path.join(here, "src/islands", d.name, "index.tsx")))
+  .map((d) => d.name);
+
+const entryPoints = {
+  loader: path.join(here, "src/loader.ts"),
+  styles: path.join(here, "src/styles.css"),
+};
+for (const name of islands) {
+  entryPoints[`islands/${name}`] = path.join(here, "src/islands", name, "index.tsx");
+}
+
+const result = await esbuild.build({
+  entryPoints,
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  alias,
+  entryNames: "[dir]/[name]-[hash]",
+  chunkNames: "chunks/[name]-[hash]",
+  metafile: true,
+  logLevel: "warning",
+});
+
+const files = Object.keys(result.metafile.outputs).map((f) => path.relative(out, path.resolve(f)));
+const find = (prefix, ext) => files.find((f) => f.startsWith(prefix) && f.endsWith(ext)) ?? null;
+const manifest = {
+  loader: find("loader-", ".js"),
+  styles: find("styles-", ".css"),
+  islands,
+  files: files.sort(),
+};
+writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2));
+console.log(`islands: ${islands.join(", ")} -> ${path.relative(process.cwd(), out) || "."}`);

@@ -1,0 +1,163 @@
+// The store scenarios `store.mjs` runs on each backend: what a visitor does and what they
+// must see, in SPEC.md's words. Each takes { context, server, assert } and throws on the
+// first difference.
+
+// Demo products these scenarios use (fixtures/loam-lantern, fixtures/harbor-lane).
+const APRON = "/shop/linen-potting-apron"; // Size × Colour; S/M Charcoal has stock 0
+const MUG = "/shop/tidepool-mug"; // one option, Size
+
+/** Polls `read` until it returns something `ok` accepts; fails with what it last read. */
+export async function eventually(read, ok, what, timeout = 8000) {
+  const until = Date.now() + timeout;
+  let last;
+  for (;;) {
+    last = await read();
+    if (ok(last)) return last;
+    if (Date.now() > until) throw new Error(`${what}: last saw ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The open alert or confirm dialog: { title, message }, or null. */
+async function dialog(page) {
+  const box = page.locator(".tessera-modal[role=dialog]");
+  if ((await box.count()) === 0) return null;
+  return {
+    title: (await box.locator(".tessera-modal-title").textContent())?.trim(),
+    message: (await box.locator(".tessera-modal-message").textContent().catch(() => null))?.trim() ?? null,
+  };
+}
+
+/** Waits for the dialog saying `title` / `message`, then answers it with its OK button. */
+async function expectAlert(page, assert, title, message) {
+  const shown = await eventually(() => dialog(page), (d) => d !== null, "an alert");
+  assert.deepEqual(shown, { title, message });
+  await page.locator(".tessera-modal button", { hasText: "OK" }).click();
+  await eventually(() => dialog(page), (d) => d === null, "the alert closing");
+}
+
+const labelOf = (page) => page.locator(".sqs-add-to-cart-button").first().innerText().then((t) => t.trim());
+const headerCount = (page) => page.locator(".sqs-cart-quantity").first().innerText().then((t) => t.trim());
+
+async function open(context, server, tenant, path) {
+  const page = await context.newPage();
+  const res = await page.goto(server.origin(tenant) + path, { waitUntil: "load" });
+  if (!res || res.status() !== 200) throw new Error(`${tenant}${path} answered ${res?.status()}`);
+  // The islands are mounted once the button carries its mark.
+  await page.waitForSelector(".sqs-add-to-cart-button[data-tessera-mounted]", { timeout: 8000 }).catch(() => {});
+  return page;
+}
+
+async function choose(page, options) {
+  for (const [name, value] of Object.entries(options)) {
+    await page.selectOption(`select[data-variant-option-name="${name}"]`, value);
+  }
+}
+
+export const scenarios = [
+  [
+    "variants: an incomplete choice, a sold-out variant, then an add through every label",
+    async ({ context, server, assert }) => {
+      const page = await open(context, server, "loam-lantern", APRON);
+      assert.equal(await labelOf(page), "Add To Cart");
+      assert.equal(await headerCount(page), "0");
+      // Nothing chosen: both options are named.
+      await page.click(".sqs-add-to-cart-button");
+      await expectAlert(page, assert, "Unable to Add Item", "Please select the Size and Colour options.");
+      // One chosen: the other is named.
+      await choose(page, { Size: "S/M" });
+      await page.click(".sqs-add-to-cart-button");
+      await expectAlert(page, assert, "Unable to Add Item", "Please select the Colour option.");
+      // S/M in Charcoal has none left: the page says so, and the server refuses it.
+      await choose(page, { Colour: "Charcoal" });
+      assert.equal(await page.locator(".tessera-variant-status").innerText(), "Sold Out");
+      const refused = page.waitForResponse((r) => r.url().endsWith("/api/commerce/shopping-cart/entries"));
+      await page.click(".sqs-add-to-cart-button");
+      const answer = await refused;
+      assert.ok(answer.status() >= 400, `adding a sold-out variant answered ${answer.status()}`);
+      const { message } = await answer.json();
+      await expectAlert(page, assert, "Unable to Add Item", message);
+      await eventually(() => labelOf(page), (l) => l === "Add To Cart", "the label after a failure");
+      // L/XL in Charcoal: Adding…, Added!, back to Add To Cart; the header count follows.
+      await choose(page, { Size: "L/XL" });
+      assert.equal(await page.locator(".tessera-variant-status").count(), 0);
+      await page.click(".sqs-add-to-cart-button");
+      assert.equal(await labelOf(page), "Adding…");
+      await eventually(() => labelOf(page), (l) => l === "Added!", "the added label");
+      // A button showing Added! ignores clicks: still one in the cart afterwards.
+      await page.click(".sqs-add-to-cart-button");
+      await eventually(() => labelOf(page), (l) => l === "Add To Cart", "the idle label again");
+      assert.equal(await headerCount(page), "1");
+      // The server's page agrees after a reload.
+      await page.reload({ waitUntil: "load" });
+      assert.equal(await headerCount(page), "1");
+    },
+  ],
+  [
+    "quantity: wrong entries are named, a whole number is added",
+    async ({ context, server, assert }) => {
+      const page = await open(context, server, "loam-lantern", APRON);
+      await choose(page, { Size: "L/XL", Colour: "Oat" });
+      const qty = page.locator(".product-quantity-input input");
+      // A number input takes what the visitor types; a lone "e" is no number.
+      await qty.click({ clickCount: 3 });
+      await page.keyboard.type("e");
+      assert.equal(await page.locator(".tessera-quantity-error").innerText(), "Quantity must be a number.");
+      await page.click(".sqs-add-to-cart-button");
+      await expectAlert(page, assert, "Unable to Add Item", "Quantity must be a number.");
+      await qty.fill("1.5");
+      assert.equal(await page.locator(".tessera-quantity-error").innerText(), "Quantity must be a whole number");
+      await qty.fill("3");
+      assert.equal(await page.locator(".tessera-quantity-error").count(), 0);
+      await page.click(".sqs-add-to-cart-button");
+      await eventually(() => headerCount(page), (c) => c === "3", "the header count");
+    },
+  ],
+  [
+    "the floating cart pill: hidden when empty, shows count and subtotal, never on /cart",
+    async ({ context, server, assert }) => {
+      const page = await open(context, server, "harbor-lane", MUG);
+      assert.equal(await page.locator(".tessera-cart-pill").count(), 0);
+      await choose(page, { Size: "12 oz" });
+      await page.click(".sqs-add-to-cart-button");
+      const pill = page.locator(".tessera-cart-pill");
+      await pill.waitFor({ timeout: 8000 });
+      assert.equal(await pill.locator(".tessera-cart-pill-count").innerText(), "1");
+      const price = (await page.locator(".product-price").first().innerText()).trim();
+      assert.equal(await pill.locator(".tessera-cart-pill-subtotal").innerText(), price);
+      // Another page shows it from the server's summary, with no call.
+      await page.goto(server.origin("harbor-lane") + "/shop", { waitUntil: "load" });
+      await page.locator(".tessera-cart-pill").waitFor({ timeout: 8000 });
+      assert.equal(await page.getAttribute(".tessera-cart-pill", "href"), "/cart");
+      await page.click(".tessera-cart-pill");
+      await page.waitForURL(/\/cart$/);
+      await page.waitForLoadState("load");
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator(".tessera-cart-pill").count(), 0, "the pill shows on /cart");
+      // A template with its own cart widget (loam-lantern) never gets the pill.
+      const loam = await open(context, server, "loam-lantern", APRON);
+      await choose(loam, { Size: "L/XL", Colour: "Oat" });
+      await loam.click(".sqs-add-to-cart-button");
+      await eventually(() => headerCount(loam), (c) => c === "1", "the widget count");
+      assert.equal(await loam.locator(".tessera-cart-pill").count(), 0);
+      assert.equal(await loam.locator(".sqs-custom-cart.cart-initialized").count() > 0, true);
+    },
+  ],
+  [
+    "a crumb failure: the visitor is told the session expired",
+    async ({ context, server, assert }) => {
+      const page = await open(context, server, "loam-lantern", APRON);
+      await choose(page, { Size: "L/XL", Colour: "Oat" });
+      await context.clearCookies({ name: "crumb" });
+      await page.click(".sqs-add-to-cart-button");
+      await expectAlert(
+        page,
+        assert,
+        "Unable to Add Item",
+        "Your session has expired. Please reload the page and try again.",
+      );
+      await eventually(() => labelOf(page), (l) => l === "Add To Cart", "the label after a crumb failure");
+      assert.equal(await headerCount(page), "0");
+    },
+  ],
+];

@@ -1,0 +1,130 @@
+// The add-to-cart button (SPEC.md §2, §4): mounts on the page's `.sqs-add-to-cart-button`
+// markup. A click checks the product's choices (every option, the quantity), then adds:
+// "Adding…", then "Added!" and back. Subscriptions go to subscription checkout with their
+// cart token; with express checkout, and for gift cards, the visitor goes on to checkout
+// with the chosen item (a gift card's chosen denomination) in the cart. Failures show in an
+// alert titled as SPEC says, and the button is idle again a second later.
+
+import { quoted } from "../../shared/dom";
+import { render } from "react-dom";
+import { call, failureText } from "../../shared/api";
+import { setCart } from "../../shared/cart";
+import * as m from "../../shared/messages";
+import { alertModal } from "../../shared/modal";
+import { pageData } from "../../shared/page";
+import { checkQuantity, quantityInput } from "../../shared/quantity";
+import { findVariant, missingOptions, optionNames, readVariants, selection } from "../../shared/variants";
+import { type ButtonState, ButtonMachine } from "./machine";
+
+const GIFT_CARD = 4;
+export const NO_DENOMINATION = "Select a denomination for the Gift Card";
+
+/** What a click asks for, or why it cannot. */
+export type Choice = { ok: true; sku: string; quantity: number } | { ok: false; message: string };
+
+/** The product's choices for `itemId`: the chosen variant's sku (empty for a product without
+ *  options) and the quantity. */
+export function choose(itemId: string, productType: number): Choice {
+  let sku = "";
+  const variants = document.querySelector(`.product-variants[data-item-id=${quoted(itemId)}]`);
+  if (variants) {
+    const chosen = selection(variants);
+    const missing = missingOptions(optionNames(variants), chosen);
+    if (missing.length > 0) {
+      return { ok: false, message: productType === GIFT_CARD ? NO_DENOMINATION : m.selectOptions(missing) };
+    }
+    const v = findVariant(readVariants(variants), chosen);
+    if (!v) return { ok: false, message: m.VARIANT_UNAVAILABLE };
+    sku = v.sku;
+  }
+  let quantity = 1;
+  const input = quantityInput(itemId);
+  if (input) {
+    const q = checkQuantity(input.value);
+    if (!q.ok) return q;
+    quantity = q.quantity;
+  }
+  return { ok: true, sku, quantity };
+}
+
+/** The alert title for a failure (SPEC.md §8). */
+export function failureTitle(productType: number, express: boolean): string {
+  if (productType === GIFT_CARD) return m.UNABLE_TO_PURCHASE_GIFT_CARD;
+  if (express) return m.UNABLE_TO_PURCHASE;
+  return m.UNABLE_TO_ADD;
+}
+
+/** The idle label: the merchant's, else "Subscribe" or "Add To Cart". */
+export function idleLabel(button: HTMLElement): string {
+  const original = button.dataset.originalLabel?.trim();
+  if (original) return original;
+  return button.dataset.isSubscription === "true" ? m.SUBSCRIBE : m.ADD_TO_CART;
+}
+
+/** Where the browser goes next (tests replace it). */
+export const navigate = { to: (url: string) => window.location.assign(url) };
+
+function Label({ state, idle }: { state: ButtonState; idle: string }) {
+  const text = state === "adding" ? m.ADDING : state === "added" ? m.ADDED : idle;
+  return <span aria-live="polite">{text}</span>;
+}
+
+/** Wires one button: its label follows the state, a click (or Enter or Space) adds. */
+function wire(button: HTMLElement) {
+  const inner = button.querySelector<HTMLElement>(".sqs-add-to-cart-button-inner") ?? button;
+  const idle = idleLabel(button);
+  const show = (state: ButtonState) => {
+    button.classList.toggle("cart-adding", state === "adding");
+    button.classList.toggle("cart-added", state === "added");
+    button.setAttribute("aria-busy", String(state === "adding"));
+    render(<Label state={state} idle={idle} />, inner);
+  };
+  inner.textContent = "";
+  show("idle");
+  const machine = new ButtonMachine(show);
+  const itemId = button.dataset.itemId ?? "";
+  const productType = Number(button.dataset.productType ?? 1);
+  const subscription = button.dataset.isSubscription === "true";
+  const activate = async (e: Event) => {
+    e.preventDefault();
+    if (machine.state !== "idle") return;
+    const express = pageData().expressCheckout;
+    const title = failureTitle(productType, express);
+    const choice = choose(itemId, productType);
+    if (!choice.ok) {
+      await alertModal(title, choice.message);
+      return;
+    }
+    if (!machine.click()) return;
+    try {
+      const body = { itemId, sku: choice.sku, quantity: choice.quantity };
+      if (subscription) {
+        const r = await call("POST", "/api/3/commerce/cart/subscription", { ...body, qty: choice.quantity });
+        navigate.to(r.checkoutUrl ?? `/checkout/subscription?cartToken=${encodeURIComponent(r.cartToken)}`);
+        return;
+      }
+      const r = await call("POST", "/api/commerce/shopping-cart/entries", body);
+      setCart(r.shoppingCart);
+      if (express || productType === GIFT_CARD) {
+        navigate.to("/checkout");
+        return;
+      }
+      machine.succeed();
+    } catch (err) {
+      machine.fail();
+      await alertModal(title, failureText(err));
+    }
+  };
+  button.addEventListener("click", activate);
+  button.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") activate(e);
+  });
+}
+
+export function mount(root: ParentNode = document) {
+  for (const button of root.querySelectorAll<HTMLElement>(".sqs-add-to-cart-button")) {
+    if (button.dataset.tesseraMounted) continue;
+    button.dataset.tesseraMounted = "1";
+    wire(button);
+  }
+}

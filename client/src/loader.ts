@@ -1,0 +1,27 @@
+// The one script a page includes (as a module: never render-blocking). It loads only the
+// islands whose markup the page has, each from its own bundle, and the cart pill once the
+// visitor's cart has something in it.
+
+import { pageData } from "./shared/page";
+
+type Island = { mount: () => void };
+
+const islands: [string, () => Promise<Island>][] = [
+  [".product-variants", () => import("./islands/variants/index")],
+  [".product-quantity-input", () => import("./islands/quantity/index")],
+  [".sqs-add-to-cart-button", () => import("./islands/add-to-cart/index")],
+  [".sqs-custom-cart, .sqs-cart-quantity", () => import("./islands/cart-widget/index")],
+];
+
+for (const [selector, load] of islands) {
+  if (document.querySelector(selector)) load().then((i) => i.mount());
+}
+
+let pill = false;
+const wantPill = (quantity: number) => {
+  if (pill || quantity <= 0) return;
+  pill = true;
+  import("./islands/cart-pill/index").then((i) => i.mount());
+};
+wantPill(pageData().cart?.totalQuantity ?? 0);
+window.addEventListener("tessera:cart", (e) => wantPill((e as CustomEvent).detail?.totalQuantity ?? 0));

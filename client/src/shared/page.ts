@@ -1,0 +1,43 @@
+// What the server tells the islands about the page (`<script type="application/json"
+// id="tessera-data">`): the store's currency and locale, its express-checkout setting, and
+// the visitor's cart summary, so the cart pill and widget show without a request.
+
+export interface CartSummary {
+  totalQuantity: number;
+  subtotalCents: number;
+  currency: string;
+}
+
+export interface PageData {
+  currency: string;
+  locale: string;
+  expressCheckout: boolean;
+  cart: CartSummary | null;
+}
+
+let cached: PageData | null = null;
+
+export function pageData(): PageData {
+  if (cached) return cached;
+  let raw: Partial<PageData> = {};
+  const el = document.getElementById("tessera-data");
+  if (el?.textContent) {
+    try {
+      raw = JSON.parse(el.textContent);
+    } catch {
+      raw = {};
+    }
+  }
+  cached = {
+    currency: raw.currency ?? "USD",
+    locale: raw.locale ?? document.documentElement.lang ?? "en-US",
+    expressCheckout: raw.expressCheckout ?? false,
+    cart: raw.cart ?? null,
+  };
+  return cached;
+}
+
+/** Forget what was read (tests change the page). */
+export function resetPageData() {
+  cached = null;
+}
