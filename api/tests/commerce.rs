@@ -1290,6 +1290,11 @@ fn every_write_route_needs_the_crumb(backend: Backend) {
         ),
         (
             "POST",
+            "/api/3/commerce/cart/gift-card".into(),
+            json!({"itemId": loam("loam-lantern-gift-card"), "sku": "GC-25"}),
+        ),
+        (
+            "POST",
             CHECKOUT.into(),
             json!({"email": "a@b.co", "shippingAddress": address("NL"), "payment": card("4242424242424242")}),
         ),
@@ -1347,7 +1352,158 @@ fn every_write_route_needs_the_crumb(backend: Backend) {
     );
 }
 
+/// A purchase's own cart, named by its token: the gift-card page's and subscription
+/// checkout's. It is read and priced (coupons, where and how it ships) by `?cartToken=`,
+/// its line is fixed, the visitor's shopping cart is never touched, and another site's or a
+/// bought cart's token is useless.
+fn token_carts(backend: Backend) {
+    let server = start(backend, &[]);
+    let mut v = Visitor::arrive(&server, LOAM, "203.0.113.75");
+    added(&mut v, "slate-herb-markers", "SHM-6", 1);
+    let shopping = v.cart();
+    let gift = |v: &mut Visitor, url_id: &str, sku: &str| {
+        v.post(
+            "/api/3/commerce/cart/gift-card",
+            json!({"itemId": loam(url_id), "sku": sku}),
+        )
+    };
+    assert_error(
+        &gift(&mut v, "fern-terracotta-pot", "FTP-S"),
+        400,
+        "This product is not a gift card.",
+    );
+    assert_error(
+        &gift(&mut v, "loam-lantern-gift-card", ""),
+        400,
+        "Select a denomination for the Gift Card",
+    );
+    assert_error(
+        &v.post(
+            "/api/3/commerce/cart/gift-card",
+            json!({"itemId": "0123456789abcdef01234567", "sku": "X"}),
+        ),
+        404,
+        "This product does not exist.",
+    );
+    let r = gift(&mut v, "loam-lantern-gift-card", "GC-50");
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(
+        r.header("set-cookie").is_none(),
+        "no cart cookie: {}",
+        r.head
+    );
+    let token = r.json()["cartToken"].as_str().unwrap().to_string();
+    let url = r.json()["checkoutUrl"].as_str().unwrap().to_string();
+    assert!(url.starts_with("/checkout/gift-card?cartToken="), "{url}");
+    // The gift-card page: a checkout page (201) for that cart.
+    let page = v.get(&url);
+    assert_eq!(page.header("x-page-type"), Some("201"));
+    assert!(page.body.contains(&format!(
+        r#"data-cart-token="{token}" data-checkout-kind="gift-card""#
+    )));
+    let q = |path: &str| format!("{path}?cartToken={token}");
+    let cart = v.get(&q("/api/commerce/shopping-cart")).json();
+    assert_eq!(cart["entries"][0]["chosenVariant"]["sku"], "GC-50");
+    assert_eq!(
+        (
+            cart["totalQuantity"].as_i64(),
+            cart["grandTotalCents"].as_i64()
+        ),
+        (Some(1), Some(5000))
+    );
+    assert_eq!(cart["entries"][0]["url"], "/shop/loam-lantern-gift-card");
+    // What the checkout page offers: the countries the store ships to, test cards, and its
+    // pay-later method.
+    assert_eq!(
+        cart["checkout"]["shipsTo"],
+        json!(["AT", "BE", "DE", "DK", "FR", "LU", "NL"])
+    );
+    assert_eq!(cart["checkout"]["testMode"], true);
+    assert_eq!(cart["checkout"]["manualPayment"]["label"], "Bank transfer");
+    // Its one line is fixed; the shopping cart's routes refuse the token.
+    let entry = cart["entries"][0]["id"].as_str().unwrap().to_string();
+    assert_error(
+        &v.put(&q(&format!("{ENTRIES}/{entry}")), json!({"quantity": 3})),
+        400,
+        "This cart holds one purchase; its items cannot change.",
+    );
+    assert_error(
+        &v.delete(&q(&format!("{ENTRIES}/{entry}"))),
+        400,
+        "This cart holds one purchase; its items cannot change.",
+    );
+    // A token that is not this site's names no cart, here or elsewhere.
+    let bad = format!("/api/commerce/shopping-cart?cartToken={token}0");
+    assert_error(&v.get(&bad), 404, "Your cart was not found.");
+    let mut other = Visitor::arrive(&server, HARBOR, "203.0.113.75");
+    assert_error(
+        &other.get(&q("/api/commerce/shopping-cart")),
+        404,
+        "Your cart was not found.",
+    );
+    assert_eq!(v.cart(), shopping, "the shopping cart is untouched");
+
+    // A subscription's cart is priced where it ships, with coupons, by its token.
+    let r = v.post(
+        "/api/3/commerce/cart/subscription",
+        json!({"itemId": loam("monthly-plant-box"), "sku": "SUB-PB-L", "qty": 1}),
+    );
+    let sub = r.json()["cartToken"].as_str().unwrap().to_string();
+    let s = |path: &str| format!("{path}?cartToken={sub}");
+    let r = v.put(
+        &s("/api/commerce/shopping-cart/shipping-location"),
+        json!({"country": "NL"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.header("set-cookie").is_none(), "{}", r.head);
+    let priced = r.json()["shoppingCart"].clone();
+    assert_eq!(priced["shippingLocation"]["country"], "NL");
+    assert!(
+        priced["shippingOptions"].as_array().unwrap().len() >= 2,
+        "{priced}"
+    );
+    let r = v.put(
+        &s("/api/commerce/shopping-cart/shipping-option"),
+        json!({"id": "parcel"}),
+    );
+    // 1 100 g by parcel post: 9.95.
+    assert_eq!(
+        r.json()["shoppingCart"]["shippingCostCents"],
+        995,
+        "{}",
+        r.body
+    );
+    let r = v.post(
+        &s("/api/commerce/shopping-cart/coupons"),
+        json!({"code": "WELCOME10"}),
+    );
+    assert_eq!(r.json()["shoppingCart"]["discountCents"], 490, "{}", r.body);
+    assert_eq!(v.cart(), shopping, "the shopping cart is untouched");
+
+    // The gift card bought on its page: its own order, a card issued, the shopping cart
+    // still there; the token then names no open cart.
+    let r = checkout(&mut v, json!({"cartToken": token, "shippingAddress": null}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let order = r.json()["order"].clone();
+    assert_eq!(order["kind"], "gift-card");
+    assert_eq!(order["giftCards"][0]["balanceCents"], 5000, "{order}");
+    let page = v.get(r.json()["confirmationUrl"].as_str().unwrap());
+    assert_eq!(page.header("x-page-type"), Some("202"));
+    assert_error(
+        &v.get(&q("/api/commerce/shopping-cart")),
+        404,
+        "Your cart was not found.",
+    );
+    assert_error(
+        &checkout(&mut v, json!({"cartToken": token})),
+        409,
+        "This cart has already been checked out.",
+    );
+    assert_eq!(v.cart(), shopping, "the shopping cart is untouched");
+}
+
 crate::on_both_backends!(
+    token_carts,
     every_write_route_needs_the_crumb,
     cart_calls_follow_spec,
     coupons_shipping_tax_and_the_minimum,

@@ -29,7 +29,7 @@ async function dialog(page) {
 }
 
 /** Waits for the dialog saying `title` / `message`, then answers it with its OK button. */
-async function expectAlert(page, assert, title, message) {
+export async function expectAlert(page, assert, title, message) {
   const shown = await eventually(() => dialog(page), (d) => d !== null, "an alert");
   assert.deepEqual(shown, { title, message });
   await page.locator(".tessera-modal button", { hasText: "OK" }).click();
@@ -39,7 +39,7 @@ async function expectAlert(page, assert, title, message) {
 const labelOf = (page) => page.locator(".sqs-add-to-cart-button").first().innerText().then((t) => t.trim());
 const headerCount = (page) => page.locator(".sqs-cart-quantity").first().innerText().then((t) => t.trim());
 
-async function open(context, server, tenant, path) {
+export async function open(context, server, tenant, path) {
   const page = await context.newPage();
   const res = await page.goto(server.origin(tenant) + path, { waitUntil: "load" });
   if (!res || res.status() !== 200) throw new Error(`${tenant}${path} answered ${res?.status()}`);
@@ -48,7 +48,7 @@ async function open(context, server, tenant, path) {
   return page;
 }
 
-async function choose(page, options) {
+export async function choose(page, options) {
   for (const [name, value] of Object.entries(options)) {
     await page.selectOption(`select[data-variant-option-name="${name}"]`, value);
   }

@@ -7,8 +7,27 @@
 // server of its own backend; a failure names the backend, the scenario and what differed.
 
 import assert from "node:assert/strict";
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { launch, option, startPostgres, startServer } from "./harness.mjs";
-import { scenarios } from "./store-scenarios.mjs";
+import { accessScenarios } from "./access-scenarios.mjs";
+import { checkoutScenarios } from "./checkout-scenarios.mjs";
+import { scenarios as productScenarios } from "./store-scenarios.mjs";
+
+const scenarios = [...productScenarios, ...checkoutScenarios, ...accessScenarios];
+
+/** What a failed scenario's pages showed: a screenshot of each, and the problems they named. */
+async function leaveEvidence(context, label) {
+  const dir = path.join(tmpdir(), "tessera-e2e-failures");
+  mkdirSync(dir, { recursive: true });
+  for (const [i, page] of context.pages().entries()) {
+    const file = path.join(dir, `${label}-${i}.png`);
+    await page.screenshot({ path: file, fullPage: true }).catch(() => {});
+    const shown = await page.locator(".tessera-error, .tessera-modal").allInnerTexts().catch(() => []);
+    console.log(`       page ${i}: ${page.url()} -> ${file}${shown.length ? `; shows: ${shown.join(" | ")}` : ""}`);
+  }
+}
 
 async function runBackend(browser, backend) {
   let pg;
@@ -16,7 +35,10 @@ async function runBackend(browser, backend) {
   const failures = [];
   try {
     if (backend === "postgres") pg = await startPostgres();
-    server = await startServer({ databaseUrl: pg?.url });
+    // Every scenario comes from 127.0.0.1, so one client to the rate limits: raise them (the
+    // limits themselves are tested over HTTP in api/tests).
+    const generous = ["--checkouts-per-minute", "600", "--cart-writes-per-minute", "6000", "--gift-card-lookups-per-minute", "600"];
+    server = await startServer({ databaseUrl: pg?.url, args: generous });
     for (const [name, run] of scenarios) {
       const only = process.env.E2E_ONLY;
       if (only && !name.includes(only)) continue;
@@ -37,6 +59,7 @@ async function runBackend(browser, backend) {
       } catch (e) {
         failures.push(name);
         console.log(`  FAIL ${backend}: ${name}\n${String(e.stack || e).replace(/^/gm, "       ")}`);
+        await leaveEvidence(context, `${backend}-${failures.length}`);
       } finally {
         await context.close();
       }

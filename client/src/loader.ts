@@ -11,6 +11,8 @@ const islands: [string, () => Promise<Island>][] = [
   [".product-quantity-input", () => import("./islands/quantity/index")],
   [".sqs-add-to-cart-button", () => import("./islands/add-to-cart/index")],
   [".sqs-custom-cart, .sqs-cart-quantity", () => import("./islands/cart-widget/index")],
+  ["#sqs-cart-root", () => import("./islands/cart/index")],
+  ["#sqs-checkout-root", () => import("./islands/checkout/index")],
 ];
 
 for (const [selector, load] of islands) {

@@ -158,7 +158,21 @@ describe("the add-to-cart island", () => {
     expect(go).toHaveBeenCalledWith("/checkout/subscription?cartToken=t.s");
   });
 
-  it("express checkout and gift cards go on to checkout; their failures have their titles", async () => {
+  it("gift cards go to the gift-card page with the chosen denomination", async () => {
+    page(product("", true).replace('data-product-type="1"', 'data-product-type="4"'));
+    const calls = fakeFetch({ body: { cartToken: "t.g", checkoutUrl: "/checkout/gift-card?cartToken=t.g" } });
+    const go = vi.spyOn(navigate, "to").mockImplementation(() => {});
+    mount();
+    const select = document.querySelector("select")!;
+    select.value = "Small";
+    button().click();
+    await flush();
+    expect(calls[0].url).toBe("/api/3/commerce/cart/gift-card");
+    expect(JSON.parse(String(calls[0].init.body))).toEqual({ itemId: "i1", sku: "S", quantity: 1 });
+    expect(go).toHaveBeenCalledWith("/checkout/gift-card?cartToken=t.g");
+  });
+
+  it("express checkout goes on to checkout; failures have their titles", async () => {
     page(product("", false), { expressCheckout: true });
     fakeFetch(cartAnswer, { status: 400, body: { message: "no" } });
     const go = vi.spyOn(navigate, "to").mockImplementation(() => {});

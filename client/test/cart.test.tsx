@@ -38,7 +38,8 @@ describe("the floating pill", () => {
     setCart(summary(150));
     await settle();
     expect(document.querySelector(".tessera-cart-pill-count")!.textContent).toBe("100+");
-    expect(document.querySelector(".tessera-cart-pill")!.getAttribute("aria-label")).toBe("More than 100 items in cart");
+    expect(document.querySelector(".tessera-cart-pill .tessera-sr-only")!.textContent).toBe("More than 100 items in cart");
+    expect(document.querySelector(".tessera-cart-pill-count")!.getAttribute("aria-hidden")).toBe("true");
     setCart(summary(0));
     await settle();
     expect(document.querySelector(".tessera-cart-pill")).toBeNull();
@@ -47,7 +48,7 @@ describe("the floating pill", () => {
 
 describe("the template's cart widget", () => {
   it("is uninitialised until the first sync, then marks an empty cart", () => {
-    page('<a class="sqs-custom-cart" href="/cart"><span class="sqs-cart-quantity">0</span></a>');
+    page('<a class="sqs-custom-cart" href="/cart"><span class="sqs-cart-quantity">0</span><span class="sqs-cart-subtotal"></span></a>');
     const link = document.querySelector(".sqs-custom-cart")!;
     expect(link.classList.contains("cart-initialized")).toBe(false);
     mountWidget();
@@ -56,8 +57,15 @@ describe("the template's cart widget", () => {
     setCart(summary(2));
     expect(link.classList.contains("sqs-cart-empty")).toBe(false);
     expect(document.querySelector(".sqs-cart-quantity")!.textContent).toBe("2");
+    expect(document.querySelector(".sqs-cart-subtotal")!.textContent).toBe("€23.50");
     setCart(summary(120));
     expect(document.querySelector(".sqs-cart-quantity")!.textContent).toBe("100+");
-    expect(link.getAttribute("aria-label")).toBe("More than 100 items in cart");
+    expect(link.querySelector(".tessera-cart-label")!.textContent).toBe("More than 100 items in cart");
+    expect(link.querySelectorAll(".tessera-cart-label")).toHaveLength(1);
+    expect(link.querySelector(".sqs-cart-quantity")!.getAttribute("aria-hidden")).toBe("true");
+    expect(link.hasAttribute("aria-label")).toBe(false);
+    setCart(summary(0));
+    expect(document.querySelector(".sqs-cart-subtotal")!.textContent).toBe("");
+    expect(link.classList.contains("sqs-cart-empty")).toBe(true);
   });
 });

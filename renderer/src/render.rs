@@ -368,7 +368,7 @@ fn main_template<'f>(
         }
         Route::Search { .. } => page("search").unwrap_or_else(|| builtin(&system.search, "search")),
         Route::Cart => page("cart").unwrap_or_else(|| builtin(&system.cart, "cart")),
-        Route::Checkout | Route::SubscriptionCheckout { .. } => {
+        Route::Checkout | Route::TokenCheckout { .. } => {
             page("checkout").unwrap_or_else(|| builtin(&system.checkout, "checkout"))
         }
         Route::OrderConfirmed { .. } | Route::OrderStatus { .. } => {
@@ -565,8 +565,12 @@ pub fn page_context(
                 entries.push(("orderPage", Node::from(order_page_name(route, page))));
             }
         }
-        Route::SubscriptionCheckout { cart_token } => {
+        Route::TokenCheckout {
+            purchase,
+            cart_token,
+        } => {
             entries.push(("cartToken", Node::from(cart_token.as_str())));
+            entries.push(("checkoutKind", Node::from(purchase.as_str())));
         }
         _ => {}
     }
@@ -839,7 +843,7 @@ fn page_title(site: &SiteContent, route: &Route, page_type: Option<u16>, context
         }
         Route::Search { .. } => "Search — %s".into(),
         Route::Cart => "Cart — %s".into(),
-        Route::Checkout | Route::SubscriptionCheckout { .. } => "Checkout — %s".into(),
+        Route::Checkout | Route::TokenCheckout { .. } => "Checkout — %s".into(),
         Route::OrderConfirmed { .. } => match page_type {
             Some(page_type::SUBSCRIPTION_CONFIRMED) => "Subscription confirmed — %s".into(),
             Some(page_type::ORDER_RECEIVED) => "Order received — %s".into(),

@@ -39,6 +39,23 @@ pub struct ListQuery {
     pub calendar: bool,
 }
 
+/// What a checkout with a cart of its own buys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purchase {
+    Subscription,
+    GiftCard,
+}
+
+impl Purchase {
+    /// As the page context names it (`checkoutKind`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Purchase::Subscription => "subscription",
+            Purchase::GiftCard => "gift-card",
+        }
+    }
+}
+
 /// What a request path is.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Route {
@@ -72,8 +89,11 @@ pub enum Route {
     },
     Cart,
     Checkout,
-    /// The checkout of one subscription product (a cart of its own, named by its token).
-    SubscriptionCheckout {
+    /// The checkout of one purchase with a cart of its own, named by its token: a
+    /// subscription product (`/checkout/subscription`) or a gift card in its chosen
+    /// denomination (`/checkout/gift-card`, the gift-card page).
+    TokenCheckout {
+        purchase: Purchase,
         cart_token: String,
     },
     /// Where a buyer lands after checkout: order confirmed (202), order received (207, a
@@ -113,7 +133,7 @@ impl Route {
             Route::LockScreen { .. } => LOCK_SCREEN,
             Route::Search { .. } => SEARCH,
             Route::Cart => SHOW_CART,
-            Route::Checkout | Route::SubscriptionCheckout { .. } => CHECKOUT,
+            Route::Checkout | Route::TokenCheckout { .. } => CHECKOUT,
             Route::OrderConfirmed { .. } => ORDER_CONFIRMED,
             Route::OrderStatus { .. } => ORDER_STATUS,
             Route::NotFound => NOT_FOUND,
@@ -155,7 +175,14 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
         "/cart" | "/cart/" => return Route::Cart,
         "/checkout" | "/checkout/" => return Route::Checkout,
         "/checkout/subscription" | "/checkout/subscription/" => {
-            return Route::SubscriptionCheckout {
+            return Route::TokenCheckout {
+                purchase: Purchase::Subscription,
+                cart_token: param("cartToken").unwrap_or_default(),
+            };
+        }
+        "/checkout/gift-card" | "/checkout/gift-card/" => {
+            return Route::TokenCheckout {
+                purchase: Purchase::GiftCard,
                 cart_token: param("cartToken").unwrap_or_default(),
             };
         }

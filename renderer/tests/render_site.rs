@@ -233,7 +233,16 @@ fn system_pages() {
     let p = get("/checkout/subscription", "cartToken=abc.def");
     assert_eq!(p.page_type, Some(201));
     assert!(
-        p.body.contains(r#"data-cart-token="abc.def""#),
+        p.body
+            .contains(r#"data-cart-token="abc.def" data-checkout-kind="subscription""#),
+        "{}",
+        p.body
+    );
+    let p = get("/checkout/gift-card", "cartToken=abc.def");
+    assert_eq!(p.page_type, Some(201));
+    assert!(
+        p.body
+            .contains(r#"data-cart-token="abc.def" data-checkout-kind="gift-card""#),
         "{}",
         p.body
     );

@@ -1,7 +1,9 @@
 //! The shopping cart: read it, add to it (SPEC: `POST /api/commerce/shopping-cart/entries` →
 //! `{shoppingCart, newlyAdded}`), change an entry's quantity or additional fields, remove
-//! it, add and remove coupons, set where it ships and how, and make a subscription cart
-//! (`POST /api/3/commerce/cart/subscription` → `{cartToken}`).
+//! it, add and remove coupons, set where it ships and how, and make a cart of its own for one
+//! purchase: a subscription (`POST /api/3/commerce/cart/subscription` → `{cartToken}`) or a
+//! gift card (`POST /api/3/commerce/cart/gift-card`). Reading the cart, its coupons and where
+//! and how it ships also work on such a cart, named by `?cartToken=` instead of the cookie.
 
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
@@ -14,7 +16,7 @@ use tenants::{AddToCart, Cart, CartEntry, CartKind, now_ms};
 
 use super::json::{cart_json, entry_json};
 use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, store_error};
-use super::session::{cart_token, set_cart_cookie};
+use super::session::{cart_of_token, cart_token, set_cart_cookie};
 use super::{Call, respond, with_cookies};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
@@ -82,17 +84,53 @@ fn required<'a>(field: &str, v: &'a Option<String>) -> Result<&'a str, ApiError>
     }
 }
 
-/// The visitor's open shopping cart, if the cookie names one.
+/// Which cart a call is about.
+enum Target {
+    /// The visitor's shopping cart, named by the cart cookie.
+    Cookie(String),
+    /// A purchase's own cart (subscription checkout, the gift-card page), named by
+    /// `?cartToken=`.
+    Token(String),
+}
+
+impl Target {
+    /// `?cartToken=` (404 when it is not one of this site's), else the cookie's cart.
+    fn of(call: &Call) -> Result<Option<Target>, ApiError> {
+        if let Some(token) = call.query("cartToken") {
+            let id =
+                cart_of_token(&call.site, &token).ok_or_else(|| ApiError::not_found(NO_CART))?;
+            return Ok(Some(Target::Token(id)));
+        }
+        Ok(call.cart_cookie().map(|c| Target::Cookie(c.id)))
+    }
+
+    fn id(&self) -> &str {
+        match self {
+            Target::Cookie(id) | Target::Token(id) => id,
+        }
+    }
+}
+
+/// The call's open cart: the visitor's shopping cart, or with `?cartToken=` that purchase's
+/// own cart (404 when the token is not this site's).
 async fn visitor_cart(app: &App, call: &Call) -> Result<Option<Cart>, ApiError> {
-    let Some(cookie) = call.cart_cookie() else {
+    let Some(target) = Target::of(call)? else {
         return Ok(None);
     };
     let cart = app
         .store
-        .cart(call.site.tenant.id, &cookie.id)
+        .cart(call.site.tenant.id, target.id())
         .await
         .map_err(|e| crate::http::error::store_failure(&e))?;
-    Ok(cart.filter(|c| !c.purchased && c.kind == CartKind::Cart))
+    let kind_fits = |c: &Cart| match target {
+        Target::Cookie(_) => c.kind == CartKind::Cart,
+        Target::Token(_) => c.kind != CartKind::Cart,
+    };
+    match cart.filter(|c| !c.purchased && kind_fits(c)) {
+        Some(c) => Ok(Some(c)),
+        None if matches!(target, Target::Token(_)) => Err(ApiError::not_found(NO_CART)),
+        None => Ok(None),
+    }
 }
 
 /// The answer to a cart change: 200 with `body`, and the cookie at the cart's new revision.
@@ -190,7 +228,7 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
             let body = json!({
                 "shoppingCart": priced(&call, &added.shopping_cart, &settings),
-                "newlyAdded": entry_json(&added.newly_added),
+                "newlyAdded": entry_json(&added.newly_added, &call.site.content),
             });
             Ok(changed(&call, &added.shopping_cart, body))
         }
@@ -229,16 +267,27 @@ impl From<tenants::StoreError> for Failed {
     }
 }
 
+/// Which carts a change applies to.
+#[derive(Clone, Copy, PartialEq)]
+enum Carts {
+    /// The visitor's shopping cart only (its lines: a token cart's one purchase is fixed).
+    Shopping,
+    /// Also a purchase's own cart named by `?cartToken=` (coupons, where and how it ships).
+    AlsoToken,
+}
+
 /// A change to the visitor's cart, as every cart route makes it: the site, the crumb and the
 /// rate limit, the body (`B::default()` when there is none), the cart the cookie names (404
 /// without one; the cookie is signed, so it names a cart of this tenant, and the store
-/// refuses one that is no longer open), then `op`, and the answer `{shoppingCart, ...}`
-/// with the cookie at the cart's new revision. `missing` is what a missing entry or coupon
-/// is called.
+/// refuses one that is no longer open) or, where `carts` allows, the one `?cartToken=`
+/// names, then `op`, and the answer `{shoppingCart, ...}` with the cookie at the cart's new
+/// revision (a token cart's answer sets no cookie). `missing` is what a missing entry or
+/// coupon is called.
 async fn change<B: DeserializeOwned + Default>(
     app: &App,
     req: Request,
     missing: &str,
+    carts: Carts,
     op: impl AsyncFnOnce(&Call, &CommerceSettings, &str, B) -> Result<Changed, Failed>,
 ) -> Response {
     respond(
@@ -252,11 +301,14 @@ async fn change<B: DeserializeOwned + Default>(
             } else {
                 crate::http::body::parse(&bytes)?
             };
-            let cart = call
-                .cart_cookie()
-                .map(|c| c.id)
-                .ok_or_else(|| ApiError::not_found(NO_CART))?;
-            let done = match op(&call, &settings, &cart, b).await {
+            let target = Target::of(&call)?.ok_or_else(|| ApiError::not_found(NO_CART))?;
+            let token = matches!(target, Target::Token(_));
+            if token && carts == Carts::Shopping {
+                return Err(ApiError::bad_request(
+                    "This cart holds one purchase; its items cannot change.",
+                ));
+            }
+            let done = match op(&call, &settings, target.id(), b).await {
                 Ok(done) => done,
                 Err(Failed::Api(e)) => return Err(e),
                 Err(Failed::Store(e)) => {
@@ -270,7 +322,10 @@ async fn change<B: DeserializeOwned + Default>(
             };
             let mut body = json!({ "shoppingCart": priced(&call, &done.cart, &settings) });
             if let Some((name, entry)) = &done.entry {
-                body[*name] = entry_json(entry);
+                body[*name] = entry_json(entry, &call.site.content);
+            }
+            if token {
+                return Ok(json_response(StatusCode::OK, &body));
             }
             Ok(changed(&call, &done.cart, body))
         }
@@ -300,6 +355,7 @@ pub async fn set_quantity(
         &app,
         req,
         NO_ENTRY,
+        Carts::Shopping,
         async |call, settings, cart, b: QuantityBody| {
             if b.quantity.is_none() {
                 return Err(ApiError::field("quantity", "Required").into());
@@ -325,13 +381,19 @@ pub async fn remove_entry(
     Path(entry_id): Path<String>,
     req: Request,
 ) -> Response {
-    change(&app, req, NO_ENTRY, async |call, _, cart, _: Empty| {
-        Ok(app
-            .store
-            .remove_entry(call.site.tenant.id, cart, &entry_id)
-            .await?
-            .into())
-    })
+    change(
+        &app,
+        req,
+        NO_ENTRY,
+        Carts::Shopping,
+        async |call, _, cart, _: Empty| {
+            Ok(app
+                .store
+                .remove_entry(call.site.tenant.id, cart, &entry_id)
+                .await?
+                .into())
+        },
+    )
     .await
 }
 
@@ -349,18 +411,24 @@ pub async fn set_fields(
     Path(entry_id): Path<String>,
     req: Request,
 ) -> Response {
-    change(&app, req, NO_ENTRY, async |call, _, cart, b: FieldsBody| {
-        let fields = additional_fields(b.additional_fields)
-            .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
-        let (cart, entry) = app
-            .store
-            .set_entry_fields(call.site.tenant.id, cart, &entry_id, &fields)
-            .await?;
-        Ok(Changed {
-            cart,
-            entry: Some(("updatedEntry", entry)),
-        })
-    })
+    change(
+        &app,
+        req,
+        NO_ENTRY,
+        Carts::Shopping,
+        async |call, _, cart, b: FieldsBody| {
+            let fields = additional_fields(b.additional_fields)
+                .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
+            let (cart, entry) = app
+                .store
+                .set_entry_fields(call.site.tenant.id, cart, &entry_id, &fields)
+                .await?;
+            Ok(Changed {
+                cart,
+                entry: Some(("updatedEntry", entry)),
+            })
+        },
+    )
     .await
 }
 
@@ -377,6 +445,7 @@ pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
         &app,
         req,
         NO_CART,
+        Carts::AlsoToken,
         async |call, settings, cart, b: CouponBody| {
             let code = required("code", &b.code)?;
             let t = call.site.tenant.id;
@@ -397,13 +466,19 @@ pub async fn remove_coupon(
     req: Request,
 ) -> Response {
     let missing = "This coupon is not on your cart.";
-    change(&app, req, missing, async |call, _, cart, _: Empty| {
-        Ok(app
-            .store
-            .remove_coupon(call.site.tenant.id, cart, &code)
-            .await?
-            .into())
-    })
+    change(
+        &app,
+        req,
+        missing,
+        Carts::AlsoToken,
+        async |call, _, cart, _: Empty| {
+            Ok(app
+                .store
+                .remove_coupon(call.site.tenant.id, cart, &code)
+                .await?
+                .into())
+        },
+    )
     .await
 }
 
@@ -424,6 +499,7 @@ pub async fn set_location(State(app): State<App>, req: Request) -> Response {
         &app,
         req,
         NO_CART,
+        Carts::AlsoToken,
         async |call, _, cart, b: LocationBody| {
             let location = Location {
                 country: required("country", &b.country)?.to_owned(),
@@ -449,10 +525,16 @@ pub async fn set_location(State(app): State<App>, req: Request) -> Response {
 
 /// `DELETE /api/commerce/shopping-cart/shipping-location` → `{shoppingCart}`.
 pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
-    change(&app, req, NO_CART, async |call, _, cart, _: Empty| {
-        let t = call.site.tenant.id;
-        Ok(app.store.set_shipping_location(t, cart, None).await?.into())
-    })
+    change(
+        &app,
+        req,
+        NO_CART,
+        Carts::AlsoToken,
+        async |call, _, cart, _: Empty| {
+            let t = call.site.tenant.id;
+            Ok(app.store.set_shipping_location(t, cart, None).await?.into())
+        },
+    )
     .await
 }
 
@@ -469,6 +551,7 @@ pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Respon
         &app,
         req,
         NO_CART,
+        Carts::AlsoToken,
         async |call, settings, cart, b: OptionBody| {
             let id = required("id", &b.id)?;
             if !settings.shipping.iter().any(|o| o.id == id) {
@@ -490,22 +573,34 @@ pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Respon
 /// `{cartToken, checkoutUrl}`: a cart of its own for one subscription product, reached by
 /// its token at `/checkout/subscription?cartToken=...`.
 pub async fn subscription_cart(State(app): State<App>, req: Request) -> Response {
+    token_cart(&app, req, CartKind::Subscription, "/checkout/subscription").await
+}
+
+/// `POST /api/3/commerce/cart/gift-card` {itemId, sku, qty} → `{cartToken, checkoutUrl}`: a
+/// cart of its own for one gift card in the chosen denomination, reached by its token on the
+/// gift-card page, `/checkout/gift-card?cartToken=...` (SPEC §4: "Gift cards go to a
+/// gift-card page with the chosen denomination").
+pub async fn gift_card_cart(State(app): State<App>, req: Request) -> Response {
+    token_cart(&app, req, CartKind::GiftCard, "/checkout/gift-card").await
+}
+
+async fn token_cart(app: &App, req: Request, kind: CartKind, page: &str) -> Response {
     respond(
         async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
+            let (call, body) = Call::begin(app, req).await?;
+            call.write(app, Family::CartWrite)?;
             let settings = call.settings()?;
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?
                 .add(&settings)?;
             let cart = app
                 .store
-                .create_subscription_cart(call.site.tenant.id, &add)
+                .create_token_cart(call.site.tenant.id, kind, &add)
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
             let token = cart_token(&call.site, &cart.id);
             let url = format!(
-                "/checkout/subscription?cartToken={}",
+                "{page}?cartToken={}",
                 form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
             );
             Ok(json_response(

@@ -1,5 +1,5 @@
 //! `POST /api/commerce/checkout`: places the order for the visitor's cart (or, with
-//! `cartToken`, a subscription cart) and answers 201 `{"order": ..., "statusUrl",
+//! `cartToken`, a purchase's own cart: a subscription, a gift card bought on its page) and answers 201 `{"order": ..., "statusUrl",
 //! "confirmationUrl"}`.
 //!
 //! The body: `{ cartToken?, email, shippingAddress?, billingAddress?, shippingOptionId?,
@@ -130,26 +130,26 @@ fn check_address(prefix: &str, a: &Address, errors: &mut Map<String, Value>) {
 /// The cart this checkout is for, and whether it came from the cookie.
 async fn the_cart(app: &App, call: &Call, token: Option<&str>) -> Result<(Cart, bool), ApiError> {
     let t = call.site.tenant.id;
-    let (id, kind, from_cookie) = match token {
+    let (id, from_cookie) = match token {
         Some(token) => (
             cart_of_token(&call.site, token).ok_or_else(|| ApiError::not_found(NO_CART))?,
-            CartKind::Subscription,
             false,
         ),
         None => (
             call.cart_cookie()
                 .ok_or_else(|| ApiError::bad_request("Your cart is empty."))?
                 .id,
-            CartKind::Cart,
             true,
         ),
     };
+    // A token names a purchase's own cart (subscription, gift card); the cookie the
+    // visitor's shopping cart.
     let cart = app
         .store
         .cart(t, &id)
         .await
         .map_err(|e| store_failure(&e))?
-        .filter(|c| c.kind == kind)
+        .filter(|c| (c.kind == CartKind::Cart) == from_cookie)
         .ok_or_else(|| ApiError::not_found(NO_CART))?;
     Ok((cart, from_cookie))
 }

@@ -15,8 +15,10 @@ use super::session;
 use crate::http::site::{Site, SiteBundle};
 
 /// A cart entry (SPEC "Cart entry"): id, itemId, quantity, chosenVariant (sku,
-/// attributes), additionalFields, title, subTotal, purchasePriceCents, productType.
-pub fn entry_json(e: &CartEntry) -> Value {
+/// attributes), additionalFields, title, subTotal, purchasePriceCents, productType; plus the
+/// product's page (`url`) and main image (`imageUrl`) while the site still has the product.
+pub fn entry_json(e: &CartEntry, site: &SiteBundle) -> Value {
+    let link = site.products.get(&e.item_id);
     json!({
         "id": e.id,
         "itemId": e.item_id,
@@ -28,15 +30,26 @@ pub fn entry_json(e: &CartEntry) -> Value {
         "purchasePriceCents": e.unit_price_minor,
         "productType": e.product_type,
         "currency": e.currency,
-        "variantDescription": variant_description(&e.attributes),
+        "variantDescription": variant_description(&e.attributes, link.map_or(&[][..], |l| &l.options)),
         "price": money(e.unit_price_minor, &e.currency),
         "lineTotal": money(e.sub_total_minor, &e.currency),
+        "url": link.map(|l| &l.url),
+        "imageUrl": link.and_then(|l| l.image.as_ref()),
+        "additionalFieldsForm": link.and_then(|l| l.form.as_ref()),
     })
 }
 
-/// A variant's options as one line: "Size: M, Colour: Red".
-pub fn variant_description(attributes: &std::collections::BTreeMap<String, String>) -> String {
-    attributes
+/// A variant's options as one line, in the product's option order (`order`; options it
+/// does not name follow alphabetically): "Size: M, Colour: Red".
+pub fn variant_description(
+    attributes: &std::collections::BTreeMap<String, String>,
+    order: &[String],
+) -> String {
+    let rank = |k: &String| order.iter().position(|o| o == k).unwrap_or(order.len());
+    let mut pairs: Vec<_> = attributes.iter().collect();
+    // Stable: equal ranks keep the map's alphabetical order.
+    pairs.sort_by_key(|(k, _)| rank(k));
+    pairs
         .iter()
         .map(|(k, v)| format!("{k}: {v}"))
         .collect::<Vec<_>>()
@@ -62,8 +75,9 @@ pub fn cart_json(
     let shipping_option = |q: &tenants::commerce::pricing::ShippingQuote| json!({ "id": q.id, "name": q.name, "costCents": q.cost_minor, "cost": money(q.cost_minor, &currency) });
     let minimum = settings.minimum_subtotal_minor;
     let below_minimum = minimum.filter(|m| totals.subtotal_minor < *m);
-    let entries: Vec<Value> =
-        cart.map_or_else(Vec::new, |c| c.entries.iter().map(entry_json).collect());
+    let entries: Vec<Value> = cart.map_or_else(Vec::new, |c| {
+        c.entries.iter().map(|e| entry_json(e, b)).collect()
+    });
     let eligible =
         cart.is_some_and(|c| instalments::cart_eligible(c.entries.iter().map(|e| e.product_type)));
     let pill = instalments::quote(
@@ -122,6 +136,32 @@ pub fn cart_json(
         "minimumSubtotalCents": minimum,
         "checkoutMessage": below_minimum.map(|m| minimum_subtotal(&money_text(m, &currency, &b.locale))),
         "installments": pill,
+        "checkout": checkout_terms(settings),
+    })
+}
+
+/// What the checkout page offers, beside the cart: where the store ships (`shipsTo`, country
+/// codes; null when some option ships anywhere), whether cards go to the test provider, and
+/// the pay-later method, if the store has one.
+fn checkout_terms(settings: &CommerceSettings) -> Value {
+    let anywhere = settings.shipping.iter().any(|o| o.countries.is_empty());
+    let ships_to = (!anywhere).then(|| {
+        let mut all: Vec<&str> = settings
+            .shipping
+            .iter()
+            .flat_map(|o| o.countries.iter().map(String::as_str))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        all
+    });
+    json!({
+        "shipsTo": ships_to,
+        "testMode": settings.payments.test_mode,
+        "manualPayment": settings.payments.manual.as_ref().map(|m| json!({
+            "label": m.label,
+            "instructions": m.instructions,
+        })),
     })
 }
 
@@ -177,7 +217,10 @@ pub fn order_json(o: &Order, site: &Site) -> Value {
                 "lineTotal": money(l.unit_price_minor * l.quantity, cur),
                 "lineTotalCents": l.unit_price_minor * l.quantity,
                 "additionalFields": l.additional_fields,
-                "variantDescription": variant_description(&l.attributes),
+                "variantDescription": variant_description(
+                    &l.attributes,
+                    site.content.products.get(&l.item_id).map_or(&[][..], |p| &p.options),
+                ),
             });
             if l.product_type == tenants::commerce::product_type::DIGITAL && paid {
                 item["downloadUrl"] = json!(session::download_url(site, &o.id, l.position));

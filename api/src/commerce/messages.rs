@@ -86,6 +86,10 @@ pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
             S::BAD_REQUEST,
             "This product is not sold as a subscription.".to_owned(),
         ),
+        Refusal::NotGiftCard => (
+            S::BAD_REQUEST,
+            "This product is not a gift card.".to_owned(),
+        ),
         Refusal::CartPurchased => (
             S::CONFLICT,
             "This cart has already been checked out.".to_owned(),

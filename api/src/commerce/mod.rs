@@ -105,6 +105,7 @@ pub fn routes() -> Router<App> {
             "/api/3/commerce/cart/subscription",
             post(cart::subscription_cart),
         )
+        .route("/api/3/commerce/cart/gift-card", post(cart::gift_card_cart))
         .route("/api/commerce/inventory/stock", get(stock::stock))
         .route("/api/commerce/inventory/stock/", get(stock::stock))
         .route("/api/commerce/checkout", post(checkout::checkout))

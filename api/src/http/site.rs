@@ -2,6 +2,7 @@
 //! the commerce settings, the locale and time zone, and the signing secret. One lookup for
 //! pages and API calls alike; the per-content-version part is cached in [`App`].
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::extract::Request;
@@ -28,6 +29,80 @@ pub struct SiteBundle {
     pub time_zone: String,
     /// `website.id` when the site has one, else the tenant id (the carts' `websiteId`).
     pub website_id: String,
+    /// Each product's page and main image, by item id: what a cart line links to and shows.
+    pub products: HashMap<String, ProductLink>,
+}
+
+/// Where a product lives on the site, for its cart lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProductLink {
+    /// The product page (`fullUrl`).
+    pub url: String,
+    /// The product's main image (`assetUrl`), if it has one.
+    pub image: Option<String>,
+    /// The product's additional-fields form (`structuredContent.additionalFieldsForm`, when
+    /// `additionalFieldsFormId` names one), which its cart lines are edited with.
+    pub form: Option<serde_json::Value>,
+    /// The product's option names in the order its page shows them
+    /// (`structuredContent.variantOptionOrdering`), so a line reads "Size: L, Colour: Oat".
+    pub options: Vec<String>,
+}
+
+/// The products of `content`: every item with a `productType` under `structuredContent`.
+fn product_links(content: &SiteContent) -> HashMap<String, ProductLink> {
+    let text = |n: &template_lang::value::Node, k: &str| {
+        n.pointer(&[k]).and_then(|v| v.as_str()).map(str::to_owned)
+    };
+    let mut out = HashMap::new();
+    for c in &content.collections {
+        for item in &c.items {
+            if item
+                .pointer(&["structuredContent", "productType"])
+                .is_none()
+            {
+                continue;
+            }
+            if let (Some(id), Some(url)) = (text(item, "id"), text(item, "fullUrl")) {
+                let image = text(item, "assetUrl").filter(|s| !s.is_empty());
+                let has_form = text(
+                    item.pointer(&["structuredContent"]).unwrap_or(item),
+                    "additionalFieldsFormId",
+                )
+                .is_some_and(|f| !f.is_empty());
+                let form = item
+                    .pointer(&["structuredContent", "additionalFieldsForm"])
+                    .filter(|_| has_form)
+                    .and_then(|f| {
+                        let mut text = String::new();
+                        template_lang::value::json::stringify(
+                            template_lang::value::View::of(f),
+                            None,
+                            &mut text,
+                        );
+                        serde_json::from_str(&text).ok()
+                    });
+                let options = match item.pointer(&["structuredContent", "variantOptionOrdering"]) {
+                    Some(list) => list
+                        .as_array()
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|o| o.as_str().map(str::to_owned))
+                        .collect(),
+                    None => Vec::new(),
+                };
+                out.insert(
+                    id,
+                    ProductLink {
+                        url,
+                        image,
+                        form,
+                        options,
+                    },
+                );
+            }
+        }
+    }
+    out
 }
 
 /// A request's site.
@@ -120,6 +195,7 @@ fn bundle(snapshot: &tenants::SiteContent) -> SiteBundle {
         &locale,
     ));
     SiteBundle {
+        products: product_links(&render),
         render,
         commerce,
         language,

@@ -53,3 +53,10 @@ export const SAVING = "Saving…";
 export const CLOSE = "Close";
 export const OK = "OK";
 export const CANCEL = "Cancel";
+
+export const REQUIRED = "Required";
+export const CHARACTER_LIMIT = "You have exceeded the character limit.";
+export const EMAIL_INVALID = "Email is not valid. Email addresses should follow the format user@domain.com.";
+export const FORM_INVALID = "One or more fields is invalid, please check your entries.";
+export const NOT_ANSWERED = "N/A";
+export const SUBMITTING = "Submitting…";

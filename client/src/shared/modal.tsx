@@ -22,15 +22,18 @@ const FOCUSABLE =
 
 export function Modal({ title, onClose, children, className }: ModalProps) {
   const box = useRef<HTMLDivElement>(null);
+  // The latest close handler (a re-render must not re-run the effect: it moves focus).
+  const closer = useRef(onClose);
+  closer.current = onClose;
   useLayoutEffect(() => {
     const before = document.activeElement as HTMLElement | null;
     const el = box.current;
     const first = el?.querySelector<HTMLElement>(FOCUSABLE);
     (first ?? el)?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Escape" && onClose) {
+      if (e.key === "Escape" && closer.current) {
         e.preventDefault();
-        onClose();
+        closer.current();
       } else if (e.key === "Tab" && el) {
         const items = Array.from(el.querySelectorAll<HTMLElement>(FOCUSABLE));
         if (items.length === 0) {
@@ -55,7 +58,7 @@ export function Modal({ title, onClose, children, className }: ModalProps) {
       document.removeEventListener("keydown", onKey);
       before?.focus?.();
     };
-  }, [onClose]);
+  }, []);
   return (
     <div class="tessera-modal-backdrop" onClick={(e) => e.target === e.currentTarget && onClose?.()}>
       <div

@@ -23,6 +23,8 @@ pub enum Refusal {
     SubscriptionOnly,
     /// The product is not sold as a subscription.
     NotSubscribable,
+    /// A gift-card purchase of something that is not a gift card.
+    NotGiftCard,
     /// The cart was checked out already.
     CartPurchased,
     /// The cart is empty.

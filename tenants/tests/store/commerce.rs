@@ -775,6 +775,33 @@ async fn gift_cards_are_issued_and_spent(env: Env) {
         refused(spend(c4, "AAAA-BBBB-CCCC-DDDD".into()).await),
         Refusal::GiftCardUnknown
     );
+    // The gift-card page's own cart: one gift card in its denomination, nothing else, and its
+    // order issues the card like the shopping cart's does.
+    assert_eq!(
+        refused(
+            env.store
+                .create_token_cart(t, tenants::CartKind::GiftCard, &add(&mug, "MUG", 1))
+                .await
+        ),
+        Refusal::NotGiftCard
+    );
+    let gc = env
+        .store
+        .create_token_cart(t, tenants::CartKind::GiftCard, &add(&card_item, "GC-50", 1))
+        .await
+        .unwrap();
+    assert_eq!(
+        (gc.kind, gc.total_quantity),
+        (tenants::CartKind::GiftCard, 1)
+    );
+    assert_eq!(
+        refused(env.store.add_to_cart(t, &gc.id, &add(&mug, "MUG", 1)).await),
+        Refusal::SubscriptionOnly
+    );
+    let bought = buy(&env.store, t, &gc.id, "giver@b.test").await.unwrap();
+    assert_eq!(bought.kind, tenants::CartKind::GiftCard);
+    assert_eq!(bought.gift_cards.len(), 1);
+    assert_eq!(bought.gift_cards[0].balance_minor, 5000);
 }
 
 /// A subscription cart holds one subscription product; its order starts the subscription
@@ -814,14 +841,14 @@ async fn subscriptions_start_with_their_plan(env: Env) {
     assert_eq!(
         refused(
             env.store
-                .create_subscription_cart(t, &add(&mug, "MUG", 1))
+                .create_token_cart(t, tenants::CartKind::Subscription, &add(&mug, "MUG", 1))
                 .await
         ),
         Refusal::NotSubscribable
     );
     let sc = env
         .store
-        .create_subscription_cart(t, &add(&sub, "BOX", 1))
+        .create_token_cart(t, tenants::CartKind::Subscription, &add(&sub, "BOX", 1))
         .await
         .unwrap();
     assert_eq!(sc.kind, tenants::CartKind::Subscription);

@@ -1,15 +1,18 @@
 // The add-to-cart button (SPEC.md §2, §4): mounts on the page's `.sqs-add-to-cart-button`
 // markup. A click checks the product's choices (every option, the quantity), then adds:
 // "Adding…", then "Added!" and back. Subscriptions go to subscription checkout with their
-// cart token; with express checkout, and for gift cards, the visitor goes on to checkout
-// with the chosen item (a gift card's chosen denomination) in the cart. Failures show in an
-// alert titled as SPEC says, and the button is idle again a second later.
+// cart token, gift cards to the gift-card page with the chosen denomination (a cart of its
+// own, by its token); with express checkout the item goes in the cart and the visitor on to
+// checkout. Failures show in an alert titled as SPEC says, and the button is idle again a
+// second later.
 
 import { quoted } from "../../shared/dom";
 import { render } from "react-dom";
-import { call, failureText } from "../../shared/api";
+import { ApiError, call, failureText } from "../../shared/api";
 import { setCart } from "../../shared/cart";
 import * as m from "../../shared/messages";
+import { readForm } from "../../shared/form";
+import { openFormModal } from "../../shared/form-modal";
 import { alertModal } from "../../shared/modal";
 import { pageData } from "../../shared/page";
 import { checkQuantity, quantityInput } from "../../shared/quantity";
@@ -85,31 +88,61 @@ function wire(button: HTMLElement) {
   const itemId = button.dataset.itemId ?? "";
   const productType = Number(button.dataset.productType ?? 1);
   const subscription = button.dataset.isSubscription === "true";
+  const form = readForm(button.dataset.form ?? null);
+  /** Adds (or goes to the purchase's own checkout); throws what went wrong. */
+  const add = async (sku: string, quantity: number, additionalFields?: string) => {
+    const body = { itemId, sku, quantity, ...(additionalFields ? { additionalFields } : {}) };
+    if (subscription) {
+      const r = await call("POST", "/api/3/commerce/cart/subscription", { ...body, qty: quantity });
+      navigate.to(r.checkoutUrl ?? `/checkout/subscription?cartToken=${encodeURIComponent(r.cartToken)}`);
+      return;
+    }
+    if (productType === GIFT_CARD) {
+      const r = await call("POST", "/api/3/commerce/cart/gift-card", body);
+      navigate.to(r.checkoutUrl ?? `/checkout/gift-card?cartToken=${encodeURIComponent(r.cartToken)}`);
+      return;
+    }
+    const r = await call("POST", "/api/commerce/shopping-cart/entries", body);
+    setCart(r.shoppingCart);
+    if (pageData().expressCheckout) {
+      navigate.to("/checkout");
+      return;
+    }
+    machine.succeed();
+  };
   const activate = async (e: Event) => {
     e.preventDefault();
     if (machine.state !== "idle") return;
-    const express = pageData().expressCheckout;
-    const title = failureTitle(productType, express);
+    const title = failureTitle(productType, pageData().expressCheckout);
     const choice = choose(itemId, productType);
     if (!choice.ok) {
       await alertModal(title, choice.message);
       return;
     }
+    if (form) {
+      // The product's additional-fields form first, in the lightbox; its failures show there.
+      await openFormModal({
+        title: form.name || idle,
+        form,
+        submitLabel: idle,
+        busyLabel: m.SUBMITTING,
+        failureTitle: title,
+        submit: async (answers) => {
+          // The button is still busy from a failure a moment ago (idle again after 1 s).
+          if (!machine.click()) throw new ApiError(0, m.PLEASE_TRY_AGAIN);
+          try {
+            await add(choice.sku, choice.quantity, JSON.stringify(answers));
+          } catch (err) {
+            machine.fail();
+            throw err;
+          }
+        },
+      });
+      return;
+    }
     if (!machine.click()) return;
     try {
-      const body = { itemId, sku: choice.sku, quantity: choice.quantity };
-      if (subscription) {
-        const r = await call("POST", "/api/3/commerce/cart/subscription", { ...body, qty: choice.quantity });
-        navigate.to(r.checkoutUrl ?? `/checkout/subscription?cartToken=${encodeURIComponent(r.cartToken)}`);
-        return;
-      }
-      const r = await call("POST", "/api/commerce/shopping-cart/entries", body);
-      setCart(r.shoppingCart);
-      if (express || productType === GIFT_CARD) {
-        navigate.to("/checkout");
-        return;
-      }
-      machine.succeed();
+      await add(choice.sku, choice.quantity);
     } catch (err) {
       machine.fail();
       await alertModal(title, failureText(err));

@@ -24,8 +24,11 @@ export function Pill({ cart }: { cart: CartSummary | Cart | null }) {
   if (!cart || !shows(cart, where)) return null;
   const { locale } = pageData();
   return (
-    <a class="tessera-cart-pill" href="/cart" aria-label={countLabel(cart.totalQuantity)}>
-      <span class="tessera-cart-pill-count">{countText(cart.totalQuantity)}</span>
+    <a class="tessera-cart-pill" href="/cart">
+      <span class="tessera-cart-pill-count" aria-hidden="true">
+        {countText(cart.totalQuantity)}
+      </span>
+      <span class="tessera-sr-only">{countLabel(cart.totalQuantity)}</span>
       <span class="tessera-cart-pill-subtotal">{formatMoney(cart.subtotalCents, cart.currency, locale)}</span>
     </a>
   );

@@ -273,6 +273,9 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
     match kind {
         CartKind::Cart if subscribable => return refused(Refusal::SubscriptionOnly),
         CartKind::Subscription if !subscribable => return refused(Refusal::NotSubscribable),
+        CartKind::GiftCard if product_type != product_type::GIFT_CARD => {
+            return refused(Refusal::NotGiftCard);
+        }
         _ => {}
     }
     let row = if add.sku.is_empty() {
@@ -455,16 +458,22 @@ impl Store {
         Ok(cart)
     }
 
-    /// Creates a subscription cart holding one subscription product (SPEC: `POST
-    /// /api/3/commerce/cart/subscription` → cartToken), taking its units from stock.
-    pub async fn create_subscription_cart(
+    /// Creates a cart of its own for one purchase, reached by its token rather than the
+    /// visitor's cookie: a subscription product (SPEC: `POST /api/3/commerce/cart/subscription`
+    /// → cartToken) or a gift card in its chosen denomination, taking its units from stock.
+    pub async fn create_token_cart(
         &self,
         tenant: TenantId,
+        kind: CartKind,
         add: &AddToCart,
     ) -> Result<Cart> {
+        assert!(
+            kind != CartKind::Cart,
+            "a token cart is not a shopping cart"
+        );
         let mut tx = self.write().await?;
         let result = async {
-            let mut cart = new_cart(&mut tx, tenant, CartKind::Subscription, true).await?;
+            let mut cart = new_cart(&mut tx, tenant, kind, true).await?;
             add_in(&mut tx, tenant, &mut cart, add).await?;
             Ok(cart)
         }
@@ -492,7 +501,7 @@ impl Store {
         add: &AddToCart,
     ) -> Result<AddedToCart> {
         change_cart!(self, tenant, cart_id, |tx, cart| {
-            if cart.kind == CartKind::Subscription {
+            if cart.kind != CartKind::Cart {
                 return refused(Refusal::SubscriptionOnly);
             }
             let i = add_in(&mut tx, tenant, &mut cart, add).await?;

@@ -53,6 +53,9 @@ pub enum CartKind {
     /// One subscription product on its way through subscription checkout (found by its
     /// cart token).
     Subscription,
+    /// One gift card, in the chosen denomination, on its way through the gift-card page (found
+    /// by its cart token).
+    GiftCard,
 }
 
 impl CartKind {
@@ -60,14 +63,15 @@ impl CartKind {
         match self {
             CartKind::Cart => "cart",
             CartKind::Subscription => "subscription",
+            CartKind::GiftCard => "gift-card",
         }
     }
 
     fn parse(s: &str) -> CartKind {
-        if s == "subscription" {
-            CartKind::Subscription
-        } else {
-            CartKind::Cart
+        match s {
+            "subscription" => CartKind::Subscription,
+            "gift-card" => CartKind::GiftCard,
+            _ => CartKind::Cart,
         }
     }
 }

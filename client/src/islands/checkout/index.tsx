@@ -1,0 +1,419 @@
+// Checkout (`#sqs-checkout-root`, page type 201): contact, the shipping address and option
+// (skipped when nothing ships), coupon, gift card, payment (the test card in test mode, the
+// store's pay-later method), the order summary, then the order: the buyer lands on its
+// confirmation page. With `data-cart-token` it checks out a purchase's own cart: a
+// subscription (subscription checkout) or a gift card in its denomination (the gift-card
+// page). The server checks everything again; its field problems show at their fields.
+
+import { useRef, useState } from "react";
+import { render } from "react-dom";
+import { ApiError, call, failureText } from "../../shared/api";
+import { fetchCart, setLocation, setShippingOption } from "../../shared/cart-api";
+import { Coupons, fieldProblem } from "../../shared/coupons";
+import * as m from "../../shared/messages";
+import { formatMoney } from "../../shared/money";
+import { pageData } from "../../shared/page";
+import { Totals } from "../../shared/totals";
+import type { FullCart } from "../../shared/types";
+import {
+  type AppliedGiftCard,
+  type Details,
+  EMPTY_DETAILS,
+  type Field,
+  amountDue,
+  checkoutBody,
+  fieldOf,
+  localProblems,
+} from "./model";
+
+export const PLACE_ORDER = "Place Order";
+export const PLACING_ORDER = "Placing Order…";
+export const EMPTY = "You have nothing in your shopping cart.";
+export const TEST_MODE = "Test mode: pay with the card 4242 4242 4242 4242, any future expiry date and any security code.";
+export const NOTHING_TO_PAY = "Nothing to pay: your gift card covers this order.";
+export const NO_SHIPPING = "We do not ship to this address.";
+
+/** Where the browser goes next (tests replace it). */
+export const navigate = { to: (url: string) => window.location.assign(url) };
+
+type Problems = Partial<Record<Field, string>>;
+
+function countryName(code: string, locale: string): string {
+  try {
+    return new Intl.DisplayNames([locale], { type: "region" }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+function Input(props: {
+  field: keyof Details;
+  label: string;
+  details: Details;
+  problems: Problems;
+  set: (f: keyof Details, v: string) => void;
+  autoComplete?: string;
+  optional?: boolean;
+  inputMode?: "numeric" | "email" | "text";
+  onBlur?: () => void;
+  type?: "text" | "email";
+}) {
+  const { field, label, details, problems, set } = props;
+  const id = `checkout-${field}`;
+  const problem = problems[field];
+  const attrs = {
+    id,
+    name: field,
+    autoComplete: props.autoComplete,
+    inputMode: props.inputMode,
+    required: !props.optional,
+    value: details[field],
+    "aria-invalid": problem ? ("true" as const) : undefined,
+    "aria-describedby": problem ? `${id}-problem` : undefined,
+    onInput: (e: Event) => set(field, (e.target as HTMLInputElement).value),
+    onBlur: props.onBlur,
+  };
+  return (
+    <div class={`tessera-field${props.optional ? "" : " required"}`}>
+      <label for={id}>
+        {label}
+        {props.optional && <span class="tessera-optional"> (optional)</span>}
+      </label>
+      {props.type === "email" ? <input type="email" {...attrs} /> : <input type="text" {...attrs} />}
+      {problem && (
+        <p id={`${id}-problem`} class="tessera-error">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Checkout(props: { initial: FullCart; token?: string | null; kind?: string | null }) {
+  const { token, kind } = props;
+  const { locale } = pageData();
+  const [cart, setCartState] = useState(props.initial);
+  const [details, setDetails] = useState<Details>(() => ({
+    ...EMPTY_DETAILS,
+    country: props.initial.shippingLocation?.country ?? (props.initial.checkout.shipsTo?.length === 1 ? props.initial.checkout.shipsTo[0] : ""),
+  }));
+  const [problems, setProblems] = useState<Problems>({});
+  const [message, setMessage] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [gift, setGift] = useState<AppliedGiftCard | null>(null);
+  const [giftCode, setGiftCode] = useState("");
+  const placed = useRef(false);
+  const money = (c: number) => formatMoney(c, cart.currency, locale);
+  const set = (f: keyof Details, v: string) => setDetails((d) => ({ ...d, [f]: v }));
+  const due = amountDue(cart, gift);
+  const terms = cart.checkout;
+
+  const locate = async (next: Details = details) => {
+    if (!cart.requiresShipping || !next.country.trim()) return;
+    const loc = { country: next.country.trim().toUpperCase(), region: next.region.trim() || null, postalCode: next.postalCode.trim() || null };
+    const had = cart.shippingLocation;
+    if (had && had.country === loc.country && (had.region ?? null) === loc.region && (had.postalCode ?? null) === loc.postalCode) return;
+    try {
+      setCartState(await setLocation(loc, token));
+      setProblems((p) => ({ ...p, country: undefined }));
+    } catch (e) {
+      setProblems((p) => ({ ...p, country: fieldProblem(e, "country") }));
+    }
+  };
+
+  const chooseOption = async (id: string) => {
+    try {
+      setCartState(await setShippingOption(id, token));
+      setProblems((p) => ({ ...p, shippingOption: undefined }));
+    } catch (e) {
+      setProblems((p) => ({ ...p, shippingOption: fieldProblem(e, "id") }));
+    }
+  };
+
+  const applyGift = async (e: Event) => {
+    e.preventDefault();
+    if (!giftCode.trim()) return;
+    try {
+      const r = await call("POST", "/api/commerce/gift-cards/balance", { code: giftCode.trim() });
+      setGift({ code: r.giftCard.code, balanceCents: r.giftCard.balanceCents });
+      setGiftCode("");
+      setProblems((p) => ({ ...p, giftCard: undefined }));
+    } catch (err) {
+      setProblems((p) => ({ ...p, giftCard: fieldProblem(err, "code") }));
+    }
+  };
+
+  const place = async (e: Event) => {
+    e.preventDefault();
+    if (busy || placed.current) return;
+    const found = localProblems(details, cart.requiresShipping, due > 0);
+    setProblems(found);
+    if (Object.keys(found).length > 0) {
+      setMessage(m.FORM_INVALID);
+      focusFirstProblem();
+      return;
+    }
+    setMessage("");
+    setBusy(true);
+    try {
+      const r = await call("POST", "/api/commerce/checkout", checkoutBody(details, cart, { token, gift }));
+      placed.current = true;
+      navigate.to(r.confirmationUrl);
+    } catch (err) {
+      setBusy(false);
+      const server: Problems = {};
+      let unplaced = "";
+      if (err instanceof ApiError) {
+        for (const [key, text] of Object.entries(err.errors)) {
+          const f = fieldOf(key);
+          if (f) server[f] = text;
+          else unplaced = text;
+        }
+        if (err.status === 409 && err.body.grandTotalCents !== undefined) {
+          // The total moved (a price, a coupon's dates): show the new one to agree to.
+          fetchCart(token).then(setCartState, () => {});
+        }
+        if (err.status === 402) server.payment = err.message;
+      }
+      setProblems(server);
+      // A problem with no field of its own shows above the button; otherwise the call's
+      // message ("One or more fields is invalid…", "Your card was declined.").
+      if (unplaced) setMessage(unplaced);
+      else setMessage(failureText(err));
+      focusFirstProblem();
+    }
+  };
+
+  if (cart.entries.length === 0) return <p class="cart-empty">{EMPTY}</p>;
+  const blocked = cart.checkoutMessage;
+  const shipsTo = terms.shipsTo;
+  return (
+    <div class="tessera-checkout">
+      <form class="tessera-checkout-form" onSubmit={place} noValidate aria-busy={busy ? "true" : undefined}>
+        {kind === "gift-card" && (
+          <section aria-labelledby="checkout-gift-card-heading">
+            <h2 id="checkout-gift-card-heading">Gift card</h2>
+            <p class="tessera-gift-card-choice">
+              {cart.entries[0].title}
+              {cart.entries[0].variantDescription && `, ${cart.entries[0].variantDescription}`}: {money(cart.entries[0].subTotal)}
+            </p>
+            <p class="tessera-note">The gift card's code is on your order confirmation and in its email.</p>
+          </section>
+        )}
+        <section aria-labelledby="checkout-contact-heading">
+          <h2 id="checkout-contact-heading">Contact</h2>
+          <Input field="email" label="Email" type="email" inputMode="email" autoComplete="email" details={details} problems={problems} set={set} />
+        </section>
+        {cart.requiresShipping && (
+          <section aria-labelledby="checkout-shipping-heading">
+            <h2 id="checkout-shipping-heading">Shipping address</h2>
+            <div class="tessera-row">
+              <Input field="firstName" label="First name" autoComplete="given-name" details={details} problems={problems} set={set} />
+              <Input field="lastName" label="Last name" autoComplete="family-name" details={details} problems={problems} set={set} />
+            </div>
+            <Input field="line1" label="Address" autoComplete="address-line1" details={details} problems={problems} set={set} />
+            <Input field="line2" label="Apartment, suite" optional autoComplete="address-line2" details={details} problems={problems} set={set} />
+            <div class="tessera-row">
+              <Input field="city" label="City" autoComplete="address-level2" details={details} problems={problems} set={set} />
+              <Input field="region" label="State or region" optional autoComplete="address-level1" details={details} problems={problems} set={set} onBlur={() => locate()} />
+              <Input field="postalCode" label="Postal code" autoComplete="postal-code" details={details} problems={problems} set={set} onBlur={() => locate()} />
+            </div>
+            <div class="tessera-field required">
+              <label for="checkout-country">Country</label>
+              {shipsTo ? (
+                <select
+                  id="checkout-country"
+                  name="country"
+                  autoComplete="country"
+                  required
+                  value={details.country}
+                  aria-invalid={problems.country ? "true" : undefined}
+                  aria-describedby={problems.country ? "checkout-country-problem" : undefined}
+                  onChange={(e) => {
+                    const next = { ...details, country: (e.target as HTMLSelectElement).value };
+                    setDetails(next);
+                    locate(next);
+                  }}
+                >
+                  <option value="">Select country</option>
+                  {shipsTo.map((c) => (
+                    <option key={c} value={c}>
+                      {countryName(c, locale)}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id="checkout-country"
+                  name="country"
+                  autoComplete="country"
+                  required
+                  maxLength={2}
+                  value={details.country}
+                  aria-invalid={problems.country ? "true" : undefined}
+                  onInput={(e) => set("country", (e.target as HTMLInputElement).value)}
+                  onBlur={() => locate()}
+                />
+              )}
+              {problems.country && (
+                <p id="checkout-country-problem" class="tessera-error">
+                  {problems.country}
+                </p>
+              )}
+            </div>
+            {cart.shippingLocation && (
+              <fieldset class="tessera-shipping-options" aria-describedby={problems.shippingOption ? "checkout-option-problem" : undefined}>
+                <legend>Shipping method</legend>
+                {cart.shippingUnavailable || cart.shippingOptions.length === 0 ? (
+                  <p class="tessera-error" role="status">
+                    {NO_SHIPPING}
+                  </p>
+                ) : (
+                  cart.shippingOptions.map((o) => (
+                    <label key={o.id} class="tessera-choice">
+                      <input
+                        type="radio"
+                        name="shippingOption"
+                        value={o.id}
+                        checked={cart.selectedShippingOption?.id === o.id}
+                        onChange={() => chooseOption(o.id)}
+                      />{" "}
+                      {o.name} — {money(o.costCents)}
+                    </label>
+                  ))
+                )}
+                {problems.shippingOption && (
+                  <p id="checkout-option-problem" class="tessera-error">
+                    {problems.shippingOption}
+                  </p>
+                )}
+              </fieldset>
+            )}
+          </section>
+        )}
+        <section aria-labelledby="checkout-payment-heading">
+          <h2 id="checkout-payment-heading">Payment</h2>
+          <div class="tessera-field">
+            <label for="checkout-gift-card">Gift card code</label>
+            <div class="tessera-inline">
+              <input
+                id="checkout-gift-card"
+                name="giftCard"
+                autoComplete="off"
+                value={giftCode}
+                aria-invalid={problems.giftCard ? "true" : undefined}
+                aria-describedby={problems.giftCard ? "checkout-gift-card-problem" : undefined}
+                onInput={(e) => setGiftCode((e.target as HTMLInputElement).value)}
+                onKeyDown={(e) => e.key === "Enter" && applyGift(e)}
+              />
+              <button type="button" class="tessera-button tessera-button-secondary tessera-gift-card-apply" onClick={applyGift}>
+                Apply
+              </button>
+            </div>
+            {problems.giftCard && (
+              <p id="checkout-gift-card-problem" class="tessera-error" role="alert">
+                {problems.giftCard}
+              </p>
+            )}
+            {gift && (
+              <p class="tessera-gift-card-applied">
+                Gift card ending {gift.code.slice(-4)}: {money(gift.balanceCents)} available.{" "}
+                <button type="button" class="tessera-link-button" onClick={() => setGift(null)}>
+                  Remove gift card
+                </button>
+              </p>
+            )}
+          </div>
+          {due === 0 ? (
+            <p class="tessera-note">{NOTHING_TO_PAY}</p>
+          ) : (
+            <>
+              {terms.manualPayment && (
+                <fieldset class="tessera-payment-methods">
+                  <legend>How to pay</legend>
+                  <label class="tessera-choice">
+                    <input type="radio" name="method" value="card" checked={details.method === "card"} onChange={() => set("method", "card")} /> Card
+                  </label>
+                  <label class="tessera-choice">
+                    <input type="radio" name="method" value="manual" checked={details.method === "manual"} onChange={() => set("method", "manual")} />{" "}
+                    {terms.manualPayment.label}
+                  </label>
+                </fieldset>
+              )}
+              {details.method === "card" ? (
+                <div class="tessera-card">
+                  {terms.testMode && <p class="tessera-note">{TEST_MODE}</p>}
+                  <Input field="cardNumber" label="Card number" inputMode="numeric" autoComplete="cc-number" details={details} problems={problems} set={set} />
+                  <div class="tessera-row">
+                    <Input field="cardExpiry" label="Expiry (MM / YY)" inputMode="numeric" autoComplete="cc-exp" details={details} problems={problems} set={set} />
+                    <Input field="cardCvc" label="Security code" inputMode="numeric" autoComplete="cc-csc" details={details} problems={problems} set={set} />
+                  </div>
+                </div>
+              ) : (
+                <p class="tessera-note">{terms.manualPayment?.instructions}</p>
+              )}
+              {problems.payment && (
+                <p class="tessera-error tessera-payment-problem">
+                  {problems.payment}
+                </p>
+              )}
+            </>
+          )}
+        </section>
+        {message && (
+          <p class="tessera-error tessera-form-message" role="alert">
+            {message}
+          </p>
+        )}
+        {blocked && (
+          <p class="cart-minimum tessera-error" role="status">
+            {blocked}
+          </p>
+        )}
+        <button type="submit" class="tessera-button tessera-place-order" aria-disabled={busy || blocked ? "true" : undefined}>
+          {busy ? PLACING_ORDER : PLACE_ORDER}
+        </button>
+      </form>
+      <aside class="tessera-order-summary" aria-labelledby="checkout-summary-heading">
+        <h2 id="checkout-summary-heading">Order summary</h2>
+        <ul class="tessera-summary-entries">
+          {cart.entries.map((e) => (
+            <li key={e.id}>
+              <span class="tessera-summary-title">
+                {e.title}
+                {e.variantDescription && <span class="tessera-summary-variant"> ({e.variantDescription})</span>} × {e.quantity}
+              </span>{" "}
+              <span class="tessera-summary-price">{money(e.subTotal)}</span>
+            </li>
+          ))}
+        </ul>
+        <Coupons cart={cart} locale={locale} token={token} onCart={setCartState} />
+        <Totals cart={cart} locale={locale} shipping giftCardCents={gift?.balanceCents ?? 0} totalLabel="Total to pay" />
+      </aside>
+    </div>
+  );
+}
+
+function focusFirstProblem() {
+  requestAnimationFrame(() => {
+    document.querySelector<HTMLElement>(".tessera-checkout [aria-invalid='true'], .tessera-checkout .tessera-form-message")?.focus?.();
+  });
+}
+
+export async function mount() {
+  const root = document.getElementById("sqs-checkout-root");
+  if (!root || root.dataset.tesseraMounted) return;
+  root.dataset.tesseraMounted = "1";
+  const token = root.dataset.cartToken || null;
+  const kind = root.dataset.checkoutKind || null;
+  let cart: FullCart;
+  try {
+    cart = await fetchCart(token);
+  } catch (e) {
+    root.textContent = "";
+    render(<p class="tessera-error" role="alert">{failureText(e)}</p>, root);
+    return;
+  }
+  root.textContent = "";
+  render(<Checkout initial={cart} token={token} kind={kind} />, root);
+}
