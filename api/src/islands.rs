@@ -4,7 +4,8 @@
 //!
 //! The renderer ends `{squarespace-headers}` with [`PLACEHOLDER`]. After a page renders,
 //! [`finish_page`] replaces it with the islands' stylesheet, the page data the islands read
-//! (the store's currency and locale, express checkout, the visitor's cart summary) and the
+//! (the store's currency and locale, express checkout, the visitor's cart summary, the
+//! instalment pills of the products on the page) and the
 //! loader as a module script (never render-blocking) — only when the page has island markup
 //! or the visitor has a cart; otherwise it only takes the placeholder out, and the page
 //! loads no script at all.
@@ -15,6 +16,9 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::json;
 use template_lang::value::Node;
+
+use crate::http::site::ProductLink;
+use std::collections::HashMap;
 
 mod built {
     include!(concat!(env!("OUT_DIR"), "/islands.rs"));
@@ -27,8 +31,9 @@ pub const PREFIX: &str = "/_tessera/islands/";
 pub use renderer::render::ISLANDS_PLACEHOLDER as PLACEHOLDER;
 
 /// Markup an island mounts on; a page with none of it gets no script.
-const MARKERS: [&str; 8] = [
+const MARKERS: [&str; 9] = [
     "sqs-add-to-cart-button",
+    "sqs-product-quick-view-button",
     "product-variants",
     "product-quantity-input",
     "sqs-custom-cart",
@@ -74,6 +79,31 @@ pub struct PageFacts<'a> {
     pub express_checkout: bool,
     /// The visitor's cart (the page context's `shoppingCart`), if they have one.
     pub cart: Option<&'a Node>,
+    /// The site's products, for the instalment pills of those on the page.
+    pub products: &'a HashMap<String, ProductLink>,
+}
+
+/// The instalment pills of the products whose add-to-cart buttons are on the page
+/// (`data-item-id`), by item id; the pill island shows them and follows the chosen variant's
+/// price with the limits they carry.
+fn page_instalments(
+    body: &str,
+    products: &HashMap<String, ProductLink>,
+) -> serde_json::Map<String, serde_json::Value> {
+    const ATTR: &str = "data-item-id=\"";
+    let mut out = serde_json::Map::new();
+    let mut rest = body;
+    while let Some(at) = rest.find(ATTR) {
+        rest = &rest[at + ATTR.len()..];
+        let Some(end) = rest.find('"') else { break };
+        let id = &rest[..end];
+        if !out.contains_key(id)
+            && let Some(pill) = products.get(id).and_then(|p| p.instalments.as_ref())
+        {
+            out.insert(id.to_owned(), pill.clone());
+        }
+    }
+    out
 }
 
 /// Puts the islands into a rendered page (or takes the placeholder out).
@@ -106,12 +136,16 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
                     .unwrap_or(facts.currency),
             })
         });
-        let data = json!({
+        let mut data = json!({
             "currency": facts.currency,
             "locale": facts.locale,
             "expressCheckout": facts.express_checkout,
             "cart": cart,
         });
+        let pills = page_instalments(body, facts.products);
+        if !pills.is_empty() {
+            data["instalments"] = serde_json::Value::Object(pills);
+        }
         // JSON in a script element: no `<` may close it early.
         let data = data.to_string().replace('<', "\\u003c");
         if let Some(css) = built::STYLES {

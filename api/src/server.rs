@@ -282,6 +282,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
                 Some(template_lang::value::Node::Bool(true))
             ),
             cart: cart_summary.as_ref(),
+            products: &found.content.products,
         };
         crate::islands::finish_page(&mut page.body, &facts);
     }

@@ -40,10 +40,25 @@ fn islands(backend: Backend) {
     assert!(loader.starts_with(PREFIX), "{loader}");
     assert!(head.contains(&format!(r#"<link rel="stylesheet" href="{PREFIX}styles-"#)));
     assert!(!page.body.contains("tessera:islands"));
+    // The page data: the store's terms, no cart, and the product's instalment pill (at its
+    // price, €42, in 4 payments, within the store's €1-€1,000).
+    let apron = item_id("loam-lantern", "linen-potting-apron");
     assert_eq!(
         page_data(head).unwrap(),
-        json!({ "currency": "EUR", "locale": "en-US", "expressCheckout": false, "cart": null })
+        json!({ "currency": "EUR", "locale": "en-US", "expressCheckout": false, "cart": null,
+                "instalments": { apron.clone(): {
+                    "provider": "afterpay", "brand": "Afterpay", "eligible": true, "payments": 4,
+                    "minimumCents": 100, "maximumCents": 100000, "inRange": true,
+                    "installmentCents": 1050, "text": "or €10.50 with" } } })
     );
+    // Digital goods get no pill.
+    let guide = v.get("/shop/houseplant-care-guide");
+    assert!(page_data(&guide.body).unwrap().get("instalments").is_none());
+    // A product list has Quick View links: it gets the islands too, without pills.
+    let list = v.get("/shop");
+    assert!(list.body.contains("sqs-product-quick-view-button"));
+    assert!(loader_src(&list.body).is_some());
+    assert!(page_data(&list.body).unwrap().get("instalments").is_none());
 
     // A page with no island markup and no cart gets no script and no page data.
     let plain = get(server.port, SKYWARD, "/");
@@ -55,7 +70,7 @@ fn islands(backend: Backend) {
     // a call), on product pages and pages without island markup alike.
     let r = v.post(
         "/api/commerce/shopping-cart/entries",
-        json!({ "itemId": item_id("loam-lantern", "linen-potting-apron"), "sku": "LPA-L-OAT", "quantity": 2 }),
+        json!({ "itemId": apron, "sku": "LPA-L-OAT", "quantity": 2 }),
     );
     assert_eq!(r.status, 200, "{}", r.body);
     let cart = json!({ "totalQuantity": 2.0, "subtotalCents": 8400.0, "currency": "EUR" });

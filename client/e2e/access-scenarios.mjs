@@ -152,7 +152,7 @@ export const accessScenarios = [
     },
   ],
   [
-    "axe-core: no serious or critical violations on the product, cart and checkout pages",
+    "axe-core: no serious or critical violations on the product, list (Quick View), cart and checkout pages",
     async ({ context, server, assert }) => {
       const product = await open(context, server, LOAM, "/shop/linen-potting-apron");
       assert.deepEqual(await axe(product), [], "product page");
@@ -172,6 +172,13 @@ export const accessScenarios = [
       await trimmer.click(".tessera-form-modal button[type=submit]");
       await trimmer.locator(".tessera-form-modal .tessera-form-message").waitFor();
       assert.deepEqual(await axe(trimmer), [], "the lightbox with its problems");
+
+      const list = await context.newPage();
+      await list.goto(server.origin(LOAM) + "/shop", { waitUntil: "load" });
+      await list.locator(".sqs-product-quick-view-button[data-tessera-mounted]").first().waitFor();
+      await list.locator(".sqs-product-quick-view-button").first().click();
+      await list.locator(".tessera-quick-view .sqs-add-to-cart-button[data-tessera-mounted]").waitFor();
+      assert.deepEqual(await axe(list), [], "a product list with Quick View open");
 
       const cart = await context.newPage();
       await cart.goto(server.origin(LOAM) + "/cart", { waitUntil: "load" });

@@ -144,6 +144,46 @@ export const scenarios = [
     },
   ],
   [
+    "the instalment pill follows the chosen variant; Quick View adds from the product list",
+    async ({ context, server, assert }) => {
+      const page = await open(context, server, "loam-lantern", "/shop/beeswax-pillar-candle");
+      const pill = page.locator(".tessera-instalments-text");
+      await pill.waitFor();
+      // From the lowest price (€16) until a variant is chosen.
+      assert.equal(await pill.innerText(), "or €4.00 with Afterpay");
+      await choose(page, { Height: "15 cm" });
+      await eventually(() => pill.innerText(), (t) => t === "or €6.00 with Afterpay", "the pill after choosing");
+      await page.click(".tessera-instalments-info");
+      const popup = page.locator(".tessera-instalments-about");
+      await popup.waitFor();
+      assert.match(await popup.innerText(), /Pay in 4 interest-free payments of €6\.00\./);
+      await page.keyboard.press("Escape");
+      await eventually(() => popup.count(), (n) => n === 0, "the popup closing");
+      assert.equal(await page.evaluate(() => document.activeElement?.className), "tessera-instalments-info");
+      // Digital goods have none.
+      const guide = await open(context, server, "loam-lantern", "/shop/houseplant-care-guide");
+      await guide.waitForTimeout(300);
+      assert.equal(await guide.locator(".tessera-instalments").count(), 0);
+
+      // Quick View on the shop's list: the product in the lightbox, added from there.
+      const list = await context.newPage();
+      await list.goto(server.origin("loam-lantern") + "/shop", { waitUntil: "load" });
+      const card = list.locator(".product-card", { hasText: "Linen Potting Apron" });
+      await card.locator(".sqs-product-quick-view-button[data-tessera-mounted]").waitFor();
+      await card.locator(".sqs-product-quick-view-button").click();
+      const box = list.locator(".tessera-quick-view");
+      await box.locator(".sqs-add-to-cart-button[data-tessera-mounted]").waitFor();
+      assert.equal(await box.locator(".tessera-modal-title").innerText(), "Linen Potting Apron");
+      assert.match(list.url(), /\/shop$/, "Quick View stays on the list");
+      await box.locator('select[data-variant-option-name="Size"]').selectOption("L/XL");
+      await box.locator('select[data-variant-option-name="Colour"]').selectOption("Oat");
+      await box.locator(".sqs-add-to-cart-button").click();
+      await eventually(() => headerCount(list), (c) => c === "1", "the header count after a Quick View add");
+      await list.keyboard.press("Escape");
+      await eventually(() => box.count(), (n) => n === 0, "Quick View closing");
+    },
+  ],
+  [
     "a crumb failure: the visitor is told the session expired",
     async ({ context, server, assert }) => {
       const page = await open(context, server, "loam-lantern", APRON);

@@ -13,10 +13,14 @@ const islands: [string, () => Promise<Island>][] = [
   [".sqs-custom-cart, .sqs-cart-quantity", () => import("./islands/cart-widget/index")],
   ["#sqs-cart-root", () => import("./islands/cart/index")],
   ["#sqs-checkout-root", () => import("./islands/checkout/index")],
+  ["a.sqs-product-quick-view-button", () => import("./islands/quick-view/index")],
 ];
 
 for (const [selector, load] of islands) {
   if (document.querySelector(selector)) load().then((i) => i.mount());
+}
+if (Object.keys(pageData().instalments ?? {}).length > 0) {
+  import("./islands/instalments/index").then((i) => i.mount());
 }
 
 let pill = false;

@@ -46,6 +46,16 @@ pub struct ProductLink {
     /// The product's option names in the order its page shows them
     /// (`structuredContent.variantOptionOrdering`), so a line reads "Size: L, Colour: Oat".
     pub options: Vec<String>,
+    /// The product's instalment pill at its lowest price (the item's `installments`), when
+    /// the store offers instalments for it.
+    pub instalments: Option<serde_json::Value>,
+}
+
+/// A context value as plain JSON.
+fn to_json(n: &template_lang::value::Node) -> serde_json::Value {
+    let mut text = String::new();
+    template_lang::value::json::stringify(template_lang::value::View::of(n), None, &mut text);
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
 }
 
 /// The products of `content`: every item with a `productType` under `structuredContent`.
@@ -72,15 +82,7 @@ fn product_links(content: &SiteContent) -> HashMap<String, ProductLink> {
                 let form = item
                     .pointer(&["structuredContent", "additionalFieldsForm"])
                     .filter(|_| has_form)
-                    .and_then(|f| {
-                        let mut text = String::new();
-                        template_lang::value::json::stringify(
-                            template_lang::value::View::of(f),
-                            None,
-                            &mut text,
-                        );
-                        serde_json::from_str(&text).ok()
-                    });
+                    .map(to_json);
                 let options = match item.pointer(&["structuredContent", "variantOptionOrdering"]) {
                     Some(list) => list
                         .as_array()
@@ -90,6 +92,7 @@ fn product_links(content: &SiteContent) -> HashMap<String, ProductLink> {
                         .collect(),
                     None => Vec::new(),
                 };
+                let instalments = item.pointer(&["installments"]).map(to_json);
                 out.insert(
                     id,
                     ProductLink {
@@ -97,6 +100,7 @@ fn product_links(content: &SiteContent) -> HashMap<String, ProductLink> {
                         image,
                         form,
                         options,
+                        instalments,
                     },
                 );
             }

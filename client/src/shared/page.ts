@@ -1,6 +1,7 @@
 // What the server tells the islands about the page (`<script type="application/json"
 // id="tessera-data">`): the store's currency and locale, its express-checkout setting, and
-// the visitor's cart summary, so the cart pill and widget show without a request.
+// the visitor's cart summary, so the cart pill and widget show without a request; and the
+// instalment pills of the products on the page.
 
 export interface CartSummary {
   totalQuantity: number;
@@ -8,11 +9,25 @@ export interface CartSummary {
   currency: string;
 }
 
+/** A product's instalment pill at its lowest price, as the server works it out. */
+export interface InstalmentPill {
+  provider: string;
+  brand: string;
+  payments: number;
+  minimumCents: number;
+  maximumCents: number;
+  inRange: boolean;
+  installmentCents: number;
+  text: string;
+}
+
 export interface PageData {
   currency: string;
   locale: string;
   expressCheckout: boolean;
   cart: CartSummary | null;
+  /** The instalment pills of the products on the page, by item id. */
+  instalments?: Record<string, InstalmentPill>;
 }
 
 let cached: PageData | null = null;
@@ -33,6 +48,7 @@ export function pageData(): PageData {
     locale: raw.locale ?? document.documentElement.lang ?? "en-US",
     expressCheckout: raw.expressCheckout ?? false,
     cart: raw.cart ?? null,
+    instalments: raw.instalments,
   };
   return cached;
 }

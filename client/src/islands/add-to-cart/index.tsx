@@ -11,8 +11,6 @@ import { render } from "react-dom";
 import { ApiError, call, failureText } from "../../shared/api";
 import { setCart } from "../../shared/cart";
 import * as m from "../../shared/messages";
-import { readForm } from "../../shared/form";
-import { openFormModal } from "../../shared/form-modal";
 import { alertModal } from "../../shared/modal";
 import { pageData } from "../../shared/page";
 import { checkQuantity, quantityInput } from "../../shared/quantity";
@@ -88,7 +86,13 @@ function wire(button: HTMLElement) {
   const itemId = button.dataset.itemId ?? "";
   const productType = Number(button.dataset.productType ?? 1);
   const subscription = button.dataset.isSubscription === "true";
-  const form = readForm(button.dataset.form ?? null);
+  // Most products have no additional-fields form: its code loads with the first click of
+  // one that does.
+  const formCode = async () => {
+    const [{ readForm }, { openFormModal }] = await Promise.all([import("../../shared/form"), import("../../shared/form-modal")]);
+    const form = readForm(button.dataset.form ?? null);
+    return form ? { form, openFormModal } : null;
+  };
   /** Adds (or goes to the purchase's own checkout); throws what went wrong. */
   const add = async (sku: string, quantity: number, additionalFields?: string) => {
     const body = { itemId, sku, quantity, ...(additionalFields ? { additionalFields } : {}) };
@@ -110,16 +114,25 @@ function wire(button: HTMLElement) {
     }
     machine.succeed();
   };
+  let opening = false;
   const activate = async (e: Event) => {
     e.preventDefault();
-    if (machine.state !== "idle") return;
+    if (machine.state !== "idle" || opening) return;
     const title = failureTitle(productType, pageData().expressCheckout);
     const choice = choose(itemId, productType);
     if (!choice.ok) {
       await alertModal(title, choice.message);
       return;
     }
-    if (form) {
+    let withForm = null;
+    if (button.dataset.form) {
+      opening = true;
+      withForm = await formCode().finally(() => {
+        opening = false;
+      });
+    }
+    if (withForm) {
+      const { form, openFormModal } = withForm;
       // The product's additional-fields form first, in the lightbox; its failures show there.
       await openFormModal({
         title: form.name || idle,

@@ -53,9 +53,14 @@ export function update(el: HTMLElement) {
   if (v) {
     const cents = sellingCents(v);
     const price = root.querySelector(".product-price");
+    const { currency, locale } = pageData();
     if (cents !== null && price) {
-      const { currency, locale } = pageData();
       price.textContent = formatMoney(cents, v.priceMoney?.currency ?? currency, locale);
+    }
+    if (cents !== null) {
+      // Whatever shows a price of its own follows (the instalment pill).
+      const detail = { itemId: el.dataset.itemId, cents, currency: v.priceMoney?.currency ?? currency };
+      window.dispatchEvent(new CustomEvent("tessera:price", { detail }));
     }
     const image = v.mainImage?.assetUrl;
     const img = image ? root.querySelector<HTMLImageElement>("img") : null;
