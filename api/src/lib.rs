@@ -5,6 +5,7 @@
 pub mod client;
 pub mod cmd;
 pub mod commerce;
+pub mod forms;
 pub mod http;
 pub mod islands;
 pub mod lock_screen;

@@ -71,7 +71,9 @@ pub struct AppState {
     pub(crate) unlock_attempts: crate::lock_screen::Attempts,
     /// Reverse proxies whose forwarding headers are believed ([`crate::client`]).
     pub(crate) trusted_proxies: Arc<[std::net::IpAddr]>,
-    /// Rate limits, payment providers, the cart hold and the carts pages show.
+    /// Rate limits on visitor writes, per family of calls.
+    pub limits: crate::http::limits::Limits,
+    /// Payment providers, the cart hold and the carts pages show.
     pub commerce: Arc<CommerceState>,
 }
 
@@ -84,6 +86,7 @@ impl App {
             inline_render_limit: INLINE_RENDER_LIMIT,
             unlock_attempts: Default::default(),
             trusted_proxies: Arc::from([]),
+            limits: crate::http::limits::Limits::new(Default::default()),
             commerce: Arc::new(CommerceState::default()),
         }))
     }
@@ -96,6 +99,12 @@ impl App {
     /// The same app with these commerce settings (rate limits, cart hold).
     pub fn with_commerce(mut self, commerce: CommerceState) -> App {
         self.setting_up().commerce = Arc::new(commerce);
+        self
+    }
+
+    /// The same app with these rate limits.
+    pub fn with_rates(mut self, rates: crate::http::limits::Rates) -> App {
+        self.setting_up().limits = crate::http::limits::Limits::new(rates);
         self
     }
 
@@ -121,6 +130,7 @@ pub fn router(app: App) -> Router {
             post(crate::lock_screen::unlock),
         )
         .merge(crate::commerce::routes())
+        .merge(crate::forms::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .fallback(page)
         .layer(CompressionLayer::new())

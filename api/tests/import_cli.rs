@@ -43,10 +43,10 @@ fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("applied migrations [1, 2, 3]; schema version 3")
+            .contains("applied migrations [1, 2, 3, 4]; schema version 4")
     );
     let out = tessera(&["migrate", "--data-dir", data_s]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 3)"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 4)"));
 
     let out = tessera(&["import", fixture_s, "--data-dir", data_s]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -97,6 +97,7 @@
 pub mod cache;
 pub mod commerce;
 pub mod error;
+pub mod form_answers;
 pub mod ids;
 pub mod import;
 pub mod migrate;
@@ -120,7 +121,7 @@ pub use repo::commerce::{
     CheckoutTerms, DigitalFile, GiftCard, MAX_QUANTITY, Order, OrderDetails, OrderLine,
     OrderStatus, PaymentMethod, StockLevel, Subscription, normalize_gift_card_code,
 };
-pub use repo::forms::{Form, FormSubmission};
+pub use repo::forms::{Form, FormSubmission, Subscriber};
 pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};
 pub use repo::site_users::{SiteSession, SiteUser};
 pub use repo::tenants::normalize_host;

@@ -35,10 +35,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "commerce",
         sql: include_str!("../migrations/0003_commerce.sql"),
     },
+    Migration {
+        version: 4,
+        name: "mailing_list",
+        sql: include_str!("../migrations/0004_mailing_list.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 3;
+pub const LATEST_VERSION: i64 = 4;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

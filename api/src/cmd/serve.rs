@@ -47,6 +47,10 @@ pub struct ServeArgs {
     /// Gift-card balance lookups one client may make per minute on one site.
     #[arg(long, value_name = "N", default_value_t = Rates::default().gift_card_lookups_per_minute)]
     pub gift_card_lookups_per_minute: u32,
+    /// Form submissions (and submission keys) one client may make per minute on one site
+    /// (bursts of a third of it)
+    #[arg(long, value_name = "N", default_value_t = Rates::default().form_submissions_per_minute)]
+    pub form_submissions_per_minute: u32,
 }
 
 /// `60m`, `90s`, `1h`, `500ms` (a number and a unit).
@@ -117,11 +121,14 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         cart_writes_per_minute: args.cart_writes_per_minute,
         checkouts_per_minute: args.checkouts_per_minute,
         gift_card_lookups_per_minute: args.gift_card_lookups_per_minute,
+        form_submissions_per_minute: args.form_submissions_per_minute,
     };
     let app = App::new(store.clone())
         .with_trusted_proxies(args.trusted_proxies)
-        .with_commerce(CommerceState::new(rates, args.cart_hold));
-    let sweeper = crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
+        .with_rates(rates)
+        .with_commerce(CommerceState::new(args.cart_hold));
+    let sweeper =
+        crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone(), app.limits.clone());
     serve(listener, app).await?;
     sweeper.abort();
     store.close().await?;

@@ -17,22 +17,15 @@ pub mod session;
 pub mod stock;
 pub mod sweeper;
 
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::{ConnectInfo, Request};
-use axum::http::{HeaderMap, HeaderValue, Uri, header};
-use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
 use tenants::commerce::CommerceSettings;
 
-use crate::client::{Client, client_of};
-use crate::http::limits::{Family, Limits, Rates};
-use crate::http::site::{NoSite, Site, resolve};
-use crate::http::{ApiError, crumb};
+use crate::http::ApiError;
+pub use crate::http::call::{Call, respond, with_cookies};
 use crate::server::App;
 use payment::{NoLiveProvider, PaymentProvider, TestProvider};
 use session::CartCookie;
@@ -42,7 +35,6 @@ pub const DEFAULT_CART_HOLD: Duration = Duration::from_secs(60 * 60);
 
 /// The commerce part of the server's state.
 pub struct CommerceState {
-    pub limits: Limits,
     /// Cards of stores in test mode.
     pub test_payments: Arc<dyn PaymentProvider>,
     /// Cards of stores not in test mode.
@@ -55,9 +47,8 @@ pub struct CommerceState {
 }
 
 impl CommerceState {
-    pub fn new(rates: Rates, cart_hold: Duration) -> CommerceState {
+    pub fn new(cart_hold: Duration) -> CommerceState {
         CommerceState {
-            limits: Limits::new(rates),
             test_payments: Arc::new(TestProvider),
             live_payments: Arc::new(NoLiveProvider),
             cart_hold,
@@ -68,7 +59,7 @@ impl CommerceState {
 
 impl Default for CommerceState {
     fn default() -> Self {
-        CommerceState::new(Rates::default(), DEFAULT_CART_HOLD)
+        CommerceState::new(DEFAULT_CART_HOLD)
     }
 }
 
@@ -120,40 +111,8 @@ pub fn routes() -> Router<App> {
         )
 }
 
-/// One API call's context: its site, client, headers and URI.
-pub struct Call {
-    pub site: Site,
-    pub client: Client,
-    pub headers: HeaderMap,
-    pub uri: Uri,
-}
-
+/// What the commerce routes read of a call.
 impl Call {
-    /// The call's site (404 JSON for an unknown host, 503 when the store fails), and its
-    /// body to read.
-    pub async fn begin(app: &App, req: Request) -> Result<(Call, Body), ApiError> {
-        let site = match resolve(app, crate::http::site::host_of(&req)).await {
-            Ok(s) => s,
-            Err(NoSite::UnknownHost) => return Err(ApiError::not_found("Not Found")),
-            Err(NoSite::Unavailable) => return Err(ApiError::unavailable()),
-        };
-        let peer = req
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        let client = client_of(peer, req.headers(), &app.trusted_proxies);
-        let (parts, body) = req.into_parts();
-        Ok((
-            Call {
-                site,
-                client,
-                headers: parts.headers,
-                uri: parts.uri,
-            },
-            body,
-        ))
-    }
-
     /// The store's commerce settings (503 when they do not read; the cause is logged).
     pub fn settings(&self) -> Result<Arc<CommerceSettings>, ApiError> {
         self.site.content.commerce.clone().map_err(|_| {
@@ -164,38 +123,8 @@ impl Call {
         })
     }
 
-    /// A state-changing call: the crumb must match, then the client must be within its rate.
-    pub fn write(&self, app: &App, family: Family) -> Result<(), ApiError> {
-        crumb::check(&self.headers, None, &self.site.secret)?;
-        app.commerce
-            .limits
-            .check(family, self.site.tenant.id, self.client.ip)
-    }
-
     /// The visitor's cart cookie, when signed for this tenant.
     pub fn cart_cookie(&self) -> Option<CartCookie> {
         session::cart_cookie(&self.site, &self.headers)
     }
-
-    /// A query parameter.
-    pub fn query(&self, name: &str) -> Option<String> {
-        form_urlencoded::parse(self.uri.query().unwrap_or("").as_bytes())
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.into_owned())
-    }
-}
-
-/// The response of a handler's body.
-pub fn respond(r: Result<Response, ApiError>) -> Response {
-    r.unwrap_or_else(IntoResponse::into_response)
-}
-
-/// Adds `Set-Cookie` lines to a response.
-pub fn with_cookies(mut r: Response, cookies: impl IntoIterator<Item = String>) -> Response {
-    for c in cookies {
-        if let Ok(v) = HeaderValue::from_str(&c) {
-            r.headers_mut().append(header::SET_COOKIE, v);
-        }
-    }
-    r
 }

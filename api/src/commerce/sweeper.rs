@@ -8,6 +8,7 @@ use std::time::Duration;
 use tenants::{Store, now_ms};
 
 use super::CommerceState;
+use crate::http::limits::Limits;
 
 /// How often the sweep runs for a hold time: a quarter of it, between 50 ms and a minute,
 /// so a cart is released at most a quarter of the hold late.
@@ -26,7 +27,11 @@ pub async fn sweep(store: &Store, hold: Duration) -> tenants::Result<u64> {
 }
 
 /// Runs the sweep for as long as the server runs.
-pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHandle<()> {
+pub fn spawn(
+    store: Store,
+    commerce: Arc<CommerceState>,
+    limits: Limits,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let every = interval(commerce.cart_hold);
         let mut ticker = tokio::time::interval(every);
@@ -41,7 +46,7 @@ pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHan
             }
             since_forget += every;
             if since_forget >= Duration::from_secs(60) {
-                commerce.limits.forget_idle();
+                limits.forget_idle();
                 since_forget = Duration::ZERO;
             }
         }

@@ -23,6 +23,8 @@ pub enum Family {
     Checkout,
     /// Looking up gift card codes (guessing them must be slow).
     GiftCard,
+    /// Form submissions and their keys (each may send an email).
+    FormSubmit,
 }
 
 /// Calls per minute for each family, with bursts of up to a third of that.
@@ -31,6 +33,7 @@ pub struct Rates {
     pub cart_writes_per_minute: u32,
     pub checkouts_per_minute: u32,
     pub gift_card_lookups_per_minute: u32,
+    pub form_submissions_per_minute: u32,
 }
 
 impl Default for Rates {
@@ -40,6 +43,7 @@ impl Default for Rates {
             cart_writes_per_minute: 120,
             checkouts_per_minute: 12,
             gift_card_lookups_per_minute: 12,
+            form_submissions_per_minute: 30,
         }
     }
 }
@@ -53,6 +57,7 @@ pub struct Limits {
     cart: Arc<Limiter>,
     checkout: Arc<Limiter>,
     gift_card: Arc<Limiter>,
+    form: Arc<Limiter>,
 }
 
 fn limiter(per_minute: u32) -> Arc<Limiter> {
@@ -78,6 +83,7 @@ impl Limits {
             cart: limiter(rates.cart_writes_per_minute),
             checkout: limiter(rates.checkouts_per_minute),
             gift_card: limiter(rates.gift_card_lookups_per_minute),
+            form: limiter(rates.form_submissions_per_minute),
         }
     }
 
@@ -87,6 +93,7 @@ impl Limits {
             Family::CartWrite => &self.cart,
             Family::Checkout => &self.checkout,
             Family::GiftCard => &self.gift_card,
+            Family::FormSubmit => &self.form,
         };
         match l.check_key(&(tenant, counted_as(client))) {
             Ok(()) => Ok(()),
@@ -100,7 +107,7 @@ impl Limits {
     /// Forgets clients whose buckets are full again (run now and then, so memory stays
     /// bounded by the clients of the last minutes).
     pub fn forget_idle(&self) {
-        for l in [&self.cart, &self.checkout, &self.gift_card] {
+        for l in [&self.cart, &self.checkout, &self.gift_card, &self.form] {
             l.retain_recent();
             l.shrink_to_fit();
         }

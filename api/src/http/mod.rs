@@ -1,8 +1,9 @@
-//! What every JSON route shares (DESIGN.md "JSON API conventions"): the site a request is
-//! for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
+//! What every JSON route shares (DESIGN.md "JSON API conventions"): one call's context
+//! ([`call`]), the site a request is for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
 //! rate limits ([`limits`]), cookies ([`cookies`]) and signed values ([`signing`]).
 
 pub mod body;
+pub mod call;
 pub mod cookies;
 pub mod crumb;
 pub mod error;

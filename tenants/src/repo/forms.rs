@@ -1,4 +1,4 @@
-//! Forms, single-use submission keys and submissions.
+//! Forms, single-use submission keys, submissions and the site's mailing list.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -43,6 +43,28 @@ pub struct FormSubmission {
     pub page: Value,
 }
 
+/// An address on a site's mailing list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Subscriber {
+    /// Lower-cased.
+    pub email: String,
+    /// What added it: `form:<form id>` or `restock`.
+    pub source: String,
+    /// Epoch ms.
+    pub created_ms: i64,
+}
+
+/// A form from a row of `id, name, fields, settings`.
+fn form_of(r: &crate::sql::Row) -> Result<Form> {
+    Ok(Form {
+        id: r.text(0)?,
+        name: r.text(1)?,
+        fields: r.json(2)?,
+        settings: r.json(3)?,
+    })
+}
+
 pub(crate) async fn put_form_in(tx: &mut Tx, tenant: TenantId, form: &Form) -> Result<String> {
     let id = if form.id.is_empty() {
         new_id()
@@ -76,15 +98,7 @@ impl Store {
                 params![tenant, id],
             )
             .await?;
-        row.map(|r| {
-            Ok(Form {
-                id: r.text(0)?,
-                name: r.text(1)?,
-                fields: r.json(2)?,
-                settings: r.json(3)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(form_of).transpose()
     }
 
     /// Issues a single-use submission key valid for `ttl_ms` (SPEC `FormSubmissionKey`).
@@ -178,5 +192,58 @@ impl Store {
                 })
             })
             .collect()
+    }
+
+    /// Puts `email` on the site's mailing list (lower-cased, once); true when it was not
+    /// there yet.
+    pub async fn add_subscriber(
+        &self,
+        tenant: TenantId,
+        email: &str,
+        source: &str,
+    ) -> Result<bool> {
+        let email = email.trim().to_lowercase();
+        let mut tx = self.write().await?;
+        let added = tx
+            .execute(
+                "INSERT INTO mailing_list_subscriber (tenant_id, email, source, created_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (tenant_id, email) DO NOTHING",
+                params![tenant, email.as_str(), source, now_ms()],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(added > 0)
+    }
+
+    /// The site's mailing list, oldest first.
+    pub async fn subscribers(&self, tenant: TenantId) -> Result<Vec<Subscriber>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT email, source, created_ms FROM mailing_list_subscriber WHERE tenant_id = $1 ORDER BY created_ms, email",
+                params![tenant],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(Subscriber {
+                    email: r.text(0)?,
+                    source: r.text(1)?,
+                    created_ms: r.i64(2)?,
+                })
+            })
+            .collect()
+    }
+
+    /// The site's forms, by name.
+    pub async fn forms(&self, tenant: TenantId) -> Result<Vec<Form>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT id, name, fields, settings FROM form WHERE tenant_id = $1 ORDER BY name, id",
+                params![tenant],
+            )
+            .await?;
+        rows.iter().map(form_of).collect()
     }
 }
