@@ -13,7 +13,7 @@ use axum::response::Response;
 use axum::routing::{get, post};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
-use tenants::form_answers::{self, FORM_INVALID, UNPARSEABLE};
+use tenants::form_answers::{self, UNPARSEABLE};
 use tenants::{Form, StoreError};
 
 use crate::http::ApiError;
@@ -161,9 +161,7 @@ fn checked(form: &Form, sent: &Map<String, Value>) -> Result<Map<String, Value>,
             .into_iter()
             .map(|(k, v)| (k, Value::String(v)))
             .collect();
-        let mut e = ApiError::fields(errors);
-        e.body["message"] = json!(FORM_INVALID);
-        e
+        ApiError::fields(errors)
     })
 }
 

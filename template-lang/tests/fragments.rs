@@ -69,6 +69,23 @@ fn run(
     (out, errors.into_iter().map(|e| e.message).collect())
 }
 
+/// Output and runtime errors of `template` over `page`, with or without `keep_applied`.
+fn run_kept(
+    template: &Template,
+    partials: &Partials,
+    page: &Node,
+    keep: bool,
+) -> (String, Vec<String>) {
+    let env = Env {
+        partials,
+        keep_applied: keep,
+        ..Env::default()
+    };
+    let mut out = String::new();
+    let errors = execute(template, page, &env, &mut out);
+    (out, errors.into_iter().map(|e| e.message).collect())
+}
+
 fn compile(source: &str) -> Template {
     let options = CompileOptions {
         host_prefix: Some("x:".into()),
@@ -379,19 +396,7 @@ fn kept_applied_partials_print_what_a_plain_apply_prints() {
                 .collect();
             entries.push((Arc::from("items"), items.clone()));
             let page = Node::object(entries);
-            let run_with = |keep: bool| {
-                let env = Env {
-                    partials: &parts,
-                    keep_applied: keep,
-                    ..Env::default()
-                };
-                let mut out = String::new();
-                let errors = execute(&template, &page, &env, &mut out);
-                (
-                    out,
-                    errors.into_iter().map(|e| e.message).collect::<Vec<_>>(),
-                )
-            };
+            let run_with = |keep: bool| run_kept(&template, &parts, &page, keep);
             assert_eq!(
                 run_with(true),
                 run_with(false),
@@ -437,13 +442,7 @@ fn kept_product_checkout_prints_what_a_plain_one_prints() {
             entries.push((Arc::from("items"), items.clone()));
             let page_node = Node::object(entries);
             let run_with = |keep: bool| {
-                let env = Env {
-                    partials: &parts,
-                    keep_applied: keep,
-                    ..Env::default()
-                };
-                let mut out = String::new();
-                let errors = execute(&template, &page_node, &env, &mut out);
+                let (out, errors) = run_kept(&template, &parts, &page_node, keep);
                 assert!(errors.is_empty(), "{errors:?}");
                 out
             };

@@ -20,8 +20,6 @@ pub const CHARACTER_LIMIT: &str = "You have exceeded the character limit.";
 /// An email field that is not an address.
 pub const EMAIL_INVALID: &str =
     "Email is not valid. Email addresses should follow the format user@domain.com.";
-/// The whole form, when any field has a problem.
-pub const FORM_INVALID: &str = "One or more fields is invalid, please check your entries.";
 /// A value of the wrong shape (an object for a text field …), or a `form` that is no JSON
 /// object.
 pub const UNPARSEABLE: &str = "Could not parse the form fields, please check your entries.";

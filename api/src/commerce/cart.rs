@@ -15,7 +15,7 @@ use tenants::commerce::{CommerceSettings, Location};
 use tenants::{AddToCart, Cart, CartEntry, CartKind, now_ms};
 
 use super::json::{cart_json, entry_json};
-use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, store_error};
+use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, TOKEN_CART_FIXED, store_error};
 use super::session::{cart_of_token, cart_token, set_cart_cookie};
 use super::{Call, respond, with_cookies};
 use crate::http::ApiError;
@@ -304,9 +304,7 @@ async fn change<B: DeserializeOwned + Default>(
             let target = Target::of(&call)?.ok_or_else(|| ApiError::not_found(NO_CART))?;
             let token = matches!(target, Target::Token(_));
             if token && carts == Carts::Shopping {
-                return Err(ApiError::bad_request(
-                    "This cart holds one purchase; its items cannot change.",
-                ));
+                return Err(ApiError::bad_request(TOKEN_CART_FIXED));
             }
             let done = match op(&call, &settings, target.id(), b).await {
                 Ok(done) => done,

@@ -23,6 +23,8 @@ pub const QUANTITY_NOT_NUMBER: &str = "Quantity must be a number.";
 pub const QUANTITY_NOT_WHOLE: &str = "Quantity must be a whole number";
 /// SPEC §5: a gift card without a denomination.
 pub const NO_DENOMINATION: &str = "Select a denomination for the Gift Card";
+/// Ours: a subscription's or gift card's own cart holds one purchase, fixed when it is made.
+pub const TOKEN_CART_FIXED: &str = "This cart holds one purchase; its items cannot change.";
 /// Ours: SPEC's quantity input runs from 1 to 9999.
 pub const QUANTITY_RANGE: &str = "Quantity must be between 1 and 9999.";
 

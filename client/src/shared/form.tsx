@@ -62,7 +62,10 @@ export function readAnswers(raw: unknown): Answers {
   return out;
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** `local@domain.tld`, as forms and checkout check it before sending. */
+export function isEmail(text: string): boolean {
+  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+}
 
 function empty(a: Answer | undefined): boolean {
   return a === undefined || (Array.isArray(a) ? a.length === 0 : a.trim() === "");
@@ -80,7 +83,7 @@ export function validate(form: FormDef, answers: Answers): Record<string, string
     }
     const text = typeof a === "string" ? a : "";
     if (f.maxLength && text.length > f.maxLength) problems[f.id] = m.CHARACTER_LIMIT;
-    else if (f.type === "email" && text.trim() !== "" && !EMAIL.test(text.trim())) problems[f.id] = m.EMAIL_INVALID;
+    else if (f.type === "email" && text.trim() !== "" && !isEmail(text.trim())) problems[f.id] = m.EMAIL_INVALID;
   }
   return problems;
 }

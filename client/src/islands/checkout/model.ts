@@ -1,6 +1,7 @@
 // What the checkout form holds and how it becomes the checkout call (README "Checkout"):
 // the local checks before sending, the body, and where the server's field problems show.
 
+import { isEmail } from "../../shared/form";
 import * as m from "../../shared/messages";
 import type { FullCart } from "../../shared/types";
 
@@ -61,7 +62,6 @@ export function parseExpiry(text: string): { month: number; year: number } | nul
   return { month, year };
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EXPIRY_FORMAT = "Enter the expiry as MM / YY.";
 
 const ADDRESS: (keyof Details)[] = ["firstName", "lastName", "line1", "city", "postalCode", "country"];
@@ -70,7 +70,7 @@ const ADDRESS: (keyof Details)[] = ["firstName", "lastName", "line1", "city", "p
 export function localProblems(d: Details, ships: boolean, pays: boolean): Partial<Record<Field, string>> {
   const p: Partial<Record<Field, string>> = {};
   if (!d.email.trim()) p.email = m.REQUIRED;
-  else if (!EMAIL.test(d.email.trim())) p.email = m.EMAIL_INVALID;
+  else if (!isEmail(d.email.trim())) p.email = m.EMAIL_INVALID;
   if (ships) for (const f of ADDRESS) if (!d[f].trim()) p[f] = m.REQUIRED;
   if (pays && d.method === "card") {
     if (!d.cardNumber.trim()) p.cardNumber = m.REQUIRED;

@@ -5,7 +5,6 @@
 // the variants, quantity and add-to-cart islands mounted on it, so it behaves exactly as the
 // page does. If the page cannot be fetched the link simply goes there.
 
-import { render } from "react-dom";
 import { quoted } from "../../shared/dom";
 import * as m from "../../shared/messages";
 import { Modal, openModal } from "../../shared/modal";
@@ -78,7 +77,7 @@ export async function open(link: HTMLAnchorElement) {
   const title = host.querySelector(".tessera-modal-title");
   if (title) title.textContent = part.title;
   host.querySelector(".tessera-modal")?.setAttribute("aria-label", part.title);
-  render(null, body);
+  // The loading note goes; the lightbox does not render again, so this stays.
   body.textContent = "";
   body.appendChild(part.node);
   body.removeAttribute("aria-busy");
