@@ -60,6 +60,7 @@ async fn load(dir: &Path, name: &str) -> Cached {
         &snapshot,
         Some(&settings),
         &"en-US".parse().expect("a locale"),
+        &serde_json::Value::Null,
     );
     store.close().await.expect("close the store");
     Cached {

@@ -5,7 +5,7 @@
 //! The renderer ends `{squarespace-headers}` with [`PLACEHOLDER`]. After a page renders,
 //! [`finish_page`] replaces it with the islands' stylesheet, the page data the islands read
 //! (the store's currency and locale, express checkout, the visitor's cart summary, the
-//! instalment pills of the products on the page) and the
+//! instalment pills of the products on the page, the owner's restock success text) and the
 //! loader as a module script (never render-blocking) — only when the page has island markup
 //! or the visitor has a cart; otherwise it only takes the placeholder out, and the page
 //! loads no script at all.
@@ -31,7 +31,7 @@ pub const PREFIX: &str = "/_tessera/islands/";
 pub use renderer::render::ISLANDS_PLACEHOLDER as PLACEHOLDER;
 
 /// Markup an island mounts on; a page with none of it gets no script.
-const MARKERS: [&str; 9] = [
+const MARKERS: [&str; 11] = [
     "sqs-add-to-cart-button",
     "sqs-product-quick-view-button",
     "product-variants",
@@ -41,6 +41,8 @@ const MARKERS: [&str; 9] = [
     "sqs-cart-root",
     "sqs-checkout-root",
     "data-island=",
+    "data-form-id=",
+    "product-restock-notification",
 ];
 
 /// Whether this binary carries the islands (it does when Node was there at build time).
@@ -81,6 +83,8 @@ pub struct PageFacts<'a> {
     pub cart: Option<&'a Node>,
     /// The site's products, for the instalment pills of those on the page.
     pub products: &'a HashMap<String, ProductLink>,
+    /// The owner's text for a restock sign-up that worked.
+    pub restock_success_text: Option<&'a str>,
 }
 
 /// The instalment pills of the products whose add-to-cart buttons are on the page
@@ -145,6 +149,11 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
         let pills = page_instalments(body, facts.products);
         if !pills.is_empty() {
             data["instalments"] = serde_json::Value::Object(pills);
+        }
+        if let Some(text) = facts.restock_success_text
+            && body.contains("product-restock-notification")
+        {
+            data["restockSuccessText"] = json!(text);
         }
         // JSON in a script element: no `<` may close it early.
         let data = data.to_string().replace('<', "\\u003c");

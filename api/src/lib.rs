@@ -2,12 +2,15 @@
 //! the tenant store's model to the renderer's. A library so that benches and tests can drive
 //! the same code paths as the binary.
 
+pub mod captcha;
 pub mod client;
 pub mod cmd;
 pub mod commerce;
+pub mod email;
 pub mod forms;
 pub mod http;
 pub mod islands;
 pub mod lock_screen;
+pub mod restock;
 pub mod server;
 pub mod site_bridge;

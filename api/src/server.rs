@@ -75,6 +75,12 @@ pub struct AppState {
     pub limits: crate::http::limits::Limits,
     /// Payment providers, the cart hold and the carts pages show.
     pub commerce: Arc<CommerceState>,
+    /// The captcha provider of forms, newsletters and restock sign-ups.
+    pub captcha: crate::captcha::Captcha,
+    /// Owners' tokens for the owner routes.
+    pub owner_tokens: crate::http::owner::OwnerTokens,
+    /// Nudges the mailer after mail is put in the outbox.
+    pub outbox: crate::email::Outbox,
 }
 
 impl App {
@@ -88,6 +94,9 @@ impl App {
             trusted_proxies: Arc::from([]),
             limits: crate::http::limits::Limits::new(Default::default()),
             commerce: Arc::new(CommerceState::default()),
+            captcha: Default::default(),
+            owner_tokens: Default::default(),
+            outbox: Default::default(),
         }))
     }
 
@@ -105,6 +114,18 @@ impl App {
     /// The same app with these rate limits.
     pub fn with_rates(mut self, rates: crate::http::limits::Rates) -> App {
         self.setting_up().limits = crate::http::limits::Limits::new(rates);
+        self
+    }
+
+    /// The same app with this captcha provider.
+    pub fn with_captcha(mut self, captcha: crate::captcha::Captcha) -> App {
+        self.setting_up().captcha = captcha;
+        self
+    }
+
+    /// The same app with these owner tokens.
+    pub fn with_owner_tokens(mut self, tokens: crate::http::owner::OwnerTokens) -> App {
+        self.setting_up().owner_tokens = tokens;
         self
     }
 
@@ -131,6 +152,8 @@ pub fn router(app: App) -> Router {
         )
         .merge(crate::commerce::routes())
         .merge(crate::forms::routes())
+        .merge(crate::restock::routes())
+        .merge(crate::captcha::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .fallback(page)
         .layer(CompressionLayer::new())
@@ -293,6 +316,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             ),
             cart: cart_summary.as_ref(),
             products: &found.content.products,
+            restock_success_text: found.content.restock_success_text.as_deref(),
         };
         crate::islands::finish_page(&mut page.body, &facts);
     }
@@ -424,7 +448,7 @@ impl LoadedFolder {
     }
 }
 
-async fn load_folder(
+pub(crate) async fn load_folder(
     app: &App,
     tenant: TenantId,
     version: TemplateVersion,

@@ -207,15 +207,81 @@ fn item_node(
     Value::Object(o)
 }
 
+/// What SPEC.md §3 calls the merchandising context, from the `merchandising` commerce
+/// preferences, for the product pages' scarcity, sold-out and restock sign-up formatters:
+/// product id → settings, with one restock view per sold-out variant (hidden until chosen
+/// when the product has several). `Null` for a site with no products.
+fn merchandising(site: &tenants::model::SiteContent) -> Node {
+    let prefs = site
+        .commerce_preferences
+        .get("merchandising")
+        .cloned()
+        .unwrap_or_default();
+    let flag = |k: &str, default: bool| prefs.get(k).and_then(Value::as_bool).unwrap_or(default);
+    let text = |k: &str| prefs.get(k).cloned().unwrap_or(Value::Null);
+    let restock_on = flag("restockNotificationsEnabled", false);
+    let messages = json!({
+        "buttonText": prefs.get("restockButtonText").and_then(Value::as_str).unwrap_or("Notify Me"),
+        "CTAText": prefs.get("restockCTAText").and_then(Value::as_str)
+            .unwrap_or("Sign up to be notified when this product is back in stock."),
+        "placeholderText": prefs.get("restockPlaceholderText").and_then(Value::as_str)
+            .unwrap_or("Email Address"),
+        "mailingListDescription": prefs.get("mailingListDescription").and_then(Value::as_str)
+            .unwrap_or("Sign up for news and updates"),
+        "successMessage": text("restockSuccessText"),
+    });
+    let mut out = Map::new();
+    for item in &site.items {
+        if item.product_type.is_none() {
+            continue;
+        }
+        let sold_out: Vec<Value> = if restock_on {
+            item.variants
+                .iter()
+                .filter(|v| !v.unlimited && v.qty_in_stock <= 0)
+                .map(|v| json!({ "variantId": v.sku, "hiddenByDefault": item.variants.len() > 1 }))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        out.insert(
+            item.id.clone(),
+            json!({
+                "customSoldOutText": text("customSoldOutText"),
+                "scarcityEnabled": flag("scarcityEnabled", false),
+                "scarcityText": text("scarcityText"),
+                "scarcityThreshold": text("scarcityThreshold"),
+                "scarcityShownByDefault": flag("scarcityShownByDefault", false),
+                "restockNotificationsEnabled": restock_on,
+                "restockNotificationViews": sold_out,
+                "restockNotificationMessages": messages,
+                "mailingListSignUpEnabled": flag("mailingListSignUpEnabled", false),
+                "mailingListOptInByDefault": flag("mailingListOptInByDefault", false),
+            }),
+        );
+    }
+    if out.is_empty() {
+        Node::Null
+    } else {
+        Node::from_json(&Value::Object(out))
+    }
+}
+
 /// Builds the renderer's view of a site from the store's snapshot, with the store's
 /// commerce settings (products show the instalment pill) in the site's locale.
 pub fn site_content(
     site: &tenants::model::SiteContent,
     commerce: Option<&tenants::commerce::CommerceSettings>,
     locale: &icu_locale::Locale,
+    captcha: &Value,
 ) -> SiteContent {
     let settings = &site.settings;
-    let website = Value::Object(settings.website.clone());
+    let mut website = settings.website.clone();
+    if !captcha.is_null() {
+        // The server's captcha, for the forms that show one (`website.captchaSettings`).
+        website.insert("captchaSettings".into(), captcha.clone());
+    }
+    let website = Value::Object(website);
     let website_settings = Value::Object(settings.website_settings.clone());
     let default_currency = website_settings
         .pointer("/storeSettings/selectedCurrency")
@@ -291,6 +357,7 @@ pub fn site_content(
         navigations,
         block_fields,
         homepage,
+        merchandising: merchandising(site),
         locale,
         nav_cache: Default::default(),
         fragments: Default::default(),

@@ -288,4 +288,209 @@ fn rate_limit(backend: Backend) {
     assert_eq!(other.post(KEY, Value::Null).status, 200);
 }
 
-on_both_backends!(forms, rate_limit);
+const HARBOR: &str = "harbor-lane.localhost";
+const COMMISSION: &str = "5f1a0000000000000000c0de";
+
+fn captcha_token(v: &mut Visitor) -> String {
+    let c = v.get("/api/captcha/challenge").json();
+    api::captcha::solve(
+        c["challenge"].as_str().unwrap(),
+        c["difficulty"].as_u64().unwrap() as u32,
+    )
+}
+
+fn submit_with_captcha(v: &mut Visitor, answers: Value, captcha: Option<&str>) -> Response {
+    let k = key(v);
+    v.post(
+        SAVE,
+        json!({"key": k, "formId": COMMISSION, "form": answers.to_string(), "captchaKey": captcha}),
+    )
+}
+
+/// A form with `captcha: true` takes a solved challenge once; field problems come first and
+/// do not spend it.
+fn captcha_forms(backend: Backend) {
+    let server = Server::start(
+        backend,
+        &[
+            "--form-submissions-per-minute",
+            "100000",
+            "--captcha-difficulty",
+            "3",
+        ],
+    );
+    let mut v = Visitor::arrive(&server, HARBOR, "203.0.113.50");
+    let schema = v.get("/api/template/GetTemplateSchema?type=form").json();
+    assert_eq!(schema["forms"][0]["captcha"], true);
+    let good =
+        json!({"name": ["Ada", "Lovelace"], "email": "ada@example.com", "piece": "A teapot."});
+    let r = submit_with_captcha(&mut v, good.clone(), None);
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["errors"]["captchaKey"],
+        "Complete CAPTCHA before submitting."
+    );
+    let r = submit_with_captcha(&mut v, good.clone(), Some("a.b.c.d:12"));
+    assert_eq!(
+        r.json()["errors"]["captchaKey"],
+        "reCAPTCHA failed. Refresh this page and try again."
+    );
+    let t = captcha_token(&mut v);
+    let r = submit_with_captcha(&mut v, json!({"email": "ada@"}), Some(&t));
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["errors"]["piece"], "Required");
+    assert!(r.json()["errors"].get("captchaKey").is_none());
+    let r = submit_with_captcha(&mut v, good.clone(), Some(&t));
+    assert_eq!(
+        r.status, 200,
+        "the token was not spent on the refused try: {}",
+        r.body
+    );
+    let r = submit_with_captcha(&mut v, good.clone(), Some(&t));
+    assert_eq!(
+        r.json()["errors"]["captchaKey"],
+        "reCAPTCHA failed. Refresh this page and try again.",
+        "a token works once"
+    );
+    // Quillback's forms ask for none.
+    let mut q = Visitor::arrive(&server, QUILL, "203.0.113.51");
+    let k = key(&mut q);
+    assert_eq!(submit(&mut q, &k, BOOKING, good_booking()).status, 200);
+    // The booking's notice waits in the outbox for the storage address.
+    let mail = server.with_store(|s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(QUILL).await.unwrap().unwrap();
+            s.outbox(t.id).await.unwrap()
+        })
+    });
+    assert_eq!(mail.len(), 1);
+    let m = &mail[0].email;
+    assert_eq!(
+        (m.kind.as_str(), m.to.as_str()),
+        ("form-submission", "bench@quillback.example")
+    );
+    assert_eq!(m.reply_to.as_deref(), Some("ada@example.com"));
+    assert!(
+        m.text.contains("What does it need?: Full overhaul"),
+        "{}",
+        m.text
+    );
+}
+
+/// A form post without JavaScript: form-encoded, checked by origin, answered with a page.
+fn page_posts(backend: Backend) {
+    let server = Server::start(backend, &["--form-submissions-per-minute", "100000"]);
+    let origin = format!("http://{QUILL}:{}", server.port);
+    let referer = format!("{origin}/contact");
+    let post = |body: &str, headers: &[(&str, &str)]| {
+        let mut h = vec![("Content-Type", "application/x-www-form-urlencoded")];
+        h.extend_from_slice(headers);
+        support::request(
+            server.port,
+            "POST",
+            &format!("{QUILL}:{}", server.port),
+            SAVE,
+            &h,
+            body,
+        )
+    };
+    let from_site = [("Origin", origin.as_str()), ("Referer", referer.as_str())];
+    let good = format!(
+        "formId={BOOKING}&name=Ada&name=Lovelace&email=ada%40example.com&bike=Road&service=Full+overhaul&details=Squeaks&source=poster"
+    );
+    let r = post(&good, &from_site);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        r.body
+            .contains("Thanks! We reply within one working day with a drop-off time.")
+    );
+    assert!(
+        r.body.contains("href=\"/contact\""),
+        "a way back: {}",
+        r.body
+    );
+    let saved = submissions(&server, QUILL, BOOKING);
+    assert_eq!(saved.len(), 1);
+    assert_eq!(saved[0].answers["name"], json!(["Ada", "Lovelace"]));
+    assert_eq!(saved[0].answers["source"], "poster");
+    assert_eq!(saved[0].page["pagePath"], "/contact");
+
+    // Problems by field title, 400.
+    let r = post(&format!("formId={BOOKING}&email=ada%40"), &from_site);
+    assert_eq!(r.status, 400);
+    for want in [
+        "One or more fields is invalid, please check your entries.",
+        "<strong>Name</strong>: Required",
+        "<strong>Kind of bicycle</strong>: Required",
+        "<strong>Email</strong>: Email is not valid. Email addresses should follow the format user@domain.com.",
+    ] {
+        assert!(r.body.contains(want), "{want} in {}", r.body);
+    }
+    // Only from the site's own pages; Referer alone will do.
+    let r = post(&good, &[("Origin", "http://evil.test")]);
+    assert_eq!(r.status, 403);
+    assert!(
+        r.body
+            .contains("This form can only be sent from the site&#39;s own pages.")
+    );
+    assert_eq!(post(&good, &[]).status, 403);
+    assert_eq!(post(&good, &[("Referer", referer.as_str())]).status, 200);
+    // Unknown form; the newsletter joins the list.
+    let r = post("formId=nope", &from_site);
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("This form has not been configured yet."));
+    let r = post(
+        &format!("formId={NEWSLETTER}&email=Zed%40example.com"),
+        &from_site,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.body.contains("You&#39;re on the list."), "{}", r.body);
+    let list = server.with_store(|s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(QUILL).await.unwrap().unwrap();
+            s.subscribers(t.id).await.unwrap()
+        })
+    });
+    assert_eq!(
+        list.iter().map(|s| s.email.as_str()).collect::<Vec<_>>(),
+        ["zed@example.com"]
+    );
+    // A form with a success redirect sends the browser there.
+    server.with_store(|s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(QUILL).await.unwrap().unwrap();
+            let mut f = s.form(t.id, NEWSLETTER).await.unwrap().unwrap();
+            f.settings
+                .insert("successRedirect".into(), json!("/thanks"));
+            s.put_form(t.id, &f).await.unwrap();
+        })
+    });
+    let r = post(
+        &format!("formId={NEWSLETTER}&email=amy%40example.com"),
+        &from_site,
+    );
+    assert_eq!((r.status, r.header("location")), (303, Some("/thanks")));
+    // A captcha form cannot be sent without a solved challenge.
+    let harbor = format!("http://{HARBOR}:{}", server.port);
+    let r = support::request(
+        server.port,
+        "POST",
+        &format!("{HARBOR}:{}", server.port),
+        SAVE,
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", harbor.as_str()),
+        ],
+        &format!("formId={COMMISSION}&name=A&name=B&email=a%40b.co&piece=Pot"),
+    );
+    assert_eq!(r.status, 400);
+    assert!(
+        r.body
+            .contains("<strong>Captcha</strong>: Complete CAPTCHA before submitting."),
+        "{}",
+        r.body
+    );
+}
+
+on_both_backends!(forms, rate_limit, captcha_forms, page_posts);

@@ -43,10 +43,10 @@ fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("applied migrations [1, 2, 3, 4]; schema version 4")
+            .contains("applied migrations [1, 2, 3, 4, 5]; schema version 5")
     );
     let out = tessera(&["migrate", "--data-dir", data_s]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 4)"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 5)"));
 
     let out = tessera(&["import", fixture_s, "--data-dir", data_s]);
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -40,8 +40,9 @@ fn islands(backend: Backend) {
     assert!(loader.starts_with(PREFIX), "{loader}");
     assert!(head.contains(&format!(r#"<link rel="stylesheet" href="{PREFIX}styles-"#)));
     assert!(!page.body.contains("tessera:islands"));
-    // The page data: the store's terms, no cart, and the product's instalment pill (at its
-    // price, €42, in 4 payments, within the store's €1-€1,000).
+    // The page data: the store's terms, no cart, the product's instalment pill (at its
+    // price, €42, in 4 payments, within the store's €1-€1,000), and, since one of its
+    // variants is sold out and so has a restock sign-up, the owner's success text.
     let apron = item_id("loam-lantern", "linen-potting-apron");
     assert_eq!(
         page_data(head).unwrap(),
@@ -49,11 +50,13 @@ fn islands(backend: Backend) {
                 "instalments": { apron.clone(): {
                     "provider": "afterpay", "brand": "Afterpay", "eligible": true, "payments": 4,
                     "minimumCents": 100, "maximumCents": 100000, "inRange": true,
-                    "installmentCents": 1050, "text": "or €10.50 with" } } })
+                    "installmentCents": 1050, "text": "or €10.50 with" } },
+                "restockSuccessText": "Thanks! We'll email you once, when it's back." })
     );
-    // Digital goods get no pill.
+    // Digital goods get no pill, and nothing of them is sold out.
     let guide = v.get("/shop/houseplant-care-guide");
-    assert!(page_data(&guide.body).unwrap().get("instalments").is_none());
+    let data = page_data(&guide.body).unwrap();
+    assert!(data.get("instalments").is_none() && data.get("restockSuccessText").is_none());
     // A product list has Quick View links: it gets the islands too, without pills.
     let list = v.get("/shop");
     assert!(list.body.contains("sqs-product-quick-view-button"));

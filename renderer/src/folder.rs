@@ -107,6 +107,10 @@ pub struct TemplateFolder {
     pub icon: String,
     /// The site stylesheet: `stylesheets` in order.
     pub css: String,
+    /// The site's own email templates, `emails/<kind>.txt` (the plain-text part, its first
+    /// line `Subject: …`) and `emails/<kind>.html`, by file name; the server has defaults
+    /// for the kinds a folder does not override.
+    pub emails: BTreeMap<String, Template>,
     /// `strings/template-<locale>.json` etc. merged per locale, as the `localizedStrings`
     /// node every page context shares (built once per template version, not per render).
     pub strings: BTreeMap<String, Node>,
@@ -323,6 +327,15 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
     .map_or_else(|| "data:,".to_string(), |f| format!("/{f}"));
     let css = load_styles(&mut l, &conf);
     let strings = load_strings(&mut l);
+    let email_files: Vec<String> = files
+        .keys()
+        .filter(|p| p.starts_with("emails/") && (p.ends_with(".txt") || p.ends_with(".html")))
+        .cloned()
+        .collect();
+    let emails = email_files
+        .iter()
+        .filter_map(|p| Some((p["emails/".len()..].to_string(), l.template(p)?)))
+        .collect();
 
     TemplateFolder {
         name: str_field(&conf, "name"),
@@ -336,6 +349,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         icon,
         css,
         strings,
+        emails,
         problems: l.problems,
         main_size: AtomicUsize::new(0),
         page_size: AtomicUsize::new(0),

@@ -430,6 +430,9 @@ pub fn page_context(
         ),
         ("calendarView", Node::Bool(false)),
     ];
+    if !matches!(site.merchandising, Node::Null) {
+        entries.push(("productMerchandisingContext", site.merchandising.clone()));
+    }
     match route {
         Route::Collection { index, query } => {
             let c = &site.collections[*index];
@@ -502,8 +505,10 @@ pub fn page_context(
                     entries.push((key, Node::from(v.as_str())));
                 }
             }
-            if query.calendar {
-                entries[6] = ("calendarView", Node::Bool(true));
+            if query.calendar
+                && let Some(e) = entries.iter_mut().find(|e| e.0 == "calendarView")
+            {
+                e.1 = Node::Bool(true);
             }
         }
         Route::Item { collection, item } => {

@@ -185,6 +185,9 @@ pub struct SiteContent {
     pub block_fields: BTreeMap<String, Arc<str>>,
     /// Index of the homepage collection.
     pub homepage: Option<usize>,
+    /// `productMerchandisingContext` of store pages (product id → scarcity, sold-out text,
+    /// restock sign-up views and messages), or `Null` for a site that sells nothing.
+    pub merchandising: Node,
     /// The site's locale (`website.language`), e.g. `en-US`.
     pub locale: String,
     /// The data of navigation tags already built for this content.
@@ -478,6 +481,9 @@ impl SiteContent {
             navigations,
             block_fields,
             homepage,
+            merchandising: doc
+                .get("productMerchandisingContext")
+                .map_or(Node::Null, Node::from_json),
             locale,
             nav_cache: NavCache::default(),
             fragments: Fragments::default(),

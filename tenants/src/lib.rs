@@ -122,6 +122,7 @@ pub use repo::commerce::{
     OrderStatus, PaymentMethod, StockLevel, Subscription, normalize_gift_card_code,
 };
 pub use repo::forms::{Form, FormSubmission, Subscriber};
+pub use repo::outbox::{Email, QueuedEmail};
 pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};
 pub use repo::site_users::{SiteSession, SiteUser};
 pub use repo::tenants::normalize_host;

@@ -40,10 +40,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "mailing_list",
         sql: include_str!("../migrations/0004_mailing_list.sql"),
     },
+    Migration {
+        version: 5,
+        name: "outbox_captcha",
+        sql: include_str!("../migrations/0005_outbox_captcha.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 4;
+pub const LATEST_VERSION: i64 = 5;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -13,8 +13,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::store_args::StoreArgs;
+use crate::captcha::Captcha;
 use crate::commerce::CommerceState;
+use crate::email::Transport;
 use crate::http::limits::Rates;
+use crate::http::owner::OwnerTokens;
 use crate::server::{App, serve};
 
 /// Serve the demo tenants (or whatever the store holds) over HTTP.
@@ -51,6 +54,40 @@ pub struct ServeArgs {
     /// (bursts of a third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().form_submissions_per_minute)]
     pub form_submissions_per_minute: u32,
+    /// Where the sites' email goes: `smtp://host:port` (`?tls=required` for STARTTLS),
+    /// `smtps://host`, with `user:pass@` when the server wants a login. Without it, mail
+    /// goes to one mbox file per site under `DATA_DIR/outbox/`.
+    #[arg(long, value_name = "URL", env = "TESSERA_SMTP_URL")]
+    pub smtp: Option<String>,
+    /// Leading zero bits the built-in proof-of-work captcha asks for (each one doubles a
+    /// visitor's work; 16 is a fraction of a second in a browser).
+    #[arg(long, value_name = "BITS", default_value_t = crate::captcha::DEFAULT_DIFFICULTY,
+          value_parser = clap::value_parser!(u32).range(1..=28))]
+    pub captcha_difficulty: u32,
+    /// Use reCAPTCHA instead of the built-in captcha: its site key (with
+    /// `--recaptcha-secret`).
+    #[arg(long, value_name = "KEY", requires = "recaptcha_secret")]
+    pub recaptcha_site_key: Option<String>,
+    /// reCAPTCHA's secret key.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "TESSERA_RECAPTCHA_SECRET",
+        requires = "recaptcha_site_key"
+    )]
+    pub recaptcha_secret: Option<String>,
+    /// Where reCAPTCHA tokens are verified (Google's siteverify unless set).
+    #[arg(long, value_name = "URL", requires = "recaptcha_site_key")]
+    pub recaptcha_verify_url: Option<String>,
+    /// A site owner's token for the owner routes, `SITE=TOKEN` (repeatable; also
+    /// `TESSERA_OWNER_TOKENS=SITE=TOKEN,…`). Tokens are 16 characters or more.
+    #[arg(
+        long = "owner-token",
+        value_name = "SITE=TOKEN",
+        env = "TESSERA_OWNER_TOKENS",
+        value_delimiter = ','
+    )]
+    pub owner_tokens: Vec<String>,
 }
 
 /// `60m`, `90s`, `1h`, `500ms` (a number and a unit).
@@ -123,14 +160,31 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         gift_card_lookups_per_minute: args.gift_card_lookups_per_minute,
         form_submissions_per_minute: args.form_submissions_per_minute,
     };
+    let captcha = match (args.recaptcha_site_key, args.recaptcha_secret) {
+        (Some(key), Some(secret)) => Captcha::recaptcha(key, secret, args.recaptcha_verify_url),
+        _ => Captcha::ProofOfWork {
+            difficulty: args.captcha_difficulty,
+        },
+    };
+    let owner_tokens = OwnerTokens::parse(args.owner_tokens.iter().map(String::as_str))
+        .map_err(anyhow::Error::msg)?;
+    let transport = match &args.smtp {
+        Some(url) => Transport::smtp(url)?,
+        None => Transport::Files(args.store.data_dir.join("outbox")),
+    };
+    eprintln!("tessera: {}", transport.describe());
     let app = App::new(store.clone())
         .with_trusted_proxies(args.trusted_proxies)
         .with_rates(rates)
-        .with_commerce(CommerceState::new(args.cart_hold));
+        .with_commerce(CommerceState::new(args.cart_hold))
+        .with_captcha(captcha)
+        .with_owner_tokens(owner_tokens);
     let sweeper =
         crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone(), app.limits.clone());
+    let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
     serve(listener, app).await?;
     sweeper.abort();
+    mailer.abort();
     store.close().await?;
     Ok(())
 }

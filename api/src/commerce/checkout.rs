@@ -284,9 +284,22 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
         }
     };
 
+    // The confirmation is written in the order's own transaction (never lost, never sent
+    // for a refused checkout).
+    let composer = crate::email::Composer::for_call(app, &call).await;
+    let title = crate::email::site_title(&call).to_owned();
+    let confirmation = |order: &tenants::Order| {
+        let data = super::confirmation::confirmation_data(order, &call.site, &title);
+        Some(composer.email(
+            crate::email::compose::ORDER_CONFIRMATION,
+            &data,
+            &order.customer_email,
+            None,
+        ))
+    };
     let placed = app
         .store
-        .place_order(
+        .place_order_with_mail(
             t,
             &cart.id,
             &Checkout {
@@ -299,10 +312,14 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
                 test_mode: settings.payments.test_mode,
                 time_zone: &call.site.content.time_zone,
             },
+            confirmation,
         )
         .await;
     let order = match placed {
-        Ok(order) => order,
+        Ok(order) => {
+            app.outbox.nudge();
+            order
+        }
         Err(e) => {
             if let Some(auth) = &authorization {
                 provider.void(auth).await;

@@ -6,6 +6,7 @@
 
 pub mod cart;
 pub mod checkout;
+pub mod confirmation;
 pub mod instalments;
 pub mod json;
 pub mod messages;

@@ -1,6 +1,7 @@
 //! The abandoned-cart sweep: every so often, carts idle longer than the hold time give their
-//! stock back (they keep their entries; checkout takes the units again). It also lets the
-//! rate limiters forget idle clients.
+//! stock back (they keep their entries; checkout takes the units again). Once a minute it
+//! also lets the rate limiters forget idle clients and forgets spent captcha challenges
+//! that have expired anyway.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,6 +48,9 @@ pub fn spawn(
             since_forget += every;
             if since_forget >= Duration::from_secs(60) {
                 limits.forget_idle();
+                if let Err(e) = store.sweep_spent_captchas().await {
+                    tracing::warn!(error = %e, "forgetting spent captchas failed");
+                }
                 since_forget = Duration::ZERO;
             }
         }

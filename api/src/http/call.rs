@@ -56,6 +56,23 @@ impl Call {
             .check(family, self.site.tenant.id, self.client.ip)
     }
 
+    /// The `Host` the call came in on (one of the site's domains).
+    pub fn host(&self) -> String {
+        self.headers
+            .get(axum::http::header::HOST)
+            .and_then(|h| h.to_str().ok())
+            .or_else(|| self.uri.authority().map(|a| a.as_str()))
+            .unwrap_or("localhost")
+            .to_owned()
+    }
+
+    /// The site's base URL as the visitor reached it (`https` behind a trusted proxy that
+    /// says so).
+    pub fn base_url(&self) -> String {
+        let scheme = if self.client.https { "https" } else { "http" };
+        format!("{scheme}://{}", self.host())
+    }
+
     /// A query parameter.
     pub fn query(&self, name: &str) -> Option<String> {
         form_urlencoded::parse(self.uri.query().unwrap_or("").as_bytes())

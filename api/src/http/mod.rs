@@ -1,6 +1,6 @@
 //! What every JSON route shares (DESIGN.md "JSON API conventions"): one call's context
 //! ([`call`]), the site a request is for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
-//! rate limits ([`limits`]), cookies ([`cookies`]) and signed values ([`signing`]).
+//! rate limits ([`limits`]), the owner's token ([`owner`]), cookies ([`cookies`]) and signed values ([`signing`]).
 
 pub mod body;
 pub mod call;
@@ -8,6 +8,7 @@ pub mod cookies;
 pub mod crumb;
 pub mod error;
 pub mod limits;
+pub mod owner;
 pub mod signing;
 pub mod site;
 

@@ -31,6 +31,9 @@ pub struct SiteBundle {
     pub website_id: String,
     /// Each product's page and main image, by item id: what a cart line links to and shows.
     pub products: HashMap<String, ProductLink>,
+    /// What a restock sign-up shows when it worked (`merchandising.restockSuccessText`), if
+    /// the owner set it; the island's default is SPEC's "Signed up!".
+    pub restock_success_text: Option<String>,
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -167,7 +170,9 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     let version = snapshot.tenant.template_version;
     let content = app
         .sites
-        .get_with(key, async { Arc::new(bundle(&snapshot)) })
+        .get_with(key, async {
+            Arc::new(bundle(&snapshot, &app.captcha.settings()))
+        })
         .await;
     Ok(Site {
         tenant,
@@ -177,7 +182,7 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     })
 }
 
-fn bundle(snapshot: &tenants::SiteContent) -> SiteBundle {
+fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     let website = &snapshot.settings.website;
     let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
     let commerce = CommerceSettings::from_site(
@@ -197,6 +202,7 @@ fn bundle(snapshot: &tenants::SiteContent) -> SiteBundle {
         snapshot,
         commerce.as_deref().ok(),
         &locale,
+        captcha,
     ));
     SiteBundle {
         products: product_links(&render),
@@ -206,5 +212,12 @@ fn bundle(snapshot: &tenants::SiteContent) -> SiteBundle {
         locale,
         time_zone: text("timeZone").unwrap_or_else(|| "America/New_York".to_owned()),
         website_id: text("id").unwrap_or_else(|| snapshot.tenant.id.to_string()),
+        restock_success_text: snapshot
+            .commerce_preferences
+            .get("merchandising")
+            .and_then(|m| m.get("restockSuccessText"))
+            .and_then(Value::as_str)
+            .filter(|t| !t.trim().is_empty())
+            .map(str::to_owned),
     }
 }

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod smtp;
+
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

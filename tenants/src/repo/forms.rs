@@ -117,7 +117,8 @@ impl Store {
 
     /// Stores a submission, consuming its key in the same transaction: a key works once,
     /// before it expires, for its own tenant only. `Invalid` for a bad key, `NotFound` for
-    /// an unknown form.
+    /// an unknown form. `mail` (the notice to the form's storage address) goes into the
+    /// outbox in the same transaction.
     pub async fn save_submission(
         &self,
         tenant: TenantId,
@@ -125,6 +126,7 @@ impl Store {
         form_id: &str,
         answers: &Value,
         page: &Value,
+        mail: Option<&crate::Email>,
     ) -> Result<FormSubmission> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -163,6 +165,9 @@ impl Store {
             params![tenant, sub.id.as_str(), form_id, key, now, answers, page],
         )
         .await?;
+        if let Some(mail) = mail {
+            super::outbox::enqueue_in(&mut tx, tenant, mail).await?;
+        }
         tx.commit().await?;
         Ok(sub)
     }

@@ -5,6 +5,7 @@ pub(crate) mod analytics;
 pub(crate) mod commerce;
 pub(crate) mod content;
 pub(crate) mod forms;
+pub(crate) mod outbox;
 pub(crate) mod restock;
 pub(crate) mod secrets;
 pub(crate) mod site_users;

@@ -86,8 +86,9 @@ fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> 
 }
 
 impl Store {
-    /// Records a sign-up for a variant (idempotent per email and variant). `NotFound` for an
-    /// unknown variant. Email validation (SPEC messages) belongs to the API layer.
+    /// Records a sign-up for a variant (idempotent per email and variant), and puts the
+    /// address on the site's mailing list when asked to. `NotFound` for an unknown variant.
+    /// Email validation (SPEC messages) belongs to the API layer.
     pub async fn restock_signup(
         &self,
         tenant: TenantId,
@@ -117,6 +118,14 @@ impl Store {
             params![tenant, new_id(), item_id, sku, email.as_str(), join_mailing_list, language, now_ms()],
         )
         .await?;
+        if join_mailing_list {
+            tx.execute(
+                "INSERT INTO mailing_list_subscriber (tenant_id, email, source, created_ms) VALUES ($1, $2, 'restock', $3) \
+                 ON CONFLICT (tenant_id, email) DO NOTHING",
+                params![tenant, email.as_str(), now_ms()],
+            )
+            .await?;
+        }
         let row = tx
             .query_one(
                 &format!(
@@ -182,22 +191,42 @@ impl Store {
         Ok(page_of(rows, limit, |s| s.id.clone()))
     }
 
-    /// Marks a variant's pending sign-ups as notified (the "send" call); returns how many.
-    pub async fn mark_restock_notified(
+    /// Sends a variant's back-in-stock notices: every pending sign-up gets the message
+    /// `compose` makes for it (none when it gives `None`), put in the outbox in the same
+    /// transaction that marks the sign-ups notified, so each signer is told once. Returns
+    /// how many were notified.
+    pub async fn send_restock_notices(
         &self,
         tenant: TenantId,
         item_id: &str,
         sku: &str,
+        compose: impl Fn(&RestockSignup) -> Option<crate::Email>,
     ) -> Result<u64> {
+        let now = now_ms();
         let mut tx = self.write().await?;
-        let n = tx
-            .execute(
-                "UPDATE restock_signup SET notified_ms = $4 WHERE tenant_id = $1 AND item_id = $2 AND sku = $3 \
-                 AND notified_ms IS NULL",
-                params![tenant, item_id, sku, now_ms()],
+        let pending = tx
+            .query(
+                &format!(
+                    "SELECT {SIGNUP_COLUMNS} FROM restock_signup WHERE tenant_id = $1 AND item_id = $2 \
+                     AND sku = $3 AND notified_ms IS NULL ORDER BY id"
+                ),
+                params![tenant, item_id, sku],
+            )
+            .await?
+            .iter()
+            .map(signup_from_row)
+            .collect::<Result<Vec<_>>>()?;
+        for s in &pending {
+            if let Some(mail) = compose(s) {
+                super::outbox::enqueue_in(&mut tx, tenant, &mail).await?;
+            }
+            tx.execute(
+                "UPDATE restock_signup SET notified_ms = $3 WHERE tenant_id = $1 AND id = $2",
+                params![tenant, s.id.as_str(), now],
             )
             .await?;
+        }
         tx.commit().await?;
-        Ok(n)
+        Ok(pending.len() as u64)
     }
 }

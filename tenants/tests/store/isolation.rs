@@ -91,7 +91,7 @@ async fn private_rows(store: &Store, t: TenantId) -> PrivateRows {
     let key = store.create_submission_key(t, 600_000).await.unwrap();
     let used_key = store.create_submission_key(t, 600_000).await.unwrap();
     store
-        .save_submission(t, &used_key, FORM, &json!({"msg": "hi"}), &json!({}))
+        .save_submission(t, &used_key, FORM, &json!({"msg": "hi"}), &json!({}), None)
         .await
         .unwrap();
     store
@@ -273,7 +273,7 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     );
     not_found(crate::common::buy(s, b, &rows.cart, "b@b.test").await);
     let r = s
-        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}))
+        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}), None)
         .await;
     assert!(
         matches!(r, Err(StoreError::Invalid(_))),
@@ -281,7 +281,12 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     );
     not_found(s.create_session(b, &rows.user, 1000).await);
     assert!(!s.delete_session(b, &rows.token).await.unwrap());
-    assert_eq!(s.mark_restock_notified(b, ITEM, "MUG-M").await.unwrap(), 0);
+    assert_eq!(
+        s.send_restock_notices(b, ITEM, "MUG-M", |_| None)
+            .await
+            .unwrap(),
+        0
+    );
     // Releasing every open cart of B (cutoff in the future) leaves A's carts alone.
     s.release_abandoned_carts(b, tenants::now_ms() + 3_600_000)
         .await

@@ -2,7 +2,7 @@ use serde_json::json;
 
 use crate::common::Env;
 use crate::content::{collection, product};
-use tenants::{AnalyticsEvent, Form, PerformanceRecord, StoreError, TemplateFile};
+use tenants::{AnalyticsEvent, Email, Form, PerformanceRecord, StoreError, TemplateFile};
 
 async fn forms_keys_and_submissions(env: Env) {
     let t = env.tenant("site").await;
@@ -21,14 +21,14 @@ async fn forms_keys_and_submissions(env: Env) {
     let page = json!({"pagePath": "/contact", "contentSource": "c"});
     let sub = env
         .store
-        .save_submission(t, &key, &fid, &json!({"email": "a@b.test"}), &page)
+        .save_submission(t, &key, &fid, &json!({"email": "a@b.test"}), &page, None)
         .await
         .unwrap();
     assert_eq!(sub.answers["email"], "a@b.test");
     // A key works once.
     let err = env
         .store
-        .save_submission(t, &key, &fid, &json!({}), &page)
+        .save_submission(t, &key, &fid, &json!({}), &page, None)
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
@@ -36,7 +36,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let old = env.store.create_submission_key(t, -1).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &old, &fid, &json!({}), &page)
+            .save_submission(t, &old, &fid, &json!({}), &page, None)
             .await,
         Err(StoreError::Invalid(_))
     ));
@@ -44,7 +44,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let k2 = env.store.create_submission_key(t, 60_000).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &k2, "nope", &json!({}), &page)
+            .save_submission(t, &k2, "nope", &json!({}), &page, None)
             .await,
         Err(StoreError::NotFound(_))
     ));
@@ -129,13 +129,35 @@ async fn restock_signups_group_and_paginate(env: Env) {
         .unwrap();
     assert_eq!(p2.rows.len(), 1);
     assert!(!p2.has_next_page);
+    let notice = |s: &tenants::RestockSignup| {
+        Some(Email {
+            kind: "restock".into(),
+            from: "shop@example.test".into(),
+            to: s.email.clone(),
+            reply_to: None,
+            subject: format!("{} is back", s.sku),
+            text: "Back in stock".into(),
+            html: None,
+        })
+    };
     assert_eq!(
         env.store
-            .mark_restock_notified(t, &item, "MUG-S")
+            .send_restock_notices(t, &item, "MUG-S", notice)
             .await
             .unwrap(),
         3
     );
+    // Each signer is told once: a second send finds nobody waiting.
+    assert_eq!(
+        env.store
+            .send_restock_notices(t, &item, "MUG-S", notice)
+            .await
+            .unwrap(),
+        0
+    );
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert_eq!(outbox.len(), 3);
+    assert!(outbox.iter().all(|m| m.email.subject == "MUG-S is back"));
     assert_eq!(
         env.store
             .restock_groups(t, None, 10)
@@ -291,7 +313,79 @@ async fn template_versions(env: Env) {
     );
 }
 
+/// The outbox hands a message to one mailer at a time (a lease), counts tries, keeps failed
+/// ones for their retry time and stops offering sent ones.
+async fn outbox_leases_retries_and_sends(env: Env) {
+    let t = env.tenant("site").await;
+    let mail = |to: &str| Email {
+        kind: "form-submission".into(),
+        from: "Site <no-reply@site.test>".into(),
+        to: to.into(),
+        reply_to: Some("visitor@example.test".into()),
+        subject: "New submission".into(),
+        text: "Hello".into(),
+        html: Some("<p>Hello</p>".into()),
+    };
+    let a = env
+        .store
+        .enqueue_email(t, &mail("a@site.test"))
+        .await
+        .unwrap();
+    let b = env
+        .store
+        .enqueue_email(t, &mail("b@site.test"))
+        .await
+        .unwrap();
+    let taken = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(
+        taken.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        [a.as_str(), b.as_str()]
+    );
+    assert_eq!(taken[0].email, mail("a@site.test"));
+    assert_eq!(taken[0].attempts, 1);
+    assert!(
+        env.store
+            .claim_due_emails(60_000, 10)
+            .await
+            .unwrap()
+            .is_empty(),
+        "leased messages are not handed out twice"
+    );
+    env.store.email_sent(t, &a).await.unwrap();
+    env.store
+        .email_failed(t, &b, "connection refused", tenants::now_ms() - 1)
+        .await
+        .unwrap();
+    let again = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(
+        again.len(),
+        1,
+        "the failed one is due again, the sent one is not"
+    );
+    assert_eq!((again[0].id.as_str(), again[0].attempts), (b.as_str(), 2));
+    assert_eq!(again[0].last_error.as_deref(), Some("connection refused"));
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert!(outbox[0].sent_ms.is_some() && outbox[1].sent_ms.is_none());
+    // Captcha challenges are spent once.
+    let later = tenants::now_ms() + 60_000;
+    assert!(env.store.spend_captcha(t, "c1", later).await.unwrap());
+    assert!(!env.store.spend_captcha(t, "c1", later).await.unwrap());
+    let other = env.tenant("other").await;
+    assert!(
+        env.store.spend_captcha(other, "c1", later).await.unwrap(),
+        "per tenant"
+    );
+    assert!(
+        env.store
+            .spend_captcha(t, "old", tenants::now_ms() - 1)
+            .await
+            .unwrap()
+    );
+    assert_eq!(env.store.sweep_spent_captchas().await.unwrap(), 1);
+}
+
 crate::on_both_backends!(
+    outbox_leases_retries_and_sends,
     forms_keys_and_submissions,
     restock_signups_group_and_paginate,
     site_users_and_sessions,

@@ -16,6 +16,8 @@ use serde_json::{Map, Value, json};
 use tenants::form_answers::{self, UNPARSEABLE};
 use tenants::{Form, StoreError};
 
+mod page_post;
+
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
@@ -29,8 +31,6 @@ pub const KEY_LIFETIME: Duration = Duration::from_secs(30 * 60);
 /// SPEC.md §8, by status.
 pub const NOT_CONFIGURED: &str = "This form has not been configured yet.";
 pub const UNABLE_TO_SUBMIT: &str = "Unable to submit form. Please try again later.";
-pub const CAPTCHA_MISSING: &str = "Complete CAPTCHA before submitting.";
-pub const CAPTCHA_FAILED: &str = "reCAPTCHA failed. Refresh this page and try again.";
 pub const RATE_LIMITED: &str =
     "Unable to submit form. Submission rate limit exceeded. Please try again later.";
 
@@ -64,7 +64,7 @@ fn public_form(f: &Form) -> Value {
         "successRedirect": s.get("successRedirect"),
         "disclaimer": s.get("disclaimer"),
         "newsletter": s.get("newsletter").and_then(Value::as_bool).unwrap_or(false),
-        "captcha": s.get("captcha").and_then(Value::as_bool).unwrap_or(false),
+        "captcha": wants_captcha(f),
     })
 }
 
@@ -154,6 +154,63 @@ async fn the_form(app: &App, call: &Call, id: &str) -> Result<Form, ApiError> {
         .ok_or_else(|| ApiError::not_found(NOT_CONFIGURED))
 }
 
+/// Whether submissions must pass the captcha (`settings.captcha`).
+fn wants_captcha(form: &Form) -> bool {
+    form.settings.get("captcha").and_then(Value::as_bool) == Some(true)
+}
+
+/// Where the form's submissions are mailed (`settings.storage.email`, the builder's
+/// storage tab), if anywhere.
+fn storage_address(form: &Form) -> Option<&str> {
+    form.settings
+        .get("storage")?
+        .get("email")?
+        .as_str()
+        .filter(|a| form_answers::email_ok(a))
+}
+
+/// The notice of a submission to the storage address: every field's title and answer
+/// ("N/A" when unanswered), replying to the visitor's email when the form asked for one.
+async fn submission_email(
+    app: &App,
+    call: &Call,
+    form: &Form,
+    answers: &Map<String, Value>,
+    page: &Value,
+    to: &str,
+) -> tenants::Email {
+    let rows: Vec<Value> = form
+        .fields
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| !matches!(f.get("type").and_then(Value::as_str), Some("section")))
+        .filter_map(|f| {
+            let id = f.get("id")?.as_str()?;
+            let title = f.get("title").and_then(Value::as_str).unwrap_or(id);
+            let answer = answers.get(id).map_or_else(
+                || form_answers::NOT_ANSWERED.to_owned(),
+                form_answers::answer_text,
+            );
+            Some(json!({ "id": id, "title": title, "answer": answer }))
+        })
+        .collect();
+    let reply_to = form_answers::first_email(&form.fields, answers);
+    let data = json!({
+        "website": { "siteTitle": crate::email::site_title(call) },
+        "form": { "id": form.id, "name": form.name },
+        "answers": rows,
+        "page": page,
+        "replyTo": reply_to,
+    });
+    crate::email::Composer::for_call(app, call).await.email(
+        crate::email::compose::FORM_SUBMISSION,
+        &data,
+        to,
+        reply_to.clone(),
+    )
+}
+
 /// The checked answers, or 400 with every field's problem.
 fn checked(form: &Form, sent: &Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
     form_answers::check(&form.fields, sent).map_err(|problems| {
@@ -165,69 +222,115 @@ fn checked(form: &Form, sent: &Map<String, Value>) -> Result<Map<String, Value>,
     })
 }
 
+/// What a visitor sent, whichever way it came.
+struct Sent {
+    form_id: String,
+    /// A submission key, or none for a page post (which takes one itself).
+    key: Option<String>,
+    answers: Map<String, Value>,
+    captcha: Option<String>,
+    page: Value,
+}
+
+/// What a saved submission shows next.
+struct Saved {
+    newsletter: bool,
+    public: Value,
+}
+
+/// Checks and stores a submission: the form's answers, then its captcha, then the key
+/// (single use) and the submission with the notice to the storage address in one
+/// transaction; a newsletter form's email joins the mailing list.
+async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
+    let form = the_form(app, call, &s.form_id).await?;
+    let answers = checked(&form, &s.answers)?;
+    if wants_captcha(&form) {
+        app.captcha
+            .check(app, call, s.captcha.as_deref())
+            .await
+            .map_err(|r| ApiError::field("captchaKey", r.message()))?;
+    }
+    let t = call.site.tenant.id;
+    let key = match s.key {
+        Some(k) => k,
+        None => app
+            .store
+            .create_submission_key(t, KEY_LIFETIME.as_millis() as i64)
+            .await
+            .map_err(|e| store_failure(&e))?,
+    };
+    let mail = match storage_address(&form) {
+        Some(to) => Some(submission_email(app, call, &form, &answers, &s.page, to).await),
+        None => None,
+    };
+    let stored = Value::Object(answers.clone());
+    match app
+        .store
+        .save_submission(t, &key, &form.id, &stored, &s.page, mail.as_ref())
+        .await
+    {
+        Ok(_) => {
+            if mail.is_some() {
+                app.outbox.nudge();
+            }
+        }
+        Err(StoreError::Invalid(_)) => {
+            return Err(ApiError::new(StatusCode::UNAUTHORIZED, UNABLE_TO_SUBMIT));
+        }
+        Err(StoreError::NotFound(_)) => return Err(ApiError::not_found(NOT_CONFIGURED)),
+        Err(e) => return Err(store_failure(&e)),
+    }
+    let newsletter = form.settings.get("newsletter").and_then(Value::as_bool) == Some(true);
+    if newsletter && let Some(email) = form_answers::first_email(&form.fields, &answers) {
+        app.store
+            .add_subscriber(t, &email, &format!("form:{}", form.id))
+            .await
+            .map_err(|e| store_failure(&e))?;
+    }
+    Ok(Saved {
+        newsletter,
+        public: public_form(&form),
+    })
+}
+
 /// `POST /api/form/SaveFormSubmission` {key, formId, form, captchaKey?, pageTitle, pageId,
-/// contentSource, pagePath, pagePermissionTypeValue} → `{success, submissionMessage,
-/// submissionHtml, successRedirect}`.
+/// contentSource, pagePath, pagePermissionTypeValue} → `{success, newsletter,
+/// submissionMessage, submissionHtml, successRedirect}`. A form-encoded post (a page
+/// without JavaScript) is answered with a page instead ([`page_post`]).
 async fn save(State(app): State<App>, req: Request) -> Response {
+    if page_post::is_page_post(req.headers()) {
+        return page_post::save(&app, req).await;
+    }
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
             begin_write(&call, &app)?;
             let s: Submission = read_json(body, MAX_JSON_BODY).await?;
-            let form = the_form(&app, &call, &s.form_id).await?;
-            if form.settings.get("captcha").and_then(Value::as_bool) == Some(true) {
-                // No captcha provider is wired in yet, so no key can be verified: a form
-                // that asks for one is refused rather than taken unchecked.
-                let message = if s.captcha_key.is_none() {
-                    CAPTCHA_MISSING
-                } else {
-                    CAPTCHA_FAILED
-                };
-                return Err(ApiError::field("captchaKey", message));
-            }
-            let sent: Map<String, Value> = match serde_json::from_str(&s.form) {
+            let answers: Map<String, Value> = match serde_json::from_str(&s.form) {
                 Ok(Value::Object(m)) => m,
                 _ => return Err(ApiError::field("form", UNPARSEABLE)),
             };
-            let answers = checked(&form, &sent)?;
             let page = json!({
                 "pageTitle": s.page_title, "pageId": s.page_id, "contentSource": s.content_source,
                 "pagePath": s.page_path, "pagePermissionTypeValue": s.page_permission_type_value,
             });
-            let t = call.site.tenant.id;
-            let answers = Value::Object(answers);
-            match app
-                .store
-                .save_submission(t, &s.key, &form.id, &answers, &page)
-                .await
-            {
-                Ok(_) => {}
-                Err(StoreError::Invalid(_)) => {
-                    return Err(ApiError::new(StatusCode::UNAUTHORIZED, UNABLE_TO_SUBMIT));
-                }
-                Err(StoreError::NotFound(_)) => return Err(ApiError::not_found(NOT_CONFIGURED)),
-                Err(e) => return Err(store_failure(&e)),
-            }
-            let newsletter = form.settings.get("newsletter").and_then(Value::as_bool) == Some(true);
-            if newsletter
-                && let Some(email) = answers
-                    .as_object()
-                    .and_then(|a| form_answers::first_email(&form.fields, a))
-            {
-                app.store
-                    .add_subscriber(t, &email, &format!("form:{}", form.id))
-                    .await
-                    .map_err(|e| store_failure(&e))?;
-            }
-            let public = public_form(&form);
+            let sent = Sent {
+                form_id: s.form_id,
+                key: Some(s.key),
+                answers,
+                captcha: s.captcha_key,
+                page,
+            };
+            let saved = submit(&app, &call, sent).await?;
+            let p = &saved.public;
             Ok(json_response(
                 StatusCode::OK,
                 &json!({
                     "success": true,
-                    "newsletter": newsletter,
-                    "submissionMessage": public["submissionMessage"],
-                    "submissionHtml": public["submissionHtml"],
-                    "successRedirect": public["successRedirect"],
+                    "newsletter": saved.newsletter,
+                    "submissionMessage": p["submissionMessage"],
+                    "submissionHtml": p["submissionHtml"],
+                    "successRedirect": p["successRedirect"],
                 }),
             ))
         }

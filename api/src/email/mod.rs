@@ -1,0 +1,325 @@
+//! Sites' email: written from templates ([`compose`]), put in the store's outbox in the same
+//! transaction as what it tells about, and sent from there by the mailer task of every node.
+//!
+//! The mailer takes due messages with a lease (so two nodes never send one at once, and a
+//! message taken by a node that died is due again when its lease ends), hands them to the
+//! transport and marks them sent, or schedules the next try with exponential back-off (1 s,
+//! 2 s, 4 s … at most [`MAX_BACKOFF`]). A message is sent at least once: a node killed
+//! between the server's "250 OK" and the store's "sent" sends it again after restart, with
+//! the same `Message-ID` so mail clients show one.
+//!
+//! Transports: SMTP through lettre (`--smtp URL` or `TESSERA_SMTP_URL`: `smtp://host:port`
+//! in the clear, `smtp://…?tls=required` for STARTTLS, `smtps://` for TLS, credentials as
+//! `user:pass@`), else one mbox file per site under `DATA_DIR/outbox/`.
+
+pub mod compose;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use lettre::message::header::ContentType;
+use lettre::message::{Mailbox, MultiPart};
+use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use tenants::{QueuedEmail, Store, TenantId};
+use tokio::sync::Notify;
+use tokio::task::JoinHandle;
+
+/// Writes one site's emails: its template folder (for its own email templates), its
+/// title and the host the call came in on (for `From`), its locale.
+pub struct Composer {
+    folder: Option<Arc<crate::server::LoadedFolder>>,
+    title: String,
+    host: String,
+    locale: icu_locale::Locale,
+}
+
+impl Composer {
+    /// The composer of the call's site.
+    pub async fn for_call(app: &crate::server::App, call: &crate::http::call::Call) -> Composer {
+        let site = &call.site;
+        let folder = match site.template_version {
+            Some(v) => crate::server::load_folder(app, site.tenant.id, v, &site.tenant.identifier)
+                .await
+                .ok(),
+            None => None,
+        };
+        Composer {
+            folder,
+            title: site_title(call).to_owned(),
+            host: call.host(),
+            locale: site.content.locale.clone(),
+        }
+    }
+
+    /// The email of `kind` to `to`, with `data` as its templates' context.
+    pub fn email(
+        &self,
+        kind: &str,
+        data: &serde_json::Value,
+        to: &str,
+        reply_to: Option<String>,
+    ) -> tenants::Email {
+        let envelope = compose::Envelope {
+            from: compose::site_sender(&self.title, &self.host),
+            to: to.to_owned(),
+            reply_to,
+        };
+        compose::compose(
+            self.folder.as_ref().map(|f| &*f.folder),
+            kind,
+            data,
+            envelope,
+            &self.locale,
+        )
+    }
+}
+
+/// The site's title (`website.siteTitle`), else its identifier.
+pub fn site_title(call: &crate::http::call::Call) -> &str {
+    call.site
+        .content
+        .render
+        .website
+        .pointer(&["siteTitle"])
+        .and_then(template_lang::value::Node::as_str)
+        .unwrap_or(&call.site.tenant.identifier)
+}
+
+/// How long a taken message is this node's to send.
+const LEASE: Duration = Duration::from_secs(60);
+/// The longest wait between tries.
+pub const MAX_BACKOFF: Duration = Duration::from_secs(300);
+/// How often the outbox is looked at without a nudge (other nodes' mail, retries).
+const POLL: Duration = Duration::from_millis(500);
+
+/// Where mail goes.
+#[derive(Clone)]
+pub enum Transport {
+    Smtp(AsyncSmtpTransport<Tokio1Executor>),
+    /// `<dir>/<site identifier>.mbox`, appended to.
+    Files(PathBuf),
+}
+
+impl Transport {
+    /// SMTP at `url` (see the module docs for its forms).
+    pub fn smtp(url: &str) -> anyhow::Result<Transport> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let t = AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+            .map_err(|e| anyhow::anyhow!("--smtp {url}: {e}"))?
+            .timeout(Some(Duration::from_secs(20)))
+            .build();
+        Ok(Transport::Smtp(t))
+    }
+
+    /// What `tessera serve` says about it on start.
+    pub fn describe(&self) -> String {
+        match self {
+            Transport::Smtp(_) => "email: sent by SMTP".to_owned(),
+            Transport::Files(dir) => format!(
+                "email: no --smtp given, so mail goes to one file per site in {}",
+                dir.display()
+            ),
+        }
+    }
+}
+
+/// Nudges the mailer when a message was just put in the outbox, so it goes out at once.
+#[derive(Clone, Default)]
+pub struct Outbox(Arc<Notify>);
+
+impl Outbox {
+    pub fn nudge(&self) {
+        self.0.notify_one();
+    }
+}
+
+/// The wait before try `attempts + 1`, after `attempts` tries failed.
+pub fn backoff(attempts: i64) -> Duration {
+    let exp = attempts.clamp(1, 20) as u32 - 1;
+    Duration::from_secs(1u64 << exp).min(MAX_BACKOFF)
+}
+
+/// The message as lettre builds it (headers, text and HTML alternatives).
+pub fn message(q: &QueuedEmail) -> anyhow::Result<Message> {
+    let e = &q.email;
+    let mut b = Message::builder()
+        .from(e.from.parse::<Mailbox>()?)
+        .to(e.to.parse::<Mailbox>()?)
+        .subject(e.subject.clone())
+        .message_id(Some(format!("<{}.{}@tessera>", q.id, q.tenant)));
+    if let Some(r) = &e.reply_to {
+        b = b.reply_to(r.parse::<Mailbox>()?);
+    }
+    let m = match &e.html {
+        Some(html) => b.multipart(MultiPart::alternative_plain_html(
+            e.text.clone(),
+            html.clone(),
+        ))?,
+        None => b.header(ContentType::TEXT_PLAIN).body(e.text.clone())?,
+    };
+    Ok(m)
+}
+
+/// Appends a message to an mbox file (`From ` lines in the body quoted, as mboxrd does).
+fn append_mbox(path: &std::path::Path, m: &Message, from: &str) -> std::io::Result<()> {
+    let raw = String::from_utf8_lossy(&m.formatted()).replace("\r\n", "\n");
+    let mut text = format!(
+        "From {from} {}\n",
+        jiff::Timestamp::now().strftime("%a %b %e %T %Y")
+    );
+    for line in raw.lines() {
+        if line.trim_start_matches('>').starts_with("From ") {
+            text.push('>');
+        }
+        text.push_str(line);
+        text.push('\n');
+    }
+    text.push('\n');
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    f.write_all(text.as_bytes())?;
+    f.sync_data()
+}
+
+/// Sends one message.
+async fn deliver(
+    transport: &Transport,
+    store: &Store,
+    names: &mut HashMap<TenantId, String>,
+    q: &QueuedEmail,
+) -> Result<(), String> {
+    let m = message(q).map_err(|e| format!("unsendable: {e}"))?;
+    match transport {
+        Transport::Smtp(smtp) => smtp.send(m).await.map(|_| ()).map_err(|e| e.to_string()),
+        Transport::Files(dir) => {
+            if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(q.tenant) {
+                let t = store.tenant(q.tenant).await.map_err(|e| e.to_string())?;
+                slot.insert(t.identifier);
+            }
+            let path = dir.join(format!("{}.mbox", names[&q.tenant]));
+            let from = q
+                .email
+                .from
+                .rsplit('<')
+                .next()
+                .unwrap_or("")
+                .trim_end_matches('>');
+            append_mbox(&path, &m, from).map_err(|e| e.to_string())
+        }
+    }
+}
+
+/// Sends what is due now; returns how many went out.
+pub async fn send_due(
+    store: &Store,
+    transport: &Transport,
+    names: &mut HashMap<TenantId, String>,
+) -> usize {
+    let due = match store.claim_due_emails(LEASE.as_millis() as i64, 20).await {
+        Ok(d) => d,
+        Err(e) => {
+            tracing::warn!(error = %e, "reading the outbox failed");
+            return 0;
+        }
+    };
+    let mut sent = 0;
+    for q in due {
+        let result = deliver(transport, store, names, &q).await;
+        let recorded = match &result {
+            Ok(()) => {
+                sent += 1;
+                store.email_sent(q.tenant, &q.id).await
+            }
+            Err(error) => {
+                // A message that cannot be built (a broken address) never will be: it stays
+                // in the outbox with its error for the owner, and is not tried again.
+                let wait = if error.starts_with("unsendable") {
+                    Duration::from_secs(100 * 365 * 24 * 3600)
+                } else {
+                    backoff(q.attempts)
+                };
+                tracing::warn!(id = %q.id, attempts = q.attempts, %error, "email not sent; next try in {wait:?}");
+                let at = tenants::now_ms() + wait.as_millis() as i64;
+                store.email_failed(q.tenant, &q.id, error, at).await
+            }
+        };
+        if let Err(e) = recorded {
+            tracing::warn!(error = %e, "recording an email's outcome failed; it will be sent again");
+        }
+    }
+    sent
+}
+
+/// The mailer task: sends as soon as it is nudged, else every [`POLL`].
+pub fn spawn(store: Store, transport: Transport, outbox: Outbox) -> JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut names = HashMap::new();
+        loop {
+            while send_due(&store, &transport, &mut names).await > 0 {}
+            tokio::select! {
+                _ = outbox.0.notified() => {}
+                _ = tokio::time::sleep(POLL) => {}
+            }
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_five_minutes() {
+        let secs: Vec<u64> = (1..=11).map(|a| backoff(a).as_secs()).collect();
+        assert_eq!(secs, [1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300]);
+    }
+
+    #[test]
+    fn messages_carry_both_parts_and_a_stable_id() {
+        let q = QueuedEmail {
+            tenant: TenantId(3),
+            id: "abc".into(),
+            email: tenants::Email {
+                kind: "restock".into(),
+                from: "\"Loam\" <no-reply@loam.test>".into(),
+                to: "ann@example.test".into(),
+                reply_to: Some("bob@example.test".into()),
+                subject: "Back in stock".into(),
+                text: "From now on: plain".into(),
+                html: Some("<p>html</p>".into()),
+            },
+            created_ms: 0,
+            attempts: 1,
+            sent_ms: None,
+            last_error: None,
+        };
+        let raw = String::from_utf8(message(&q).unwrap().formatted()).unwrap();
+        for want in [
+            "Message-ID: <abc.3@tessera>",
+            "Reply-To: bob@example.test",
+            "Subject: Back in stock",
+            "multipart/alternative",
+            "<p>html</p>",
+        ] {
+            assert!(raw.contains(want), "{want} in {raw}");
+        }
+        let dir = std::env::temp_dir().join(format!("tessera-mbox-{}", std::process::id()));
+        let path = dir.join("loam.mbox");
+        append_mbox(&path, &message(&q).unwrap(), "no-reply@loam.test").unwrap();
+        let mbox = std::fs::read_to_string(&path).unwrap();
+        assert!(mbox.starts_with("From no-reply@loam.test "));
+        assert!(
+            mbox.contains("\n>From now on: plain"),
+            "body From lines are quoted: {mbox}"
+        );
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}

@@ -1,0 +1,122 @@
+//! A real SMTP server for the email tests (mailin-embedded), started on a port the test
+//! chose, keeping every message it accepts.
+
+use std::net::TcpListener;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mailin_embedded::{Handler, Server, response};
+
+/// One accepted message: the envelope and the raw message.
+#[derive(Clone, Debug)]
+pub struct Received {
+    pub from: String,
+    pub to: Vec<String>,
+    pub raw: String,
+}
+
+#[derive(Clone, Default)]
+struct Keeper {
+    inbox: Arc<Mutex<Vec<Received>>>,
+    current: Option<Received>,
+}
+
+impl Handler for Keeper {
+    fn data_start(
+        &mut self,
+        _domain: &str,
+        from: &str,
+        _is8bit: bool,
+        to: &[String],
+    ) -> mailin_embedded::Response {
+        self.current = Some(Received {
+            from: from.to_owned(),
+            to: to.to_vec(),
+            raw: String::new(),
+        });
+        response::OK
+    }
+
+    fn data(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        if let Some(c) = &mut self.current {
+            c.raw.push_str(&String::from_utf8_lossy(buf));
+        }
+        Ok(())
+    }
+
+    fn data_end(&mut self) -> mailin_embedded::Response {
+        if let Some(c) = self.current.take() {
+            self.inbox.lock().unwrap().push(c);
+        }
+        response::OK
+    }
+}
+
+/// A free local port (nothing listens on it until [`Smtp::start_on`]).
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// A running SMTP server (it runs until the test process ends).
+pub struct Smtp {
+    inbox: Arc<Mutex<Vec<Received>>>,
+}
+
+impl Smtp {
+    /// Starts listening on `port`.
+    pub fn start_on(port: u16) -> Smtp {
+        let listener = TcpListener::bind(("127.0.0.1", port)).expect("the SMTP port is free");
+        let keeper = Keeper::default();
+        let inbox = keeper.inbox.clone();
+        let mut server = Server::new(keeper);
+        server.with_name("smtp.test").with_tcp_listener(listener);
+        std::thread::spawn(move || {
+            let _ = server.serve();
+        });
+        Smtp { inbox }
+    }
+
+    /// The messages so far.
+    pub fn inbox(&self) -> Vec<Received> {
+        self.inbox.lock().unwrap().clone()
+    }
+
+    /// Waits up to `limit` for `n` messages.
+    pub fn wait_for(&self, n: usize, limit: Duration) -> Vec<Received> {
+        let start = Instant::now();
+        loop {
+            let inbox = self.inbox();
+            if inbox.len() >= n || start.elapsed() > limit {
+                return inbox;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+/// The decoded text of a quoted-printable or 7-bit message (soft line breaks joined,
+/// `=XX` decoded), to look for words in it.
+pub fn readable(raw: &str) -> String {
+    let joined = raw.replace("=\r\n", "").replace("=\n", "");
+    let mut out = Vec::new();
+    let b = joined.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'='
+            && i + 2 < b.len()
+            && b[i + 1].is_ascii_hexdigit()
+            && b[i + 2].is_ascii_hexdigit()
+        {
+            out.push(u8::from_str_radix(&joined[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8_lossy(&out).replace("\r\n", "\n")
+}
