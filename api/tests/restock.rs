@@ -458,4 +458,95 @@ fn owners_page_and_send(backend: Backend) {
     );
 }
 
-on_both_backends!(sign_ups_follow_spec, owners_page_and_send);
+/// A stand-in for Google's siteverify: `success` when the posted response is `good-token`
+/// and the secret is the configured one. Returns its URL.
+fn fake_siteverify() -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/siteverify", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut s) = stream else { continue };
+            let mut buf = vec![0u8; 8192];
+            let mut got = Vec::new();
+            // Read the head, then the body by its length.
+            loop {
+                let n = s.read(&mut buf).unwrap_or(0);
+                got.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&got).to_string();
+                if let Some(end) = text.find("\r\n\r\n") {
+                    let len = text[..end]
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length: ")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if got.len() >= end + 4 + len || n == 0 {
+                        break;
+                    }
+                } else if n == 0 {
+                    break;
+                }
+            }
+            let body = String::from_utf8_lossy(&got);
+            let ok = body.contains("secret=shh-secret") && body.contains("response=good-token");
+            let answer = format!("{{\"success\": {ok}}}");
+            let _ = write!(
+                s,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+        }
+    });
+    url
+}
+
+/// With reCAPTCHA configured, pages name it, and tokens are what Google's siteverify says.
+fn recaptcha_when_configured(backend: Backend) {
+    let verify = fake_siteverify();
+    let server = Server::start(
+        backend,
+        &[
+            "--recaptcha-site-key",
+            "site-key-1",
+            "--recaptcha-secret",
+            "shh-secret",
+            "--recaptcha-verify-url",
+            &verify,
+        ],
+    );
+    let mut v = Visitor::arrive(&server, LOAM, "203.0.113.83");
+    assert_eq!(
+        v.get("/api/captcha/challenge").json(),
+        json!({"provider": "recaptcha", "siteKey": "site-key-1"})
+    );
+    let page = v.get("/shop/bypass-pruning-snips?format=json").json();
+    assert_eq!(page["website"]["captchaSettings"]["siteKey"], "site-key-1");
+    let snips = item_id("loam-lantern", "bypass-pruning-snips");
+    let post = |v: &mut Visitor, key: &str, token: &str| {
+        v.post(
+            RESTOCK,
+            json!({"productId": snips, "variantId": "BPS-1", "siteVisitorEmail": "ann@example.com",
+                   "isJoinMailingList": false, key: token}),
+        )
+    };
+    let r = post(&mut v, "captchaToken", "bad-token");
+    assert_eq!(
+        message(&r),
+        "reCAPTCHA failed. Refresh this page and try again."
+    );
+    assert_eq!(post(&mut v, "captchaToken", "good-token").status, 200);
+    // SPEC's other field name for the token.
+    assert_eq!(
+        post(&mut v, "recaptchaEnterpriseV3Token", "good-token").status,
+        200
+    );
+}
+
+on_both_backends!(
+    sign_ups_follow_spec,
+    owners_page_and_send,
+    recaptcha_when_configured
+);
