@@ -32,12 +32,14 @@ async function tabTo(page, selector, limit = 80) {
 
 const inModal = (page) => page.evaluate(() => !!document.activeElement?.closest(".tessera-modal"));
 
-/** axe-core on the page as it is: the serious and critical violations, one line each. */
-async function axe(page) {
+/** axe-core on the page as it is (or on `context`, axe's include/exclude): the serious and
+ *  critical violations, one line each. */
+export async function axe(page, context = null) {
   await page.addScriptTag({ path: AXE });
-  const result = await page.evaluate(async () =>
+  const result = await page.evaluate(async (context) =>
     // biome-ignore lint: axe is the injected global
-    window.axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+    window.axe.run(context ?? document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } }),
+    context,
   );
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")

@@ -70,7 +70,9 @@ export function startServer({ databaseUrl, args = [] } = {}) {
             child.kill("SIGTERM");
             rmSync(dataDir, { recursive: true, force: true });
           };
-          resolve({ child, tenants, stop, origin: (id) => tenants.find((t) => t.identifier === id)?.origin });
+          // dataDir: where the embedded store and the mail outbox (`outbox/`, one mbox per
+          // site when no --smtp is given) are.
+          resolve({ child, tenants, stop, dataDir, origin: (id) => tenants.find((t) => t.identifier === id)?.origin });
         }
       } catch {
         // not up yet

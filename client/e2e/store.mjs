@@ -13,9 +13,10 @@ import path from "node:path";
 import { launch, option, startPostgres, startServer } from "./harness.mjs";
 import { accessScenarios } from "./access-scenarios.mjs";
 import { checkoutScenarios } from "./checkout-scenarios.mjs";
+import { CAPTCHA_DIFFICULTY, formScenarios, OWNER_TOKEN } from "./forms-scenarios.mjs";
 import { scenarios as productScenarios } from "./store-scenarios.mjs";
 
-const scenarios = [...productScenarios, ...checkoutScenarios, ...accessScenarios];
+const scenarios = [...productScenarios, ...checkoutScenarios, ...accessScenarios, ...formScenarios];
 
 /** What a failed scenario's pages showed: a screenshot of each, and the problems they named. */
 async function leaveEvidence(context, label) {
@@ -37,8 +38,14 @@ async function runBackend(browser, backend) {
     if (backend === "postgres") pg = await startPostgres();
     // Every scenario comes from 127.0.0.1, so one client to the rate limits: raise them (the
     // limits themselves are tested over HTTP in api/tests).
-    const generous = ["--checkouts-per-minute", "600", "--cart-writes-per-minute", "6000", "--gift-card-lookups-per-minute", "600"];
-    server = await startServer({ databaseUrl: pg?.url, args: generous });
+    const generous = [
+      "--checkouts-per-minute", "600", "--cart-writes-per-minute", "6000", "--gift-card-lookups-per-minute", "600",
+      "--form-submissions-per-minute", "600",
+    ];
+    // The form scenarios: a quick captcha (still solved by hashing in the page) and the
+    // loam-lantern owner's token, to see the restock sign-ups the visitor made.
+    const forms = ["--captcha-difficulty", CAPTCHA_DIFFICULTY, "--owner-token", `loam-lantern=${OWNER_TOKEN}`];
+    server = await startServer({ databaseUrl: pg?.url, args: [...generous, ...forms] });
     for (const [name, run] of scenarios) {
       const only = process.env.E2E_ONLY;
       if (only && !name.includes(only)) continue;

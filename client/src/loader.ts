@@ -14,6 +14,8 @@ const islands: [string, () => Promise<Island>][] = [
   ["#sqs-cart-root", () => import("./islands/cart/index")],
   ["#sqs-checkout-root", () => import("./islands/checkout/index")],
   ["a.sqs-product-quick-view-button", () => import("./islands/quick-view/index")],
+  ["form[data-form-id]", () => import("./islands/site-form/index")],
+  [".product-restock-notification", () => import("./islands/restock/index")],
 ];
 
 for (const [selector, load] of islands) {

@@ -25,6 +25,8 @@ export interface Answer {
   headers?: Record<string, string>;
   /** Fail as a network error would. */
   network?: boolean;
+  /** Answer only once this settles (to see what shows while a call is under way). */
+  wait?: Promise<unknown>;
 }
 
 /** Installs a fetch that gives `answers` in order and records the calls. */
@@ -54,4 +56,42 @@ export async function settle() {
 export function cookie(value: string) {
   // jsdom keeps document.cookie like a browser.
   document.cookie = value;
+}
+
+/** Installs a fetch that answers by "METHOD /path" (the path without its query), each route's
+ *  answers in turn (the last one again once they run out), and records the calls. For
+ *  islands whose calls' order depends on the visitor (a captcha fetched on focus). */
+export function routeFetch(routes: Record<string, Answer | Answer[]>) {
+  const calls: { method: string; path: string; body: any; headers: Record<string, string> }[] = [];
+  const queues = new Map(Object.entries(routes).map(([k, v]) => [k, Array.isArray(v) ? [...v] : [v]]));
+  const fn = vi.fn(async (url: string, init: RequestInit = {}) => {
+    const method = init.method ?? "GET";
+    const path = url.split("?")[0];
+    calls.push({ method, path, body: init.body ? JSON.parse(String(init.body)) : undefined, headers: (init.headers ?? {}) as Record<string, string> });
+    const queue = queues.get(`${method} ${path}`);
+    const a = (queue && queue.length > 1 ? queue.shift() : queue?.[0]) ?? { status: 500, body: { message: `no route ${method} ${path}` } };
+    if (a.wait) await a.wait;
+    if (a.network) throw new TypeError("Failed to fetch");
+    return new Response(JSON.stringify(a.body ?? {}), {
+      status: a.status ?? 200,
+      headers: { "Content-Type": "application/json", ...(a.headers ?? {}) },
+    });
+  });
+  vi.stubGlobal("fetch", fn);
+  return {
+    calls,
+    /** The calls to one route. */
+    to: (route: string) => calls.filter((c) => `${c.method} ${c.path}` === route),
+    /** Replaces a route's answers. */
+    set: (route: string, answers: Answer | Answer[]) => queues.set(route, Array.isArray(answers) ? [...answers] : [answers]),
+  };
+}
+
+/** Lets work settle until `done()` holds (dynamic imports and timers need a few rounds). */
+export async function until(done: () => boolean, what = "the condition", rounds = 200) {
+  for (let i = 0; i < rounds; i++) {
+    if (done()) return;
+    await settle();
+  }
+  throw new Error(`never saw ${what}`);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as m from "../src/shared/messages";
+import * as fm from "../src/shared/messages-forms";
 
 describe("SPEC wording", () => {
   it("asks for missing options by how many are missing", () => {
@@ -21,5 +22,32 @@ describe("SPEC wording", () => {
     expect(m.selectVariant("Size")).toBe("Select Size");
     expect(m.SELECT_VALUE).toBe("Select Value");
     expect(m.MORE_THAN_100).toBe("More than 100 items in cart");
+  });
+
+  it("keeps the form, captcha and restock texts verbatim", () => {
+    expect([fm.FORM_PROBLEM_ABOVE, fm.FORM_PROBLEM_BELOW]).toEqual([
+      "Your form has encountered a problem. Please scroll down to review.",
+      "Your form has encountered a problem. Please scroll up to review.",
+    ]);
+    expect([m.REQUIRED, m.CHARACTER_LIMIT, m.EMAIL_INVALID, m.SUBMITTING]).toEqual([
+      "Required",
+      "You have exceeded the character limit.",
+      "Email is not valid. Email addresses should follow the format user@domain.com.",
+      "Submitting…",
+    ]);
+    expect(fm.FORM_KEY_FAILED).toBe("Could not get a form submission key, please try again later.");
+    expect(fm.FORM_CRUMB_FAILED).toBe("Error processing form submission. Please reload and try again.");
+    expect(fm.FORM_UNKNOWN_ERROR).toBe("Unknown error, please try again later.");
+    expect(fm.FORM_UNPARSEABLE).toBe("Could not parse the form fields, please check your entries.");
+    expect([fm.CAPTCHA_REQUIRED, fm.CAPTCHA_FAILED, fm.RECAPTCHA_NOT_SET_UP]).toEqual([
+      "Complete CAPTCHA before submitting.",
+      "reCAPTCHA failed. Refresh this page and try again.",
+      "ReCaptcha has not been set up!",
+    ]);
+    expect([fm.RESTOCK_EMAIL_BLANK, fm.RESTOCK_EMAIL_INVALID, fm.RESTOCK_SIGNED_UP]).toEqual([
+      "Email cannot be blank",
+      "Email is invalid",
+      "Signed up!",
+    ]);
   });
 });

@@ -60,3 +60,6 @@ export const EMAIL_INVALID = "Email is not valid. Email addresses should follow 
 export const FORM_INVALID = "One or more fields is invalid, please check your entries.";
 export const NOT_ANSWERED = "N/A";
 export const SUBMITTING = "Submitting…";
+
+// The texts of site forms, the captcha and restock sign-up are in messages-forms.ts: a
+// module of their own, so product pages without those islands do not download them.

@@ -1,7 +1,7 @@
 // What the server tells the islands about the page (`<script type="application/json"
 // id="tessera-data">`): the store's currency and locale, its express-checkout setting, and
-// the visitor's cart summary, so the cart pill and widget show without a request; and the
-// instalment pills of the products on the page.
+// the visitor's cart summary, so the cart pill and widget show without a request; the
+// instalment pills of the products on the page; the restock sign-up's success text.
 
 export interface CartSummary {
   totalQuantity: number;
@@ -28,6 +28,8 @@ export interface PageData {
   cart: CartSummary | null;
   /** The instalment pills of the products on the page, by item id. */
   instalments?: Record<string, InstalmentPill>;
+  /** The merchant's text for a restock sign-up that went through (else "Signed up!"). */
+  restockSuccessText?: string | null;
 }
 
 let cached: PageData | null = null;
@@ -49,6 +51,7 @@ export function pageData(): PageData {
     expressCheckout: raw.expressCheckout ?? false,
     cart: raw.cart ?? null,
     instalments: raw.instalments,
+    restockSuccessText: raw.restockSuccessText,
   };
   return cached;
 }

@@ -48,6 +48,8 @@ async function mountIslands(root: ParentNode, instalments: Record<string, Instal
   variants.mount(root);
   quantity.mount(root);
   add.mount(root);
+  // A sold-out product's restock sign-up, only when it has one (most do not).
+  if (root.querySelector(".product-restock-notification")) (await import("../restock/index")).mount(root);
 }
 
 export async function open(link: HTMLAnchorElement) {

@@ -49,6 +49,8 @@ export function update(el: HTMLElement) {
   }
   const v = missingOptions(optionNames(el), chosen).length === 0 ? findVariant(variants, chosen) : null;
   el.dataset.selectedSku = v?.sku ?? "";
+  // Whatever depends on the chosen variant follows (the restock sign-up of a sold-out one).
+  window.dispatchEvent(new CustomEvent("tessera:variant", { detail: { itemId: el.dataset.itemId, sku: v?.sku ?? null } }));
   const root = el.closest("article, .product, .ProductItem, .item") ?? document;
   if (v) {
     const cents = sellingCents(v);
