@@ -21,6 +21,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     Render(cmd::render::RenderArgs),
+    Check(cmd::check::CheckArgs),
     Serve(cmd::serve::ServeArgs),
     Import(cmd::import::ImportArgs),
     Migrate(cmd::migrate::MigrateArgs),
@@ -30,6 +31,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Render(args) => cmd::render::run(args),
+        Command::Check(args) => cmd::check::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),

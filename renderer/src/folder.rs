@@ -231,6 +231,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         },
         problems: Vec::new(),
     };
+    let conf_read = l.problems.len();
     let conf = match l.conf("template.conf") {
         Some(v) => v,
         None => {
@@ -246,7 +247,14 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         }
     };
 
-    let layouts = load_layouts(&mut l, &conf);
+    // A template.conf that does not read has no layouts to speak of: its own problem says
+    // what is wrong, without a "no layouts" on top.
+    let conf_broken = l.problems.len() > conf_read;
+    let layouts = if conf_broken {
+        Vec::new()
+    } else {
+        load_layouts(&mut l, &conf)
+    };
     let navigations = conf
         .get("navigations")
         .and_then(Value::as_array)

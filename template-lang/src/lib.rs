@@ -17,6 +17,7 @@ pub mod plugins;
 pub mod syntax;
 pub mod value;
 
+pub use compile::uses::Use;
 pub use compile::{CompileOptions, Compiled, Partials, Template};
 pub use error::Diagnostic;
 pub use exec::{Ctx, Env, Host, Injects, Limits, execute};

@@ -1,5 +1,6 @@
 //! Subcommands of the `tessera` binary, one module each.
 
+pub mod check;
 pub mod import;
 pub mod migrate;
 pub mod render;

@@ -5,6 +5,7 @@ mod assemble;
 mod onepass;
 mod text;
 pub mod tree;
+pub mod uses;
 
 use std::borrow::Cow;
 use std::cell::OnceCell;

@@ -1,0 +1,382 @@
+//! `tessera check` on template folders with one problem each (a small valid folder with one
+//! file changed), asserting the exact findings, the JSON output and the exit statuses; and
+//! the demo templates, which must be clean.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+const CONF: &str = r#"{
+  "name": "Tiny",
+  "layouts": { "default": { "name": "Default", "regions": ["site"] } },
+  "navigations": [ { "name": "main", "title": "Main" } ],
+  "stylesheets": ["site.css"]
+}"#;
+
+const SITE: &str = r#"<!doctype html>
+<html><head>{squarespace-headers}</head>
+<body>
+<squarespace:navigation navigationId="main" template="nav" />
+<img src="/assets/logo.png" alt="Tiny">
+{squarespace.main-content}
+</body></html>
+"#;
+
+/// A clean folder with `changes` applied (`None` removes a file).
+fn folder(name: &str, changes: &[(&str, Option<&str>)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tessera-check-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut files: Vec<(&str, Option<&str>)> = vec![
+        ("template.conf", Some(CONF)),
+        ("site.region", Some(SITE)),
+        (
+            "blocks/nav.block",
+            Some(
+                "{.repeated section items}<a href=\"{collection.fullUrl}\">{collection.navigationTitle}</a>{.end}",
+            ),
+        ),
+        ("styles/site.css", Some("body { margin: 0; }\n")),
+        ("assets/logo.png", Some("png")),
+        (
+            "collections/blog.conf",
+            Some(r#"{ "title": "Blog", "ordering": "chronological" }"#),
+        ),
+        (
+            "collections/blog.list",
+            Some("{.repeated section items}{@|apply card.block}{.end}\n"),
+        ),
+        (
+            "collections/blog.item",
+            Some("{.section item}<h1>{title}</h1>{.end}\n"),
+        ),
+        (
+            "blocks/card.block",
+            Some("<a href=\"{fullUrl}\">{title}</a>"),
+        ),
+    ];
+    for (path, content) in changes {
+        files.retain(|(p, _)| p != path);
+        files.push((path, *content));
+    }
+    for (path, content) in files {
+        if let Some(content) = content {
+            let p = dir.join(path);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, content).unwrap();
+        }
+    }
+    dir
+}
+
+fn check(dir: &Path, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("check")
+        .arg(dir)
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// The finding lines (without source lines, carets and the summary), and the exit code.
+fn findings(name: &str, changes: &[(&str, Option<&str>)]) -> (Vec<String>, i32) {
+    let dir = folder(name, changes);
+    let out = check(&dir, &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines = text
+        .lines()
+        .filter(|l| l.contains(": error: ") || l.contains(": warning: "))
+        .map(str::to_owned)
+        .collect();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (lines, out.status.code().unwrap())
+}
+
+fn assert_findings(name: &str, changes: &[(&str, Option<&str>)], want: &[&str], code: i32) {
+    let (got, status) = findings(name, changes);
+    assert_eq!(got, want, "{name}");
+    assert_eq!(status, code, "{name}: exit status");
+}
+
+#[test]
+fn a_clean_folder_is_clean_and_says_so() {
+    let dir = folder("clean", &[]);
+    let out = check(&dir, &[]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text.trim(),
+        format!("{}: no problems (9 files checked)", dir.display())
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn configuration_problems() {
+    assert_findings(
+        "conf",
+        &[(
+            "template.conf",
+            Some("{ \"name\": \"Tiny\",\n  \"layouts\": }"),
+        )],
+        &["template.conf:2:14: error: expected value"],
+        1,
+    );
+    assert_findings(
+        "region",
+        &[("site.region", None)],
+        &["template.conf: error: layout 'default': region 'site' not found"],
+        1,
+    );
+    assert_findings(
+        "stylesheet",
+        &[("styles/site.css", None)],
+        &["template.conf: error: stylesheet 'site.css' not found in styles/"],
+        1,
+    );
+    assert_findings(
+        "collection-conf",
+        &[(
+            "collections/blog.conf",
+            Some("{ \"title\": \"Blog\" \"x\": 1 }"),
+        )],
+        &["collections/blog.conf:1:19: error: expected `,` or `}`"],
+        1,
+    );
+}
+
+#[test]
+fn syntax_formatters_and_predicates() {
+    assert_findings(
+        "syntax",
+        &[(
+            "blocks/card.block",
+            Some("<a>\n  {.section title}{title}\n</a>"),
+        )],
+        &["blocks/card.block:3:5: error: SyntaxError: Reached EOF in the middle of SECTION"],
+        1,
+    );
+    assert_findings(
+        "formatter",
+        &[(
+            "collections/blog.item",
+            Some("{.section item}\n<h1>{title|shout}</h1>{.end}\n"),
+        )],
+        &["collections/blog.item:2:5: error: SyntaxError: Formatter 'shout' is unknown"],
+        1,
+    );
+    assert_findings(
+        "predicate",
+        &[(
+            "site.region",
+            Some(&SITE.replace("<body>", "<body>{.shiny?}x{.end}")),
+        )],
+        &["site.region:3:7: error: SyntaxError: Predicate 'shiny?' is unknown"],
+        1,
+    );
+}
+
+#[test]
+fn partials_and_recursion() {
+    assert_findings(
+        "missing-partial",
+        &[(
+            "collections/blog.list",
+            Some("{.repeated section items}\n  {@|apply teaser.block}{.end}\n"),
+        )],
+        &[
+            "collections/blog.list:2:3: error: partial 'teaser.block' is applied but blocks/teaser.block does not exist",
+        ],
+        1,
+    );
+    // a → b → a with no condition: every render goes down to the limit.
+    assert_findings(
+        "recursion",
+        &[
+            ("blocks/card.block", Some("<a>{@|apply more.block}</a>")),
+            ("blocks/more.block", Some("<b>{@|apply card.block}</b>")),
+        ],
+        &[
+            "blocks/card.block: error: applies itself with no condition (card.block → more.block → card.block): rendering it fails at the partial depth limit of 16",
+        ],
+        1,
+    );
+    // A tree walked by the data stops where the data does.
+    assert_findings(
+        "guarded-recursion",
+        &[(
+            "blocks/card.block",
+            Some(
+                "<li>{title}{.section children}<ul>{.repeated section @}{@|apply card.block}{.end}</ul>{.end}</li>",
+            ),
+        )],
+        &[],
+        0,
+    );
+}
+
+#[test]
+fn platform_tags_navigations_assets_and_images() {
+    let with = |tag: &str| {
+        SITE.replace(
+            "<squarespace:navigation navigationId=\"main\" template=\"nav\" />",
+            tag,
+        )
+    };
+    assert_findings(
+        "unknown-tag",
+        &[(
+            "site.region",
+            Some(&with("<squarespace:carousel collection=\"blog\" />")),
+        )],
+        &[
+            "site.region:4:1: error: unknown tag <squarespace:carousel> (known: navigation, folder-navigation, block-field, query, category, related, script)",
+        ],
+        1,
+    );
+    assert_findings(
+        "missing-attribute",
+        &[(
+            "site.region",
+            Some(&with(
+                "<squarespace:query limit=\"3\">{.repeated section items}{title}{.end}</squarespace:query>",
+            )),
+        )],
+        &["site.region:4:1: error: <squarespace:query> needs the attribute collection"],
+        1,
+    );
+    assert_findings(
+        "unknown-attribute",
+        &[(
+            "site.region",
+            Some(&with(
+                "<squarespace:navigation navigationId=\"main\" template=\"nav\" depth=\"2\" />",
+            )),
+        )],
+        &[
+            "site.region:4:1: warning: <squarespace:navigation> has no attribute depth; it is ignored",
+        ],
+        0,
+    );
+    assert_findings(
+        "undeclared-navigation",
+        &[(
+            "site.region",
+            Some(&with(
+                "<squarespace:navigation navigationId=\"footer\" template=\"nav\" />",
+            )),
+        )],
+        &[
+            "site.region:4:1: error: navigation 'footer' is not declared in template.conf \"navigations\"",
+        ],
+        1,
+    );
+    assert_findings(
+        "missing-tag-template",
+        &[("blocks/nav.block", None)],
+        &[
+            "site.region:4:1: error: <squarespace:navigation> template 'nav': blocks/nav.block does not exist",
+        ],
+        1,
+    );
+    assert_findings(
+        "missing-asset",
+        &[("assets/logo.png", None)],
+        &["site.region:5:11: error: assets/logo.png is referenced but the folder has no such file"],
+        1,
+    );
+    assert_findings(
+        "script-bundle",
+        &[(
+            "site.region",
+            Some(&SITE.replace(
+                "</body>",
+                "<squarespace:script src=\"site-bundle.js\" combo=\"true\" /></body>",
+            )),
+        )],
+        &[
+            "site.region:7:1: warning: script 'site-bundle.js' is not in scripts/ (a bundle your build makes? pages render without it)",
+        ],
+        0,
+    );
+    assert_findings(
+        "image-alt",
+        &[(
+            "blocks/card.block",
+            Some("<a href=\"{fullUrl}\"><img src=\"{assetUrl}\"></a>"),
+        )],
+        &["blocks/card.block:1:21: warning: image without alt text"],
+        0,
+    );
+}
+
+#[test]
+fn source_lines_json_strict_and_usage() {
+    let dir = folder(
+        "output",
+        &[(
+            "blocks/card.block",
+            Some("<a>{title|shout}</a>\n<img src=\"x.png\">"),
+        )],
+    );
+    let out = check(&dir, &[]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("blocks/card.block:1:4: error: SyntaxError: Formatter 'shout' is unknown\n  <a>{title|shout}</a>\n     ^\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!(
+            "{}: 1 error, 1 warning (9 files checked)\n",
+            dir.display()
+        )),
+        "{text}"
+    );
+
+    let out = check(&dir, &["--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (
+            doc["errors"].clone(),
+            doc["warnings"].clone(),
+            doc["files"].clone()
+        ),
+        (1.into(), 1.into(), 9.into())
+    );
+    assert_eq!(
+        doc["findings"][1],
+        serde_json::json!({"file": "blocks/card.block", "line": 2, "column": 1, "severity": "warning",
+                           "message": "image without alt text"})
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // Warnings fail only with --strict.
+    let dir = folder(
+        "strict",
+        &[("blocks/card.block", Some("<img src=\"x.png\">"))],
+    );
+    assert_eq!(check(&dir, &[]).status.code(), Some(0));
+    assert_eq!(check(&dir, &["--strict"]).status.code(), Some(1));
+    std::fs::remove_dir_all(&dir).unwrap();
+    // Usage: no such folder, an unknown flag.
+    assert_eq!(
+        check(Path::new("/nonexistent/theme"), &[]).status.code(),
+        Some(2)
+    );
+    assert_eq!(check(Path::new("."), &["--colour"]).status.code(), Some(2));
+}
+
+#[test]
+fn the_demo_templates_are_clean() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
+    for tenant in ["harbor-lane", "loam-lantern", "quillback", "skyward"] {
+        let out = check(&root.join(tenant).join("template"), &["--strict"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{tenant}: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
