@@ -3,7 +3,8 @@
 //! extra step. Needs Node and npm (README's machine set-up); `client/node_modules` is
 //! installed with `npm ci` the first time. Without Node the binary is built without islands
 //! (pages still read correctly without JavaScript) and cargo prints a warning;
-//! `TESSERA_NO_ISLANDS=1` does the same on purpose.
+//! `TESSERA_NO_ISLANDS=1` does the same on purpose. The same build bundles the LESS compiler
+//! the server runs with Node when it imports a template folder (`renderer/less/`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -13,7 +14,13 @@ fn main() {
     let manifest_dir = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let client = manifest_dir.join("../client");
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap());
-    for watched in ["src", "build.mjs", "package.json", "package-lock.json"] {
+    for watched in [
+        "src",
+        "build.mjs",
+        "package.json",
+        "package-lock.json",
+        "../renderer/less",
+    ] {
         println!("cargo:rerun-if-changed={}", client.join(watched).display());
     }
     println!("cargo:rerun-if-env-changed=TESSERA_NO_ISLANDS");
@@ -26,7 +33,7 @@ fn main() {
     };
     let code = match built {
         Some(manifest) => embed(&dest, &manifest),
-        None => "pub static FILES: &[(&str, &[u8])] = &[];\npub const LOADER: Option<&str> = None;\npub const STYLES: Option<&str> = None;\n".to_string(),
+        None => "pub static FILES: &[(&str, &[u8])] = &[];\npub const LOADER: Option<&str> = None;\npub const STYLES: Option<&str> = None;\npub const LESS_COMPILER: Option<&[u8]> = None;\n".to_string(),
     };
     std::fs::write(out.join("islands.rs"), code).unwrap();
 }
@@ -40,7 +47,7 @@ fn build(client: &Path, dest: &Path) -> Option<serde_json::Value> {
         );
         return None;
     }
-    if !client.join("node_modules/esbuild").is_dir() {
+    if !client.join("node_modules/esbuild").is_dir() || !client.join("node_modules/less").is_dir() {
         let status = Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(client)
@@ -82,5 +89,14 @@ fn embed(dest: &Path, manifest: &serde_json::Value) -> String {
     };
     writeln!(code, "pub const LOADER: Option<&str> = {};", opt("loader")).unwrap();
     writeln!(code, "pub const STYLES: Option<&str> = {};", opt("styles")).unwrap();
+    // The LESS compiler (Node, at import time), not served.
+    let less = match manifest["lessCompiler"].as_str() {
+        Some(rel) => format!(
+            "Some(include_bytes!({:?}))",
+            dest.join(rel).display().to_string()
+        ),
+        None => "None".to_string(),
+    };
+    writeln!(code, "pub const LESS_COMPILER: Option<&[u8]> = {less};").unwrap();
     code
 }

@@ -59,5 +59,20 @@ const manifest = {
   islands,
   files: files.sort(),
 };
+// The server's LESS compiler (renderer/less/compile.mjs with the `less` package), for
+// Node at import time; not served to browsers, so not among `files`.
+await esbuild.build({
+  entryPoints: [path.join(here, "../renderer/less/compile.mjs")],
+  outfile: path.join(out, "server/less-compiler.cjs"),
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node18",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+  nodePaths: [path.join(here, "node_modules")],
+});
+manifest.lessCompiler = "server/less-compiler.cjs";
 writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2));
 console.log(`islands: ${islands.join(", ")} -> ${path.relative(process.cwd(), out) || "."}`);

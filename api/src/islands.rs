@@ -20,7 +20,8 @@ use template_lang::value::Node;
 use crate::http::site::ProductLink;
 use std::collections::HashMap;
 
-mod built {
+/// What `build.rs` built: the islands, and the LESS compiler ([`crate::styles`]).
+pub(crate) mod built {
     include!(concat!(env!("OUT_DIR"), "/islands.rs"));
 }
 

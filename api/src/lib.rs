@@ -14,3 +14,4 @@ pub mod lock_screen;
 pub mod restock;
 pub mod server;
 pub mod site_bridge;
+pub mod styles;

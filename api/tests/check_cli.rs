@@ -310,6 +310,40 @@ fn platform_tags_navigations_assets_and_images() {
     );
 }
 
+/// LESS stylesheets compile as at import: the platform's imports resolve, and a stylesheet
+/// that does not compile is reported with its file and line.
+#[test]
+fn less_stylesheets() {
+    let conf = CONF.replace("[\"site.css\"]", "[\"tweak.less\", \"site.less\"]");
+    let tweak =
+        "// tweak: { \"title\": \"tweak-width\", \"type\": \"value\" }\n@tweak-width: 40rem;\n";
+    let site = "@import 'sqs-grid-breaker';\n@import 'svg-icon-templates';\nmain { max-width: @tweak-width; .x { .svg-icon(2em); } }\n";
+    let less = [
+        ("template.conf", Some(conf.as_str())),
+        ("styles/site.css", None),
+        ("styles/tweak.less", Some(tweak)),
+        ("styles/site.less", Some(site)),
+    ];
+    assert_findings("less", &less, &[], 0);
+    let broken = "main {\n  max-width: @tweak-widht;\n}\n";
+    let mut changes = less.to_vec();
+    changes.push(("styles/site.less", Some(broken)));
+    assert_findings(
+        "less-broken",
+        &changes,
+        &["styles/site.less:2:14: error: LESS: variable @tweak-widht is undefined"],
+        1,
+    );
+    let mut changes = less.to_vec();
+    changes.push(("styles/site.less", Some("@import 'partials/buttons';\n")));
+    assert_findings(
+        "less-import",
+        &changes,
+        &["styles/site.less:1:1: error: LESS: 'partials/buttons' wasn't found."],
+        1,
+    );
+}
+
 #[test]
 fn source_lines_json_strict_and_usage() {
     let dir = folder(

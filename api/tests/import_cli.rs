@@ -78,3 +78,52 @@ fn a_missing_folder_is_a_clear_error() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/tenant: not a directory"));
 }
+
+/// A folder whose LESS does not compile is refused with the stylesheet's file and line,
+/// and nothing is imported.
+#[test]
+fn a_stylesheet_that_does_not_compile_stops_the_import() {
+    let dir = temp_dir();
+    let copy = dir.0.join("harbor-lane");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(&fixture)
+        .arg(&copy)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let site = copy.join("template/styles/site.less");
+    let text = std::fs::read_to_string(&site).unwrap();
+    std::fs::write(
+        &site,
+        text.replacen("@tweak-text-color", "@tweak-text-colour", 1),
+    )
+    .unwrap();
+    let data = dir.0.join("data");
+    let out = tessera(&[
+        "import",
+        copy.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "template/styles/site.less: 3:58: LESS: variable @tweak-text-colour is undefined"
+        ),
+        "{stderr}"
+    );
+    let out = tessera(&[
+        "import",
+        fixture.to_str().unwrap(),
+        "--data-dir",
+        data.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "the refused import left nothing behind: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

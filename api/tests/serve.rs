@@ -266,6 +266,27 @@ fn check_server(server: Server) {
     let (status, head, _) = get(p, &host, "/site.css");
     assert_eq!(status, 200);
     assert!(head.contains("text/css"));
+    // harbor-lane's stylesheets are LESS: compiled at import, with the site's tweak value
+    // (site.json: 62rem) over the folder's default (58rem), the platform's grid import, and
+    // LESS functions worked out.
+    let (status, _, css) = get(p, "harbor-lane.localhost", "/site.css");
+    assert_eq!(status, 200);
+    assert!(
+        css.contains("max-width: 62rem;") && !css.contains("58rem"),
+        "{css}"
+    );
+    assert!(
+        css.contains(".sqs-layout .sqs-row {"),
+        "the platform's sqs-grid-breaker: {css}"
+    );
+    assert!(
+        css.contains(".nav ul {") && css.contains("border-bottom: 1px solid #e1d7c6;"),
+        "{css}"
+    );
+    assert!(
+        !css.contains("@tweak") && !css.contains("@sqs"),
+        "no LESS variables left: {css}"
+    );
 
     let protected = protected_pages();
     assert!(!protected.is_empty(), "no demo collection has a password");

@@ -420,9 +420,17 @@ fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {
     layouts
 }
 
-/// Concatenates the `stylesheets` in order. Plain CSS passes through; LESS features have
-/// no well-kept Rust compiler, so a file that uses them is reported, not mangled.
+/// Where a template version keeps its stylesheets compiled from LESS (by the server, with
+/// Node, at import, upload and `tessera dev` time; see `api/src/styles.rs`).
+pub const COMPILED_CSS: &str = ".compiled/site.css";
+
+/// The site stylesheet: the compiled one when the version has it; else the `stylesheets`
+/// concatenated in order, plain CSS passing through and a file with LESS features reported
+/// (the renderer runs no LESS compiler), not mangled.
 fn load_styles(l: &mut Loader<'_>, conf: &Value) -> String {
+    if l.files.contains_key(COMPILED_CSS) {
+        return l.text(COMPILED_CSS).unwrap_or_default();
+    }
     let mut css = String::new();
     let names: Vec<String> = conf
         .get("stylesheets")
@@ -450,7 +458,7 @@ fn load_styles(l: &mut Loader<'_>, conf: &Value) -> String {
                 &path,
                 line,
                 1,
-                format!("LESS is not supported ({what}); only plain CSS stylesheets are served"),
+                format!("uses LESS ({what}) but was not compiled: import the folder or run `tessera check` or `tessera dev` (they compile LESS with Node)"),
             );
             continue;
         }
@@ -463,7 +471,7 @@ fn load_styles(l: &mut Loader<'_>, conf: &Value) -> String {
 }
 
 /// The first line using a LESS-only feature: variables, mixins' guards, nesting markers.
-fn less_feature(text: &str) -> Option<(u32, &'static str)> {
+pub fn less_feature(text: &str) -> Option<(u32, &'static str)> {
     for (i, line) in text.lines().enumerate() {
         let t = line.trim_start();
         let what = if t.starts_with('@')
@@ -626,7 +634,7 @@ mod tests {
             "{shown:?}"
         );
         assert!(
-            shown.contains(&"styles/x.less:1:1: LESS is not supported (variables); only plain CSS stylesheets are served".to_string()),
+            shown.contains(&"styles/x.less:1:1: uses LESS (variables) but was not compiled: import the folder or run `tessera check` or `tessera dev` (they compile LESS with Node)".to_string()),
             "{shown:?}"
         );
     }

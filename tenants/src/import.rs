@@ -783,7 +783,31 @@ pub async fn import_dir(
     dir: &Path,
     progress: &mut dyn FnMut(&str),
 ) -> Result<ImportReport, ImportError> {
-    let p = parse_dir(dir, progress)?;
+    import_dir_with(store, dir, progress, &|_, _| Ok(Vec::new())).await
+}
+
+/// Builds files a template version carries besides the folder's own (the compiled
+/// stylesheet), from the folder's files and the site's `websiteSettings`; an `Err` is a
+/// problem in a template file, which stops the import.
+pub type TemplateBuild<'a> =
+    dyn Fn(&[TemplateFile], &Map<String, Value>) -> Result<Vec<TemplateFile>, ImportError> + 'a;
+
+/// [`import_dir`], with `build` adding files to the template version (the server compiles
+/// the folder's LESS there: the renderer never runs Node).
+pub async fn import_dir_with(
+    store: &Store,
+    dir: &Path,
+    progress: &mut dyn FnMut(&str),
+    build: &TemplateBuild<'_>,
+) -> Result<ImportReport, ImportError> {
+    let mut p = parse_dir(dir, progress)?;
+    let no_settings = Map::new();
+    let settings = p
+        .site
+        .as_ref()
+        .map_or(&no_settings, |s| &s.website_settings);
+    let built = build(&p.template, settings)?;
+    p.template.extend(built);
     let db = |file: &str| {
         let file = file.to_owned();
         move |e: StoreError| err(file.clone(), None, e.to_string())

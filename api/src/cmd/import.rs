@@ -20,10 +20,14 @@ pub struct ImportArgs {
 pub fn run(args: ImportArgs) -> ExitCode {
     run_command(async {
         let store = args.store.open().await?;
-        let report =
-            tenants::import::import_dir(&store, &args.dir, &mut |msg| eprintln!("import: {msg}"))
-                .await
-                .map_err(|e| anyhow::anyhow!("import failed, nothing was written: {e}"))?;
+        let report = tenants::import::import_dir_with(
+            &store,
+            &args.dir,
+            &mut |msg| eprintln!("import: {msg}"),
+            &crate::styles::import_build,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("import failed, nothing was written: {e}"))?;
         println!(
             "imported tenant {} (id {}) into the {}: {} collections, {} items, {} variants, {} template files (template version {})",
             report.tenant.identifier,

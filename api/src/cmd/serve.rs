@@ -204,10 +204,14 @@ async fn import_fixtures(store: &tenants::Store, dir: &Path) -> anyhow::Result<(
     };
     folders.sort();
     for folder in folders {
-        let report =
-            tenants::import::import_dir(store, &folder, &mut |m| tracing::debug!("import: {m}"))
-                .await
-                .map_err(|e| anyhow::anyhow!("importing {}: {e}", folder.display()))?;
+        let report = tenants::import::import_dir_with(
+            store,
+            &folder,
+            &mut |m| tracing::debug!("import: {m}"),
+            &crate::styles::import_build,
+        )
+        .await
+        .map_err(|e| anyhow::anyhow!("importing {}: {e}", folder.display()))?;
         eprintln!(
             "tessera: imported {} from {}",
             report.tenant.identifier,
