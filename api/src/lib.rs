@@ -6,6 +6,7 @@ pub mod captcha;
 pub mod client;
 pub mod cmd;
 pub mod commerce;
+pub mod dev;
 pub mod email;
 pub mod forms;
 pub mod http;

@@ -22,6 +22,7 @@ struct Cli {
 enum Command {
     Render(cmd::render::RenderArgs),
     Check(cmd::check::CheckArgs),
+    Dev(cmd::dev::DevArgs),
     Serve(cmd::serve::ServeArgs),
     Import(cmd::import::ImportArgs),
     Migrate(cmd::migrate::MigrateArgs),
@@ -32,6 +33,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Render(args) => cmd::render::run(args),
         Command::Check(args) => cmd::check::run(args),
+        Command::Dev(args) => cmd::dev::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Import(args) => cmd::import::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),

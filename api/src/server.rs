@@ -81,6 +81,8 @@ pub struct AppState {
     pub owner_tokens: crate::http::owner::OwnerTokens,
     /// Nudges the mailer after mail is put in the outbox.
     pub outbox: crate::email::Outbox,
+    /// `tessera dev`: the one site every host gets, and the live-reload events.
+    pub dev: Option<Arc<crate::dev::Dev>>,
 }
 
 impl App {
@@ -97,6 +99,7 @@ impl App {
             captcha: Default::default(),
             owner_tokens: Default::default(),
             outbox: Default::default(),
+            dev: None,
         }))
     }
 
@@ -114,6 +117,12 @@ impl App {
     /// The same app with these rate limits.
     pub fn with_rates(mut self, rates: crate::http::limits::Rates) -> App {
         self.setting_up().limits = crate::http::limits::Limits::new(rates);
+        self
+    }
+
+    /// The same app in `tessera dev` mode.
+    pub fn with_dev(mut self, dev: Arc<crate::dev::Dev>) -> App {
+        self.setting_up().dev = Some(dev);
         self
     }
 
@@ -155,6 +164,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::restock::routes())
         .merge(crate::captcha::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
+        .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(page)
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
@@ -319,6 +329,9 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             restock_success_text: found.content.restock_success_text.as_deref(),
         };
         crate::islands::finish_page(&mut page.body, &facts);
+        if app.dev.is_some() {
+            crate::dev::inject(&mut page.body);
+        }
     }
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");

@@ -1,6 +1,7 @@
 //! Subcommands of the `tessera` binary, one module each.
 
 pub mod check;
+pub mod dev;
 pub mod import;
 pub mod migrate;
 pub mod render;

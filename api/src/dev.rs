@@ -1,0 +1,258 @@
+//! `tessera dev`'s live side: the folder watcher, the events browsers listen to, and the
+//! script pages get.
+//!
+//! The watcher looks at the template folder's files every [`POLL`]; when one changed it
+//! reads the folder, compiles its LESS and checks it ([`renderer::check`]). A folder with
+//! errors is not served: the last good version keeps serving, the errors go to the terminal
+//! and, as an overlay with file, line, column and the source line, to every open page. A
+//! good folder becomes the site's next template version and every open page reloads.
+
+use std::convert::Infallible;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant, SystemTime};
+
+use axum::extract::State;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use renderer::check::{Finding, Severity, check};
+use renderer::folder::{TemplateFiles, read_dir};
+use serde_json::{Value, json};
+use tenants::{Store, TemplateFile, TenantId};
+use tokio::sync::broadcast;
+
+use crate::server::App;
+
+/// How often the folder is looked at.
+const POLL: Duration = Duration::from_millis(25);
+/// Where pages listen.
+pub const EVENTS: &str = "/_tessera/dev/events";
+
+/// What `tessera dev` adds to the server.
+pub struct Dev {
+    /// The one site every host is answered with.
+    pub tenant: TenantId,
+    /// The last state sent (a reload or the problems), for pages that connect later.
+    state: RwLock<Value>,
+    events: broadcast::Sender<Value>,
+}
+
+impl Dev {
+    pub fn new(tenant: TenantId) -> Arc<Dev> {
+        Arc::new(Dev {
+            tenant,
+            state: RwLock::new(json!({"type": "ok"})),
+            events: broadcast::channel(16).0,
+        })
+    }
+
+    fn publish(&self, event: Value) {
+        *self.state.write().expect("dev state") = event.clone();
+        let _ = self.events.send(event);
+    }
+}
+
+/// The script dev pages get (before `</body>`): reload on a good save, an overlay with the
+/// problems on a bad one, gone on the next good one.
+pub const SCRIPT: &str = r#"<script>(() => {
+  const show = (problems) => {
+    let o = document.getElementById("tessera-dev-overlay");
+    if (!o) {
+      o = document.createElement("div");
+      o.id = "tessera-dev-overlay";
+      o.setAttribute("role", "alert");
+      o.style.cssText = "position:fixed;inset:0;z-index:2147483647;overflow:auto;background:rgba(20,20,24,.94);color:#f4f4f5;font:14px/1.5 ui-monospace,monospace;padding:2rem;white-space:pre-wrap";
+      document.body.appendChild(o);
+    }
+    o.textContent = "tessera dev: the template has errors; the last good version is still served\n\n" +
+      problems.map((p) => `${p.location}: ${p.message}${p.source ? "\n  " + p.source + "\n  " + " ".repeat(Math.max(0, p.column - 1)) + "^" : ""}`).join("\n\n");
+  };
+  const es = new EventSource("/_tessera/dev/events");
+  let first = true;
+  es.onmessage = (e) => {
+    const m = JSON.parse(e.data);
+    if (m.type === "problems") show(m.problems);
+    else if (m.type === "reload" && !first) location.reload();
+    else if (m.type === "ok" || m.type === "reload") document.getElementById("tessera-dev-overlay")?.remove();
+    first = false;
+  };
+})();</script>
+"#;
+
+/// Adds [`SCRIPT`] to a dev page.
+pub fn inject(body: &mut String) {
+    match body.rfind("</body>") {
+        Some(at) => body.insert_str(at, SCRIPT),
+        None => body.push_str(SCRIPT),
+    }
+}
+
+/// `GET /_tessera/dev/events`: the current state, then every change.
+pub async fn events(State(app): State<App>) -> Response {
+    let Some(dev) = app.dev.clone() else {
+        return crate::server::plain(axum::http::StatusCode::NOT_FOUND, "Not Found");
+    };
+    let rx = dev.events.subscribe();
+    let first = dev.state.read().expect("dev state").clone();
+    let stream = futures_util::stream::unfold((Some(first), rx), |(pending, mut rx)| async move {
+        let v = match pending {
+            Some(v) => v,
+            None => loop {
+                match rx.recv().await {
+                    Ok(v) => break v,
+                    // Behind: the next event says where things stand.
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => return None,
+                }
+            },
+        };
+        Some((
+            Ok::<_, Infallible>(Event::default().data(v.to_string())),
+            (None, rx),
+        ))
+    });
+    Sse::new(stream)
+        .keep_alive(KeepAlive::default())
+        .into_response()
+}
+
+/// What the folder's files were last time: path, modified time, length.
+fn fingerprint(dir: &Path) -> Vec<(String, Option<SystemTime>, u64)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || name == "node_modules" {
+                continue;
+            }
+            let Ok(meta) = e.metadata() else { continue };
+            if meta.is_dir() {
+                stack.push(e.path());
+            } else {
+                out.push((
+                    e.path().to_string_lossy().into_owned(),
+                    meta.modified().ok(),
+                    meta.len(),
+                ));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A problem as the overlay shows it.
+fn overlay_problem(f: &Finding, files: &TemplateFiles) -> Value {
+    let source = (f.line > 0)
+        .then(|| files.get(&f.file).and_then(|b| std::str::from_utf8(b).ok()))
+        .flatten()
+        .and_then(|t| t.split('\n').nth(f.line as usize - 1))
+        .map(|l| l.trim_end_matches('\r').to_owned());
+    let location = if f.line == 0 {
+        f.file.clone()
+    } else {
+        format!("{}:{}:{}", f.file, f.line, f.column)
+    };
+    json!({"location": location, "file": f.file, "line": f.line, "column": f.column, "message": f.message, "source": source})
+}
+
+/// Reads, compiles and checks the folder; on success stores it as the next version.
+pub async fn rebuild(
+    store: &Store,
+    dev: &Dev,
+    dir: &Path,
+    settings: &serde_json::Map<String, Value>,
+) {
+    let started = Instant::now();
+    let dir2 = dir.to_path_buf();
+    let settings2 = settings.clone();
+    let built =
+        tokio::task::spawn_blocking(move || -> Result<(TemplateFiles, Vec<Finding>), String> {
+            let files = read_dir(&dir2).map_err(|e| e.to_string())?;
+            let (files, less) = crate::styles::with_compiled(files, &settings2);
+            let mut findings: Vec<Finding> = check(&files)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error)
+                .collect();
+            if let Some(p) = less {
+                findings.retain(|f| !f.message.contains("but was not compiled"));
+                findings.push(Finding {
+                    file: p.file,
+                    line: p.line,
+                    column: p.column,
+                    severity: Severity::Error,
+                    message: p.message,
+                });
+            }
+            Ok((files, findings))
+        })
+        .await;
+    let (files, findings) = match built {
+        Ok(Ok(b)) => b,
+        Ok(Err(e)) => {
+            eprintln!("tessera dev: reading {}: {e}", dir.display());
+            return;
+        }
+        Err(e) => {
+            eprintln!("tessera dev: {e}");
+            return;
+        }
+    };
+    if !findings.is_empty() {
+        for f in &findings {
+            eprintln!("{f}");
+        }
+        eprintln!(
+            "tessera dev: {} error(s); still serving the last good version",
+            findings.len()
+        );
+        let problems: Vec<Value> = findings
+            .iter()
+            .map(|f| overlay_problem(f, &files))
+            .collect();
+        dev.publish(json!({"type": "problems", "problems": problems}));
+        return;
+    }
+    let template: Vec<TemplateFile> = files
+        .iter()
+        .map(|(path, bytes)| TemplateFile {
+            path: path.clone(),
+            content: bytes.to_vec(),
+        })
+        .collect();
+    match store.put_template_version(dev.tenant, &template).await {
+        Ok(v) => {
+            eprintln!(
+                "tessera dev: template version {} in {} ms",
+                v.0,
+                started.elapsed().as_millis()
+            );
+            dev.publish(json!({"type": "reload", "version": v.0}));
+        }
+        Err(e) => eprintln!("tessera dev: storing the template failed: {e}"),
+    }
+}
+
+/// Watches `dir` for as long as the server runs.
+pub fn watch(
+    store: Store,
+    dev: Arc<Dev>,
+    dir: PathBuf,
+    settings: serde_json::Map<String, Value>,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut seen = fingerprint(&dir);
+        loop {
+            tokio::time::sleep(POLL).await;
+            let now = fingerprint(&dir);
+            if now != seen {
+                seen = now;
+                rebuild(&store, &dev, &dir, &settings).await;
+            }
+        }
+    })
+}
