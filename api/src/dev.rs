@@ -2,10 +2,12 @@
 //! script pages get.
 //!
 //! The watcher looks at the template folder's files every [`POLL`]; when one changed it
-//! reads the folder, compiles its LESS and checks it ([`renderer::check`]). A folder with
-//! errors is not served: the last good version keeps serving, the errors go to the terminal
-//! and, as an overlay with file, line, column and the source line, to every open page. A
-//! good folder becomes the site's next template version and every open page reloads.
+//! reads the folder, compiles its LESS and checks it ([`renderer::check`]). A save that adds
+//! errors is not served: the last good version keeps serving, the new errors go to the
+//! terminal and, as an overlay with file, line, column and the source line, to every open
+//! page. Otherwise the folder becomes the site's next template version and every open page
+//! reloads. (The first version is served whatever it has, its errors printed: a folder
+//! brought from elsewhere may use a formatter we lack, which renders as nothing.)
 
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
@@ -35,6 +37,10 @@ pub struct Dev {
     /// The last state sent (a reload or the problems), for pages that connect later.
     state: RwLock<Value>,
     events: broadcast::Sender<Value>,
+    /// The errors of the version being served: a folder brought from elsewhere may have some
+    /// (an unknown formatter renders as nothing), and a save that adds none to them is
+    /// served; one that adds any is not.
+    served: std::sync::Mutex<Option<std::collections::BTreeSet<String>>>,
 }
 
 impl Dev {
@@ -43,6 +49,7 @@ impl Dev {
             tenant,
             state: RwLock::new(json!({"type": "ok"})),
             events: broadcast::channel(16).0,
+            served: std::sync::Mutex::new(None),
         })
     }
 
@@ -187,6 +194,9 @@ pub async fn rebuild(
                     severity: Severity::Error,
                     message: p.message,
                 });
+                // A missing stylesheet is both the loader's and the compiler's finding.
+                findings.sort();
+                findings.dedup();
             }
             Ok((files, findings))
         })
@@ -202,21 +212,41 @@ pub async fn rebuild(
             return;
         }
     };
-    if !findings.is_empty() {
+    let errors: std::collections::BTreeSet<String> =
+        findings.iter().map(ToString::to_string).collect();
+    let added: Vec<&Finding> = {
+        let served = dev.served.lock().expect("dev served");
+        match &*served {
+            // The first version is served whatever it has: there is nothing better yet.
+            None => Vec::new(),
+            Some(before) => findings
+                .iter()
+                .filter(|f| !before.contains(&f.to_string()))
+                .collect(),
+        }
+    };
+    if !added.is_empty() {
+        for f in &added {
+            eprintln!("{f}");
+        }
+        eprintln!(
+            "tessera dev: {} new error(s); still serving the last good version",
+            added.len()
+        );
+        let problems: Vec<Value> = added.iter().map(|f| overlay_problem(f, &files)).collect();
+        dev.publish(json!({"type": "problems", "problems": problems}));
+        return;
+    }
+    if !errors.is_empty() {
         for f in &findings {
             eprintln!("{f}");
         }
         eprintln!(
-            "tessera dev: {} error(s); still serving the last good version",
-            findings.len()
+            "tessera dev: serving it with {} known error(s) (tessera check lists them)",
+            errors.len()
         );
-        let problems: Vec<Value> = findings
-            .iter()
-            .map(|f| overlay_problem(f, &files))
-            .collect();
-        dev.publish(json!({"type": "problems", "problems": problems}));
-        return;
     }
+    *dev.served.lock().expect("dev served") = Some(errors);
     let template: Vec<TemplateFile> = files
         .iter()
         .map(|(path, bytes)| TemplateFile {

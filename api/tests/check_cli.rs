@@ -334,6 +334,15 @@ fn less_stylesheets() {
         &["styles/site.less:2:14: error: LESS: variable @tweak-widht is undefined"],
         1,
     );
+    // A LESS stylesheet that is not there is said once.
+    let mut changes = less.to_vec();
+    changes.push(("styles/tweak.less", None));
+    assert_findings(
+        "less-missing",
+        &changes,
+        &["template.conf: error: stylesheet 'tweak.less' not found in styles/"],
+        1,
+    );
     let mut changes = less.to_vec();
     changes.push(("styles/site.less", Some("@import 'partials/buttons';\n")));
     assert_findings(

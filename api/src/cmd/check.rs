@@ -77,6 +77,8 @@ pub fn run(args: CheckArgs) -> ExitCode {
             message: p.message,
         });
         findings.sort();
+        // A missing stylesheet is both the loader's and the compiler's finding.
+        findings.dedup();
     }
     let errors = findings
         .iter()
