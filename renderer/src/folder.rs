@@ -81,6 +81,54 @@ pub struct CollectionType {
     pub item: Option<Template>,
 }
 
+/// An owner-adjustable setting a stylesheet declares (TEMPLATE-PLATFORM.md §1.8).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tweak {
+    /// `tweak-site-width-option`.
+    pub title: String,
+    /// `value`, `color`, `dropdown`, `checkbox` …
+    pub kind: String,
+    /// The declaration's `default`, if it has one.
+    pub default: Option<Value>,
+}
+
+/// The tweak declarations in a stylesheet's text.
+fn tweaks_in(text: &str) -> Vec<Tweak> {
+    text.lines()
+        .filter_map(|l| {
+            l.trim_start()
+                .strip_prefix("//")?
+                .trim_start()
+                .strip_prefix("tweak:")
+        })
+        .filter_map(|json| serde_json::from_str::<Value>(json.trim()).ok())
+        .filter_map(|v| {
+            Some(Tweak {
+                title: v.get("title")?.as_str()?.to_owned(),
+                kind: v
+                    .get("type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("value")
+                    .to_owned(),
+                default: v.get("default").cloned(),
+            })
+        })
+        .collect()
+}
+
+/// `Full Background` → `full-background`.
+fn class_slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.trim().chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    out.trim_end_matches('-').to_owned()
+}
+
 /// A static page: `pages/<stem>.page` with its `.page.conf`.
 pub struct StaticPage {
     pub title: String,
@@ -107,6 +155,9 @@ pub struct TemplateFolder {
     pub icon: String,
     /// The site stylesheet: `stylesheets` in order.
     pub css: String,
+    /// The tweaks the stylesheets declare (`// tweak: {"title": …, "type": …}` comments),
+    /// for the body classes dropdown and checkbox tweaks give ([`TemplateFolder::tweak_classes`]).
+    pub tweaks: Vec<Tweak>,
     /// The site's own email templates, `emails/<kind>.txt` (the plain-text part, its first
     /// line `Subject: …`) and `emails/<kind>.html`, by file name; the server has defaults
     /// for the kinds a folder does not override.
@@ -122,6 +173,28 @@ pub struct TemplateFolder {
 }
 
 impl TemplateFolder {
+    /// The body classes of the dropdown and checkbox tweaks (TEMPLATE-PLATFORM.md §1.8):
+    /// dropdown `tweak-x` set to `Full Background` gives `tweak-x-full-background`, a
+    /// checkbox that is on gives its title. `value(title)` is the site's value, if set; else
+    /// the declaration's default counts.
+    pub fn tweak_classes(&self, value: &dyn Fn(&str) -> Option<Value>) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in &self.tweaks {
+            let Some(v) = value(&t.title).or_else(|| t.default.clone()) else {
+                continue;
+            };
+            match (t.kind.as_str(), &v) {
+                ("dropdown", Value::String(choice)) if !class_slug(choice).is_empty() => {
+                    out.push(format!("{}-{}", t.title, class_slug(choice)));
+                }
+                ("checkbox", Value::Bool(true)) => out.push(t.title.clone()),
+                ("checkbox", Value::String(s)) if s == "true" => out.push(t.title.clone()),
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The layout named `key`, else `default`, else the first.
     pub fn layout(&self, key: Option<&str>) -> Option<&Layout> {
         key.and_then(|k| self.layouts.iter().find(|l| l.key == k))
@@ -334,6 +407,12 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
     .find(|f| public.contains_key(*f))
     .map_or_else(|| "data:,".to_string(), |f| format!("/{f}"));
     let css = load_styles(&mut l, &conf);
+    let tweaks = files
+        .iter()
+        .filter(|(p, _)| p.starts_with("styles/"))
+        .filter_map(|(_, b)| std::str::from_utf8(b).ok())
+        .flat_map(tweaks_in)
+        .collect();
     let strings = load_strings(&mut l);
     let email_files: Vec<String> = files
         .keys()
@@ -357,6 +436,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         icon,
         css,
         strings,
+        tweaks,
         emails,
         problems: l.problems,
         main_size: AtomicUsize::new(0),
@@ -645,6 +725,44 @@ mod tests {
         assert_eq!(
             f.problems[0].to_string(),
             "template.conf: missing: a template folder needs a template.conf"
+        );
+    }
+
+    #[test]
+    fn dropdown_and_checkbox_tweaks_become_body_classes() {
+        let files = files(&[
+            (
+                "template.conf",
+                r#"{"name":"T","layouts":{"default":{"name":"D","regions":["site"]}},"stylesheets":["tweak.less"]}"#,
+            ),
+            ("site.region", "<body class=\"{squarespace.page-classes}\">"),
+            (
+                "styles/tweak.less",
+                "// tweak: { \"title\": \"tweak-site-width-option\", \"type\": \"dropdown\", \"default\": \"Inset\" }\n\
+                 @tweak-site-width-option: Inset;\n\
+                 // tweak: { \"title\": \"tweak-show-dates\", \"type\": \"checkbox\" }\n\
+                 //tweak: { \"title\": \"tweak-accent\", \"type\": \"color\" }\n",
+            ),
+        ]);
+        let folder = load(&files);
+        assert_eq!(folder.tweaks.len(), 3);
+        let none = |_: &str| None;
+        assert_eq!(
+            folder.tweak_classes(&none),
+            ["tweak-site-width-option-inset"]
+        );
+        let set = |t: &str| match t {
+            "tweak-site-width-option" => Some(Value::String("Full Background!".into())),
+            "tweak-show-dates" => Some(Value::Bool(true)),
+            "tweak-accent" => Some(Value::String("#fff".into())),
+            _ => None,
+        };
+        assert_eq!(
+            folder.tweak_classes(&set),
+            [
+                "tweak-site-width-option-full-background",
+                "tweak-show-dates"
+            ]
         );
     }
 }

@@ -784,6 +784,18 @@ fn with_render_keys(
             format!("collection-layout-{layout} system-page"),
         ),
     };
+    // The site's tweak values (`websiteSettings.tweaks`): dropdowns are strings, checkboxes
+    // booleans.
+    let tweak_value = |title: &str| match site.website_settings.pointer(&["tweaks", title]) {
+        Some(Node::Bool(b)) => Some(serde_json::Value::Bool(*b)),
+        Some(n) => n.as_str().map(|s| serde_json::Value::String(s.to_owned())),
+        None => None,
+    };
+    let mut classes = classes;
+    for c in folder.tweak_classes(&tweak_value) {
+        classes.push(' ');
+        classes.push_str(&c);
+    }
     let mut headers = String::from("<meta charset=\"utf-8\">\n<title>");
     html_escape::encode_text_to_string(&title, &mut headers);
     headers.push_str("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
