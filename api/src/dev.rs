@@ -17,7 +17,7 @@ use std::time::{Duration, Instant, SystemTime};
 use axum::extract::State;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use renderer::check::{Finding, Severity, check};
+use renderer::check::{Finding, Severity};
 use renderer::folder::{TemplateFiles, read_dir};
 use serde_json::{Value, json};
 use tenants::{Store, TemplateFile, TenantId};
@@ -180,24 +180,8 @@ pub async fn rebuild(
     let built =
         tokio::task::spawn_blocking(move || -> Result<(TemplateFiles, Vec<Finding>), String> {
             let files = read_dir(&dir2).map_err(|e| e.to_string())?;
-            let (files, less) = crate::styles::with_compiled(files, &settings2);
-            let mut findings: Vec<Finding> = check(&files)
-                .into_iter()
-                .filter(|f| f.severity == Severity::Error)
-                .collect();
-            if let Some(p) = less {
-                findings.retain(|f| !f.message.contains("but was not compiled"));
-                findings.push(Finding {
-                    file: p.file,
-                    line: p.line,
-                    column: p.column,
-                    severity: Severity::Error,
-                    message: p.message,
-                });
-                // A missing stylesheet is both the loader's and the compiler's finding.
-                findings.sort();
-                findings.dedup();
-            }
+            let (files, mut findings) = crate::styles::checked(files, &settings2);
+            findings.retain(|f| f.severity == Severity::Error);
             Ok((files, findings))
         })
         .await;

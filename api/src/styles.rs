@@ -233,6 +233,34 @@ pub fn with_compiled(
     }
 }
 
+/// A folder checked as the renderer will load it, its LESS compiled first (with `settings`'
+/// tweaks): its files with the compiled stylesheet, and every finding ([`renderer::check`]),
+/// a stylesheet that does not compile among them. What `tessera check` and `tessera dev`
+/// both show.
+pub fn checked(
+    files: TemplateFiles,
+    settings: &Map<String, Value>,
+) -> (TemplateFiles, Vec<renderer::check::Finding>) {
+    use renderer::check::{Finding, Severity};
+    let (files, less) = with_compiled(files, settings);
+    let mut findings = renderer::check::check(&files);
+    if let Some(p) = less {
+        // The stylesheets' own problem says it; "was not compiled" on top would be noise.
+        findings.retain(|f| !f.message.contains("but was not compiled"));
+        findings.push(Finding {
+            file: p.file,
+            line: p.line,
+            column: p.column,
+            severity: Severity::Error,
+            message: p.message,
+        });
+        findings.sort();
+        // A missing stylesheet is both the loader's and the compiler's finding.
+        findings.dedup();
+    }
+    (files, findings)
+}
+
 /// The import's template build ([`tenants::import::import_dir_with`]): the compiled
 /// stylesheet as one more file of the template version.
 pub fn import_build(

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
-use renderer::check::{Finding, Severity, check};
+use renderer::check::{Finding, Severity};
 use renderer::folder::{TemplateFiles, read_dir};
 use serde_json::json;
 
@@ -64,22 +64,7 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let checked = files.len();
     // LESS compiles as at import (with the folder's own tweak defaults); a stylesheet that
     // does not compile is one more finding.
-    let (files, less) = crate::styles::with_compiled(files, &serde_json::Map::new());
-    let mut findings = check(&files);
-    if let Some(p) = less {
-        // The stylesheets' own problem says it; "was not compiled" on top would be noise.
-        findings.retain(|f| !f.message.contains("but was not compiled"));
-        findings.push(Finding {
-            file: p.file,
-            line: p.line,
-            column: p.column,
-            severity: Severity::Error,
-            message: p.message,
-        });
-        findings.sort();
-        // A missing stylesheet is both the loader's and the compiler's finding.
-        findings.dedup();
-    }
+    let (files, findings) = crate::styles::checked(files, &serde_json::Map::new());
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)
