@@ -283,6 +283,25 @@ fn rate_limit(backend: Backend) {
         "Unable to submit form. Submission rate limit exceeded. Please try again later."
     );
     assert!(r.header("retry-after").is_some());
+    // A page post from the same client is held back with the same words.
+    let origin = format!("http://{QUILL}");
+    let r = v.send(
+        "POST",
+        SAVE,
+        &[
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", origin.as_str()),
+        ],
+        &format!("formId={NEWSLETTER}&email=a%40b.co"),
+    );
+    assert_eq!(r.status, 429);
+    assert!(
+        r.body.contains(
+            "Unable to submit form. Submission rate limit exceeded. Please try again later."
+        ),
+        "{}",
+        r.body
+    );
     // Another client is not held back.
     let mut other = Visitor::arrive(&server, QUILL, "203.0.113.43");
     assert_eq!(other.post(KEY, Value::Null).status, 200);

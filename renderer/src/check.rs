@@ -119,7 +119,6 @@ impl Checker<'_> {
 
     /// What one compiled template uses, its positions mapped to files by `locate`.
     fn uses(
-        &mut self,
         template: &Template,
         locate: &dyn Fn(u32) -> (String, u32),
     ) -> Vec<(String, u32, u32, Use)> {
@@ -152,7 +151,18 @@ impl Checker<'_> {
             .map(|(n, _)| n.clone())
             .collect();
         let mut applied = Vec::new();
-        for (file, line, col, u) in self.uses(template, locate) {
+        let mut found = Vec::new();
+        for (file, line, col, u) in Self::uses(template, locate) {
+            // Every finding of a use is at the use.
+            let mut say = |severity: Severity, message: String| {
+                found.push(Finding {
+                    file: file.clone(),
+                    line,
+                    column: col,
+                    severity,
+                    message,
+                })
+            };
             match u {
                 Use::Formatter {
                     name,
@@ -165,10 +175,7 @@ impl Checker<'_> {
                     };
                     applied.push((partial.clone(), !guarded));
                     if self.folder.blocks.get(partial).is_none() {
-                        self.add(
-                            &file,
-                            line,
-                            col,
+                        say(
                             Severity::Error,
                             format!(
                                 "partial '{partial}' is applied but blocks/{partial} does not exist"
@@ -181,10 +188,7 @@ impl Checker<'_> {
                     let Some((_, required, optional)) = TAGS.iter().find(|(n, ..)| *n == name)
                     else {
                         let known: Vec<&str> = TAGS.iter().map(|(n, ..)| *n).collect();
-                        self.add(
-                            &file,
-                            line,
-                            col,
+                        say(
                             Severity::Error,
                             format!(
                                 "unknown tag <squarespace:{name}> (known: {})",
@@ -197,10 +201,7 @@ impl Checker<'_> {
                         |k: &str| attrs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
                     for r in *required {
                         if value(r).is_none() {
-                            self.add(
-                                &file,
-                                line,
-                                col,
+                            say(
                                 Severity::Error,
                                 format!("<squarespace:{name}> needs the attribute {r}"),
                             );
@@ -211,10 +212,7 @@ impl Checker<'_> {
                             || optional.contains(&a.as_str())
                             || (name == "block-field" && a.starts_with("data-"));
                         if !known {
-                            self.add(
-                                &file,
-                                line,
-                                col,
+                            say(
                                 Severity::Warning,
                                 format!("<squarespace:{name}> has no attribute {a}; it is ignored"),
                             );
@@ -224,12 +222,11 @@ impl Checker<'_> {
                         let block = format!("{stem}.block");
                         applied.push((block.clone(), false));
                         if self.folder.blocks.get(&block).is_none() {
-                            self.add(
-                                &file,
-                                line,
-                                col,
+                            say(
                                 Severity::Error,
-                                format!("<squarespace:{name}> template '{stem}': blocks/{block} does not exist"),
+                                format!(
+                                    "<squarespace:{name}> template '{stem}': blocks/{block} does not exist"
+                                ),
                             );
                         }
                     }
@@ -237,10 +234,7 @@ impl Checker<'_> {
                         && let Some(Some(id)) = value("navigationId")
                         && !navigations.contains(&id)
                     {
-                        self.add(
-                            &file,
-                            line,
-                            col,
+                        say(
                             Severity::Error,
                             format!(
                                 "navigation '{id}' is not declared in template.conf \"navigations\""
@@ -251,10 +245,7 @@ impl Checker<'_> {
                         && let Some(Some(src)) = value("src")
                         && !self.has(&format!("scripts/{}", src.trim_start_matches('/')))
                     {
-                        self.add(
-                            &file,
-                            line,
-                            col,
+                        say(
                             Severity::Warning,
                             format!(
                                 "script '{src}' is not in scripts/ (a bundle your build makes? pages render without it)"
@@ -264,6 +255,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.out.extend(found);
         applied
     }
 

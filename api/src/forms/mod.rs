@@ -97,14 +97,24 @@ async fn schema(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// A write under the form family's limit, with SPEC's 429 wording.
+/// SPEC's 429 wording on a rate-limit refusal (any other error as it is).
+fn in_spec_words(mut e: ApiError) -> ApiError {
+    if e.status == StatusCode::TOO_MANY_REQUESTS {
+        e.body["message"] = json!(RATE_LIMITED);
+    }
+    e
+}
+
+/// A write under the form family's limit: the crumb, then the rate.
 fn begin_write(call: &Call, app: &App) -> Result<(), ApiError> {
-    call.write(app, Family::FormSubmit).map_err(|mut e| {
-        if e.status == StatusCode::TOO_MANY_REQUESTS {
-            e.body["message"] = json!(RATE_LIMITED);
-        }
-        e
-    })
+    call.write(app, Family::FormSubmit).map_err(in_spec_words)
+}
+
+/// The form family's rate alone (a page post has an origin check instead of a crumb).
+fn within_rate(call: &Call, app: &App) -> Result<(), ApiError> {
+    app.limits
+        .check(Family::FormSubmit, call.site.tenant.id, call.client.ip)
+        .map_err(in_spec_words)
 }
 
 /// `POST /api/form/FormSubmissionKey` → `{key}`: single use, for 30 minutes.

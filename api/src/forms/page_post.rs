@@ -14,7 +14,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde_json::{Map, Value, json};
 
-use super::{Sent, submit, the_form};
+use super::{Sent, submit, the_form, within_rate};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, bytes};
 use crate::http::call::Call;
@@ -205,13 +205,7 @@ pub async fn save(app: &App, req: Request) -> Response {
         let e = ApiError::new(StatusCode::FORBIDDEN, FOREIGN_ORIGIN);
         return problem_page(&e, &Value::Null, None);
     }
-    if let Err(mut e) = app.limits.check(
-        crate::http::limits::Family::FormSubmit,
-        call.site.tenant.id,
-        call.client.ip,
-    ) {
-        // The same words as the JSON route's 429.
-        e.body["message"] = json!(super::RATE_LIMITED);
+    if let Err(e) = within_rate(&call, app) {
         return problem_page(&e, &Value::Null, back);
     }
     let raw = match bytes(body, MAX_JSON_BODY).await {
