@@ -267,8 +267,18 @@ pub fn watch(
         let mut seen = fingerprint(&dir);
         loop {
             tokio::time::sleep(POLL).await;
-            let now = fingerprint(&dir);
+            let mut now = fingerprint(&dir);
             if now != seen {
+                // An editor may write a file in steps (truncate, then write): build only
+                // once the folder has held still for one more look.
+                loop {
+                    tokio::time::sleep(POLL).await;
+                    let again = fingerprint(&dir);
+                    if again == now {
+                        break;
+                    }
+                    now = again;
+                }
                 seen = now;
                 rebuild(&store, &dev, &dir, &settings).await;
             }
