@@ -60,8 +60,12 @@ impl Dev {
 }
 
 /// The script dev pages get (before `</body>`): reload on a good save, an overlay with the
-/// problems on a bad one, gone on the next good one.
-pub const SCRIPT: &str = r#"<script>(() => {
+/// problems on a bad one, gone on the next good one. The page carries the template version
+/// it was rendered with (`__VERSION__`), and reloads on any reload event naming another one,
+/// the first included: a save that lands between the render and the stream's connection is
+/// not missed, and the version the page already shows is not reloaded again.
+const SCRIPT: &str = r#"<script>(() => {
+  const rendered = __VERSION__;
   const show = (problems) => {
     let o = document.getElementById("tessera-dev-overlay");
     if (!o) {
@@ -75,22 +79,21 @@ pub const SCRIPT: &str = r#"<script>(() => {
       problems.map((p) => `${p.location}: ${p.message}${p.source ? "\n  " + p.source + "\n  " + " ".repeat(Math.max(0, p.column - 1)) + "^" : ""}`).join("\n\n");
   };
   const es = new EventSource("/_tessera/dev/events");
-  let first = true;
   es.onmessage = (e) => {
     const m = JSON.parse(e.data);
     if (m.type === "problems") show(m.problems);
-    else if (m.type === "reload" && !first) location.reload();
-    else if (m.type === "ok" || m.type === "reload") document.getElementById("tessera-dev-overlay")?.remove();
-    first = false;
+    else if (m.type === "reload" && m.version !== rendered) location.reload();
+    else document.getElementById("tessera-dev-overlay")?.remove();
   };
 })();</script>
 "#;
 
-/// Adds [`SCRIPT`] to a dev page.
-pub fn inject(body: &mut String) {
+/// Adds [`SCRIPT`] to a dev page rendered with template `version`.
+pub fn inject(body: &mut String, version: i64) {
+    let script = SCRIPT.replace("__VERSION__", &version.to_string());
     match body.rfind("</body>") {
-        Some(at) => body.insert_str(at, SCRIPT),
-        None => body.push_str(SCRIPT),
+        Some(at) => body.insert_str(at, &script),
+        None => body.push_str(&script),
     }
 }
 

@@ -330,7 +330,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         };
         crate::islands::finish_page(&mut page.body, &facts);
         if app.dev.is_some() {
-            crate::dev::inject(&mut page.body);
+            crate::dev::inject(&mut page.body, version.0);
         }
     }
     for e in &page.errors {

@@ -132,7 +132,17 @@ fn serves_reloads_and_holds_back_a_broken_save() {
     );
 
     let mut events = Events::open(dev.port);
-    assert_eq!(events.next()["type"], "reload", "the current state first");
+    let first = events.next();
+    assert_eq!(first["type"], "reload", "the current state first");
+    // A page names the version it shows, so it reloads on any other one (even one its
+    // stream's first event announces) and never on its own.
+    let stamp = |page: &str| {
+        page.split("const rendered = ")
+            .nth(1)
+            .and_then(|t| t.split(';').next())
+            .and_then(|n| n.parse::<i64>().ok())
+    };
+    assert_eq!(stamp(&recipes), first["version"].as_i64(), "{first}");
     // A good save: the next version, served.
     std::fs::write(
         folder.join("collections/recipes.list"),
@@ -140,9 +150,12 @@ fn serves_reloads_and_holds_back_a_broken_save() {
     )
     .unwrap();
     let saved = Instant::now();
-    assert_eq!(events.next()["type"], "reload");
+    let next = events.next();
+    assert_eq!(next["type"], "reload");
+    assert_ne!(next["version"], first["version"]);
     let (_, recipes) = get(dev.port, "localhost", "/recipes");
     assert!(recipes.contains("<h3 class=\"recipe\">"), "{recipes}");
+    assert_eq!(stamp(&recipes), next["version"].as_i64());
     assert!(saved.elapsed() < Duration::from_secs(5));
     // A bad save: held back, named.
     std::fs::write(
