@@ -41,6 +41,8 @@ pub struct Dev {
     /// (an unknown formatter renders as nothing), and a save that adds none to them is
     /// served; one that adds any is not.
     served: std::sync::Mutex<Option<std::collections::BTreeSet<String>>>,
+    /// The stylesheets are compiled again only when a save changed them.
+    less: Arc<crate::styles::LastCompile>,
 }
 
 impl Dev {
@@ -50,6 +52,7 @@ impl Dev {
             state: RwLock::new(json!({"type": "ok"})),
             events: broadcast::channel(16).0,
             served: std::sync::Mutex::new(None),
+            less: Arc::default(),
         })
     }
 
@@ -178,12 +181,14 @@ pub async fn rebuild(
     settings: &serde_json::Map<String, Value>,
 ) {
     let started = Instant::now();
+    let compiles = dev.less.runs();
     let dir2 = dir.to_path_buf();
     let settings2 = settings.clone();
+    let less = dev.less.clone();
     let built =
         tokio::task::spawn_blocking(move || -> Result<(TemplateFiles, Vec<Finding>), String> {
             let files = read_dir(&dir2).map_err(|e| e.to_string())?;
-            let (files, mut findings) = crate::styles::checked(files, &settings2);
+            let (files, mut findings) = crate::styles::checked(files, &settings2, &less);
             findings.retain(|f| f.severity == Severity::Error);
             Ok((files, findings))
         })
@@ -249,9 +254,14 @@ pub async fn rebuild(
     match store.put_template_version(dev.tenant, &template).await {
         Ok(v) => {
             eprintln!(
-                "tessera dev: template version {} in {} ms",
+                "tessera dev: template version {} in {} ms{}",
                 v.0,
-                started.elapsed().as_millis()
+                started.elapsed().as_millis(),
+                if dev.less.runs() > compiles {
+                    " (stylesheets compiled)"
+                } else {
+                    ""
+                }
             );
             dev.publish(json!({"type": "reload", "version": v.0}));
         }

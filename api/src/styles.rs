@@ -217,13 +217,69 @@ fn run(
     Err(problem(&file, line, column, format!("LESS: {message}")))
 }
 
+/// The last compile's inputs (a digest of the stylesheets, the `stylesheets` list and the
+/// tweak values) and its outcome: `tessera dev` recompiles only when a save changed one of
+/// them, so saving a block or a template never waits for Node.
+#[derive(Default)]
+pub struct LastCompile {
+    last: std::sync::Mutex<Option<([u8; 32], CompileOutcome)>>,
+    /// How many times Node ran the compiler (`tessera dev` says when a save needed it).
+    runs: AtomicU64,
+}
+
+type CompileOutcome = Result<Option<String>, TemplateProblem>;
+
+impl LastCompile {
+    /// [`compile`], or the last outcome when the inputs are the same.
+    pub fn compile(&self, files: &TemplateFiles, settings: &Map<String, Value>) -> CompileOutcome {
+        use sha2::{Digest, Sha256};
+        let mut inputs = Sha256::new();
+        for (path, bytes) in files.iter().filter(|(p, _)| p.starts_with("styles/")) {
+            for part in [path.as_bytes(), &[0], bytes, &[0]] {
+                inputs.update(part);
+            }
+        }
+        for name in stylesheets(files) {
+            inputs.update(name.as_bytes());
+            inputs.update([0]);
+        }
+        inputs.update(tweak_overrides(settings).as_bytes());
+        let key: [u8; 32] = inputs.finalize().into();
+        let mut last = self.last.lock().expect("last compile");
+        if let Some((k, outcome)) = &*last
+            && *k == key
+        {
+            return outcome.clone();
+        }
+        let outcome = compile(files, settings);
+        if needs_compiling(files) {
+            self.runs.fetch_add(1, Ordering::Relaxed);
+        }
+        *last = Some((key, outcome.clone()));
+        outcome
+    }
+
+    /// How many times the compiler has run.
+    pub fn runs(&self) -> u64 {
+        self.runs.load(Ordering::Relaxed)
+    }
+}
+
 /// The folder's files with its compiled stylesheet added (when it needs one): what the
 /// renderer loads. The problem, if compiling failed.
 pub fn with_compiled(
-    mut files: TemplateFiles,
+    files: TemplateFiles,
     settings: &Map<String, Value>,
 ) -> (TemplateFiles, Option<TemplateProblem>) {
-    match compile(&files, settings) {
+    with_compiled_by(files, settings, &LastCompile::default())
+}
+
+fn with_compiled_by(
+    mut files: TemplateFiles,
+    settings: &Map<String, Value>,
+    last: &LastCompile,
+) -> (TemplateFiles, Option<TemplateProblem>) {
+    match last.compile(&files, settings) {
         Ok(Some(css)) => {
             files.insert(COMPILED_CSS.to_owned(), css.into_bytes().into());
             (files, None)
@@ -234,15 +290,17 @@ pub fn with_compiled(
 }
 
 /// A folder checked as the renderer will load it, its LESS compiled first (with `settings`'
-/// tweaks): its files with the compiled stylesheet, and every finding ([`renderer::check`]),
+/// tweaks, unless `last` compiled the same inputs): its files with the compiled stylesheet,
+/// and every finding ([`renderer::check`]),
 /// a stylesheet that does not compile among them. What `tessera check` and `tessera dev`
 /// both show.
 pub fn checked(
     files: TemplateFiles,
     settings: &Map<String, Value>,
+    last: &LastCompile,
 ) -> (TemplateFiles, Vec<renderer::check::Finding>) {
     use renderer::check::{Finding, Severity};
-    let (files, less) = with_compiled(files, settings);
+    let (files, less) = with_compiled_by(files, settings, last);
     let mut findings = renderer::check::check(&files);
     if let Some(p) = less {
         // The stylesheets' own problem says it; "was not compiled" on top would be noise.
@@ -305,5 +363,61 @@ mod tests {
             out,
             "@tweak-site-width: 960px;\n@tweak-accent: #c24a1a;\n@tweak-gap: 12;\n"
         );
+    }
+
+    fn folder(files: &[(&str, &str)]) -> TemplateFiles {
+        files
+            .iter()
+            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec().into()))
+            .collect()
+    }
+
+    #[test]
+    fn the_compiler_runs_again_only_when_its_inputs_change() {
+        assert!(
+            crate::islands::built::LESS_COMPILER.is_some(),
+            "the test build has the LESS compiler (README: Node at build time)"
+        );
+        let last = LastCompile::default();
+        let conf = r#"{"name": "t", "stylesheets": ["site.less"]}"#;
+        let mut files = folder(&[
+            ("template.conf", conf),
+            ("styles/site.less", "@w: 10px; body { margin: @w; }"),
+            ("site.region", "<body></body>"),
+        ]);
+        let none = Map::new();
+        let css = |o: CompileOutcome| o.expect("compiles").expect("a stylesheet");
+        assert!(css(last.compile(&files, &none)).contains("margin: 10px"));
+        assert_eq!(last.runs(), 1);
+        // A template or block saved: the stylesheet is the last one.
+        files.insert(
+            "site.region".into(),
+            b"<body>changed</body>".to_vec().into(),
+        );
+        assert!(css(last.compile(&files, &none)).contains("margin: 10px"));
+        assert_eq!(last.runs(), 1);
+        // A stylesheet or a tweak changed: compiled again.
+        files.insert(
+            "styles/site.less".into(),
+            b"body { margin: @w; } @w: 12px;".to_vec().into(),
+        );
+        assert!(css(last.compile(&files, &none)).contains("margin: 12px"));
+        let tweaks = json!({"tweaks": {"w": "14px"}});
+        assert!(css(last.compile(&files, tweaks.as_object().unwrap())).contains("margin: 14px"));
+        assert_eq!(last.runs(), 3);
+        // A failure is remembered too, until the fix.
+        files.insert(
+            "styles/site.less".into(),
+            b"body { margin: @nope; }".to_vec().into(),
+        );
+        let problem = last
+            .compile(&files, &none)
+            .expect_err("an undefined variable");
+        assert_eq!(
+            (problem.file.as_str(), problem.line),
+            ("styles/site.less", 1)
+        );
+        assert!(last.compile(&files, &none).is_err());
+        assert_eq!(last.runs(), 4);
     }
 }

@@ -9,6 +9,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+mod support;
+use support::{Backend, Server};
+
 struct Dev {
     child: Child,
     port: u16,
@@ -22,18 +25,18 @@ impl Drop for Dev {
 }
 
 fn start(folder: &Path) -> Dev {
+    start_with(folder, &["--content", "quillback"])
+}
+
+fn start_with(folder: &Path, args: &[&str]) -> Dev {
     let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures");
     let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
         .arg("dev")
         .arg(folder)
-        .args([
-            "--content",
-            "quillback",
-            "--listen",
-            "127.0.0.1:0",
-            "--fixtures",
-        ])
+        .args(args)
+        .args(["--listen", "127.0.0.1:0", "--fixtures"])
         .arg(&fixtures)
+        .env_remove("DATABASE_URL")
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -92,9 +95,10 @@ impl Events {
     }
 }
 
-#[test]
-fn serves_reloads_and_holds_back_a_broken_save() {
-    let folder = std::env::temp_dir().join(format!("tessera-dev-test-{}", std::process::id()));
+/// A scratch copy of quillback's template folder.
+fn quillback_folder(tag: &str) -> std::path::PathBuf {
+    let folder =
+        std::env::temp_dir().join(format!("tessera-dev-test-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/quillback/template");
     assert!(
@@ -106,6 +110,12 @@ fn serves_reloads_and_holds_back_a_broken_save() {
             .unwrap()
             .success()
     );
+    folder
+}
+
+#[test]
+fn serves_reloads_and_holds_back_a_broken_save() {
+    let folder = quillback_folder("reloads");
     // A collection type quillback's content does not have.
     std::fs::write(
         folder.join("collections/recipes.conf"),
@@ -224,3 +234,71 @@ fn usage_problems_exit_2() {
         "{err}"
     );
 }
+
+/// `--content` naming a tenant of a live store (by one of its domains): `dev` works on a
+/// copy, so the author's saves never reach the live site.
+fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
+    let live = Server::start(backend, &[]);
+    let live_version = || {
+        live.with_store(|s| {
+            Box::pin(async move {
+                let t = s.tenant_by_identifier("quillback").await.unwrap().unwrap();
+                (t.template_version, t.content_version)
+            })
+        })
+    };
+    let before = live_version();
+    let store_args: Vec<String> = match &live.backend {
+        Backend::Embedded => vec!["--data-dir".into(), live.data.display().to_string()],
+        Backend::Postgres(url) => vec!["--database-url".into(), url.clone()],
+    };
+    let store_args: Vec<&str> = store_args.iter().map(String::as_str).collect();
+
+    let folder = quillback_folder(live.backend.tag());
+    let block = folder.join("blocks/hours.block");
+    let original = std::fs::read_to_string(&block).unwrap();
+    std::fs::write(&block, format!("<p id=\"from-dev\">dev</p>\n{original}")).unwrap();
+    let mut args = vec!["--content", "quillback-cycles.localhost"];
+    args.extend(&store_args);
+    let dev = start_with(&folder, &args);
+    let (status, page) = get(dev.port, "localhost", "/");
+    assert_eq!(status, 200);
+    assert!(page.contains("id=\"from-dev\""), "the folder is served");
+    assert!(
+        page.contains("Quillback Cycles"),
+        "with the store's content"
+    );
+
+    let mut events = Events::open(dev.port);
+    assert_eq!(events.next()["type"], "reload");
+    std::fs::write(&block, format!("<p id=\"saved\">dev</p>\n{original}")).unwrap();
+    assert_eq!(events.next()["type"], "reload");
+    assert!(get(dev.port, "localhost", "/").1.contains("id=\"saved\""));
+
+    // The live site: its own template, its versions as they were.
+    let live_page = get(live.port, "quillback.localhost", "/").1;
+    assert!(!live_page.contains("from-dev") && !live_page.contains("id=\"saved\""));
+    assert!(live_page.contains("Quillback Cycles"));
+    drop(dev);
+    assert_eq!(live_version(), before, "the live tenant is untouched");
+
+    // A name the store does not have: said, with the store it looked in.
+    let mut args = vec!["--content", "nobody.example"];
+    args.extend(&store_args);
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("dev")
+        .arg(&folder)
+        .args(&args)
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("has no tenant or domain \"nobody.example\""),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+on_both_backends!(a_tenant_of_a_store_is_copied_and_never_changed);

@@ -96,6 +96,7 @@
 
 pub mod cache;
 pub mod commerce;
+pub mod copy;
 pub mod error;
 pub mod form_answers;
 pub mod ids;

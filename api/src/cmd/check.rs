@@ -64,7 +64,11 @@ pub fn run(args: CheckArgs) -> ExitCode {
     let checked = files.len();
     // LESS compiles as at import (with the folder's own tweak defaults); a stylesheet that
     // does not compile is one more finding.
-    let (files, findings) = crate::styles::checked(files, &serde_json::Map::new());
+    let (files, findings) = crate::styles::checked(
+        files,
+        &serde_json::Map::new(),
+        &crate::styles::LastCompile::default(),
+    );
     let errors = findings
         .iter()
         .filter(|f| f.severity == Severity::Error)

@@ -2,9 +2,12 @@
 //! against demo content, on whatever host it is asked for, and reloads open pages when a
 //! file of the folder changes ([`crate::dev`]).
 //!
-//! The content is an import-format folder (`--content path/to/folder`) or a fixtures tenant
+//! The content is an import-format folder (`--content path/to/folder`), a fixtures tenant
 //! by name (`--content quillback`; default `skyward`, the site with the most collection
-//! types). It is imported into a scratch embedded store, and the folder becomes its template.
+//! types), or a tenant of a store by identifier or domain (`--content my-shop`, with the
+//! store options of `import`), looked for in that order. It is imported (a store's tenant:
+//! copied, [`tenants::copy`]) into a scratch embedded store, and the folder becomes its
+//! template there: the live site never sees an author's saves.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -13,6 +16,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::{Map, Value};
 
+use super::store_args::StoreArgs;
 use crate::server::{App, serve};
 
 /// Serve a template folder with live reload while you edit it.
@@ -20,7 +24,8 @@ use crate::server::{App, serve};
 pub struct DevArgs {
     /// The template folder (with its template.conf).
     pub dir: PathBuf,
-    /// Demo content: an import-format folder, or a tenant of `--fixtures` by name.
+    /// Demo content: an import-format folder, a tenant of `--fixtures` by name, or a tenant
+    /// of the store (identifier or domain; copied, never changed).
     #[arg(long, value_name = "DIR|TENANT", default_value = "skyward")]
     pub content: String,
     /// Where the fixtures tenants are.
@@ -29,17 +34,41 @@ pub struct DevArgs {
     /// Address to listen on.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:3000")]
     pub listen: SocketAddr,
+    /// The store `--content` may name a tenant of (looked in only when the name is neither
+    /// a folder nor a fixtures tenant).
+    #[command(flatten)]
+    pub store: StoreArgs,
 }
 
-/// The content folder `--content` names.
-fn content_dir(args: &DevArgs) -> Result<PathBuf, String> {
+/// Where the demo content comes from.
+enum Content {
+    /// An import-format folder.
+    Folder(PathBuf),
+    /// A tenant (identifier or domain) of the store.
+    Tenant(String),
+}
+
+/// What `--content` names: a folder, else a fixtures tenant, else (when there is a store
+/// to look in) a tenant of the store.
+fn content(args: &DevArgs) -> Result<Content, String> {
     let as_path = Path::new(&args.content);
     if as_path.join("tenant.json").is_file() {
-        return Ok(as_path.to_path_buf());
+        return Ok(Content::Folder(as_path.to_path_buf()));
     }
     let fixture = args.fixtures.join(&args.content);
     if fixture.join("tenant.json").is_file() {
-        return Ok(fixture);
+        return Ok(Content::Folder(fixture));
+    }
+    // A store is there to look in when one is named, or the embedded one exists: `dev`
+    // never creates an empty store just to find nothing in it.
+    let store_named = match args.store.config() {
+        tenants::StoreConfig::Postgres { .. } => true,
+        tenants::StoreConfig::Embedded { data_dir } => {
+            data_dir.join(tenants::EMBEDDED_FILE).is_file()
+        }
+    };
+    if store_named && !args.content.contains(['/', '\\']) {
+        return Ok(Content::Tenant(args.content.clone()));
     }
     let known: Vec<String> = std::fs::read_dir(&args.fixtures)
         .map(|d| {
@@ -50,11 +79,61 @@ fn content_dir(args: &DevArgs) -> Result<PathBuf, String> {
         })
         .unwrap_or_default();
     Err(format!(
-        "--content {}: neither an import folder (with tenant.json) nor a tenant in {} (there: {})",
+        "--content {}: neither an import folder (with tenant.json) nor a tenant in {} (there: {}), and there is no store to look in ({})",
         args.content,
         args.fixtures.display(),
-        known.join(", ")
+        known.join(", "),
+        args.store.describe()
     ))
+}
+
+/// Puts the demo content into the scratch store; returns its tenant and a description.
+async fn load_content(
+    args: &DevArgs,
+    content: &Content,
+    scratch: &tenants::Store,
+) -> anyhow::Result<(tenants::Tenant, String)> {
+    match content {
+        Content::Folder(dir) => {
+            let report = tenants::import::import_dir_with(
+                scratch,
+                dir,
+                &mut |m| tracing::debug!("import: {m}"),
+                &crate::styles::import_build,
+            )
+            .await
+            .map_err(|e| anyhow::anyhow!("importing the content {}: {e}", dir.display()))?;
+            Ok((report.tenant, format!("the content of {}", dir.display())))
+        }
+        Content::Tenant(name) => {
+            let store = args.store.open().await?;
+            let found = match store.tenant_by_identifier(name).await? {
+                Some(t) => Some(t),
+                None => store.tenant_by_host(name).await?.map(|t| (*t).clone()),
+            };
+            let Some(live) = found else {
+                store.close().await?;
+                anyhow::bail!(
+                    "--content {name}: not a folder, not a tenant in {}, and the {} has no tenant or domain {name:?}",
+                    args.fixtures.display(),
+                    args.store.describe()
+                );
+            };
+            let copied = tenants::copy::copy_site(&store, live.id, scratch).await;
+            store.close().await?;
+            let copied = copied.map_err(|e| {
+                anyhow::anyhow!("copying {name:?} from the {}: {e}", args.store.describe())
+            })?;
+            Ok((
+                copied,
+                format!(
+                    "a copy of {:?} from the {}",
+                    live.identifier,
+                    args.store.describe()
+                ),
+            ))
+        }
+    }
 }
 
 pub fn run(args: DevArgs) -> ExitCode {
@@ -62,7 +141,7 @@ pub fn run(args: DevArgs) -> ExitCode {
         eprintln!("error: {} has no template.conf", args.dir.display());
         return ExitCode::from(2);
     }
-    let content = match content_dir(&args) {
+    let content = match content(&args) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
@@ -83,34 +162,32 @@ pub fn run(args: DevArgs) -> ExitCode {
     }
 }
 
-async fn run_async(args: DevArgs, content: PathBuf) -> anyhow::Result<()> {
-    let scratch = std::env::temp_dir().join(format!("tessera-dev-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
+/// The scratch store's folder, removed however `dev` ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+async fn run_async(args: DevArgs, content: Content) -> anyhow::Result<()> {
+    let scratch = Scratch(std::env::temp_dir().join(format!("tessera-dev-{}", std::process::id())));
+    let _ = std::fs::remove_dir_all(&scratch.0);
     let store = tenants::Store::open(&tenants::StoreConfig::Embedded {
-        data_dir: scratch.clone(),
+        data_dir: scratch.0.clone(),
     })
     .await?;
-    let report = tenants::import::import_dir_with(
-        &store,
-        &content,
-        &mut |m| tracing::debug!("import: {m}"),
-        &crate::styles::import_build,
-    )
-    .await
-    .map_err(|e| anyhow::anyhow!("importing the content {}: {e}", content.display()))?;
-    let settings: Map<String, Value> = std::fs::read(content.join("site.json"))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
-        .and_then(|v| v.get("websiteSettings").and_then(Value::as_object).cloned())
-        .unwrap_or_default();
-    let dev = crate::dev::Dev::new(report.tenant.id);
+    let (tenant, described) = load_content(&args, &content, &store).await?;
+    // The site's style settings: their tweaks go into the folder's LESS.
+    let settings: Map<String, Value> = store.site_settings(tenant.id).await?.website_settings;
+    let dev = crate::dev::Dev::new(tenant.id);
     // The folder's first version (or its problems, over the content's own template).
     crate::dev::rebuild(&store, &dev, &args.dir, &settings).await;
     let listener = tokio::net::TcpListener::bind(args.listen).await?;
     eprintln!(
-        "tessera dev: {} with the content of {} on http://{}/ (any host name); saving a file reloads open pages",
+        "tessera dev: {} with {described} on http://{}/ (any host name); saving a file reloads open pages",
         args.dir.display(),
-        content.display(),
         listener.local_addr()?
     );
     let watcher = crate::dev::watch(store.clone(), dev.clone(), args.dir.clone(), settings);
@@ -118,6 +195,6 @@ async fn run_async(args: DevArgs, content: PathBuf) -> anyhow::Result<()> {
     serve(listener, app).await?;
     watcher.abort();
     store.close().await?;
-    let _ = std::fs::remove_dir_all(&scratch);
+    drop(scratch);
     Ok(())
 }

@@ -6,6 +6,7 @@ mod common;
 
 mod commerce;
 mod content;
+mod copy;
 mod durability;
 mod import;
 mod invalidation;
