@@ -143,6 +143,28 @@ fn configuration_problems() {
         &["collections/blog.conf:1:19: error: expected `,` or `}`"],
         1,
     );
+    // Templates of a type with no `.conf`: fine for one of the platform's types (real
+    // folders ship `products.list` alone), a warning for any other.
+    assert_findings(
+        "platform-type",
+        &[(
+            "collections/products.list",
+            Some("{.repeated section items}{title}{.end}"),
+        )],
+        &[],
+        0,
+    );
+    assert_findings(
+        "undeclared-type",
+        &[(
+            "collections/recipes.item",
+            Some("{.section item}{title}{.end}"),
+        )],
+        &[
+            "collections/recipes.item: warning: no collections/recipes.conf declares the type 'recipes', and it is not one of the platform's (album, blog, events, gallery, products): no collection can have it",
+        ],
+        0,
+    );
 }
 
 #[test]

@@ -127,6 +127,29 @@ fn serves_reloads_and_holds_back_a_broken_save() {
         "{.repeated section items}<h2 class=\"recipe\">{title}</h2>{.end}",
     )
     .unwrap();
+    // A type declared only by its list template, and a navigation the content has no
+    // links in.
+    std::fs::write(
+        folder.join("collections/products.list"),
+        "{.repeated section items}<p class=\"product\">{title}</p>{.end}",
+    )
+    .unwrap();
+    let edit = |rel: &str, from: &str, to: &str| {
+        let text = std::fs::read_to_string(folder.join(rel)).unwrap();
+        assert!(text.contains(from), "{rel}");
+        std::fs::write(folder.join(rel), text.replace(from, to)).unwrap();
+    };
+    edit("template.conf", "\"footerNav\"", "\"footerLinks\"");
+    edit(
+        "regions/bottom.region",
+        "navigationId=\"footerNav\" template=\"nav\"",
+        "navigationId=\"footerLinks\" template=\"footer-links\"",
+    );
+    std::fs::write(
+        folder.join("blocks/footer-links.block"),
+        "<ul class=\"footer-links\">{.repeated section items}<li>{collection.navigationTitle}</li>{.end}</ul>",
+    )
+    .unwrap();
     let dev = start(&folder);
 
     let (status, page) = get(dev.port, "anything.example", "/");
@@ -139,6 +162,36 @@ fn serves_reloads_and_holds_back_a_broken_save() {
     assert!(
         recipes.contains("<h2 class=\"recipe\">Recipes: sample 1</h2>"),
         "{recipes}"
+    );
+    // The samples are in the folder's first navigation; the empty one shows the content's.
+    assert!(
+        page.contains("href=\"/recipes\"") && page.contains("href=\"/products\""),
+        "{page}"
+    );
+    assert!(
+        page.contains("<ul class=\"footer-links\"><li>Home</li>"),
+        "{page}"
+    );
+    // Sample products are store items with a price and stock, the third sold out.
+    let (_, products) = get(dev.port, "localhost", "/products?format=json");
+    let body = products.split("\r\n\r\n").nth(1).unwrap();
+    let items = serde_json::from_str::<serde_json::Value>(body).unwrap()["items"].clone();
+    let stock: Vec<(i64, i64)> = (0..3)
+        .map(|i| {
+            let v = &items[i]["structuredContent"]["variants"][0];
+            (
+                v["priceMoney"]["value"]
+                    .as_str()
+                    .map_or(-1, |p| p.parse::<f64>().unwrap() as i64),
+                v["qtyInStock"].as_i64().unwrap_or(-1),
+            )
+        })
+        .collect();
+    assert_eq!(stock, [(10, 5), (20, 5), (30, 0)], "{items}");
+    let (_, products) = get(dev.port, "localhost", "/products");
+    assert!(
+        products.contains("<p class=\"product\">Products: sample 1</p>"),
+        "{products}"
     );
 
     let mut events = Events::open(dev.port);

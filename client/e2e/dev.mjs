@@ -3,7 +3,7 @@
 // Copies quillback's template folder to a scratch folder, runs `tessera dev` on it, opens
 // its home page, then:
 //   1. edits a block on disk: the open page reloads by itself with the change; the time
-//      from the save to the changed page is measured three times (the median must be under
+//      from the save to the changed page is measured five times (the median must be under
 //      300 ms on this machine, and is printed);
 //   2. saves a syntax error: an overlay shows the file, line and column and the source
 //      line, and the page under it keeps the last good version;
@@ -54,7 +54,7 @@ try {
 
   // 1. An edit reloads the page with the change.
   const times = [];
-  for (let i = 1; i <= 3; i++) {
+  for (let i = 1; i <= 5; i++) {
     const marker = `dev-edit-${i}`;
     // Wait until the page's event stream is connected before saving.
     await page.waitForTimeout(300);
@@ -64,18 +64,18 @@ try {
     times.push(Date.now() - saved);
   }
   times.sort((a, b) => a - b);
-  const median = times[1];
+  const median = times[2];
   console.log(`dev: save to reloaded page ${times.join(", ")} ms (median ${median} ms)`);
   assert.ok(median < 300, `the page reloads within 300 ms of the save (median ${median} ms)`);
 
   // 2. A syntax error: the overlay names the place; the last good page stays under it.
   await page.waitForTimeout(300);
-  writeFileSync(block, `<p id="dev-edit-3">Edited 3</p>\n{.section hours}\n<p>never closed`);
+  writeFileSync(block, `<p id="dev-edit-5">Edited 5</p>\n{.section hours}\n<p>never closed`);
   const overlay = page.locator("#tessera-dev-overlay");
   await overlay.waitFor({ timeout: 5000 });
   const text = await overlay.innerText();
   assert.match(text, /blocks\/hours\.block:3:\d+: SyntaxError: Reached EOF in the middle of SECTION/, text);
-  assert.equal(await page.locator("#dev-edit-3").count(), 1, "the last good version is still there");
+  assert.equal(await page.locator("#dev-edit-5").count(), 1, "the last good version is still there");
 
   // 3. Fixed: the overlay goes and the page shows the fix.
   writeFileSync(block, `<p id="dev-fixed">Fixed</p>\n${original}`);

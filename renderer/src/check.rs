@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
+use serde_json::Value;
 use template_lang::compile::PartialEntry;
 use template_lang::{Template, Use};
 
@@ -356,6 +357,10 @@ impl Checker<'_> {
 }
 
 /// Checks a folder's files; findings sorted by file and position.
+/// The collection types the platform supplies (TEMPLATE-PLATFORM.md §1.2
+/// `systemCollections`): a folder may template them without declaring them.
+const PLATFORM_TYPES: [&str; 5] = ["album", "blog", "events", "gallery", "products"];
+
 pub fn check(files: &TemplateFiles) -> Vec<Finding> {
     let folder = load(files);
     let mut c = Checker {
@@ -388,6 +393,40 @@ pub fn check(files: &TemplateFiles) -> Vec<Finding> {
                 c.template(template, &|line| (file.clone(), line));
             }
         }
+    }
+    // A type with templates and no `.conf` renders only if the platform knows it.
+    let system: Vec<String> = c
+        .folder
+        .conf
+        .get("systemCollections")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default();
+    for stem in collections.keys() {
+        let known = PLATFORM_TYPES.contains(&stem.as_str()) || system.contains(stem);
+        if known || c.has(&format!("collections/{stem}.conf")) {
+            continue;
+        }
+        let file = ["list", "item"]
+            .iter()
+            .map(|ext| format!("collections/{stem}.{ext}"))
+            .find(|f| c.has(f))
+            .unwrap_or_default();
+        c.add(
+            &file,
+            0,
+            0,
+            Severity::Warning,
+            format!(
+                "no collections/{stem}.conf declares the type '{stem}', and it is not one of the platform's ({}): no collection can have it",
+                PLATFORM_TYPES.join(", ")
+            ),
+        );
     }
     let pages = std::mem::take(&mut c.folder.pages);
     for (stem, page) in &pages {

@@ -5,7 +5,7 @@
 //! Problems are collected, not fatal: a template with an unknown formatter or a broken
 //! `.conf` still loads, and every problem names its file, line and column.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::Path;
 use std::sync::Arc;
@@ -349,6 +349,26 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         let list = l.template(&format!("collections/{stem}.list"));
         let item = l.template(&format!("collections/{stem}.item"));
         collections.insert(stem.to_string(), CollectionType { conf, list, item });
+    }
+    // A `.list` or `.item` with no `.conf` still renders its type: real folders ship
+    // `products.list` alone, the platform knowing the type (`tessera check` warns when
+    // the type is not one of the platform's).
+    let bare: BTreeSet<String> = files
+        .keys()
+        .filter_map(|p| {
+            let name = p.strip_prefix("collections/")?;
+            let stem = name
+                .strip_suffix(".list")
+                .or_else(|| name.strip_suffix(".item"))?;
+            let conf = format!("collections/{stem}.conf");
+            (!stem.contains('/') && !files.contains_key(&conf)).then(|| stem.to_owned())
+        })
+        .collect();
+    for stem in bare {
+        let list = l.template(&format!("collections/{stem}.list"));
+        let item = l.template(&format!("collections/{stem}.item"));
+        let conf = Value::Object(Default::default());
+        collections.insert(stem, CollectionType { conf, list, item });
     }
 
     let mut pages = BTreeMap::new();

@@ -25,6 +25,8 @@ use tokio::sync::broadcast;
 
 use crate::server::App;
 
+mod samples;
+
 /// How often the folder is looked at.
 const POLL: Duration = Duration::from_millis(25);
 /// Where pages listen.
@@ -246,10 +248,8 @@ pub async fn rebuild(
             content: bytes.to_vec(),
         })
         .collect();
-    for url in fill_declared_types(store, dev.tenant, &files).await {
-        eprintln!(
-            "tessera dev: the content has no collection of a type the folder declares: sample items at {url}"
-        );
+    for said in samples::fill(store, dev.tenant, &files).await {
+        eprintln!("tessera dev: {said}");
     }
     match store.put_template_version(dev.tenant, &template).await {
         Ok(v) => {
@@ -297,77 +297,4 @@ pub fn watch(
             }
         }
     })
-}
-
-/// Gives every collection type the folder declares (`collections/<type>.conf`) that the
-/// demo content lacks a collection of its own at `/<type>`, with three sample items (their
-/// image borrowed from the content), so a folder brought from elsewhere shows real lists
-/// and items. Returns the types added.
-pub async fn fill_declared_types(
-    store: &Store,
-    tenant: TenantId,
-    files: &TemplateFiles,
-) -> Vec<String> {
-    let Ok(existing) = store.collections(tenant).await else {
-        return Vec::new();
-    };
-    let image = match store.load_site_content(tenant).await {
-        Ok(site) => site
-            .items
-            .iter()
-            .find_map(|i| i.data.get("assetUrl").cloned()),
-        Err(_) => None,
-    };
-    let mut added = Vec::new();
-    let declared: Vec<&str> = files
-        .keys()
-        .filter_map(|p| p.strip_prefix("collections/")?.strip_suffix(".conf"))
-        .collect();
-    for kind in declared {
-        if existing.iter().any(|c| c.type_name == kind) {
-            continue;
-        }
-        let conf = files
-            .get(&format!("collections/{kind}.conf"))
-            .and_then(|b| std::str::from_utf8(b).ok())
-            .and_then(|t| renderer::conf::parse_conf("conf", t).ok())
-            .unwrap_or(Value::Null);
-        let title = conf
-            .get("title")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| kind.replace(['-', '_'], " "));
-        let url_id = if existing.iter().any(|c| c.url_id == kind) {
-            format!("{kind}-demo")
-        } else {
-            kind.to_owned()
-        };
-        let collection: Result<tenants::Collection, _> = serde_json::from_value(json!({
-            "urlId": url_id, "title": title, "type": 1, "typeName": kind,
-            "description": format!("<p>Sample {title} for tessera dev.</p>"),
-        }));
-        let Ok(collection) = collection else { continue };
-        let Ok(id) = store.put_collection(tenant, &collection).await else {
-            continue;
-        };
-        let now = tenants::now_ms();
-        for n in 1..=3 {
-            let mut data = serde_json::Map::new();
-            if let Some(url) = &image {
-                data.insert("assetUrl".into(), url.clone());
-            }
-            let item: Result<tenants::Item, _> = serde_json::from_value(json!({
-                "collectionId": id, "urlId": format!("sample-{n}"), "title": format!("{title}: sample {n}"),
-                "body": format!("<p>This is sample {n} of the {title} collection, made up by tessera dev so the {kind} list and item views have something to show.</p>"),
-                "excerpt": format!("<p>Sample {n} of {title}.</p>"),
-                "recordType": 1, "addedOn": now, "publishOn": now - n * 86_400_000, "updatedOn": now,
-                "data": data,
-            }));
-            if let Ok(item) = item {
-                let _ = store.put_item(tenant, &item).await;
-            }
-        }
-        added.push(format!("/{url_id}"));
-    }
-    added
 }
