@@ -248,6 +248,9 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     };
     let path = req.uri().path().to_string();
     let query = req.uri().query().unwrap_or("").to_string();
+    if path == "/scripts/combo/" {
+        return combo_scripts(&loaded, &query, req.headers());
+    }
     if let Some(rel) = path.strip_prefix('/')
         && (rel.starts_with("assets/") || rel.starts_with("scripts/"))
     {
@@ -513,6 +516,47 @@ fn public_file(loaded: &LoadedFolder, rel: &str, headers: &HeaderMap) -> Respons
         .header(header::CACHE_CONTROL, "public, max-age=3600")
         .body(Body::from(Bytes::from_owner(bytes.clone())))
         .unwrap_or_else(|_| error_page())
+}
+
+/// `/scripts/combo/?a.js&b.js`: the folder's scripts joined in order, as the renderer
+/// asks for adjacent `combo="true"` scripts (TEMPLATE-PLATFORM.md §2.2). A name the folder
+/// lacks becomes a comment saying so (the others still run); none found is a 404.
+fn combo_scripts(loaded: &LoadedFolder, query: &str, headers: &HeaderMap) -> Response {
+    let mut body = Vec::new();
+    let mut found = 0;
+    for name in query.split('&').filter(|n| !n.is_empty()) {
+        let name = percent_encoding::percent_decode_str(name).decode_utf8_lossy();
+        let rel = format!("scripts/{}", name.trim_start_matches('/'));
+        match loaded.folder.public.get(rel.as_str()) {
+            Some(bytes) if rel.ends_with(".js") => {
+                body.extend_from_slice(bytes);
+                body.extend_from_slice(b"\n;\n");
+                found += 1;
+            }
+            _ => body.extend_from_slice(
+                format!("/* {} is not in this template */\n", rel.replace("*/", "")).as_bytes(),
+            ),
+        }
+    }
+    if found == 0 {
+        return plain(StatusCode::NOT_FOUND, "Not Found");
+    }
+    let etag = format!("\"{:016x}\"", fnv1a(&body));
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == etag));
+    let builder = Response::builder()
+        .header(header::ETAG, &etag)
+        .header(header::CACHE_CONTROL, "public, max-age=3600");
+    let response = if fresh {
+        builder.status(StatusCode::NOT_MODIFIED).body(Body::empty())
+    } else {
+        builder
+            .header(header::CONTENT_TYPE, content_type("combo.js"))
+            .body(Body::from(body))
+    };
+    response.unwrap_or_else(|_| error_page())
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {

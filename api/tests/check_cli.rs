@@ -307,6 +307,18 @@ fn platform_tags_navigations_assets_and_images() {
         &["site.region:5:11: error: assets/logo.png is referenced but the folder has no such file"],
         1,
     );
+    // A folder with its own build (here webpack) may reference what the build writes.
+    assert_findings(
+        "built-asset",
+        &[
+            ("assets/logo.png", None),
+            ("webpack.config.js", Some("module.exports = {};")),
+        ],
+        &[
+            "site.region:5:11: warning: assets/logo.png is referenced but the folder has no such file (made by the build in webpack.config.js? pages render without it)",
+        ],
+        0,
+    );
     assert_findings(
         "script-bundle",
         &[(

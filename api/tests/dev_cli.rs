@@ -355,3 +355,81 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
 }
 
 on_both_backends!(a_tenant_of_a_store_is_copied_and_never_changed);
+
+/// `combo="true"` scripts next to each other are one request, answered with the files
+/// joined in order (the same server code as `serve`).
+#[test]
+fn combo_scripts_are_one_request() {
+    let folder = quillback_folder("combo");
+    let region = folder.join("regions/bottom.region");
+    let text = std::fs::read_to_string(&region).unwrap();
+    let one = "<squarespace:script src=\"site.js\" combo=\"false\" />";
+    assert!(text.contains(one));
+    std::fs::write(
+        &region,
+        text.replace(
+            one,
+            "<squarespace:script src=\"site.js\" combo=\"true\" />\n  <squarespace:script src=\"extra.js\" combo=\"true\" />",
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("scripts/extra.js"),
+        "window.extraLoaded = true;\n",
+    )
+    .unwrap();
+    let site_js = std::fs::read_to_string(folder.join("scripts/site.js")).unwrap();
+    let dev = start(&folder);
+
+    let page = support::get(dev.port, "localhost", "/");
+    assert!(
+        page.body
+            .contains("<script src=\"/scripts/combo/?site.js&amp;extra.js\"></script>"),
+        "{}",
+        page.body
+    );
+    let combo = support::get(dev.port, "localhost", "/scripts/combo/?site.js&extra.js");
+    assert_eq!(combo.status, 200);
+    assert_eq!(
+        combo.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    assert_eq!(
+        combo.body,
+        format!("{site_js}\n;\nwindow.extraLoaded = true;\n\n;\n")
+    );
+    let etag = combo.header("etag").unwrap().to_owned();
+    let again = support::request(
+        dev.port,
+        "GET",
+        "localhost",
+        "/scripts/combo/?site.js&extra.js",
+        &[("If-None-Match", &etag)],
+        "",
+    );
+    assert_eq!(again.status, 304);
+    // A name the folder lacks is said in a comment; the others still come.
+    let partly = support::get(dev.port, "localhost", "/scripts/combo/?nope.js&extra.js");
+    assert_eq!(partly.status, 200);
+    assert!(
+        partly
+            .body
+            .starts_with("/* scripts/nope.js is not in this template */\nwindow.extraLoaded"),
+        "{}",
+        partly.body
+    );
+    // Nothing found, or not a script: 404.
+    for path in [
+        "/scripts/combo/?nope.js",
+        "/scripts/combo/",
+        "/scripts/combo/?../template.conf",
+    ] {
+        assert_eq!(
+            support::get(dev.port, "localhost", path).status,
+            404,
+            "{path}"
+        );
+    }
+    drop(dev);
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -326,13 +326,21 @@ impl Checker<'_> {
                     continue;
                 }
                 let (line, col) = pos(i + 1);
-                self.add(
-                    path,
-                    line,
-                    col,
-                    Severity::Error,
-                    format!("{asset} is referenced but the folder has no such file"),
-                );
+                // A folder with a build (webpack and the like) may reference what the build
+                // writes into assets/: a warning, the page renders without it.
+                let (severity, message) = match BUILD_FILES.iter().find(|f| self.has(f)) {
+                    Some(build) => (
+                        Severity::Warning,
+                        format!(
+                            "{asset} is referenced but the folder has no such file (made by the build in {build}? pages render without it)"
+                        ),
+                    ),
+                    None => (
+                        Severity::Error,
+                        format!("{asset} is referenced but the folder has no such file"),
+                    ),
+                };
+                self.add(path, line, col, severity, message);
             }
         }
         for (i, _) in text.match_indices("<img") {
@@ -357,6 +365,16 @@ impl Checker<'_> {
 }
 
 /// Checks a folder's files; findings sorted by file and position.
+/// Files that say a folder has a build step of its own, which may write assets.
+const BUILD_FILES: [&str; 6] = [
+    "package.json",
+    "webpack.config.js",
+    "gulpfile.js",
+    "Gruntfile.js",
+    "rollup.config.js",
+    "vite.config.js",
+];
+
 /// The collection types the platform supplies (TEMPLATE-PLATFORM.md §1.2
 /// `systemCollections`): a folder may template them without declaring them.
 const PLATFORM_TYPES: [&str; 5] = ["album", "blog", "events", "gallery", "products"];

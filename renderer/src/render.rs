@@ -175,6 +175,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
             _ => None,
         },
         unlocked: req.unlocked,
+        last_combo: Default::default(),
     };
     let mut errors: Vec<String> = Vec::new();
     let (main_template, main_file) = main_template(site, folder, &route, page_type);

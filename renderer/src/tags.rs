@@ -21,6 +21,9 @@ pub struct Tags<'s> {
     /// Password-protected collections the visitor unlocked (ids): navigation shows the
     /// others' public fields only, and queries and category lists give nothing of them.
     pub unlocked: &'s [String],
+    /// Where the last `combo="true"` script element is in the output (start, end), so the
+    /// next one right after it joins it.
+    pub last_combo: std::sync::Mutex<Option<(usize, usize)>>,
 }
 
 /// Most items a query returns (TEMPLATE-PLATFORM.md §2.2: `limit` max 100).
@@ -36,7 +39,7 @@ impl Host for Tags<'_> {
             "query" => self.query(ctx, tag),
             "category" => self.category(ctx, tag),
             "block-field" => self.block_field(ctx, tag),
-            "script" => script(ctx, tag),
+            "script" => self.script(ctx, tag),
             // `related` needs an item view with related items enabled; without data the
             // body renders against no items.
             "related" => render_with(
@@ -356,16 +359,47 @@ impl Tags<'_> {
     }
 }
 
-/// `<squarespace:script src="site.js" combo="..."/>`: a script element for `scripts/<src>`.
-fn script<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag) {
-    let src = attr(ctx, tag, "src").unwrap_or_default();
-    if src.is_empty() {
-        return;
+const SCRIPT_OPEN: &str = "<script src=\"/scripts/";
+const SCRIPT_CLOSE: &str = "\"></script>";
+
+impl Tags<'_> {
+    /// `<squarespace:script src="site.js" combo="..."/>`: a script element for
+    /// `scripts/<src>`. Scripts with `combo="true"` next to each other (only white space
+    /// between) become one request, as on the platform: `/scripts/combo/?a.js&b.js`, which
+    /// the server answers with the files joined.
+    fn script<'a>(&self, ctx: &mut Ctx<'a>, tag: &'a HostTag) {
+        let src = attr(ctx, tag, "src").unwrap_or_default();
+        if src.is_empty() {
+            return;
+        }
+        let combo = attr(ctx, tag, "combo").is_some_and(|c| c.trim() == "true");
+        let mut name = String::new();
+        html_escape::encode_double_quoted_attribute_to_string(
+            src.trim_start_matches('/'),
+            &mut name,
+        );
+        let out = &mut ctx.out;
+        let mut last = self.last_combo.lock().unwrap_or_else(|e| e.into_inner());
+        if combo
+            && let Some((start, end)) = *last
+            && let Some(element) = out.get(start..end)
+            && out[end..].trim().is_empty()
+            && let Some(files) = element
+                .strip_prefix(SCRIPT_OPEN)
+                .and_then(|e| e.strip_suffix(SCRIPT_CLOSE))
+        {
+            let files = files.strip_prefix("combo/?").unwrap_or(files);
+            let joined = format!("{SCRIPT_OPEN}combo/?{files}&amp;{name}{SCRIPT_CLOSE}");
+            out.replace_range(start..end, &joined);
+            *last = Some((start, start + joined.len()));
+            return;
+        }
+        let start = out.len();
+        out.push_str(SCRIPT_OPEN);
+        out.push_str(&name);
+        out.push_str(SCRIPT_CLOSE);
+        *last = combo.then_some((start, out.len()));
     }
-    let out = &mut ctx.out;
-    out.push_str("<script src=\"/scripts/");
-    html_escape::encode_double_quoted_attribute_to_string(src.trim_start_matches('/'), out);
-    out.push_str("\"></script>");
 }
 
 fn split_list(s: &str) -> Vec<String> {

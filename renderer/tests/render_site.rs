@@ -566,3 +566,64 @@ fn body_of(site: &SiteContent, folder: &renderer::folder::TemplateFolder, path: 
     };
     render(site, folder, &request).body
 }
+
+#[test]
+fn combo_scripts_next_to_each_other_become_one_request() {
+    let mut files = files();
+    files.insert(
+        "site.region".into(),
+        Arc::from(
+            concat!(
+                "<html><body><main>{squarespace.main-content}</main>\n",
+                "<squarespace:script src=\"a.js\" combo=\"true\" />\n  ",
+                "<squarespace:script src=\"b.js\" combo=\"{.section website}true{.end}\" />",
+                "<squarespace:script src=\"/c.js\" combo=\"true\" />",
+                "<p>between</p>",
+                "<squarespace:script src=\"d.js\" combo=\"true\" />",
+                "<squarespace:script src=\"e.js\" combo=\"false\" />",
+                "<squarespace:script src=\"f.js\" combo=\"true\" />",
+                "</body></html>"
+            )
+            .as_bytes(),
+        ),
+    );
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let page = render(
+        &site(),
+        &folder,
+        &Request {
+            path: "/",
+            query: "",
+            unlocked: &[],
+            ..Default::default()
+        },
+    );
+    let scripts: Vec<&str> = page
+        .body
+        .match_indices("<script src=\"")
+        .map(|(i, _)| {
+            let rest = &page.body[i + 13..];
+            &rest[..rest.find('"').unwrap()]
+        })
+        .collect();
+    assert_eq!(
+        scripts,
+        [
+            "/scripts/combo/?a.js&amp;b.js&amp;c.js",
+            "/scripts/d.js",
+            "/scripts/e.js",
+            "/scripts/f.js"
+        ],
+        "{}",
+        page.body
+    );
+    // The white space between joined scripts stays; the elements in between go.
+    assert!(
+        page.body.contains(
+            "<script src=\"/scripts/combo/?a.js&amp;b.js&amp;c.js\"></script>\n  <p>between</p>"
+        ),
+        "{}",
+        page.body
+    );
+}
