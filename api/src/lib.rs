@@ -15,4 +15,5 @@ pub mod lock_screen;
 pub mod restock;
 pub mod server;
 pub mod site_bridge;
+pub mod site_users;
 pub mod styles;

@@ -162,6 +162,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::commerce::routes())
         .merge(crate::forms::routes())
         .merge(crate::restock::routes())
+        .merge(crate::site_users::routes())
         .merge(crate::captcha::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))

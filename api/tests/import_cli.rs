@@ -43,7 +43,7 @@ fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout)
-            .contains("applied migrations [1, 2, 3, 4, 5]; schema version 5")
+            .contains("applied migrations [1, 2, 3, 4, 5, 6]; schema version 6")
     );
     let out = tessera(&["migrate", "--data-dir", data_s]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("schema is current (version 5)"));

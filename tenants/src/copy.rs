@@ -4,7 +4,7 @@
 //!
 //! `tessera dev --content TENANT` works on such a copy in a scratch store, so an author's
 //! saves never touch the live site. What a visitor made (carts, orders, submissions,
-//! sign-ups), stock reservations and digital downloads are not copied: a copy is for looking
+//! sign-ups), members, stock reservations and digital downloads are not copied: a copy is for looking
 //! at the site, not for selling from it.
 
 use crate::cache::Change;

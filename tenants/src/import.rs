@@ -11,6 +11,8 @@
 //!   multilingual.json            optional  any JSON object ({ languages: [...] })
 //!   commerce-preferences.json    optional  { "<namespace>": { key: value } }
 //!   forms.json                   optional  [ { id?, name, fields, settings? } ]
+//!   site-users.json              optional  [ { email, displayName?, password } ] (members;
+//!                                          the password is stored as an Argon2id hash)
 //!   collections/<urlId>.json     one per collection, with its items inline
 //!   template/                    required  the template folder (template.conf, regions, ...)
 //! ```
@@ -354,8 +356,55 @@ struct Parsed {
     multilingual: Option<Value>,
     prefs: BTreeMap<String, Map<String, Value>>,
     forms: Vec<forms::Form>,
+    members: Vec<crate::SiteUser>,
     collections: Vec<ParsedCollection>,
     template: Vec<TemplateFile>,
+}
+
+/// One member of `site-users.json`.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct MemberFile {
+    email: String,
+    #[serde(default)]
+    display_name: String,
+    password: String,
+}
+
+/// The members of `site-users.json`, their passwords hashed.
+fn read_members(dir: &Path) -> Result<Vec<crate::SiteUser>, ImportError> {
+    const FILE: &str = "site-users.json";
+    let list: Vec<MemberFile> = read_optional(dir, FILE)?.unwrap_or_default();
+    let mut seen = HashSet::new();
+    let mut out = Vec::new();
+    for (i, m) in list.into_iter().enumerate() {
+        let at = |f: &str| Some(format!("[{i}].{f}"));
+        let email = m.email.trim().to_lowercase();
+        if !email.contains('@') || email.len() > 256 {
+            return Err(err(
+                FILE,
+                at("email"),
+                format!("{email:?} is not an email address"),
+            ));
+        }
+        if !seen.insert(email.clone()) {
+            return Err(err(FILE, at("email"), format!("{email} is listed twice")));
+        }
+        if m.password.chars().count() < 8 {
+            return Err(err(FILE, at("password"), "needs at least 8 characters"));
+        }
+        let password_hash =
+            crate::password::hash(&m.password).map_err(|r| err(FILE, at("password"), r))?;
+        out.push(crate::SiteUser {
+            id: new_id(),
+            email,
+            display_name: m.display_name,
+            password_hash,
+            created_ms: crate::ids::now_ms(),
+            locale: None,
+        });
+    }
+    Ok(out)
 }
 
 fn read_template(dir: &Path) -> Result<Vec<TemplateFile>, ImportError> {
@@ -760,6 +809,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
     )
     .map_err(|e| err("commerce-preferences.json", Some(e.path), e.reason))?;
     let forms: Vec<forms::Form> = read_optional(dir, "forms.json")?.unwrap_or_default();
+    let members = read_members(dir)?;
     progress("reading template/");
     let template = read_template(dir)?;
     Ok(Parsed {
@@ -770,6 +820,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
         multilingual,
         prefs,
         forms,
+        members,
         collections,
         template,
     })
@@ -943,6 +994,11 @@ pub async fn import_dir_with(
         forms::put_form_in(&mut tx, t.id, f)
             .await
             .map_err(|e| err("forms.json", Some(format!("[{i}]")), e.to_string()))?;
+    }
+    for (i, m) in p.members.iter().enumerate() {
+        crate::repo::site_users::insert_site_user_in(&mut tx, t.id, m)
+            .await
+            .map_err(|e| err("site-users.json", Some(format!("[{i}]")), e.to_string()))?;
     }
     let version = templates::put_template_version_in(&mut tx, t.id, &p.template)
         .await

@@ -45,10 +45,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "outbox_captcha",
         sql: include_str!("../migrations/0005_outbox_captcha.sql"),
     },
+    Migration {
+        version: 6,
+        name: "site_user_locale",
+        sql: include_str!("../migrations/0006_site_user_locale.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 5;
+pub const LATEST_VERSION: i64 = 6;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

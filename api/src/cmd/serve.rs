@@ -54,6 +54,10 @@ pub struct ServeArgs {
     /// (bursts of a third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().form_submissions_per_minute)]
     pub form_submissions_per_minute: u32,
+    /// Member sign-in attempts one client may make per minute on one site (bursts of a
+    /// third of it)
+    #[arg(long, value_name = "N", default_value_t = Rates::default().sign_ins_per_minute)]
+    pub sign_ins_per_minute: u32,
     /// Where the sites' email goes: `smtp://host:port` (`?tls=required` for STARTTLS),
     /// `smtps://host`, with `user:pass@` when the server wants a login. Without it, mail
     /// goes to one mbox file per site under `DATA_DIR/outbox/`.
@@ -159,6 +163,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         checkouts_per_minute: args.checkouts_per_minute,
         gift_card_lookups_per_minute: args.gift_card_lookups_per_minute,
         form_submissions_per_minute: args.form_submissions_per_minute,
+        sign_ins_per_minute: args.sign_ins_per_minute,
     };
     let captcha = match (args.recaptcha_site_key, args.recaptcha_secret) {
         (Some(key), Some(secret)) => Captcha::recaptcha(key, secret, args.recaptcha_verify_url),

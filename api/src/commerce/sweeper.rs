@@ -51,6 +51,9 @@ pub fn spawn(
                 if let Err(e) = store.sweep_spent_captchas().await {
                     tracing::warn!(error = %e, "forgetting spent captchas failed");
                 }
+                if let Err(e) = store.sweep_expired_sessions().await {
+                    tracing::warn!(error = %e, "removing expired member sessions failed");
+                }
                 since_forget = Duration::ZERO;
             }
         }

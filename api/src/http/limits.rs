@@ -25,6 +25,8 @@ pub enum Family {
     GiftCard,
     /// Form submissions and their keys (each may send an email).
     FormSubmit,
+    /// Member sign-ins (each a password guess).
+    SignIn,
 }
 
 /// Calls per minute for each family, with bursts of up to a third of that.
@@ -34,6 +36,7 @@ pub struct Rates {
     pub checkouts_per_minute: u32,
     pub gift_card_lookups_per_minute: u32,
     pub form_submissions_per_minute: u32,
+    pub sign_ins_per_minute: u32,
 }
 
 impl Default for Rates {
@@ -44,6 +47,7 @@ impl Default for Rates {
             checkouts_per_minute: 12,
             gift_card_lookups_per_minute: 12,
             form_submissions_per_minute: 30,
+            sign_ins_per_minute: 10,
         }
     }
 }
@@ -58,6 +62,7 @@ pub struct Limits {
     checkout: Arc<Limiter>,
     gift_card: Arc<Limiter>,
     form: Arc<Limiter>,
+    sign_in: Arc<Limiter>,
 }
 
 fn limiter(per_minute: u32) -> Arc<Limiter> {
@@ -84,6 +89,7 @@ impl Limits {
             checkout: limiter(rates.checkouts_per_minute),
             gift_card: limiter(rates.gift_card_lookups_per_minute),
             form: limiter(rates.form_submissions_per_minute),
+            sign_in: limiter(rates.sign_ins_per_minute),
         }
     }
 
@@ -94,6 +100,7 @@ impl Limits {
             Family::Checkout => &self.checkout,
             Family::GiftCard => &self.gift_card,
             Family::FormSubmit => &self.form,
+            Family::SignIn => &self.sign_in,
         };
         match l.check_key(&(tenant, counted_as(client))) {
             Ok(()) => Ok(()),
@@ -107,7 +114,13 @@ impl Limits {
     /// Forgets clients whose buckets are full again (run now and then, so memory stays
     /// bounded by the clients of the last minutes).
     pub fn forget_idle(&self) {
-        for l in [&self.cart, &self.checkout, &self.gift_card, &self.form] {
+        for l in [
+            &self.cart,
+            &self.checkout,
+            &self.gift_card,
+            &self.form,
+            &self.sign_in,
+        ] {
             l.retain_recent();
             l.shrink_to_fit();
         }

@@ -36,6 +36,12 @@ pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) 
     }
 }
 
+/// Whether two secrets are equal, taking as long whichever byte differs (a secret compared
+/// with `==` leaks how much of a guess was right through the time it takes).
+pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
 /// `n` random bytes from the OS, as hex.
 pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];

@@ -26,6 +26,9 @@ pub struct SiteUser {
     pub password_hash: String,
     /// Epoch ms.
     pub created_ms: i64,
+    /// The language the member chose (`POST /api/site-users/account/locale`), if any.
+    #[serde(default)]
+    pub locale: Option<String>,
 }
 
 /// A signed-in session.
@@ -56,7 +59,7 @@ fn secret_token() -> String {
     out
 }
 
-const USER_COLUMNS: &str = "id, email, display_name, password_hash, created_ms";
+const USER_COLUMNS: &str = "id, email, display_name, password_hash, created_ms, locale";
 
 fn user_from_row(r: &Row) -> Result<SiteUser> {
     Ok(SiteUser {
@@ -65,7 +68,26 @@ fn user_from_row(r: &Row) -> Result<SiteUser> {
         display_name: r.text(2)?,
         password_hash: r.text(3)?,
         created_ms: r.i64(4)?,
+        locale: r.opt_text(5)?,
     })
+}
+
+/// Writes a new site user; `Conflict` if the email is taken on this site.
+pub(crate) async fn insert_site_user_in(
+    tx: &mut crate::sql::Tx,
+    tenant: TenantId,
+    user: &SiteUser,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO site_user (tenant_id, id, email, password_hash, display_name, created_ms, locale) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+        params![tenant, user.id.as_str(), user.email.as_str(), user.password_hash.as_str(), user.display_name.as_str(), user.created_ms, user.locale.as_deref()],
+    )
+    .await
+    .map_err(|e| match e {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("{} already has an account", user.email)),
+        e => e,
+    })?;
+    Ok(())
 }
 
 impl Store {
@@ -89,17 +111,10 @@ impl Store {
             display_name: display_name.to_owned(),
             password_hash: password_hash.to_owned(),
             created_ms: now_ms(),
+            locale: None,
         };
         let mut tx = self.write().await?;
-        tx.execute(
-            "INSERT INTO site_user (tenant_id, id, email, password_hash, display_name, created_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-            params![tenant, user.id.as_str(), user.email.as_str(), password_hash, display_name, user.created_ms],
-        )
-        .await
-        .map_err(|e| match e {
-            StoreError::Conflict(_) => StoreError::Conflict(format!("{} already has an account", user.email)),
-            e => e,
-        })?;
+        insert_site_user_in(&mut tx, tenant, &user).await?;
         tx.commit().await?;
         Ok(user)
     }
@@ -167,7 +182,7 @@ impl Store {
         let row = tx
             .query_opt(
                 "SELECT s.token, s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, \
-                 u.id, u.email, u.display_name, u.password_hash, u.created_ms \
+                 u.id, u.email, u.display_name, u.password_hash, u.created_ms, u.locale \
                  FROM site_session s JOIN site_user u ON u.tenant_id = s.tenant_id AND u.id = s.user_id \
                  WHERE s.tenant_id = $1 AND s.token = $2 AND s.expires_ms > $3",
                 params![tenant, token, now_ms()],
@@ -187,6 +202,7 @@ impl Store {
             display_name: r.text(7)?,
             password_hash: r.text(8)?,
             created_ms: r.i64(9)?,
+            locale: r.opt_text(10)?,
         };
         Ok(Some((session, user)))
     }
@@ -202,5 +218,39 @@ impl Store {
             .await?;
         tx.commit().await?;
         Ok(n > 0)
+    }
+
+    /// Sets the language a member chose. `NotFound` for no such user.
+    pub async fn set_site_user_locale(
+        &self,
+        tenant: TenantId,
+        user_id: &str,
+        locale: &str,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "UPDATE site_user SET locale = $3 WHERE tenant_id = $1 AND id = $2",
+                params![tenant, user_id, locale],
+            )
+            .await?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("site user {user_id}")));
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Removes sessions that have expired; returns how many.
+    pub async fn sweep_expired_sessions(&self) -> Result<u64> {
+        let mut tx = self.write().await?;
+        let n = tx
+            .execute(
+                "DELETE FROM site_session WHERE expires_ms <= $1",
+                params![now_ms()],
+            )
+            .await?;
+        tx.commit().await?;
+        Ok(n)
     }
 }

@@ -152,9 +152,48 @@ type Case = (
 );
 
 /// Malformed files fail with file, field and reason, and nothing is imported.
+async fn members_are_imported_with_hashed_passwords(env: Env) {
+    let report = import_dir(&env.store, &fixture(), &mut |_| {})
+        .await
+        .unwrap();
+    let t = report.tenant.id;
+    let member = env
+        .store
+        .site_user_by_email(t, "Marin@Harbor-Lane.localhost")
+        .await
+        .unwrap()
+        .expect("the member of site-users.json");
+    assert_eq!(member.display_name, "Marin Okafor");
+    assert!(member.password_hash.starts_with("$argon2id$"));
+    assert!(tenants::password::verify(
+        "glaze-and-fire-1",
+        &member.password_hash
+    ));
+    assert!(!tenants::password::verify(
+        "glaze-and-fire-2",
+        &member.password_hash
+    ));
+}
+
 async fn malformed_files_fail_cleanly(env: Env) {
     // (file to edit, text, replacement, expected file, expected field, part of the reason)
     let cases: &[Case] = &[
+        (
+            "site-users.json",
+            "\"glaze-and-fire-1\"",
+            "\"short\"",
+            "site-users.json",
+            Some("[0].password"),
+            "at least 8 characters",
+        ),
+        (
+            "site-users.json",
+            "\"marin@harbor-lane.localhost\"",
+            "\"marin\"",
+            "site-users.json",
+            Some("[0].email"),
+            "not an email address",
+        ),
         (
             "collections/shop.json",
             "\"price\": \"96.00\"",
@@ -347,6 +386,7 @@ async fn an_empty_password_is_refused(env: Env) {
 
 crate::on_both_backends!(
     the_fixture_imports,
+    members_are_imported_with_hashed_passwords,
     malformed_files_fail_cleanly,
     a_failure_while_writing_leaves_nothing,
     collection_passwords_are_stored_hashed,

@@ -208,6 +208,23 @@ async fn site_users_and_sessions(env: Env) {
     );
     assert!(env.store.delete_session(t, &s.token).await.unwrap());
     assert!(env.store.session(t, &s.token).await.unwrap().is_none());
+    // Expired sessions are swept; live ones stay.
+    let live = env.store.create_session(t, &u.id, 60_000).await.unwrap();
+    assert_eq!(env.store.sweep_expired_sessions().await.unwrap(), 1);
+    assert!(env.store.session(t, &live.token).await.unwrap().is_some());
+    // The member's language; another site's user id is not found here.
+    assert_eq!(user.locale, None);
+    env.store
+        .set_site_user_locale(t, &u.id, "pt-BR")
+        .await
+        .unwrap();
+    let (_, user) = env.store.session(t, &live.token).await.unwrap().unwrap();
+    assert_eq!(user.locale.as_deref(), Some("pt-BR"));
+    let other = env.tenant("other-site").await;
+    assert!(matches!(
+        env.store.set_site_user_locale(other, &u.id, "en").await,
+        Err(StoreError::NotFound(_))
+    ));
 }
 
 async fn analytics_and_performance(env: Env) {
@@ -367,7 +384,14 @@ async fn outbox_leases_retries_and_sends(env: Env) {
     assert_eq!((again[0].id.as_str(), again[0].attempts), (b.as_str(), 2));
     assert_eq!(again[0].last_error.as_deref(), Some("connection refused"));
     let outbox = env.store.outbox(t).await.unwrap();
-    let sent = |id: &str| outbox.iter().find(|m| m.id == id).unwrap().sent_ms.is_some();
+    let sent = |id: &str| {
+        outbox
+            .iter()
+            .find(|m| m.id == id)
+            .unwrap()
+            .sent_ms
+            .is_some()
+    };
     assert!(sent(&a) && !sent(&b));
     // Captcha challenges are spent once.
     let later = tenants::now_ms() + 60_000;

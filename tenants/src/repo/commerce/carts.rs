@@ -188,7 +188,7 @@ pub(super) async fn open_for_change(tx: &mut Tx, tenant: TenantId, cart_id: &str
 
 /// Writes a new, empty cart and returns it; `holds_stock` when an add follows in the same
 /// transaction.
-async fn new_cart(
+pub(super) async fn new_cart(
     tx: &mut Tx,
     tenant: TenantId,
     kind: CartKind,
@@ -343,7 +343,12 @@ fn option_names(structured: &serde_json::Map<String, Value>, rows: &[Row]) -> Re
 
 /// Adds (or grows) the entry for `add` in an open cart, taking the units from stock; returns
 /// the entry's index in `cart`.
-async fn add_in(tx: &mut Tx, tenant: TenantId, cart: &mut Cart, add: &AddToCart) -> Result<usize> {
+pub(super) async fn add_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart: &mut Cart,
+    add: &AddToCart,
+) -> Result<usize> {
     check_quantity(add.quantity)?;
     let chosen = choose(tx, tenant, add, cart.kind).await?;
     if cart.entries.iter().any(|e| e.currency != chosen.currency) {

@@ -22,6 +22,7 @@ mod carts;
 mod checkout;
 mod files;
 mod gift_cards;
+mod member_carts;
 mod orders;
 mod stock;
 mod subscriptions;
