@@ -2,6 +2,7 @@
 //! the tenant store's model to the renderer's. A library so that benches and tests can drive
 //! the same code paths as the binary.
 
+pub mod analytics;
 pub mod captcha;
 pub mod client;
 pub mod cmd;

@@ -25,6 +25,7 @@ enum Command {
     Dev(cmd::dev::DevArgs),
     Serve(cmd::serve::ServeArgs),
     Import(cmd::import::ImportArgs),
+    Analytics(cmd::analytics::AnalyticsArgs),
     Migrate(cmd::migrate::MigrateArgs),
 }
 
@@ -36,6 +37,7 @@ fn main() -> ExitCode {
         Command::Dev(args) => cmd::dev::run(args),
         Command::Serve(args) => cmd::serve::run(args),
         Command::Import(args) => cmd::import::run(args),
+        Command::Analytics(args) => cmd::analytics::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
     }
 }

@@ -83,6 +83,8 @@ pub struct AppState {
     pub outbox: crate::email::Outbox,
     /// `tessera dev`: the one site every host gets, and the live-reload events.
     pub dev: Option<Arc<crate::dev::Dev>>,
+    /// Where tracking calls put what they record; `None`: analytics is off.
+    pub analytics: Option<crate::analytics::queue::Queue>,
 }
 
 impl App {
@@ -100,6 +102,7 @@ impl App {
             owner_tokens: Default::default(),
             outbox: Default::default(),
             dev: None,
+            analytics: None,
         }))
     }
 
@@ -123,6 +126,12 @@ impl App {
     /// The same app in `tessera dev` mode.
     pub fn with_dev(mut self, dev: Arc<crate::dev::Dev>) -> App {
         self.setting_up().dev = Some(dev);
+        self
+    }
+
+    /// The same app recording analytics through `queue`.
+    pub fn with_analytics(mut self, queue: crate::analytics::queue::Queue) -> App {
+        self.setting_up().analytics = Some(queue);
         self
     }
 
@@ -163,6 +172,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::forms::routes())
         .merge(crate::restock::routes())
         .merge(crate::site_users::routes())
+        .merge(crate::analytics::routes())
         .merge(crate::captcha::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))

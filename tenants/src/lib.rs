@@ -116,7 +116,10 @@ pub use error::{Result, StoreError};
 pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
 pub use migrate::MigrationReport;
 pub use model::*;
-pub use repo::analytics::{AnalyticsEvent, PerformanceRecord};
+pub use repo::analytics::{
+    ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, PURCHASE_EVENT, PerformanceRecord,
+    VISIT_EVENTS,
+};
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
     CheckoutTerms, DigitalFile, GiftCard, MAX_QUANTITY, Order, OrderDetails, OrderLine,

@@ -47,8 +47,8 @@ const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         version: 6,
-        name: "site_user_locale",
-        sql: include_str!("../migrations/0006_site_user_locale.sql"),
+        name: "members_analytics",
+        sql: include_str!("../migrations/0006_members_analytics.sql"),
     },
 ];
 

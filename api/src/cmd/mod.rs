@@ -1,5 +1,6 @@
 //! Subcommands of the `tessera` binary, one module each.
 
+pub mod analytics;
 pub mod check;
 pub mod dev;
 pub mod import;

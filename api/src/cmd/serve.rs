@@ -58,6 +58,9 @@ pub struct ServeArgs {
     /// third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().sign_ins_per_minute)]
     pub sign_ins_per_minute: u32,
+    /// Turn analytics off for every site: tracking calls are answered and nothing is stored
+    #[arg(long)]
+    pub no_analytics: bool,
     /// Where the sites' email goes: `smtp://host:port` (`?tls=required` for STARTTLS),
     /// `smtps://host`, with `user:pass@` when the server wants a login. Without it, mail
     /// goes to one mbox file per site under `DATA_DIR/outbox/`.
@@ -178,12 +181,15 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         None => Transport::Files(args.store.data_dir.join("outbox")),
     };
     eprintln!("tessera: {}", transport.describe());
-    let app = App::new(store.clone())
+    let mut app = App::new(store.clone())
         .with_trusted_proxies(args.trusted_proxies)
         .with_rates(rates)
         .with_commerce(CommerceState::new(args.cart_hold))
         .with_captcha(captcha)
         .with_owner_tokens(owner_tokens);
+    if !args.no_analytics {
+        app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
+    }
     let sweeper =
         crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone(), app.limits.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());

@@ -230,6 +230,13 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
                 "shoppingCart": priced(&call, &added.shopping_cart, &settings),
                 "newlyAdded": entry_json(&added.newly_added, &call.site.content),
             });
+            let e = &added.newly_added;
+            crate::analytics::record(
+                &app,
+                &call,
+                tenants::ADD_TO_CART_EVENT,
+                json!({"itemId": e.item_id, "sku": e.sku, "quantity": add.quantity}),
+            );
             Ok(changed(&call, &added.shopping_cart, body))
         }
         .await,

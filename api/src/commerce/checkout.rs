@@ -339,6 +339,12 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
         // The order stands; the owner sees the payment reference and settles it.
         tracing::error!(tenant = %call.site.tenant.identifier, order = %order.id, ?e, "capturing a payment failed");
     }
+    crate::analytics::record(
+        app,
+        &call,
+        tenants::PURCHASE_EVENT,
+        json!({"orderId": order.id, "grandTotalCents": order.grand_total_minor}),
+    );
     let body = json!({
         "order": order_json(&order, &call.site),
         "statusUrl": status_url(&call.site, &order.id),

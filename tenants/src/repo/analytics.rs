@@ -20,6 +20,9 @@ pub struct AnalyticsEvent {
     pub page_path: String,
     /// The visitor cookie, if any.
     pub visitor_id: Option<String>,
+    /// The host of the page the visitor came from, if another site.
+    #[serde(default)]
+    pub referrer: Option<String>,
     /// The rest of the payload.
     pub data: Value,
 }
@@ -40,14 +43,113 @@ pub struct PerformanceRecord {
     pub data: Value,
 }
 
+/// Event names that count as a page visit.
+pub const VISIT_EVENTS: [&str; 2] = ["pageview", "page_view"];
+/// The event the server records itself when a cart add succeeds.
+pub const ADD_TO_CART_EVENT: &str = "add-to-cart";
+/// The event the server records itself when an order is placed.
+pub const PURCHASE_EVENT: &str = "purchase";
+
+/// What an owner sees of a period: visits, visitors, the pages and referrers they came by,
+/// carts and orders.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyticsSummary {
+    /// The start of the period, epoch ms.
+    pub since_ms: i64,
+    /// Page visits.
+    pub visits: i64,
+    /// Distinct visitor cookies among the visits.
+    pub unique_visitors: i64,
+    /// (path, visits), most first, at most 10.
+    pub top_pages: Vec<(String, i64)>,
+    /// (host, visits), most first, at most 10.
+    pub top_referrers: Vec<(String, i64)>,
+    /// Successful cart adds.
+    pub add_to_carts: i64,
+    /// Orders placed.
+    pub purchases: i64,
+    /// Purchases per unique visitor (0 without visitors).
+    pub conversion_rate: f64,
+}
+
 impl Store {
+    /// The summary of the events at or after `since_ms`.
+    pub async fn analytics_summary(
+        &self,
+        tenant: TenantId,
+        since_ms: i64,
+    ) -> Result<AnalyticsSummary> {
+        let mut tx = self.read().await?;
+        let visits = tx
+            .query_one(
+                "SELECT COUNT(*), COUNT(DISTINCT visitor_id) FROM analytics_event \
+                 WHERE tenant_id = $1 AND occurred_ms >= $2 AND name IN ($3, $4)",
+                params![tenant, since_ms, VISIT_EVENTS[0], VISIT_EVENTS[1]],
+            )
+            .await?;
+        let ranked = |column: &str| {
+            format!(
+                "SELECT {column}, COUNT(*) AS n FROM analytics_event \
+                 WHERE tenant_id = $1 AND occurred_ms >= $2 AND name IN ($3, $4) AND {column} IS NOT NULL AND {column} <> '' \
+                 GROUP BY {column} ORDER BY n DESC, {column} LIMIT 10"
+            )
+        };
+        let mut top = Vec::new();
+        for column in ["page_path", "referrer"] {
+            let rows = tx
+                .query(
+                    &ranked(column),
+                    params![tenant, since_ms, VISIT_EVENTS[0], VISIT_EVENTS[1]],
+                )
+                .await?;
+            top.push(
+                rows.iter()
+                    .map(|r| Ok((r.text(0)?, r.i64(1)?)))
+                    .collect::<Result<Vec<_>>>()?,
+            );
+        }
+        let count = |name: &'static str| {
+            (
+                "SELECT COUNT(*) FROM analytics_event WHERE tenant_id = $1 AND occurred_ms >= $2 AND name = $3",
+                name,
+            )
+        };
+        let mut counted = Vec::new();
+        for (sql, name) in [count(ADD_TO_CART_EVENT), count(PURCHASE_EVENT)] {
+            counted.push(
+                tx.query_one(sql, params![tenant, since_ms, name])
+                    .await?
+                    .i64(0)?,
+            );
+        }
+        tx.commit().await?;
+        let unique_visitors = visits.i64(1)?;
+        let referrers = top.pop().unwrap_or_default();
+        let pages = top.pop().unwrap_or_default();
+        Ok(AnalyticsSummary {
+            since_ms,
+            visits: visits.i64(0)?,
+            unique_visitors,
+            top_pages: pages,
+            top_referrers: referrers,
+            add_to_carts: counted[0],
+            purchases: counted[1],
+            conversion_rate: if unique_visitors > 0 {
+                counted[1] as f64 / unique_visitors as f64
+            } else {
+                0.0
+            },
+        })
+    }
+
     /// Appends analytics events.
     pub async fn record_events(&self, tenant: TenantId, events: &[AnalyticsEvent]) -> Result<()> {
         let mut tx = self.write().await?;
         for e in events {
             tx.execute(
-                "INSERT INTO analytics_event (tenant_id, occurred_ms, name, page_path, visitor_id, data) VALUES ($1, $2, $3, $4, $5, $6)",
-                params![tenant, e.occurred_ms, e.name.as_str(), e.page_path.as_str(), e.visitor_id.clone(), &e.data],
+                "INSERT INTO analytics_event (tenant_id, occurred_ms, name, page_path, visitor_id, data, referrer) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                params![tenant, e.occurred_ms, e.name.as_str(), e.page_path.as_str(), e.visitor_id.clone(), &e.data, e.referrer.clone()],
             )
             .await?;
         }
@@ -64,7 +166,7 @@ impl Store {
         let mut tx = self.read().await?;
         let rows = tx
             .query(
-                "SELECT occurred_ms, name, page_path, visitor_id, data FROM analytics_event \
+                "SELECT occurred_ms, name, page_path, visitor_id, data, referrer FROM analytics_event \
                  WHERE tenant_id = $1 AND occurred_ms >= $2 ORDER BY occurred_ms, id LIMIT $3",
                 params![tenant, since_ms, limit as i64],
             )
@@ -77,6 +179,7 @@ impl Store {
                     page_path: r.text(2)?,
                     visitor_id: r.opt_text(3)?,
                     data: r.json(4)?,
+                    referrer: r.opt_text(5)?,
                 })
             })
             .collect()

@@ -109,6 +109,7 @@ async fn private_rows(store: &Store, t: TenantId) -> PrivateRows {
         name: "pageview".into(),
         page_path: "/".into(),
         visitor_id: None,
+        referrer: None,
         data: json!({}),
     };
     store.record_events(t, &[event]).await.unwrap();

@@ -234,6 +234,7 @@ async fn analytics_and_performance(env: Env) {
         name: "pageview".into(),
         page_path: "/".into(),
         visitor_id: Some("v1".into()),
+        referrer: None,
         data: json!({"title": "Home"}),
     };
     env.store
@@ -266,6 +267,66 @@ async fn analytics_and_performance(env: Env) {
         env.store.performance_records(t, "pl1").await.unwrap(),
         vec![p]
     );
+
+    // The owner's summary of a period: visits by visitors, pages and referrers ranked,
+    // carts and orders, and another site's events not counted.
+    let visit = |path: &str, visitor: &str, referrer: Option<&str>| AnalyticsEvent {
+        occurred_ms: 10_000,
+        name: "pageview".into(),
+        page_path: path.into(),
+        visitor_id: Some(visitor.into()),
+        referrer: referrer.map(str::to_owned),
+        data: json!({}),
+    };
+    let named = |name: &str| AnalyticsEvent {
+        name: name.into(),
+        ..visit("/shop", "a", None)
+    };
+    env.store
+        .record_events(
+            t,
+            &[
+                visit("/shop", "a", Some("search.example")),
+                visit("/shop", "b", Some("search.example")),
+                visit("/", "a", Some("friend.example")),
+                AnalyticsEvent {
+                    name: "page_view".into(),
+                    ..visit("/journal", "c", None)
+                },
+                named("add-to-cart"),
+                named("add-to-cart"),
+                named("purchase"),
+                named("button-click"),
+            ],
+        )
+        .await
+        .unwrap();
+    let other = env.tenant("elsewhere").await;
+    env.store
+        .record_events(other, &[visit("/shop", "z", Some("search.example"))])
+        .await
+        .unwrap();
+    let s = env.store.analytics_summary(t, 5_000).await.unwrap();
+    assert_eq!((s.visits, s.unique_visitors), (4, 3));
+    assert_eq!(
+        s.top_pages,
+        [
+            ("/shop".to_owned(), 2),
+            ("/".to_owned(), 1),
+            ("/journal".to_owned(), 1)
+        ]
+    );
+    assert_eq!(
+        s.top_referrers,
+        [
+            ("search.example".to_owned(), 2),
+            ("friend.example".to_owned(), 1)
+        ]
+    );
+    assert_eq!((s.add_to_carts, s.purchases), (2, 1));
+    assert!((s.conversion_rate - 1.0 / 3.0).abs() < 1e-9);
+    let empty = env.store.analytics_summary(t, 20_000).await.unwrap();
+    assert_eq!((empty.visits, empty.conversion_rate), (0, 0.0));
 }
 
 async fn template_versions(env: Env) {

@@ -1,0 +1,96 @@
+//! `tessera analytics TENANT [--days N] [--format json]`: what a site's visitors did in the
+//! last days: visits, unique visitors, top pages and referrers, cart adds, purchases and
+//! the conversion rate (the owner route `GET /api/analytics/summary` answers the same).
+
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::store_args::{StoreArgs, run_command};
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Show a site's visits, pages, referrers, cart adds and purchases.
+#[derive(Args, Debug)]
+pub struct AnalyticsArgs {
+    /// The site: its identifier or one of its domains.
+    pub tenant: String,
+    /// How many days back, counting today (1-366).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u16).range(1..=366))]
+    pub days: u16,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: Format,
+    #[command(flatten)]
+    pub store: StoreArgs,
+}
+
+/// The start of the period `days` long that ends now.
+pub fn since(days: u16) -> i64 {
+    tenants::now_ms() - i64::from(days) * 86_400_000
+}
+
+pub fn run(args: AnalyticsArgs) -> ExitCode {
+    run_command(async {
+        let store = args.store.open().await?;
+        let tenant = match store.tenant_by_identifier(&args.tenant).await? {
+            Some(t) => Some(t),
+            None => store
+                .tenant_by_host(&args.tenant)
+                .await?
+                .map(|t| (*t).clone()),
+        };
+        let Some(tenant) = tenant else {
+            store.close().await?;
+            anyhow::bail!(
+                "the {} has no site {:?}",
+                args.store.describe(),
+                args.tenant
+            );
+        };
+        let s = store.analytics_summary(tenant.id, since(args.days)).await?;
+        store.close().await?;
+        match args.format {
+            Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),
+            Format::Text => print!("{}", text(&tenant.identifier, args.days, &s)),
+        }
+        Ok(())
+    })
+}
+
+/// The summary as the terminal shows it.
+pub fn text(site: &str, days: u16, s: &tenants::AnalyticsSummary) -> String {
+    let mut out = format!(
+        "{site}: the last {days} day{}\n",
+        if days == 1 { "" } else { "s" }
+    );
+    for (label, n) in [
+        ("visits", s.visits),
+        ("unique visitors", s.unique_visitors),
+        ("add to cart", s.add_to_carts),
+        ("purchases", s.purchases),
+    ] {
+        out.push_str(&format!("  {label:<18}{n}\n"));
+    }
+    out.push_str(&format!(
+        "  {:<18}{:.1}%\n",
+        "conversion rate",
+        s.conversion_rate * 100.0
+    ));
+    for (title, rows) in [
+        ("top pages", &s.top_pages),
+        ("top referrers", &s.top_referrers),
+    ] {
+        out.push_str(&format!("  {title}\n"));
+        if rows.is_empty() {
+            out.push_str("    (none)\n");
+        }
+        for (what, n) in rows {
+            out.push_str(&format!("    {what:<30} {n}\n"));
+        }
+    }
+    out
+}

@@ -1,4 +1,0 @@
--- Tessera storage schema, version 6: a site user's language (`POST
--- /api/site-users/account/locale`), and the open cart each member keeps across devices.
-ALTER TABLE site_user ADD COLUMN locale TEXT;
-CREATE INDEX cart_site_user ON cart (tenant_id, site_user_id);
