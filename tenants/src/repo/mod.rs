@@ -9,5 +9,6 @@ pub(crate) mod outbox;
 pub(crate) mod restock;
 pub(crate) mod secrets;
 pub(crate) mod site_users;
+pub(crate) mod sweep;
 pub(crate) mod templates;
 pub(crate) mod tenants;

@@ -228,29 +228,7 @@ impl Store {
 
     /// Forgets spent challenges that have expired anyway, site by site; returns how many.
     pub async fn sweep_spent_captchas(&self) -> Result<u64> {
-        let now = now_ms();
-        let tenants: Vec<i64> = {
-            let mut tx = self.read().await?;
-            tx.query(
-                "SELECT DISTINCT tenant_id FROM captcha_spent WHERE expires_ms < $1 ORDER BY tenant_id",
-                params![now],
-            )
-            .await?
-            .iter()
-            .map(|r| r.i64(0))
-            .collect::<Result<_>>()?
-        };
-        let mut n = 0;
-        for tenant in tenants.into_iter().map(TenantId) {
-            let mut tx = self.write().await?;
-            n += tx
-                .execute(
-                    "DELETE FROM captcha_spent WHERE tenant_id = $1 AND expires_ms < $2",
-                    params![tenant, now],
-                )
-                .await?;
-            tx.commit().await?;
-        }
-        Ok(n)
+        self.sweep_expired("captcha_spent", "expires_ms", now_ms() - 1)
+            .await
     }
 }

@@ -243,29 +243,7 @@ impl Store {
 
     /// Removes sessions that have expired, site by site; returns how many.
     pub async fn sweep_expired_sessions(&self) -> Result<u64> {
-        let now = now_ms();
-        let tenants: Vec<i64> = {
-            let mut tx = self.read().await?;
-            tx.query(
-                "SELECT DISTINCT tenant_id FROM site_session WHERE expires_ms <= $1 ORDER BY tenant_id",
-                params![now],
-            )
-            .await?
-            .iter()
-            .map(|r| r.i64(0))
-            .collect::<Result<_>>()?
-        };
-        let mut n = 0;
-        for tenant in tenants.into_iter().map(TenantId) {
-            let mut tx = self.write().await?;
-            n += tx
-                .execute(
-                    "DELETE FROM site_session WHERE tenant_id = $1 AND expires_ms <= $2",
-                    params![tenant, now],
-                )
-                .await?;
-            tx.commit().await?;
-        }
-        Ok(n)
+        self.sweep_expired("site_session", "expires_ms", now_ms())
+            .await
     }
 }
