@@ -244,15 +244,18 @@ struct Locale {
     language: String,
 }
 
-/// A language tag: a 2-3 letter language, then subtags of 2-8 letters or digits
-/// (`en`, `en-US`, `pt-BR`, `zh-Hant-TW`), at most 35 characters.
-pub fn language_tag_ok(tag: &str) -> bool {
-    let mut parts = tag.split('-');
-    let lang = parts.next().unwrap_or("");
-    tag.len() <= 35
-        && (2..=3).contains(&lang.len())
-        && lang.bytes().all(|b| b.is_ascii_alphabetic())
-        && parts.all(|p| (2..=8).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_alphanumeric()))
+/// The canonical form of a language tag a member may choose (`en`, `en-US`, `pt-BR`,
+/// `zh-Hant-TW`, `es-419`; `EN-us` becomes `en-US`), or `None`. ICU4X parses the BCP 47
+/// syntax; on top of it the language must be a 2-3 letter code (the 5-8 letter form is
+/// reserved and no browser sends it), the separator a hyphen, and the tag at most 35 bytes.
+pub fn language_tag(tag: &str) -> Option<String> {
+    if tag.len() > 35 || tag.contains('_') {
+        return None;
+    }
+    let id = icu_locale::LanguageIdentifier::try_from_str(tag).ok()?;
+    (2..=3)
+        .contains(&id.language.as_str().len())
+        .then(|| id.to_string())
 }
 
 /// `POST /api/site-users/account/locale` {language}.
@@ -263,12 +266,11 @@ async fn set_locale(State(app): State<App>, req: Request) -> Response {
             crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
             let (_, user) = member_writing(&app, &call).await?;
             let b: Locale = read_json(body, MAX_JSON_BODY).await?;
-            let language = b.language.trim();
-            if !language_tag_ok(language) {
+            let Some(language) = language_tag(b.language.trim()) else {
                 return Err(ApiError::field("language", BAD_LANGUAGE));
-            }
+            };
             app.store
-                .set_site_user_locale(call.site.tenant.id, &user.id, language)
+                .set_site_user_locale(call.site.tenant.id, &user.id, &language)
                 .await
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
@@ -304,8 +306,10 @@ mod tests {
     #[test]
     fn language_tags() {
         for ok in ["en", "en-US", "pt-BR", "zh-Hant-TW", "es-419"] {
-            assert!(language_tag_ok(ok), "{ok}");
+            assert_eq!(language_tag(ok).as_deref(), Some(ok));
         }
+        assert_eq!(language_tag("EN-us").as_deref(), Some("en-US"));
+        assert_eq!(language_tag("zh-hant-tw").as_deref(), Some("zh-Hant-TW"));
         for bad in [
             "",
             "e",
@@ -313,10 +317,12 @@ mod tests {
             "en_US",
             "en-",
             "en-U",
+            "en-US-",
+            "1234",
             "<script>",
             &"en-abcdefgh".repeat(4),
         ] {
-            assert!(!language_tag_ok(bad), "{bad}");
+            assert_eq!(language_tag(bad), None, "{bad}");
         }
     }
 }

@@ -366,10 +366,7 @@ mod tests {
     }
 
     fn folder(files: &[(&str, &str)]) -> TemplateFiles {
-        files
-            .iter()
-            .map(|(p, t)| (p.to_string(), t.as_bytes().to_vec().into()))
-            .collect()
+        renderer::folder::template_files(files.iter().copied())
     }
 
     #[test]

@@ -301,10 +301,7 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
         })
     };
     let before = live_version();
-    let store_args: Vec<String> = match &live.backend {
-        Backend::Embedded => vec!["--data-dir".into(), live.data.display().to_string()],
-        Backend::Postgres(url) => vec!["--database-url".into(), url.clone()],
-    };
+    let store_args = live.store_args();
     let store_args: Vec<&str> = store_args.iter().map(String::as_str).collect();
 
     let folder = quillback_folder(live.backend.tag());

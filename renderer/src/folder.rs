@@ -20,6 +20,14 @@ use crate::conf::parse_conf;
 /// The files of a template folder by relative path (`template.conf`, `blocks/nav.block`).
 pub type TemplateFiles = BTreeMap<String, Arc<[u8]>>;
 
+/// A folder from (path, text) pairs: how tests and tools write a small folder inline.
+pub fn template_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> TemplateFiles {
+    files
+        .into_iter()
+        .map(|(path, text)| (path.to_string(), Arc::from(text.as_bytes())))
+        .collect()
+}
+
 /// The prefix of the platform's host tags.
 pub const HOST_PREFIX: &str = "squarespace:";
 

@@ -36,14 +36,7 @@ pub fn since(days: u16) -> i64 {
 pub fn run(args: AnalyticsArgs) -> ExitCode {
     run_command(async {
         let store = args.store.open().await?;
-        let tenant = match store.tenant_by_identifier(&args.tenant).await? {
-            Some(t) => Some(t),
-            None => store
-                .tenant_by_host(&args.tenant)
-                .await?
-                .map(|t| (*t).clone()),
-        };
-        let Some(tenant) = tenant else {
+        let Some(tenant) = store.tenant_by_name(&args.tenant).await? else {
             store.close().await?;
             anyhow::bail!(
                 "the {} has no site {:?}",

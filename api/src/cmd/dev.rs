@@ -107,11 +107,7 @@ async fn load_content(
         }
         Content::Tenant(name) => {
             let store = args.store.open().await?;
-            let found = match store.tenant_by_identifier(name).await? {
-                Some(t) => Some(t),
-                None => store.tenant_by_host(name).await?.map(|t| (*t).clone()),
-            };
-            let Some(live) = found else {
+            let Some(live) = store.tenant_by_name(name).await? else {
                 store.close().await?;
                 anyhow::bail!(
                     "--content {name}: not a folder, not a tenant in {}, and the {} has no tenant or domain {name:?}",

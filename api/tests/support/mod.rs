@@ -112,6 +112,15 @@ impl Server {
         server
     }
 
+    /// The store options (`--data-dir DIR` or `--database-url URL`) that point another
+    /// `tessera` command at this server's store.
+    pub fn store_args(&self) -> Vec<String> {
+        match &self.backend {
+            Backend::Embedded => vec!["--data-dir".into(), self.data.display().to_string()],
+            Backend::Postgres(url) => vec!["--database-url".into(), url.clone()],
+        }
+    }
+
     fn spawn(&mut self) {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_tessera"));
         cmd.args([

@@ -227,6 +227,20 @@ impl Store {
         domains_in(&mut tx, tenant).await
     }
 
+    /// The tenant a person names on a command line: by identifier, else by one of its
+    /// domains.
+    pub async fn tenant_by_name(&self, name: &str) -> Result<Option<Tenant>> {
+        if let Some(t) = self.tenant_by_identifier(name).await? {
+            return Ok(Some(t));
+        }
+        match self.tenant_by_host(name).await {
+            Ok(found) => Ok(found.map(|t| (*t).clone())),
+            // A name that cannot be a host name is simply no site.
+            Err(StoreError::Invalid(_)) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Resolves a `Host` header (with or without port, any case) to its tenant. Cached,
     /// including misses; domain, status and template-version changes invalidate the cache
     /// on every node. The returned `content_version` is not kept current by content writes:

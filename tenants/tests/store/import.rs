@@ -61,6 +61,17 @@ async fn the_fixture_imports(env: Env) {
         .unwrap()
         .unwrap();
     assert_eq!(t.id, report.tenant.id);
+    // A command line names a site by identifier or by domain; junk is no site, not an error.
+    for name in ["harbor-lane", "harbor-lane.localhost"] {
+        let named = env.store.tenant_by_name(name).await.unwrap().unwrap();
+        assert_eq!(named.id, t.id, "{name}");
+    }
+    for name in ["harbor", "not a host!"] {
+        assert!(
+            env.store.tenant_by_name(name).await.unwrap().is_none(),
+            "{name}"
+        );
+    }
     let site = env.store.site_content(t.id).await.unwrap();
     assert_eq!(site.tenant.template_version, Some(report.template_version));
     assert_eq!(site.settings.website["siteTitle"], "Harbor Lane Pottery");
