@@ -6,9 +6,9 @@
 //! [`finish_page`] replaces it with the islands' stylesheet, the page data the islands read
 //! (the store's currency and locale, express checkout, the visitor's cart summary, the
 //! instalment pills of the products on the page, the owner's restock success text) and the
-//! loader as a module script (never render-blocking) — only when the page has island markup
-//! or the visitor has a cart; otherwise it only takes the placeholder out, and the page
-//! loads no script at all.
+//! loader as a module script (never render-blocking) — only when the page has island markup,
+//! the visitor has a cart or is a signed-in member; otherwise it only takes the placeholder
+//! out, and the page loads no script at all.
 
 use axum::body::Body;
 use axum::extract::Path;
@@ -86,6 +86,8 @@ pub struct PageFacts<'a> {
     pub products: &'a HashMap<String, ProductLink>,
     /// The owner's text for a restock sign-up that worked.
     pub restock_success_text: Option<&'a str>,
+    /// The visitor is a signed-in member (their bar, with sign-out, is an island).
+    pub signed_in: bool,
 }
 
 /// The instalment pills of the products whose add-to-cart buttons are on the page
@@ -127,7 +129,8 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
             .unwrap_or(0.0)
     };
     let has_cart = count("totalQuantity") > 0.0;
-    let wanted = available() && (has_cart || MARKERS.iter().any(|m| body.contains(m)));
+    let wanted =
+        available() && (has_cart || facts.signed_in || MARKERS.iter().any(|m| body.contains(m)));
     let mut tags = String::new();
     if wanted {
         let cart = has_cart.then(|| {

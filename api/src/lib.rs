@@ -9,6 +9,7 @@ pub mod cmd;
 pub mod commerce;
 pub mod dev;
 pub mod email;
+pub mod engagement;
 pub mod forms;
 pub mod http;
 pub mod islands;

@@ -172,6 +172,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::forms::routes())
         .merge(crate::restock::routes())
         .merge(crate::site_users::routes())
+        .merge(crate::engagement::routes())
         .merge(crate::analytics::routes())
         .merge(crate::captcha::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
@@ -267,8 +268,13 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     {
         return public_file(&loaded, rel, req.headers());
     }
-    // Password-protected collections this visitor has opened (unlock cookies checked).
-    let unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
+    // Password-protected collections this visitor has opened (unlock cookies checked), and
+    // the member areas of a signed-in member.
+    let mut unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
+    let signed_in = crate::http::cookies::values(req.headers(), crate::site_users::SESSION_COOKIE)
+        .next()
+        .is_some();
+    unlocked.extend(crate::site_users::page_keys(&app, tenant.id, &site, req.headers()).await);
     let unlocked_any = !unlocked.is_empty();
     let peer = req
         .extensions()
@@ -341,6 +347,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             cart: cart_summary.as_ref(),
             products: &found.content.products,
             restock_success_text: found.content.restock_success_text.as_deref(),
+            signed_in,
         };
         crate::islands::finish_page(&mut page.body, &facts);
         if app.dev.is_some() {
@@ -350,11 +357,12 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }
-    // A lock screen, any page for a visitor who unlocked something (protected content may
-    // show anywhere: the page itself, queries, search), a page showing the visitor's cart and
-    // an order's page are never stored by any cache; a page that sets a cookie is never
-    // stored by a shared one.
-    let personal = page.page_type == Some(renderer::route::page_type::LOCK_SCREEN)
+    // A lock screen, a member area's join page, any page for a visitor who unlocked
+    // something or is in a member area (protected content may show anywhere: the page
+    // itself, queries, search), a page showing the visitor's cart and an order's page are
+    // never stored by any cache; a page that sets a cookie is never stored by a shared one.
+    use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
+    let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
         || unlocked_any
         || personal_commerce;
     let cache = if personal {

@@ -60,7 +60,7 @@ fn migrate_then_import_the_fixture_then_refuse_a_second_import() {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("imported tenant harbor-lane"), "{stdout}");
     assert!(
-        stdout.contains("3 collections, 5 items, 4 variants"),
+        stdout.contains("5 collections, 8 items, 4 variants"),
         "{stdout}"
     );
     assert!(data.join(tenants::EMBEDDED_FILE).exists());

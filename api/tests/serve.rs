@@ -95,8 +95,12 @@ fn routes() -> Vec<(String, String, u16, String)> {
         // titled with the collection's title.
         let locked = c["password"].is_string();
         let lock_title = c["title"].as_str().unwrap_or_default().to_string();
+        // A collection in a member area and its items show visitors the join page (106).
+        let members_only = c["memberArea"].is_string();
         let kind = if locked {
             103
+        } else if members_only {
+            106
         } else if c["type"] == 10 || c["type"] == 7 {
             2
         } else {
@@ -105,6 +109,8 @@ fn routes() -> Vec<(String, String, u16, String)> {
         if !is_folder {
             let marker = if locked {
                 lock_title.clone()
+            } else if members_only {
+                "member-area-denied".to_string()
             } else {
                 String::new()
             };
@@ -114,6 +120,8 @@ fn routes() -> Vec<(String, String, u16, String)> {
             let title = item["title"].as_str().unwrap().to_string();
             let (kind, marker) = if locked {
                 (103, lock_title.clone())
+            } else if members_only {
+                (106, "member-area-denied".to_string())
             } else {
                 (50, title)
             };

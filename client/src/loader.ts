@@ -16,6 +16,7 @@ const islands: [string, () => Promise<Island>][] = [
   ["a.sqs-product-quick-view-button", () => import("./islands/quick-view/index")],
   ["form[data-form-id]", () => import("./islands/site-form/index")],
   [".product-restock-notification", () => import("./islands/restock/index")],
+  ['[data-island="member-access"]', () => import("./islands/member-access/index")],
 ];
 
 for (const [selector, load] of islands) {
@@ -24,6 +25,9 @@ for (const [selector, load] of islands) {
 if (Object.keys(pageData().instalments ?? {}).length > 0) {
   import("./islands/instalments/index").then((i) => i.mount());
 }
+
+// A member's bar: the cookie's presence is enough to load it (the bar reads it properly).
+if (/(^|;\s*)SiteUserInfo=/.test(document.cookie)) import("./islands/member-bar/index").then((i) => i.mount());
 
 let pill = false;
 const wantPill = (quantity: number) => {

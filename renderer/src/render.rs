@@ -9,7 +9,7 @@ use template_lang::{Diagnostic, Env, Injects, Template, execute};
 
 use crate::folder::TemplateFolder;
 use crate::route::{ListQuery, Route, folder_behavior, guard, page_type, route};
-use crate::site::SiteContent;
+use crate::site::{Collection, SiteContent};
 use crate::tags::Tags;
 
 /// Items per list page when the collection type sets no `pageSize`.
@@ -51,10 +51,12 @@ impl Page {
 pub struct Request<'r> {
     pub path: &'r str,
     pub query: &'r str,
-    /// Ids of the password-protected collections this visitor has unlocked (the server
-    /// verifies their unlock cookies). Any other collection with a
-    /// [`lock`](crate::site::Collection::lock), with its items and child collections,
-    /// renders the lock screen, and queries and search leave its items out.
+    /// The keys this visitor holds: ids of the password-protected collections they unlocked
+    /// (the server verifies their unlock cookies) and, for a signed-in member,
+    /// [`member_area_key`](crate::site::member_area_key)s of the areas they belong to. Any
+    /// other collection with a [`lock`](crate::site::Collection::lock) or a member area, with
+    /// its items and child collections, renders the lock screen or the member area's join
+    /// page, and queries and search leave its items out.
     pub unlocked: &'r [String],
     /// The visitor's cart, the page context's `shoppingCart` (the SPEC "Shopping cart"
     /// entity); `None`: an empty cart. Pages with one are the visitor's own.
@@ -75,6 +77,7 @@ struct System {
     /// template, told which by `orderPage`.
     order: Template,
     lock_screen: Template,
+    member_area_denied: Template,
     default_list: Template,
     default_item: Template,
     page: Template,
@@ -89,6 +92,7 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
         checkout: compile(include_str!("../templates/checkout.html")),
         order: compile(include_str!("../templates/order.html")),
         lock_screen: compile(include_str!("../templates/lock-screen.html")),
+        member_area_denied: compile(include_str!("../templates/member-area-denied.html")),
         default_list: compile(include_str!("../templates/list.html")),
         default_item: compile(include_str!("../templates/item.html")),
         page: compile("{collection.mainContent}"),
@@ -206,6 +210,9 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         }
         | Route::LockScreen {
             requested: index, ..
+        }
+        | Route::MemberAreaDenied {
+            requested: index, ..
         } => site.collections[*index]
             .field("regionName")
             .map(str::to_string),
@@ -273,7 +280,9 @@ fn current_collection(route: &Route) -> Option<usize> {
     match route {
         Route::Collection { index, .. } => Some(*index),
         Route::Item { collection, .. } => Some(*collection),
-        Route::LockScreen { requested, .. } => Some(*requested),
+        Route::LockScreen { requested, .. } | Route::MemberAreaDenied { requested, .. } => {
+            Some(*requested)
+        }
         _ => None,
     }
 }
@@ -379,6 +388,8 @@ fn main_template<'f>(
         Route::LockScreen { .. } => {
             page("lock-screen").unwrap_or_else(|| builtin(&system.lock_screen, "lock-screen"))
         }
+        Route::MemberAreaDenied { .. } => page("member-area-denied")
+            .unwrap_or_else(|| builtin(&system.member_area_denied, "member-area-denied")),
         _ => page("not-found").unwrap_or_else(|| builtin(&system.not_found, "not-found")),
     }
 }
@@ -399,6 +410,35 @@ fn describe(
     };
     format!("{file}:{line}:{col}: {}", d.message)
 }
+
+/// The join page's `memberArea`: the area as `websiteSettings.memberAreas` declares it
+/// (`id`, `title`, `description`, `joinButtonText`; an area the settings do not declare
+/// shows the collection's title and "Join"), and `redirect`, where joining leads back to.
+fn member_area_context(site: &SiteContent, c: &Collection, area: &str, redirect: &str) -> Node {
+    let declared = site.member_area(area);
+    let text = |key: &str| {
+        declared
+            .and_then(|a| a.pointer(&[key]))
+            .and_then(Node::as_str)
+            .filter(|t| !t.trim().is_empty())
+    };
+    obj(vec![
+        ("id", Node::from(area)),
+        (
+            "title",
+            Node::from(text("title").or(c.field("title")).unwrap_or(area)),
+        ),
+        ("description", Node::from(text("description").unwrap_or(""))),
+        (
+            "joinButtonText",
+            Node::from(text("joinButtonText").unwrap_or(DEFAULT_JOIN_TEXT)),
+        ),
+        ("redirect", Node::from(redirect)),
+    ])
+}
+
+/// The join button's label when the area does not name one.
+pub const DEFAULT_JOIN_TEXT: &str = "Join";
 
 /// The message a lock screen shows after a wrong password.
 pub const LOCK_SCREEN_ERROR: &str = "Incorrect password. Please try again.";
@@ -529,6 +569,17 @@ pub fn page_context(
         Route::Search { query } => {
             entries.push(("searchQuery", Node::from(query.as_str())));
             entries.push(("searchResults", Node::array(search(site, query, unlocked))));
+        }
+        Route::MemberAreaDenied {
+            restricted,
+            area,
+            redirect,
+            ..
+        } => {
+            // Like the lock screen: who the area is, how to join, none of its content.
+            let c = &site.collections[*restricted];
+            entries.push(("collection", c.public_node()));
+            entries.push(("memberArea", member_area_context(site, c, area, redirect)));
         }
         Route::LockScreen {
             locked,
@@ -764,6 +815,16 @@ fn with_render_keys(
                 ),
             )
         }
+        Route::MemberAreaDenied { restricted, .. } => {
+            let c = &site.collections[*restricted];
+            (
+                "member-area-denied".to_string(),
+                format!(
+                    "collection-{} collection-layout-{layout} system-page member-area-denied",
+                    c.id()
+                ),
+            )
+        }
         Route::Item { collection, item } => {
             let c = &site.collections[*collection];
             let id = c.field("id").unwrap_or(&c.url_id).to_string();
@@ -856,7 +917,7 @@ fn page_title(site: &SiteContent, route: &Route, page_type: Option<u16>, context
         Route::Collection { index, .. } if site.homepage == Some(*index) => {
             setting("homepageTitleFormat").unwrap_or_else(|| "%s".into())
         }
-        Route::Collection { .. } | Route::LockScreen { .. } => {
+        Route::Collection { .. } | Route::LockScreen { .. } | Route::MemberAreaDenied { .. } => {
             setting("collectionTitleFormat").unwrap_or_else(|| "%c — %s".into())
         }
         Route::Search { .. } => "Search — %s".into(),

@@ -11,6 +11,8 @@ pub mod page_type {
     pub const ERROR: u16 = 101;
     pub const SEARCH: u16 = 102;
     pub const LOCK_SCREEN: u16 = 103;
+    pub const PROTECTED_CONTENT: u16 = 105;
+    pub const MEMBER_AREA_DENIED: u16 = 106;
     pub const SHOW_CART: u16 = 200;
     pub const CHECKOUT: u16 = 201;
     pub const ORDER_CONFIRMED: u16 = 202;
@@ -80,6 +82,16 @@ pub enum Route {
         /// The previous attempt had a wrong password (`?lock-error=1`).
         error: bool,
     },
+    /// A collection, or an item of one, in a member area the visitor does not belong to
+    /// (page type 106): `requested` as above, `restricted` the collection that names the
+    /// area (itself, or a folder or index above it).
+    MemberAreaDenied {
+        requested: usize,
+        restricted: usize,
+        area: String,
+        /// The path (and query) to return to after joining or signing in.
+        redirect: String,
+    },
     /// A folder without its own page: redirect to its first child.
     Redirect {
         location: String,
@@ -121,6 +133,11 @@ impl Route {
     pub fn page_type(&self, site: &SiteContent) -> Option<u16> {
         use page_type::*;
         Some(match self {
+            // A member area's own pages, shown to its members.
+            Route::Collection { index, .. }
+            | Route::Item {
+                collection: index, ..
+            } if site.member_area_of(*index).is_some() => PROTECTED_CONTENT,
             Route::Collection { index, .. } => {
                 let c = &site.collections[*index];
                 match c.type_name.as_str() {
@@ -131,6 +148,7 @@ impl Route {
             }
             Route::Item { .. } => CONTENT_ITEM,
             Route::LockScreen { .. } => LOCK_SCREEN,
+            Route::MemberAreaDenied { .. } => MEMBER_AREA_DENIED,
             Route::Search { .. } => SEARCH,
             Route::Cart => SHOW_CART,
             Route::Checkout | Route::TokenCheckout { .. } => CHECKOUT,
@@ -257,8 +275,10 @@ pub fn order_page(path: &str) -> Option<(OrderPage, &str)> {
 /// The query parameter the unlock endpoint adds when the password was wrong.
 pub const LOCK_ERROR_PARAM: &str = "lock-error";
 
-/// `route` as a visitor who unlocked the collections `unlocked` (ids) may see it: a
-/// collection or item behind a password they have not given becomes [`Route::LockScreen`].
+/// `route` as a visitor holding the keys `unlocked` may see it (see
+/// [`crate::site::Collection::is_locked_for`]): a collection or item behind a password they
+/// have not given becomes [`Route::LockScreen`], one in a member area they do not belong to
+/// [`Route::MemberAreaDenied`].
 pub fn guard(
     site: &SiteContent,
     route: Route,
@@ -297,6 +317,17 @@ pub fn guard(
         }
         redirect.push('?');
         redirect.push_str(&q.finish());
+    }
+    let c = &site.collections[locked];
+    if !c.is_password_locked_for(unlocked)
+        && let Some(area) = c.member_area()
+    {
+        return Route::MemberAreaDenied {
+            requested,
+            restricted: locked,
+            area: area.to_string(),
+            redirect,
+        };
     }
     Route::LockScreen {
         requested,

@@ -15,6 +15,15 @@ use template_lang::compile::Template;
 use template_lang::exec::context::Fragment;
 use template_lang::value::{Node, Val};
 
+/// How a member area is named among a visitor's keys ([`crate::render::Request::unlocked`]),
+/// so an area id can never pass for a collection id.
+pub const MEMBER_AREA_KEY: &str = "member-area:";
+
+/// The key a member of `area` holds.
+pub fn member_area_key(area: &str) -> String {
+    format!("{MEMBER_AREA_KEY}{area}")
+}
+
 /// One collection (page, blog, products, folder, index...) and its items.
 #[derive(Clone)]
 pub struct Collection {
@@ -113,17 +122,39 @@ impl Collection {
         self.field("id").unwrap_or(&self.url_id)
     }
 
-    /// Whether the collection has a password the visitor, who unlocked the collections whose
-    /// ids are in `unlocked`, has not entered.
-    pub fn is_locked_for(&self, unlocked: &[String]) -> bool {
+    /// The member area the collection belongs to (`memberAreaId`), if any.
+    pub fn member_area(&self) -> Option<&str> {
+        self.field("memberAreaId").filter(|a| !a.is_empty())
+    }
+
+    /// Whether a password or a member area keeps the collection from some visitors.
+    pub fn is_restricted(&self) -> bool {
+        self.lock.is_some() || self.member_area().is_some()
+    }
+
+    /// Whether the password is one the visitor, who holds the keys `unlocked` (ids of the
+    /// collections they unlocked and [`member_area_key`]s of the areas they belong to), has
+    /// not entered.
+    pub fn is_password_locked_for(&self, unlocked: &[String]) -> bool {
         self.lock.is_some() && !unlocked.iter().any(|u| u == self.id())
+    }
+
+    /// Whether the collection is kept from a visitor holding the keys `unlocked`: a password
+    /// they have not entered, or a member area they do not belong to.
+    pub fn is_locked_for(&self, unlocked: &[String]) -> bool {
+        self.is_password_locked_for(unlocked)
+            || self.member_area().is_some_and(|area| {
+                !unlocked
+                    .iter()
+                    .any(|u| u.strip_prefix(MEMBER_AREA_KEY) == Some(area))
+            })
     }
 
     /// The collection object as shown while it is locked: what navigation and the lock screen
     /// need (ids, URL, titles, type), without `mainContent`, descriptions, item counts or any
     /// other content.
     pub fn public_node(&self) -> Node {
-        const PUBLIC: [&str; 13] = [
+        const PUBLIC: [&str; 14] = [
             "id",
             "urlId",
             "fullUrl",
@@ -137,6 +168,7 @@ impl Collection {
             "folder",
             "folderBehavior",
             "regionName",
+            "memberAreaId",
         ];
         let Some(o) = self.node.as_object() else {
             return Node::Null;
@@ -146,7 +178,9 @@ impl Collection {
             .filter(|(k, _)| PUBLIC.contains(&&***k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        entries.push((Arc::from("passwordProtected"), Node::Bool(true)));
+        if self.lock.is_some() {
+            entries.push((Arc::from("passwordProtected"), Node::Bool(true)));
+        }
         Node::object(entries)
     }
 
@@ -335,9 +369,10 @@ impl SiteContent {
             .position(|c| c.children.contains(&index))
     }
 
-    /// The collection that keeps collection `index` behind a lock screen for a visitor who
-    /// unlocked the collections whose ids are in `unlocked`: `index` itself or the nearest
-    /// folder or index above it with a password that is not unlocked. `None`: it is visible.
+    /// The collection that keeps collection `index` from a visitor holding the keys
+    /// `unlocked` (see [`Collection::is_locked_for`]): `index` itself or the nearest folder
+    /// or index above it with a password not entered or a member area not joined. `None`:
+    /// it is visible.
     pub fn lock_of(&self, index: usize, unlocked: &[String]) -> Option<usize> {
         let mut cur = Some(index);
         // Bounded: a malformed parent chain must not loop.
@@ -348,6 +383,39 @@ impl SiteContent {
                 return Some(i);
             }
             cur = self.parent_of(i);
+        }
+        None
+    }
+
+    /// The item whose `id` is `id`, with the index of its collection.
+    pub fn item_by_id(&self, id: &str) -> Option<(usize, &Node)> {
+        self.collections.iter().enumerate().find_map(|(i, c)| {
+            c.items
+                .iter()
+                .find(|item| item.pointer(&["id"]).and_then(Node::as_str) == Some(id))
+                .map(|item| (i, item))
+        })
+    }
+
+    /// The member area `id` as `websiteSettings.memberAreas` declares it.
+    pub fn member_area(&self, id: &str) -> Option<&Node> {
+        self.website_settings
+            .pointer(&["memberAreas"])
+            .and_then(Node::as_array)?
+            .iter()
+            .find(|a| a.pointer(&["id"]).and_then(Node::as_str) == Some(id))
+    }
+
+    /// The member area collection `index` belongs to: its own, else that of the nearest
+    /// folder or index above it that has one.
+    pub fn member_area_of(&self, index: usize) -> Option<&str> {
+        let mut cur = Some(index);
+        for _ in 0..=self.collections.len() {
+            let c = self.collections.get(cur?)?;
+            if let Some(area) = c.member_area() {
+                return Some(area);
+            }
+            cur = self.parent_of(cur?);
         }
         None
     }

@@ -184,7 +184,7 @@ impl Tags<'_> {
     /// The cache key of a navigation tag's data on this page.
     fn nav_key(&self, tag: &'static str, id: String) -> NavKey {
         let unlocked = (self.site.collections.iter().enumerate())
-            .filter(|(_, c)| c.lock.is_some() && !c.is_locked_for(self.unlocked))
+            .filter(|(_, c)| c.is_restricted() && !c.is_locked_for(self.unlocked))
             .map(|(i, _)| i)
             .collect();
         NavKey {

@@ -2,6 +2,8 @@
 //! collection, its items and the collections inside a locked folder, and nothing of their
 //! content reaches the page, its JSON context, queries or search until the visitor unlocks.
 
+mod common;
+
 use std::sync::Arc;
 
 use renderer::folder::{TemplateFiles, TemplateFolder, load};
@@ -10,19 +12,6 @@ use renderer::site::SiteContent;
 
 fn folder_with(extra: &[(&str, &str)]) -> TemplateFolder {
     let base = [
-        (
-            "template.conf",
-            r#"{ "name": "Test", "layouts": { "default": { "name": "Default", "regions": ["site"] } },
-                 "navigations": [ { "name": "main", "title": "Main" } ] }"#,
-        ),
-        (
-            "site.region",
-            concat!(
-                "<html><head>{squarespace-headers}</head><body id=\"{squarespace.page-id}\" class=\"{squarespace.page-classes}\">",
-                "<squarespace:navigation navigationId=\"main\" template=\"nav\" />",
-                "<main>{squarespace.main-content}</main></body></html>"
-            ),
-        ),
         (
             "blocks/nav.block",
             "<nav>{.repeated section items}<a href=\"{collection.fullUrl}\"{.if active} class=\"active\"{.end}>{collection.navigationTitle}</a>{collection.mainContent}{.end}</nav>",
@@ -45,8 +34,9 @@ fn folder_with(extra: &[(&str, &str)]) -> TemplateFolder {
             ),
         ),
     ];
-    let files: TemplateFiles = base
+    let files: TemplateFiles = common::LAYOUT
         .iter()
+        .chain(&base)
         .chain(extra)
         .map(|(k, v)| (k.to_string(), Arc::from(v.as_bytes())))
         .collect();

@@ -11,8 +11,9 @@
 //!   multilingual.json            optional  any JSON object ({ languages: [...] })
 //!   commerce-preferences.json    optional  { "<namespace>": { key: value } }
 //!   forms.json                   optional  [ { id?, name, fields, settings? } ]
-//!   site-users.json              optional  [ { email, displayName?, password } ] (members;
-//!                                          the password is stored as an Argon2id hash)
+//!   site-users.json              optional  [ { email, displayName?, password, memberAreas? } ]
+//!                                          (confirmed members; the password is stored as an
+//!                                          Argon2id hash; memberAreas: ids of areas joined)
 //!   collections/<urlId>.json     one per collection, with its items inline
 //!   template/                    required  the template folder (template.conf, regions, ...)
 //! ```
@@ -20,7 +21,12 @@
 //! A collection file: `{ id? (24 hex digits; default: a new id), urlId? (default: file
 //! stem), title, type, typeName, navigationTitle?, description?, ordering?, enabled?,
 //! homepage?, pageSize?, position?, parent? (urlId of a folder), data?, categories?:
-//! ["name"], password?, items?: [Item] }`. Fixed ids keep pages byte-identical across imports.
+//! ["name"], password?, memberArea?, items?: [Item] }`. Fixed ids keep pages byte-identical
+//! across imports.
+//!
+//! `memberArea` (the id of one of `websiteSettings.memberAreas` in `site.json`, see
+//! [`crate::member_areas`]) keeps the collection, its items and child collections for the
+//! members of that area (page type 105); everyone else gets the area's join page (106).
 //!
 //! `password` (plain text, non-empty) protects the collection with a lock screen (page type
 //! 103): visitors see a password form instead of the collection, its items and, for a folder
@@ -286,6 +292,9 @@ struct CollectionFile {
     /// Plain-text lock screen password; hashed on import.
     #[serde(default)]
     password: Option<String>,
+    /// The member area (`websiteSettings.memberAreas[].id`) the collection belongs to.
+    #[serde(default)]
+    member_area: Option<String>,
     #[serde(default)]
     items: Vec<ItemFile>,
 }
@@ -356,7 +365,7 @@ struct Parsed {
     multilingual: Option<Value>,
     prefs: BTreeMap<String, Map<String, Value>>,
     forms: Vec<forms::Form>,
-    members: Vec<crate::SiteUser>,
+    members: Vec<(crate::SiteUser, Vec<String>)>,
     collections: Vec<ParsedCollection>,
     template: Vec<TemplateFile>,
 }
@@ -369,10 +378,16 @@ struct MemberFile {
     #[serde(default)]
     display_name: String,
     password: String,
+    #[serde(default)]
+    member_areas: Vec<String>,
 }
 
-/// The members of `site-users.json`, their passwords hashed.
-fn read_members(dir: &Path) -> Result<Vec<crate::SiteUser>, ImportError> {
+/// The members of `site-users.json`, their passwords hashed, with the areas they joined
+/// (each one of `areas`).
+fn read_members(
+    dir: &Path,
+    areas: &[crate::member_areas::MemberArea],
+) -> Result<Vec<(crate::SiteUser, Vec<String>)>, ImportError> {
     const FILE: &str = "site-users.json";
     let list: Vec<MemberFile> = read_optional(dir, FILE)?.unwrap_or_default();
     let mut seen = HashSet::new();
@@ -393,16 +408,30 @@ fn read_members(dir: &Path) -> Result<Vec<crate::SiteUser>, ImportError> {
         if m.password.chars().count() < 8 {
             return Err(err(FILE, at("password"), "needs at least 8 characters"));
         }
+        if let Some(a) = m
+            .member_areas
+            .iter()
+            .find(|a| !areas.iter().any(|d| &d.id == *a))
+        {
+            return Err(err(
+                FILE,
+                at("memberAreas"),
+                format!("{a:?} is not one of websiteSettings.memberAreas in site.json"),
+            ));
+        }
         let password_hash =
             crate::password::hash(&m.password).map_err(|r| err(FILE, at("password"), r))?;
-        out.push(crate::SiteUser {
+        let now = crate::ids::now_ms();
+        let user = crate::SiteUser {
             id: new_id(),
             email,
             display_name: m.display_name,
             password_hash,
-            created_ms: crate::ids::now_ms(),
+            created_ms: now,
             locale: None,
-        });
+            verified_ms: Some(now),
+        };
+        out.push((user, m.member_areas));
     }
     Ok(out)
 }
@@ -696,6 +725,13 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
         ));
     }
     let site: Option<SiteFile> = read_optional(dir, "site.json")?;
+    let areas =
+        match &site {
+            Some(s) => crate::member_areas::member_areas(&s.website_settings).map_err(
+                |(path, reason)| err("site.json", Some(format!("websiteSettings.{path}")), reason),
+            )?,
+            None => Vec::new(),
+        };
     let currency = site
         .as_ref()
         .and_then(|s| s.website_settings.get("storeSettings"))
@@ -742,6 +778,17 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                     crate::password::hash(p).map_err(|r| err(&rel, Some("password".into()), r))?,
                 ),
             };
+            let mut data = cf.data;
+            if let Some(area) = cf.member_area {
+                if !areas.iter().any(|a| a.id == area) {
+                    return Err(err(
+                        &rel,
+                        Some("memberArea".into()),
+                        format!("{area:?} is not one of websiteSettings.memberAreas in site.json"),
+                    ));
+                }
+                data.insert("memberAreaId".into(), Value::String(area));
+            }
             let c = Collection {
                 id,
                 url_id,
@@ -756,7 +803,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
                 parent_id: cf.parent.clone(),
                 position: cf.position.unwrap_or(pos as i64),
                 page_size: cf.page_size,
-                data: cf.data,
+                data,
                 password_hash,
             };
             collections.push((rel, c, cf.categories, items, downloads));
@@ -809,7 +856,7 @@ fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, Impor
     )
     .map_err(|e| err("commerce-preferences.json", Some(e.path), e.reason))?;
     let forms: Vec<forms::Form> = read_optional(dir, "forms.json")?.unwrap_or_default();
-    let members = read_members(dir)?;
+    let members = read_members(dir, &areas)?;
     progress("reading template/");
     let template = read_template(dir)?;
     Ok(Parsed {
@@ -995,8 +1042,11 @@ pub async fn import_dir_with(
             .await
             .map_err(|e| err("forms.json", Some(format!("[{i}]")), e.to_string()))?;
     }
-    for (i, m) in p.members.iter().enumerate() {
+    for (i, (m, areas)) in p.members.iter().enumerate() {
         crate::repo::site_users::insert_site_user_in(&mut tx, t.id, m)
+            .await
+            .map_err(|e| err("site-users.json", Some(format!("[{i}]")), e.to_string()))?;
+        crate::repo::member_areas::grant_all_in(&mut tx, t.id, &m.id, areas)
             .await
             .map_err(|e| err("site-users.json", Some(format!("[{i}]")), e.to_string()))?;
     }

@@ -101,6 +101,7 @@ pub mod error;
 pub mod form_answers;
 pub mod ids;
 pub mod import;
+pub mod member_areas;
 pub mod migrate;
 pub mod model;
 mod notify;
@@ -125,7 +126,9 @@ pub use repo::commerce::{
     CheckoutTerms, DigitalFile, GiftCard, MAX_QUANTITY, Order, OrderDetails, OrderLine,
     OrderStatus, PaymentMethod, StockLevel, Subscription, normalize_gift_card_code,
 };
+pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};
+pub use repo::member_areas::{Confirmed, SignUp, SignedUp};
 pub use repo::outbox::{Email, QueuedEmail};
 pub use repo::restock::{CursorPage, RestockGroup, RestockSignup};
 pub use repo::site_users::{SiteSession, SiteUser};

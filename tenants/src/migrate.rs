@@ -50,10 +50,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "members_analytics",
         sql: include_str!("../migrations/0006_members_analytics.sql"),
     },
+    Migration {
+        version: 7,
+        name: "members_comments",
+        sql: include_str!("../migrations/0007_members_comments.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 6;
+pub const LATEST_VERSION: i64 = 7;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -54,6 +54,9 @@ pub fn spawn(
                 if let Err(e) = store.sweep_expired_sessions().await {
                     tracing::warn!(error = %e, "removing expired member sessions failed");
                 }
+                if let Err(e) = store.sweep_expired_sign_ups().await {
+                    tracing::warn!(error = %e, "removing expired sign-up links failed");
+                }
                 since_forget = Duration::ZERO;
             }
         }

@@ -16,8 +16,10 @@ use tenants::Email;
 pub const FORM_SUBMISSION: &str = "form-submission";
 pub const RESTOCK: &str = "restock";
 pub const ORDER_CONFIRMATION: &str = "order-confirmation";
+pub const MEMBER_CONFIRMATION: &str = "member-confirmation";
+pub const MEMBER_EXISTING: &str = "member-existing";
 
-const DEFAULTS: [(&str, &str); 6] = [
+const DEFAULTS: [(&str, &str); 10] = [
     (
         "form-submission.txt",
         include_str!("defaults/form-submission.txt"),
@@ -35,6 +37,22 @@ const DEFAULTS: [(&str, &str); 6] = [
     (
         "order-confirmation.html",
         include_str!("defaults/order-confirmation.html"),
+    ),
+    (
+        "member-confirmation.txt",
+        include_str!("defaults/member-confirmation.txt"),
+    ),
+    (
+        "member-confirmation.html",
+        include_str!("defaults/member-confirmation.html"),
+    ),
+    (
+        "member-existing.txt",
+        include_str!("defaults/member-existing.txt"),
+    ),
+    (
+        "member-existing.html",
+        include_str!("defaults/member-existing.html"),
     ),
 ];
 

@@ -18,6 +18,7 @@ use super::{Sent, submit, the_form, within_rate};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, bytes};
 use crate::http::call::Call;
+use crate::http::small_page::{self, escape};
 use crate::server::App;
 
 /// Designed here: a post from another site's page.
@@ -111,44 +112,12 @@ pub fn answers_from_pairs(fields: &Value, pairs: &[(String, String)]) -> Map<Str
     out
 }
 
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 /// A small page of its own (the answer to a post is not one of the site's pages).
 fn page(status: StatusCode, title: &str, body: &str, back: Option<&str>) -> Response {
     let back = back.map_or_else(String::new, |b| {
         format!("<p><a href=\"{}\">Back to the form</a></p>", escape(b))
     });
-    let html = format!(
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
-         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex\"><title>{}</title>\
-         <style>body{{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
-         .form-errors li{{margin:.25rem 0}}</style></head>\
-         <body><main class=\"form-result\">{body}{back}</main></body></html>\n",
-        escape(title)
-    );
-    let mut r = Response::new(Body::from(html));
-    *r.status_mut() = status;
-    r.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/html; charset=utf-8"),
-    );
-    r.headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    r
+    small_page::page(status, title, &format!("{body}{back}"))
 }
 
 /// The page of a refused post: field problems by title, or the message.

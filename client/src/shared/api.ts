@@ -34,9 +34,10 @@ export function crumb(): string | null {
 }
 
 /** Sends a call; resolves with the JSON answer, rejects with an [`ApiError`]. A network
- *  failure is status 0 with "Please check your internet connection.". */
-export async function call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { Accept: "application/json" };
+ *  failure is status 0 with "Please check your internet connection.". `extra` headers go
+ *  with it (a member's `X-XSRF-Token`). */
+export async function call<T = any>(method: string, path: string, body?: unknown, extra: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json", ...extra };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const token = crumb();
   if (token && method !== "GET") headers["X-CSRF-Token"] = token;

@@ -653,7 +653,8 @@ impl Store {
         let domains = domains_in(&mut tx, tenant).await?;
         let settings = settings_in(&mut tx, tenant).await?;
         let collections = collections_in(&mut tx, tenant).await?;
-        let items = load_items(&mut tx, tenant, "", params![]).await?;
+        let mut items = load_items(&mut tx, tenant, "", params![]).await?;
+        crate::repo::engagement::add_counts_in(&mut tx, tenant, &mut items).await?;
         let categories = tx
             .query(
                 "SELECT id, collection_id, display_name, parent_id, kind, page_rendering, display_index FROM category \

@@ -4,7 +4,9 @@
 pub(crate) mod analytics;
 pub(crate) mod commerce;
 pub(crate) mod content;
+pub(crate) mod engagement;
 pub(crate) mod forms;
+pub(crate) mod member_areas;
 pub(crate) mod outbox;
 pub(crate) mod restock;
 pub(crate) mod secrets;

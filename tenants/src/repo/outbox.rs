@@ -17,7 +17,8 @@ use crate::store::Store;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Email {
-    /// `form-submission`, `restock` or `order-confirmation`.
+    /// `form-submission`, `restock`, `order-confirmation`, `member-confirmation` or
+    /// `member-existing`.
     pub kind: String,
     /// `Name <address>` or an address.
     pub from: String,

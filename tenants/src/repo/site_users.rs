@@ -29,6 +29,10 @@ pub struct SiteUser {
     /// The language the member chose (`POST /api/site-users/account/locale`), if any.
     #[serde(default)]
     pub locale: Option<String>,
+    /// When they confirmed their email (epoch ms); `None`: a sign-up waiting for its link,
+    /// who cannot sign in yet.
+    #[serde(default)]
+    pub verified_ms: Option<i64>,
 }
 
 /// A signed-in session.
@@ -59,16 +63,19 @@ fn secret_token() -> String {
     out
 }
 
-const USER_COLUMNS: &str = "id, email, display_name, password_hash, created_ms, locale";
+pub(crate) const USER_COLUMNS: &str =
+    "u.id, u.email, u.display_name, u.password_hash, u.created_ms, u.locale, u.verified_ms";
 
-fn user_from_row(r: &Row) -> Result<SiteUser> {
+/// The user whose [`USER_COLUMNS`] start at column `at` of `r`.
+pub(crate) fn user_from_row(r: &Row, at: usize) -> Result<SiteUser> {
     Ok(SiteUser {
-        id: r.text(0)?,
-        email: r.text(1)?,
-        display_name: r.text(2)?,
-        password_hash: r.text(3)?,
-        created_ms: r.i64(4)?,
-        locale: r.opt_text(5)?,
+        id: r.text(at)?,
+        email: r.text(at + 1)?,
+        display_name: r.text(at + 2)?,
+        password_hash: r.text(at + 3)?,
+        created_ms: r.i64(at + 4)?,
+        locale: r.opt_text(at + 5)?,
+        verified_ms: r.opt_i64(at + 6)?,
     })
 }
 
@@ -79,8 +86,8 @@ pub(crate) async fn insert_site_user_in(
     user: &SiteUser,
 ) -> Result<()> {
     tx.execute(
-        "INSERT INTO site_user (tenant_id, id, email, password_hash, display_name, created_ms, locale) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        params![tenant, user.id.as_str(), user.email.as_str(), user.password_hash.as_str(), user.display_name.as_str(), user.created_ms, user.locale.as_deref()],
+        "INSERT INTO site_user (tenant_id, id, email, password_hash, display_name, created_ms, locale, verified_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+        params![tenant, user.id.as_str(), user.email.as_str(), user.password_hash.as_str(), user.display_name.as_str(), user.created_ms, user.locale.as_deref(), user.verified_ms],
     )
     .await
     .map_err(|e| match e {
@@ -91,7 +98,8 @@ pub(crate) async fn insert_site_user_in(
 }
 
 impl Store {
-    /// Creates a site user; `Conflict` if the email is taken on this site.
+    /// Creates a confirmed site user (an owner's or a test's doing; visitors sign up
+    /// through [`Store::sign_up`]); `Conflict` if the email is taken on this site.
     pub async fn create_site_user(
         &self,
         tenant: TenantId,
@@ -112,6 +120,7 @@ impl Store {
             password_hash: password_hash.to_owned(),
             created_ms: now_ms(),
             locale: None,
+            verified_ms: Some(now_ms()),
         };
         let mut tx = self.write().await?;
         insert_site_user_in(&mut tx, tenant, &user).await?;
@@ -129,12 +138,12 @@ impl Store {
         let row = tx
             .query_opt(
                 &format!(
-                    "SELECT {USER_COLUMNS} FROM site_user WHERE tenant_id = $1 AND email = $2"
+                    "SELECT {USER_COLUMNS} FROM site_user u WHERE u.tenant_id = $1 AND u.email = $2"
                 ),
                 params![tenant, email.trim().to_lowercase()],
             )
             .await?;
-        row.as_ref().map(user_from_row).transpose()
+        row.as_ref().map(|r| user_from_row(r, 0)).transpose()
     }
 
     /// Opens a session for a user of this tenant, valid for `ttl_ms`.
@@ -181,10 +190,11 @@ impl Store {
         let mut tx = self.read().await?;
         let row = tx
             .query_opt(
-                "SELECT s.token, s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, \
-                 u.id, u.email, u.display_name, u.password_hash, u.created_ms, u.locale \
+                &format!(
+                    "SELECT s.token, s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, {USER_COLUMNS} \
                  FROM site_session s JOIN site_user u ON u.tenant_id = s.tenant_id AND u.id = s.user_id \
-                 WHERE s.tenant_id = $1 AND s.token = $2 AND s.expires_ms > $3",
+                 WHERE s.tenant_id = $1 AND s.token = $2 AND s.expires_ms > $3"
+                ),
                 params![tenant, token, now_ms()],
             )
             .await?;
@@ -196,15 +206,7 @@ impl Store {
             created_ms: r.i64(3)?,
             expires_ms: r.i64(4)?,
         };
-        let user = SiteUser {
-            id: r.text(5)?,
-            email: r.text(6)?,
-            display_name: r.text(7)?,
-            password_hash: r.text(8)?,
-            created_ms: r.i64(9)?,
-            locale: r.opt_text(10)?,
-        };
-        Ok(Some((session, user)))
+        Ok(Some((session, user_from_row(&r, 5)?)))
     }
 
     /// Ends a session (sign-out). Returns whether it existed.

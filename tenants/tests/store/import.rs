@@ -41,7 +41,7 @@ async fn the_fixture_imports(env: Env) {
         .unwrap();
     assert_eq!(
         (report.collections, report.items, report.variants),
-        (3, 5, 4)
+        (5, 8, 4)
     );
     assert!(report.template_files >= 6);
     assert!(
@@ -184,6 +184,15 @@ async fn members_are_imported_with_hashed_passwords(env: Env) {
         "glaze-and-fire-2",
         &member.password_hash
     ));
+    // Imported members are confirmed and in the areas listed for them.
+    assert!(member.verified_ms.is_some());
+    assert_eq!(
+        env.store.member_areas_of(t, &member.id).await.unwrap(),
+        ["studio-club"]
+    );
+    let site = env.store.site_content(t).await.unwrap();
+    let course = site.collection_by_url("course").unwrap();
+    assert_eq!(course.data["memberAreaId"], "studio-club");
 }
 
 async fn malformed_files_fail_cleanly(env: Env) {
@@ -204,6 +213,30 @@ async fn malformed_files_fail_cleanly(env: Env) {
             "site-users.json",
             Some("[0].email"),
             "not an email address",
+        ),
+        (
+            "site-users.json",
+            "[\"studio-club\"]",
+            "[\"studio-clubs\"]",
+            "site-users.json",
+            Some("[0].memberAreas"),
+            "not one of websiteSettings.memberAreas",
+        ),
+        (
+            "collections/kiln-log.json",
+            "\"memberArea\": \"kiln-crew\"",
+            "\"memberArea\": \"kiln\"",
+            "collections/kiln-log.json",
+            Some("memberArea"),
+            "not one of websiteSettings.memberAreas",
+        ),
+        (
+            "site.json",
+            "\"id\": \"kiln-crew\"",
+            "\"id\": \"Kiln Crew\"",
+            "site.json",
+            Some("websiteSettings.memberAreas[1].id"),
+            "lower-case letters",
         ),
         (
             "collections/shop.json",

@@ -227,6 +227,247 @@ async fn site_users_and_sessions(env: Env) {
     ));
 }
 
+fn sign_up(email: &str, token_hash: &str, ttl_ms: i64) -> tenants::SignUp {
+    tenants::SignUp {
+        email: email.into(),
+        password_hash: "hash-1".into(),
+        display_name: "Ana".into(),
+        member_area: Some("club".into()),
+        redirect: "/club".into(),
+        token_hash: token_hash.into(),
+        ttl_ms,
+    }
+}
+
+fn note(kind: &str) -> impl FnOnce(&tenants::SignedUp) -> Email {
+    let kind = kind.to_owned();
+    move |outcome| Email {
+        kind: format!(
+            "{kind}:{}",
+            match outcome {
+                tenants::SignedUp::Created(_) => "created",
+                tenants::SignedUp::Renewed(_) => "renewed",
+                tenants::SignedUp::AlreadyMember(_) => "member",
+            }
+        ),
+        from: "site@x.test".into(),
+        to: "ana@x.test".into(),
+        reply_to: None,
+        subject: "s".into(),
+        text: "t".into(),
+        html: None,
+    }
+}
+
+async fn sign_ups_confirm_once_and_join_areas(env: Env) {
+    let t = env.tenant("site").await;
+    let other = env.tenant("other-site").await;
+    let tenants::SignedUp::Created(ana) = env
+        .store
+        .sign_up(t, &sign_up("ana@x.test", "h1", 60_000), note("first"))
+        .await
+        .unwrap()
+    else {
+        panic!("a new address makes a new account")
+    };
+    assert_eq!(ana.verified_ms, None);
+    // Signing up again before confirming: the new password, and only the new link works.
+    let again = sign_up("ana@x.test", "h2", 60_000);
+    let again = tenants::SignUp {
+        password_hash: "hash-2".into(),
+        ..again
+    };
+    let renewed = env.store.sign_up(t, &again, note("second")).await.unwrap();
+    assert!(
+        matches!(&renewed, tenants::SignedUp::Renewed(u) if u.id == ana.id && u.password_hash == "hash-2")
+    );
+    assert_eq!(env.store.confirm_sign_up(t, "h1").await.unwrap(), None);
+    // Another site cannot spend this site's link.
+    assert_eq!(env.store.confirm_sign_up(other, "h2").await.unwrap(), None);
+    let confirmed = env.store.confirm_sign_up(t, "h2").await.unwrap().unwrap();
+    assert_eq!(
+        (
+            confirmed.user.id.as_str(),
+            confirmed.member_area.as_deref(),
+            confirmed.redirect.as_str()
+        ),
+        (ana.id.as_str(), Some("club"), "/club")
+    );
+    assert!(confirmed.user.verified_ms.is_some());
+    assert_eq!(
+        env.store.confirm_sign_up(t, "h2").await.unwrap(),
+        None,
+        "a link works once"
+    );
+    assert_eq!(
+        env.store.member_areas_of(t, &ana.id).await.unwrap(),
+        ["club"]
+    );
+    // A confirmed address: nothing changes, and the mail says so.
+    let third = tenants::SignUp {
+        password_hash: "hash-3".into(),
+        ..sign_up("ANA@x.test".to_lowercase().as_str(), "h3", 60_000)
+    };
+    let member = env.store.sign_up(t, &third, note("third")).await.unwrap();
+    assert!(matches!(&member, tenants::SignedUp::AlreadyMember(u) if u.password_hash == "hash-2"));
+    assert_eq!(env.store.confirm_sign_up(t, "h3").await.unwrap(), None);
+    let kinds: Vec<String> = env
+        .store
+        .outbox(t)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|q| q.email.kind)
+        .collect();
+    let mut sorted = kinds.clone();
+    sorted.sort();
+    assert_eq!(sorted, ["first:created", "second:renewed", "third:member"]);
+    // Joining more areas; another site's member id is not found there.
+    env.store
+        .join_member_area(t, &ana.id, "kiln")
+        .await
+        .unwrap();
+    env.store
+        .join_member_area(t, &ana.id, "kiln")
+        .await
+        .unwrap();
+    assert_eq!(
+        env.store.member_areas_of(t, &ana.id).await.unwrap(),
+        ["club", "kiln"]
+    );
+    assert!(matches!(
+        env.store.join_member_area(other, &ana.id, "club").await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(
+        env.store
+            .member_areas_of(other, &ana.id)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // Expired links do not work and are swept; live ones stay.
+    env.store
+        .sign_up(t, &sign_up("bo@x.test", "old", -1), note("bo"))
+        .await
+        .unwrap();
+    env.store
+        .sign_up(t, &sign_up("cy@x.test", "live", 60_000), note("cy"))
+        .await
+        .unwrap();
+    assert_eq!(env.store.confirm_sign_up(t, "old").await.unwrap(), None);
+    assert_eq!(env.store.sweep_expired_sign_ups().await.unwrap(), 1);
+    assert!(
+        env.store
+            .confirm_sign_up(t, "live")
+            .await
+            .unwrap()
+            .is_some()
+    );
+}
+
+/// An item's counts as pages read them.
+async fn counts(env: &Env, t: tenants::TenantId, item: &str) -> (i64, i64) {
+    let site = env.store.site_content(t).await.unwrap();
+    let i = site.items.iter().find(|i| i.id == item).unwrap();
+    let n = |k: &str| i.data.get(k).and_then(|v| v.as_i64()).unwrap_or(0);
+    (n("publicCommentCount"), n("likeCount"))
+}
+
+async fn comments_wait_for_the_owner_and_likes_count_once(env: Env) {
+    let t = env.tenant("site").await;
+    let blog = env
+        .store
+        .put_collection(t, &collection("blog", "blog", 1))
+        .await
+        .unwrap();
+    let mut post = product(&blog, "post", "P", 0);
+    post.record_type = 1;
+    post.variants.clear();
+    post.data.insert("likeCount".into(), json!(2));
+    let item = env.store.put_item(t, &post).await.unwrap();
+    let ana = env
+        .store
+        .create_site_user(t, "ana@x.test", "h", "Ana")
+        .await
+        .unwrap();
+    assert_eq!(
+        counts(&env, t, &item).await,
+        (0, 2),
+        "the imported like count"
+    );
+
+    // A comment waiting for the owner changes nothing pages show.
+    let before = env.store.tenant(t).await.unwrap().content_version;
+    let c = env
+        .store
+        .post_comment(t, &item, &ana.id, "Ana", "Lovely glaze", false)
+        .await
+        .unwrap();
+    assert_eq!(c.state, tenants::comment_state::PENDING);
+    assert_eq!(env.store.tenant(t).await.unwrap().content_version, before);
+    assert!(
+        env.store
+            .public_comments(t, &item)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(env.store.pending_comments(t).await.unwrap(), std::slice::from_ref(&c));
+    // Approved, it is public and counted; rejected, it goes again.
+    env.store
+        .moderate_comment(t, &c.id, tenants::comment_state::APPROVED)
+        .await
+        .unwrap();
+    assert_eq!(
+        env.store.public_comments(t, &item).await.unwrap()[0].body,
+        "Lovely glaze"
+    );
+    assert_eq!(counts(&env, t, &item).await, (1, 2));
+    assert!(env.store.pending_comments(t).await.unwrap().is_empty());
+    let direct = env
+        .store
+        .post_comment(t, &item, &ana.id, "Ana", "Second", true)
+        .await
+        .unwrap();
+    assert_eq!(counts(&env, t, &item).await, (2, 2));
+    env.store
+        .moderate_comment(t, &direct.id, tenants::comment_state::REJECTED)
+        .await
+        .unwrap();
+    assert_eq!(counts(&env, t, &item).await, (1, 2));
+    assert!(matches!(
+        env.store.moderate_comment(t, &c.id, "pending").await,
+        Err(StoreError::Invalid(_))
+    ));
+
+    // Likes: once per visitor.
+    assert!(env.store.like_item(t, &item, "crumb-1").await.unwrap());
+    assert!(!env.store.like_item(t, &item, "crumb-1").await.unwrap());
+    assert!(env.store.like_item(t, &item, "crumb-2").await.unwrap());
+    assert_eq!(counts(&env, t, &item).await, (1, 4));
+
+    // Another site cannot touch this site's items or comments.
+    let other = env.tenant("other-site").await;
+    for r in [
+        env.store
+            .like_item(other, &item, "crumb-3")
+            .await
+            .map(|_| ()),
+        env.store
+            .post_comment(other, &item, &ana.id, "Ana", "x", true)
+            .await
+            .map(|_| ()),
+        env.store
+            .moderate_comment(other, &c.id, tenants::comment_state::REJECTED)
+            .await
+            .map(|_| ()),
+    ] {
+        assert!(matches!(r, Err(StoreError::NotFound(_))), "{r:?}");
+    }
+    assert_eq!(counts(&env, t, &item).await, (1, 4));
+}
+
 async fn analytics_and_performance(env: Env) {
     let t = env.tenant("site").await;
     let e = AnalyticsEvent {
@@ -477,6 +718,8 @@ crate::on_both_backends!(
     forms_keys_and_submissions,
     restock_signups_group_and_paginate,
     site_users_and_sessions,
+    sign_ups_confirm_once_and_join_areas,
+    comments_wait_for_the_owner_and_likes_count_once,
     analytics_and_performance,
     template_versions
 );

@@ -5,13 +5,17 @@
 //! | `POST /api/site-users/account/session` | visitor (crumb, rate limited) | email, password, rememberMe | `{xsrfToken}` and the cookies below |
 //! | `DELETE /api/site-users/account/session` | member (crumb, XSRF header) | cloneCart=true\|false | `{signedOut}`; cookies cleared |
 //! | `POST /api/site-users/account/locale` | member (crumb, XSRF header) | language | `{language}` |
-//! | `GET /api/site-users/account` | member | | `{id, email, displayName, locale}` |
+//! | `GET /api/site-users/account` | member | | `{id, email, displayName, locale, memberAreas, xsrfToken}` |
+//!
+//! Signing up and member areas are in [`sign_up`].
 //!
 //! Cookies: `tessera-member` holds the session (HttpOnly; kept 30 days with rememberMe,
 //! else until the browser closes, and the session itself ends after 12 hours);
 //! `SiteUserInfo` is what pages' scripts read, `{"authenticated":true,"siteUserId":"…"}`
 //! URL-encoded (one that does not parse means signed out). Calls a member makes carry the
-//! session's `xsrfToken` in `X-XSRF-Token` as well as the crumb.
+//! session's `xsrfToken` in `X-XSRF-Token` as well as the crumb (a member signed in by an
+//! emailed link reads it from `GET /api/site-users/account`: a page of another origin
+//! cannot read that answer, so handing it out there is as safe as putting it in a page).
 //!
 //! The cart follows the member: signing in makes the visitor's cart theirs (or moves its
 //! entries into the cart they already have, on any device), and the cart cookie names it.
@@ -37,6 +41,8 @@ use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
 use crate::server::App;
 
+pub mod sign_up;
+
 /// The session cookie.
 pub const SESSION_COOKIE: &str = "tessera-member";
 /// The cookie pages' scripts read (SPEC.md §6).
@@ -54,6 +60,8 @@ pub const WRONG: &str = "Your email address or password is incorrect.";
 pub const SIGNED_OUT: &str = "You are not signed in.";
 pub const XSRF_FAIL: &str = "Your sign-in could not be confirmed. Please reload the page.";
 pub const BAD_LANGUAGE: &str = "That language is not supported.";
+pub const NOT_CONFIRMED: &str =
+    "Please confirm your email address first: use the link we sent you when you signed up.";
 
 const SESSION_PATH: &str = "/api/site-users/account/session";
 
@@ -61,17 +69,28 @@ pub fn routes() -> Router<App> {
     Router::new()
         .route(SESSION_PATH, post(sign_in).delete(sign_out))
         .route("/api/site-users/account/locale", post(set_locale))
-        .route("/api/site-users/account", get(account))
+        .route(
+            "/api/site-users/account",
+            get(account).post(sign_up::sign_up),
+        )
+        .route(sign_up::CONFIRM_PATH, get(sign_up::confirm))
+        .route("/api/site-users/account/member-areas", post(sign_up::join))
 }
 
 /// The member signed in on this request, if any: a live session of this site.
 pub async fn member(app: &App, call: &Call) -> Result<Option<(SiteSession, SiteUser)>, ApiError> {
-    for token in cookies::values(&call.headers, SESSION_COOKIE) {
-        let found = app
-            .store
-            .session(call.site.tenant.id, token)
-            .await
-            .map_err(|e| store_failure(&e))?;
+    member_of(app, call.site.tenant.id, &call.headers)
+        .await
+        .map_err(|e| store_failure(&e))
+}
+
+async fn member_of(
+    app: &App,
+    tenant: tenants::TenantId,
+    headers: &HeaderMap,
+) -> tenants::Result<Option<(SiteSession, SiteUser)>> {
+    for token in cookies::values(headers, SESSION_COOKIE) {
+        let found = app.store.session(tenant, token).await?;
         if found.is_some() {
             return Ok(found);
         }
@@ -79,9 +98,81 @@ pub async fn member(app: &App, call: &Call) -> Result<Option<(SiteSession, SiteU
     Ok(None)
 }
 
+/// The member-area keys ([`renderer::site::member_area_key`]) of the member signed in on a
+/// page request: none on a site without member areas (no lookup at all), for a visitor, or
+/// when the store cannot say (the page then shows the join page, never the content).
+pub async fn page_keys(
+    app: &App,
+    tenant: tenants::TenantId,
+    site: &renderer::site::SiteContent,
+    headers: &HeaderMap,
+) -> Vec<String> {
+    if !site.collections.iter().any(|c| c.member_area().is_some())
+        || cookies::values(headers, SESSION_COOKIE).next().is_none()
+    {
+        return Vec::new();
+    }
+    let areas = async {
+        match member_of(app, tenant, headers).await? {
+            Some((_, user)) => app.store.member_areas_of(tenant, &user.id).await,
+            None => Ok(Vec::new()),
+        }
+    };
+    match areas.await {
+        Ok(areas) => areas
+            .iter()
+            .map(|a| renderer::site::member_area_key(a))
+            .collect(),
+        Err(e) => {
+            tracing::warn!(error = %e, "member areas of a page request");
+            Vec::new()
+        }
+    }
+}
+
+/// Signs `user` in on this call: a new session, the visitor's cart made theirs, and the
+/// cookies that say so.
+async fn start_session(
+    app: &App,
+    call: &Call,
+    user: &SiteUser,
+    remember: bool,
+) -> Result<(SiteSession, Vec<String>), ApiError> {
+    let tenant = call.site.tenant.id;
+    let ttl = if remember { REMEMBERED } else { NOT_REMEMBERED };
+    let session = app
+        .store
+        .create_session(tenant, &user.id, ttl.as_millis() as i64)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let visitor_cart = call.cart_cookie().map(|c| c.id);
+    let cart = app
+        .store
+        .sign_in_cart(tenant, &user.id, visitor_cart.as_deref())
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let https = call.client.https;
+    let options = |http_only| cookies::Options {
+        http_only,
+        https,
+        max_age: remember.then_some(REMEMBERED),
+    };
+    let mut set = vec![
+        cookies::set(SESSION_COOKIE, &session.token, options(true)),
+        cookies::set(INFO_COOKIE, &info_value(user), options(false)),
+    ];
+    if let Some(cart) = &cart {
+        set.push(set_cart_cookie(&call.site, cart, https));
+    }
+    Ok((session, set))
+}
+
 /// The signed-in member of a state-changing call: 401 when there is none, 403 when the
 /// `X-XSRF-Token` header is not the session's.
-async fn member_writing(app: &App, call: &Call) -> Result<(SiteSession, SiteUser), ApiError> {
+pub(crate) async fn member_writing(
+    app: &App,
+    call: &Call,
+) -> Result<(SiteSession, SiteUser), ApiError> {
     let Some((session, user)) = member(app, call).await? else {
         return Err(ApiError::new(StatusCode::UNAUTHORIZED, SIGNED_OUT));
     };
@@ -156,35 +247,11 @@ async fn sign_in(State(app): State<App>, req: Request) -> Response {
             let Some(user) = user.filter(|_| ok) else {
                 return Err(ApiError::new(StatusCode::UNAUTHORIZED, WRONG));
             };
-            let ttl = if b.remember_me {
-                REMEMBERED
-            } else {
-                NOT_REMEMBERED
-            };
-            let session = app
-                .store
-                .create_session(tenant, &user.id, ttl.as_millis() as i64)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let visitor_cart = call.cart_cookie().map(|c| c.id);
-            let cart = app
-                .store
-                .sign_in_cart(tenant, &user.id, visitor_cart.as_deref())
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let https = call.client.https;
-            let options = |http_only| cookies::Options {
-                http_only,
-                https,
-                max_age: b.remember_me.then_some(REMEMBERED),
-            };
-            let mut set = vec![
-                cookies::set(SESSION_COOKIE, &session.token, options(true)),
-                cookies::set(INFO_COOKIE, &info_value(&user), options(false)),
-            ];
-            if let Some(cart) = &cart {
-                set.push(set_cart_cookie(&call.site, cart, https));
+            // Said only to someone who knows the password.
+            if user.verified_ms.is_none() {
+                return Err(ApiError::new(StatusCode::FORBIDDEN, NOT_CONFIRMED));
             }
+            let (session, set) = start_session(&app, &call, &user, b.remember_me).await?;
             Ok(with_cookies(
                 json_response(StatusCode::OK, &json!({"xsrfToken": session.xsrf_token})),
                 set,
@@ -287,12 +354,17 @@ async fn account(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            let Some((_, user)) = member(&app, &call).await? else {
+            let Some((session, user)) = member(&app, &call).await? else {
                 return Err(ApiError::new(StatusCode::UNAUTHORIZED, SIGNED_OUT));
             };
+            let areas = app
+                .store
+                .member_areas_of(call.site.tenant.id, &user.id)
+                .await
+                .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"id": user.id, "email": user.email, "displayName": user.display_name, "locale": user.locale}),
+                &json!({"id": user.id, "email": user.email, "displayName": user.display_name, "locale": user.locale, "memberAreas": areas, "xsrfToken": session.xsrf_token}),
             ))
         }
         .await,

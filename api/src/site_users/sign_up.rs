@@ -1,0 +1,316 @@
+//! Signing up with email confirmation, and joining member areas (SPEC.md page types 105 and
+//! 106; the areas themselves are declared in the site's settings, see
+//! `tenants::member_areas`).
+//!
+//! | route | who | body / query | answer |
+//! |---|---|---|---|
+//! | `POST /api/site-users/account` | visitor (crumb, rate limited) | email, password, displayName?, memberAreaId?, redirect? | 202 `{verificationSent, message}` |
+//! | `GET /api/site-users/account/confirm` | the emailed link | token | 303 to `redirect`, signed in; a small page when the link is spent |
+//! | `POST /api/site-users/account/member-areas` | member (crumb, XSRF header) | memberAreaId | `{memberAreas}` |
+//!
+//! A sign-up answers the same whether or not the address has an account, so the route
+//! cannot be used to find out who is a member; what differs is the email to the address:
+//! a confirmation link for a new (or still unconfirmed) account, a note to sign in for a
+//! confirmed one. The link carries a random token of which the store keeps only the
+//! SHA-256; it works once, for [`LINK_TTL`]. Until it is used the account cannot sign in.
+//! Confirming signs the member in (as a sign-in without rememberMe) and joins them to the
+//! area they signed up from.
+
+use std::time::Duration;
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use super::{member_writing, start_session};
+use crate::email::{self, compose};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::call::{Call, respond, with_cookies};
+use crate::http::error::{json_response, store_failure};
+use crate::http::limits::Family;
+use crate::http::signing::{hex, random_hex};
+use crate::http::small_page;
+use crate::server::App;
+
+/// The confirmation link's route.
+pub const CONFIRM_PATH: &str = "/api/site-users/account/confirm";
+
+/// How long a confirmation link works.
+pub const LINK_TTL: Duration = Duration::from_secs(48 * 3600);
+
+/// Passwords shorter than this are refused.
+pub const MIN_PASSWORD: usize = 8;
+/// Longer ones too (Argon2 would hash anything; a limit keeps a request's cost bounded).
+pub const MAX_PASSWORD: usize = 256;
+
+pub const MISSING: &str = super::MISSING;
+pub const BAD_EMAIL: &str = "Please enter a valid email address.";
+pub const SHORT_PASSWORD: &str = "Your password needs at least 8 characters.";
+pub const LONG_PASSWORD: &str = "Your password can have at most 256 characters.";
+pub const NO_SUCH_AREA: &str = "That member area does not exist.";
+pub const CHECK_EMAIL: &str =
+    "Check your email: we sent you a link to confirm your address and sign in.";
+pub const LINK_SPENT: &str = "This link has expired or was already used. Sign up again to get a new one, or sign in if you already confirmed your address.";
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Body {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    display_name: String,
+    #[serde(default)]
+    member_area_id: Option<String>,
+    #[serde(default)]
+    redirect: Option<String>,
+}
+
+/// An email address as a sign-up accepts it, lower-cased: something before one `@`, a
+/// domain with a dot after it, no spaces, at most 254 characters.
+pub fn email_address(raw: &str) -> Option<String> {
+    let email = raw.trim().to_lowercase();
+    let (local, domain) = email.split_once('@')?;
+    let ok = email.len() <= 254
+        && !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
+    ok.then_some(email)
+}
+
+/// A path on this site to land on: `/` and anything after it, but not `//host` (another
+/// site) or a backslash trick; anything else is the home page.
+pub fn local_path(raw: Option<&str>) -> String {
+    match raw.map(str::trim) {
+        Some(p)
+            if p.starts_with('/')
+                && !p.starts_with("//")
+                && !p.contains('\\')
+                && p.len() <= 2048
+                && !p.chars().any(char::is_control) =>
+        {
+            p.to_owned()
+        }
+        _ => "/".to_owned(),
+    }
+}
+
+fn token_hash(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
+}
+
+/// The area `id` if the call's site declares it, else a 400 on `memberAreaId`.
+fn declared_area(call: &Call, id: &str) -> Result<String, ApiError> {
+    let id = id.trim();
+    match call.site.content.render.member_area(id) {
+        Some(_) => Ok(id.to_owned()),
+        None => Err(ApiError::field("memberAreaId", NO_SUCH_AREA)),
+    }
+}
+
+/// `POST /api/site-users/account`: a sign-up (202 whatever the address).
+pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            call.write(&app, Family::SignIn)?;
+            let b: Body = read_json(body, MAX_JSON_BODY).await?;
+            if b.email.trim().is_empty() || b.password.is_empty() {
+                return Err(ApiError::bad_request(MISSING));
+            }
+            let Some(email) = email_address(&b.email) else {
+                return Err(ApiError::field("email", BAD_EMAIL));
+            };
+            let length = b.password.chars().count();
+            if length < MIN_PASSWORD {
+                return Err(ApiError::field("password", SHORT_PASSWORD));
+            }
+            if length > MAX_PASSWORD {
+                return Err(ApiError::field("password", LONG_PASSWORD));
+            }
+            let area = match b.member_area_id.as_deref().filter(|a| !a.trim().is_empty()) {
+                Some(a) => Some(declared_area(&call, a)?),
+                None => None,
+            };
+            let password = b.password;
+            let password_hash =
+                tokio::task::spawn_blocking(move || tenants::password::hash(&password))
+                    .await
+                    .map_err(|_| ApiError::unavailable())?
+                    .map_err(|e| {
+                        tracing::error!(error = %e, "hashing a sign-up's password");
+                        ApiError::unavailable()
+                    })?;
+            let token = random_hex(32);
+            let redirect = local_path(b.redirect.as_deref());
+            let display_name: String = b.display_name.trim().chars().take(100).collect();
+            let s = tenants::SignUp {
+                email: email.clone(),
+                password_hash,
+                display_name: display_name.clone(),
+                member_area: area.clone(),
+                redirect,
+                token_hash: token_hash(&token),
+                ttl_ms: LINK_TTL.as_millis() as i64,
+            };
+            let scheme = if call.client.https { "https" } else { "http" };
+            let origin = format!("{scheme}://{}", call.host());
+            let area_title = area.as_deref().and_then(|a| {
+                let node = call.site.content.render.member_area(a)?;
+                node.pointer(&["title"])?.as_str().map(str::to_owned)
+            });
+            let composer = email::Composer::for_call(&app, &call).await;
+            let data = |member: &tenants::SiteUser| {
+                json!({
+                    "website": {"siteTitle": email::site_title(&call)},
+                    "member": {"email": member.email, "displayName": member.display_name},
+                    "memberArea": area_title.as_ref().map(|t| json!({"title": t})),
+                    "link": format!("{origin}{CONFIRM_PATH}?token={token}"),
+                    "linkHours": LINK_TTL.as_secs() / 3600,
+                    "signInUrl": format!("{origin}/"),
+                })
+            };
+            app.store
+                .sign_up(call.site.tenant.id, &s, |outcome| match outcome {
+                    tenants::SignedUp::Created(u) | tenants::SignedUp::Renewed(u) => {
+                        composer.email(compose::MEMBER_CONFIRMATION, &data(u), &u.email, None)
+                    }
+                    tenants::SignedUp::AlreadyMember(u) => {
+                        composer.email(compose::MEMBER_EXISTING, &data(u), &u.email, None)
+                    }
+                })
+                .await
+                .map_err(|e| store_failure(&e))?;
+            app.outbox.nudge();
+            Ok(json_response(
+                StatusCode::ACCEPTED,
+                &json!({"verificationSent": true, "message": CHECK_EMAIL}),
+            ))
+        }
+        .await,
+    )
+}
+
+/// `GET /api/site-users/account/confirm?token=`: the emailed link.
+pub async fn confirm(State(app): State<App>, req: Request) -> Response {
+    let spent = || {
+        small_page::page(
+            StatusCode::BAD_REQUEST,
+            "Link expired",
+            &format!("<p>{}</p>", small_page::escape(LINK_SPENT)),
+        )
+    };
+    let result = async {
+        let (call, _) = Call::begin(&app, req).await?;
+        let token = call.query("token").unwrap_or_default();
+        if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Ok(None);
+        }
+        let Some(confirmed) = app
+            .store
+            .confirm_sign_up(call.site.tenant.id, &token_hash(&token))
+            .await
+            .map_err(|e| store_failure(&e))?
+        else {
+            return Ok(None);
+        };
+        let (_, set) = start_session(&app, &call, &confirmed.user, false).await?;
+        let mut r = StatusCode::SEE_OTHER.into_response();
+        if let Ok(location) = HeaderValue::from_str(&local_path(Some(&confirmed.redirect))) {
+            r.headers_mut().insert(header::LOCATION, location);
+        }
+        r.headers_mut()
+            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        Ok::<_, ApiError>(Some(with_cookies(r, set)))
+    }
+    .await;
+    match result {
+        Ok(Some(r)) => r,
+        Ok(None) => spent(),
+        Err(e) => respond(Err(e)),
+    }
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct Join {
+    #[serde(default)]
+    member_area_id: String,
+}
+
+/// `POST /api/site-users/account/member-areas` {memberAreaId}: a member joins an area.
+pub async fn join(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = Call::begin(&app, req).await?;
+            crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
+            let (_, user) = member_writing(&app, &call).await?;
+            let b: Join = read_json(body, MAX_JSON_BODY).await?;
+            let area = declared_area(&call, &b.member_area_id)?;
+            let tenant = call.site.tenant.id;
+            app.store
+                .join_member_area(tenant, &user.id, &area)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            let areas = app
+                .store
+                .member_areas_of(tenant, &user.id)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({"memberAreas": areas}),
+            ))
+        }
+        .await,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses() {
+        assert_eq!(
+            email_address(" Ana@Example.COM ").as_deref(),
+            Some("ana@example.com")
+        );
+        for bad in [
+            "",
+            "ana",
+            "ana@",
+            "@example.com",
+            "ana@example",
+            "ana@.com",
+            "ana@x.com.",
+            "a b@x.com",
+            "a@b@x.com",
+        ] {
+            assert_eq!(email_address(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn landing_paths_stay_on_the_site() {
+        assert_eq!(local_path(Some("/club/lesson-1?x=1")), "/club/lesson-1?x=1");
+        for bad in [
+            None,
+            Some(""),
+            Some("https://evil.example/"),
+            Some("//evil.example/"),
+            Some("/\\evil.example"),
+            Some("club"),
+        ] {
+            assert_eq!(local_path(bad), "/", "{bad:?}");
+        }
+    }
+}

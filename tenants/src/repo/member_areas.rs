@@ -1,0 +1,225 @@
+//! Sign-up with email confirmation, and the member areas a member belongs to (migration 7).
+//! Area definitions live in the site's settings ([`crate::member_areas`]); here are who
+//! joined them and the pending confirmations.
+
+use crate::error::{Result, StoreError};
+use crate::ids::{TenantId, new_id, now_ms};
+use crate::params;
+use crate::repo::outbox::{Email, enqueue_in};
+use crate::repo::site_users::{SiteUser, USER_COLUMNS, insert_site_user_in, user_from_row};
+use crate::sql::Tx;
+use crate::store::Store;
+
+/// A visitor's sign-up, as the API checked it.
+#[derive(Clone, Debug)]
+pub struct SignUp {
+    /// Lower-cased.
+    pub email: String,
+    /// Argon2id PHC string.
+    pub password_hash: String,
+    /// May be empty.
+    pub display_name: String,
+    /// The area they asked to join, if any (joined when they confirm).
+    pub member_area: Option<String>,
+    /// The site path to land on once confirmed.
+    pub redirect: String,
+    /// The SHA-256 (hex) of the token the emailed link carries.
+    pub token_hash: String,
+    /// How long the link works.
+    pub ttl_ms: i64,
+}
+
+/// What a sign-up did. The API answers all three the same way, so the answer does not tell
+/// whether an address has an account; only the email to that address differs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SignedUp {
+    /// A new account waiting for its link.
+    Created(SiteUser),
+    /// An unconfirmed account signed up again: its password and name are the new ones and
+    /// only the newest link works.
+    Renewed(SiteUser),
+    /// The address already has a confirmed account: nothing changed.
+    AlreadyMember(SiteUser),
+}
+
+/// A confirmed sign-up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Confirmed {
+    /// The member, now confirmed.
+    pub user: SiteUser,
+    /// The area they joined with it, if any.
+    pub member_area: Option<String>,
+    /// The site path the sign-up asked to land on.
+    pub redirect: String,
+}
+
+async fn grant_in(tx: &mut Tx, tenant: TenantId, user: &str, area: &str) -> Result<()> {
+    tx.execute(
+        "INSERT INTO site_user_area (tenant_id, site_user_id, member_area_id, granted_ms) \
+         VALUES ($1, $2, $3, $4) ON CONFLICT (tenant_id, site_user_id, member_area_id) DO NOTHING",
+        params![tenant, user, area, now_ms()],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Puts a member in areas inside the caller's transaction (import).
+pub(crate) async fn grant_all_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    user: &str,
+    areas: &[String],
+) -> Result<()> {
+    for area in areas {
+        grant_in(tx, tenant, user, area).await?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Records a sign-up and puts `mail(&outcome)` in the outbox in the same transaction
+    /// (the confirmation link, or a note to a confirmed member).
+    pub async fn sign_up(
+        &self,
+        tenant: TenantId,
+        s: &SignUp,
+        mail: impl FnOnce(&SignedUp) -> Email,
+    ) -> Result<SignedUp> {
+        let mut tx = self.write().await?;
+        let found = tx
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS} FROM site_user u WHERE u.tenant_id = $1 AND u.email = $2"
+                ),
+                params![tenant, s.email.as_str()],
+            )
+            .await?;
+        let outcome = match found.as_ref().map(|r| user_from_row(r, 0)).transpose()? {
+            Some(user) if user.verified_ms.is_some() => SignedUp::AlreadyMember(user),
+            Some(mut user) => {
+                tx.execute(
+                    "UPDATE site_user SET password_hash = $3, display_name = $4 WHERE tenant_id = $1 AND id = $2",
+                    params![tenant, user.id.as_str(), s.password_hash.as_str(), s.display_name.as_str()],
+                )
+                .await?;
+                tx.execute(
+                    "DELETE FROM site_user_verification WHERE tenant_id = $1 AND site_user_id = $2",
+                    params![tenant, user.id.as_str()],
+                )
+                .await?;
+                user.password_hash = s.password_hash.clone();
+                user.display_name = s.display_name.clone();
+                SignedUp::Renewed(user)
+            }
+            None => {
+                let user = SiteUser {
+                    id: new_id(),
+                    email: s.email.clone(),
+                    display_name: s.display_name.clone(),
+                    password_hash: s.password_hash.clone(),
+                    created_ms: now_ms(),
+                    locale: None,
+                    verified_ms: None,
+                };
+                insert_site_user_in(&mut tx, tenant, &user).await?;
+                SignedUp::Created(user)
+            }
+        };
+        if let SignedUp::Created(user) | SignedUp::Renewed(user) = &outcome {
+            tx.execute(
+                "INSERT INTO site_user_verification (tenant_id, token_hash, site_user_id, member_area_id, redirect, expires_ms) \
+                 VALUES ($1, $2, $3, $4, $5, $6)",
+                params![tenant, s.token_hash.as_str(), user.id.as_str(), s.member_area.as_deref(), s.redirect.as_str(), now_ms() + s.ttl_ms],
+            )
+            .await?;
+        }
+        enqueue_in(&mut tx, tenant, &mail(&outcome)).await?;
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Spends a confirmation link: the member is confirmed and joins the area they signed
+    /// up for. `None` for a link that is unknown, used or expired (or another site's).
+    pub async fn confirm_sign_up(
+        &self,
+        tenant: TenantId,
+        token_hash: &str,
+    ) -> Result<Option<Confirmed>> {
+        let mut tx = self.write().await?;
+        let row = tx
+            .query_opt(
+                "SELECT site_user_id, member_area_id, redirect FROM site_user_verification \
+                 WHERE tenant_id = $1 AND token_hash = $2 AND expires_ms > $3",
+                params![tenant, token_hash, now_ms()],
+            )
+            .await?;
+        let Some(row) = row else { return Ok(None) };
+        let (user_id, area, redirect) = (row.text(0)?, row.opt_text(1)?, row.text(2)?);
+        tx.execute(
+            "DELETE FROM site_user_verification WHERE tenant_id = $1 AND token_hash = $2",
+            params![tenant, token_hash],
+        )
+        .await?;
+        tx.execute(
+            "UPDATE site_user SET verified_ms = COALESCE(verified_ms, $3) WHERE tenant_id = $1 AND id = $2",
+            params![tenant, user_id.as_str(), now_ms()],
+        )
+        .await?;
+        if let Some(area) = &area {
+            grant_in(&mut tx, tenant, &user_id, area).await?;
+        }
+        let user = tx
+            .query_opt(
+                &format!(
+                    "SELECT {USER_COLUMNS} FROM site_user u WHERE u.tenant_id = $1 AND u.id = $2"
+                ),
+                params![tenant, user_id.as_str()],
+            )
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("site user {user_id}")))?;
+        let user = user_from_row(&user, 0)?;
+        tx.commit().await?;
+        Ok(Some(Confirmed {
+            user,
+            member_area: area,
+            redirect,
+        }))
+    }
+
+    /// Puts a member in an area (joining while signed in). `NotFound` for no such member.
+    pub async fn join_member_area(&self, tenant: TenantId, user: &str, area: &str) -> Result<()> {
+        let mut tx = self.write().await?;
+        if tx
+            .query_opt(
+                "SELECT 1 FROM site_user WHERE tenant_id = $1 AND id = $2",
+                params![tenant, user],
+            )
+            .await?
+            .is_none()
+        {
+            return Err(StoreError::NotFound(format!("site user {user}")));
+        }
+        grant_in(&mut tx, tenant, user, area).await?;
+        tx.commit().await
+    }
+
+    /// The areas a member belongs to, by id.
+    pub async fn member_areas_of(&self, tenant: TenantId, user: &str) -> Result<Vec<String>> {
+        let mut tx = self.read().await?;
+        tx.query(
+            "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND site_user_id = $2 \
+             ORDER BY member_area_id",
+            params![tenant, user],
+        )
+        .await?
+        .iter()
+        .map(|r| r.text(0))
+        .collect()
+    }
+
+    /// Removes confirmation links that have expired, site by site; returns how many.
+    pub async fn sweep_expired_sign_ups(&self) -> Result<u64> {
+        self.sweep_expired("site_user_verification", "expires_ms", now_ms())
+            .await
+    }
+}
