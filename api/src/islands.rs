@@ -5,10 +5,12 @@
 //! The renderer ends `{squarespace-headers}` with [`PLACEHOLDER`]. After a page renders,
 //! [`finish_page`] replaces it with the islands' stylesheet, the page data the islands read
 //! (the store's currency and locale, express checkout, the visitor's cart summary, the
-//! instalment pills of the products on the page, the owner's restock success text) and the
+//! instalment pills of the products on the page, the owner's restock success text, what the
+//! analytics island reports and the site's plan status when it shows) and the
 //! loader as a module script (never render-blocking) — only when the page has island markup,
-//! the visitor has a cart or is a signed-in member; otherwise it only takes the placeholder
-//! out, and the page loads no script at all.
+//! the visitor has a cart or is a signed-in member, or the site's plan status shows;
+//! otherwise it only takes the placeholder out, and the page loads no script at all (its
+//! view is counted by the server all the same).
 
 use axum::body::Body;
 use axum::extract::Path;
@@ -88,7 +90,22 @@ pub struct PageFacts<'a> {
     pub restock_success_text: Option<&'a str>,
     /// The visitor is a signed-in member (their bar, with sign-out, is an island).
     pub signed_in: bool,
+    /// What the analytics island needs, when analytics is on.
+    pub analytics: Option<AnalyticsFacts>,
+    /// The site's plan status (SPEC.md website status): trial (3), expired (1) and
+    /// parking-page (12) sites show it, through the analytics island.
+    pub website_status: i64,
 }
+
+/// The analytics island's part of the page data (the page view itself the server counted).
+pub struct AnalyticsFacts {
+    /// The page was counted: its errors and performance are reported too.
+    pub tracked: bool,
+    pub page_type: Option<u16>,
+}
+
+/// Website statuses whose pages show something (SPEC.md §3: expired, trial, parking page).
+pub const STATUSES_SHOWN: [i64; 3] = [1, 3, 12];
 
 /// The instalment pills of the products whose add-to-cart buttons are on the page
 /// (`data-item-id`), by item id; the pill island shows them and follows the chosen variant's
@@ -129,8 +146,12 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
             .unwrap_or(0.0)
     };
     let has_cart = count("totalQuantity") > 0.0;
-    let wanted =
-        available() && (has_cart || facts.signed_in || MARKERS.iter().any(|m| body.contains(m)));
+    let status_shown = STATUSES_SHOWN.contains(&facts.website_status);
+    let wanted = available()
+        && (has_cart
+            || facts.signed_in
+            || status_shown
+            || MARKERS.iter().any(|m| body.contains(m)));
     let mut tags = String::new();
     if wanted {
         let cart = has_cart.then(|| {
@@ -154,6 +175,12 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
         if !pills.is_empty() {
             data["instalments"] = serde_json::Value::Object(pills);
         }
+        if let Some(a) = &facts.analytics {
+            data["analytics"] = json!({"track": a.tracked, "pageType": a.page_type});
+        }
+        if status_shown {
+            data["websiteStatus"] = json!(facts.website_status);
+        }
         if let Some(text) = facts.restock_success_text
             && body.contains("product-restock-notification")
         {
@@ -176,4 +203,60 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
         }
     }
     body.replace_range(at..at + PLACEHOLDER.len(), &tags);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(products: &HashMap<String, ProductLink>, status: i64) -> PageFacts<'_> {
+        PageFacts {
+            currency: "USD",
+            locale: "en-US",
+            express_checkout: false,
+            cart: None,
+            products,
+            restock_success_text: None,
+            signed_in: false,
+            analytics: Some(AnalyticsFacts {
+                tracked: true,
+                page_type: Some(2),
+            }),
+            website_status: status,
+        }
+    }
+
+    fn finished(status: i64) -> String {
+        let products = HashMap::new();
+        let mut body = format!("<head>{PLACEHOLDER}</head><body><p>No islands here</p></body>");
+        finish_page(&mut body, &facts(&products, status));
+        body
+    }
+
+    #[test]
+    fn a_plan_status_that_shows_brings_the_islands_and_says_which() {
+        assert!(
+            available(),
+            "the test build has the islands (README: Node at build time)"
+        );
+        // A paid site's page without island markup stays without script.
+        let paid = finished(8);
+        assert!(
+            !paid.contains(PREFIX) && !paid.contains(PLACEHOLDER),
+            "{paid}"
+        );
+        for status in STATUSES_SHOWN {
+            let page = finished(status);
+            assert!(page.contains(PREFIX), "{status}: {page}");
+            assert!(
+                page.contains(&format!("\"websiteStatus\":{status}")),
+                "{page}"
+            );
+            assert!(
+                page.contains("\"analytics\":{\"pageType\":2,\"track\":true}")
+                    || page.contains("\"analytics\":{\"track\":true,\"pageType\":2}"),
+                "{page}"
+            );
+        }
+    }
 }

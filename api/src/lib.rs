@@ -3,6 +3,7 @@
 //! the same code paths as the binary.
 
 pub mod analytics;
+pub mod billing;
 pub mod captcha;
 pub mod client;
 pub mod cmd;

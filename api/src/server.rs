@@ -175,6 +175,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::engagement::routes())
         .merge(crate::analytics::routes())
         .merge(crate::captcha::routes())
+        .merge(crate::billing::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(page)
@@ -284,11 +285,12 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     // The crumb cookie, the visitor's cart and, on an order's page, the order.
     let commerce =
         crate::commerce::pages::for_page(&app, &found, req.headers(), https, &path, &query).await;
-    let set_cookies = commerce.set_cookies;
+    let mut set_cookies = commerce.set_cookies;
     let (cart, order) = (commerce.cart, commerce.order);
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
+    let page_path = path.clone();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -331,6 +333,39 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
+    // The page view, by the tracking rules (crate::analytics::page_views), off the page's
+    // path: a queue push.
+    let mut tracked = false;
+    if let Some(queue) = &app.analytics
+        && page.status == 200
+        && page.content_type.starts_with("text/html")
+    {
+        use crate::analytics::page_views;
+        let role = app
+            .owner_tokens
+            .is_owner(&tenant.identifier, req.headers())
+            .then_some(page_views::ADMIN_ROLE);
+        tracked = page_views::tracked(page.page_type, &page_path, role);
+        if tracked {
+            let (visitor, cookies) = page_views::visitor(
+                req.headers(),
+                page_views::restrictive(&found.content.render),
+                https,
+            );
+            set_cookies.extend(cookies);
+            let host = host_of(&req).unwrap_or_default();
+            let t = page.page_type.unwrap_or_default();
+            page_views::record(
+                queue,
+                tenant.id,
+                &host,
+                &page_path,
+                t,
+                visitor,
+                req.headers(),
+            );
+        }
+    }
     if page.content_type.starts_with("text/html") {
         let settings = &found.content.render.website_settings;
         let facts = crate::islands::PageFacts {
@@ -348,6 +383,14 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             products: &found.content.products,
             restock_success_text: found.content.restock_success_text.as_deref(),
             signed_in,
+            analytics: app
+                .analytics
+                .is_some()
+                .then_some(crate::islands::AnalyticsFacts {
+                    tracked,
+                    page_type: page.page_type,
+                }),
+            website_status: tenant.status.code(),
         };
         crate::islands::finish_page(&mut page.body, &facts);
         if app.dev.is_some() {

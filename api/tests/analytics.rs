@@ -210,6 +210,11 @@ fn every_call_and_what_it_keeps(backend: Backend) {
     );
 
     // Performance: an id, then records carrying it.
+    // No session-recording provider: every page is told to skip.
+    assert_eq!(
+        v.get("/api/commerce/fullstory/getId").json(),
+        json!({"id": "automated-mock-id"})
+    );
     let id = v.get("/api/1/performance/settings").json()["pageLoadId"]
         .as_str()
         .unwrap()
@@ -248,7 +253,8 @@ fn every_call_and_what_it_keeps(backend: Backend) {
 
     let want = BTreeMap::from([
         ("view-item".to_owned(), 1),
-        ("pageview".to_owned(), 1),
+        // The census hit, and the server's own count of the visitor's arrival.
+        ("pageview".to_owned(), 2),
         ("button-click".to_owned(), 1),
         ("button-render".to_owned(), 1),
         ("form-render".to_owned(), 1),
@@ -268,9 +274,10 @@ fn every_call_and_what_it_keeps(backend: Backend) {
     assert_eq!(view.data["title"], "Shop");
     let quick = got.iter().find(|e| e.name == "quick-view").unwrap();
     assert_eq!(quick.data["itemId"], mug.as_str());
+    // The census hit and the server's count of the arrival.
     assert_eq!(
-        counts(&wait_for(&server, "loam-lantern", 1)),
-        BTreeMap::from([("pageview".to_owned(), 1)])
+        counts(&wait_for(&server, "loam-lantern", 2)),
+        BTreeMap::from([("pageview".to_owned(), 2)])
     );
     let perf = server.with_store(|s| {
         let id = id.clone();
@@ -308,21 +315,17 @@ fn the_off_switch_stores_nothing(backend: Backend) {
     assert_eq!(r.status, 202);
     std::thread::sleep(Duration::from_millis(800));
     assert!(events(&server, "harbor-lane").is_empty());
+    // Nor does it name visitors.
+    assert!(!v.cookies.contains_key("ss_cvr"));
 }
 
 const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
 
-fn hit(v: &mut Visitor, path: &str, referrer: Option<&str>) {
-    let mut data = json!({"pagePath": path});
-    if let Some(r) = referrer {
-        data["referrer"] = json!(r);
-    }
-    let r = post_form(
-        v,
-        "/api/census/RecordHit",
-        &form(&[("data", &data.to_string())]),
-    );
-    assert_eq!(r.status, 200);
+/// A page view with the page the visitor came from.
+fn view(v: &mut Visitor, path: &str, referrer: Option<&str>) {
+    let headers: Vec<(&str, &str)> = referrer.map(|r| ("Referer", r)).into_iter().collect();
+    let r = v.send("GET", path, &headers, "");
+    assert_eq!(r.status, 200, "{path}");
 }
 
 /// Visits, a cart add and an order, as the owner sees them: the owner route and
@@ -340,14 +343,13 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
             "100000",
         ],
     );
-    let mut a = Visitor::arrive(&server, LOAM, "10.6.0.1");
-    a.cookies.insert("ss_cvr".into(), "visitor-a".into());
-    hit(&mut a, "/", Some("https://search.example/?q=lanterns"));
-    hit(&mut a, "/shop", Some("https://loam-lantern.localhost/"));
-    hit(&mut a, "/shop", None);
-    let mut b = Visitor::arrive(&server, LOAM, "10.6.0.2");
-    b.cookies.insert("ss_cvr".into(), "visitor-b".into());
-    hit(&mut b, "/shop", Some("https://friend.example/post"));
+    // The server counts the pages as it answers them.
+    let mut a = Visitor::new(&server, LOAM, "10.6.0.1");
+    view(&mut a, "/", Some("https://search.example/?q=lanterns"));
+    view(&mut a, "/shop", Some("https://loam-lantern.localhost/"));
+    view(&mut a, "/shop", None);
+    let mut b = Visitor::new(&server, LOAM, "10.6.0.2");
+    view(&mut b, "/shop", Some("https://friend.example/post"));
     // The server records the cart add and the order itself.
     let r = a.post(
         "/api/commerce/shopping-cart/entries",
@@ -428,8 +430,140 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no site \"no-such-site\""));
 }
 
+/// The page views the server counts: which pages, for whom, with which cookies.
+fn page_views_follow_the_tracking_rules(backend: Backend) {
+    const TOKEN: &str = "harbor-owner-token-0009";
+    let server = Server::start(
+        backend,
+        &[
+            "--owner-token",
+            &format!("harbor-lane={TOKEN}"),
+            "--sign-ins-per-minute",
+            "1000",
+        ],
+    );
+    // A first page names the visitor (two years) and the session (30 minutes).
+    let mut v = Visitor::new(&server, HARBOR, "10.9.0.1");
+    let r = v.get("/");
+    let set = r.headers("set-cookie");
+    assert!(
+        set.iter()
+            .any(|c| c.starts_with("ss_cvr=") && c.contains("Max-Age=63072000")),
+        "{set:?}"
+    );
+    assert!(
+        set.iter()
+            .any(|c| c.starts_with("ss_cvt=") && c.contains("Max-Age=1800")),
+        "{set:?}"
+    );
+    let visitor = v.cookies["ss_cvr"].clone();
+    assert!(
+        v.get("/journal")
+            .headers("set-cookie")
+            .iter()
+            .all(|c| !c.starts_with("ss_cv")),
+        "kept, not set again"
+    );
+    // Not counted: not found, the member area's join page, JSON views, the owner's visits,
+    // and the configuration area.
+    assert_eq!(v.get("/no-such-page").status, 404);
+    assert_eq!(v.get("/course").header("x-page-type"), Some("106"));
+    assert_eq!(v.get("/journal?format=json").status, 200);
+    let owner = format!("Bearer {TOKEN}");
+    assert_eq!(
+        v.send("GET", "/journal", &[("Authorization", &owner)], "")
+            .status,
+        200
+    );
+    v.get("/config/pages");
+    // A lock screen is not counted either (skyward's members page).
+    let mut sky = Visitor::new(&server, "skyward.localhost", "10.9.0.2");
+    assert_eq!(sky.get("/members").header("x-page-type"), Some("103"));
+    // A member's view of a member area is (members are the site's audience).
+    let mut m = Visitor::new(&server, HARBOR, "10.9.0.3");
+    m.get("/");
+    let r = m.post(
+        "/api/site-users/account/session",
+        json!({"email": "marin@harbor-lane.localhost", "password": "glaze-and-fire-1"}),
+    );
+    assert_eq!(r.status, 200);
+    assert_eq!(m.get("/course").header("x-page-type"), Some("105"));
+    // The last page, with a referrer: once it is stored, everything before it is.
+    v.send(
+        "GET",
+        "/shop",
+        &[("Referer", "https://friend.example/post")],
+        "",
+    );
+    let mut got: Vec<(String, bool, Option<String>)> = Vec::new();
+    for _ in 0..200 {
+        let all = events(&server, "harbor-lane");
+        if all.iter().any(|e| e.page_path == "/shop") {
+            got = all
+                .iter()
+                .map(|e| {
+                    (
+                        e.page_path.clone(),
+                        e.visitor_id.as_deref() == Some(&visitor),
+                        e.referrer.clone(),
+                    )
+                })
+                .collect();
+            assert!(all.iter().all(|e| e.name == "pageview"), "{all:?}");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    got.sort();
+    assert_eq!(
+        got,
+        vec![
+            ("/".to_owned(), false, None),
+            ("/".to_owned(), true, None),
+            ("/course".to_owned(), false, None),
+            ("/journal".to_owned(), true, None),
+            ("/shop".to_owned(), true, Some("friend.example".to_owned())),
+        ],
+        "Marin's two pages, and the visitor's three"
+    );
+    assert!(events(&server, "skyward").is_empty());
+
+    // A restrictive cookie policy (quillback): the visitor cookies go, the view is counted
+    // without a visitor.
+    let mut q = Visitor::new(&server, "quillback.localhost", "10.9.0.4");
+    q.cookies.insert("ss_cvr".into(), "old-visitor".into());
+    q.cookies.insert("ss_cid".into(), "x".into());
+    let r = q.get("/");
+    let set = r.headers("set-cookie");
+    for c in ["ss_cvr=", "ss_cid="] {
+        assert!(
+            set.iter()
+                .any(|s| s.starts_with(c) && s.contains("Max-Age=0")),
+            "{c} {set:?}"
+        );
+    }
+    assert!(!set.iter().any(|s| s.starts_with("ss_cvt=")), "{set:?}");
+    let mut stored = Vec::new();
+    for _ in 0..200 {
+        stored = events(&server, "quillback");
+        if !stored.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(stored.len(), 1);
+    assert_eq!(
+        (
+            stored[0].page_path.as_str(),
+            stored[0].visitor_id.as_deref()
+        ),
+        ("/", None)
+    );
+}
+
 on_both_backends!(
     every_call_and_what_it_keeps,
     the_off_switch_stores_nothing,
-    the_owner_sees_visits_carts_and_orders
+    the_owner_sees_visits_carts_and_orders,
+    page_views_follow_the_tracking_rules
 );

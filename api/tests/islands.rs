@@ -42,7 +42,9 @@ fn islands(backend: Backend) {
     assert!(!page.body.contains("tessera:islands"));
     // The page data: the store's terms, no cart, the product's instalment pill (at its
     // price, €42, in 4 payments, within the store's €1-€1,000), and, since one of its
-    // variants is sold out and so has a restock sign-up, the owner's success text.
+    // variants is sold out and so has a restock sign-up, the owner's success text; and, with
+    // analytics on, that the server counted the page (the island reports its errors and
+    // performance).
     let apron = item_id("loam-lantern", "linen-potting-apron");
     assert_eq!(
         page_data(head).unwrap(),
@@ -51,6 +53,7 @@ fn islands(backend: Backend) {
                     "provider": "afterpay", "brand": "Afterpay", "eligible": true, "payments": 4,
                     "minimumCents": 100, "maximumCents": 100000, "inRange": true,
                     "installmentCents": 1050, "text": "or €10.50 with" } },
+                "analytics": { "track": true, "pageType": 50 },
                 "restockSuccessText": "Thanks! We'll email you once, when it's back." })
     );
     // Digital goods get no pill, and nothing of them is sold out.
@@ -115,4 +118,33 @@ fn islands(backend: Backend) {
     }
 }
 
-on_both_backends!(islands);
+/// A trial site (quillback) shows its plan status on every page, through the islands, and
+/// the banner's upgrade link answers; a paid site's page without islands has no script.
+fn plan_status(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let mut q = Visitor::arrive(&server, "quillback.localhost", "203.0.113.81");
+    let page = q.get("/visit");
+    assert_eq!(page.status, 200);
+    assert!(
+        loader_src(&page.body).is_some(),
+        "a trial site's page loads the islands"
+    );
+    assert_eq!(page_data(&page.body).unwrap()["websiteStatus"], 3);
+    for path in [
+        "/settings/billing/upgrade",
+        "/settings/billing/subscriptions/website",
+    ] {
+        let r = q.get(path);
+        assert_eq!(r.status, 200, "{path}");
+        assert!(
+            r.body
+                .contains("Plans and billing for this site are handled by whoever hosts it."),
+            "{path}"
+        );
+    }
+    let mut s = Visitor::arrive(&server, "skyward.localhost", "203.0.113.82");
+    let plain = s.get("/");
+    assert!(loader_src(&plain.body).is_none() && page_data(&plain.body).is_none());
+}
+
+on_both_backends!(islands, plan_status);

@@ -72,7 +72,9 @@ export function startServer({ databaseUrl, args = [] } = {}) {
           };
           // dataDir: where the embedded store and the mail outbox (`outbox/`, one mbox per
           // site when no --smtp is given) are.
-          resolve({ child, tenants, stop, dataDir, origin: (id) => tenants.find((t) => t.identifier === id)?.origin });
+          // storeArgs: what points another `tessera` command at this server's store.
+          const storeArgs = databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", dataDir];
+          resolve({ child, tenants, stop, dataDir, storeArgs, origin: (id) => tenants.find((t) => t.identifier === id)?.origin });
         }
       } catch {
         // not up yet

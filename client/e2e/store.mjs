@@ -14,10 +14,11 @@ import { launch, option, startPostgres, startServer } from "./harness.mjs";
 import { accessScenarios } from "./access-scenarios.mjs";
 import { checkoutScenarios } from "./checkout-scenarios.mjs";
 import { CAPTCHA_DIFFICULTY, formScenarios, OWNER_TOKEN } from "./forms-scenarios.mjs";
+import { analyticsScenarios } from "./analytics-scenarios.mjs";
 import { memberScenarios } from "./member-scenarios.mjs";
 import { scenarios as productScenarios } from "./store-scenarios.mjs";
 
-const scenarios = [...productScenarios, ...checkoutScenarios, ...accessScenarios, ...formScenarios, ...memberScenarios];
+const scenarios = [...productScenarios, ...checkoutScenarios, ...accessScenarios, ...formScenarios, ...memberScenarios, ...analyticsScenarios];
 
 /** What a failed scenario's pages showed: a screenshot of each, and the problems they named. */
 async function leaveEvidence(context, label) {

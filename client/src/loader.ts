@@ -26,6 +26,8 @@ if (Object.keys(pageData().instalments ?? {}).length > 0) {
   import("./islands/instalments/index").then((i) => i.mount());
 }
 
+// Errors, performance and member-area events; the site's plan status.
+if (pageData().analytics || pageData().websiteStatus) import("./islands/analytics/index").then((i) => i.mount());
 // A member's bar: the cookie's presence is enough to load it (the bar reads it properly).
 if (/(^|;\s*)SiteUserInfo=/.test(document.cookie)) import("./islands/member-bar/index").then((i) => i.mount());
 

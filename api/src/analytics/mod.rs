@@ -10,13 +10,17 @@
 //! | `POST /api/v1/clanker/validate-event-content/{schemaName}` | as above | `{valid: true}`; nothing stored |
 //! | `POST /api/events/RecordJavascriptErrors` | crumb header; JSON `[{event, data, timestamp}]`, at most 20 | `{}` |
 //! | `GET /api/1/performance/settings` | | `{pageLoadId}` |
+//! | `GET /api/commerce/fullstory/getId` | | `{id: "automated-mock-id"}` (no recording provider: skip) |
 //! | `POST /api/1/performance/records` | JSON `[{app, data, event, pageLoadId, ts}]`, at most 100 | `{}` |
+//!
+//! Pages are counted by the server as it answers them ([`page_views`]).
 //!
 //! A body that is too large, malformed or of the wrong shape is refused with 400 and nothing
 //! of it is stored. Accepted records go to the [`queue::Queue`] and are written in batches,
 //! never on a page's or a call's path. With analytics off (`serve --no-analytics`, and
 //! always under `tessera dev`) the calls answer the same and store nothing.
 
+pub mod page_views;
 pub mod queue;
 
 use axum::Router;
@@ -65,6 +69,7 @@ pub fn routes() -> Router<App> {
             post(javascript_errors),
         )
         .route("/api/1/performance/settings", get(performance_settings))
+        .route("/api/commerce/fullstory/getId", get(recording_id))
         .route("/api/1/performance/records", post(performance_records))
         .route("/api/analytics/summary", get(summary))
 }
@@ -135,7 +140,7 @@ fn field<'a>(form: &'a Map<String, Value>, name: &str) -> &'a str {
 }
 
 /// The page path an event is about: `pagePath`, else the path of `url`.
-fn page_path(data: &Map<String, Value>) -> String {
+pub(crate) fn page_path(data: &Map<String, Value>) -> String {
     let raw = data
         .get("pagePath")
         .or_else(|| data.get("page_path"))
@@ -156,7 +161,7 @@ fn page_path(data: &Map<String, Value>) -> String {
 
 /// The host of the page the visitor came from (`referrer`, `page_referrer_url` or
 /// `referrerUrl`), unless it is this site.
-fn referrer_of(data: &Map<String, Value>, own_host: &str) -> Option<String> {
+pub(crate) fn referrer_of(data: &Map<String, Value>, own_host: &str) -> Option<String> {
     let url = ["referrer", "page_referrer_url", "referrerUrl"]
         .iter()
         .find_map(|k| data.get(*k).and_then(Value::as_str))?;
@@ -418,6 +423,24 @@ async fn javascript_errors(State(app): State<App>, req: Request) -> Response {
 }
 
 /// `GET /api/1/performance/settings`: the id a page's performance records carry.
+/// SPEC.md §7: the id a session recording would run under; this value means skip.
+pub const RECORDING_MOCK_ID: &str = "automated-mock-id";
+
+/// `GET /api/commerce/fullstory/getId`: we run no session-recording provider, so every
+/// page is told to skip.
+async fn recording_id(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let _ = Call::begin(&app, req).await?;
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({"id": RECORDING_MOCK_ID}),
+            ))
+        }
+        .await,
+    )
+}
+
 async fn performance_settings(State(app): State<App>, req: Request) -> Response {
     respond(
         async {

@@ -26,7 +26,7 @@ pub fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"robots\" content=\"noindex\"><title>{}</title>\
+         <meta name=\"robots\" content=\"noindex\"><link rel=\"icon\" href=\"data:,\"><title>{}</title>\
          <style>body{{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
          .form-errors li{{margin:.25rem 0}}</style></head>\
          <body><main class=\"small-page\">{body}</main></body></html>\n",

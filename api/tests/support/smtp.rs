@@ -52,13 +52,25 @@ impl Handler for Keeper {
     }
 }
 
-/// A free local port (nothing listens on it until [`Smtp::start_on`]).
+/// A free local port for a server that starts later ([`Smtp::start_on`]). Chosen below
+/// the kernel's ephemeral range (32768 and up on Linux), so no other process's outgoing
+/// connection takes it in the meantime; the process id and a counter spread the picks, so
+/// tests running in parallel pick different ones.
 pub fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    use std::sync::atomic::{AtomicU16, Ordering};
+    static NEXT: AtomicU16 = AtomicU16::new(0);
+    for _ in 0..1000 {
+        let step = NEXT.fetch_add(1, Ordering::Relaxed);
+        let port = 20_000
+            + ((std::process::id() as u16)
+                .wrapping_mul(97)
+                .wrapping_add(step.wrapping_mul(13)))
+                % 12_000;
+        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    panic!("no free port below the ephemeral range");
 }
 
 /// A running SMTP server (it runs until the test process ends).

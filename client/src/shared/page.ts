@@ -30,6 +30,10 @@ export interface PageData {
   instalments?: Record<string, InstalmentPill>;
   /** The merchant's text for a restock sign-up that went through (else "Signed up!"). */
   restockSuccessText?: string | null;
+  /** Present when analytics is on: whether the server counted this page, and its type. */
+  analytics?: { track: boolean; pageType: number | null };
+  /** The site's plan status when it shows (trial 3, expired 1, parking page 12). */
+  websiteStatus?: number;
 }
 
 let cached: PageData | null = null;
@@ -52,6 +56,8 @@ export function pageData(): PageData {
     cart: raw.cart ?? null,
     instalments: raw.instalments,
     restockSuccessText: raw.restockSuccessText,
+    analytics: raw.analytics,
+    websiteStatus: raw.websiteStatus,
   };
   return cached;
 }

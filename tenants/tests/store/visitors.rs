@@ -413,7 +413,10 @@ async fn comments_wait_for_the_owner_and_likes_count_once(env: Env) {
             .unwrap()
             .is_empty()
     );
-    assert_eq!(env.store.pending_comments(t).await.unwrap(), std::slice::from_ref(&c));
+    assert_eq!(
+        env.store.pending_comments(t).await.unwrap(),
+        std::slice::from_ref(&c)
+    );
     // Approved, it is public and counted; rejected, it goes again.
     env.store
         .moderate_comment(t, &c.id, tenants::comment_state::APPROVED)

@@ -9,7 +9,19 @@ import { useState } from "react";
 import { render } from "react-dom";
 import { failureText } from "../../shared/api";
 import { joinArea, signIn, signUp, siteUserInfo } from "../../shared/member";
+import { track } from "../../shared/analytics/tracker";
 import * as mm from "../../shared/messages-members";
+import { pageData } from "../../shared/page";
+
+/** Visitor tracking on a join page (SPEC.md §2: paywall pages record visitor events):
+ *  the page shown and the join button pressed, when analytics is on. The page view itself
+ *  is not counted on this page type. */
+export const PAYWALL_VIEW = "member_area_paywall_view";
+export const JOIN_CLICK = "member_area_join_click";
+
+function paywallEvent(name: string, area: string) {
+  if (pageData().analytics) track(name, { member_area_id: area }).catch(() => undefined);
+}
 
 type View = "button" | "sign-up" | "sign-in" | "sent";
 
@@ -48,6 +60,7 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
   };
 
   const join = () => {
+    paywallEvent(JOIN_CLICK, area);
     if (siteUserInfo().authenticated) {
       void attempt(async () => {
         await joinArea(area);
@@ -174,6 +187,7 @@ export function mount(root: ParentNode = document, reload: () => void = () => wi
     if (host.dataset.tesseraMounted) continue;
     host.dataset.tesseraMounted = "1";
     const label = host.dataset.joinLabel || host.querySelector(".member-area-join")?.textContent?.trim() || "Join";
+    paywallEvent(PAYWALL_VIEW, host.dataset.memberArea ?? "");
     host.textContent = "";
     render(
       <MemberAccess

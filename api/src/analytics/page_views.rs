@@ -1,0 +1,196 @@
+//! Page views, recorded by the server as it answers a page: no script is needed for them
+//! (a page without islands still loads none), and the record goes to the analytics queue,
+//! never to storage on the page's path. The tracking rules of SPEC.md §6:
+//!
+//! - nothing when analytics is off (`serve --no-analytics`, and under `tessera dev`);
+//! - nothing on not-found (100), lock-screen (103) and member-area-denied (106) pages, nor
+//!   for anything that is not an HTML page answered 200 (JSON views, redirects, errors);
+//! - nothing for a signed-in user of the site (today the owner, whose token a request may
+//!   carry) except the viewer role, and never on `/config` pages;
+//! - a restrictive cookie policy (`websiteSettings.cookiePolicy: "restrictive"`) or a
+//!   cloneable site (`website.cloneable: true`) clears the visitor cookies and records the
+//!   view without a visitor.
+//!
+//! Visitor cookies (SPEC.md §9): `ss_cvr` names the visitor for two years, `ss_cvt` the
+//! session for 30 minutes; both are set on the first page that lacks them. The crumb is
+//! ours a browser-session cookie already, so it is never a visitor cookie to clear.
+
+use std::time::Duration;
+
+use axum::http::{HeaderMap, header};
+use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED, NOT_FOUND};
+use renderer::site::SiteContent;
+use serde_json::{Map, Value, json};
+use template_lang::value::Node;
+use tenants::{AnalyticsEvent, TenantId, now_ms};
+
+use super::queue::{Queue, Record};
+use crate::http::cookies;
+
+/// The event a page view is stored as (one of `tenants::VISIT_EVENTS`).
+pub const PAGE_VIEW: &str = "pageview";
+/// Page types that are never tracked.
+pub const UNTRACKED: [u16; 3] = [NOT_FOUND, LOCK_SCREEN, MEMBER_AREA_DENIED];
+/// SPEC.md §3 user roles: the one signed-in role whose views count.
+pub const VIEWER_ROLE: u8 = 10;
+/// SPEC.md §3 user roles: what the owner's token is.
+pub const ADMIN_ROLE: u8 = 1;
+/// The visitor cookie, kept two years.
+pub const VISITOR_COOKIE: &str = super::VISITOR_COOKIE;
+pub const VISITOR_TTL: Duration = Duration::from_secs(730 * 24 * 3600);
+/// The session cookie, kept 30 minutes.
+pub const SESSION_COOKIE: &str = "ss_cvt";
+pub const SESSION_TTL: Duration = Duration::from_secs(30 * 60);
+/// The visitor cookies a restrictive policy clears (SPEC.md §3 cookies, less the crumb).
+pub const VISITOR_COOKIES: [&str; 5] = ["ss_cid", "ss_cpvisit", "ss_cvisit", "ss_cvr", "ss_cvt"];
+
+/// Whether a page of `page_type` at `path`, seen by someone signed in with `role` (none
+/// for a visitor), is tracked.
+pub fn tracked(page_type: Option<u16>, path: &str, role: Option<u8>) -> bool {
+    let Some(t) = page_type else { return false };
+    let config = path == "/config" || path.starts_with("/config/");
+    !UNTRACKED.contains(&t) && !config && role.is_none_or(|r| r == VIEWER_ROLE)
+}
+
+/// Whether the site keeps visitors unnamed: a restrictive cookie policy, or a cloneable site.
+pub fn restrictive(site: &SiteContent) -> bool {
+    matches!(
+        site.website_settings
+            .pointer(&["cookiePolicy"])
+            .and_then(Node::as_str),
+        Some("restrictive")
+    ) || matches!(site.website.pointer(&["cloneable"]), Some(Node::Bool(true)))
+}
+
+fn cookie_ok(v: &str) -> bool {
+    (1..=128).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// The visitor a page view counts for, and the cookies the page sets for it: the visitor
+/// and session cookies when missing, or, where visitors stay unnamed, the clearing of
+/// those the browser has.
+pub fn visitor(
+    headers: &HeaderMap,
+    restrictive: bool,
+    https: bool,
+) -> (Option<String>, Vec<String>) {
+    let have = |name: &str| {
+        cookies::values(headers, name)
+            .find(|v| cookie_ok(v))
+            .map(str::to_owned)
+    };
+    if restrictive {
+        let clear = VISITOR_COOKIES
+            .iter()
+            .filter(|c| cookies::values(headers, c).next().is_some())
+            .map(|c| cookies::clear(c, https))
+            .collect();
+        return (None, clear);
+    }
+    let mut set = Vec::new();
+    let options = |ttl| cookies::Options {
+        http_only: false,
+        https,
+        max_age: Some(ttl),
+    };
+    let id = have(VISITOR_COOKIE).unwrap_or_else(|| {
+        let id = crate::http::signing::random_hex(16);
+        set.push(cookies::set(VISITOR_COOKIE, &id, options(VISITOR_TTL)));
+        id
+    });
+    if have(SESSION_COOKIE).is_none() {
+        let session = crate::http::signing::random_hex(16);
+        set.push(cookies::set(SESSION_COOKIE, &session, options(SESSION_TTL)));
+    }
+    (Some(id), set)
+}
+
+/// The page a visitor came from, from the `Referer` header.
+fn referer(headers: &HeaderMap) -> Option<&str> {
+    headers.get(header::REFERER)?.to_str().ok()
+}
+
+/// Queues one page view.
+pub fn record(
+    queue: &Queue,
+    tenant: TenantId,
+    host: &str,
+    path: &str,
+    page_type: u16,
+    visitor: Option<String>,
+    headers: &HeaderMap,
+) {
+    let mut data = Map::new();
+    data.insert("pagePath".into(), json!(path));
+    data.insert("pageType".into(), json!(page_type));
+    if let Some(r) = referer(headers) {
+        data.insert(
+            "referrer".into(),
+            json!(r.chars().take(1024).collect::<String>()),
+        );
+    }
+    let event = AnalyticsEvent {
+        occurred_ms: now_ms(),
+        name: PAGE_VIEW.into(),
+        page_path: super::page_path(&data),
+        referrer: super::referrer_of(&data, host),
+        visitor_id: visitor,
+        data: Value::Object(data),
+    };
+    queue.push(Record::Event(tenant, event));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn what_is_tracked() {
+        assert!(tracked(Some(1), "/", None));
+        assert!(tracked(Some(105), "/course/x", None));
+        for t in UNTRACKED {
+            assert!(!tracked(Some(t), "/x", None), "{t}");
+        }
+        assert!(!tracked(None, "/site.css", None));
+        assert!(!tracked(Some(2), "/", Some(ADMIN_ROLE)));
+        assert!(tracked(Some(2), "/", Some(VIEWER_ROLE)));
+        assert!(!tracked(Some(2), "/config/pages", Some(VIEWER_ROLE)));
+        assert!(!tracked(Some(2), "/config", None));
+    }
+
+    fn with_cookie(c: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert(header::COOKIE, HeaderValue::from_str(c).unwrap());
+        h
+    }
+
+    #[test]
+    fn visitor_cookies_are_set_kept_or_cleared() {
+        let (id, set) = visitor(&HeaderMap::new(), false, false);
+        let id = id.unwrap();
+        assert_eq!(set.len(), 2);
+        assert!(
+            set[0].starts_with(&format!("ss_cvr={id}")) && set[0].contains("Max-Age=63072000"),
+            "{set:?}"
+        );
+        assert!(
+            set[1].starts_with("ss_cvt=") && set[1].contains("Max-Age=1800"),
+            "{set:?}"
+        );
+        let (again, set) = visitor(
+            &with_cookie(&format!("ss_cvr={id}; ss_cvt=s1")),
+            false,
+            false,
+        );
+        assert_eq!((again.as_deref(), set.len()), (Some(id.as_str()), 0));
+        // A made-up value is not a visitor.
+        let (other, _) = visitor(&with_cookie("ss_cvr=<script>"), false, false);
+        assert_ne!(other.as_deref(), Some("<script>"));
+        // Unnamed visitors: the cookies they have are cleared, nothing is set.
+        let (none, clear) = visitor(&with_cookie("ss_cvr=a; ss_cid=b; crumb=c"), true, false);
+        assert_eq!(none, None);
+        assert_eq!(clear.len(), 2);
+        assert!(clear.iter().all(|c| c.contains("Max-Age=0")), "{clear:?}");
+    }
+}
