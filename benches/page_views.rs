@@ -66,7 +66,7 @@ async fn round(app: &Router, cookies: &[String], n: usize) -> Duration {
         let (host, path) = PAGES[i % PAGES.len()];
         let cookie = &cookies[usize::from(host.starts_with("loam"))];
         let (status, _) = get(app, host, path, cookie).await;
-        debug_assert_eq!(status, 200);
+        assert_eq!(status, 200, "{host}{path}");
     }
     started.elapsed()
 }

@@ -78,10 +78,10 @@ async fn visible_item(app: &App, call: &Call, id: &str) -> Result<Node, ApiError
     let Some((collection, item)) = site.item_by_id(id) else {
         return Err(ApiError::not_found(NOT_FOUND));
     };
-    if site.collections[collection].is_restricted() || site.lock_of(collection, &[]).is_some() {
-        let tenant = call.site.tenant.id;
-        let mut keys = crate::lock_screen::unlocked(&call.headers, site, tenant);
-        keys.extend(crate::site_users::page_keys(app, tenant, site, &call.headers).await);
+    // Only an item something keeps from someone needs the caller's keys.
+    if site.lock_of(collection, &[]).is_some() {
+        let keys =
+            crate::site_users::visitor_keys(app, call.site.tenant.id, site, &call.headers).await;
         if site.lock_of(collection, &keys).is_some() {
             return Err(ApiError::not_found(NOT_FOUND));
         }

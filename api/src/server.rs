@@ -271,11 +271,10 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     }
     // Password-protected collections this visitor has opened (unlock cookies checked), and
     // the member areas of a signed-in member.
-    let mut unlocked = crate::lock_screen::unlocked(req.headers(), &site, tenant.id);
+    let unlocked = crate::site_users::visitor_keys(&app, tenant.id, &site, req.headers()).await;
     let signed_in = crate::http::cookies::values(req.headers(), crate::site_users::SESSION_COOKIE)
         .next()
         .is_some();
-    unlocked.extend(crate::site_users::page_keys(&app, tenant.id, &site, req.headers()).await);
     let unlocked_any = !unlocked.is_empty();
     let peer = req
         .extensions()

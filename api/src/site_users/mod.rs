@@ -98,17 +98,31 @@ async fn member_of(
     Ok(None)
 }
 
-/// The member-area keys ([`renderer::site::member_area_key`]) of the member signed in on a
-/// page request: none on a site without member areas (no lookup at all), for a visitor, or
-/// when the store cannot say (the page then shows the join page, never the content).
-pub async fn page_keys(
+/// The keys a request holds ([`renderer::render::Request::unlocked`]): the collections its
+/// unlock cookies open and the member areas of its signed-in member.
+pub async fn visitor_keys(
     app: &App,
     tenant: tenants::TenantId,
     site: &renderer::site::SiteContent,
     headers: &HeaderMap,
 ) -> Vec<String> {
-    if !site.collections.iter().any(|c| c.member_area().is_some())
-        || cookies::values(headers, SESSION_COOKIE).next().is_none()
+    let mut keys = crate::lock_screen::unlocked(headers, site, tenant);
+    keys.extend(member_area_keys(app, tenant, site, headers).await);
+    keys
+}
+
+/// The member-area keys ([`renderer::site::member_area_key`]) of the member signed in on a
+/// request: none for a visitor (no lookup), on a site without member areas, or when the
+/// store cannot say (the page then shows the join page, never the content).
+async fn member_area_keys(
+    app: &App,
+    tenant: tenants::TenantId,
+    site: &renderer::site::SiteContent,
+    headers: &HeaderMap,
+) -> Vec<String> {
+    // The cookie first: most requests are visitors', and that check is the cheaper one.
+    if cookies::values(headers, SESSION_COOKIE).next().is_none()
+        || !site.collections.iter().any(|c| c.member_area().is_some())
     {
         return Vec::new();
     }

@@ -47,7 +47,6 @@ pub const MIN_PASSWORD: usize = 8;
 /// Longer ones too (Argon2 would hash anything; a limit keeps a request's cost bounded).
 pub const MAX_PASSWORD: usize = 256;
 
-pub const MISSING: &str = super::MISSING;
 pub const BAD_EMAIL: &str = "Please enter a valid email address.";
 pub const SHORT_PASSWORD: &str = "Your password needs at least 8 characters.";
 pub const LONG_PASSWORD: &str = "Your password can have at most 256 characters.";
@@ -124,7 +123,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
             call.write(&app, Family::SignIn)?;
             let b: Body = read_json(body, MAX_JSON_BODY).await?;
             if b.email.trim().is_empty() || b.password.is_empty() {
-                return Err(ApiError::bad_request(MISSING));
+                return Err(ApiError::bad_request(super::MISSING));
             }
             let Some(email) = email_address(&b.email) else {
                 return Err(ApiError::field("email", BAD_EMAIL));

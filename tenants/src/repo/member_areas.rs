@@ -6,7 +6,9 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::params;
 use crate::repo::outbox::{Email, enqueue_in};
-use crate::repo::site_users::{SiteUser, USER_COLUMNS, insert_site_user_in, user_from_row};
+use crate::repo::site_users::{
+    SiteUser, USER_COLUMNS, insert_site_user_in, user_from_row, user_here_in,
+};
 use crate::sql::Tx;
 use crate::store::Store;
 
@@ -189,16 +191,7 @@ impl Store {
     /// Puts a member in an area (joining while signed in). `NotFound` for no such member.
     pub async fn join_member_area(&self, tenant: TenantId, user: &str, area: &str) -> Result<()> {
         let mut tx = self.write().await?;
-        if tx
-            .query_opt(
-                "SELECT 1 FROM site_user WHERE tenant_id = $1 AND id = $2",
-                params![tenant, user],
-            )
-            .await?
-            .is_none()
-        {
-            return Err(StoreError::NotFound(format!("site user {user}")));
-        }
+        user_here_in(&mut tx, tenant, user).await?;
         grant_in(&mut tx, tenant, user, area).await?;
         tx.commit().await
     }

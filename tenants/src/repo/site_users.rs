@@ -97,6 +97,24 @@ pub(crate) async fn insert_site_user_in(
     Ok(())
 }
 
+/// `NotFound` unless `user_id` is a site user of this tenant.
+pub(crate) async fn user_here_in(
+    tx: &mut crate::sql::Tx,
+    tenant: TenantId,
+    user_id: &str,
+) -> Result<()> {
+    let found = tx
+        .query_opt(
+            "SELECT 1 FROM site_user WHERE tenant_id = $1 AND id = $2",
+            params![tenant, user_id],
+        )
+        .await?;
+    match found {
+        Some(_) => Ok(()),
+        None => Err(StoreError::NotFound(format!("site user {user_id}"))),
+    }
+}
+
 impl Store {
     /// Creates a confirmed site user (an owner's or a test's doing; visitors sign up
     /// through [`Store::sign_up`]); `Conflict` if the email is taken on this site.
@@ -162,16 +180,7 @@ impl Store {
             expires_ms: now + ttl_ms,
         };
         let mut tx = self.write().await?;
-        if tx
-            .query_opt(
-                "SELECT 1 FROM site_user WHERE tenant_id = $1 AND id = $2",
-                params![tenant, user_id],
-            )
-            .await?
-            .is_none()
-        {
-            return Err(StoreError::NotFound(format!("site user {user_id}")));
-        }
+        user_here_in(&mut tx, tenant, user_id).await?;
         tx.execute(
             "INSERT INTO site_session (tenant_id, token, user_id, xsrf_token, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
             params![tenant, s.token.as_str(), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
