@@ -13,7 +13,10 @@
 //! An item takes comments when its `commentState` is 1 and the site has not turned
 //! comments off (`websiteSettings.commentsEnabled: false`). Comments wait for the owner
 //! unless `websiteSettings.commentsRequireApproval` is false. Likes need
-//! `websiteSettings.simpleLikingEnabled` not false, and count once per visitor (their crumb).
+//! `websiteSettings.simpleLikingEnabled` not false, and count once per liker: a signed-in
+//! member by their account (on every device), else the visitor `ss_cvr` names (two years),
+//! else, where visitors stay unnamed (a restrictive cookie policy), their crumb (this
+//! browser session). A visitor who liked and then signs in can like once more as a member.
 //! An item behind a password or in a member area the caller cannot open is not found, like
 //! an item of another site.
 
@@ -234,16 +237,27 @@ struct Like {
     item_id: String,
 }
 
+/// Who a like counts for (see the module's notes), as stored.
+async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
+    if let Some((_, user)) = crate::site_users::member(app, call).await? {
+        return Ok(format!("member:{}", user.id));
+    }
+    if let Some(v) = crate::analytics::page_views::named_visitor(&call.headers) {
+        return Ok(format!("visitor:{v}"));
+    }
+    // The crumb was checked by `call.write`: it is this browser's.
+    crate::http::crumb::of_visitor(&call.headers, &call.site.secret)
+        .map(|c| format!("crumb:{c}"))
+        .ok_or_else(ApiError::crumb_fail)
+}
+
 /// `POST /api/likes` {itemId}.
 async fn like(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
             call.write(&app, Family::FormSubmit)?;
-            // The crumb was checked above: it is the visitor's.
-            let visitor = crate::http::crumb::of_visitor(&call.headers, &call.site.secret)
-                .ok_or_else(ApiError::crumb_fail)?
-                .to_owned();
+            let liker = liker(&app, &call).await?;
             let b: Like = read_json(body, MAX_JSON_BODY).await?;
             let item = visible_item(&app, &call, &b.item_id).await?;
             if !setting_on(&call.site.content.render, "simpleLikingEnabled") {
@@ -251,7 +265,7 @@ async fn like(State(app): State<App>, req: Request) -> Response {
             }
             let new = app
                 .store
-                .like_item(call.site.tenant.id, &b.item_id, &visitor)
+                .like_item(call.site.tenant.id, &b.item_id, &liker)
                 .await
                 .map_err(|e| refused(&e, NOT_FOUND))?;
             // The page's count, with this like in it (the content reloads with it).

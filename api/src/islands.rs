@@ -34,7 +34,7 @@ pub const PREFIX: &str = "/_tessera/islands/";
 pub use renderer::render::ISLANDS_PLACEHOLDER as PLACEHOLDER;
 
 /// Markup an island mounts on; a page with none of it gets no script.
-const MARKERS: [&str; 11] = [
+const MARKERS: [&str; 13] = [
     "sqs-add-to-cart-button",
     "sqs-product-quick-view-button",
     "product-variants",
@@ -46,6 +46,9 @@ const MARKERS: [&str; 11] = [
     "data-island=",
     "data-form-id=",
     "product-restock-notification",
+    // The `comments` formatter's mount point (not its Disqus one) and the like button.
+    "data-comment-state=",
+    "sqs-simple-like",
 ];
 
 /// Whether this binary carries the islands (it does when Node was there at build time).

@@ -189,7 +189,7 @@ fn comments_and_likes(backend: Backend) {
     assert_eq!(moderate(&mut v, TOKEN, &second, "rejected").status, 200);
     assert_eq!(shown(&mut v).0, "1 Comment");
 
-    // Likes: the crumb, once per visitor, on this site's items only.
+    // Likes: with the crumb, once per liker, on this site's items only.
     let mut no_crumb = v.clone();
     no_crumb.send_crumb = false;
     assert_eq!(
@@ -206,6 +206,35 @@ fn comments_and_likes(backend: Backend) {
         3
     );
     assert_eq!(shown(&mut v).1, "3 likes");
+    // A new browser session (a new crumb) is still the visitor `ss_cvr` names.
+    assert!(v.cookies.contains_key("ss_cvr"), "{:?}", v.cookies);
+    v.cookies.remove("crumb");
+    v.get("/");
+    assert_eq!(
+        v.post("/api/likes", json!({"itemId": OPEN})).json()["likeCount"],
+        3
+    );
+    // Without `ss_cvr` (cleared, as a restrictive policy does) the crumb counts: once.
+    let mut unnamed = Visitor::arrive(&server, HARBOR, "10.8.0.9");
+    unnamed.cookies.remove("ss_cvr");
+    for _ in 0..2 {
+        assert_eq!(
+            unnamed.post("/api/likes", json!({"itemId": OPEN})).json()["likeCount"],
+            4
+        );
+    }
+    // A member counts once on every device.
+    let mut other_device = m.clone();
+    other_device.cookies.remove("ss_cvr");
+    other_device.cookies.remove("crumb");
+    other_device.get("/");
+    for who in [&mut m, &mut other_device] {
+        assert_eq!(
+            who.post("/api/likes", json!({"itemId": OPEN})).json()["likeCount"],
+            5
+        );
+    }
+    assert_eq!(shown(&mut v).1, "5 likes");
     assert_eq!(l.post("/api/likes", json!({"itemId": OPEN})).status, 404);
     let r = l.post("/api/likes", json!({"itemId": "nope"}));
     assert_eq!(r.status, 404);

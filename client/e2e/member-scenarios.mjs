@@ -1,6 +1,7 @@
 // Scenarios `store.mjs` runs on each backend for members (issue 28): a member signs in on
 // a member area's join page and reads the lesson, is refused another area's page, and signs
-// out keeping the cart on this device.
+// out keeping the cart on this device; a visitor likes a journal post, signs in from its
+// comments and posts one that waits for the owner.
 
 import { eventually } from "./store-scenarios.mjs";
 
@@ -8,6 +9,7 @@ const HARBOR = "harbor-lane";
 const LESSON = "/course/centering";
 const LESSON_TEXT = "Cone the clay up and down";
 const KILN = "/kiln-log";
+const POST = "/journal/spring-firing";
 
 /** The visitor's cart as the API tells it. */
 const cartQuantity = (page) =>
@@ -60,6 +62,36 @@ export const memberScenarios = [
       assert.equal(await cartQuantity(page), 1, "the device kept a copy of the cart");
       await page.goto(origin + LESSON);
       assert.equal(await pageType(page), "106");
+    },
+  ],
+  [
+    "comments and likes: a visitor likes a post, signs in from its comments and posts one",
+    async ({ context, server, assert }) => {
+      const origin = server.origin(HARBOR);
+      const page = await context.newPage();
+      await page.goto(origin + POST);
+      await page.waitForSelector("button.tessera-like");
+      const before = Number((await page.locator("button.tessera-like .like-count").innerText()).split(" ")[0]);
+      await page.click("button.tessera-like");
+      await eventually(() => page.locator("button.tessera-like").getAttribute("aria-pressed"), (v) => v === "true", "the pressed like");
+      assert.equal(await page.locator("button.tessera-like .like-count").innerText(), `${before + 1} likes`);
+      // The like is the server's: a reload shows it in the page itself.
+      await page.reload();
+      await page.waitForSelector("button.tessera-like[aria-pressed=true]");
+      assert.equal(await page.locator("button.tessera-like .like-count").innerText(), `${before + 1} likes`);
+
+      await page.waitForSelector(".tessera-comments-sign-in-start");
+      await page.click(".tessera-comments-sign-in-start");
+      await page.fill("#tessera-comments-email", "marin@harbor-lane.localhost");
+      await page.fill("#tessera-comments-password", "glaze-and-fire-1");
+      await Promise.all([page.waitForEvent("load"), page.click("form.tessera-comments-sign-in button[type=submit]")]);
+      await page.waitForSelector("textarea[name=body]");
+      await page.fill("textarea[name=body]", "The tenmoku came out beautifully.");
+      await page.click("form.tessera-comments-form button[type=submit]");
+      await page.waitForSelector(".tessera-comments-said");
+      // harbor-lane asks for approval (the default): the comment waits and is not listed yet.
+      assert.equal(await page.locator(".tessera-comments-said").innerText(), "Thank you. Your comment will show once the site owner approves it.");
+      assert.equal(await page.locator(".tessera-comments-item").count(), 0);
     },
   ],
 ];

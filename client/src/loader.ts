@@ -17,6 +17,8 @@ const islands: [string, () => Promise<Island>][] = [
   ["form[data-form-id]", () => import("./islands/site-form/index")],
   [".product-restock-notification", () => import("./islands/restock/index")],
   ['[data-island="member-access"]', () => import("./islands/member-access/index")],
+  [".squarespace-comments[data-item-id]", () => import("./islands/comments/index")],
+  [".sqs-simple-like[data-item-id]", () => import("./islands/like/index")],
 ];
 
 for (const [selector, load] of islands) {

@@ -95,3 +95,13 @@ export async function until(done: () => boolean, what = "the condition", rounds 
   }
   throw new Error(`never saw ${what}`);
 }
+
+/** The `SiteUserInfo` cookie of a signed-in member ("u1"), or its removal. */
+export const signedIn = () => cookie(`SiteUserInfo=${encodeURIComponent(JSON.stringify({ authenticated: true, siteUserId: "u1" }))}; path=/`);
+export const signedOut = () => cookie("SiteUserInfo=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/");
+
+/** The one element `selector` finds (the test fails on a missing one when it uses it). */
+export const $ = <T extends Element = HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+export const click = (selector: string) => $(selector).dispatchEvent(new MouseEvent("click", { bubbles: true }));
+/** Submits the page's (first) form as a press of its button would. */
+export const submit = () => $("form").dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));

@@ -3,21 +3,16 @@ import { mount as mountAccess } from "../src/islands/member-access/index";
 import { mount as mountBar } from "../src/islands/member-bar/index";
 import { signOut, siteUserInfo, xsrfToken } from "../src/shared/member";
 import * as mm from "../src/shared/messages-members";
-import { cookie, page, routeFetch, until } from "./helpers";
+import { $, click, cookie, page, routeFetch, signedIn, signedOut, submit, until } from "./helpers";
 
 const ACCOUNT = "/api/site-users/account";
 const SESSION = "/api/site-users/account/session";
 const AREAS = "/api/site-users/account/member-areas";
 const info = (v: unknown) => `SiteUserInfo=${encodeURIComponent(JSON.stringify(v))}`;
-const signedIn = () => cookie(`${info({ authenticated: true, siteUserId: "u1" })}; path=/`);
-const signedOut = () => cookie("SiteUserInfo=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/");
 
-const $ = <T extends Element = HTMLElement>(s: string) => document.querySelector<T>(s)!;
-const click = (s: string) => $(s).dispatchEvent(new MouseEvent("click", { bubbles: true }));
 function fill(values: Record<string, string>) {
   for (const [name, value] of Object.entries(values)) $<HTMLInputElement>(`input[name=${name}]`).value = value;
 }
-const submit = () => $("form").dispatchEvent(new Event("submit", { bubbles: true, cancelable: true }));
 
 const joinPage = `
   <div data-island="member-access" data-member-area="studio-club" data-redirect="/course/centering" data-join-label="Join the Studio Club">

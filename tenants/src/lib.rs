@@ -118,8 +118,8 @@ pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
 pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
-    ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, PURCHASE_EVENT, PerformanceRecord,
-    VISIT_EVENTS,
+    ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, PURCHASE_EVENT, PerformanceRecord,
+    VISIT_EVENTS, day_of,
 };
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,

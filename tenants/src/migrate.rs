@@ -55,10 +55,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "members_comments",
         sql: include_str!("../migrations/0007_members_comments.sql"),
     },
+    Migration {
+        version: 8,
+        name: "analytics_days",
+        sql: include_str!("../migrations/0008_analytics_days.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 7;
+pub const LATEST_VERSION: i64 = 8;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

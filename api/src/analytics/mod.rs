@@ -93,7 +93,7 @@ async fn summary(State(app): State<App>, req: Request) -> Response {
             };
             let s = app
                 .store
-                .analytics_summary(call.site.tenant.id, crate::cmd::analytics::since(days))
+                .analytics_summary(call.site.tenant.id, crate::cmd::analytics::first_day(days))
                 .await
                 .map_err(|e| crate::http::error::store_failure(&e))?;
             Ok(json_response(StatusCode::OK, &json!(s)))

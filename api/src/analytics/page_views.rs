@@ -66,6 +66,18 @@ fn cookie_ok(v: &str) -> bool {
     (1..=128).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
 }
 
+/// A visitor or session cookie's value, when it is one we could have set.
+fn cookie_value(headers: &HeaderMap, name: &str) -> Option<String> {
+    cookies::values(headers, name)
+        .find(|v| cookie_ok(v))
+        .map(str::to_owned)
+}
+
+/// The visitor the `ss_cvr` cookie names (none where visitors stay unnamed).
+pub fn named_visitor(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, VISITOR_COOKIE)
+}
+
 /// The visitor a page view counts for, and the cookies the page sets for it: the visitor
 /// and session cookies when missing, or, where visitors stay unnamed, the clearing of
 /// those the browser has.
@@ -74,11 +86,6 @@ pub fn visitor(
     restrictive: bool,
     https: bool,
 ) -> (Option<String>, Vec<String>) {
-    let have = |name: &str| {
-        cookies::values(headers, name)
-            .find(|v| cookie_ok(v))
-            .map(str::to_owned)
-    };
     if restrictive {
         let clear = VISITOR_COOKIES
             .iter()
@@ -93,12 +100,12 @@ pub fn visitor(
         https,
         max_age: Some(ttl),
     };
-    let id = have(VISITOR_COOKIE).unwrap_or_else(|| {
+    let id = named_visitor(headers).unwrap_or_else(|| {
         let id = crate::http::signing::random_hex(16);
         set.push(cookies::set(VISITOR_COOKIE, &id, options(VISITOR_TTL)));
         id
     });
-    if have(SESSION_COOKIE).is_none() {
+    if cookie_value(headers, SESSION_COOKIE).is_none() {
         let session = crate::http::signing::random_hex(16);
         set.push(cookies::set(SESSION_COOKIE, &session, options(SESSION_TTL)));
     }

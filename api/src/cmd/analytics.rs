@@ -28,9 +28,9 @@ pub struct AnalyticsArgs {
     pub store: StoreArgs,
 }
 
-/// The start of the period `days` long that ends now.
-pub fn since(days: u16) -> i64 {
-    tenants::now_ms() - i64::from(days) * 86_400_000
+/// The first roll-up day of the `days` that end today (UTC days: today is one of them).
+pub fn first_day(days: u16) -> i64 {
+    tenants::day_of(tenants::now_ms()) - (i64::from(days) - 1)
 }
 
 pub fn run(args: AnalyticsArgs) -> ExitCode {
@@ -44,7 +44,9 @@ pub fn run(args: AnalyticsArgs) -> ExitCode {
                 args.tenant
             );
         };
-        let s = store.analytics_summary(tenant.id, since(args.days)).await?;
+        let s = store
+            .analytics_summary(tenant.id, first_day(args.days))
+            .await?;
         store.close().await?;
         match args.format {
             Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),

@@ -1,5 +1,7 @@
 //! Visitor analytics events and page performance records: append-only, per tenant.
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -73,34 +75,122 @@ pub struct AnalyticsSummary {
     pub conversion_rate: f64,
 }
 
+/// Milliseconds in a roll-up day.
+pub const DAY_MS: i64 = 86_400_000;
+
+/// The roll-up day (UTC, days since the Unix epoch) of an instant in epoch milliseconds.
+pub fn day_of(ms: i64) -> i64 {
+    ms.div_euclid(DAY_MS)
+}
+
+/// The roll-up metrics (`analytics_day.metric`, see migration 8).
+mod metric {
+    pub const EVENT: &str = "event";
+    pub const PAGE: &str = "page";
+    pub const REFERRER: &str = "referrer";
+    pub const VISITOR: &str = "visitor";
+}
+
+/// A roll-up row's key: (metric, day, label).
+type DayKey<'e> = (&'static str, i64, &'e str);
+
+/// What a batch of events adds to the daily roll-ups: (metric, day, label) → count.
+fn roll_up(events: &[AnalyticsEvent]) -> BTreeMap<DayKey<'_>, i64> {
+    fn add<'e>(days: &mut BTreeMap<DayKey<'e>, i64>, key: DayKey<'e>) {
+        if !key.2.is_empty() {
+            *days.entry(key).or_insert(0) += 1;
+        }
+    }
+    let mut days = BTreeMap::new();
+    for e in events {
+        let day = day_of(e.occurred_ms);
+        add(&mut days, (metric::EVENT, day, &e.name));
+        if VISIT_EVENTS.contains(&e.name.as_str()) {
+            add(&mut days, (metric::PAGE, day, &e.page_path));
+            let referrer = e.referrer.as_deref().unwrap_or("");
+            add(&mut days, (metric::REFERRER, day, referrer));
+            let visitor = e.visitor_id.as_deref().unwrap_or("");
+            add(&mut days, (metric::VISITOR, day, visitor));
+        }
+    }
+    days
+}
+
+/// `INSERT … VALUES ($1, $2, …), (…)` for `rows` rows of `columns` columns.
+fn insert_rows(head: &str, rows: usize, columns: usize) -> String {
+    let mut sql = format!("{head} VALUES ");
+    for r in 0..rows {
+        sql.push_str(if r == 0 { "(" } else { ", (" });
+        for c in 1..=columns {
+            if c > 1 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("${}", r * columns + c));
+        }
+        sql.push(')');
+    }
+    sql
+}
+
+/// Many rows a statement: a batch costs a few statements, not one per event (each a trip to
+/// the database, or to SQLite's thread), so the writer takes little of the CPU pages need.
+const ROWS_PER_INSERT: usize = 100;
+
 impl Store {
-    /// The summary of the events at or after `since_ms`.
+    /// The summary of the roll-up days from `since_day` ([`day_of`]) on, read from the daily
+    /// roll-ups: a few rows a day whatever the traffic.
     pub async fn analytics_summary(
         &self,
         tenant: TenantId,
-        since_ms: i64,
+        since_day: i64,
     ) -> Result<AnalyticsSummary> {
         let mut tx = self.read().await?;
-        let visits = tx
-            .query_one(
-                "SELECT COUNT(*), COUNT(DISTINCT visitor_id) FROM analytics_event \
-                 WHERE tenant_id = $1 AND occurred_ms >= $2 AND name IN ($3, $4)",
-                params![tenant, since_ms, VISIT_EVENTS[0], VISIT_EVENTS[1]],
-            )
-            .await?;
-        let ranked = |column: &str| {
+        let sum = |filter: &str| {
             format!(
-                "SELECT {column}, COUNT(*) AS n FROM analytics_event \
-                 WHERE tenant_id = $1 AND occurred_ms >= $2 AND name IN ($3, $4) AND {column} IS NOT NULL AND {column} <> '' \
-                 GROUP BY {column} ORDER BY n DESC, {column} LIMIT 10"
+                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM analytics_day \
+                 WHERE tenant_id = $1 AND metric = $2 AND day >= $3 AND {filter}"
             )
         };
+        let visits = tx
+            .query_one(
+                &sum("label IN ($4, $5)"),
+                params![
+                    tenant,
+                    metric::EVENT,
+                    since_day,
+                    VISIT_EVENTS[0],
+                    VISIT_EVENTS[1]
+                ],
+            )
+            .await?
+            .i64(0)?;
+        let mut counted = Vec::new();
+        for name in [ADD_TO_CART_EVENT, PURCHASE_EVENT] {
+            counted.push(
+                tx.query_one(
+                    &sum("label = $4"),
+                    params![tenant, metric::EVENT, since_day, name],
+                )
+                .await?
+                .i64(0)?,
+            );
+        }
+        let unique_visitors = tx
+            .query_one(
+                "SELECT COUNT(DISTINCT label) FROM analytics_day \
+                 WHERE tenant_id = $1 AND metric = $2 AND day >= $3",
+                params![tenant, metric::VISITOR, since_day],
+            )
+            .await?
+            .i64(0)?;
         let mut top = Vec::new();
-        for column in ["page_path", "referrer"] {
+        for m in [metric::PAGE, metric::REFERRER] {
             let rows = tx
                 .query(
-                    &ranked(column),
-                    params![tenant, since_ms, VISIT_EVENTS[0], VISIT_EVENTS[1]],
+                    "SELECT label, CAST(SUM(n) AS BIGINT) AS total FROM analytics_day \
+                     WHERE tenant_id = $1 AND metric = $2 AND day >= $3 \
+                     GROUP BY label ORDER BY total DESC, label LIMIT 10",
+                    params![tenant, m, since_day],
                 )
                 .await?;
             top.push(
@@ -109,27 +199,12 @@ impl Store {
                     .collect::<Result<Vec<_>>>()?,
             );
         }
-        let count = |name: &'static str| {
-            (
-                "SELECT COUNT(*) FROM analytics_event WHERE tenant_id = $1 AND occurred_ms >= $2 AND name = $3",
-                name,
-            )
-        };
-        let mut counted = Vec::new();
-        for (sql, name) in [count(ADD_TO_CART_EVENT), count(PURCHASE_EVENT)] {
-            counted.push(
-                tx.query_one(sql, params![tenant, since_ms, name])
-                    .await?
-                    .i64(0)?,
-            );
-        }
         tx.commit().await?;
-        let unique_visitors = visits.i64(1)?;
         let referrers = top.pop().unwrap_or_default();
         let pages = top.pop().unwrap_or_default();
         Ok(AnalyticsSummary {
-            since_ms,
-            visits: visits.i64(0)?,
+            since_ms: since_day * DAY_MS,
+            visits,
             unique_visitors,
             top_pages: pages,
             top_referrers: referrers,
@@ -143,31 +218,13 @@ impl Store {
         })
     }
 
-    /// Appends analytics events.
+    /// Appends analytics events and counts them into the daily roll-ups, in one transaction.
     pub async fn record_events(&self, tenant: TenantId, events: &[AnalyticsEvent]) -> Result<()> {
-        // Many rows a statement: a batch costs a few statements, not one per event (each a
-        // trip to the database, or to SQLite's thread), so the writer takes little of the
-        // CPU the pages need.
-        const ROWS_PER_INSERT: usize = 100;
         const COLUMNS: usize = 7;
         let mut tx = self.write().await?;
         for chunk in events.chunks(ROWS_PER_INSERT) {
-            let mut sql = String::from(
-                "INSERT INTO analytics_event (tenant_id, occurred_ms, name, page_path, visitor_id, data, referrer) VALUES ",
-            );
             let mut values = Vec::with_capacity(chunk.len() * COLUMNS);
-            for (i, e) in chunk.iter().enumerate() {
-                if i > 0 {
-                    sql.push_str(", ");
-                }
-                sql.push('(');
-                for c in 1..=COLUMNS {
-                    if c > 1 {
-                        sql.push_str(", ");
-                    }
-                    sql.push_str(&format!("${}", i * COLUMNS + c));
-                }
-                sql.push(')');
+            for e in chunk {
                 values.extend(params![
                     tenant,
                     e.occurred_ms,
@@ -178,6 +235,26 @@ impl Store {
                     e.referrer.clone()
                 ]);
             }
+            let sql = insert_rows(
+                "INSERT INTO analytics_event (tenant_id, occurred_ms, name, page_path, visitor_id, data, referrer)",
+                chunk.len(),
+                COLUMNS,
+            );
+            tx.execute(&sql, values).await?;
+        }
+        // Counted up, not recounted: each (metric, day, label) appears once a statement, so
+        // PostgreSQL's ON CONFLICT never meets the same row twice.
+        let days: Vec<_> = roll_up(events).into_iter().collect();
+        for chunk in days.chunks(ROWS_PER_INSERT) {
+            let mut values = Vec::with_capacity(chunk.len() * 5);
+            for ((m, day, label), n) in chunk {
+                values.extend(params![tenant, *m, *day, *label, *n]);
+            }
+            let sql = insert_rows(
+                "INSERT INTO analytics_day (tenant_id, metric, day, label, n)",
+                chunk.len(),
+                5,
+            ) + " ON CONFLICT (tenant_id, metric, day, label) DO UPDATE SET n = analytics_day.n + EXCLUDED.n";
             tx.execute(&sql, values).await?;
         }
         tx.commit().await

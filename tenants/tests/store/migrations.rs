@@ -86,26 +86,16 @@ async fn sqlite_edited_or_newer_schemas_are_refused() {
 #[tokio::test]
 async fn sqlite_version_1_databases_are_upgraded() {
     use deadpool_sqlite::rusqlite::Connection;
-    use tenants::{Store, StoreConfig};
+    use tenants::Store;
 
-    let dir = crate::common::TempDir::new("migrate-v1");
-    let config = StoreConfig::Embedded {
-        data_dir: dir.0.clone(),
-    };
-    let store = Store::open(&config).await.unwrap();
-    let t = store
-        .create_tenant("old", "Old", tenants::WebsiteStatus::Paid)
-        .await
-        .unwrap();
+    let (dir, config, store, t) = old_embedded_store("migrate-v1").await;
     store.close().await.unwrap();
     // Back to version 1: drop what migration 2 added.
-    let file = dir.0.join(tenants::EMBEDDED_FILE);
-    let c = Connection::open(&file).unwrap();
-    c.execute_batch(
+    roll_back(
+        &dir,
         "ALTER TABLE collection DROP COLUMN password_hash; DELETE FROM schema_migrations WHERE version = 2;",
-    )
-    .unwrap();
-    drop(c);
+    );
+    let file = dir.0.join(tenants::EMBEDDED_FILE);
 
     let store = Store::open(&config).await.unwrap();
     let report = store.migrate().await.unwrap();
@@ -113,8 +103,8 @@ async fn sqlite_version_1_databases_are_upgraded() {
     // The new column is written and read back.
     let mut c = crate::content::collection("members", "page", 10);
     c.password_hash = Some("$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into());
-    store.put_collection(t.id, &c).await.unwrap();
-    let site = store.site_content(t.id).await.unwrap();
+    store.put_collection(t, &c).await.unwrap();
+    let site = store.site_content(t).await.unwrap();
     assert_eq!(
         site.collection_by_url("members").unwrap().password_hash,
         c.password_hash
@@ -138,4 +128,86 @@ async fn sqlite_version_1_databases_are_upgraded() {
         .map(|n| n == 1)
         .unwrap();
     assert!(has_column);
+}
+
+/// A database at schema version 7 keeps its analytics history: migration 8 rolls the events
+/// already stored up into days, and the summary (which reads only the roll-ups) counts them.
+#[tokio::test]
+async fn sqlite_version_7_analytics_are_rolled_up() {
+    use serde_json::json;
+    use tenants::{AnalyticsEvent, DAY_MS, Store};
+
+    let (dir, config, store, t) = old_embedded_store("migrate-v7").await;
+    let at = |day: i64, name: &str, path: &str, visitor: Option<&str>| AnalyticsEvent {
+        occurred_ms: day * DAY_MS + 5,
+        name: name.into(),
+        page_path: path.into(),
+        visitor_id: visitor.map(str::to_owned),
+        referrer: Some("search.example".into()),
+        data: json!({}),
+    };
+    store
+        .record_events(
+            t,
+            &[
+                at(3, "pageview", "/", Some("a")),
+                at(3, "pageview", "/shop", Some("b")),
+                at(4, "page_view", "/shop", Some("a")),
+                at(4, "pageview", "/shop", None),
+                at(4, "purchase", "/checkout", Some("a")),
+                at(1, "pageview", "/", Some("old")),
+            ],
+        )
+        .await
+        .unwrap();
+    let before = store.analytics_summary(t, 3).await.unwrap();
+    store.close().await.unwrap();
+    // Back to version 7: the roll-ups never existed.
+    roll_back(
+        &dir,
+        "DROP TABLE analytics_day; DELETE FROM schema_migrations WHERE version = 8;",
+    );
+
+    let store = Store::open(&config).await.unwrap();
+    let after = store.analytics_summary(t, 3).await.unwrap();
+    assert_eq!(after, before);
+    assert_eq!(
+        (after.visits, after.unique_visitors, after.purchases),
+        (4, 2, 1)
+    );
+    assert_eq!(
+        after.top_pages,
+        [("/shop".to_owned(), 3), ("/".to_owned(), 1)]
+    );
+    assert_eq!(after.top_referrers, [("search.example".to_owned(), 4)]);
+    assert_eq!(store.analytics_summary(t, 0).await.unwrap().visits, 5);
+    store.close().await.unwrap();
+}
+
+/// An embedded store in a new directory with one site, "old": (directory, config, store, site).
+async fn old_embedded_store(
+    name: &str,
+) -> (
+    crate::common::TempDir,
+    tenants::StoreConfig,
+    tenants::Store,
+    tenants::TenantId,
+) {
+    let dir = crate::common::TempDir::new(name);
+    let config = tenants::StoreConfig::Embedded {
+        data_dir: dir.0.clone(),
+    };
+    let store = tenants::Store::open(&config).await.unwrap();
+    let t = store
+        .create_tenant("old", "Old", tenants::WebsiteStatus::Paid)
+        .await
+        .unwrap();
+    (dir, config, store, t.id)
+}
+
+/// Runs `sql` on the embedded store's file: a schema taken back to an older version.
+fn roll_back(dir: &crate::common::TempDir, sql: &str) {
+    let file = dir.0.join(tenants::EMBEDDED_FILE);
+    let c = deadpool_sqlite::rusqlite::Connection::open(&file).unwrap();
+    c.execute_batch(sql).unwrap();
 }

@@ -512,10 +512,12 @@ async fn analytics_and_performance(env: Env) {
         vec![p]
     );
 
-    // The owner's summary of a period: visits by visitors, pages and referrers ranked,
-    // carts and orders, and another site's events not counted.
+    // The owner's summary of a period, read from the daily roll-ups: visits by visitors,
+    // pages and referrers ranked, carts and orders; earlier days and another site's events
+    // not counted; a later batch counted on top of the first.
+    const DAY: i64 = tenants::DAY_MS;
     let visit = |path: &str, visitor: &str, referrer: Option<&str>| AnalyticsEvent {
-        occurred_ms: 10_000,
+        occurred_ms: 5 * DAY + 10_000,
         name: "pageview".into(),
         page_path: path.into(),
         visitor_id: Some(visitor.into()),
@@ -550,7 +552,8 @@ async fn analytics_and_performance(env: Env) {
         .record_events(other, &[visit("/shop", "z", Some("search.example"))])
         .await
         .unwrap();
-    let s = env.store.analytics_summary(t, 5_000).await.unwrap();
+    let s = env.store.analytics_summary(t, 5).await.unwrap();
+    assert_eq!(s.since_ms, 5 * DAY);
     assert_eq!((s.visits, s.unique_visitors), (4, 3));
     assert_eq!(
         s.top_pages,
@@ -569,8 +572,26 @@ async fn analytics_and_performance(env: Env) {
     );
     assert_eq!((s.add_to_carts, s.purchases), (2, 1));
     assert!((s.conversion_rate - 1.0 / 3.0).abs() < 1e-9);
-    let empty = env.store.analytics_summary(t, 20_000).await.unwrap();
+
+    // The next day's batch: a returning visitor and a new one.
+    let next = |path: &str, visitor: &str| AnalyticsEvent {
+        occurred_ms: 6 * DAY + 1,
+        ..visit(path, visitor, None)
+    };
+    env.store
+        .record_events(t, &[next("/", "a"), next("/", "d"), next("/", "d")])
+        .await
+        .unwrap();
+    let s = env.store.analytics_summary(t, 5).await.unwrap();
+    assert_eq!((s.visits, s.unique_visitors), (7, 4));
+    assert_eq!(s.top_pages[0], ("/".to_owned(), 4));
+    // Day 0's two events are outside both periods; day 6 alone is three visits by two.
+    let s = env.store.analytics_summary(t, 6).await.unwrap();
+    assert_eq!((s.visits, s.unique_visitors, s.purchases), (3, 2, 0));
+    assert_eq!(env.store.analytics_summary(t, 0).await.unwrap().visits, 9);
+    let empty = env.store.analytics_summary(t, 7).await.unwrap();
     assert_eq!((empty.visits, empty.conversion_rate), (0, 0.0));
+    assert!(empty.top_pages.is_empty() && empty.top_referrers.is_empty());
 }
 
 async fn template_versions(env: Env) {

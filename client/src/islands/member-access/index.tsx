@@ -7,8 +7,8 @@
 
 import { useState } from "react";
 import { render } from "react-dom";
-import { failureText } from "../../shared/api";
-import { joinArea, signIn, signUp, siteUserInfo } from "../../shared/member";
+import { joinArea, signUp, siteUserInfo } from "../../shared/member";
+import { ErrorLine, Field, SignInForm, formValue, problemsOf } from "../../shared/member-forms";
 import { track } from "../../shared/analytics/tracker";
 import * as mm from "../../shared/messages-members";
 import { pageData } from "../../shared/page";
@@ -33,10 +33,6 @@ interface Props {
   reload: () => void;
 }
 
-function field(form: HTMLFormElement, name: string): string {
-  return String(new FormData(form).get(name) ?? "");
-}
-
 export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
   const [view, setView] = useState<View>("button");
   const [busy, setBusy] = useState(false);
@@ -51,9 +47,9 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
     try {
       await work();
     } catch (e) {
-      const errors = (e as { errors?: Record<string, string> }).errors ?? {};
-      if (Object.keys(errors).length > 0) setProblems(errors);
-      else setProblem(failureText(e));
+      const p = problemsOf(e);
+      setProblems(p.fields);
+      setProblem(p.line);
     } finally {
       setBusy(false);
     }
@@ -74,56 +70,18 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
   const onSignUp = (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
-    const email = field(form, "email").trim();
-    const password = field(form, "password");
+    const email = formValue(form, "email").trim();
+    const password = formValue(form, "password");
     if (!email || !password) return setProblem(mm.BLANK);
     if (Array.from(password).length < 8) return setProblems({ password: mm.SHORT_PASSWORD });
     void attempt(async () => {
-      const message = await signUp({ email, password, displayName: field(form, "displayName").trim(), memberAreaId: area, redirect });
+      const message = await signUp({ email, password, displayName: formValue(form, "displayName").trim(), memberAreaId: area, redirect });
       setSent(message ?? mm.CHECK_EMAIL);
       setView("sent");
     });
   };
 
-  const onSignIn = (e: Event) => {
-    e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const email = field(form, "email").trim();
-    const password = field(form, "password");
-    if (!email || !password) return setProblem(mm.BLANK);
-    void attempt(async () => {
-      await signIn(email, password, new FormData(form).get("rememberMe") === "on");
-      reload();
-    });
-  };
-
-  const error = (name: string) =>
-    problems[name] ? (
-      <p class="member-access-field-error" id={`member-access-${name}-error`} role="alert">
-        {problems[name]}
-      </p>
-    ) : null;
-  const input = (name: string, label: string, type: "email" | "password" | "text", autocomplete: string, required = true) => (
-    <p class="member-access-field">
-      <label for={`member-access-${name}`}>{label}</label>
-      <input
-        id={`member-access-${name}`}
-        name={name}
-        type={type as "text"}
-        autoComplete={autocomplete}
-        required={required}
-        aria-invalid={problems[name] ? "true" : undefined}
-        aria-describedby={problems[name] ? `member-access-${name}-error` : undefined}
-      />
-      {error(name)}
-    </p>
-  );
-  const message = problem ? (
-    <p class="member-access-error tessera-error" role="alert">
-      {problem}
-    </p>
-  ) : null;
-
+  const prefix = "member-access";
   if (view === "sent") {
     return (
       <p class="member-access-sent" role="status">
@@ -134,10 +92,10 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
   if (view === "sign-up") {
     return (
       <form class="member-access-form member-access-sign-up" noValidate onSubmit={onSignUp}>
-        {input("email", mm.EMAIL, "email", "email")}
-        {input("password", mm.PASSWORD, "password", "new-password")}
-        {input("displayName", mm.NAME, "text", "name", false)}
-        {message}
+        <Field prefix={prefix} name="email" label={mm.EMAIL} type="email" autocomplete="email" problem={problems.email} />
+        <Field prefix={prefix} name="password" label={mm.PASSWORD} type="password" autocomplete="new-password" problem={problems.password} />
+        <Field prefix={prefix} name="displayName" label={mm.NAME} type="text" autocomplete="name" required={false} problem={problems.displayName} />
+        <ErrorLine prefix={prefix} text={problem} />
         <button type="submit" disabled={busy}>
           {busy ? mm.SIGNING_UP : mm.SIGN_UP}
         </button>
@@ -148,28 +106,11 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
     );
   }
   if (view === "sign-in") {
-    return (
-      <form class="member-access-form member-access-sign-in" noValidate onSubmit={onSignIn}>
-        {input("email", mm.EMAIL, "email", "email")}
-        {input("password", mm.PASSWORD, "password", "current-password")}
-        <p class="member-access-field">
-          <label>
-            <input name="rememberMe" type="checkbox" /> {mm.REMEMBER_ME}
-          </label>
-        </p>
-        {message}
-        <button type="submit" disabled={busy}>
-          {busy ? mm.SIGNING_IN : mm.SIGN_IN}
-        </button>
-        <button type="button" class="member-access-switch" onClick={() => setView("sign-up")}>
-          {mm.NEED_ACCOUNT}
-        </button>
-      </form>
-    );
+    return <SignInForm prefix={prefix} onSignedIn={reload} switchLabel={mm.NEED_ACCOUNT} onSwitch={() => setView("sign-up")} />;
   }
   return (
     <div class="member-access-start">
-      {message}
+      <ErrorLine prefix={prefix} text={problem} />
       <button type="button" class="member-area-join" disabled={busy} onClick={join}>
         {busy ? mm.JOINING : joinLabel}
       </button>
