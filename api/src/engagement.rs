@@ -6,8 +6,8 @@
 //! |---|---|---|---|
 //! | `GET /api/comments` | anyone who may see the item | itemId | `{itemId, commentState, publicCommentCount, comments}` (approved only) |
 //! | `POST /api/comments` | member (crumb, XSRF header, rate limited as forms) | itemId, body | 201 `{comment, message}` |
-//! | `GET /api/comments/pending` | owner token | | `{comments}` |
-//! | `POST /api/comments/{id}/moderation` | owner token | state: approved \| rejected | `{comment}` |
+//! | `GET /api/comments/pending` | owner token (comments, read) | | `{comments}` |
+//! | `POST /api/comments/{id}/moderation` | owner token (comments, write) | state: approved \| rejected | `{comment}` |
 //! | `POST /api/likes` | visitor (crumb, rate limited as forms) | itemId | `{liked, likeCount}` |
 //!
 //! An item takes comments when its `commentState` is 1 and the site has not turned
@@ -35,6 +35,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::http::owner::{self, Access, Area};
 use crate::server::App;
 
 /// The longest comment, in characters.
@@ -184,7 +185,7 @@ async fn pending(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            app.owner_tokens.check(&call)?;
+            owner::require(&app, &call, Area::Comments, Access::Read).await?;
             let comments = app
                 .store
                 .pending_comments(call.site.tenant.id)
@@ -210,7 +211,7 @@ async fn moderate(State(app): State<App>, Path(id): Path<String>, req: Request) 
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            app.owner_tokens.check(&call)?;
+            owner::require(&app, &call, Area::Comments, Access::Write).await?;
             let b: Moderation = read_json(body, MAX_JSON_BODY).await?;
             let to = b.state.as_str();
             if to != tenants::comment_state::APPROVED && to != tenants::comment_state::REJECTED {

@@ -27,6 +27,7 @@ enum Command {
     Import(cmd::import::ImportArgs),
     Analytics(cmd::analytics::AnalyticsArgs),
     Migrate(cmd::migrate::MigrateArgs),
+    Token(cmd::token::TokenArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,5 +40,6 @@ fn main() -> ExitCode {
         Command::Import(args) => cmd::import::run(args),
         Command::Analytics(args) => cmd::analytics::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
+        Command::Token(args) => cmd::token::run(args),
     }
 }

@@ -5,10 +5,10 @@
 //! | route | who | body / query | answer |
 //! |---|---|---|---|
 //! | `POST /api/site-users/account/notifications/restock` | visitor (crumb, captcha) | productId, variantId (the sku), siteVisitorEmail, isJoinMailingList, captchaToken or recaptchaEnterpriseV3Token, language? | `{success}` |
-//! | `GET …/restock/groups` | owner | cursor?, limit? | `{signUpGroups, hasNextPage, nextPageCursor}` |
-//! | `GET …/restock` | owner | productId, variantId, cursor?, limit? | `{signUps, hasNextPage, nextPageCursor}` |
-//! | `POST …/restock/send` | owner | productId, variantId | `{sent}` |
-//! | `POST …/restock/send/all` | owner | sendRequests: [{productId, variantId}] | `{sent, results}` |
+//! | `GET …/restock/groups` | owner token (orders, read) | cursor?, limit? | `{signUpGroups, hasNextPage, nextPageCursor}` |
+//! | `GET …/restock` | owner token (orders, read) | productId, variantId, cursor?, limit? | `{signUps, hasNextPage, nextPageCursor}` |
+//! | `POST …/restock/send` | owner token (store, write) | productId, variantId | `{sent}` |
+//! | `POST …/restock/send/all` | owner token (store, write) | sendRequests: [{productId, variantId}] | `{sent, results}` |
 
 use axum::Router;
 use axum::extract::{Request, State};
@@ -26,6 +26,10 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::http::owner::{Access, Area};
+// Owner calls: the lists hold people's addresses (read as orders are); sending is the
+// store's work.
+use crate::owner::begin as owner;
 use crate::server::App;
 
 /// SPEC.md §5.
@@ -177,13 +181,6 @@ async fn sign_up(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// An owner call: the site's owner token, then the call.
-async fn owner(app: &App, req: Request) -> Result<(Call, axum::body::Body), ApiError> {
-    let (call, body) = Call::begin(app, req).await?;
-    app.owner_tokens.check(&call)?;
-    Ok((call, body))
-}
-
 /// `limit` (1-100, default [`PAGE`]).
 fn limit_of(call: &Call) -> Result<usize, ApiError> {
     match call.query("limit") {
@@ -256,7 +253,7 @@ fn product_facts(call: &Call, product_id: &str, sku: &str) -> (String, String, S
 async fn groups(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
-            let (call, _) = owner(&app, req).await?;
+            let (call, _) = owner(&app, req, Area::Orders, Access::Read).await?;
             let limit = limit_of(&call)?;
             let page = app
                 .store
@@ -288,7 +285,7 @@ fn signup_json(s: &RestockSignup) -> Value {
 async fn list(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
-            let (call, _) = owner(&app, req).await?;
+            let (call, _) = owner(&app, req, Area::Orders, Access::Read).await?;
             let limit = limit_of(&call)?;
             let (Some(product), Some(variant)) = (call.query("productId"), call.query("variantId"))
             else {
@@ -360,7 +357,7 @@ async fn send_one(app: &App, call: &Call, r: &SendRequest) -> Result<u64, ApiErr
 async fn send(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
-            let (call, body) = owner(&app, req).await?;
+            let (call, body) = owner(&app, req, Area::Store, Access::Write).await?;
             let r: SendRequest = read_json(body, MAX_JSON_BODY).await?;
             let sent = send_one(&app, &call, &r).await?;
             Ok(json_response(StatusCode::OK, &json!({ "sent": sent })))
@@ -373,7 +370,7 @@ async fn send(State(app): State<App>, req: Request) -> Response {
 async fn send_all(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
-            let (call, body) = owner(&app, req).await?;
+            let (call, body) = owner(&app, req, Area::Store, Access::Write).await?;
             let all: SendAll = read_json(body, MAX_JSON_BODY).await?;
             if all.send_requests.len() > 500 {
                 return Err(ApiError::field(

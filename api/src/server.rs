@@ -176,6 +176,7 @@ pub fn router(app: App) -> Router {
         .merge(crate::analytics::routes())
         .merge(crate::captcha::routes())
         .merge(crate::billing::routes())
+        .merge(crate::owner::routes())
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(page)
@@ -340,10 +341,12 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         && page.content_type.starts_with("text/html")
     {
         use crate::analytics::page_views;
-        let role = app
-            .owner_tokens
-            .is_owner(&tenant.identifier, req.headers())
-            .then_some(page_views::ADMIN_ROLE);
+        // A signed-in user of the site is a request with an owner token (a store failure
+        // here counts the view rather than failing the page).
+        let role = crate::http::owner::role_of(&app, &tenant, req.headers())
+            .await
+            .ok()
+            .flatten();
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
             let (visitor, cookies) = page_views::visitor(

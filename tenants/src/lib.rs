@@ -121,6 +121,14 @@ pub use repo::analytics::{
     ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, PURCHASE_EVENT, PerformanceRecord,
     VISIT_EVENTS, day_of,
 };
+pub use repo::api_tokens::ApiToken;
+pub use repo::store_setup::{CreatedStore, NewStore};
+pub mod store_setup {
+    //! Store creation's constants and slugs.
+    pub use crate::repo::store_setup::{
+        FALLBACK_TITLE, LIST_VIEW, MAX_CATEGORIES, MIN_SLUG, PRODUCTS_TYPE, ROOT, slug,
+    };
+}
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
     CheckoutTerms, DigitalFile, GiftCard, MAX_QUANTITY, Order, OrderDetails, OrderLine,

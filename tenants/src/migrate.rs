@@ -60,10 +60,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "analytics_days",
         sql: include_str!("../migrations/0008_analytics_days.sql"),
     },
+    Migration {
+        version: 9,
+        name: "api_tokens",
+        sql: include_str!("../migrations/0009_api_tokens.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 8;
+pub const LATEST_VERSION: i64 = 9;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -36,6 +36,7 @@ use crate::http::ApiError;
 use crate::http::call::{Call, respond};
 use crate::http::cookies;
 use crate::http::error::json_response;
+use crate::http::owner::{self, Access, Area};
 use crate::server::App;
 use queue::Record;
 
@@ -80,7 +81,7 @@ async fn summary(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            app.owner_tokens.check(&call)?;
+            owner::require(&app, &call, Area::Analytics, Access::Read).await?;
             let days = match call.query("days") {
                 None => 7,
                 Some(d) => d

@@ -32,9 +32,9 @@ pub const PAGE_VIEW: &str = "pageview";
 /// Page types that are never tracked.
 pub const UNTRACKED: [u16; 3] = [NOT_FOUND, LOCK_SCREEN, MEMBER_AREA_DENIED];
 /// SPEC.md §3 user roles: the one signed-in role whose views count.
-pub const VIEWER_ROLE: u8 = 10;
+pub const VIEWER_ROLE: u8 = crate::http::owner::VIEWER;
 /// SPEC.md §3 user roles: what the owner's token is.
-pub const ADMIN_ROLE: u8 = 1;
+pub const ADMIN_ROLE: u8 = crate::http::owner::ADMIN;
 /// The visitor cookie, kept two years.
 pub const VISITOR_COOKIE: &str = super::VISITOR_COOKIE;
 pub const VISITOR_TTL: Duration = Duration::from_secs(730 * 24 * 3600);

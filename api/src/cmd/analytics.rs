@@ -35,15 +35,7 @@ pub fn first_day(days: u16) -> i64 {
 
 pub fn run(args: AnalyticsArgs) -> ExitCode {
     run_command(async {
-        let store = args.store.open().await?;
-        let Some(tenant) = store.tenant_by_name(&args.tenant).await? else {
-            store.close().await?;
-            anyhow::bail!(
-                "the {} has no site {:?}",
-                args.store.describe(),
-                args.tenant
-            );
-        };
+        let (store, tenant) = args.store.open_site(&args.tenant).await?;
         let s = store
             .analytics_summary(tenant.id, first_day(args.days))
             .await?;

@@ -8,3 +8,4 @@ pub mod migrate;
 pub mod render;
 pub mod serve;
 pub mod store_args;
+pub mod token;

@@ -1,5 +1,5 @@
 //! The options that choose the store, shared by every subcommand that opens it
-//! (`import`, `migrate`, `serve`).
+//! (`import`, `migrate`, `serve`, `analytics`, `token`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -35,6 +35,19 @@ impl StoreArgs {
                 format!("embedded store in {}", data_dir.display())
             }
             StoreConfig::Postgres { .. } => "PostgreSQL database".to_owned(),
+        }
+    }
+
+    /// Opens the store and finds the site `name` (identifier or domain) in it.
+    pub async fn open_site(&self, name: &str) -> anyhow::Result<(Store, tenants::Tenant)> {
+        let store = self.open().await?;
+        match store.tenant_by_name(name).await {
+            Ok(Some(t)) => Ok((store, t)),
+            found => {
+                store.close().await?;
+                found?;
+                anyhow::bail!("the {} has no site {name:?}", self.describe())
+            }
         }
     }
 

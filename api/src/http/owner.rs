@@ -1,8 +1,14 @@
-//! The owner's credential for owner routes (restock listings and sends, for now): a bearer
-//! token per site from `tessera serve --owner-token SITE=TOKEN` (or `TESSERA_OWNER_TOKENS`,
-//! `SITE=TOKEN,…`). The owner-API issue replaces this with stored, revocable tokens per role.
-//! A token is checked against the site the request's `Host` names, so one site's token is
-//! useless on another's host.
+//! Who may call the owner routes: a bearer token of the request's site, with a role.
+//!
+//! Tokens are made by `tessera token create SITE --role ROLE` and stored as their SHA-256
+//! (`tenants::ApiToken`); `tessera serve --owner-token SITE=TOKEN` (or
+//! `TESSERA_OWNER_TOKENS`) adds admin tokens for one run, never stored. A token is looked
+//! up under the site the request's `Host` names, so one site's token is useless on
+//! another's host: 401, as for no token at all. A known token whose role may not do what
+//! the route does gets 403.
+//!
+//! Roles are SPEC.md §3's numbers; what each may do is ours ([`allows`], README's "Owner
+//! API").
 
 use std::collections::HashMap;
 
@@ -11,13 +17,111 @@ use sha2::{Digest, Sha256};
 
 use super::ApiError;
 use super::call::Call;
+use super::signing::hex;
+use crate::server::App;
 
-/// SHA-256 of each site's token, by site identifier.
+/// SHA-256 of each site's serve-time admin token, by site identifier.
 #[derive(Clone, Debug, Default)]
 pub struct OwnerTokens(HashMap<String, [u8; 32]>);
 
-/// A missing or wrong token.
+/// A missing, unknown or revoked token, or one of another site.
 pub const UNAUTHORIZED: &str = "This needs the site owner's token (Authorization: Bearer …).";
+/// A token whose role may not do this.
+pub const FORBIDDEN: &str = "This token's role does not allow this.";
+
+/// SPEC.md §3's user roles: number and the name `tessera token create --role` takes.
+pub const ROLES: [(u8, &str); 14] = [
+    (1, "admin"),
+    (2, "billing"),
+    (3, "reporting"),
+    (4, "editor"),
+    (6, "moderator"),
+    (7, "commenter"),
+    (8, "store-manager"),
+    (9, "scheduling"),
+    (10, "viewer"),
+    (11, "campaigns-editor"),
+    (12, "scheduling-viewer"),
+    (13, "scheduling-editor"),
+    (14, "none"),
+    (15, "website-manager"),
+];
+pub const ADMIN: u8 = 1;
+pub const VIEWER: u8 = 10;
+
+/// A role by name or number.
+pub fn parse_role(s: &str) -> Result<u8, String> {
+    let s = s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
+    ROLES
+        .iter()
+        .find(|(n, name)| *name == s || n.to_string() == s)
+        .map(|(n, _)| *n)
+        .ok_or_else(|| {
+            let names: Vec<_> = ROLES.iter().map(|(_, n)| *n).collect();
+            format!("unknown role {s:?}: one of {}", names.join(", "))
+        })
+}
+
+/// A role's name ("role 5" for a number we do not know).
+pub fn role_name(role: u8) -> String {
+    ROLES
+        .iter()
+        .find(|(n, _)| *n == role)
+        .map_or_else(|| format!("role {role}"), |(_, name)| (*name).to_owned())
+}
+
+/// What an owner route touches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Area {
+    /// Collections, items, navigation, header and footer, assets.
+    Content,
+    /// Template versions.
+    Design,
+    /// Products, prices, stock, store setup, commerce preferences, sending restock notices.
+    Store,
+    /// Orders and restock sign-ups: the names and addresses of people who buy, or want to.
+    Orders,
+    /// Form submissions and newsletter subscribers (people's addresses).
+    Forms,
+    /// Visits and conversions.
+    Analytics,
+    /// Comment moderation.
+    Comments,
+    /// Languages and the translation connection.
+    Languages,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Access {
+    Read,
+    Write,
+}
+
+/// Whether `role` may `access` `area`. Admins and website managers may do anything; the
+/// viewer reads what holds no one's personal data; the others do their job.
+pub fn allows(role: u8, area: Area, access: Access) -> bool {
+    use Access::Read;
+    use Area::*;
+    match role {
+        1 | 15 => true,
+        // billing: what was bought.
+        2 => (area, access) == (Orders, Read),
+        // reporting: numbers and what came in.
+        3 => access == Read && matches!(area, Analytics | Orders | Forms),
+        // editor: the site's words, pages, look and languages, and its comments.
+        4 => matches!(area, Content | Design | Languages | Comments),
+        // moderator: comments.
+        6 => area == Comments,
+        // store manager: the store, and reading its orders and restock lists.
+        8 => area == Store || (area == Orders && access == Read),
+        // viewer: read anything without personal data.
+        10 => access == Read && matches!(area, Content | Design | Store | Analytics | Languages),
+        // campaigns editor: the mailing lists (newsletter sign-ups are form answers).
+        11 => (area, access) == (Forms, Read),
+        // commenter, scheduling roles, none: nothing in this API.
+        _ => false,
+    }
+}
 
 impl OwnerTokens {
     /// From `SITE=TOKEN` pairs; an empty token or a pair without `=` is an error.
@@ -38,24 +142,21 @@ impl OwnerTokens {
         Ok(OwnerTokens(map))
     }
 
-    /// Whether `headers` carry the owner's token of the site `identifier`.
-    pub fn is_owner(&self, identifier: &str, headers: &HeaderMap) -> bool {
-        let expected = self.0.get(identifier);
-        let given = bearer(headers).map(|t| <[u8; 32]>::from(Sha256::digest(t.as_bytes())));
+    fn admits(&self, identifier: &str, digest: &[u8; 32]) -> bool {
         // Digests compared whole: equal-length values whose comparison time says nothing
         // about the token.
-        matches!((expected, given), (Some(e), Some(g)) if *e == g)
+        self.0.get(identifier) == Some(digest)
     }
+}
 
-    /// The call's site's owner, or 401.
-    pub fn check(&self, call: &Call) -> Result<(), ApiError> {
-        if self.is_owner(&call.site.tenant.identifier, &call.headers) {
-            return Ok(());
-        }
-        let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
-        e.body["ownerAuthRequired"] = true.into();
-        Err(e)
-    }
+/// A new token: what `tessera token create` prints (the store keeps [`digest_hex`] of it).
+pub fn new_token() -> String {
+    format!("tsk_{}", super::signing::random_hex(32))
+}
+
+/// The SHA-256 of a token, hex: what the store keeps and looks up.
+pub fn digest_hex(token: &str) -> String {
+    hex(&Sha256::digest(token.as_bytes()))
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -65,6 +166,46 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .ok()?
         .strip_prefix("Bearer ")
         .map(str::trim)
+        .filter(|t| !t.is_empty() && t.len() <= 256)
+}
+
+/// The role of the owner token `headers` carry for this site, if they carry a live one.
+pub async fn role_of(
+    app: &App,
+    tenant: &tenants::Tenant,
+    headers: &HeaderMap,
+) -> Result<Option<u8>, tenants::StoreError> {
+    let Some(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+    if app.owner_tokens.admits(&tenant.identifier, &digest) {
+        return Ok(Some(ADMIN));
+    }
+    Ok(app
+        .store
+        .api_token_by_hash(tenant.id, &hex(&digest))
+        .await?
+        .map(|t| u8::try_from(t.role).unwrap_or(0)))
+}
+
+/// The call's owner, when their token's role may `access` `area`: 401 without a live token
+/// of this site, 403 when the role may not.
+pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {
+    let role = role_of(app, &call.site.tenant, &call.headers)
+        .await
+        .map_err(|e| super::error::store_failure(&e))?;
+    let Some(role) = role else {
+        let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
+        e.body["ownerAuthRequired"] = true.into();
+        return Err(e);
+    };
+    if !allows(role, area, access) {
+        let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
+        e.body["role"] = role_name(role).into();
+        return Err(e);
+    }
+    Ok(role)
 }
 
 #[cfg(test)]
@@ -77,5 +218,56 @@ mod tests {
         for bad in ["loam", "=0123456789abcdef", "loam=short"] {
             assert!(OwnerTokens::parse([bad]).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn roles_by_name_or_number() {
+        assert_eq!(parse_role("store-manager"), Ok(8));
+        assert_eq!(parse_role("Store Manager"), Ok(8));
+        assert_eq!(parse_role("10"), Ok(VIEWER));
+        assert!(parse_role("5").is_err());
+        assert!(parse_role("owner").unwrap_err().contains("admin, billing"));
+        assert_eq!(role_name(4), "editor");
+        assert_eq!(role_name(5), "role 5");
+    }
+
+    #[test]
+    fn what_roles_may_do() {
+        use Access::*;
+        use Area::*;
+        let areas = [
+            Content, Design, Store, Orders, Forms, Analytics, Comments, Languages,
+        ];
+        for area in areas {
+            for access in [Read, Write] {
+                assert!(allows(ADMIN, area, access) && allows(15, area, access));
+                for nothing in [7, 9, 12, 13, 14, 0, 5] {
+                    assert!(!allows(nothing, area, access), "{nothing} {area:?}");
+                }
+                // The viewer never writes, and never reads people's data.
+                assert_eq!(
+                    allows(VIEWER, area, access),
+                    access == Read && !matches!(area, Orders | Forms | Comments)
+                );
+            }
+        }
+        assert!(allows(8, Store, Write) && allows(8, Orders, Read) && !allows(8, Orders, Write));
+        assert!(!allows(8, Content, Write) && !allows(4, Store, Write));
+        assert!(
+            allows(4, Design, Write) && allows(6, Comments, Write) && !allows(6, Content, Read)
+        );
+        assert!(allows(3, Forms, Read) && !allows(3, Forms, Write) && allows(2, Orders, Read));
+        assert!(allows(11, Forms, Read) && !allows(11, Analytics, Read));
+    }
+
+    #[test]
+    fn tokens_are_long_and_digested() {
+        let t = new_token();
+        assert!(t.starts_with("tsk_") && t.len() == 68, "{t}");
+        assert_ne!(new_token(), t);
+        assert_eq!(
+            digest_hex("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
     }
 }

@@ -2,6 +2,7 @@
 //! by `tenant_id`.
 
 pub(crate) mod analytics;
+pub(crate) mod api_tokens;
 pub(crate) mod commerce;
 pub(crate) mod content;
 pub(crate) mod engagement;
@@ -11,6 +12,7 @@ pub(crate) mod outbox;
 pub(crate) mod restock;
 pub(crate) mod secrets;
 pub(crate) mod site_users;
+pub(crate) mod store_setup;
 pub(crate) mod sweep;
 pub(crate) mod templates;
 pub(crate) mod tenants;

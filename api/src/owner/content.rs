@@ -1,0 +1,350 @@
+//! Collections' items and products, and stock.
+//!
+//! | route | role may | body | answer |
+//! |---|---|---|---|
+//! | `GET /api/owner/collections` | content, read | | `{collections: [{id, urlId, title, type, typeName, items}]}` |
+//! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items}` |
+//! | `POST /api/owner/collections/{id}/items` | content (store for a store), write | an item | 201 the item |
+//! | `PUT /api/owner/items/{id}` | as its collection, write | an item | the item |
+//! | `DELETE /api/owner/items/{id}` | as its collection, write | | `{deleted: id}` |
+//! | `PUT /api/owner/items/{id}/stock` | store, write | `{sku, quantity?, unlimited?}` | `{sku, quantity, unlimited}` |
+//!
+//! An item is the import format's item (`urlId`, `title`, `body`, `excerpt`, `recordType`,
+//! `publishOn`, `tags`, `categories`, and for products `productType` and `variants` with
+//! `sku`, `priceMinor`, `currency`, `qtyInStock` …). A product needs a type (1-4) and at
+//! least one variant, each with a unique SKU, a price of 0 or more in the store's currency.
+//! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
+//! collection. The item's collection is the path's; an update keeps it.
+
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, put};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use tenants::store_setup::PRODUCTS_TYPE;
+use tenants::{Collection, Item};
+
+use super::{begin, refused, site_content};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::call::{Call, respond};
+use crate::http::error::json_response;
+use crate::http::owner::{Access, Area, require};
+use crate::server::App;
+
+pub const NO_COLLECTION: &str = "That collection does not exist.";
+pub const NO_ITEM: &str = "That item does not exist.";
+pub const NO_TITLE: &str = "Please enter a title.";
+pub const BAD_SLUG: &str = "A URL id is 1-200 of a-z, 0-9, '-', '_' or '.'.";
+pub const SLUG_TAKEN: &str = "Another item of this collection has this URL id.";
+pub const PRODUCT_TYPE: &str =
+    "A product's type is 1 (physical), 2 (digital), 3 (service) or 4 (gift card).";
+pub const NO_VARIANTS: &str = "A product needs at least one variant.";
+pub const SKU_TWICE: &str = "Each variant needs its own SKU.";
+pub const NO_SKU: &str = "Please enter a SKU.";
+pub const BAD_PRICE: &str = "A price is 0 or more.";
+pub const BAD_CURRENCY: &str = "Prices are in the store's currency.";
+pub const BAD_STOCK: &str = "Stock is a whole number from 0.";
+pub const NO_VARIANT: &str = "That product has no variant with this SKU.";
+pub const TOO_MANY_PRODUCTS: &str = "A store has at most 200 products.";
+pub const TOO_MANY_ITEMS: &str = "A collection has at most 250 items.";
+pub const NOT_AN_ITEM: &str = "An item is a JSON object with urlId, title and recordType.";
+
+/// SPEC.md §9.
+pub const MAX_PRODUCTS: usize = 200;
+pub const MAX_ITEMS: usize = 250;
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/owner/collections", get(collections))
+        .route(
+            "/api/owner/collections/{id}/items",
+            get(items).post(create_item),
+        )
+        .route(
+            "/api/owner/items/{id}",
+            put(update_item).delete(delete_item),
+        )
+        .route("/api/owner/items/{id}/stock", put(set_stock))
+}
+
+fn is_store(c: &Collection) -> bool {
+    c.kind == PRODUCTS_TYPE
+}
+
+/// The area a collection's items are: the store's, or the site's content.
+fn area_of(c: &Collection) -> Area {
+    if is_store(c) {
+        Area::Store
+    } else {
+        Area::Content
+    }
+}
+
+async fn collections(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
+            let site = site_content(&app, &call).await?;
+            let list: Vec<Value> = site
+                .collections
+                .iter()
+                .map(|c| {
+                    json!({"id": c.id, "urlId": c.url_id, "title": c.title, "type": c.kind,
+                           "typeName": c.type_name, "enabled": c.enabled,
+                           "items": site.items_of(&c.id).count()})
+                })
+                .collect();
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({ "collections": list }),
+            ))
+        }
+        .await,
+    )
+}
+
+/// The path's collection of the call's site, once the caller's role may `access` it.
+async fn collection_for(
+    app: &App,
+    call: &Call,
+    id: &str,
+    access: Access,
+) -> Result<(std::sync::Arc<tenants::SiteContent>, Collection), ApiError> {
+    let site = site_content(app, call).await?;
+    let Some(c) = site.collection(id).cloned() else {
+        // Not found for anyone who may read content at all; others learn nothing.
+        require(app, call, Area::Content, Access::Read).await?;
+        return Err(ApiError::not_found(NO_COLLECTION));
+    };
+    require(app, call, area_of(&c), access).await?;
+    Ok((site, c))
+}
+
+async fn items(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = crate::http::call::Call::begin(&app, req).await?;
+            let (site, c) = collection_for(&app, &call, &id, Access::Read).await?;
+            let items: Vec<&Item> = site.items_of(&c.id).collect();
+            Ok(json_response(StatusCode::OK, &json!({ "items": items })))
+        }
+        .await,
+    )
+}
+
+/// An item body as the owner sends it.
+fn parse_item(body: Value) -> Result<Item, ApiError> {
+    let Value::Object(mut o) = body else {
+        return Err(ApiError::bad_request(NOT_AN_ITEM));
+    };
+    // The server names the item and its collection.
+    o.remove("id");
+    o.remove("collectionId");
+    serde_json::from_value(Value::Object(o)).map_err(|e| {
+        let mut err = ApiError::bad_request(NOT_AN_ITEM);
+        err.body["detail"] = e.to_string().into();
+        err
+    })
+}
+
+/// What is wrong with `item` as an item of `c`, by field.
+fn check_item(
+    call: &Call,
+    site: &tenants::SiteContent,
+    c: &Collection,
+    item: &Item,
+    id: &str,
+) -> Result<(), ApiError> {
+    let mut errors = Map::new();
+    let mut bad = |field: &str, message: &str| {
+        errors
+            .entry(field.to_owned())
+            .or_insert_with(|| message.into());
+    };
+    if item.title.trim().is_empty() {
+        bad("title", NO_TITLE);
+    }
+    let slug_ok = (1..=200).contains(&item.url_id.len())
+        && item
+            .url_id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if !slug_ok {
+        bad("urlId", BAD_SLUG);
+    } else if site
+        .items_of(&c.id)
+        .any(|i| i.url_id == item.url_id && i.id != id)
+    {
+        bad("urlId", SLUG_TAKEN);
+    }
+    if is_store(c) {
+        if !matches!(item.product_type, Some(1..=4)) {
+            bad("productType", PRODUCT_TYPE);
+        }
+        if item.variants.is_empty() {
+            bad("variants", NO_VARIANTS);
+        }
+        let currency = call
+            .site
+            .content
+            .commerce
+            .as_ref()
+            .map(|s| s.currency.clone())
+            .ok();
+        for (i, v) in item.variants.iter().enumerate() {
+            let at = |f: &str| format!("variants[{i}].{f}");
+            if v.sku.trim().is_empty() {
+                bad(&at("sku"), NO_SKU);
+            } else if item.variants[..i].iter().any(|w| w.sku == v.sku) {
+                bad(&at("sku"), SKU_TWICE);
+            }
+            if v.price_minor < 0 || v.sale_price_minor < 0 {
+                bad(&at("priceMinor"), BAD_PRICE);
+            }
+            if currency.as_deref().is_some_and(|cur| cur != v.currency) {
+                bad(&at("currency"), BAD_CURRENCY);
+            }
+            if v.qty_in_stock < 0 {
+                bad(&at("qtyInStock"), BAD_STOCK);
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::fields(errors))
+    }
+}
+
+async fn create_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
+            let (site, c) = collection_for(&app, &call, &id, Access::Write).await?;
+            let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+            item.collection_id = c.id.clone();
+            check_item(&call, &site, &c, &item, "")?;
+            let count = site.items_of(&c.id).count();
+            if is_store(&c) && count >= MAX_PRODUCTS {
+                return Err(ApiError::bad_request(TOO_MANY_PRODUCTS));
+            }
+            if c.ordering == "user-orderable" && count >= MAX_ITEMS {
+                return Err(ApiError::bad_request(TOO_MANY_ITEMS));
+            }
+            if item.position == 0 {
+                item.position = site.items_of(&c.id).map(|i| i.position).max().unwrap_or(0) + 1;
+            }
+            let now = tenants::now_ms();
+            item.added_on = now;
+            item.updated_on = now;
+            if item.publish_on == 0 {
+                item.publish_on = now;
+            }
+            item.id = app
+                .store
+                .put_item(call.site.tenant.id, &item)
+                .await
+                .map_err(|e| refused(&e, NO_COLLECTION))?;
+            Ok(json_response(StatusCode::CREATED, &json!(item)))
+        }
+        .await,
+    )
+}
+
+/// The path's item of the call's site, with its collection, once the role may `access` it.
+async fn item_for(
+    app: &App,
+    call: &Call,
+    id: &str,
+    access: Access,
+) -> Result<(std::sync::Arc<tenants::SiteContent>, Collection, Item), ApiError> {
+    let site = site_content(app, call).await?;
+    let found = site
+        .items
+        .iter()
+        .find(|i| i.id == id)
+        .and_then(|i| Some((site.collection(&i.collection_id)?.clone(), i.clone())));
+    let Some((c, item)) = found else {
+        require(app, call, Area::Content, Access::Read).await?;
+        return Err(ApiError::not_found(NO_ITEM));
+    };
+    require(app, call, area_of(&c), access).await?;
+    Ok((site, c, item))
+}
+
+async fn update_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
+            let (site, c, old) = item_for(&app, &call, &id, Access::Write).await?;
+            let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+            item.id = old.id.clone();
+            item.collection_id = c.id.clone();
+            item.added_on = old.added_on;
+            item.updated_on = tenants::now_ms();
+            check_item(&call, &site, &c, &item, &id)?;
+            app.store
+                .put_item(call.site.tenant.id, &item)
+                .await
+                .map_err(|e| refused(&e, NO_ITEM))?;
+            Ok(json_response(StatusCode::OK, &json!(item)))
+        }
+        .await,
+    )
+}
+
+async fn delete_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = crate::http::call::Call::begin(&app, req).await?;
+            item_for(&app, &call, &id, Access::Write).await?;
+            app.store
+                .delete_item(call.site.tenant.id, &id)
+                .await
+                .map_err(|e| refused(&e, NO_ITEM))?;
+            Ok(json_response(StatusCode::OK, &json!({ "deleted": id })))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StockBody {
+    sku: String,
+    quantity: Option<i64>,
+    unlimited: bool,
+}
+
+async fn set_stock(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
+            let (_, c, item) = item_for(&app, &call, &id, Access::Write).await?;
+            if !is_store(&c) {
+                return Err(ApiError::not_found(NO_ITEM));
+            }
+            require(&app, &call, Area::Store, Access::Write).await?;
+            let b: StockBody = read_json(body, MAX_JSON_BODY).await?;
+            let Some(current) = item.variants.iter().find(|v| v.sku == b.sku) else {
+                return Err(ApiError::field("sku", NO_VARIANT));
+            };
+            let quantity = b.quantity.unwrap_or(current.qty_in_stock);
+            if quantity < 0 {
+                return Err(ApiError::field("quantity", BAD_STOCK));
+            }
+            app.store
+                .set_stock(call.site.tenant.id, &id, &b.sku, quantity, b.unlimited)
+                .await
+                .map_err(|e| refused(&e, NO_VARIANT))?;
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({"sku": b.sku, "quantity": quantity, "unlimited": b.unlimited}),
+            ))
+        }
+        .await,
+    )
+}

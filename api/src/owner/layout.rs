@@ -1,0 +1,339 @@
+//! The site's navigations (the template's layout, filled by the owner) and its header and
+//! footer.
+//!
+//! | route | role may | body | answer |
+//! |---|---|---|---|
+//! | `GET /api/commondata/GetSiteLayout` | content, read | | `{layout: [{identifier, title, links}]}` |
+//! | `POST /api/widget/UpdateNavigation` | content, write | `{fieldName, templateId?, navigation: {items}}` | `{identifier, items}` |
+//! | `GET /api/site-header-footer` | content, read | | `{header, footer}` |
+//! | `PUT /api/site-header-footer` | content, write | `{header, footer}` (objects) | `{header, footer}` |
+//!
+//! The layout is the template's `navigations` in `template.conf` order (the first is the
+//! main navigation), each with the links the owner stored. A navigation item is
+//! `{collectionId}` (a collection of this site) or `{externalLink, title}` (an http(s) or
+//! mailto URL under 2083 characters, or `{url, newWindow}`), with an optional
+//! `memberAreaId` (a declared member area) and `items` (one level of children). A
+//! navigation holds at most 100 links.
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use tenants::HeaderFooter;
+
+use super::{begin, refused, site_content};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::call::{Call, respond};
+use crate::http::error::{json_response, store_failure};
+use crate::http::owner::{Access, Area};
+use crate::server::App;
+
+pub const NO_SUCH_NAVIGATION: &str = "That navigation is not in the site's template.";
+pub const WRONG_TEMPLATE: &str = "The site's template has changed since this layout was read.";
+pub const NO_COLLECTION: &str = "That collection does not exist.";
+pub const NO_AREA: &str = "That member area does not exist.";
+pub const BAD_LINK: &str = "Links must be an http, https or mailto address under 2083 characters.";
+pub const LINK_TITLE: &str = "An external link needs a title.";
+pub const ONE_TARGET: &str = "A link has a collectionId or an externalLink.";
+pub const TOO_DEEP: &str = "Links nest one level deep.";
+pub const TOO_MANY: &str = "A navigation has at most 100 links.";
+pub const NOT_OBJECTS: &str = "The header and the footer are objects.";
+pub const BAD_ITEMS: &str = "navigation.items is a list of links.";
+
+const MAX_LINKS: usize = 100;
+/// SPEC.md §5: URLs under 2083 characters.
+const MAX_URL: usize = 2083;
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/commondata/GetSiteLayout", get(site_layout))
+        .route("/api/widget/UpdateNavigation", post(update_navigation))
+        .route(
+            "/api/site-header-footer",
+            get(header_footer).put(put_header_footer),
+        )
+}
+
+/// The template's navigations, `(name, title)` in `template.conf` order (none without a
+/// template).
+pub async fn navigations(app: &App, call: &Call) -> Result<Vec<(String, String)>, ApiError> {
+    let Some(version) = call.site.template_version else {
+        return Ok(Vec::new());
+    };
+    let t = &call.site.tenant;
+    let loaded = crate::server::load_folder(app, t.id, version, &t.identifier)
+        .await
+        .map_err(|e| {
+            tracing::error!(tenant = %t.identifier, error = %e, "loading the template failed");
+            ApiError::unavailable()
+        })?;
+    Ok(loaded.folder.navigations.clone())
+}
+
+async fn site_layout(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
+            let content = site_content(&app, &call).await?;
+            let layout: Vec<Value> = navigations(&app, &call)
+                .await?
+                .into_iter()
+                .map(|(name, title)| {
+                    json!({"identifier": name, "title": title, "links": content.navigation(&name)})
+                })
+                .collect();
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({"layout": layout, "templateId": call.site.template_version.map(|v| v.0.to_string())}),
+            ))
+        }
+        .await,
+    )
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase", default)]
+struct NavigationBody {
+    field_name: String,
+    template_id: Option<String>,
+    navigation: NavigationItems,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct NavigationItems {
+    items: Value,
+}
+
+/// What a stored navigation may link to.
+struct Targets<'a> {
+    collections: &'a tenants::SiteContent,
+    areas: Vec<String>,
+}
+
+fn link_ok(url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    url.len() < MAX_URL
+        && !url.chars().any(char::is_whitespace)
+        && ["http://", "https://", "mailto:"]
+            .iter()
+            .any(|p| lower.starts_with(p) && lower.len() > p.len())
+}
+
+/// The links of `items` as stored, or the problems by field path.
+fn check_links(
+    items: &Value,
+    path: &str,
+    depth: usize,
+    to: &Targets,
+    count: &mut usize,
+    errors: &mut Map<String, Value>,
+) -> Vec<Value> {
+    let Some(list) = items.as_array() else {
+        errors.insert(path.to_owned(), BAD_ITEMS.into());
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (i, item) in list.iter().enumerate() {
+        let here = format!("{path}[{i}]");
+        *count += 1;
+        let mut bad = |field: &str, message: &str| {
+            errors.insert(
+                if field.is_empty() {
+                    here.clone()
+                } else {
+                    format!("{here}.{field}")
+                },
+                message.into(),
+            );
+        };
+        let Some(o) = item.as_object() else {
+            bad("", ONE_TARGET);
+            continue;
+        };
+        let title = o
+            .get("title")
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|t| !t.is_empty());
+        let mut link = Map::new();
+        match (
+            o.get("collectionId").and_then(Value::as_str),
+            o.get("externalLink"),
+        ) {
+            (Some(id), None) => {
+                if to.collections.collection(id).is_none() {
+                    bad("collectionId", NO_COLLECTION);
+                }
+                link.insert("collectionId".into(), id.into());
+            }
+            (None, Some(ext)) => {
+                let (url, new_window) = match ext {
+                    Value::String(u) => (u.trim(), false),
+                    Value::Object(e) => (
+                        e.get("url").and_then(Value::as_str).unwrap_or("").trim(),
+                        e.get("newWindow").and_then(Value::as_bool).unwrap_or(false),
+                    ),
+                    _ => ("", false),
+                };
+                if !link_ok(url) {
+                    bad("externalLink", BAD_LINK);
+                }
+                if title.is_none() {
+                    bad("title", LINK_TITLE);
+                }
+                link.insert(
+                    "externalLink".into(),
+                    json!({"url": url, "newWindow": new_window}),
+                );
+            }
+            _ => {
+                bad("", ONE_TARGET);
+                continue;
+            }
+        }
+        if let Some(t) = title {
+            link.insert("title".into(), t.into());
+        }
+        match o.get("memberAreaId") {
+            None | Some(Value::Null) => {}
+            Some(Value::String(a)) if a.is_empty() => {}
+            Some(Value::String(a)) if to.areas.contains(a) => {
+                link.insert("memberAreaId".into(), a.as_str().into());
+            }
+            Some(_) => bad("memberAreaId", NO_AREA),
+        }
+        match o.get("items") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(children)) if children.is_empty() => {}
+            Some(_) if depth >= 1 => bad("items", TOO_DEEP),
+            Some(children) => {
+                let nested = check_links(
+                    children,
+                    &format!("{here}.items"),
+                    depth + 1,
+                    to,
+                    count,
+                    errors,
+                );
+                link.insert("items".into(), Value::Array(nested));
+            }
+        }
+        out.push(Value::Object(link));
+    }
+    out
+}
+
+async fn update_navigation(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
+            let b: NavigationBody = read_json(body, MAX_JSON_BODY).await?;
+            let name = b.field_name.trim();
+            if !navigations(&app, &call)
+                .await?
+                .iter()
+                .any(|(n, _)| n == name)
+            {
+                return Err(ApiError::field("fieldName", NO_SUCH_NAVIGATION));
+            }
+            if let Some(t) = b.template_id.as_deref().filter(|t| !t.is_empty())
+                && call
+                    .site
+                    .template_version
+                    .map(|v| v.0.to_string())
+                    .as_deref()
+                    != Some(t)
+            {
+                return Err(ApiError::new(StatusCode::CONFLICT, WRONG_TEMPLATE));
+            }
+            let content = site_content(&app, &call).await?;
+            let areas = tenants::member_areas::member_areas(&content.settings.website_settings)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|a| a.id)
+                .collect();
+            let to = Targets {
+                collections: &content,
+                areas,
+            };
+            let mut errors = Map::new();
+            let mut count = 0;
+            let items = if b.navigation.items.is_null() {
+                json!([])
+            } else {
+                b.navigation.items
+            };
+            let links = check_links(&items, "navigation.items", 0, &to, &mut count, &mut errors);
+            if count > MAX_LINKS {
+                errors.insert("navigation.items".into(), TOO_MANY.into());
+            }
+            if !errors.is_empty() {
+                return Err(ApiError::fields(errors));
+            }
+            let links = Value::Array(links);
+            app.store
+                .put_navigation(call.site.tenant.id, name, &links)
+                .await
+                .map_err(|e| refused(&e, NO_SUCH_NAVIGATION))?;
+            Ok(json_response(
+                StatusCode::OK,
+                &json!({"identifier": name, "items": links}),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn header_footer(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
+            let content = site_content(&app, &call).await?;
+            Ok(json_response(
+                StatusCode::OK,
+                &hf_json(&content.header_footer),
+            ))
+        }
+        .await,
+    )
+}
+
+fn hf_json(hf: &HeaderFooter) -> Value {
+    let object = |v: &Value| if v.is_object() { v.clone() } else { json!({}) };
+    json!({"header": object(&hf.header), "footer": object(&hf.footer)})
+}
+
+#[derive(Deserialize)]
+struct HeaderFooterBody {
+    #[serde(default)]
+    header: Value,
+    #[serde(default)]
+    footer: Value,
+}
+
+async fn put_header_footer(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
+            let b: HeaderFooterBody = read_json(body, MAX_JSON_BODY).await?;
+            if !b.header.is_object() || !b.footer.is_object() {
+                return Err(ApiError::bad_request(NOT_OBJECTS));
+            }
+            let hf = HeaderFooter {
+                header: b.header,
+                footer: b.footer,
+            };
+            app.store
+                .put_header_footer(call.site.tenant.id, &hf)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(json_response(StatusCode::OK, &hf_json(&hf)))
+        }
+        .await,
+    )
+}

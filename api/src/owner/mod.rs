@@ -1,0 +1,74 @@
+//! The owner API: what a site's owner changes without the import format, behind a token
+//! of the site with a role that may do it ([`crate::http::owner`]). One module per part:
+//!
+//! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
+//! - [`layout`]: the navigations and the header and footer;
+//! - [`preferences`]: commerce preferences;
+//! - [`languages`]: the multilingual settings;
+//! - [`content`]: collections' items and products, and stock;
+//! - [`listings`]: orders, form answers and subscribers;
+//! - [`templates`]: uploading a template version, checked first.
+//!
+//! Every change goes through the store, which bumps the site's content version, so every
+//! node serves it at once.
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::Request;
+
+use crate::http::ApiError;
+use crate::http::call::Call;
+use crate::http::owner::{Access, Area, require};
+use crate::server::App;
+
+pub mod content;
+pub mod languages;
+pub mod layout;
+pub mod listings;
+pub mod preferences;
+pub mod store_setup;
+pub mod templates;
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .merge(store_setup::routes())
+        .merge(layout::routes())
+        .merge(preferences::routes())
+        .merge(languages::routes())
+        .merge(content::routes())
+        .merge(listings::routes())
+        .merge(templates::routes())
+}
+
+/// An owner call: its site, then a token of that site whose role may `access` `area`.
+pub async fn begin(
+    app: &App,
+    req: Request,
+    area: Area,
+    access: Access,
+) -> Result<(Call, Body), ApiError> {
+    let (call, body) = Call::begin(app, req).await?;
+    require(app, &call, area, access).await?;
+    Ok((call, body))
+}
+
+/// The call's site as stored (cached per content version).
+pub async fn site_content(
+    app: &App,
+    call: &Call,
+) -> Result<std::sync::Arc<tenants::SiteContent>, ApiError> {
+    app.store
+        .site_content(call.site.tenant.id)
+        .await
+        .map_err(|e| crate::http::error::store_failure(&e))
+}
+
+/// A refusal from the store as the owner reads it: `NotFound` as 404 with `missing`,
+/// `Invalid` as 400, anything else a store failure.
+pub fn refused(e: &tenants::StoreError, missing: &str) -> ApiError {
+    match e {
+        tenants::StoreError::NotFound(_) => ApiError::not_found(missing),
+        tenants::StoreError::Invalid(m) => ApiError::bad_request(m.clone()),
+        e => crate::http::error::store_failure(e),
+    }
+}

@@ -1,0 +1,92 @@
+//! Commerce preferences, per namespace (`checkout`, `merchandising`, `store` …).
+//!
+//! | route | role may | body | answer |
+//! |---|---|---|---|
+//! | `GET /api/v1/commerce-preferences/{namespace}` | store, read | | `{websiteId, namespace, preferences}` |
+//! | `PUT /api/v1/commerce-preferences/{namespace}` | store, write | the preferences object | the same, as stored |
+//!
+//! A PUT replaces the namespace; empty values (null and "") are dropped, as SPEC.md §3
+//! says (an empty list or object is a value: "none of these"). A namespace is 1-64 of `a-z A-Z 0-9 - _ .`.
+
+use axum::Router;
+use axum::extract::{Path, Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::get;
+use serde_json::{Map, Value, json};
+
+use super::{begin, refused};
+use crate::http::ApiError;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::call::{Call, respond};
+use crate::http::error::{json_response, store_failure};
+use crate::http::owner::{Access, Area};
+use crate::server::App;
+
+pub const BAD_NAMESPACE: &str = "A namespace is 1-64 letters, digits, '-', '_' or '.'.";
+pub const NOT_AN_OBJECT: &str = "Preferences are a JSON object.";
+
+pub fn routes() -> Router<App> {
+    Router::new().route(
+        "/api/v1/commerce-preferences/{namespace}",
+        get(read).put(write),
+    )
+}
+
+fn namespace_ok(n: &str) -> Result<(), ApiError> {
+    let ok = (1..=64).contains(&n.len())
+        && n.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::not_found(BAD_NAMESPACE))
+    }
+}
+
+fn answer(call: &Call, namespace: &str, prefs: &Map<String, Value>) -> Response {
+    json_response(
+        StatusCode::OK,
+        &json!({"websiteId": call.site.content.website_id, "namespace": namespace, "preferences": prefs}),
+    )
+}
+
+async fn read(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Store, Access::Read).await?;
+            namespace_ok(&namespace)?;
+            let prefs = app
+                .store
+                .commerce_preferences(call.site.tenant.id, &namespace)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(answer(&call, &namespace, &prefs))
+        }
+        .await,
+    )
+}
+
+async fn write(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = begin(&app, req, Area::Store, Access::Write).await?;
+            namespace_ok(&namespace)?;
+            let Value::Object(prefs) = read_json::<Value>(body, MAX_JSON_BODY).await? else {
+                return Err(ApiError::bad_request(NOT_AN_OBJECT));
+            };
+            let tenant = call.site.tenant.id;
+            app.store
+                .put_commerce_preferences(tenant, &namespace, &prefs)
+                .await
+                .map_err(|e| refused(&e, BAD_NAMESPACE))?;
+            let stored = app
+                .store
+                .commerce_preferences(tenant, &namespace)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(answer(&call, &namespace, &stored))
+        }
+        .await,
+    )
+}

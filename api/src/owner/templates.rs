@@ -1,0 +1,165 @@
+//! A new template version, uploaded: checked first, exactly as `tessera check` checks a
+//! folder (its LESS compiled with the site's tweaks), and refused with every error as
+//! `file:line:col: message` while the site keeps serving the version it had. A folder that
+//! passes becomes the site's template version at once, on every node.
+//!
+//! | route | role may | body | answer |
+//! |---|---|---|---|
+//! | `POST /api/owner/template` | design, write | `{files: [{path, text} \| {path, base64}]}` | 201 `{templateVersion, files, warnings}` |
+//!
+//! Paths are relative (`template.conf`, `collections/blog.list`, `assets/logo.png`), at
+//! most 255 characters, without `..`; at most 2000 files, 20 MB in all.
+
+use axum::Router;
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::post;
+use base64::Engine;
+use renderer::check::Severity;
+use renderer::folder::TemplateFiles;
+use serde::Deserialize;
+use serde_json::json;
+
+use super::{begin, site_content};
+use crate::http::ApiError;
+use crate::http::body::json as read_json;
+use crate::http::call::respond;
+use crate::http::error::{json_response, store_failure};
+use crate::http::owner::{Access, Area};
+use crate::server::App;
+
+pub const REFUSED: &str = "The template has problems, so the site keeps its current version.";
+pub const NO_FILES: &str = "Please send the template's files.";
+pub const BAD_PATH: &str = "A path is relative, at most 255 characters, without '..'.";
+pub const BAD_CONTENT: &str = "A file has either text or base64 content.";
+pub const TOO_MANY_FILES: &str = "A template has at most 2000 files.";
+
+const MAX_FILES: usize = 2000;
+/// The largest upload (SPEC.md §9: a megabyte is 1,000,000 bytes); base64 grows by a third.
+pub const MAX_UPLOAD: usize = 28_000_000;
+
+pub fn routes() -> Router<App> {
+    Router::new().route("/api/owner/template", post(upload))
+}
+
+#[derive(Deserialize)]
+struct Upload {
+    #[serde(default)]
+    files: Vec<UploadFile>,
+}
+
+#[derive(Deserialize)]
+struct UploadFile {
+    #[serde(default)]
+    path: String,
+    text: Option<String>,
+    base64: Option<String>,
+}
+
+fn path_ok(p: &str) -> bool {
+    !p.is_empty()
+        && p.len() <= 255
+        && !p.starts_with('/')
+        && !p.contains('\\')
+        && p.split('/')
+            .all(|part| !part.is_empty() && part != ".." && part != ".")
+}
+
+/// The upload's files, or the first thing wrong with them by field.
+fn files_of(upload: Upload) -> Result<TemplateFiles, ApiError> {
+    if upload.files.is_empty() {
+        return Err(ApiError::field("files", NO_FILES));
+    }
+    if upload.files.len() > MAX_FILES {
+        return Err(ApiError::field("files", TOO_MANY_FILES));
+    }
+    let mut files = TemplateFiles::new();
+    for (i, f) in upload.files.into_iter().enumerate() {
+        if !path_ok(&f.path) {
+            return Err(ApiError::field(&format!("files[{i}].path"), BAD_PATH));
+        }
+        let bytes = match (f.text, f.base64) {
+            (Some(t), None) => t.into_bytes(),
+            (None, Some(b)) => base64::engine::general_purpose::STANDARD
+                .decode(b.trim())
+                .map_err(|_| ApiError::field(&format!("files[{i}].base64"), BAD_CONTENT))?,
+            _ => return Err(ApiError::field(&format!("files[{i}]"), BAD_CONTENT)),
+        };
+        files.insert(f.path, bytes.into());
+    }
+    Ok(files)
+}
+
+async fn upload(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = begin(&app, req, Area::Design, Access::Write).await?;
+            let files = files_of(read_json(body, MAX_UPLOAD).await?)?;
+            let tenant = call.site.tenant.id;
+            let content = site_content(&app, &call).await?;
+            let settings = content.settings.website_settings.clone();
+            // The check compiles LESS (Node) and parses every file: off the async workers.
+            let (files, findings) = tokio::task::spawn_blocking(move || {
+                crate::styles::checked(files, &settings, &Default::default())
+            })
+            .await
+            .map_err(|_| ApiError::unavailable())?;
+            let (errors, warnings): (Vec<_>, Vec<_>) =
+                findings.iter().partition(|f| f.severity == Severity::Error);
+            if !errors.is_empty() {
+                let mut e = ApiError::bad_request(REFUSED);
+                e.body["problems"] = errors
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .into();
+                return Err(e);
+            }
+            let stored: Vec<tenants::TemplateFile> = files
+                .iter()
+                .map(|(path, bytes)| tenants::TemplateFile {
+                    path: path.clone(),
+                    content: bytes.to_vec(),
+                })
+                .collect();
+            let version = app
+                .store
+                .put_template_version(tenant, &stored)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(json_response(
+                StatusCode::CREATED,
+                &json!({
+                    "templateVersion": version.0,
+                    "files": stored.len(),
+                    "warnings": warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                }),
+            ))
+        }
+        .await,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_stay_inside_the_folder() {
+        for ok in ["template.conf", "collections/blog.list", "assets/a b.png"] {
+            assert!(path_ok(ok), "{ok}");
+        }
+        for bad in [
+            "",
+            "/etc/passwd",
+            "../x",
+            "a/../../x",
+            "a//b",
+            "a\\b",
+            "./x",
+        ] {
+            assert!(!path_ok(bad), "{bad}");
+        }
+    }
+}
