@@ -1097,9 +1097,138 @@ fn content_listings_and_templates(backend: Backend) {
     }
 }
 
+/// A raw upload of `bytes` as `name`.
+fn upload(server: &Server, host: &str, token: &str, name: &str, bytes: &[u8]) -> Response {
+    let auth = format!("Bearer {token}");
+    let body = String::from_utf8_lossy(bytes).to_string();
+    request(
+        server.port,
+        "POST",
+        host,
+        &format!("/api/owner/assets?fileName={name}"),
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/octet-stream"),
+        ],
+        &body,
+    )
+}
+
+/// An upload that announces `length` bytes and sends none: (status, whole answer).
+fn declared_upload(server: &Server, token: &str, name: &str, length: usize) -> (u16, String) {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", server.port)).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    write!(
+        s,
+        "POST /api/owner/assets?fileName={name} HTTP/1.1\r\nHost: {LOAM}\r\nAuthorization: Bearer {token}\r\nContent-Length: {length}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut raw = Vec::new();
+    let _ = s.read_to_end(&mut raw);
+    let text = String::from_utf8_lossy(&raw).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0);
+    (status, text)
+}
+
+fn uploaded_files(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let editor = token(&server, "loam-lantern", "editor");
+    let viewer = token(&server, "loam-lantern", "viewer");
+    let harbor = token(&server, "harbor-lane", "admin");
+    // Bytes that are valid UTF-8, so the test client's text body carries them unchanged.
+    let gif = b"GIF89a\x01\x00\x01\x00 a tiny picture";
+    assert_eq!(upload(&server, LOAM, &viewer, "dot.gif", gif).status, 403);
+    assert_eq!(upload(&server, LOAM, "", "dot.gif", gif).status, 401);
+    let r = upload(&server, LOAM, &editor, "dot.gif", gif);
+    assert_eq!(r.status, 201, "{}", r.body);
+    let a = r.json();
+    assert_eq!(
+        (
+            a["contentType"].clone(),
+            a["size"].clone(),
+            a["fileName"].clone()
+        ),
+        (json!("image/gif"), json!(gif.len()), json!("dot.gif"))
+    );
+    let url = a["url"].as_str().unwrap().to_owned();
+    let got = request(server.port, "GET", LOAM, &url, &[], "");
+    assert_eq!(got.status, 200);
+    assert_eq!(got.body.as_bytes(), gif);
+    assert_eq!(got.header("content-type"), Some("image/gif"));
+    assert_eq!(got.header("x-content-type-options"), Some("nosniff"));
+    assert_eq!(
+        request(server.port, "GET", HARBOR, &url, &[], "").status,
+        404,
+        "another site's host"
+    );
+
+    // SPEC.md §5's messages: a type we do not take (SVG among them), a file too large.
+    let r = upload(
+        &server,
+        LOAM,
+        &editor,
+        "notes.svg",
+        b"<svg xmlns='http://www.w3.org/2000/svg'><script>alert(1)</script></svg>",
+    );
+    assert_eq!(
+        (r.status, r.message()),
+        (
+            415,
+            "The file notes.svg does not appear to be a supported image or PDF file.".into()
+        )
+    );
+    // A file over 20 MB is refused from its Content-Length, before a byte of it is read.
+    let (status, text) = declared_upload(&server, &editor, "huge.pdf", 20_000_001);
+    assert_eq!(status, 413, "{text}");
+    assert!(
+        text.contains("The file huge.pdf is too large. The maximum allowed file size is 20 MB."),
+        "{text}"
+    );
+    let r = upload(&server, LOAM, &editor, "", gif);
+    assert_eq!(r.json()["errors"]["fileName"], "Please enter a file name");
+    let r = upload(
+        &server,
+        LOAM,
+        &editor,
+        "..%2F..%2Fetc%2Fdoc.pdf",
+        b"%PDF-1.7 text",
+    );
+    assert_eq!(r.json()["fileName"], "doc.pdf", "only the name is kept");
+
+    // Listed newest first; deleted by the owner of the site only.
+    let list = |t: &str| {
+        call(&server, LOAM, t, "GET", "/api/owner/assets", &Value::Null).json()["assets"].clone()
+    };
+    assert_eq!(list(&viewer).as_array().unwrap().len(), 2);
+    assert_eq!(list(&viewer)[0]["fileName"], "doc.pdf");
+    let id = a["id"].as_str().unwrap();
+    let path = format!("/api/owner/assets/{id}");
+    assert_eq!(
+        call(&server, HARBOR, &harbor, "DELETE", &path, &Value::Null).status,
+        404
+    );
+    assert_eq!(
+        call(&server, LOAM, &viewer, "DELETE", &path, &Value::Null).status,
+        403
+    );
+    assert_eq!(
+        call(&server, LOAM, &editor, "DELETE", &path, &Value::Null).json(),
+        json!({"deleted": id})
+    );
+    assert_eq!(request(server.port, "GET", LOAM, &url, &[], "").status, 404);
+    assert_eq!(list(&editor).as_array().unwrap().len(), 1);
+}
+
 on_both_backends!(
     tokens_and_roles,
     store_creation,
     layout_and_settings,
-    content_listings_and_templates
+    content_listings_and_templates,
+    uploaded_files
 );

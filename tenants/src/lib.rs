@@ -122,6 +122,7 @@ pub use repo::analytics::{
     VISIT_EVENTS, day_of,
 };
 pub use repo::api_tokens::ApiToken;
+pub use repo::assets::Asset;
 pub use repo::store_setup::{CreatedStore, NewStore};
 pub mod store_setup {
     //! Store creation's constants and slugs.

@@ -65,10 +65,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "api_tokens",
         sql: include_str!("../migrations/0009_api_tokens.sql"),
     },
+    Migration {
+        version: 10,
+        name: "site_assets",
+        sql: include_str!("../migrations/0010_site_assets.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 9;
+pub const LATEST_VERSION: i64 = 10;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -7,7 +7,8 @@
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`listings`]: orders, form answers and subscribers;
-//! - [`templates`]: uploading a template version, checked first.
+//! - [`templates`]: uploading a template version, checked first;
+//! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
 //! Every change goes through the store, which bumps the site's content version, so every
 //! node serves it at once.
@@ -21,6 +22,7 @@ use crate::http::call::Call;
 use crate::http::owner::{Access, Area, require};
 use crate::server::App;
 
+pub mod assets;
 pub mod content;
 pub mod languages;
 pub mod layout;
@@ -38,6 +40,7 @@ pub fn routes() -> Router<App> {
         .merge(content::routes())
         .merge(listings::routes())
         .merge(templates::routes())
+        .merge(assets::routes())
 }
 
 /// An owner call: its site, then a token of that site whose role may `access` `area`.

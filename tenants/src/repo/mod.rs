@@ -3,6 +3,7 @@
 
 pub(crate) mod analytics;
 pub(crate) mod api_tokens;
+pub(crate) mod assets;
 pub(crate) mod commerce;
 pub(crate) mod content;
 pub(crate) mod engagement;

@@ -1,0 +1,229 @@
+//! Files an owner uploads for the site's content to link to: images and PDFs.
+//!
+//! | route | role may | body | answer |
+//! |---|---|---|---|
+//! | `POST /api/owner/assets?fileName=NAME` | content, write | the file's bytes | 201 `{id, fileName, contentType, size, url}` |
+//! | `GET /api/owner/assets` | content, read | | `{assets}` |
+//! | `DELETE /api/owner/assets/{id}` | content, write | | `{deleted: id}` |
+//! | `GET /_tessera/files/{id}/{name}` | anyone | | the file |
+//!
+//! What a file is comes from its first bytes, not from its name or the request's
+//! `Content-Type`: PNG, JPEG, GIF, WebP or PDF. Anything else is refused (415) with SPEC.md
+//! §5's "The file {fileName} does not appear to be a supported image or PDF file.", and a
+//! file over 20 MB (SPEC.md §9: 1,000,000 bytes a megabyte) with "The file {fileName} is too
+//! large. The maximum allowed file size is 20 MB." (413). SVG is refused on purpose: it can
+//! carry script. Files are served with their type, `nosniff`, and cached for good (an id
+//! is never reused).
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::Response;
+use axum::routing::{delete, get};
+use serde_json::json;
+
+use super::{begin, refused};
+use crate::http::ApiError;
+use crate::http::call::{Call, respond};
+use crate::http::error::{json_response, store_failure};
+use crate::http::owner::{Access, Area};
+use crate::server::App;
+
+/// SPEC.md §9: a megabyte is 1,000,000 bytes.
+pub const MAX_BYTES: usize = 20 * 1_000_000;
+pub const MAX_SIZE_TEXT: &str = "20 MB";
+pub const NO_NAME: &str = "Please enter a file name";
+pub const NO_ASSET: &str = "That file does not exist.";
+/// Where uploaded files are served.
+pub const FILES: &str = "/_tessera/files/";
+
+pub fn too_large(name: &str) -> String {
+    format!("The file {name} is too large. The maximum allowed file size is {MAX_SIZE_TEXT}.")
+}
+
+pub fn unsupported(name: &str) -> String {
+    format!("The file {name} does not appear to be a supported image or PDF file.")
+}
+
+pub fn routes() -> Router<App> {
+    Router::new()
+        .route("/api/owner/assets", get(list).post(upload))
+        .route("/api/owner/assets/{id}", delete(remove))
+        .route("/_tessera/files/{id}/{name}", get(serve))
+}
+
+/// The type of a file from its first bytes.
+pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
+    let starts = |p: &[u8]| bytes.starts_with(p);
+    if starts(b"\x89PNG\r\n\x1a\n") {
+        Some("image/png")
+    } else if starts(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if starts(b"GIF87a") || starts(b"GIF89a") {
+        Some("image/gif")
+    } else if bytes.len() >= 12 && starts(b"RIFF") && &bytes[8..12] == b"WEBP" {
+        Some("image/webp")
+    } else if starts(b"%PDF-") {
+        Some("application/pdf")
+    } else {
+        None
+    }
+}
+
+/// A file name as given, kept to its last path part, at most 200 characters.
+fn file_name(call: &Call) -> Result<String, ApiError> {
+    let raw = call.query("fileName").unwrap_or_default();
+    let name = raw.rsplit(['/', '\\']).next().unwrap_or("").trim();
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.chars().count() > 200
+        || name.chars().any(char::is_control)
+    {
+        return Err(ApiError::field("fileName", NO_NAME));
+    }
+    Ok(name.to_owned())
+}
+
+fn asset_json(a: &tenants::Asset) -> serde_json::Value {
+    let name =
+        percent_encoding::utf8_percent_encode(&a.file_name, percent_encoding::NON_ALPHANUMERIC);
+    json!({"id": a.id, "fileName": a.file_name, "contentType": a.content_type, "size": a.size,
+           "createdOn": a.created_ms, "url": format!("{FILES}{}/{name}", a.id)})
+}
+
+async fn upload(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
+            let name = file_name(&call)?;
+            let declared = call
+                .headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<usize>().ok());
+            if declared.is_some_and(|n| n > MAX_BYTES) {
+                return Err(ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    too_large(&name),
+                ));
+            }
+            let bytes = crate::http::body::bytes(body, MAX_BYTES)
+                .await
+                .map_err(|e| {
+                    if e.status == StatusCode::PAYLOAD_TOO_LARGE {
+                        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, too_large(&name))
+                    } else {
+                        e
+                    }
+                })?;
+            let Some(kind) = sniff(&bytes) else {
+                return Err(ApiError::new(
+                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                    unsupported(&name),
+                ));
+            };
+            let asset = app
+                .store
+                .put_asset(call.site.tenant.id, &name, kind, bytes.to_vec())
+                .await
+                .map_err(|e| store_failure(&e))?;
+            Ok(json_response(StatusCode::CREATED, &asset_json(&asset)))
+        }
+        .await,
+    )
+}
+
+async fn list(State(app): State<App>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
+            let assets = app
+                .store
+                .assets(call.site.tenant.id)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            let assets: Vec<_> = assets.iter().map(asset_json).collect();
+            Ok(json_response(StatusCode::OK, &json!({ "assets": assets })))
+        }
+        .await,
+    )
+}
+
+async fn remove(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
+    respond(
+        async {
+            let (call, _) = begin(&app, req, Area::Content, Access::Write).await?;
+            app.store
+                .delete_asset(call.site.tenant.id, &id)
+                .await
+                .map_err(|e| refused(&e, NO_ASSET))?;
+            Ok(json_response(StatusCode::OK, &json!({ "deleted": id })))
+        }
+        .await,
+    )
+}
+
+/// `GET /_tessera/files/{id}/{name}`: an uploaded file of the request's site (the name is
+/// for people; the id finds it).
+async fn serve(
+    State(app): State<App>,
+    Path((id, _name)): Path<(String, String)>,
+    req: Request,
+) -> Response {
+    respond(
+        async {
+            let (call, _) = Call::begin(&app, req).await?;
+            let found = app
+                .store
+                .asset(call.site.tenant.id, &id)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            let Some((asset, bytes)) = found else {
+                return Err(ApiError::not_found(NO_ASSET));
+            };
+            let mut r = Response::new(Body::from(bytes));
+            let h = r.headers_mut();
+            if let Ok(v) = HeaderValue::from_str(&asset.content_type) {
+                h.insert(header::CONTENT_TYPE, v);
+            }
+            h.insert(
+                header::CACHE_CONTROL,
+                HeaderValue::from_static("public, max-age=31536000, immutable"),
+            );
+            h.insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
+            Ok(r)
+        }
+        .await,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_what_their_bytes_say() {
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\nrest"), Some("image/png"));
+        assert_eq!(sniff(&[0xFF, 0xD8, 0xFF, 0xE0]), Some("image/jpeg"));
+        assert_eq!(sniff(b"GIF89a.."), Some("image/gif"));
+        assert_eq!(sniff(b"RIFF\0\0\0\0WEBPVP8 "), Some("image/webp"));
+        assert_eq!(sniff(b"%PDF-1.7"), Some("application/pdf"));
+        for no in [
+            &b"<svg xmlns='http://www.w3.org/2000/svg'/>"[..],
+            b"hello",
+            b"",
+            b"RIFF\0\0\0\0WAVE",
+        ] {
+            assert_eq!(sniff(no), None);
+        }
+        assert_eq!(
+            too_large("big.png"),
+            "The file big.png is too large. The maximum allowed file size is 20 MB."
+        );
+    }
+}
