@@ -26,10 +26,9 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
-use crate::http::owner::{Access, Area};
 // Owner calls: the lists hold people's addresses (read as orders are); sending is the
 // store's work.
-use crate::owner::begin as owner;
+use crate::http::owner::{Access, Area, begin as owner};
 use crate::server::App;
 
 /// SPEC.md §5.

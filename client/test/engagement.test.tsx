@@ -87,6 +87,29 @@ describe("the comments island", () => {
     expect($(".tessera-comments-count").textContent).toBe("1 Comment");
   });
 
+  it("a comment posted before the list arrives shows once, with the right count", async () => {
+    signedIn();
+    sessionStorage.setItem("tessera-xsrf", "x1");
+    page(section(1, 0));
+    let release!: () => void;
+    const later = new Promise<void>((r) => (release = r));
+    const c3 = { ...first, id: "c3", body: "Early." };
+    routeFetch({
+      [`GET ${COMMENTS}`]: { wait: later, body: { itemId: "i1", commentState: 1, publicCommentCount: 1, comments: [c3] } },
+      [`POST ${COMMENTS}`]: { status: 201, body: { comment: c3, message: "Your comment is posted." } },
+    });
+    mountComments(document, reload);
+    await until(() => !!document.querySelector("textarea[name=body]"), "the form");
+    type("Early.");
+    submit();
+    await until(() => $(".tessera-comments-body")?.textContent === "Early.", "the posted comment");
+    expect($(".tessera-comments-count").textContent).toBe("1 Comment");
+    release();
+    await until(() => !document.querySelector(".tessera-comments-loading"), "the list");
+    expect(document.querySelectorAll(".tessera-comments-item")).toHaveLength(1);
+    expect($(".tessera-comments-count").textContent).toBe("1 Comment");
+  });
+
   it("the server's refusal is said", async () => {
     signedIn();
     sessionStorage.setItem("tessera-xsrf", "x1");

@@ -189,6 +189,18 @@ pub async fn role_of(
         .map(|t| u8::try_from(t.role).unwrap_or(0)))
 }
 
+/// An owner call: its site, then a token of that site whose role may `access` `area`.
+pub async fn begin(
+    app: &App,
+    req: axum::extract::Request,
+    area: Area,
+    access: Access,
+) -> Result<(Call, axum::body::Body), ApiError> {
+    let (call, body) = Call::begin(app, req).await?;
+    require(app, &call, area, access).await?;
+    Ok((call, body))
+}
+
 /// The call's owner, when their token's role may `access` `area`: 401 without a live token
 /// of this site, 403 when the role may not.
 pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {

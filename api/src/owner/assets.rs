@@ -23,11 +23,11 @@ use axum::response::Response;
 use axum::routing::{delete, get};
 use serde_json::json;
 
-use super::{begin, refused};
+use super::refused;
 use crate::http::ApiError;
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 /// SPEC.md §9: a megabyte is 1,000,000 bytes.

@@ -26,12 +26,12 @@ use serde_json::{Map, Value, json};
 use tenants::store_setup::PRODUCTS_TYPE;
 use tenants::{Collection, Item};
 
-use super::{begin, refused, site_content};
+use super::{refused, site_content};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::json_response;
-use crate::http::owner::{Access, Area, require};
+use crate::http::owner::{Access, Area, begin, require};
 use crate::server::App;
 
 pub const NO_COLLECTION: &str = "That collection does not exist.";

@@ -21,12 +21,12 @@ use axum::routing::{delete, get};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::{begin, site_content};
+use super::site_content;
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 pub const EXISTS: &str = "This language already exists";

@@ -24,12 +24,12 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use tenants::HeaderFooter;
 
-use super::{begin, refused, site_content};
+use super::{refused, site_content};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 pub const NO_SUCH_NAVIGATION: &str = "That navigation is not in the site's template.";

@@ -14,11 +14,10 @@ use axum::response::Response;
 use axum::routing::get;
 use serde_json::json;
 
-use super::begin;
 use crate::http::ApiError;
 use crate::http::call::respond;
 use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 pub const NO_FORM: &str = "That form does not exist.";

@@ -14,12 +14,9 @@
 //! node serves it at once.
 
 use axum::Router;
-use axum::body::Body;
-use axum::extract::Request;
 
 use crate::http::ApiError;
 use crate::http::call::Call;
-use crate::http::owner::{Access, Area, require};
 use crate::server::App;
 
 pub mod assets;
@@ -41,18 +38,6 @@ pub fn routes() -> Router<App> {
         .merge(listings::routes())
         .merge(templates::routes())
         .merge(assets::routes())
-}
-
-/// An owner call: its site, then a token of that site whose role may `access` `area`.
-pub async fn begin(
-    app: &App,
-    req: Request,
-    area: Area,
-    access: Access,
-) -> Result<(Call, Body), ApiError> {
-    let (call, body) = Call::begin(app, req).await?;
-    require(app, &call, area, access).await?;
-    Ok((call, body))
 }
 
 /// The call's site as stored (cached per content version).

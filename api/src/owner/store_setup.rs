@@ -22,12 +22,12 @@ use serde_json::{Value, json};
 use tenants::store_setup::{LIST_VIEW, ROOT};
 use tenants::{Category, NewStore, StoreError};
 
-use super::{begin, layout, refused};
+use super::{layout, refused};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::json_response;
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 pub const NO_MAIN_NAVIGATION: &str = "Unable to find site main navigation";

@@ -21,12 +21,12 @@ use renderer::folder::TemplateFiles;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{begin, site_content};
+use super::site_content;
 use crate::http::ApiError;
 use crate::http::body::json as read_json;
 use crate::http::call::respond;
 use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area};
+use crate::http::owner::{Access, Area, begin};
 use crate::server::App;
 
 pub const REFUSED: &str = "The template has problems, so the site keeps its current version.";

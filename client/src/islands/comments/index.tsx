@@ -88,6 +88,9 @@ export function Comments({ itemId, state, count, reload }: { itemId: string; sta
   const [problem, setProblem] = useState<string | null>(null);
   const [said, setSaid] = useState<string | null>(null);
   const [signingIn, setSigningIn] = useState(false);
+  // Comments posted here and shown at once: kept apart from the listing, which may still
+  // be on its way when the member posts.
+  const [mine, setMine] = useState<Comment[]>([]);
   useEffect(() => {
     call<Listing>("GET", `${PATH}?itemId=${encodeURIComponent(itemId)}`)
       .then(setListing)
@@ -95,10 +98,13 @@ export function Comments({ itemId, state, count, reload }: { itemId: string; sta
   }, [itemId]);
 
   const open = (listing?.commentState ?? state) === 1;
-  const comments = listing?.comments ?? [];
+  const listed = listing?.comments ?? [];
+  const added = mine.filter((c) => !listed.some((l) => l.id === c.id));
+  const comments = [...listed, ...added];
+  const shownCount = (listing ? listing.publicCommentCount : count) + added.length;
   const posted = (c: Comment | null, message: string) => {
     setSaid(message);
-    if (c && listing) setListing({ ...listing, comments: [...comments, c], publicCommentCount: listing.publicCommentCount + 1 });
+    if (c) setMine((m) => [...m, c]);
   };
   let writing;
   if (!open) writing = <p class={`${prefix}-closed`}>{mm.CLOSED}</p>;
@@ -112,7 +118,7 @@ export function Comments({ itemId, state, count, reload }: { itemId: string; sta
     );
   return (
     <section class={prefix} aria-label={mm.COMMENTS}>
-      <h2 class={`${prefix}-count`}>{mm.COMMENT_COUNT(listing ? listing.publicCommentCount : count)}</h2>
+      <h2 class={`${prefix}-count`}>{mm.COMMENT_COUNT(shownCount)}</h2>
       {listing ? null : problem ? null : <p class={`${prefix}-loading`}>{mm.LOADING_COMMENTS}</p>}
       <ErrorLine prefix={prefix} text={problem} />
       {comments.length > 0 ? (
