@@ -60,13 +60,18 @@ pub fn routes() -> Router<App> {
         )
 }
 
-/// The path's website must be the call's site.
-fn this_website(call: &Call, website_id: &str) -> Result<(), ApiError> {
-    if website_id == call.site.content.website_id {
-        Ok(())
-    } else {
-        Err(ApiError::not_found(NO_WEBSITE))
+/// A store-setup call: a token whose role may change the store, the path's website being
+/// the call's site (else 404), then the body.
+async fn store_call<T: serde::de::DeserializeOwned>(
+    app: &App,
+    req: Request,
+    website_id: &str,
+) -> Result<(Call, T), ApiError> {
+    let (call, body) = begin(app, req, Area::Store, Access::Write).await?;
+    if website_id != call.site.content.website_id {
+        return Err(ApiError::not_found(NO_WEBSITE));
     }
+    Ok((call, read_json(body, MAX_JSON_BODY).await?))
 }
 
 #[derive(Deserialize, Default)]
@@ -89,9 +94,7 @@ async fn create_store(
 ) -> Response {
     respond(
         async {
-            let (call, body) = begin(&app, req, Area::Store, Access::Write).await?;
-            this_website(&call, &website_id)?;
-            let b: StoreBody = read_json(body, MAX_JSON_BODY).await?;
+            let (call, b): (Call, StoreBody) = store_call(&app, req, &website_id).await?;
             let title = b.title.trim();
             if title.is_empty() {
                 return Err(ApiError::field("title", NO_TITLE));
@@ -175,9 +178,7 @@ async fn create_category(
 ) -> Response {
     respond(
         async {
-            let (call, body) = begin(&app, req, Area::Store, Access::Write).await?;
-            this_website(&call, &website_id)?;
-            let b: CategoryBody = read_json(body, MAX_JSON_BODY).await?;
+            let (call, b): (Call, CategoryBody) = store_call(&app, req, &website_id).await?;
             let name = b.display_name.trim();
             if name.is_empty() {
                 return Err(ApiError::field("displayName", NO_NAME));
