@@ -15,6 +15,7 @@ pub mod forms;
 pub mod http;
 pub mod islands;
 pub mod lock_screen;
+pub mod openapi;
 pub mod owner;
 pub mod restock;
 pub mod server;

@@ -10,15 +10,16 @@
 //! | `POST …/restock/send` | owner token (store, write) | productId, variantId | `{sent}` |
 //! | `POST …/restock/send/all` | owner token (store, write) | sendRequests: [{productId, variantId}] | `{sent, results}` |
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use template_lang::value::Node;
-use tenants::{CursorPage, RestockSignup, StoreError};
+use tenants::{RestockSignup, StoreError};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::email::{self, compose};
 use crate::http::ApiError;
@@ -29,6 +30,7 @@ use crate::http::limits::Family;
 // Owner calls: the lists hold people's addresses (read as orders are); sending is the
 // store's work.
 use crate::http::owner::{Access, Area, begin as owner};
+use crate::openapi::{OwnerErrors, RESTOCK, WriteErrors};
 use crate::server::App;
 
 /// SPEC.md §5.
@@ -41,7 +43,6 @@ pub const UNKNOWN_VARIANT: &str =
 pub const IN_STOCK: &str = "This item is in stock: add it to your cart instead.";
 pub const NOT_ENABLED: &str = "This store does not take restock sign-ups.";
 
-const BASE: &str = "/api/site-users/account/notifications/restock";
 /// Rows per owner page unless `limit` asks for fewer (1-100).
 const PAGE: usize = 50;
 
@@ -64,9 +65,9 @@ pub fn restock_email_ok(email: &str) -> bool {
         && tld.bytes().all(|b| b.is_ascii_alphabetic())
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct SignUp {
+pub(crate) struct SignUp {
     product_id: String,
     variant_id: String,
     #[serde(default)]
@@ -95,7 +96,18 @@ fn merchandising_flag(call: &Call, product_id: &str, key: &str) -> bool {
         })
 }
 
+/// The answer to a sign-up.
+#[derive(Serialize, ToSchema)]
+struct Signed {
+    success: bool,
+}
+
 /// `POST …/restock`: a visitor's sign-up.
+#[utoipa::path(post, path = "/api/site-users/account/notifications/restock", tag = RESTOCK,
+    request_body = SignUp, security(("crumb" = [])),
+    responses((status = 200, body = Signed, description = "Signed up."),
+        (status = 409, body = crate::openapi::ErrorBody, description = "The variant is in stock."),
+        WriteErrors))]
 async fn sign_up(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -171,7 +183,10 @@ async fn sign_up(State(app): State<App>, req: Request) -> Response {
                 )
                 .await
             {
-                Ok(_) => Ok(json_response(StatusCode::OK, &json!({ "success": true }))),
+                Ok(_) => Ok(json_response(
+                    StatusCode::OK,
+                    &json!(Signed { success: true }),
+                )),
                 Err(StoreError::NotFound(_)) => Err(ApiError::not_found(UNKNOWN_VARIANT)),
                 Err(e) => Err(store_failure(&e)),
             }
@@ -192,12 +207,48 @@ fn limit_of(call: &Call) -> Result<usize, ApiError> {
     }
 }
 
-fn page_json<T>(page: CursorPage<T>, key: &str, row: impl Fn(&T) -> Value) -> Value {
-    json!({
-        key: page.rows.iter().map(row).collect::<Vec<_>>(),
-        "hasNextPage": page.has_next_page,
-        "nextPageCursor": page.next_page_cursor,
-    })
+/// One page of variants with people waiting.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct GroupsPage {
+    sign_up_groups: Vec<Group>,
+    has_next_page: bool,
+    next_page_cursor: Option<String>,
+}
+
+/// A variant with people waiting for it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Group {
+    product_id: String,
+    variant_id: String,
+    product_name: String,
+    product_url: String,
+    variant_description: String,
+    pending_count: u64,
+}
+
+/// One page of a variant's sign-ups.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SignUpsPage {
+    sign_ups: Vec<SignUpRow>,
+    has_next_page: bool,
+    next_page_cursor: Option<String>,
+}
+
+/// One sign-up; `notifiedOn` is set once its notice went out (milliseconds since 1970).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SignUpRow {
+    id: String,
+    product_id: String,
+    variant_id: String,
+    email: String,
+    is_join_mailing_list: bool,
+    language: Option<String>,
+    created_on: i64,
+    notified_on: Option<i64>,
 }
 
 fn cursor_problem(e: StoreError) -> ApiError {
@@ -249,6 +300,11 @@ fn product_facts(call: &Call, product_id: &str, sku: &str) -> (String, String, S
 }
 
 /// `GET …/restock/groups`: variants with people waiting.
+#[utoipa::path(get, path = "/api/site-users/account/notifications/restock/groups", tag = RESTOCK,
+    params(("cursor" = Option<String>, Query, description = "From the last page's `nextPageCursor`."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Rows per page (50 unless given).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = GroupsPage), OwnerErrors))]
 async fn groups(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -259,28 +315,51 @@ async fn groups(State(app): State<App>, req: Request) -> Response {
                 .restock_groups(call.site.tenant.id, call.query("cursor").as_deref(), limit)
                 .await
                 .map_err(cursor_problem)?;
-            let body = page_json(page, "signUpGroups", |g| {
-                let (title, url, description) = product_facts(&call, &g.item_id, &g.sku);
-                json!({
-                    "productId": g.item_id, "variantId": g.sku, "productName": title,
-                    "productUrl": url, "variantDescription": description, "pendingCount": g.pending,
-                })
-            });
-            Ok(json_response(StatusCode::OK, &body))
+            let body = GroupsPage {
+                sign_up_groups: page
+                    .rows
+                    .into_iter()
+                    .map(|g| {
+                        let (title, url, description) = product_facts(&call, &g.item_id, &g.sku);
+                        Group {
+                            product_id: g.item_id,
+                            variant_id: g.sku,
+                            product_name: title,
+                            product_url: url,
+                            variant_description: description,
+                            pending_count: g.pending.max(0) as u64,
+                        }
+                    })
+                    .collect(),
+                has_next_page: page.has_next_page,
+                next_page_cursor: page.next_page_cursor,
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
 }
 
-fn signup_json(s: &RestockSignup) -> Value {
-    json!({
-        "id": s.id, "productId": s.item_id, "variantId": s.sku, "email": s.email,
-        "isJoinMailingList": s.join_mailing_list, "language": s.language,
-        "createdOn": s.created_ms, "notifiedOn": s.notified_ms,
-    })
+fn signup_row(s: RestockSignup) -> SignUpRow {
+    SignUpRow {
+        id: s.id,
+        product_id: s.item_id,
+        variant_id: s.sku,
+        email: s.email,
+        is_join_mailing_list: s.join_mailing_list,
+        language: s.language,
+        created_on: s.created_ms,
+        notified_on: s.notified_ms,
+    }
 }
 
 /// `GET …/restock?productId&variantId`: one variant's sign-ups.
+#[utoipa::path(get, path = "/api/site-users/account/notifications/restock", tag = RESTOCK,
+    params(("productId" = String, Query), ("variantId" = String, Query),
+        ("cursor" = Option<String>, Query, description = "From the last page's `nextPageCursor`."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 100, description = "Rows per page (50 unless given).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = SignUpsPage), OwnerErrors))]
 async fn list(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -301,25 +380,28 @@ async fn list(State(app): State<App>, req: Request) -> Response {
                 )
                 .await
                 .map_err(cursor_problem)?;
-            Ok(json_response(
-                StatusCode::OK,
-                &page_json(page, "signUps", signup_json),
-            ))
+            let body = SignUpsPage {
+                sign_ups: page.rows.into_iter().map(signup_row).collect(),
+                has_next_page: page.has_next_page,
+                next_page_cursor: page.next_page_cursor,
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SendRequest {
+pub(crate) struct SendRequest {
     product_id: String,
     variant_id: String,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct SendAll {
+pub(crate) struct SendAll {
+    #[schema(max_items = 500)]
     send_requests: Vec<SendRequest>,
 }
 
@@ -352,20 +434,48 @@ async fn send_one(app: &App, call: &Call, r: &SendRequest) -> Result<u64, ApiErr
     Ok(sent)
 }
 
+/// How many notices went out.
+#[derive(Serialize, ToSchema)]
+struct Sent {
+    sent: u64,
+}
+
+/// Notices sent per variant.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SentAll {
+    sent: u64,
+    results: Vec<SentOne>,
+}
+
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SentOne {
+    product_id: String,
+    variant_id: String,
+    sent: u64,
+}
+
 /// `POST …/restock/send` {productId, variantId} → `{sent}`.
+#[utoipa::path(post, path = "/api/site-users/account/notifications/restock/send", tag = RESTOCK,
+    request_body = SendRequest, security(("ownerToken" = [])),
+    responses((status = 200, body = Sent), OwnerErrors))]
 async fn send(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = owner(&app, req, Area::Store, Access::Write).await?;
             let r: SendRequest = read_json(body, MAX_JSON_BODY).await?;
             let sent = send_one(&app, &call, &r).await?;
-            Ok(json_response(StatusCode::OK, &json!({ "sent": sent })))
+            Ok(json_response(StatusCode::OK, &json!(Sent { sent })))
         }
         .await,
     )
 }
 
 /// `POST …/restock/send/all` {sendRequests} → `{sent, results: [{productId, variantId, sent}]}`.
+#[utoipa::path(post, path = "/api/site-users/account/notifications/restock/send/all", tag = RESTOCK,
+    request_body = SendAll, security(("ownerToken" = [])),
+    responses((status = 200, body = SentAll), OwnerErrors))]
 async fn send_all(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -382,13 +492,18 @@ async fn send_all(State(app): State<App>, req: Request) -> Response {
             for r in &all.send_requests {
                 let sent = send_one(&app, &call, r).await?;
                 total += sent;
-                results.push(
-                    json!({ "productId": r.product_id, "variantId": r.variant_id, "sent": sent }),
-                );
+                results.push(SentOne {
+                    product_id: r.product_id.clone(),
+                    variant_id: r.variant_id.clone(),
+                    sent,
+                });
             }
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "sent": total, "results": results }),
+                &json!(SentAll {
+                    sent: total,
+                    results
+                }),
             ))
         }
         .await,
@@ -396,12 +511,12 @@ async fn send_all(State(app): State<App>, req: Request) -> Response {
 }
 
 /// The restock routes.
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route(BASE, post(sign_up).get(list))
-        .route(&format!("{BASE}/groups"), get(groups))
-        .route(&format!("{BASE}/send"), post(send))
-        .route(&format!("{BASE}/send/all"), post(send_all))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_up, list))
+        .routes(routes!(groups))
+        .routes(routes!(send))
+        .routes(routes!(send_all))
 }
 
 #[cfg(test)]

@@ -160,23 +160,47 @@ impl App {
     }
 }
 
+/// The API's routes with their OpenAPI description: each family registers its handlers
+/// through utoipa-axum, so the document lists exactly what is served.
+pub fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
+    use utoipa::OpenApi;
+    use utoipa_axum::router::OpenApiRouter;
+    let families: [OpenApiRouter<App>; 10] = [
+        crate::commerce::routes().into(),
+        crate::forms::routes().into(),
+        crate::restock::routes().into(),
+        crate::site_users::routes().into(),
+        crate::engagement::routes().into(),
+        crate::analytics::routes().into(),
+        crate::captcha::routes().into(),
+        crate::billing::routes().into(),
+        crate::owner::routes().into(),
+        OpenApiRouter::new().route(
+            crate::lock_screen::UNLOCK_PATH,
+            post(crate::lock_screen::unlock),
+        ),
+    ];
+    let mut all = OpenApiRouter::with_openapi(crate::openapi::ApiDoc::openapi());
+    for family in families {
+        crate::openapi::check_names(all.get_openapi(), family.get_openapi());
+        all = all.merge(family);
+    }
+    let (routes, mut doc) = all.split_for_parts();
+    crate::openapi::finish(&mut doc);
+    (routes, doc)
+}
+
 /// The router with every route and layer.
 pub fn router(app: App) -> Router {
+    let (api, doc) = api_routes();
+    let doc = crate::openapi::Served::new(&doc);
     Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route(
-            crate::lock_screen::UNLOCK_PATH,
-            post(crate::lock_screen::unlock),
+            crate::openapi::PATH,
+            get(move || std::future::ready(doc.response())),
         )
-        .merge(crate::commerce::routes())
-        .merge(crate::forms::routes())
-        .merge(crate::restock::routes())
-        .merge(crate::site_users::routes())
-        .merge(crate::engagement::routes())
-        .merge(crate::analytics::routes())
-        .merge(crate::captcha::routes())
-        .merge(crate::billing::routes())
-        .merge(crate::owner::routes())
+        .merge(api)
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(page)
