@@ -15,19 +15,22 @@
 //! carry script. Files are served with their type, `nosniff`, and cached for good (an id
 //! is never reused).
 
-use axum::Router;
 use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use axum::routing::{delete, get};
+use serde::Serialize;
 use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::refused;
+use super::{Deleted, refused};
 use crate::http::ApiError;
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 /// SPEC.md §9: a megabyte is 1,000,000 bytes.
@@ -46,11 +49,11 @@ pub fn unsupported(name: &str) -> String {
     format!("The file {name} does not appear to be a supported image or PDF file.")
 }
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/owner/assets", get(list).post(upload))
-        .route("/api/owner/assets/{id}", delete(remove))
-        .route("/_tessera/files/{id}/{name}", get(serve))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, upload))
+        .routes(routes!(remove))
+        .routes(routes!(serve))
 }
 
 /// The type of a file from its first bytes.
@@ -86,13 +89,65 @@ fn file_name(call: &Call) -> Result<String, ApiError> {
     Ok(name.to_owned())
 }
 
-fn asset_json(a: &tenants::Asset) -> serde_json::Value {
-    let name =
-        percent_encoding::utf8_percent_encode(&a.file_name, percent_encoding::NON_ALPHANUMERIC);
-    json!({"id": a.id, "fileName": a.file_name, "contentType": a.content_type, "size": a.size,
-           "createdOn": a.created_ms, "url": format!("{FILES}{}/{name}", a.id)})
+/// An uploaded file.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AssetAnswer {
+    id: String,
+    /// The name it was uploaded with.
+    file_name: String,
+    /// What its bytes are: `image/png`, `image/jpeg`, `image/gif`, `image/webp` or
+    /// `application/pdf`.
+    content_type: String,
+    /// Bytes.
+    size: i64,
+    /// When it was uploaded, milliseconds since 1970.
+    created_on: i64,
+    /// Where it is served (`/_tessera/files/{id}/{name}`).
+    url: String,
 }
 
+/// A file's bytes, as the request's body.
+#[derive(ToSchema)]
+#[schema(value_type = String, format = Binary)]
+#[allow(dead_code)] // a shape for the document; the body is read as bytes
+struct FileBytes(Vec<u8>);
+
+/// The site's uploaded files.
+#[derive(Serialize, ToSchema)]
+struct AssetList {
+    assets: Vec<AssetAnswer>,
+}
+
+fn asset_json(a: &tenants::Asset) -> AssetAnswer {
+    let name =
+        percent_encoding::utf8_percent_encode(&a.file_name, percent_encoding::NON_ALPHANUMERIC);
+    AssetAnswer {
+        id: a.id.clone(),
+        file_name: a.file_name.clone(),
+        content_type: a.content_type.clone(),
+        size: a.size,
+        created_on: a.created_ms,
+        url: format!("{FILES}{}/{name}", a.id),
+    }
+}
+
+/// `POST /api/owner/assets?fileName=NAME`: uploads an image or a PDF.
+#[utoipa::path(post, path = "/api/owner/assets", tag = OWNER,
+    operation_id = "owner.upload_asset",
+    params(("fileName" = String, Query, min_length = 1,
+        description = "The file's name (its last path part is kept, at most 200 characters).")),
+    request_body(content = inline(FileBytes), content_type = "application/octet-stream",
+        description = "The file's bytes, at most 20 MB: a PNG, JPEG, GIF, WebP or PDF, \
+            known from its first bytes (the request's Content-Type is not read)."),
+    security(("ownerToken" = [])),
+    responses((status = 201, body = AssetAnswer, description = "The file, stored."),
+        OwnerErrors,
+        (status = 413, body = crate::openapi::ErrorBody, description = "Over 20 MB: \
+            \"The file {fileName} is too large. The maximum allowed file size is 20 MB.\""),
+        (status = 415, body = crate::openapi::ErrorBody, description = "Not an image or PDF \
+            this site takes: \"The file {fileName} does not appear to be a supported image or \
+            PDF file.\"")))]
 async fn upload(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -129,12 +184,20 @@ async fn upload(State(app): State<App>, req: Request) -> Response {
                 .put_asset(call.site.tenant.id, &name, kind, bytes.to_vec())
                 .await
                 .map_err(|e| store_failure(&e))?;
-            Ok(json_response(StatusCode::CREATED, &asset_json(&asset)))
+            Ok(json_response(
+                StatusCode::CREATED,
+                &json!(asset_json(&asset)),
+            ))
         }
         .await,
     )
 }
 
+/// `GET /api/owner/assets`: the site's uploaded files.
+#[utoipa::path(get, path = "/api/owner/assets", tag = OWNER,
+    operation_id = "owner.list_assets",
+    security(("ownerToken" = [])),
+    responses((status = 200, body = AssetList), OwnerErrors))]
 async fn list(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -145,12 +208,18 @@ async fn list(State(app): State<App>, req: Request) -> Response {
                 .await
                 .map_err(|e| store_failure(&e))?;
             let assets: Vec<_> = assets.iter().map(asset_json).collect();
-            Ok(json_response(StatusCode::OK, &json!({ "assets": assets })))
+            Ok(json_response(StatusCode::OK, &json!(AssetList { assets })))
         }
         .await,
     )
 }
 
+/// `DELETE /api/owner/assets/{id}`: deletes an uploaded file (its URL stops working).
+#[utoipa::path(delete, path = "/api/owner/assets/{id}", tag = OWNER,
+    operation_id = "owner.delete_asset",
+    params(("id" = String, Path, description = "The file's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Deleted), OwnerErrors))]
 async fn remove(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -159,14 +228,32 @@ async fn remove(State(app): State<App>, Path(id): Path<String>, req: Request) ->
                 .delete_asset(call.site.tenant.id, &id)
                 .await
                 .map_err(|e| refused(&e, NO_ASSET))?;
-            Ok(json_response(StatusCode::OK, &json!({ "deleted": id })))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(Deleted { deleted: id }),
+            ))
         }
         .await,
     )
 }
 
-/// `GET /_tessera/files/{id}/{name}`: an uploaded file of the request's site (the name is
-/// for people; the id finds it).
+/// `GET /_tessera/files/{id}/{name}`: an uploaded file of the request's site.
+///
+/// The name is for people; the id finds it.
+#[utoipa::path(get, path = "/_tessera/files/{id}/{name}", tag = OWNER,
+    operation_id = "owner.serve_file",
+    params(("id" = String, Path, description = "The file's id."),
+        ("name" = String, Path, description = "Any name (the upload's, in `url`).")),
+    responses(
+        (status = 200, description = "The file, with its type; kept by caches for good.",
+            content(("image/png"), ("image/jpeg"), ("image/gif"), ("image/webp"),
+                ("application/pdf")),
+            headers(("Cache-Control" = String, description = "`public, max-age=31536000, immutable`"),
+                ("X-Content-Type-Options" = String, description = "`nosniff`"))),
+        (status = 404, body = crate::openapi::ErrorBody,
+            description = "No site has this host, or it has no file with this id."),
+        (status = 503, body = crate::openapi::ErrorBody,
+            description = "The store cannot be reached right now.")))]
 async fn serve(
     State(app): State<App>,
     Path((id, _name)): Path<(String, String)>,

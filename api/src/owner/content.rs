@@ -16,22 +16,24 @@
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
 //! collection. The item's collection is the path's; an update keeps it.
 
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, put};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::store_setup::PRODUCTS_TYPE;
 use tenants::{Collection, Item};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
-use super::{refused, site_content};
+use super::{Deleted, refused, site_content};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::json_response;
 use crate::http::owner::{Access, Area, begin, require};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const NO_COLLECTION: &str = "That collection does not exist.";
@@ -56,18 +58,12 @@ pub const NOT_AN_ITEM: &str = "An item is a JSON object with urlId, title and re
 pub const MAX_PRODUCTS: usize = 200;
 pub const MAX_ITEMS: usize = 250;
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/owner/collections", get(collections))
-        .route(
-            "/api/owner/collections/{id}/items",
-            get(items).post(create_item),
-        )
-        .route(
-            "/api/owner/items/{id}",
-            put(update_item).delete(delete_item),
-        )
-        .route("/api/owner/items/{id}/stock", put(set_stock))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(collections))
+        .routes(routes!(items, create_item))
+        .routes(routes!(update_item, delete_item))
+        .routes(routes!(set_stock))
 }
 
 fn is_store(c: &Collection) -> bool {
@@ -83,23 +79,64 @@ fn area_of(c: &Collection) -> Area {
     }
 }
 
+/// The site's collections.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerCollectionList)]
+struct CollectionList {
+    collections: Vec<CollectionSummary>,
+}
+
+/// A collection, with how many items it holds.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerCollectionSummary)]
+#[serde(rename_all = "camelCase")]
+struct CollectionSummary {
+    id: String,
+    url_id: String,
+    title: String,
+    /// 1 generic, 7 template page, 10 page, 13 products (a store).
+    #[serde(rename = "type")]
+    kind: i64,
+    /// The template's collection type (`blog`, `products`, `page` …).
+    type_name: String,
+    enabled: bool,
+    /// How many items it has.
+    items: usize,
+}
+
+/// Items (an item is the import format's item, as stored).
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerItemList)]
+struct ItemList<'a> {
+    #[schema(value_type = Vec<Object>)]
+    items: Vec<&'a Item>,
+}
+
+/// `GET /api/owner/collections`: the site's collections.
+#[utoipa::path(get, path = "/api/owner/collections", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CollectionList), OwnerErrors))]
 async fn collections(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
             let site = site_content(&app, &call).await?;
-            let list: Vec<Value> = site
+            let collections = site
                 .collections
                 .iter()
-                .map(|c| {
-                    json!({"id": c.id, "urlId": c.url_id, "title": c.title, "type": c.kind,
-                           "typeName": c.type_name, "enabled": c.enabled,
-                           "items": site.items_of(&c.id).count()})
+                .map(|c| CollectionSummary {
+                    id: c.id.clone(),
+                    url_id: c.url_id.clone(),
+                    title: c.title.clone(),
+                    kind: c.kind,
+                    type_name: c.type_name.clone(),
+                    enabled: c.enabled,
+                    items: site.items_of(&c.id).count(),
                 })
                 .collect();
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "collections": list }),
+                &json!(CollectionList { collections }),
             ))
         }
         .await,
@@ -123,13 +160,20 @@ async fn collection_for(
     Ok((site, c))
 }
 
+/// `GET /api/owner/collections/{id}/items`: a collection's items.
+#[utoipa::path(get, path = "/api/owner/collections/{id}/items", tag = OWNER,
+    params(("id" = String, Path, description = "The collection's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = ItemList,
+        description = "Its items (a store's need the store role; the others, content's)."),
+        OwnerErrors))]
 async fn items(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = crate::http::call::Call::begin(&app, req).await?;
             let (site, c) = collection_for(&app, &call, &id, Access::Read).await?;
             let items: Vec<&Item> = site.items_of(&c.id).collect();
-            Ok(json_response(StatusCode::OK, &json!({ "items": items })))
+            Ok(json_response(StatusCode::OK, &json!(ItemList { items })))
         }
         .await,
     )
@@ -219,6 +263,16 @@ fn check_item(
     }
 }
 
+/// `POST /api/owner/collections/{id}/items`: adds an item to a collection.
+#[utoipa::path(post, path = "/api/owner/collections/{id}/items", tag = OWNER,
+    params(("id" = String, Path, description = "The collection's id.")),
+    request_body(content = Object, description = "An item of the import format: `urlId` \
+        (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType`, \
+        and for a product `productType` (1-4) and `variants` (`sku`, `priceMinor`, `currency`, \
+        `qtyInStock` …). `id` and `collectionId` are ignored."),
+    security(("ownerToken" = [])),
+    responses((status = 201, body = Object, description = "The item as stored, with its id."),
+        OwnerErrors))]
 async fn create_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -275,6 +329,13 @@ async fn item_for(
     Ok((site, c, item))
 }
 
+/// `PUT /api/owner/items/{id}`: replaces an item (it stays in its collection).
+#[utoipa::path(put, path = "/api/owner/items/{id}", tag = OWNER,
+    params(("id" = String, Path, description = "The item's id.")),
+    request_body(content = Object, description = "An item of the import format, as for \
+        creating one."),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
 async fn update_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -296,6 +357,11 @@ async fn update_item(State(app): State<App>, Path(id): Path<String>, req: Reques
     )
 }
 
+/// `DELETE /api/owner/items/{id}`: deletes an item.
+#[utoipa::path(delete, path = "/api/owner/items/{id}", tag = OWNER,
+    params(("id" = String, Path, description = "The item's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Deleted), OwnerErrors))]
 async fn delete_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -305,20 +371,44 @@ async fn delete_item(State(app): State<App>, Path(id): Path<String>, req: Reques
                 .delete_item(call.site.tenant.id, &id)
                 .await
                 .map_err(|e| refused(&e, NO_ITEM))?;
-            Ok(json_response(StatusCode::OK, &json!({ "deleted": id })))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(Deleted { deleted: id }),
+            ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize, Default)]
+/// A variant's new stock.
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = OwnerStockBody)]
 #[serde(default)]
-struct StockBody {
+pub(crate) struct StockBody {
+    /// The variant's SKU.
+    #[schema(required = true)]
     sku: String,
+    /// Units in stock (unchanged when absent).
+    #[schema(minimum = 0)]
     quantity: Option<i64>,
+    /// Never sold out.
     unlimited: bool,
 }
 
+/// A variant's stock as stored.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerStockSet)]
+struct StockSet {
+    sku: String,
+    quantity: i64,
+    unlimited: bool,
+}
+
+/// `PUT /api/owner/items/{id}/stock`: sets a product variant's stock.
+#[utoipa::path(put, path = "/api/owner/items/{id}/stock", tag = OWNER,
+    params(("id" = String, Path, description = "The product's item id.")),
+    request_body = StockBody, security(("ownerToken" = [])),
+    responses((status = 200, body = StockSet), OwnerErrors))]
 async fn set_stock(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -342,7 +432,11 @@ async fn set_stock(State(app): State<App>, Path(id): Path<String>, req: Request)
                 .map_err(|e| refused(&e, NO_VARIANT))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"sku": b.sku, "quantity": quantity, "unlimited": b.unlimited}),
+                &json!(StockSet {
+                    sku: b.sku,
+                    quantity,
+                    unlimited: b.unlimited,
+                }),
             ))
         }
         .await,

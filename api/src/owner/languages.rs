@@ -13,13 +13,14 @@
 //! translation provider's connection (`connection`, from the import) is what `DELETE`
 //! removes; the languages stay.
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{delete, get};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::site_content;
 use crate::http::ApiError;
@@ -27,6 +28,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const EXISTS: &str = "This language already exists";
@@ -36,15 +38,12 @@ pub const BAD_LIST: &str = "languages is a list of language tags.";
 
 const MAX_LANGUAGES: usize = 50;
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/multilingual/settings", get(settings))
-        .route("/api/multilingual/status", get(status))
-        .route(
-            "/api/multilingual/languages",
-            get(languages).put(put_languages),
-        )
-        .route("/api/multilingual/connection", delete(disconnect))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(settings))
+        .routes(routes!(status))
+        .routes(routes!(languages, put_languages))
+        .routes(routes!(disconnect))
 }
 
 /// The stored settings as an object (`{}` when never set).
@@ -71,6 +70,24 @@ fn connection_of(m: &Map<String, Value>) -> Value {
         .unwrap_or(Value::Null)
 }
 
+/// The multilingual settings.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MultilingualSettings {
+    /// The site's own language.
+    default_language: String,
+    /// `[{tag, enabled}]` as `PUT …/languages` stores them (or as imported).
+    #[schema(value_type = Vec<Value>)]
+    languages: Value,
+    /// The translation provider's connection, from the import; null when none.
+    #[schema(value_type = Option<Object>)]
+    connection: Value,
+}
+
+/// `GET /api/multilingual/settings`: the site's languages and translation connection.
+#[utoipa::path(get, path = "/api/multilingual/settings", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = MultilingualSettings), OwnerErrors))]
 async fn settings(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -78,10 +95,10 @@ async fn settings(State(app): State<App>, req: Request) -> Response {
             let m = stored(&app, &call).await?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({
-                    "defaultLanguage": call.site.content.language,
-                    "languages": languages_of(&m),
-                    "connection": connection_of(&m),
+                &json!(MultilingualSettings {
+                    default_language: call.site.content.language.clone(),
+                    languages: languages_of(&m),
+                    connection: connection_of(&m),
                 }),
             ))
         }
@@ -89,6 +106,21 @@ async fn settings(State(app): State<App>, req: Request) -> Response {
     )
 }
 
+/// Whether the site is multilingual.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MultilingualStatus {
+    /// True with one language or more.
+    enabled: bool,
+    language_count: usize,
+    /// True while a translation provider is connected.
+    connected: bool,
+}
+
+/// `GET /api/multilingual/status`: whether the site has languages and a connection.
+#[utoipa::path(get, path = "/api/multilingual/status", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = MultilingualStatus), OwnerErrors))]
 async fn status(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -97,13 +129,29 @@ async fn status(State(app): State<App>, req: Request) -> Response {
             let count = languages_of(&m).as_array().map_or(0, Vec::len);
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"enabled": count > 0, "languageCount": count, "connected": !connection_of(&m).is_null()}),
+                &json!(MultilingualStatus {
+                    enabled: count > 0,
+                    language_count: count,
+                    connected: !connection_of(&m).is_null(),
+                }),
             ))
         }
         .await,
     )
 }
 
+/// The site's languages.
+#[derive(Serialize, ToSchema)]
+struct LanguageList {
+    /// `[{tag, enabled}]` as `PUT` stores them (or as imported).
+    #[schema(value_type = Vec<Value>)]
+    languages: Value,
+}
+
+/// `GET /api/multilingual/languages`: the site's languages.
+#[utoipa::path(get, path = "/api/multilingual/languages", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = LanguageList), OwnerErrors))]
 async fn languages(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -111,17 +159,49 @@ async fn languages(State(app): State<App>, req: Request) -> Response {
             let m = stored(&app, &call).await?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"languages": languages_of(&m)}),
+                &json!(LanguageList {
+                    languages: languages_of(&m)
+                }),
             ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
-struct LanguagesBody {
+/// The site's new languages.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct LanguagesBody {
+    /// At most 50 BCP 47 tags, each once; a tag alone is enabled.
     #[serde(default)]
+    #[schema(value_type = Vec<LanguageGiven>, required = true, max_items = 50)]
     languages: Value,
+}
+
+/// A language tag (`fr-FR`), or `{tag, enabled}` (`language` may stand for `tag`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; languages are checked as JSON values
+#[serde(untagged)]
+enum LanguageGiven {
+    Tag(String),
+    Setting(LanguageSetting),
+}
+
+/// A language as stored.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; languages are built as JSON values
+struct LanguageSetting {
+    /// A BCP 47 tag, in canonical form once stored.
+    tag: String,
+    /// True when absent.
+    #[serde(default)]
+    enabled: bool,
+}
+
+/// The languages as stored.
+#[derive(Serialize, ToSchema)]
+struct LanguagesSaved {
+    #[schema(value_type = Vec<LanguageSetting>)]
+    languages: Vec<Value>,
 }
 
 /// The languages as stored (`[{tag, enabled}]`), or the problems by field path.
@@ -166,6 +246,11 @@ fn check_languages(list: &Value) -> Result<Vec<Value>, ApiError> {
     }
 }
 
+/// `PUT /api/multilingual/languages`: replaces the site's languages.
+#[utoipa::path(put, path = "/api/multilingual/languages", tag = OWNER,
+    request_body = LanguagesBody, security(("ownerToken" = [])),
+    responses((status = 200, body = LanguagesSaved, description = "As stored (canonical tags)."),
+        OwnerErrors))]
 async fn put_languages(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -180,13 +265,27 @@ async fn put_languages(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"languages": languages}),
+                &json!(LanguagesSaved { languages }),
             ))
         }
         .await,
     )
 }
 
+/// The connection is gone.
+#[derive(Serialize, ToSchema)]
+#[schema(as = MultilingualDisconnected)]
+struct Disconnected {
+    /// Always false.
+    connected: bool,
+}
+
+/// `DELETE /api/multilingual/connection`: removes the translation connection.
+///
+/// The languages stay.
+#[utoipa::path(delete, path = "/api/multilingual/connection", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Disconnected), OwnerErrors))]
 async fn disconnect(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -198,7 +297,10 @@ async fn disconnect(State(app): State<App>, req: Request) -> Response {
                     .await
                     .map_err(|e| store_failure(&e))?;
             }
-            Ok(json_response(StatusCode::OK, &json!({"connected": false})))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(Disconnected { connected: false }),
+            ))
         }
         .await,
     )

@@ -15,14 +15,15 @@
 //! `memberAreaId` (a declared member area) and `items` (one level of children). A
 //! navigation holds at most 100 links.
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::HeaderFooter;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{refused, site_content};
 use crate::http::ApiError;
@@ -30,6 +31,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const NO_SUCH_NAVIGATION: &str = "That navigation is not in the site's template.";
@@ -48,14 +50,11 @@ const MAX_LINKS: usize = 100;
 /// SPEC.md §5: URLs under 2083 characters.
 const MAX_URL: usize = 2083;
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/commondata/GetSiteLayout", get(site_layout))
-        .route("/api/widget/UpdateNavigation", post(update_navigation))
-        .route(
-            "/api/site-header-footer",
-            get(header_footer).put(put_header_footer),
-        )
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(site_layout))
+        .routes(routes!(update_navigation))
+        .routes(routes!(header_footer, put_header_footer))
 }
 
 /// The template's navigations, `(name, title)` in `template.conf` order (none without a
@@ -74,38 +73,146 @@ pub async fn navigations(app: &App, call: &Call) -> Result<Vec<(String, String)>
     Ok(loaded.folder.navigations.clone())
 }
 
+/// The site's navigations, in the template's order.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SiteLayout {
+    layout: Vec<LayoutNavigation>,
+    /// The site's template version (what `UpdateNavigation` may name), null without one.
+    template_id: Option<String>,
+}
+
+/// One navigation of the template, with the links stored for it.
+#[derive(Serialize, ToSchema)]
+struct LayoutNavigation {
+    /// Its name in `template.conf` (what `UpdateNavigation`'s `fieldName` names).
+    identifier: String,
+    title: String,
+    /// The stored links (as `UpdateNavigation` answers them, or as imported).
+    #[schema(value_type = Vec<Object>)]
+    links: Vec<Value>,
+}
+
+/// `GET /api/commondata/GetSiteLayout`: the navigations and their links.
+#[utoipa::path(get, path = "/api/commondata/GetSiteLayout", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = SiteLayout), OwnerErrors))]
 async fn site_layout(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
             let content = site_content(&app, &call).await?;
-            let layout: Vec<Value> = navigations(&app, &call)
+            let layout: Vec<LayoutNavigation> = navigations(&app, &call)
                 .await?
                 .into_iter()
-                .map(|(name, title)| {
-                    json!({"identifier": name, "title": title, "links": content.navigation(&name)})
+                .map(|(name, title)| LayoutNavigation {
+                    links: content.navigation(&name).to_vec(),
+                    identifier: name,
+                    title,
                 })
                 .collect();
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"layout": layout, "templateId": call.site.template_version.map(|v| v.0.to_string())}),
+                &json!(SiteLayout {
+                    layout,
+                    template_id: call.site.template_version.map(|v| v.0.to_string()),
+                }),
             ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize, Default)]
+/// A navigation's new links.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
-struct NavigationBody {
+pub(crate) struct NavigationBody {
+    /// The navigation's name in `template.conf`.
+    #[schema(required = true)]
     field_name: String,
+    /// The template version the layout was read with (409 when the site's has changed).
     template_id: Option<String>,
+    /// The links (none when absent).
     navigation: NavigationItems,
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Serialize, Default, ToSchema)]
 #[serde(default)]
-struct NavigationItems {
+pub(crate) struct NavigationItems {
+    /// At most 100 links in all, children included.
+    #[schema(value_type = Option<Vec<NavigationLinkIn>>, max_items = 100)]
+    items: Value,
+}
+
+/// A link as sent: `collectionId` or `externalLink` (with a `title`).
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; links are checked as JSON values
+#[serde(rename_all = "camelCase")]
+struct NavigationLinkIn {
+    /// A collection of this site.
+    collection_id: Option<String>,
+    external_link: Option<ExternalLinkIn>,
+    /// Needed with `externalLink`.
+    title: Option<String>,
+    /// A member area the site declares.
+    member_area_id: Option<String>,
+    /// Children, one level deep.
+    #[schema(no_recursion)]
+    items: Option<Vec<NavigationLinkIn>>,
+}
+
+/// An http, https or mailto URL under 2083 characters, or `{url, newWindow}`.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document
+#[serde(untagged)]
+enum ExternalLinkIn {
+    Url(String),
+    Link(ExternalLinkParts),
+}
+
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document
+#[serde(rename_all = "camelCase")]
+struct ExternalLinkParts {
+    #[schema(max_length = 2082)]
+    url: String,
+    #[serde(default)]
+    new_window: bool,
+}
+
+/// A link as stored.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; links are built as JSON values
+#[serde(rename_all = "camelCase")]
+struct NavigationLink {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    collection_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    external_link: Option<ExternalLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    member_area_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(no_recursion)]
+    items: Option<Vec<NavigationLink>>,
+}
+
+/// An external link as stored.
+#[derive(ToSchema)]
+#[schema(as = NavigationExternalLink)]
+#[allow(dead_code)] // a shape for the document
+#[serde(rename_all = "camelCase")]
+struct ExternalLink {
+    url: String,
+    new_window: bool,
+}
+
+/// The navigation as stored.
+#[derive(Serialize, ToSchema)]
+struct NavigationSaved {
+    identifier: String,
+    #[schema(value_type = Vec<NavigationLink>)]
     items: Value,
 }
 
@@ -228,6 +335,13 @@ fn check_links(
     out
 }
 
+/// `POST /api/widget/UpdateNavigation`: replaces a navigation's links.
+#[utoipa::path(post, path = "/api/widget/UpdateNavigation", tag = OWNER,
+    request_body = NavigationBody, security(("ownerToken" = [])),
+    responses((status = 200, body = NavigationSaved, description = "The links as stored."),
+        (status = 409, body = crate::openapi::ErrorBody,
+            description = "`templateId` is not the site's template version any more."),
+        OwnerErrors))]
 async fn update_navigation(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -282,13 +396,29 @@ async fn update_navigation(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| refused(&e, NO_SUCH_NAVIGATION))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"identifier": name, "items": links}),
+                &json!(NavigationSaved {
+                    identifier: name.to_owned(),
+                    items: links,
+                }),
             ))
         }
         .await,
     )
 }
 
+/// The header and footer objects.
+#[derive(Serialize, ToSchema)]
+struct HeaderFooterAnswer {
+    #[schema(value_type = Object)]
+    header: Value,
+    #[schema(value_type = Object)]
+    footer: Value,
+}
+
+/// `GET /api/site-header-footer`: the site's header and footer.
+#[utoipa::path(get, path = "/api/site-header-footer", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = HeaderFooterAnswer), OwnerErrors))]
 async fn header_footer(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -305,17 +435,27 @@ async fn header_footer(State(app): State<App>, req: Request) -> Response {
 
 fn hf_json(hf: &HeaderFooter) -> Value {
     let object = |v: &Value| if v.is_object() { v.clone() } else { json!({}) };
-    json!({"header": object(&hf.header), "footer": object(&hf.footer)})
+    json!(HeaderFooterAnswer {
+        header: object(&hf.header),
+        footer: object(&hf.footer),
+    })
 }
 
-#[derive(Deserialize)]
-struct HeaderFooterBody {
+/// The new header and footer.
+#[derive(Deserialize, ToSchema)]
+pub(crate) struct HeaderFooterBody {
     #[serde(default)]
+    #[schema(value_type = Object, required = true)]
     header: Value,
     #[serde(default)]
+    #[schema(value_type = Object, required = true)]
     footer: Value,
 }
 
+/// `PUT /api/site-header-footer`: replaces the header and footer.
+#[utoipa::path(put, path = "/api/site-header-footer", tag = OWNER,
+    request_body = HeaderFooterBody, security(("ownerToken" = [])),
+    responses((status = 200, body = HeaderFooterAnswer, description = "As stored."), OwnerErrors))]
 async fn put_header_footer(State(app): State<App>, req: Request) -> Response {
     respond(
         async {

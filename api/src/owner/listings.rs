@@ -7,29 +7,45 @@
 //! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{submissions}` oldest first |
 //! | `GET /api/owner/subscribers` | forms, read | `{subscribers}` |
 
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::get;
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::ApiError;
 use crate::http::call::respond;
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const NO_FORM: &str = "That form does not exist.";
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/owner/orders", get(orders))
-        .route("/api/owner/forms", get(forms))
-        .route("/api/owner/forms/{form_id}/submissions", get(submissions))
-        .route("/api/owner/subscribers", get(subscribers))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(orders))
+        .routes(routes!(forms))
+        .routes(routes!(submissions))
+        .routes(routes!(subscribers))
 }
 
+/// The site's orders.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerOrderList)]
+struct OrderList {
+    /// Newest first, each as the order status page shows it.
+    #[schema(value_type = Vec<Object>)]
+    orders: Vec<Value>,
+}
+
+/// `GET /api/owner/orders`: the site's orders.
+#[utoipa::path(get, path = "/api/owner/orders", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = OrderList), OwnerErrors))]
 async fn orders(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -43,12 +59,33 @@ async fn orders(State(app): State<App>, req: Request) -> Response {
                 .iter()
                 .map(|o| crate::commerce::json::order_json(o, &call.site))
                 .collect();
-            Ok(json_response(StatusCode::OK, &json!({ "orders": orders })))
+            Ok(json_response(StatusCode::OK, &json!(OrderList { orders })))
         }
         .await,
     )
 }
 
+/// The site's forms.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerFormList)]
+struct FormList {
+    forms: Vec<FormSummary>,
+}
+
+/// A form, with how many answers it has.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerFormSummary)]
+struct FormSummary {
+    id: String,
+    name: String,
+    /// How many submissions are stored.
+    submissions: usize,
+}
+
+/// `GET /api/owner/forms`: the site's forms.
+#[utoipa::path(get, path = "/api/owner/forms", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = FormList), OwnerErrors))]
 async fn forms(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -67,14 +104,35 @@ async fn forms(State(app): State<App>, req: Request) -> Response {
                     .await
                     .map_err(|e| store_failure(&e))?
                     .len();
-                out.push(json!({"id": f.id, "name": f.name, "submissions": n}));
+                out.push(FormSummary {
+                    id: f.id,
+                    name: f.name,
+                    submissions: n,
+                });
             }
-            Ok(json_response(StatusCode::OK, &json!({ "forms": out })))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(FormList { forms: out }),
+            ))
         }
         .await,
     )
 }
 
+/// A form's submissions.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerSubmissionList)]
+struct SubmissionList {
+    /// Oldest first, as stored.
+    #[schema(value_type = Vec<Object>)]
+    submissions: Vec<tenants::FormSubmission>,
+}
+
+/// `GET /api/owner/forms/{form_id}/submissions`: a form's submissions.
+#[utoipa::path(get, path = "/api/owner/forms/{form_id}/submissions", tag = OWNER,
+    params(("form_id" = String, Path, description = "The form's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = SubmissionList), OwnerErrors))]
 async fn submissions(
     State(app): State<App>,
     Path(form_id): Path<String>,
@@ -99,13 +157,25 @@ async fn submissions(
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "submissions": subs }),
+                &json!(SubmissionList { submissions: subs }),
             ))
         }
         .await,
     )
 }
 
+/// The newsletter's subscribers.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerSubscriberList)]
+struct SubscriberList {
+    #[schema(value_type = Vec<Object>)]
+    subscribers: Vec<tenants::Subscriber>,
+}
+
+/// `GET /api/owner/subscribers`: the newsletter subscribers (form sign-ups).
+#[utoipa::path(get, path = "/api/owner/subscribers", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = SubscriberList), OwnerErrors))]
 async fn subscribers(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -117,7 +187,7 @@ async fn subscribers(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "subscribers": subs }),
+                &json!(SubscriberList { subscribers: subs }),
             ))
         }
         .await,

@@ -13,7 +13,9 @@
 //! Every change goes through the store, which bumps the site's content version, so every
 //! node serves it at once.
 
-use axum::Router;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::http::ApiError;
 use crate::http::call::Call;
@@ -28,16 +30,32 @@ pub mod preferences;
 pub mod store_setup;
 pub mod templates;
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .merge(store_setup::routes())
-        .merge(layout::routes())
-        .merge(preferences::routes())
-        .merge(languages::routes())
-        .merge(content::routes())
-        .merge(listings::routes())
-        .merge(templates::routes())
-        .merge(assets::routes())
+/// Every owner route, with its description. Two parts must not name different schemas
+/// alike ([`crate::openapi::check_names`]).
+pub fn routes() -> OpenApiRouter<App> {
+    let parts = [
+        store_setup::routes(),
+        layout::routes(),
+        preferences::routes(),
+        languages::routes(),
+        content::routes(),
+        listings::routes(),
+        templates::routes(),
+        assets::routes(),
+    ];
+    let mut all = OpenApiRouter::new();
+    for part in parts {
+        crate::openapi::check_names(all.get_openapi(), part.get_openapi());
+        all = all.merge(part);
+    }
+    all
+}
+
+/// The answer to a deletion: the id of what is gone.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerDeleted)]
+pub struct Deleted {
+    pub deleted: String,
 }
 
 /// The call's site as stored (cached per content version).

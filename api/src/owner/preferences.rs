@@ -8,12 +8,14 @@
 //! A PUT replaces the namespace; empty values (null and "") are dropped, as SPEC.md §3
 //! says (an empty list or object is a value: "none of these"). A namespace is 1-64 of `a-z A-Z 0-9 - _ .`.
 
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::get;
+use serde::Serialize;
 use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::refused;
 use crate::http::ApiError;
@@ -21,16 +23,14 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const BAD_NAMESPACE: &str = "A namespace is 1-64 letters, digits, '-', '_' or '.'.";
 pub const NOT_AN_OBJECT: &str = "Preferences are a JSON object.";
 
-pub fn routes() -> Router<App> {
-    Router::new().route(
-        "/api/v1/commerce-preferences/{namespace}",
-        get(read).put(write),
-    )
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new().routes(routes!(read, write))
 }
 
 fn namespace_ok(n: &str) -> Result<(), ApiError> {
@@ -44,13 +44,35 @@ fn namespace_ok(n: &str) -> Result<(), ApiError> {
     }
 }
 
+/// A namespace's preferences.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct CommercePreferences<'a> {
+    website_id: &'a str,
+    namespace: &'a str,
+    /// Name → value; no value is null or "".
+    #[schema(value_type = Object)]
+    preferences: &'a Map<String, Value>,
+}
+
 fn answer(call: &Call, namespace: &str, prefs: &Map<String, Value>) -> Response {
     json_response(
         StatusCode::OK,
-        &json!({"websiteId": call.site.content.website_id, "namespace": namespace, "preferences": prefs}),
+        &json!(CommercePreferences {
+            website_id: &call.site.content.website_id,
+            namespace,
+            preferences: prefs,
+        }),
     )
 }
 
+/// `GET /api/v1/commerce-preferences/{namespace}`: a namespace's preferences.
+#[utoipa::path(get, path = "/api/v1/commerce-preferences/{namespace}", tag = OWNER,
+    operation_id = "owner.read_commerce_preferences",
+    params(("namespace" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$",
+        description = "`checkout`, `merchandising`, `store` … (404 for another shape).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CommercePreferences), OwnerErrors))]
 async fn read(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -67,6 +89,15 @@ async fn read(State(app): State<App>, Path(namespace): Path<String>, req: Reques
     )
 }
 
+/// `PUT /api/v1/commerce-preferences/{namespace}`: replaces a namespace's preferences.
+#[utoipa::path(put, path = "/api/v1/commerce-preferences/{namespace}", tag = OWNER,
+    operation_id = "owner.write_commerce_preferences",
+    params(("namespace" = String, Path, pattern = "^[A-Za-z0-9._-]{1,64}$",
+        description = "`checkout`, `merchandising`, `store` … (404 for another shape).")),
+    request_body(content = Object,
+        description = "Name → value; null and \"\" values are dropped."),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CommercePreferences, description = "As stored."), OwnerErrors))]
 async fn write(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
     respond(
         async {

@@ -12,15 +12,16 @@
 //! navigation (the first of the template's layout). A site whose template has no
 //! navigation answers 409 "Unable to find site main navigation" and nothing is created.
 
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::post;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 use tenants::store_setup::{LIST_VIEW, ROOT};
 use tenants::{Category, NewStore, StoreError};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::{layout, refused};
 use crate::http::ApiError;
@@ -28,6 +29,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::json_response;
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const NO_MAIN_NAVIGATION: &str = "Unable to find site main navigation";
@@ -48,16 +50,10 @@ pub const MAX_CATEGORY_NAME: usize = 25;
 const MAX_TITLE: usize = 200;
 const RENDERINGS: [&str; 2] = [LIST_VIEW, "GRID_VIEW"];
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route(
-            "/api/content-service/product/1.1/websites/{website_id}/products",
-            post(create_store),
-        )
-        .route(
-            "/api/content-service/product/1.1/websites/{website_id}/products/{collection_id}/categories",
-            post(create_category),
-        )
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(create_store))
+        .routes(routes!(create_category))
 }
 
 /// A store-setup call: a token whose role may change the store, the path's website being
@@ -74,19 +70,55 @@ async fn store_call<T: serde::de::DeserializeOwned>(
     Ok((call, read_json(body, MAX_JSON_BODY).await?))
 }
 
-#[derive(Deserialize, Default)]
+/// A new store.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
-struct StoreBody {
+#[schema(as = NewStoreBody)]
+pub(crate) struct StoreBody {
+    /// At most 200 characters, not blank.
+    #[schema(required = true, min_length = 1, max_length = 200)]
     title: String,
+    /// The title in navigation (the title's when empty).
     navigation_title: String,
+    /// HTML description.
     description: String,
+    /// The slug to start from (the title's when empty); a taken one gets -1, -2 ….
     url_id: String,
     /// Sent by the platform's client; a store is always created enabled.
     #[allow(dead_code)]
     enabled: Option<bool>,
+    /// Add a link to the store at the end of the main navigation.
     add_to_navigation: bool,
 }
 
+/// The store just made.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct StoreCreated {
+    id: String,
+    website_id: String,
+    title: String,
+    navigation_title: String,
+    url_id: String,
+    full_url: String,
+    description: String,
+    enabled: bool,
+    /// The collection's kind (13, products).
+    #[serde(rename = "type")]
+    kind: i64,
+    root_category: StoreCategory,
+    /// The navigation the store was added to, if asked.
+    navigation: Option<String>,
+}
+
+/// `POST …/websites/{website_id}/products`: creates a store (SPEC.md §4).
+#[utoipa::path(post, path = "/api/content-service/product/1.1/websites/{website_id}/products",
+    tag = OWNER, request_body = StoreBody, security(("ownerToken" = [])),
+    params(("website_id" = String, Path, description = "The site's website id.")),
+    responses((status = 201, body = StoreCreated, description = "The store, its root category and navigation."),
+        (status = 409, body = crate::openapi::ErrorBody,
+            description = "`addToNavigation` on a site whose template has no navigation: \"Unable to find site main navigation\"."),
+        OwnerErrors))]
 async fn create_store(
     State(app): State<App>,
     Path(website_id): Path<String>,
@@ -126,21 +158,21 @@ async fn create_store(
                 )
                 .await
                 .map_err(|e| refused(&e, NO_STORE))?;
-            let c = &made.collection;
+            let c = made.collection;
             Ok(json_response(
                 StatusCode::CREATED,
-                &json!({
-                    "id": c.id,
-                    "websiteId": call.site.content.website_id,
-                    "title": c.title,
-                    "navigationTitle": c.navigation_title,
-                    "urlId": c.url_id,
-                    "fullUrl": format!("/{}", c.url_id),
-                    "description": c.description,
-                    "enabled": c.enabled,
-                    "type": c.kind,
-                    "rootCategory": category_json(&made.root_category),
-                    "navigation": navigation,
+                &json!(StoreCreated {
+                    full_url: format!("/{}", c.url_id),
+                    id: c.id,
+                    website_id: call.site.content.website_id.clone(),
+                    title: c.title,
+                    navigation_title: c.navigation_title,
+                    url_id: c.url_id,
+                    description: c.description,
+                    enabled: c.enabled,
+                    kind: c.kind,
+                    root_category: StoreCategory::from(made.root_category),
+                    navigation,
                 }),
             ))
         }
@@ -148,29 +180,68 @@ async fn create_store(
     )
 }
 
-pub fn category_json(c: &Category) -> Value {
-    json!({
-        "id": c.id,
-        "collectionId": c.collection_id,
-        "displayName": c.display_name,
-        "parentCategoryId": c.parent_category_id.clone().unwrap_or_default(),
-        "type": c.kind,
-        "pageRendering": c.page_rendering,
-        "displayIndex": c.display_index,
-    })
-}
-
-#[derive(Deserialize, Default)]
-#[serde(rename_all = "camelCase", default)]
-struct CategoryBody {
+/// A store category as the API shows it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreCategory {
+    id: String,
+    collection_id: String,
     display_name: String,
+    /// Empty for the root.
     parent_category_id: String,
+    /// `ROOT`, `CATEGORY` or another kind, upper case.
     #[serde(rename = "type")]
     kind: String,
+    /// `LIST_VIEW` or `GRID_VIEW`.
     page_rendering: String,
+    display_index: i64,
+}
+
+impl From<Category> for StoreCategory {
+    fn from(c: Category) -> StoreCategory {
+        StoreCategory {
+            id: c.id,
+            collection_id: c.collection_id,
+            display_name: c.display_name,
+            parent_category_id: c.parent_category_id.unwrap_or_default(),
+            kind: c.kind,
+            page_rendering: c.page_rendering,
+            display_index: c.display_index,
+        }
+    }
+}
+
+/// A new category of a store.
+#[derive(Deserialize, Default, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+#[schema(as = NewCategoryBody)]
+pub(crate) struct CategoryBody {
+    /// At most 25 characters, not blank, unique in the store.
+    #[schema(required = true, min_length = 1, max_length = 25)]
+    display_name: String,
+    /// The parent category (none: a root category).
+    parent_category_id: String,
+    /// The kind (`ROOT` without a parent, `CATEGORY` under one, when empty).
+    #[serde(rename = "type")]
+    kind: String,
+    /// `LIST_VIEW` (when empty) or `GRID_VIEW`.
+    #[schema(pattern = "^\\s*(LIST_VIEW|GRID_VIEW)?\\s*$")]
+    page_rendering: String,
+    /// Order among siblings (1 when absent).
+    #[schema(minimum = 0)]
     display_index: Option<i64>,
 }
 
+/// `POST …/products/{collection_id}/categories`: adds a category to a store.
+#[utoipa::path(post,
+    path = "/api/content-service/product/1.1/websites/{website_id}/products/{collection_id}/categories",
+    tag = OWNER, request_body = CategoryBody, security(("ownerToken" = [])),
+    params(("website_id" = String, Path, description = "The site's website id."),
+        ("collection_id" = String, Path, description = "The store's collection id.")),
+    responses((status = 201, body = StoreCategory, description = "The category."),
+        (status = 409, body = crate::openapi::ErrorBody,
+            description = "The store already has a root category."),
+        OwnerErrors))]
 async fn create_category(
     State(app): State<App>,
     Path((website_id, collection_id)): Path<(String, String)>,
@@ -227,7 +298,10 @@ async fn create_category(
                     StoreError::Conflict(_) => ApiError::field("displayName", CATEGORY_EXISTS),
                     e => refused(e, NO_STORE),
                 })?;
-            Ok(json_response(StatusCode::CREATED, &category_json(&made)))
+            Ok(json_response(
+                StatusCode::CREATED,
+                &json!(StoreCategory::from(made)),
+            ))
         }
         .await,
     )

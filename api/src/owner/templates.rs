@@ -10,16 +10,17 @@
 //! Paths are relative (`template.conf`, `collections/blog.list`, `assets/logo.png`), at
 //! most 255 characters, without `..`; at most 2000 files, 20 MB in all.
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::post;
 use base64::Engine;
 use renderer::check::Severity;
 use renderer::folder::TemplateFiles;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use super::site_content;
 use crate::http::ApiError;
@@ -27,6 +28,7 @@ use crate::http::body::json as read_json;
 use crate::http::call::respond;
 use crate::http::error::{json_response, store_failure};
 use crate::http::owner::{Access, Area, begin};
+use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
 pub const REFUSED: &str = "The template has problems, so the site keeps its current version.";
@@ -39,22 +41,56 @@ const MAX_FILES: usize = 2000;
 /// The largest upload (SPEC.md §9: a megabyte is 1,000,000 bytes); base64 grows by a third.
 pub const MAX_UPLOAD: usize = 28_000_000;
 
-pub fn routes() -> Router<App> {
-    Router::new().route("/api/owner/template", post(upload))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new().routes(routes!(upload))
 }
 
-#[derive(Deserialize)]
-struct Upload {
+/// A template folder's files.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TemplateUpload)]
+pub(crate) struct Upload {
+    /// 1-2000 files, 20 MB in all.
     #[serde(default)]
+    #[schema(required = true, min_items = 1, max_items = 2000)]
     files: Vec<UploadFile>,
 }
 
-#[derive(Deserialize)]
-struct UploadFile {
+/// One file: its path and either `text` or `base64` content.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = TemplateUploadFile)]
+pub(crate) struct UploadFile {
+    /// Relative (`collections/blog.list`), at most 255 characters, without `..`.
     #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 255)]
     path: String,
+    /// The content as text.
     text: Option<String>,
+    /// The content as base64 (for binary files).
+    #[schema(content_encoding = "base64")]
     base64: Option<String>,
+}
+
+/// The template version the site now serves.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct TemplateUploaded {
+    template_version: i64,
+    /// How many files it has.
+    files: usize,
+    /// The check's warnings, `file:line:col: message`.
+    warnings: Vec<String>,
+}
+
+/// A refused upload: the error answer, with every problem the check found when the
+/// template itself is what is wrong.
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; errors are built as JSON values
+struct TemplateRefused {
+    message: String,
+    /// Field → message, for the body's fields.
+    errors: Option<std::collections::BTreeMap<String, String>>,
+    /// The check's errors, `file:line:col: message` (only when the template was checked).
+    problems: Option<Vec<String>>,
 }
 
 fn path_ok(p: &str) -> bool {
@@ -91,6 +127,18 @@ fn files_of(upload: Upload) -> Result<TemplateFiles, ApiError> {
     Ok(files)
 }
 
+/// `POST /api/owner/template`: uploads a new template version, checked first.
+///
+/// A folder that passes becomes the site's template version at once; one with errors is
+/// refused and the site keeps the version it had.
+#[utoipa::path(post, path = "/api/owner/template", tag = OWNER,
+    operation_id = "owner.upload_template",
+    request_body = Upload, security(("ownerToken" = [])),
+    responses((status = 201, body = TemplateUploaded, description = "The new version, served at once."),
+        OwnerErrors,
+        (status = 400, body = TemplateRefused,
+            description = "The body is not a template upload (the message says why), or the \
+                template has problems: `problems` lists them and the site keeps its version.")))]
 async fn upload(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -130,10 +178,10 @@ async fn upload(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::CREATED,
-                &json!({
-                    "templateVersion": version.0,
-                    "files": stored.len(),
-                    "warnings": warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                &json!(TemplateUploaded {
+                    template_version: version.0,
+                    files: stored.len(),
+                    warnings: warnings.iter().map(ToString::to_string).collect(),
                 }),
             ))
         }
