@@ -3,25 +3,43 @@
 //! `tessera` process hosts the sites, and plans are the host's business, not the site's: the
 //! pages say so, so the banners' links never lead nowhere.
 
-use axum::Router;
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::get;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::small_page;
+use crate::openapi::BILLING;
 use crate::server::App;
 
 pub const TRIAL_UPGRADE: &str = "/settings/billing/upgrade";
 pub const PLAN_UPGRADE: &str = "/settings/billing/subscriptions/website";
 pub const UPGRADE_TEXT: &str = "Plans and billing for this site are handled by whoever hosts it. Ask them to upgrade the site's plan.";
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route(TRIAL_UPGRADE, get(upgrade))
-        .route(PLAN_UPGRADE, get(upgrade))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(trial_upgrade))
+        .routes(routes!(plan_upgrade))
 }
 
-async fn upgrade() -> Response {
+/// `GET /settings/billing/upgrade`: where a trial's banner links (a page saying who to ask).
+#[utoipa::path(get, path = "/settings/billing/upgrade", tag = BILLING,
+    responses((status = 200, description = "A page: the site's host handles plans.",
+        body = String, content_type = "text/html")))]
+async fn trial_upgrade() -> Response {
+    upgrade()
+}
+
+/// `GET /settings/billing/subscriptions/website`: where an expired plan's banner links (a
+/// page saying who to ask).
+#[utoipa::path(get, path = "/settings/billing/subscriptions/website", tag = BILLING,
+    responses((status = 200, description = "A page: the site's host handles plans.",
+        body = String, content_type = "text/html")))]
+async fn plan_upgrade() -> Response {
+    upgrade()
+}
+
+fn upgrade() -> Response {
     small_page::page(
         StatusCode::OK,
         "Upgrade",

@@ -15,20 +15,25 @@
 //! Refusals carry SPEC.md §8's messages: "Complete CAPTCHA before submitting." when no
 //! token came, "reCAPTCHA failed. Refresh this page and try again." when it did not pass.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use axum::routing::get;
+use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use tenants::now_ms;
+use utoipa::openapi::{RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::call::{Call, respond};
 use crate::http::error::json_response;
 use crate::http::signing;
+use crate::openapi::{CAPTCHA, VisitorErrors};
 use crate::server::App;
 
 /// SPEC.md §8: no token.
@@ -43,6 +48,24 @@ pub const CHALLENGE_LIFETIME: Duration = Duration::from_secs(10 * 60);
 pub const DEFAULT_DIFFICULTY: u32 = 16;
 /// Google's verification endpoint.
 pub const RECAPTCHA_VERIFY_URL: &str = "https://www.google.com/recaptcha/api/siteverify";
+
+/// What the browser needs to show the captcha, by `provider`.
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "provider")]
+#[schema(as = CaptchaChallenge)]
+pub enum Challenge {
+    /// Find a decimal nonce such that SHA-256 of `challenge:nonce` starts with `difficulty`
+    /// zero bits; send `challenge:nonce` as the captcha token.
+    #[serde(rename = "proof-of-work", rename_all = "camelCase")]
+    ProofOfWork {
+        challenge: String,
+        difficulty: u32,
+        expires_in_seconds: u64,
+    },
+    /// Show Google's reCAPTCHA with this site key; its token is the captcha token.
+    #[serde(rename = "recaptcha", rename_all = "camelCase")]
+    Recaptcha { site_key: String },
+}
 
 /// Why a captcha was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,22 +138,21 @@ impl Captcha {
 
     /// What the browser needs to show the captcha: a fresh proof-of-work challenge for this
     /// site, or the reCAPTCHA site key.
-    pub fn challenge(&self, secret: &[u8; 32]) -> Value {
+    pub fn challenge(&self, secret: &[u8; 32]) -> Challenge {
         match self {
             Captcha::ProofOfWork { difficulty } => {
                 let expires = now_ms() + CHALLENGE_LIFETIME.as_millis() as i64;
                 let body = format!("{}.{expires}.{difficulty}", signing::random_hex(12));
                 let signature = signing::sign(secret, "captcha", &body);
-                json!({
-                    "provider": "proof-of-work",
-                    "challenge": format!("{body}.{signature}"),
-                    "difficulty": difficulty,
-                    "expiresInSeconds": CHALLENGE_LIFETIME.as_secs(),
-                })
+                Challenge::ProofOfWork {
+                    challenge: format!("{body}.{signature}"),
+                    difficulty: *difficulty,
+                    expires_in_seconds: CHALLENGE_LIFETIME.as_secs(),
+                }
             }
-            Captcha::Recaptcha { site_key, .. } => {
-                json!({ "provider": "recaptcha", "siteKey": site_key })
-            }
+            Captcha::Recaptcha { site_key, .. } => Challenge::Recaptcha {
+                site_key: site_key.clone(),
+            },
         }
     }
 
@@ -230,12 +252,28 @@ fn solved<'t>(
     (zero_bits(&Sha256::digest(token.as_bytes())) >= asked).then_some((id, expires))
 }
 
-/// `GET /api/captcha/challenge` → a challenge (never cached).
+/// What asking for a challenge can get besides it: 404 (unknown site) and 503.
+struct ChallengeErrors;
+
+impl IntoResponses for ChallengeErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        r.remove("400");
+        r
+    }
+}
+
+/// `GET /api/captcha/challenge`: a fresh challenge (never cached).
+#[utoipa::path(get, path = "/api/captcha/challenge", tag = CAPTCHA,
+    responses((status = 200, body = Challenge), ChallengeErrors))]
 async fn challenge(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            let mut r = json_response(StatusCode::OK, &app.captcha.challenge(&call.site.secret));
+            let mut r = json_response(
+                StatusCode::OK,
+                &json!(app.captcha.challenge(&call.site.secret)),
+            );
             r.headers_mut()
                 .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
             Ok(r)
@@ -245,8 +283,8 @@ async fn challenge(State(app): State<App>, req: Request) -> Response {
 }
 
 /// The captcha route.
-pub fn routes() -> Router<App> {
-    Router::new().route("/api/captcha/challenge", get(challenge))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new().routes(routes!(challenge))
 }
 
 /// Solves a proof-of-work challenge (what the browser does; for tests and tools).

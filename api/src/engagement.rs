@@ -20,15 +20,19 @@
 //! An item behind a password or in a member area the caller cannot open is not found, like
 //! an item of another site.
 
-use axum::Router;
+use std::collections::BTreeMap;
+
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
 use renderer::site::SiteContent;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use template_lang::value::Node;
+use utoipa::openapi::{RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
@@ -36,7 +40,9 @@ use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
 use crate::http::owner::{self, Access, Area};
+use crate::openapi::{ENGAGEMENT, OwnerErrors, VisitorErrors, WriteErrors};
 use crate::server::App;
+use crate::site_users::described;
 
 /// The longest comment, in characters.
 pub const MAX_COMMENT: usize = 2000;
@@ -59,12 +65,12 @@ fn refused(e: &tenants::StoreError, not_found: &'static str) -> ApiError {
     }
 }
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/comments", get(list).post(create))
-        .route("/api/comments/pending", get(pending))
-        .route("/api/comments/{id}/moderation", post(moderate))
-        .route("/api/likes", post(like))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list, create))
+        .routes(routes!(pending))
+        .routes(routes!(moderate))
+        .routes(routes!(like))
 }
 
 /// A `websiteSettings` flag that is on unless set to `false`.
@@ -100,12 +106,57 @@ fn number(item: &Node, key: &str) -> i64 {
     }
 }
 
-fn comment_json(c: &tenants::Comment) -> serde_json::Value {
-    json!({"id": c.id, "itemId": c.item_id, "authorName": c.author_name, "body": c.body,
-           "state": c.state, "createdOn": c.created_ms})
+/// A comment. `state` is `pending`, `approved` or `rejected`; `createdOn` is in
+/// milliseconds since 1970.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Comment)]
+struct CommentJson {
+    id: String,
+    item_id: String,
+    author_name: String,
+    body: String,
+    state: String,
+    created_on: i64,
 }
 
-/// `GET /api/comments?itemId=`.
+fn comment_json(c: &tenants::Comment) -> CommentJson {
+    CommentJson {
+        id: c.id.clone(),
+        item_id: c.item_id.clone(),
+        author_name: c.author_name.clone(),
+        body: c.body.clone(),
+        state: c.state.clone(),
+        created_on: c.created_ms,
+    }
+}
+
+/// An item's approved comments, oldest first, with the item's comment state (1: open) and
+/// count as its page shows them.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct ItemComments {
+    item_id: String,
+    comment_state: i64,
+    public_comment_count: i64,
+    comments: Vec<CommentJson>,
+}
+
+/// Reading an item's comments can get 404 (no such item for this caller) and 503.
+struct ReadErrors;
+
+impl IntoResponses for ReadErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        r.remove("400");
+        r
+    }
+}
+
+/// `GET /api/comments?itemId=`: an item's approved comments.
+#[utoipa::path(get, path = "/api/comments", tag = ENGAGEMENT,
+    params(("itemId" = String, Query, description = "The item (404 when the caller may not see it).")),
+    responses((status = 200, body = ItemComments), ReadErrors))]
 async fn list(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -117,30 +168,66 @@ async fn list(State(app): State<App>, req: Request) -> Response {
                 .public_comments(call.site.tenant.id, &id)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!({
-                    "itemId": id,
-                    "commentState": number(&item, "commentState"),
-                    "publicCommentCount": number(&item, "publicCommentCount"),
-                    "comments": comments.iter().map(comment_json).collect::<Vec<_>>(),
-                }),
-            ))
+            let body = ItemComments {
+                comment_state: number(&item, "commentState"),
+                public_comment_count: number(&item, "publicCommentCount"),
+                item_id: id,
+                comments: comments.iter().map(comment_json).collect(),
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct NewComment {
+pub(crate) struct NewComment {
     #[serde(default)]
+    #[schema(required = true)]
     item_id: String,
+    /// 1 to 2000 characters once trimmed.
     #[serde(default)]
+    #[schema(required = true)]
     body: String,
 }
 
-/// `POST /api/comments` {itemId, body}: a member comments.
+/// The comment taken, and what the member reads about it.
+#[derive(Serialize, ToSchema)]
+struct CommentPosted {
+    comment: CommentJson,
+    message: &'static str,
+}
+
+/// What commenting can get besides its answer.
+struct CommentErrors;
+
+impl IntoResponses for CommentErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        r.insert(
+            "401".to_owned(),
+            described(&r["400"], crate::site_users::SIGNED_OUT),
+        );
+        r.insert(
+            "403".to_owned(),
+            described(
+                &r["403"],
+                "The crumb is missing or wrong (`crumbFail: true`), `X-XSRF-Token` is not the session's, or the item's comments are closed.",
+            ),
+        );
+        r
+    }
+}
+
+/// `POST /api/comments`: a member comments on an item.
+///
+/// The comment shows at once, or after the owner approves it (`state` says which).
+#[utoipa::path(post, path = "/api/comments", tag = ENGAGEMENT,
+    request_body = NewComment,
+    params(("X-XSRF-Token" = String, Header, description = "The member's session `xsrfToken`.")),
+    security(("crumb" = [])),
+    responses((status = 201, body = CommentPosted), CommentErrors))]
 async fn create(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -168,19 +255,48 @@ async fn create(State(app): State<App>, req: Request) -> Response {
             };
             let c = app
                 .store
-                .post_comment(call.site.tenant.id, &b.item_id, &user.id, &name, text, approved)
+                .post_comment(
+                    call.site.tenant.id,
+                    &b.item_id,
+                    &user.id,
+                    &name,
+                    text,
+                    approved,
+                )
                 .await
                 .map_err(|e| refused(&e, NOT_FOUND))?;
-            Ok(json_response(
-                StatusCode::CREATED,
-                &json!({"comment": comment_json(&c), "message": if approved { POSTED } else { AWAITING }}),
-            ))
+            let body = CommentPosted {
+                comment: comment_json(&c),
+                message: if approved { POSTED } else { AWAITING },
+            };
+            Ok(json_response(StatusCode::CREATED, &json!(body)))
         }
         .await,
     )
 }
 
-/// `GET /api/comments/pending`: what waits for the owner.
+/// Comments.
+#[derive(Serialize, ToSchema)]
+struct CommentList {
+    comments: Vec<CommentJson>,
+}
+
+/// An owner's read without parameters: 401, 403, 404, 503.
+struct OwnerReadErrors;
+
+impl IntoResponses for OwnerReadErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = OwnerErrors::responses();
+        r.remove("400");
+        r.remove("413");
+        r
+    }
+}
+
+/// `GET /api/comments/pending`: the comments waiting for the owner.
+#[utoipa::path(get, path = "/api/comments/pending", tag = ENGAGEMENT,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CommentList), OwnerReadErrors))]
 async fn pending(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -191,22 +307,35 @@ async fn pending(State(app): State<App>, req: Request) -> Response {
                 .pending_comments(call.site.tenant.id)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!({"comments": comments.iter().map(comment_json).collect::<Vec<_>>()}),
-            ))
+            let body = CommentList {
+                comments: comments.iter().map(comment_json).collect(),
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
 }
 
-#[derive(Deserialize, Default)]
-struct Moderation {
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = CommentModeration)]
+pub(crate) struct Moderation {
+    /// `approved` or `rejected`.
     #[serde(default)]
+    #[schema(required = true)]
     state: String,
 }
 
-/// `POST /api/comments/{id}/moderation` {state}.
+/// The comment as it now is.
+#[derive(Serialize, ToSchema)]
+struct Moderated {
+    comment: CommentJson,
+}
+
+/// `POST /api/comments/{id}/moderation`: approves or rejects a comment.
+#[utoipa::path(post, path = "/api/comments/{id}/moderation", tag = ENGAGEMENT,
+    params(("id" = String, Path, description = "The comment's id.")),
+    request_body = Moderation, security(("ownerToken" = [])),
+    responses((status = 200, body = Moderated), OwnerErrors))]
 async fn moderate(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -224,18 +353,31 @@ async fn moderate(State(app): State<App>, Path(id): Path<String>, req: Request) 
                 .map_err(|e| refused(&e, NO_COMMENT))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"comment": comment_json(&c)}),
+                &json!(Moderated {
+                    comment: comment_json(&c)
+                }),
             ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Like {
+#[schema(as = LikeBody)]
+pub(crate) struct Like {
     #[serde(default)]
+    #[schema(required = true)]
     item_id: String,
+}
+
+/// Liked; `likeCount` is the item's count with this like in it (a second like by the same
+/// liker is not counted).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct Liked {
+    liked: bool,
+    like_count: i64,
 }
 
 /// Who a like counts for (see the module's notes), as stored.
@@ -252,7 +394,13 @@ async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
         .ok_or_else(ApiError::crumb_fail)
 }
 
-/// `POST /api/likes` {itemId}.
+/// `POST /api/likes`: likes an item (once per liker).
+#[utoipa::path(post, path = "/api/likes", tag = ENGAGEMENT,
+    request_body = Like, security(("crumb" = [])),
+    responses((status = 200, body = Liked),
+        WriteErrors,
+        (status = 403, body = crate::openapi::ErrorBody,
+            description = "The crumb is missing or wrong (`crumbFail: true`), or likes are turned off on this site.")))]
 async fn like(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -273,7 +421,10 @@ async fn like(State(app): State<App>, req: Request) -> Response {
             let count = number(&item, "likeCount") + i64::from(new);
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"liked": true, "likeCount": count}),
+                &json!(Liked {
+                    liked: true,
+                    like_count: count
+                }),
             ))
         }
         .await,

@@ -31,10 +31,14 @@ use hmac::{Hmac, KeyInit, Mac};
 use renderer::site::SiteContent;
 use sha2::Sha256;
 use tenants::TenantId;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::limits::counted_as;
 use crate::http::signing::from_hex;
 use crate::http::site::{host_of, resolve};
+use crate::openapi::SITE_USERS;
 use crate::server::{App, error_page, no_site, plain};
 
 /// The route of the unlock form.
@@ -181,14 +185,51 @@ fn see_other(location: &str, cookie: Option<String>) -> Response {
     r.body(Body::empty()).unwrap_or_else(|_| error_page())
 }
 
-/// `POST /api/lock-screen/unlock`, form fields `collectionId`, `password` and `redirect`,
-/// for the tenant named by `Host`.
+/// The unlock form (read pair by pair; other fields are ignored).
+#[derive(ToSchema)]
+#[schema(as = UnlockForm)]
+#[allow(dead_code)] // a shape for the document
+struct UnlockShape {
+    /// The password-protected collection's id.
+    #[schema(rename = "collectionId", min_length = 1)]
+    collection_id: String,
+    password: String,
+    /// A path on this site to go back to (else `/`).
+    #[schema(nullable = false)]
+    redirect: Option<String>,
+}
+
+/// The unlock route.
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new().routes(routes!(unlock))
+}
+
+/// `POST /api/lock-screen/unlock`: the lock screen's password form.
+///
+/// Form fields `collectionId`, `password` and `redirect`, for the tenant named by `Host`.
 ///
 /// * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie.
 /// * Wrong password: 303 to `redirect` with `lock-error=1` added to its query, where the lock
 ///   screen shows "Incorrect password. Please try again.".
 /// * Missing `collectionId` or `password`, or a collection that does not exist or has no
 ///   password: 400 with a plain message.
+#[utoipa::path(post, path = "/api/lock-screen/unlock", tag = SITE_USERS,
+    request_body(content = UnlockShape, content_type = "application/x-www-form-urlencoded"),
+    responses(
+        (status = 303, description = "Right password: to `redirect` with the unlock cookie. \
+            Wrong password: to `redirect` with `lock-error=1` in its query.",
+            headers(("Location" = String, description = "`redirect` if it is a path on this site, else `/`."),
+                ("Set-Cookie" = String, description = "The unlock cookie (right password only)."))),
+        (status = 400, description = "No `collectionId` or `password`, or no password-protected collection has this id.",
+            body = String, content_type = "text/plain"),
+        (status = 404, description = "No site has this host.", body = String, content_type = "text/plain"),
+        (status = 413, description = "The form is larger than 16 KB (or could not be read).",
+            body = String, content_type = "text/plain"),
+        (status = 429, description = "Too many attempts from this client on this site; try again in a minute.",
+            body = String, content_type = "text/plain",
+            headers(("Retry-After" = u64, description = "Seconds to wait."))),
+        (status = 500, description = "The password check failed.", body = String, content_type = "text/html"),
+        (status = 503, description = "The store cannot be reached right now.", body = String, content_type = "text/plain")))]
 pub async fn unlock(State(app): State<App>, req: Request) -> Response {
     let found = match resolve(&app, host_of(&req)).await {
         Ok(found) => found,

@@ -23,20 +23,25 @@
 pub mod page_views;
 pub mod queue;
 
-use axum::Router;
+use std::collections::BTreeMap;
+
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::{AnalyticsEvent, PerformanceRecord, now_ms};
+use utoipa::openapi::{RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::ApiError;
 use crate::http::call::{Call, respond};
 use crate::http::cookies;
 use crate::http::error::json_response;
 use crate::http::owner::{self, Access, Area};
+use crate::openapi::{ANALYTICS, OwnerErrors, VisitorErrors, WriteErrors};
 use crate::server::App;
 use queue::Record;
 
@@ -54,29 +59,118 @@ pub const VISITOR_COOKIE: &str = "ss_cvr";
 pub const BAD_NAME: &str = "The event name must be 1-64 letters, digits, '_', '.', ':' or '-'.";
 pub const BAD_DATA: &str = "The event data must be a JSON object of at most 16 KB.";
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/events/RecordEvent", post(record_event))
-        .route("/api/census/RecordHit", post(record_hit))
-        .route("/api/census/{kind}", post(census))
-        .route("/api/census/RecordQuickView/{id}", post(quick_view))
-        .route("/api/v1/clanker/events", post(clanker_event))
-        .route(
-            "/api/v1/clanker/validate-event-content/{schema}",
-            post(clanker_validate),
-        )
-        .route(
-            "/api/events/RecordJavascriptErrors",
-            post(javascript_errors),
-        )
-        .route("/api/1/performance/settings", get(performance_settings))
-        .route("/api/commerce/fullstory/getId", get(recording_id))
-        .route("/api/1/performance/records", post(performance_records))
-        .route("/api/analytics/summary", get(summary))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(record_event))
+        .routes(routes!(record_hit))
+        .routes(routes!(census))
+        .routes(routes!(quick_view))
+        .routes(routes!(clanker_event))
+        .routes(routes!(clanker_validate))
+        .routes(routes!(javascript_errors))
+        .routes(routes!(performance_settings))
+        .routes(routes!(recording_id))
+        .routes(routes!(performance_records))
+        .routes(routes!(summary))
 }
 
-/// `GET /api/analytics/summary?days=N` (owner; 1-366 days, default 7): what
-/// `tessera analytics` prints, as JSON.
+/// What a tracking call that reads a body can get besides its answer: 400 (a body too
+/// large, malformed or of the wrong shape; nothing of it is stored), 403 (the crumb is
+/// missing or wrong), 404 (unknown site) and 503.
+struct CrumbTrackErrors;
+
+impl IntoResponses for CrumbTrackErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        r.insert("403".to_owned(), WriteErrors::responses()["403"].clone());
+        r
+    }
+}
+
+/// What a call without a body can get besides its answer: 404 and 503.
+struct SiteErrors;
+
+impl IntoResponses for SiteErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        r.remove("400");
+        r
+    }
+}
+
+/// An owner's read with parameters: 400, 401, 403, 404, 503.
+struct SummaryErrors;
+
+impl IntoResponses for SummaryErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = OwnerErrors::responses();
+        r.remove("413");
+        r
+    }
+}
+
+/// A tracking call's answer: nothing to say (the record is queued, or dropped when
+/// analytics is off).
+#[derive(Serialize, ToSchema)]
+#[schema(as = TrackingAnswer)]
+struct Recorded {}
+
+/// What an owner sees of a period: visits, visitors, the pages and referrers they came by,
+/// carts and orders.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = AnalyticsSummary)]
+struct Summary {
+    /// The start of the period, epoch ms.
+    since_ms: i64,
+    /// Page visits.
+    visits: i64,
+    /// Distinct visitor cookies among the visits.
+    unique_visitors: i64,
+    /// [path, visits], most first, at most 10.
+    top_pages: Vec<(String, i64)>,
+    /// [host, visits], most first, at most 10.
+    top_referrers: Vec<(String, i64)>,
+    /// Successful cart adds.
+    add_to_carts: i64,
+    /// Orders placed.
+    purchases: i64,
+    /// Purchases per unique visitor (0 without visitors).
+    conversion_rate: f64,
+}
+
+impl From<tenants::AnalyticsSummary> for Summary {
+    fn from(s: tenants::AnalyticsSummary) -> Summary {
+        let tenants::AnalyticsSummary {
+            since_ms,
+            visits,
+            unique_visitors,
+            top_pages,
+            top_referrers,
+            add_to_carts,
+            purchases,
+            conversion_rate,
+        } = s;
+        Summary {
+            since_ms,
+            visits,
+            unique_visitors,
+            top_pages,
+            top_referrers,
+            add_to_carts,
+            purchases,
+            conversion_rate,
+        }
+    }
+}
+
+/// `GET /api/analytics/summary?days=N`: visits, visitors and conversions of the last days.
+///
+/// What `tessera analytics` prints, as JSON.
+#[utoipa::path(get, path = "/api/analytics/summary", tag = ANALYTICS,
+    params(("days" = Option<u16>, Query, minimum = 1, maximum = 366, description = "Days back, today included (7 unless given).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Summary), SummaryErrors))]
 async fn summary(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -97,7 +191,7 @@ async fn summary(State(app): State<App>, req: Request) -> Response {
                 .analytics_summary(call.site.tenant.id, crate::cmd::analytics::first_day(days))
                 .await
                 .map_err(|e| crate::http::error::store_failure(&e))?;
-            Ok(json_response(StatusCode::OK, &json!(s)))
+            Ok(json_response(StatusCode::OK, &json!(Summary::from(s))))
         }
         .await,
     )
@@ -213,10 +307,49 @@ pub fn record(app: &App, call: &Call, name: &str, data: Value) {
 }
 
 fn ok(status: StatusCode) -> Result<Response, ApiError> {
-    Ok(json_response(status, &json!({})))
+    Ok(json_response(status, &json!(Recorded {})))
 }
 
-/// `POST /api/events/RecordEvent`: the older tracker; the crumb comes as a form field.
+/// A form-encoded event of the older tracker. Other fields are ignored.
+#[derive(ToSchema)]
+#[schema(as = RecordEventForm)]
+#[allow(dead_code)] // a shape for the document; the form is read field by field
+struct EventForm {
+    /// The crumb cookie's value (or send it in `X-CSRF-Token`).
+    #[schema(nullable = false)]
+    crumb: Option<String>,
+    /// The event's name.
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
+    event: String,
+    /// A JSON object as text, at most 16 KB.
+    #[schema(max_length = 16384)]
+    data: String,
+}
+
+/// A form-encoded page view. Other fields are ignored.
+#[derive(ToSchema)]
+#[schema(as = RecordHitForm)]
+#[allow(dead_code)] // a shape for the document; the form is read field by field
+struct HitForm {
+    /// The event's name (`pageview` when empty or missing).
+    #[schema(nullable = false, pattern = "^([A-Za-z0-9_.:-]{1,64})?$")]
+    event: Option<String>,
+    /// A JSON object as text, at most 16 KB.
+    #[schema(max_length = 16384)]
+    data: String,
+    /// The visitor cookie's value, when the request does not carry the cookie.
+    #[schema(nullable = false)]
+    ss_cvr: Option<String>,
+}
+
+/// `POST /api/events/RecordEvent`: an event of the older tracker.
+///
+/// The crumb comes as the `crumb` form field (or `X-CSRF-Token`); the `crumb` cookie must
+/// be sent too.
+#[utoipa::path(post, path = "/api/events/RecordEvent", tag = ANALYTICS,
+    request_body(content = EventForm, content_type = "application/x-www-form-urlencoded"),
+    security(("crumb" = []), ()),
+    responses((status = 200, body = Recorded), CrumbTrackErrors))]
 async fn record_event(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -241,6 +374,9 @@ async fn record_event(State(app): State<App>, req: Request) -> Response {
 }
 
 /// `POST /api/census/RecordHit`: a page view.
+#[utoipa::path(post, path = "/api/census/RecordHit", tag = ANALYTICS,
+    request_body(content = HitForm, content_type = "application/x-www-form-urlencoded"),
+    responses((status = 200, body = Recorded), VisitorErrors))]
 async fn record_hit(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -262,7 +398,44 @@ async fn record_hit(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `POST /api/census/{button-click|button-render|form-render|overlay}`.
+/// The kinds of census record.
+#[derive(ToSchema)]
+#[schema(as = CensusKind)]
+#[allow(dead_code)] // a shape for the document; the path is matched as text
+enum Kind {
+    #[schema(rename = "button-click")]
+    ButtonClick,
+    #[schema(rename = "button-render")]
+    ButtonRender,
+    #[schema(rename = "form-render")]
+    FormRender,
+    #[schema(rename = "overlay")]
+    Overlay,
+}
+
+/// Unknown kinds are 404 too.
+struct CensusErrors;
+
+impl IntoResponses for CensusErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        if let Some(RefOr::T(a)) = r.get_mut("404") {
+            a.description = "No site has this host, or the kind is not one of these.".to_owned();
+        }
+        r
+    }
+}
+
+/// `POST /api/census/{kind}`: a button or form shown or clicked, an overlay shown.
+///
+/// The body is the record's data: a JSON object of at most 16 KB (page fields,
+/// `visitorCookie`, `formId` …), whatever the content type (beacons send text).
+#[utoipa::path(post, path = "/api/census/{kind}", tag = ANALYTICS,
+    params(("kind" = inline(Kind), Path)),
+    request_body(content(
+        (Object = "application/json"),
+        (String = "text/plain"))),
+    responses((status = 200, body = Recorded), CensusErrors))]
 async fn census(State(app): State<App>, Path(kind): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -287,7 +460,10 @@ async fn census(State(app): State<App>, Path(kind): Path<String>, req: Request) 
     )
 }
 
-/// `POST /api/census/RecordQuickView/{itemId}`.
+/// `POST /api/census/RecordQuickView/{itemId}`: an item's quick view was opened.
+#[utoipa::path(post, path = "/api/census/RecordQuickView/{id}", tag = ANALYTICS,
+    params(("id" = String, Path, description = "The item (404 when not of this site).")),
+    responses((status = 200, body = Recorded), SiteErrors))]
 async fn quick_view(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -309,13 +485,33 @@ async fn quick_view(State(app): State<App>, Path(id): Path<String>, req: Request
 }
 
 /// The newer tracker's body: JSON, or form-encoded from a beacon.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct ClankerBody {
+pub(crate) struct ClankerBody {
+    /// The event's name.
     #[serde(default)]
+    #[schema(required = true, pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
     event_schema_name: String,
+    /// A JSON object as text, at most 16 KB.
     #[serde(default)]
+    #[schema(required = true, max_length = 16384)]
     event_content: String,
+}
+
+/// What validating an event's content reads (its schema name comes from the path).
+#[derive(ToSchema)]
+#[allow(dead_code)] // a shape for the document; read as a ClankerBody
+struct ClankerContent {
+    /// A JSON object as text, at most 16 KB.
+    #[schema(max_length = 16384)]
+    #[schema(rename = "eventContent")]
+    event_content: String,
+}
+
+/// The event content passes the checks.
+#[derive(Serialize, ToSchema)]
+struct ValidEvent {
+    valid: bool,
 }
 
 fn clanker_body(bytes: &[u8]) -> Result<ClankerBody, ApiError> {
@@ -347,7 +543,14 @@ fn clanker_event_of(
     Ok((schema, content))
 }
 
-/// `POST /api/v1/clanker/events`: 202, as the newer tracker expects.
+/// `POST /api/v1/clanker/events`: an event of the newer tracker (202, as it expects).
+///
+/// A body starting with `{` is read as JSON, anything else as a form.
+#[utoipa::path(post, path = "/api/v1/clanker/events", tag = ANALYTICS,
+    request_body(content(
+        (ClankerBody = "application/json"),
+        (ClankerBody = "application/x-www-form-urlencoded"))),
+    responses((status = 202, body = Recorded), VisitorErrors))]
 async fn clanker_event(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -365,7 +568,17 @@ async fn clanker_event(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `POST /api/v1/clanker/validate-event-content/{schemaName}`: checks, stores nothing.
+/// `POST /api/v1/clanker/validate-event-content/{schemaName}`: checks an event, stores
+/// nothing.
+///
+/// A body starting with `{` is read as JSON, anything else as a form; its
+/// `eventSchemaName` is ignored.
+#[utoipa::path(post, path = "/api/v1/clanker/validate-event-content/{schema}", tag = ANALYTICS,
+    params(("schema" = String, Path, pattern = "^[A-Za-z0-9_.:-]{1,64}$", description = "The event's name.")),
+    request_body(content(
+        (ClankerContent = "application/json"),
+        (ClankerContent = "application/x-www-form-urlencoded"))),
+    responses((status = 200, body = ValidEvent), VisitorErrors))]
 async fn clanker_validate(
     State(app): State<App>,
     Path(schema): Path<String>,
@@ -375,23 +588,38 @@ async fn clanker_validate(
         async {
             let (_, body) = Call::begin(&app, req).await?;
             clanker_event_of(&body_bytes(body).await?, Some(&schema))?;
-            Ok(json_response(StatusCode::OK, &json!({"valid": true})))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(ValidEvent { valid: true }),
+            ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
+/// A script error on a page.
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-struct ReportedError {
+pub(crate) struct ReportedError {
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
     event: String,
     #[serde(default)]
     data: Map<String, Value>,
+    /// Milliseconds since 1970.
     #[serde(default)]
     timestamp: Option<i64>,
 }
 
-/// `POST /api/events/RecordJavascriptErrors`: the error reporter's batch (crumb header).
+/// 1 to 20 error reports.
+#[derive(ToSchema)]
+#[schema(min_items = 1, max_items = 20)]
+#[allow(dead_code)] // a shape for the document; read as a list of ReportedError
+struct ErrorReports(Vec<ReportedError>);
+
+/// `POST /api/events/RecordJavascriptErrors`: the error reporter's batch.
+#[utoipa::path(post, path = "/api/events/RecordJavascriptErrors", tag = ANALYTICS,
+    request_body = ErrorReports, security(("crumb" = [])),
+    responses((status = 200, body = Recorded), CrumbTrackErrors))]
 async fn javascript_errors(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -423,50 +651,91 @@ async fn javascript_errors(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `GET /api/1/performance/settings`: the id a page's performance records carry.
 /// SPEC.md §7: the id a session recording would run under; this value means skip.
 pub const RECORDING_MOCK_ID: &str = "automated-mock-id";
 
+/// The session recording's id: always [`RECORDING_MOCK_ID`], which means skip.
+#[derive(Serialize, ToSchema)]
+struct RecordingId {
+    id: &'static str,
+}
+
 /// `GET /api/commerce/fullstory/getId`: we run no session-recording provider, so every
 /// page is told to skip.
+#[utoipa::path(get, path = "/api/commerce/fullstory/getId", tag = ANALYTICS,
+    responses((status = 200, body = RecordingId), SiteErrors))]
 async fn recording_id(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let _ = Call::begin(&app, req).await?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"id": RECORDING_MOCK_ID}),
+                &json!(RecordingId {
+                    id: RECORDING_MOCK_ID
+                }),
             ))
         }
         .await,
     )
 }
 
+/// The id a page's performance records carry.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PerformanceSettings {
+    page_load_id: String,
+}
+
+/// `GET /api/1/performance/settings`: a fresh id for a page's performance records.
+#[utoipa::path(get, path = "/api/1/performance/settings", tag = ANALYTICS,
+    responses((status = 200, body = PerformanceSettings), SiteErrors))]
 async fn performance_settings(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let _ = Call::begin(&app, req).await?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"pageLoadId": tenants::new_id()}),
+                &json!(PerformanceSettings {
+                    page_load_id: tenants::new_id()
+                }),
             ))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
+/// A performance measure of a page.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Performance {
+#[schema(as = PerformanceRecord)]
+pub(crate) struct Performance {
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
     app: String,
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
     event: String,
+    /// From `GET /api/1/performance/settings`.
+    #[schema(pattern = "^[A-Za-z0-9_.:-]{1,64}$")]
     page_load_id: String,
+    /// Milliseconds since 1970.
     ts: i64,
     #[serde(default)]
     data: Map<String, Value>,
 }
 
-/// `POST /api/1/performance/records` (by beacon or XHR, so any content type).
+/// 1 to 100 performance records.
+#[derive(ToSchema)]
+#[schema(min_items = 1, max_items = 100)]
+#[allow(dead_code)] // a shape for the document; read as a list of Performance
+struct PerformanceRecords(Vec<Performance>);
+
+/// `POST /api/1/performance/records`: a page's performance measures.
+///
+/// Sent by beacon or XHR, so read as JSON whatever the content type.
+#[utoipa::path(post, path = "/api/1/performance/records", tag = ANALYTICS,
+    request_body(content(
+        (PerformanceRecords = "application/json"),
+        (PerformanceRecords = "text/plain"))),
+    responses((status = 200, body = Recorded), VisitorErrors))]
 async fn performance_records(State(app): State<App>, req: Request) -> Response {
     respond(
         async {

@@ -4,17 +4,20 @@
 //! form (`settings.newsletter`) also puts its email on the site's mailing list. README.md
 //! ("Forms API") lists the shapes.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use axum::routing::{get, post};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::form_answers::{self, UNPARSEABLE};
 use tenants::{Form, StoreError};
+use utoipa::openapi::{ContentBuilder, RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, PartialSchema, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 mod page_post;
 
@@ -23,6 +26,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::openapi::{FORMS, VisitorErrors, WriteErrors};
 use crate::server::App;
 
 /// How long a submission key works (it is asked for on submit, so minutes are plenty).
@@ -52,23 +56,63 @@ fn field_kinds() -> Value {
 }
 
 /// What a visitor's page may know of a form: its fields and what shows after submitting
-/// (never where submissions are stored or mailed).
-fn public_form(f: &Form) -> Value {
-    let s = &f.settings;
-    json!({
-        "id": f.id,
-        "name": f.name,
-        "fields": f.fields,
-        "submissionMessage": s.get("submissionMessage"),
-        "submissionHtml": s.get("submissionHtml"),
-        "successRedirect": s.get("successRedirect"),
-        "disclaimer": s.get("disclaimer"),
-        "newsletter": s.get("newsletter").and_then(Value::as_bool).unwrap_or(false),
-        "captcha": wants_captcha(f),
-    })
+/// (never where submissions are stored or mailed). The settings are the owner's, as stored
+/// (null when not set).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct PublicForm {
+    id: String,
+    name: String,
+    /// The form's fields as the owner defined them (a list of field objects).
+    #[schema(value_type = Value)]
+    fields: Value,
+    #[schema(value_type = Value)]
+    submission_message: Option<Value>,
+    #[schema(value_type = Value)]
+    submission_html: Option<Value>,
+    #[schema(value_type = Value)]
+    success_redirect: Option<Value>,
+    #[schema(value_type = Value)]
+    disclaimer: Option<Value>,
+    newsletter: bool,
+    /// Whether submissions must pass the captcha.
+    captcha: bool,
 }
 
-/// `GET /api/template/GetTemplateSchema?type=form` → `{type, fieldTypes, forms}`.
+fn public_form(f: &Form) -> PublicForm {
+    let s = &f.settings;
+    PublicForm {
+        id: f.id.clone(),
+        name: f.name.clone(),
+        fields: f.fields.clone(),
+        submission_message: s.get("submissionMessage").cloned(),
+        submission_html: s.get("submissionHtml").cloned(),
+        success_redirect: s.get("successRedirect").cloned(),
+        disclaimer: s.get("disclaimer").cloned(),
+        newsletter: s
+            .get("newsletter")
+            .and_then(Value::as_bool)
+            .unwrap_or(false),
+        captcha: wants_captcha(f),
+    }
+}
+
+/// The site's form schema: the field kinds and every form.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct TemplateSchema {
+    /// Always `form`.
+    r#type: &'static str,
+    /// Field kind → the settings the form builder offers on it.
+    #[schema(value_type = BTreeMap<String, Vec<String>>)]
+    field_types: Value,
+    forms: Vec<PublicForm>,
+}
+
+/// `GET /api/template/GetTemplateSchema?type=form`: the site's forms.
+#[utoipa::path(get, path = "/api/template/GetTemplateSchema", tag = FORMS,
+    params(("type" = String, Query, description = "Only `form` is served.")),
+    responses((status = 200, body = TemplateSchema), VisitorErrors))]
 async fn schema(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -87,11 +131,12 @@ async fn schema(State(app): State<App>, req: Request) -> Response {
                 .forms(call.site.tenant.id)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            let forms: Vec<Value> = forms.iter().map(public_form).collect();
-            Ok(json_response(
-                StatusCode::OK,
-                &json!({ "type": "form", "fieldTypes": field_kinds(), "forms": forms }),
-            ))
+            let body = TemplateSchema {
+                r#type: "form",
+                field_types: field_kinds(),
+                forms: forms.iter().map(public_form).collect(),
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
@@ -117,7 +162,29 @@ fn within_rate(call: &Call, app: &App) -> Result<(), ApiError> {
         .map_err(in_spec_words)
 }
 
-/// `POST /api/form/FormSubmissionKey` → `{key}`: single use, for 30 minutes.
+/// A submission key: single use, for 30 minutes.
+#[derive(Serialize, ToSchema)]
+struct SubmissionKey {
+    key: String,
+}
+
+/// What a call that only checks the crumb and the rate can get besides its answer: 403
+/// (crumb), 404, 429 and 503.
+struct KeyErrors;
+
+impl IntoResponses for KeyErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        r.remove("400");
+        r.remove("413");
+        r
+    }
+}
+
+/// `POST /api/form/FormSubmissionKey`: a key for one submission (single use, 30 minutes).
+#[utoipa::path(post, path = "/api/form/FormSubmissionKey", tag = FORMS,
+    security(("crumb" = [])),
+    responses((status = 200, body = SubmissionKey), KeyErrors))]
 async fn submission_key(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -128,19 +195,22 @@ async fn submission_key(State(app): State<App>, req: Request) -> Response {
                 .create_submission_key(call.site.tenant.id, KEY_LIFETIME.as_millis() as i64)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            Ok(json_response(StatusCode::OK, &json!({ "key": key })))
+            Ok(json_response(StatusCode::OK, &json!(SubmissionKey { key })))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Submission {
+#[schema(as = FormSubmission)]
+pub(crate) struct Submission {
+    /// From `POST /api/form/FormSubmissionKey`.
     key: String,
     form_id: String,
-    /// A JSON document: field id → value.
+    /// A JSON object as text: field id → value.
     form: String,
+    /// The captcha token, when the form asks for one.
     #[serde(default)]
     captcha_key: Option<String>,
     #[serde(default)]
@@ -152,7 +222,23 @@ struct Submission {
     #[serde(default)]
     page_path: Option<String>,
     #[serde(default)]
+    #[schema(value_type = Option<Value>)]
     page_permission_type_value: Option<Value>,
+}
+
+/// A form posted by a page without JavaScript: `formId`, the captcha's answer, and one
+/// pair per answer named by field id (list answers repeat the name; a likert field sends
+/// `id[question]`). Read pair by pair.
+#[derive(ToSchema)]
+#[schema(as = FormPagePost)]
+#[allow(dead_code)] // a shape for the document
+struct PagePostShape {
+    #[schema(rename = "formId")]
+    form_id: String,
+    #[schema(rename = "captchaKey", nullable = false)]
+    captcha_key: Option<String>,
+    #[schema(rename = "g-recaptcha-response", nullable = false)]
+    recaptcha_response: Option<String>,
 }
 
 /// The form, or SPEC's 404.
@@ -245,7 +331,7 @@ struct Sent {
 /// What a saved submission shows next.
 struct Saved {
     newsletter: bool,
-    public: Value,
+    public: PublicForm,
 }
 
 /// Checks and stores a submission: the form's answers, then its captcha, then the key
@@ -303,10 +389,62 @@ async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
     })
 }
 
-/// `POST /api/form/SaveFormSubmission` {key, formId, form, captchaKey?, pageTitle, pageId,
-/// contentSource, pagePath, pagePermissionTypeValue} → `{success, newsletter,
-/// submissionMessage, submissionHtml, successRedirect}`. A form-encoded post (a page
-/// without JavaScript) is answered with a page instead ([`page_post`]).
+/// A saved submission: what to show next (the form's settings, null when not set).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct SavedAnswer {
+    success: bool,
+    newsletter: bool,
+    #[schema(value_type = Value)]
+    submission_message: Option<Value>,
+    #[schema(value_type = Value)]
+    submission_html: Option<Value>,
+    #[schema(value_type = Value)]
+    success_redirect: Option<Value>,
+}
+
+/// A submission's refusals: JSON errors, or (to a form-encoded post) a page saying what
+/// went wrong; 401 when the submission key is unknown, spent or expired.
+struct SaveErrors;
+
+impl IntoResponses for SaveErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        let mut spent = r["400"].clone();
+        if let RefOr::T(a) = &mut spent {
+            a.description = "The submission key is unknown, spent or expired.".to_owned();
+        }
+        r.insert("401".to_owned(), spent);
+        // A form-encoded post gets a page (Retry-After is only on JSON answers).
+        for answer in r.values_mut() {
+            if let RefOr::T(a) = answer {
+                a.content.insert(
+                    "text/html".to_owned(),
+                    RefOr::T(ContentBuilder::new().schema(Some(String::schema())).build()),
+                );
+            }
+        }
+        r
+    }
+}
+
+/// `POST /api/form/SaveFormSubmission`: saves a submission.
+///
+/// JSON (crumb): the submission, answered with JSON. Form-encoded (a page without
+/// JavaScript; no crumb, but `Origin` or `Referer` must be a page of this host, 403
+/// otherwise): answered with a small page, or 303 to the form's `successRedirect`.
+#[utoipa::path(post, path = "/api/form/SaveFormSubmission", tag = FORMS,
+    request_body(content(
+        (Submission = "application/json"),
+        (PagePostShape = "application/x-www-form-urlencoded"))),
+    security(("crumb" = []), ()),
+    responses(
+        (status = 200, content(
+            (SavedAnswer = "application/json"),
+            (String = "text/html"))),
+        (status = 303, description = "Saved; on to the form's `successRedirect` (from a form-encoded post).",
+            headers(("Location" = String, description = "The form's `successRedirect`."))),
+        SaveErrors))]
 async fn save(State(app): State<App>, req: Request) -> Response {
     if page_post::is_page_post(req.headers()) {
         return page_post::save(&app, req).await;
@@ -332,15 +470,15 @@ async fn save(State(app): State<App>, req: Request) -> Response {
                 page,
             };
             let saved = submit(&app, &call, sent).await?;
-            let p = &saved.public;
+            let p = saved.public;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({
-                    "success": true,
-                    "newsletter": saved.newsletter,
-                    "submissionMessage": p["submissionMessage"],
-                    "submissionHtml": p["submissionHtml"],
-                    "successRedirect": p["successRedirect"],
+                &json!(SavedAnswer {
+                    success: true,
+                    newsletter: saved.newsletter,
+                    submission_message: p.submission_message,
+                    submission_html: p.submission_html,
+                    success_redirect: p.success_redirect,
                 }),
             ))
         }
@@ -348,8 +486,32 @@ async fn save(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `POST /api/rest/forms/validate/{formId}` with the field values (an object) → `{valid:
-/// true}`, or 400 `{message, errors}`. Nothing is stored.
+/// The answers pass the form's checks.
+#[derive(Serialize, ToSchema)]
+struct ValidAnswers {
+    valid: bool,
+}
+
+/// What checking answers can get besides its answer: 400 (with `errors` by field id), 404,
+/// 413 and 503; no crumb, no rate limit.
+struct ValidateErrors;
+
+impl IntoResponses for ValidateErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        r.remove("403");
+        r.remove("429");
+        r
+    }
+}
+
+/// `POST /api/rest/forms/validate/{formId}`: checks answers without storing them.
+///
+/// The body is the answers, field id → value; a problem is a 400 with `errors` by field id.
+#[utoipa::path(post, path = "/api/rest/forms/validate/{form_id}", tag = FORMS,
+    params(("form_id" = String, Path, description = "The form's id.")),
+    request_body(content = Object, description = "Field id → answer."),
+    responses((status = 200, body = ValidAnswers), ValidateErrors))]
 async fn validate(State(app): State<App>, Path(form_id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -360,17 +522,20 @@ async fn validate(State(app): State<App>, Path(form_id): Path<String>, req: Requ
                 return Err(ApiError::bad_request(UNPARSEABLE));
             };
             checked(&form, &sent)?;
-            Ok(json_response(StatusCode::OK, &json!({ "valid": true })))
+            Ok(json_response(
+                StatusCode::OK,
+                &json!(ValidAnswers { valid: true }),
+            ))
         }
         .await,
     )
 }
 
 /// The form routes.
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/template/GetTemplateSchema", get(schema))
-        .route("/api/form/FormSubmissionKey", post(submission_key))
-        .route("/api/form/SaveFormSubmission", post(save))
-        .route("/api/rest/forms/validate/{form_id}", post(validate))
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(schema))
+        .routes(routes!(submission_key))
+        .routes(routes!(save))
+        .routes(routes!(validate))
 }

@@ -203,20 +203,21 @@ pub async fn save(app: &App, req: Request) -> Response {
     match submit(app, &call, sent).await {
         Ok(saved) => {
             let p = &saved.public;
-            if let Some(to) = p["successRedirect"].as_str().filter(|u| safe_redirect(u)) {
+            let text = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_owned);
+            if let Some(to) = text(&p.success_redirect).filter(|u| safe_redirect(u)) {
                 let mut r = Response::new(Body::empty());
                 *r.status_mut() = StatusCode::SEE_OTHER;
-                if let Ok(v) = HeaderValue::from_str(to) {
+                if let Ok(v) = HeaderValue::from_str(&to) {
                     r.headers_mut().insert(header::LOCATION, v);
                 }
                 return r;
             }
-            let message = p["submissionMessage"].as_str().unwrap_or("Thank you!");
-            let html = p["submissionHtml"].as_str().unwrap_or("");
+            let message = text(&p.submission_message).unwrap_or_else(|| "Thank you!".to_owned());
+            let html = text(&p.submission_html).unwrap_or_default();
             let body = format!(
                 "<div class=\"form-submission-text\" role=\"status\">{}</div>\
                  <div class=\"form-submission-html\">{html}</div>",
-                escape(message)
+                escape(&message)
             );
             let title = if saved.newsletter {
                 "You're signed up"

@@ -21,16 +21,19 @@
 //! entries into the cart they already have, on any device), and the cart cookie names it.
 //! Signing out forgets it on this device; with `cloneCart=true` the visitor keeps a copy.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
-use axum::routing::{get, post};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tenants::{SiteSession, SiteUser};
+use utoipa::openapi::{RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::commerce::session::{CART_COOKIE, set_cart_cookie};
 use crate::http::ApiError;
@@ -39,6 +42,7 @@ use crate::http::call::{Call, respond, with_cookies};
 use crate::http::cookies;
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::server::App;
 
 pub mod sign_up;
@@ -63,18 +67,42 @@ pub const BAD_LANGUAGE: &str = "That language is not supported.";
 pub const NOT_CONFIRMED: &str =
     "Please confirm your email address first: use the link we sent you when you signed up.";
 
-const SESSION_PATH: &str = "/api/site-users/account/session";
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(sign_in, sign_out))
+        .routes(routes!(set_locale))
+        .routes(routes!(account, sign_up::sign_up))
+        .routes(routes!(sign_up::confirm))
+        .routes(routes!(sign_up::join))
+}
 
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route(SESSION_PATH, post(sign_in).delete(sign_out))
-        .route("/api/site-users/account/locale", post(set_locale))
-        .route(
-            "/api/site-users/account",
-            get(account).post(sign_up::sign_up),
-        )
-        .route(sign_up::CONFIRM_PATH, get(sign_up::confirm))
-        .route("/api/site-users/account/member-areas", post(sign_up::join))
+/// What a signed-in member's change can get besides its answer: 400, 401 (not signed in),
+/// 403 (the crumb, or `X-XSRF-Token` not the session's), 404, 413 and 503; no rate limit.
+pub(crate) struct MemberErrors;
+
+impl IntoResponses for MemberErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        r.remove("429");
+        r.insert("401".to_owned(), described(&r["403"], SIGNED_OUT));
+        r.insert(
+            "403".to_owned(),
+            described(
+                &r["403"],
+                "The crumb is missing or wrong (`crumbFail: true`), or `X-XSRF-Token` is not the session's.",
+            ),
+        );
+        r
+    }
+}
+
+/// An error answer like `like`, with other words.
+pub(crate) fn described(like: &RefOr<DocResponse>, description: &str) -> RefOr<DocResponse> {
+    let mut r = like.clone();
+    if let RefOr::T(a) = &mut r {
+        a.description = description.to_owned();
+    }
+    r
 }
 
 /// The member signed in on this request, if any: a live session of this site.
@@ -211,15 +239,47 @@ fn info_value(user: &SiteUser) -> String {
     percent_encoding::utf8_percent_encode(&json, percent_encoding::NON_ALPHANUMERIC).to_string()
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct SignIn {
+#[schema(as = MemberSignIn)]
+pub(crate) struct SignIn {
+    /// Required (400 when blank).
     #[serde(default)]
+    #[schema(required = true)]
     email: String,
+    /// Required (400 when empty).
     #[serde(default)]
+    #[schema(required = true)]
     password: String,
+    /// Keep the session cookie for 30 days (else until the browser closes).
     #[serde(default)]
     remember_me: bool,
+}
+
+/// A member's session token for `X-XSRF-Token`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = MemberSignedIn)]
+struct SignedIn {
+    xsrf_token: String,
+}
+
+/// What signing in can get besides its answer.
+struct SignInErrors;
+
+impl IntoResponses for SignInErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        r.insert("401".to_owned(), described(&r["400"], WRONG));
+        r.insert(
+            "403".to_owned(),
+            described(
+                &r["403"],
+                "The crumb is missing or wrong (`crumbFail: true`), or the account's address is not confirmed yet.",
+            ),
+        );
+        r
+    }
 }
 
 /// Checks a password off the async workers (Argon2 takes tens of milliseconds). An unknown
@@ -241,7 +301,15 @@ async fn password_ok(password: String, hash: Option<String>) -> bool {
     .unwrap_or(false)
 }
 
-/// `POST /api/site-users/account/session`.
+/// `POST /api/site-users/account/session`: signs a member in.
+///
+/// Sets the session cookie (`tessera-member`), `SiteUserInfo`, and the member's cart cookie.
+#[utoipa::path(post, path = "/api/site-users/account/session", tag = SITE_USERS,
+    request_body = SignIn, security(("crumb" = [])),
+    responses(
+        (status = 200, body = SignedIn,
+            headers(("Set-Cookie" = String, description = "The session, `SiteUserInfo` and the cart."))),
+        SignInErrors))]
 async fn sign_in(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -266,8 +334,11 @@ async fn sign_in(State(app): State<App>, req: Request) -> Response {
                 return Err(ApiError::new(StatusCode::FORBIDDEN, NOT_CONFIRMED));
             }
             let (session, set) = start_session(&app, &call, &user, b.remember_me).await?;
+            let body = SignedIn {
+                xsrf_token: session.xsrf_token,
+            };
             Ok(with_cookies(
-                json_response(StatusCode::OK, &json!({"xsrfToken": session.xsrf_token})),
+                json_response(StatusCode::OK, &json!(body)),
                 set,
             ))
         }
@@ -275,8 +346,45 @@ async fn sign_in(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `DELETE /api/site-users/account/session?cloneCart=`: signs out. Without a session it
-/// still clears the cookies (signing out twice is fine).
+/// Signed out.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = MemberSignedOut)]
+struct SignedOut {
+    signed_out: bool,
+}
+
+/// What a call that checks the crumb and nothing else of the request can get: 403, 404, 503.
+struct CrumbOnlyErrors;
+
+impl IntoResponses for CrumbOnlyErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = WriteErrors::responses();
+        for s in ["400", "413", "429"] {
+            r.remove(s);
+        }
+        r.insert(
+            "403".to_owned(),
+            described(
+                &r["403"],
+                "The crumb is missing or wrong (`crumbFail: true`), or `X-XSRF-Token` is not the session's.",
+            ),
+        );
+        r
+    }
+}
+
+/// `DELETE /api/site-users/account/session?cloneCart=`: signs out.
+///
+/// Without a session it still clears the cookies (signing out twice is fine).
+#[utoipa::path(delete, path = "/api/site-users/account/session", tag = SITE_USERS,
+    params(("cloneCart" = Option<bool>, Query, description = "`true`: keep a copy of the member's cart on this device."),
+        ("X-XSRF-Token" = Option<String>, Header, description = "The session's `xsrfToken` (needed when signed in).")),
+    security(("crumb" = [])),
+    responses(
+        (status = 200, body = SignedOut,
+            headers(("Set-Cookie" = String, description = "Clears the session and `SiteUserInfo`; the cart's cookie is cleared or names the copy."))),
+        CrumbOnlyErrors))]
 async fn sign_out(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -311,7 +419,7 @@ async fn sign_out(State(app): State<App>, req: Request) -> Response {
                 });
             }
             Ok(with_cookies(
-                json_response(StatusCode::OK, &json!({"signedOut": true})),
+                json_response(StatusCode::OK, &json!(SignedOut { signed_out: true })),
                 set,
             ))
         }
@@ -319,9 +427,20 @@ async fn sign_out(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-#[derive(Deserialize, Default)]
-struct Locale {
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = MemberLocale)]
+pub(crate) struct Locale {
+    /// A BCP 47 tag (`en`, `pt-BR`, `zh-Hant-TW`), at most 35 characters once trimmed; stored in its
+    /// canonical form.
     #[serde(default)]
+    #[schema(required = true)]
+    language: String,
+}
+
+/// The language stored, in its canonical form.
+#[derive(Serialize, ToSchema)]
+#[schema(as = MemberLanguage)]
+struct LocaleSet {
     language: String,
 }
 
@@ -339,7 +458,12 @@ pub fn language_tag(tag: &str) -> Option<String> {
         .then(|| id.to_string())
 }
 
-/// `POST /api/site-users/account/locale` {language}.
+/// `POST /api/site-users/account/locale`: the member's language.
+#[utoipa::path(post, path = "/api/site-users/account/locale", tag = SITE_USERS,
+    request_body = Locale,
+    params(("X-XSRF-Token" = String, Header, description = "The session's `xsrfToken`.")),
+    security(("crumb" = [])),
+    responses((status = 200, body = LocaleSet), MemberErrors))]
 async fn set_locale(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -356,14 +480,44 @@ async fn set_locale(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"language": language}),
+                &json!(LocaleSet { language }),
             ))
         }
         .await,
     )
 }
 
-/// `GET /api/site-users/account`: the signed-in member (401 when none).
+/// The signed-in member.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = MemberAccount)]
+struct Account {
+    id: String,
+    email: String,
+    display_name: String,
+    locale: Option<String>,
+    /// Ids of the member areas the member has joined.
+    member_areas: Vec<String>,
+    /// For `X-XSRF-Token` on the member's calls.
+    xsrf_token: String,
+}
+
+/// What reading the account can get besides it: 401 (not signed in), 404, 503.
+struct AccountErrors;
+
+impl IntoResponses for AccountErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        let signed_out = described(&r["400"], SIGNED_OUT);
+        r.remove("400");
+        r.insert("401".to_owned(), signed_out);
+        r
+    }
+}
+
+/// `GET /api/site-users/account`: the signed-in member.
+#[utoipa::path(get, path = "/api/site-users/account", tag = SITE_USERS,
+    responses((status = 200, body = Account), AccountErrors))]
 async fn account(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -376,10 +530,15 @@ async fn account(State(app): State<App>, req: Request) -> Response {
                 .member_areas_of(call.site.tenant.id, &user.id)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!({"id": user.id, "email": user.email, "displayName": user.display_name, "locale": user.locale, "memberAreas": areas, "xsrfToken": session.xsrf_token}),
-            ))
+            let body = Account {
+                id: user.id,
+                email: user.email,
+                display_name: user.display_name,
+                locale: user.locale,
+                member_areas: areas,
+                xsrf_token: session.xsrf_token,
+            };
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )

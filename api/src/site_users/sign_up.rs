@@ -16,16 +16,19 @@
 //! Confirming signs the member in (as a sign-in without rememberMe) and joins them to the
 //! area they signed up from.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sha2::{Digest, Sha256};
+use utoipa::openapi::{RefOr, response::Response as DocResponse};
+use utoipa::{IntoResponses, ToSchema};
 
-use super::{member_writing, start_session};
+use super::{MemberErrors, member_writing, start_session};
 use crate::email::{self, compose};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
@@ -34,6 +37,7 @@ use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
 use crate::http::signing::{hex, random_hex};
 use crate::http::small_page;
+use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::server::App;
 
 /// The confirmation link's route.
@@ -55,19 +59,36 @@ pub const CHECK_EMAIL: &str =
     "Check your email: we sent you a link to confirm your address and sign in.";
 pub const LINK_SPENT: &str = "This link has expired or was already used. Sign up again to get a new one, or sign in if you already confirmed your address.";
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Body {
+#[schema(as = SignUpBody)]
+pub(crate) struct Body {
+    /// Required: `local@domain.tld`, at most 254 characters once trimmed.
     #[serde(default)]
+    #[schema(required = true)]
     email: String,
+    /// Required: 8 to 256 characters.
     #[serde(default)]
+    #[schema(required = true, min_length = 8, max_length = 256)]
     password: String,
+    /// Kept to its first 100 characters.
     #[serde(default)]
     display_name: String,
+    /// A member area the site declares, joined on confirming.
     #[serde(default)]
     member_area_id: Option<String>,
+    /// A path on this site to land on after confirming (else `/`).
     #[serde(default)]
     redirect: Option<String>,
+}
+
+/// A sign-up was taken: the address gets an email (the same answer whether or not it has
+/// an account).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct VerificationSent {
+    verification_sent: bool,
+    message: &'static str,
 }
 
 /// An email address as a sign-up accepts it, lower-cased: something before one `@`, a
@@ -116,6 +137,9 @@ fn declared_area(call: &Call, id: &str) -> Result<String, ApiError> {
 }
 
 /// `POST /api/site-users/account`: a sign-up (202 whatever the address).
+#[utoipa::path(post, path = "/api/site-users/account", tag = SITE_USERS,
+    request_body = Body, security(("crumb" = [])),
+    responses((status = 202, body = VerificationSent), WriteErrors))]
 pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -189,16 +213,40 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
                 .await
                 .map_err(|e| store_failure(&e))?;
             app.outbox.nudge();
-            Ok(json_response(
-                StatusCode::ACCEPTED,
-                &json!({"verificationSent": true, "message": CHECK_EMAIL}),
-            ))
+            let body = VerificationSent {
+                verification_sent: true,
+                message: CHECK_EMAIL,
+            };
+            Ok(json_response(StatusCode::ACCEPTED, &json!(body)))
         }
         .await,
     )
 }
 
+/// What the emailed link can get besides the redirect: a page when the link is spent, JSON
+/// errors for an unknown site or a store that cannot be reached.
+struct ConfirmErrors;
+
+impl IntoResponses for ConfirmErrors {
+    fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
+        let mut r = VisitorErrors::responses();
+        r.remove("400");
+        r
+    }
+}
+
 /// `GET /api/site-users/account/confirm?token=`: the emailed link.
+///
+/// Confirms the address, signs the member in and sends them on to where they signed up.
+#[utoipa::path(get, path = "/api/site-users/account/confirm", tag = SITE_USERS,
+    params(("token" = String, Query, description = "The link's token: 64 hex digits.")),
+    responses(
+        (status = 303, description = "Confirmed and signed in; on to the sign-up's `redirect`.",
+            headers(("Location" = String, description = "A path on this site."),
+                ("Set-Cookie" = String, description = "The session, `SiteUserInfo` and the cart."))),
+        (status = 400, description = "The link has expired, was already used, or is not one.",
+            body = String, content_type = "text/html"),
+        ConfirmErrors))]
 pub async fn confirm(State(app): State<App>, req: Request) -> Response {
     let spent = || {
         small_page::page(
@@ -238,14 +286,29 @@ pub async fn confirm(State(app): State<App>, req: Request) -> Response {
     }
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Join {
+#[schema(as = JoinMemberArea)]
+pub(crate) struct Join {
+    /// A member area the site declares (400 otherwise).
     #[serde(default)]
+    #[schema(required = true)]
     member_area_id: String,
 }
 
-/// `POST /api/site-users/account/member-areas` {memberAreaId}: a member joins an area.
+/// The member areas the member has joined, by id.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct MemberAreas {
+    member_areas: Vec<String>,
+}
+
+/// `POST /api/site-users/account/member-areas`: a member joins an area.
+#[utoipa::path(post, path = "/api/site-users/account/member-areas", tag = SITE_USERS,
+    request_body = Join,
+    params(("X-XSRF-Token" = String, Header, description = "The session's `xsrfToken`.")),
+    security(("crumb" = [])),
+    responses((status = 200, body = MemberAreas), MemberErrors))]
 pub async fn join(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -266,7 +329,9 @@ pub async fn join(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({"memberAreas": areas}),
+                &json!(MemberAreas {
+                    member_areas: areas
+                }),
             ))
         }
         .await,
