@@ -8,13 +8,14 @@
 use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tenants::commerce::{CommerceSettings, Location};
 use tenants::{AddToCart, Cart, CartEntry, CartKind, now_ms};
+use utoipa::ToSchema;
 
-use super::json::{cart_json, entry_json};
+use super::json::{EntryView, ShoppingCart, cart_view, entry_view};
 use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, TOKEN_CART_FIXED, store_error};
 use super::session::{cart_of_token, cart_token, set_cart_cookie};
 use super::{Call, respond, with_cookies};
@@ -22,6 +23,7 @@ use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::error::json_response;
 use crate::http::limits::Family;
+use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::App;
 
 /// What visitors are told when their cart cookie names no open cart here.
@@ -141,14 +143,63 @@ fn changed(call: &Call, cart: &Cart, body: Value) -> Response {
     )
 }
 
-fn priced(call: &Call, cart: &Cart, settings: &CommerceSettings) -> Value {
+fn priced(call: &Call, cart: &Cart, settings: &CommerceSettings) -> ShoppingCart {
     let totals = cart.price(settings, None, now_ms());
-    cart_json(Some(cart), &totals, settings, &call.site)
+    cart_view(Some(cart), &totals, settings, &call.site)
 }
 
-/// `GET /api/commerce/shopping-cart`: the visitor's cart, priced (an empty cart without
-/// an id when they have none). The query parameters SPEC names (`mock`, `timecode`,
+/// The answer to a cart change: the cart.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartChanged {
+    pub shopping_cart: ShoppingCart,
+}
+
+/// The answer to an add: the cart, and the entry that was added or increased.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartAdded {
+    pub shopping_cart: ShoppingCart,
+    pub newly_added: EntryView,
+}
+
+/// The answer to an entry's change: the cart, and the entry as it is now.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CartEntryUpdated {
+    pub shopping_cart: ShoppingCart,
+    pub updated_entry: EntryView,
+}
+
+/// A purchase's own cart: its token, and the checkout page that takes it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenCart {
+    /// Names the cart in `?cartToken=` (and in checkout's `cartToken`).
+    pub cart_token: String,
+    /// The page to check it out on, with the token.
+    pub checkout_url: String,
+}
+
+/// A quantity: a whole number, or text holding one (null or missing means 1).
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+#[schema(as = CartQuantity)]
+#[allow(dead_code)] // the shape `quantity` reads; the body keeps the JSON value
+pub(crate) enum QuantitySchema {
+    Number(i64),
+    Text(String),
+}
+
+/// `GET /api/commerce/shopping-cart`: the visitor's cart, priced.
+///
+/// An empty cart without an id when they have none. With `?cartToken=`, a purchase's own
+/// cart (subscription, gift card). The query parameters SPEC names (`mock`, `timecode`,
 /// `calculateSubtotal`) are accepted; totals are always calculated.
+#[utoipa::path(get, path = "/api/commerce/shopping-cart", tag = COMMERCE,
+    params(("cartToken" = Option<String>, Query,
+        description = "A purchase's own cart (404 when the token is not this site's).")),
+    responses((status = 200, body = ShoppingCart, description = "The cart."), VisitorErrors))]
 pub async fn get_cart(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -168,26 +219,36 @@ pub async fn get_cart(State(app): State<App>, req: Request) -> Response {
                             now_ms: now_ms(),
                         },
                     );
-                    cart_json(None, &totals, &settings, &call.site)
+                    cart_view(None, &totals, &settings, &call.site)
                 }
             };
-            Ok(json_response(StatusCode::OK, &body))
+            Ok(json_response(StatusCode::OK, &json!(body)))
         }
         .await,
     )
 }
 
-#[derive(Deserialize)]
+/// What to put in a cart: a product, its variant, how many, and the additional-fields
+/// form's answers.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct AddBody {
+#[schema(as = AddToCartBody)]
+pub(crate) struct AddBody {
+    /// The product item.
+    #[schema(value_type = String, required = true, min_length = 1)]
     item_id: Option<String>,
+    /// The variant (may be left out for a product with one variant).
     #[serde(default)]
     sku: Option<String>,
+    /// Units, 1-9999 (1 when missing).
     #[serde(default)]
+    #[schema(value_type = Option<QuantitySchema>)]
     quantity: Option<Value>,
     /// SPEC's subscription call names it `qty`.
     #[serde(default)]
+    #[schema(value_type = Option<QuantitySchema>)]
     qty: Option<Value>,
+    /// The answers, as JSON text (SPEC) or an object.
     #[serde(default)]
     additional_fields: Option<Value>,
 }
@@ -205,8 +266,16 @@ impl AddBody {
     }
 }
 
-/// `POST /api/commerce/shopping-cart/entries` {itemId, sku, quantity, additionalFields} →
-/// `{shoppingCart, newlyAdded}`. The first add makes the cart and sets its cookie.
+/// `POST /api/commerce/shopping-cart/entries`: adds an item to the visitor's cart.
+///
+/// {itemId, sku, quantity, additionalFields} → `{shoppingCart, newlyAdded}`. The first add
+/// makes the cart and sets its cookie.
+#[utoipa::path(post, path = "/api/commerce/shopping-cart/entries", tag = COMMERCE,
+    request_body = AddBody, security(("crumb" = [])),
+    responses((status = 200, body = CartAdded, description = "Added.",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
+        WriteErrors))]
 pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -226,9 +295,9 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
                 )
                 .await
                 .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
-            let body = json!({
-                "shoppingCart": priced(&call, &added.shopping_cart, &settings),
-                "newlyAdded": entry_json(&added.newly_added, &call.site.content),
+            let body = json!(CartAdded {
+                shopping_cart: priced(&call, &added.shopping_cart, &settings),
+                newly_added: entry_view(&added.newly_added, &call.site.content),
             });
             let e = &added.newly_added;
             crate::analytics::record(
@@ -244,10 +313,10 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
 }
 
 /// What a change to the visitor's cart answers with: the cart, and the entry it changed
-/// under its SPEC name (`newlyAdded`, `updatedEntry`).
+/// (answered as `updatedEntry`).
 struct Changed {
     cart: Cart,
-    entry: Option<(&'static str, CartEntry)>,
+    entry: Option<CartEntry>,
 }
 
 impl From<Cart> for Changed {
@@ -325,10 +394,14 @@ async fn change<B: DeserializeOwned + Default>(
                     ));
                 }
             };
-            let mut body = json!({ "shoppingCart": priced(&call, &done.cart, &settings) });
-            if let Some((name, entry)) = &done.entry {
-                body[*name] = entry_json(entry, &call.site.content);
-            }
+            let shopping_cart = priced(&call, &done.cart, &settings);
+            let body = match &done.entry {
+                Some(entry) => json!(CartEntryUpdated {
+                    shopping_cart,
+                    updated_entry: entry_view(entry, &call.site.content),
+                }),
+                None => json!(CartChanged { shopping_cart }),
+            };
             if token {
                 return Ok(json_response(StatusCode::OK, &body));
             }
@@ -338,10 +411,14 @@ async fn change<B: DeserializeOwned + Default>(
     )
 }
 
-#[derive(Deserialize, Default)]
+/// An entry's new quantity.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct QuantityBody {
+#[schema(as = CartQuantityBody)]
+pub(crate) struct QuantityBody {
+    /// Units, 1-9999 (remove the entry with DELETE).
     #[serde(default)]
+    #[schema(value_type = QuantitySchema, required = true)]
     quantity: Option<Value>,
 }
 
@@ -349,8 +426,16 @@ struct QuantityBody {
 #[derive(Deserialize, Default)]
 struct Empty {}
 
-/// `PUT /api/commerce/shopping-cart/entries/{entryId}` {quantity} → `{shoppingCart,
-/// updatedEntry}`: sets the quantity (1-9999; remove with DELETE).
+/// `PUT /api/commerce/shopping-cart/entries/{entryId}`: sets an entry's quantity.
+///
+/// {quantity} → `{shoppingCart, updatedEntry}`: 1-9999 (remove with DELETE).
+#[utoipa::path(put, path = "/api/commerce/shopping-cart/entries/{entry_id}", tag = COMMERCE,
+    params(("entry_id" = String, Path, description = "The entry's id.")), request_body = QuantityBody, security(("crumb" = [])),
+    responses((status = 200, body = CartEntryUpdated, description = "Changed.",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody,
+            description = "Not enough in stock, or the cart was checked out."),
+        WriteErrors))]
 pub async fn set_quantity(
     State(app): State<App>,
     Path(entry_id): Path<String>,
@@ -373,14 +458,20 @@ pub async fn set_quantity(
                 .await?;
             Ok(Changed {
                 cart,
-                entry: Some(("updatedEntry", entry)),
+                entry: Some(entry),
             })
         },
     )
     .await
 }
 
-/// `DELETE /api/commerce/shopping-cart/entries/{entryId}` → `{shoppingCart}`.
+/// `DELETE /api/commerce/shopping-cart/entries/{entryId}`: removes an entry.
+#[utoipa::path(delete, path = "/api/commerce/shopping-cart/entries/{entry_id}", tag = COMMERCE,
+    params(("entry_id" = String, Path, description = "The entry's id.")), security(("crumb" = [])),
+    responses((status = 200, body = CartChanged, description = "Removed.",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn remove_entry(
     State(app): State<App>,
     Path(entry_id): Path<String>,
@@ -402,15 +493,27 @@ pub async fn remove_entry(
     .await
 }
 
-#[derive(Deserialize, Default)]
+/// An entry's additional-fields answers.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct FieldsBody {
+#[schema(as = CartFieldsBody)]
+pub(crate) struct FieldsBody {
+    /// The answers, as JSON text (SPEC) or an object.
     #[serde(default)]
+    #[schema(required = true)]
     additional_fields: Option<Value>,
 }
 
-/// `PUT /api/commerce/shopping-cart/entries/{entryId}/additionalFields` {itemId, sku,
-/// additionalFields} → `{shoppingCart, updatedEntry}`.
+/// `PUT /api/commerce/shopping-cart/entries/{entryId}/additionalFields`: sets an entry's additional fields.
+///
+/// {additionalFields} → `{shoppingCart, updatedEntry}` (other keys, such as SPEC's itemId
+/// and sku, are ignored).
+#[utoipa::path(put, path = "/api/commerce/shopping-cart/entries/{entry_id}/additionalFields",
+    tag = COMMERCE, params(("entry_id" = String, Path, description = "The entry's id.")), request_body = FieldsBody, security(("crumb" = [])),
+    responses((status = 200, body = CartEntryUpdated, description = "Changed.",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn set_fields(
     State(app): State<App>,
     Path(entry_id): Path<String>,
@@ -430,21 +533,34 @@ pub async fn set_fields(
                 .await?;
             Ok(Changed {
                 cart,
-                entry: Some(("updatedEntry", entry)),
+                entry: Some(entry),
             })
         },
     )
     .await
 }
 
-#[derive(Deserialize, Default)]
-struct CouponBody {
+/// A coupon code.
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = CouponBody)]
+pub(crate) struct CouponBody {
+    /// Any case.
+    #[schema(value_type = String, required = true, min_length = 1)]
     code: Option<String>,
 }
 
-/// `POST /api/commerce/shopping-cart/coupons` {code} → `{shoppingCart}`. Unknown, expired
-/// and not-yet-valid codes are refused (400, `errors.code`); a code whose minimum subtotal
-/// is not met is kept and listed in `invalidCoupons` with its reason.
+/// `POST /api/commerce/shopping-cart/coupons`: adds a coupon to the cart.
+///
+/// {code} → `{shoppingCart}`. Unknown, expired and not-yet-valid codes are refused (400,
+/// `errors.code`); a code whose minimum subtotal is not met is kept and listed in
+/// `invalidCoupons` with its reason.
+#[utoipa::path(post, path = "/api/commerce/shopping-cart/coupons", tag = COMMERCE,
+    params(("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")), request_body = CouponBody, security(("crumb" = [])),
+    responses((status = 200, body = CartChanged,
+            description = "Added (a token cart's answer sets no cookie).",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
     change(
         &app,
@@ -464,7 +580,15 @@ pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
     .await
 }
 
-/// `DELETE /api/commerce/shopping-cart/coupons/{code}` → `{shoppingCart}`.
+/// `DELETE /api/commerce/shopping-cart/coupons/{code}`: takes a coupon off the cart.
+#[utoipa::path(delete, path = "/api/commerce/shopping-cart/coupons/{code}", tag = COMMERCE,
+    params(("code" = String, Path, description = "The coupon code."), ("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")),
+    security(("crumb" = [])),
+    responses((status = 200, body = CartChanged,
+            description = "Removed (a token cart's answer sets no cookie).",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn remove_coupon(
     State(app): State<App>,
     Path(code): Path<String>,
@@ -487,9 +611,13 @@ pub async fn remove_coupon(
     .await
 }
 
-#[derive(Deserialize, Default)]
+/// Where the cart ships.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct LocationBody {
+#[schema(as = ShippingLocationBody)]
+pub(crate) struct LocationBody {
+    /// ISO country code.
+    #[schema(value_type = String, required = true, min_length = 1)]
     country: Option<String>,
     #[serde(default)]
     region: Option<String>,
@@ -497,8 +625,17 @@ struct LocationBody {
     postal_code: Option<String>,
 }
 
-/// `PUT /api/commerce/shopping-cart/shipping-location` {country, region?, postalCode?} →
-/// `{shoppingCart}`: the cart is priced for it (shipping options, tax).
+/// `PUT /api/commerce/shopping-cart/shipping-location`: sets where the cart ships.
+///
+/// {country, region?, postalCode?} → `{shoppingCart}`: the cart is priced for it
+/// (shipping options, tax).
+#[utoipa::path(put, path = "/api/commerce/shopping-cart/shipping-location", tag = COMMERCE,
+    params(("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")), request_body = LocationBody, security(("crumb" = [])),
+    responses((status = 200, body = CartChanged,
+            description = "Set (a token cart's answer sets no cookie).",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn set_location(State(app): State<App>, req: Request) -> Response {
     change(
         &app,
@@ -528,7 +665,14 @@ pub async fn set_location(State(app): State<App>, req: Request) -> Response {
     .await
 }
 
-/// `DELETE /api/commerce/shopping-cart/shipping-location` → `{shoppingCart}`.
+/// `DELETE /api/commerce/shopping-cart/shipping-location`: forgets where the cart ships.
+#[utoipa::path(delete, path = "/api/commerce/shopping-cart/shipping-location", tag = COMMERCE,
+    params(("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")), security(("crumb" = [])),
+    responses((status = 200, body = CartChanged,
+            description = "Cleared (a token cart's answer sets no cookie).",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
     change(
         &app,
@@ -543,14 +687,26 @@ pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
     .await
 }
 
-#[derive(Deserialize, Default)]
-struct OptionBody {
+/// A shipping option of the store.
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = ShippingOptionBody)]
+pub(crate) struct OptionBody {
+    /// The option's id (`shippingOptions[].id`).
+    #[schema(value_type = String, required = true, min_length = 1)]
     id: Option<String>,
 }
 
-/// `PUT /api/commerce/shopping-cart/shipping-option` {id} → `{shoppingCart}`. An id the
-/// store does not have is refused; one not offered for the cart's location is kept, and the
-/// cheapest offered option is charged until it is.
+/// `PUT /api/commerce/shopping-cart/shipping-option`: chooses how the cart ships.
+///
+/// {id} → `{shoppingCart}`. An id the store does not have is refused; one not offered for
+/// the cart's location is kept, and the cheapest offered option is charged until it is.
+#[utoipa::path(put, path = "/api/commerce/shopping-cart/shipping-option", tag = COMMERCE,
+    params(("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")), request_body = OptionBody, security(("crumb" = [])),
+    responses((status = 200, body = CartChanged,
+            description = "Chosen (a token cart's answer sets no cookie).",
+            headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
+        (status = 409, body = ErrorBody, description = "The cart was checked out."),
+        WriteErrors))]
 pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Response {
     change(
         &app,
@@ -574,17 +730,30 @@ pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Respon
     .await
 }
 
-/// `POST /api/3/commerce/cart/subscription` {itemId, sku, qty, additionalFields} →
-/// `{cartToken, checkoutUrl}`: a cart of its own for one subscription product, reached by
+/// `POST /api/3/commerce/cart/subscription`: makes a cart of its own for one subscription.
+///
+/// {itemId, sku, qty, additionalFields} → `{cartToken, checkoutUrl}`: the cart is reached by
 /// its token at `/checkout/subscription?cartToken=...`.
+#[utoipa::path(post, path = "/api/3/commerce/cart/subscription", tag = COMMERCE,
+    request_body = AddBody, security(("crumb" = [])),
+    responses((status = 200, body = TokenCart, description = "The cart was made."),
+        (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
+        WriteErrors))]
 pub async fn subscription_cart(State(app): State<App>, req: Request) -> Response {
     token_cart(&app, req, CartKind::Subscription, "/checkout/subscription").await
 }
 
-/// `POST /api/3/commerce/cart/gift-card` {itemId, sku, qty} → `{cartToken, checkoutUrl}`: a
-/// cart of its own for one gift card in the chosen denomination, reached by its token on the
-/// gift-card page, `/checkout/gift-card?cartToken=...` (SPEC §4: "Gift cards go to a
-/// gift-card page with the chosen denomination").
+/// `POST /api/3/commerce/cart/gift-card`: makes a cart of its own for one gift card.
+///
+/// {itemId, sku, qty} → `{cartToken, checkoutUrl}`: the gift card in the chosen
+/// denomination, reached by its token on the gift-card page,
+/// `/checkout/gift-card?cartToken=...` (SPEC §4: "Gift cards go to a gift-card page with
+/// the chosen denomination").
+#[utoipa::path(post, path = "/api/3/commerce/cart/gift-card", tag = COMMERCE,
+    request_body = AddBody, security(("crumb" = [])),
+    responses((status = 200, body = TokenCart, description = "The cart was made."),
+        (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
+        WriteErrors))]
 pub async fn gift_card_cart(State(app): State<App>, req: Request) -> Response {
     token_cart(&app, req, CartKind::GiftCard, "/checkout/gift-card").await
 }
@@ -610,7 +779,10 @@ async fn token_cart(app: &App, req: Request, kind: CartKind, page: &str) -> Resp
             );
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "cartToken": token, "checkoutUrl": url }),
+                &json!(TokenCart {
+                    cart_token: token,
+                    checkout_url: url,
+                }),
             ))
         }
         .await,

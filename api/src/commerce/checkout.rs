@@ -17,15 +17,16 @@
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::commerce::Refusal;
 use tenants::{
     Address, Cart, CartKind, Checkout, CheckoutTerms, PaymentMethod, StoreError, now_ms,
 };
+use utoipa::ToSchema;
 
 use super::cart::NO_CART;
-use super::json::order_json;
+use super::json::{OrderView, order_view};
 use super::messages::store_error;
 use super::payment::{Card, Charge, PaymentError};
 use super::session::{CART_COOKIE, cart_of_token, confirmation_url, status_url};
@@ -35,34 +36,109 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::cookies;
 use crate::http::error::{FIELDS_INVALID, json_response, store_failure};
 use crate::http::limits::Family;
+use crate::openapi::{COMMERCE, ErrorBody, WriteErrors};
 use crate::server::App;
 
-#[derive(Deserialize)]
+/// What a checkout sends: the cart (the cookie's, or `cartToken`'s), the buyer's email,
+/// the addresses, the shipping choice, a gift card, the total the buyer saw, and how they
+/// pay (needed unless a gift card or coupons cover it all).
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct Body {
+#[schema(as = CheckoutBody)]
+pub(crate) struct Body {
+    /// A purchase's own cart (subscription, gift card) instead of the cookie's.
     #[serde(default)]
     cart_token: Option<String>,
     #[serde(default)]
+    #[schema(value_type = String, required = true, min_length = 1, max_length = 256)]
     email: Option<String>,
+    /// Required when something in the cart ships.
     #[serde(default)]
+    #[schema(value_type = Option<AddressInput>)]
     shipping_address: Option<Address>,
+    /// The shipping address when left out.
     #[serde(default)]
+    #[schema(value_type = Option<AddressInput>)]
     billing_address: Option<Address>,
+    /// One of the cart's `shippingOptions` (the cheapest offered when left out).
     #[serde(default)]
     shipping_option_id: Option<String>,
     #[serde(default)]
     gift_card_code: Option<String>,
+    /// The grand total the buyer saw: 409 when the order would cost something else.
     #[serde(default)]
     expected_grand_total_cents: Option<i64>,
     #[serde(default)]
     payment: Option<PaymentBody>,
 }
 
-#[derive(Deserialize)]
-struct PaymentBody {
+/// How the buyer pays: `card` (with the card) or the store's pay-later method (`manual`).
+#[derive(Deserialize, ToSchema)]
+#[schema(as = CheckoutPayment)]
+pub(crate) struct PaymentBody {
+    #[schema(value_type = PayWith)]
     method: String,
+    /// Required for `card`.
     #[serde(default)]
     card: Option<Card>,
+}
+
+/// A way to pay.
+#[derive(ToSchema)]
+#[schema(rename_all = "lowercase")]
+#[allow(dead_code)] // the methods `PaymentBody::method` takes
+pub enum PayWith {
+    Card,
+    Manual,
+}
+
+/// A postal address as checkout takes it (each part at most 200 characters).
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the fields `check_address` requires of a `tenants::Address`
+pub struct AddressInput {
+    #[schema(min_length = 1, max_length = 200)]
+    first_name: String,
+    #[schema(min_length = 1, max_length = 200)]
+    last_name: String,
+    #[schema(min_length = 1, max_length = 200)]
+    line1: String,
+    #[schema(max_length = 200)]
+    line2: Option<String>,
+    #[schema(min_length = 1, max_length = 200)]
+    city: String,
+    #[schema(max_length = 200)]
+    region: Option<String>,
+    #[schema(min_length = 1, max_length = 200)]
+    postal_code: String,
+    /// Two-letter ISO country code.
+    #[schema(pattern = "^[A-Za-z]{2}$")]
+    country: String,
+    #[schema(max_length = 200)]
+    phone: Option<String>,
+}
+
+/// The placed order, and the pages its buyer goes to.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Placed {
+    pub order: OrderView,
+    /// The order status page.
+    pub status_url: String,
+    /// The confirmation page.
+    pub confirmation_url: String,
+}
+
+/// A checkout that cannot go ahead as asked.
+#[derive(ToSchema)]
+#[schema(rename_all = "camelCase")]
+#[allow(dead_code)] // the shape of the 409 errors checkout builds
+pub struct CheckoutConflict {
+    message: String,
+    /// The cart was already checked out: its order's status page.
+    status_url: Option<String>,
+    /// The total changed: the order's grand total now.
+    grand_total_cents: Option<i64>,
 }
 
 /// SPEC §5's email message, with an example address.
@@ -162,6 +238,20 @@ fn already_placed(call: &Call, cart: &Cart, mut e: ApiError) -> ApiError {
     e
 }
 
+/// `POST /api/commerce/checkout`: places the order for the cart.
+///
+/// Prices the cart as it will be placed, takes payment for what a gift card does not cover,
+/// and answers 201 with the order and its pages; the cart cookie is cleared (the next add
+/// starts a new cart). Field problems answer 400 with `errors` (field → message).
+#[utoipa::path(post, path = "/api/commerce/checkout", tag = COMMERCE,
+    request_body = Body, security(("crumb" = [])),
+    responses((status = 201, body = Placed, description = "The order was placed.",
+            headers(("Set-Cookie" = String,
+                description = "Clears the cart cookie (a `cartToken` checkout sets none)."))),
+        (status = 402, body = ErrorBody, description = "The card was declined."),
+        (status = 409, body = CheckoutConflict, description = "The cart was already checked \
+            out, the total changed, or there is not enough of an item in stock."),
+        WriteErrors))]
 pub async fn checkout(State(app): State<App>, req: Request) -> Response {
     respond(run(&app, req).await)
 }
@@ -345,10 +435,10 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
         tenants::PURCHASE_EVENT,
         json!({"orderId": order.id, "grandTotalCents": order.grand_total_minor}),
     );
-    let body = json!({
-        "order": order_json(&order, &call.site),
-        "statusUrl": status_url(&call.site, &order.id),
-        "confirmationUrl": confirmation_url(&call.site, &order.id),
+    let body = json!(Placed {
+        order: order_view(&order, &call.site),
+        status_url: status_url(&call.site, &order.id),
+        confirmation_url: confirmation_url(&call.site, &order.id),
     });
     let response = json_response(StatusCode::CREATED, &body);
     Ok(if from_cookie {

@@ -3,40 +3,96 @@
 //! answers with them and pages carry the same objects in their context (`shoppingCart`,
 //! `order`), so templates and islands read one shape.
 
-use serde_json::{Map, Value, json};
-use tenants::commerce::instalments;
-use tenants::commerce::{CommerceSettings, Totals};
-use tenants::{Cart, CartEntry, Order, OrderStatus, PaymentMethod, now_ms};
+use std::collections::BTreeMap;
 
-use super::instalments::instalments_json;
+use serde::Serialize;
+use serde_json::{Value, json};
+use tenants::commerce::instalments;
+use tenants::commerce::pricing::ShippingQuote;
+use tenants::commerce::{CommerceSettings, Location, Totals};
+use tenants::{Address, Cart, CartEntry, CartKind, Order, OrderStatus, PaymentMethod, now_ms};
+use utoipa::ToSchema;
+
+use super::instalments::{InstalmentPill, instalment_pill};
 use super::messages::{coupon_problem, minimum_subtotal};
-use super::money::{money, money_text};
+use super::money::{Money, money_of, money_text};
 use super::session;
 use crate::http::site::{Site, SiteBundle};
 
 /// A cart entry (SPEC "Cart entry"): id, itemId, quantity, chosenVariant (sku,
 /// attributes), additionalFields, title, subTotal, purchasePriceCents, productType; plus the
 /// product's page (`url`) and main image (`imageUrl`) while the site still has the product.
-pub fn entry_json(e: &CartEntry, site: &SiteBundle) -> Value {
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CartEntry)]
+pub struct EntryView {
+    pub id: String,
+    pub item_id: String,
+    pub quantity: i64,
+    pub chosen_variant: ChosenVariant,
+    /// The additional-fields form's answers (as sent: usually an object), if any.
+    pub additional_fields: Option<Value>,
+    pub title: String,
+    /// `quantity × purchasePriceCents`, minor units.
+    pub sub_total: i64,
+    /// Price per unit, minor units.
+    pub purchase_price_cents: i64,
+    /// 1 physical, 2 digital, 3 service, 4 gift card.
+    pub product_type: i64,
+    pub currency: String,
+    /// The variant's options on one line ("Size: M, Colour: Red").
+    pub variant_description: String,
+    pub price: Money,
+    pub line_total: Money,
+    /// The product's page, while the site has the product.
+    pub url: Option<String>,
+    /// The product's main image, if it has one.
+    pub image_url: Option<String>,
+    /// The product's additional-fields form, if it has one.
+    #[schema(value_type = Option<Object>)]
+    pub additional_fields_form: Option<Value>,
+}
+
+/// The variant of a cart entry.
+#[derive(Serialize, ToSchema)]
+pub struct ChosenVariant {
+    pub sku: String,
+    /// Option name → chosen value (`{"Size": "M"}`).
+    pub attributes: BTreeMap<String, String>,
+}
+
+/// [`EntryView`] of an entry.
+pub fn entry_view(e: &CartEntry, site: &SiteBundle) -> EntryView {
     let link = site.products.get(&e.item_id);
-    json!({
-        "id": e.id,
-        "itemId": e.item_id,
-        "quantity": e.quantity,
-        "chosenVariant": { "sku": e.sku, "attributes": e.attributes },
-        "additionalFields": e.additional_fields,
-        "title": e.title,
-        "subTotal": e.sub_total_minor,
-        "purchasePriceCents": e.unit_price_minor,
-        "productType": e.product_type,
-        "currency": e.currency,
-        "variantDescription": variant_description(&e.attributes, link.map_or(&[][..], |l| &l.options)),
-        "price": money(e.unit_price_minor, &e.currency),
-        "lineTotal": money(e.sub_total_minor, &e.currency),
-        "url": link.map(|l| &l.url),
-        "imageUrl": link.and_then(|l| l.image.as_ref()),
-        "additionalFieldsForm": link.and_then(|l| l.form.as_ref()),
-    })
+    EntryView {
+        id: e.id.clone(),
+        item_id: e.item_id.clone(),
+        quantity: e.quantity,
+        chosen_variant: ChosenVariant {
+            sku: e.sku.clone(),
+            attributes: e.attributes.clone(),
+        },
+        additional_fields: e.additional_fields.clone(),
+        title: e.title.clone(),
+        sub_total: e.sub_total_minor,
+        purchase_price_cents: e.unit_price_minor,
+        product_type: e.product_type,
+        currency: e.currency.clone(),
+        variant_description: variant_description(
+            &e.attributes,
+            link.map_or(&[][..], |l| &l.options),
+        ),
+        price: money_of(e.unit_price_minor, &e.currency),
+        line_total: money_of(e.sub_total_minor, &e.currency),
+        url: link.map(|l| l.url.clone()),
+        image_url: link.and_then(|l| l.image.clone()),
+        additional_fields_form: link.and_then(|l| l.form.clone()),
+    }
+}
+
+/// A cart entry as JSON.
+pub fn entry_json(e: &CartEntry, site: &SiteBundle) -> Value {
+    json!(entry_view(e, site))
 }
 
 /// A variant's options as one line, in the product's option order (`order`; options it
@@ -56,14 +112,178 @@ pub fn variant_description(
         .join(", ")
 }
 
+/// The SPEC "Shopping cart" entity, priced: its entries, where and how it ships, taxes,
+/// coupons, every total in cents and as money, the instalment pill and the checkout terms.
+/// An empty cart that was never saved has no `id` (null).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ShoppingCart {
+    /// Null for an empty cart that was never saved.
+    pub id: Option<String>,
+    pub website_id: String,
+    /// The order placed from it, once checked out.
+    pub order_id: Option<String>,
+    /// When it was made (milliseconds since 1970); null for an unsaved cart.
+    pub created: Option<i64>,
+    pub is_purchased: bool,
+    /// Counts the cart's changes (0 for an unsaved cart).
+    pub revision: i64,
+    pub currency: String,
+    pub entries: Vec<EntryView>,
+    /// Options offered for the cart and its location (empty when nothing ships).
+    pub shipping_options: Vec<ShippingOptionView>,
+    /// The option charged.
+    pub selected_shipping_option: Option<ShippingOptionView>,
+    /// Where it ships, once the buyer said.
+    #[schema(value_type = Option<LocationSchema>)]
+    pub shipping_location: Option<Location>,
+    /// Something must ship but no option ships to the location.
+    pub shipping_unavailable: bool,
+    pub applicable_tax_rules: Vec<TaxRuleView>,
+    pub prices_include_tax: bool,
+    /// Coupon codes on the cart, in the order added.
+    pub coupons: Vec<String>,
+    /// Coupons that take something off.
+    pub valid_coupons: Vec<ValidCoupon>,
+    /// Coupons on the cart that take nothing off, and why.
+    pub invalid_coupons: Vec<InvalidCoupon>,
+    pub subtotal_cents: i64,
+    pub discount_cents: i64,
+    pub shipping_cost_cents: i64,
+    pub tax_cents: i64,
+    pub grand_total_cents: i64,
+    pub subtotal: Money,
+    pub discount: Money,
+    pub shipping_cost: Money,
+    pub tax: Money,
+    pub grand_total: Money,
+    pub total_quantity: i64,
+    pub has_digital: bool,
+    pub purely_digital: bool,
+    pub requires_shipping: bool,
+    /// The store's minimum checkout subtotal, if it has one.
+    pub minimum_subtotal_cents: Option<i64>,
+    /// Why the cart cannot be checked out yet (below the minimum subtotal).
+    pub checkout_message: Option<String>,
+    /// The instalment pill, when the store offers instalments.
+    pub installments: Option<InstalmentPill>,
+    pub checkout: CheckoutTermsView,
+}
+
+/// Where a cart ships (or, with nothing to ship, where the buyer is).
+#[derive(ToSchema)]
+#[schema(as = CartLocation)]
+#[allow(dead_code)] // the shape of `tenants::commerce::Location` as it serializes
+pub struct LocationSchema {
+    /// ISO country code, upper case.
+    country: String,
+    region: Option<String>,
+    #[schema(rename = "postalCode")]
+    postal_code: Option<String>,
+}
+
+/// A shipping option with its price for the cart.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CartShippingOption)]
+pub struct ShippingOptionView {
+    pub id: String,
+    pub name: String,
+    pub cost_cents: i64,
+    pub cost: Money,
+}
+
+/// A tax rule that applies to the cart.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CartTaxRule)]
+pub struct TaxRuleView {
+    pub name: String,
+    /// ISO country code, or `*` for any country.
+    pub country: String,
+    pub region: Option<String>,
+    /// Percent, as a decimal string ("21").
+    pub rate: String,
+    pub applies_to_shipping: bool,
+    pub taxable_cents: i64,
+    pub tax_cents: i64,
+}
+
+/// A coupon that takes something off.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CartValidCoupon)]
+pub struct ValidCoupon {
+    pub code: String,
+    #[serde(rename = "type")]
+    #[schema(value_type = CouponType)]
+    pub kind: &'static str,
+    pub discount_cents: i64,
+}
+
+/// What a coupon takes off.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)] // the values of `CouponKind::as_str`
+pub enum CouponType {
+    Percent,
+    Fixed,
+    FreeShipping,
+}
+
+/// A coupon on the cart that takes nothing off.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CartInvalidCoupon)]
+pub struct InvalidCoupon {
+    pub code: String,
+    #[schema(value_type = CouponReason)]
+    pub reason: &'static str,
+    /// The reason in words for the visitor.
+    pub message: String,
+}
+
+/// Why a coupon takes nothing off.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)] // the reasons `coupon_problem` gives
+pub enum CouponReason {
+    Unknown,
+    NotStarted,
+    Expired,
+    BelowMinimum,
+    NothingToDiscount,
+}
+
+/// What the checkout page offers, beside the cart.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = CheckoutTerms)]
+pub struct CheckoutTermsView {
+    /// Country codes the store ships to; null when some option ships anywhere.
+    pub ships_to: Option<Vec<String>>,
+    /// Cards go to the test provider.
+    pub test_mode: bool,
+    /// The store's pay-later method, if it has one.
+    pub manual_payment: Option<ManualPaymentView>,
+}
+
+/// A pay-later method (bank transfer, pay on collection).
+#[derive(Serialize, ToSchema)]
+#[schema(as = ManualPayment)]
+pub struct ManualPaymentView {
+    pub label: String,
+    pub instructions: String,
+}
+
 /// The SPEC "Shopping cart" entity for `cart` (an empty, unsaved cart when `None`) priced
 /// as `totals`.
-pub fn cart_json(
+pub fn cart_view(
     cart: Option<&Cart>,
     totals: &Totals,
     settings: &CommerceSettings,
     site: &Site,
-) -> Value {
+) -> ShoppingCart {
     let b: &SiteBundle = &site.content;
     let currency = cart
         .and_then(|c| c.currency.clone())
@@ -72,11 +292,16 @@ pub fn cart_json(
         .selected_shipping_option
         .as_ref()
         .and_then(|id| totals.shipping_options.iter().find(|q| &q.id == id));
-    let shipping_option = |q: &tenants::commerce::pricing::ShippingQuote| json!({ "id": q.id, "name": q.name, "costCents": q.cost_minor, "cost": money(q.cost_minor, &currency) });
+    let shipping_option = |q: &ShippingQuote| ShippingOptionView {
+        id: q.id.clone(),
+        name: q.name.clone(),
+        cost_cents: q.cost_minor,
+        cost: money_of(q.cost_minor, &currency),
+    };
     let minimum = settings.minimum_subtotal_minor;
     let below_minimum = minimum.filter(|m| totals.subtotal_minor < *m);
-    let entries: Vec<Value> = cart.map_or_else(Vec::new, |c| {
-        c.entries.iter().map(|e| entry_json(e, b)).collect()
+    let entries: Vec<EntryView> = cart.map_or_else(Vec::new, |c| {
+        c.entries.iter().map(|e| entry_view(e, b)).collect()
     });
     let eligible =
         cart.is_some_and(|c| instalments::cart_eligible(c.entries.iter().map(|e| e.product_type)));
@@ -85,84 +310,120 @@ pub fn cart_json(
         &b.language,
         totals.grand_total_minor,
     )
-    .map(|q| instalments_json(&q, eligible, &currency, &b.locale));
-    json!({
-        "id": cart.map(|c| c.id.clone()),
-        "websiteId": b.website_id,
-        "orderId": cart.and_then(|c| c.order_id.clone()),
-        "created": cart.map(|c| c.created_ms),
-        "isPurchased": cart.is_some_and(|c| c.purchased),
-        "revision": cart.map_or(0, |c| c.revision),
-        "currency": currency,
-        "entries": entries,
-        "shippingOptions": totals.shipping_options.iter().map(shipping_option).collect::<Vec<_>>(),
-        "selectedShippingOption": selected.map(shipping_option),
-        "shippingLocation": cart.and_then(|c| c.shipping_location.as_ref()),
-        "shippingUnavailable": totals.shipping_unavailable,
-        "applicableTaxRules": totals.applied_taxes.iter().map(|t| json!({
-            "name": t.rule.name,
-            "country": t.rule.country,
-            "region": t.rule.region,
-            "rate": t.rule.rate.normalize().to_string(),
-            "appliesToShipping": t.rule.applies_to_shipping,
-            "taxableCents": t.taxable_minor,
-            "taxCents": t.tax_minor,
-        })).collect::<Vec<_>>(),
-        "pricesIncludeTax": totals.prices_include_tax,
-        "coupons": cart.map_or_else(Vec::new, |c| c.coupons.clone()),
-        "validCoupons": totals.valid_coupons.iter().map(|a| json!({
-            "code": a.coupon.code,
-            "type": a.coupon.kind.as_str(),
-            "discountCents": a.discount_minor,
-        })).collect::<Vec<_>>(),
-        "invalidCoupons": totals.invalid_coupons.iter().map(|r| {
-            let (reason, message) = coupon_problem(&r.problem, b, &currency);
-            json!({ "code": r.code, "reason": reason, "message": message })
-        }).collect::<Vec<_>>(),
-        "subtotalCents": totals.subtotal_minor,
-        "discountCents": totals.discount_minor,
-        "shippingCostCents": totals.shipping_minor,
-        "taxCents": totals.tax_minor,
-        "grandTotalCents": totals.grand_total_minor,
-        "subtotal": money(totals.subtotal_minor, &currency),
-        "discount": money(totals.discount_minor, &currency),
-        "shippingCost": money(totals.shipping_minor, &currency),
-        "tax": money(totals.tax_minor, &currency),
-        "grandTotal": money(totals.grand_total_minor, &currency),
-        "totalQuantity": totals.total_quantity,
-        "hasDigital": totals.has_digital,
-        "purelyDigital": totals.purely_digital,
-        "requiresShipping": totals.requires_shipping,
-        "minimumSubtotalCents": minimum,
-        "checkoutMessage": below_minimum.map(|m| minimum_subtotal(&money_text(m, &currency, &b.locale))),
-        "installments": pill,
-        "checkout": checkout_terms(settings),
-    })
+    .map(|q| instalment_pill(&q, eligible, &currency, &b.locale));
+    let m = |minor: i64| money_of(minor, &currency);
+    ShoppingCart {
+        id: cart.map(|c| c.id.clone()),
+        website_id: b.website_id.clone(),
+        order_id: cart.and_then(|c| c.order_id.clone()),
+        created: cart.map(|c| c.created_ms),
+        is_purchased: cart.is_some_and(|c| c.purchased),
+        revision: cart.map_or(0, |c| c.revision),
+        currency: currency.clone(),
+        entries,
+        shipping_options: totals
+            .shipping_options
+            .iter()
+            .map(shipping_option)
+            .collect(),
+        selected_shipping_option: selected.map(shipping_option),
+        shipping_location: cart.and_then(|c| c.shipping_location.clone()),
+        shipping_unavailable: totals.shipping_unavailable,
+        applicable_tax_rules: totals
+            .applied_taxes
+            .iter()
+            .map(|t| TaxRuleView {
+                name: t.rule.name.clone(),
+                country: t.rule.country.clone(),
+                region: t.rule.region.clone(),
+                rate: t.rule.rate.normalize().to_string(),
+                applies_to_shipping: t.rule.applies_to_shipping,
+                taxable_cents: t.taxable_minor,
+                tax_cents: t.tax_minor,
+            })
+            .collect(),
+        prices_include_tax: totals.prices_include_tax,
+        coupons: cart.map_or_else(Vec::new, |c| c.coupons.clone()),
+        valid_coupons: totals
+            .valid_coupons
+            .iter()
+            .map(|a| ValidCoupon {
+                code: a.coupon.code.clone(),
+                kind: a.coupon.kind.as_str(),
+                discount_cents: a.discount_minor,
+            })
+            .collect(),
+        invalid_coupons: totals
+            .invalid_coupons
+            .iter()
+            .map(|r| {
+                let (reason, message) = coupon_problem(&r.problem, b, &currency);
+                InvalidCoupon {
+                    code: r.code.clone(),
+                    reason,
+                    message,
+                }
+            })
+            .collect(),
+        subtotal_cents: totals.subtotal_minor,
+        discount_cents: totals.discount_minor,
+        shipping_cost_cents: totals.shipping_minor,
+        tax_cents: totals.tax_minor,
+        grand_total_cents: totals.grand_total_minor,
+        subtotal: m(totals.subtotal_minor),
+        discount: m(totals.discount_minor),
+        shipping_cost: m(totals.shipping_minor),
+        tax: m(totals.tax_minor),
+        grand_total: m(totals.grand_total_minor),
+        total_quantity: totals.total_quantity,
+        has_digital: totals.has_digital,
+        purely_digital: totals.purely_digital,
+        requires_shipping: totals.requires_shipping,
+        minimum_subtotal_cents: minimum,
+        checkout_message: below_minimum
+            .map(|m| minimum_subtotal(&money_text(m, &currency, &b.locale))),
+        installments: pill,
+        checkout: checkout_terms(settings),
+    }
+}
+
+/// [`cart_view`] as JSON (pages carry it as `shoppingCart`).
+pub fn cart_json(
+    cart: Option<&Cart>,
+    totals: &Totals,
+    settings: &CommerceSettings,
+    site: &Site,
+) -> Value {
+    json!(cart_view(cart, totals, settings, site))
 }
 
 /// What the checkout page offers, beside the cart: where the store ships (`shipsTo`, country
 /// codes; null when some option ships anywhere), whether cards go to the test provider, and
 /// the pay-later method, if the store has one.
-fn checkout_terms(settings: &CommerceSettings) -> Value {
+fn checkout_terms(settings: &CommerceSettings) -> CheckoutTermsView {
     let anywhere = settings.shipping.iter().any(|o| o.countries.is_empty());
     let ships_to = (!anywhere).then(|| {
-        let mut all: Vec<&str> = settings
+        let mut all: Vec<String> = settings
             .shipping
             .iter()
-            .flat_map(|o| o.countries.iter().map(String::as_str))
+            .flat_map(|o| o.countries.iter().cloned())
             .collect();
         all.sort_unstable();
         all.dedup();
         all
     });
-    json!({
-        "shipsTo": ships_to,
-        "testMode": settings.payments.test_mode,
-        "manualPayment": settings.payments.manual.as_ref().map(|m| json!({
-            "label": m.label,
-            "instructions": m.instructions,
-        })),
-    })
+    CheckoutTermsView {
+        ships_to,
+        test_mode: settings.payments.test_mode,
+        manual_payment: settings
+            .payments
+            .manual
+            .as_ref()
+            .map(|m| ManualPaymentView {
+                label: m.label.clone(),
+                instructions: m.instructions.clone(),
+            }),
+    }
 }
 
 /// "every month", "every 3 months", "every week", "every 2 years".
@@ -175,20 +436,236 @@ pub fn interval(value: i64, unit: &str) -> String {
     }
 }
 
-fn payment_json(p: &PaymentMethod, settings: Option<&CommerceSettings>) -> Value {
+/// How an order was paid.
+#[derive(Serialize, ToSchema)]
+#[serde(tag = "method", rename_all = "lowercase")]
+#[schema(as = OrderPayment)]
+pub enum PaymentView {
+    /// Nothing was left to pay (a gift card or coupons covered it all).
+    None,
+    /// A card.
+    Card { brand: String, last4: String },
+    /// The store's pay-later method, with what the buyer must do.
+    Manual {
+        label: String,
+        instructions: Option<String>,
+    },
+}
+
+fn payment_view(p: &PaymentMethod, settings: Option<&CommerceSettings>) -> PaymentView {
     match p {
-        PaymentMethod::None => json!({ "method": "none" }),
-        PaymentMethod::Card { brand, last4, .. } => {
-            json!({ "method": "card", "brand": brand, "last4": last4 })
-        }
-        PaymentMethod::Manual { label } => json!({
-            "method": "manual",
-            "label": label,
-            "instructions": settings
+        PaymentMethod::None => PaymentView::None,
+        PaymentMethod::Card { brand, last4, .. } => PaymentView::Card {
+            brand: brand.clone(),
+            last4: last4.clone(),
+        },
+        PaymentMethod::Manual { label } => PaymentView::Manual {
+            label: label.clone(),
+            instructions: settings
                 .and_then(|s| s.payments.manual.as_ref())
                 .map(|m| m.instructions.clone()),
-        }),
+        },
     }
+}
+
+/// The SPEC "Order" with what its buyer needs of it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = Order)]
+pub struct OrderView {
+    pub id: String,
+    /// The store's order number (1, 2, ...).
+    pub order_number: i64,
+    pub purchased_cart_id: String,
+    pub website_id: String,
+    pub test_mode: bool,
+    #[schema(value_type = OrderKind)]
+    pub kind: CartKind,
+    #[schema(value_type = OrderStatusSchema)]
+    pub status: OrderStatus,
+    /// Milliseconds since 1970.
+    pub created_on: i64,
+    /// When it was paid (milliseconds since 1970); null while it waits for payment.
+    pub paid_on: Option<i64>,
+    pub currency: String,
+    pub customer_email: String,
+    pub items: Vec<OrderItem>,
+    #[schema(value_type = Option<AddressSchema>)]
+    pub shipping_address: Option<Address>,
+    #[schema(value_type = Option<AddressSchema>)]
+    pub billing_address: Option<Address>,
+    pub shipping_option: Option<OrderShipping>,
+    pub payment: PaymentView,
+    /// The gift card that paid part of it (its last four characters).
+    pub gift_card: Option<GiftCardPaid>,
+    pub coupons: Vec<OrderCoupon>,
+    pub taxes: Vec<OrderTax>,
+    pub prices_include_tax: bool,
+    /// Gift cards this order bought.
+    pub gift_cards: Vec<OrderGiftCard>,
+    /// Subscriptions this order started.
+    pub subscriptions: Vec<OrderSubscription>,
+    /// The order status page (with its token).
+    pub status_url: String,
+    /// The confirmation page (with its token).
+    pub confirmation_url: String,
+    /// Until when the download links in `items` work (milliseconds since 1970).
+    pub downloads_expire_on: i64,
+    pub subtotal: Money,
+    pub subtotal_cents: i64,
+    pub discount_total: Money,
+    pub discount_total_cents: i64,
+    pub shipping_total: Money,
+    pub shipping_total_cents: i64,
+    pub tax_total: Money,
+    pub tax_total_cents: i64,
+    pub grand_total: Money,
+    pub grand_total_cents: i64,
+    /// The part of the grand total paid with a gift card.
+    pub gift_card_total: Money,
+    pub gift_card_total_cents: i64,
+    /// What the payment method was charged.
+    pub amount_charged: Money,
+    pub amount_charged_cents: i64,
+}
+
+/// What an order is for.
+#[derive(ToSchema)]
+#[schema(rename_all = "kebab-case")]
+#[allow(dead_code)] // `tenants::CartKind` as it serializes
+pub enum OrderKind {
+    Cart,
+    Subscription,
+    GiftCard,
+}
+
+/// Whether an order is paid.
+#[derive(ToSchema)]
+#[schema(as = OrderStatus, rename_all = "kebab-case")]
+#[allow(dead_code)] // `tenants::OrderStatus` as it serializes
+pub enum OrderStatusSchema {
+    Paid,
+    AwaitingPayment,
+}
+
+/// A postal address.
+#[derive(ToSchema)]
+#[schema(as = PostalAddress, rename_all = "camelCase")]
+#[allow(dead_code)] // `tenants::Address` as it serializes
+pub struct AddressSchema {
+    first_name: String,
+    last_name: String,
+    line1: String,
+    line2: Option<String>,
+    city: String,
+    region: Option<String>,
+    postal_code: String,
+    /// ISO country code.
+    country: String,
+    phone: Option<String>,
+}
+
+/// A line of an order.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderItem {
+    /// 0-based position in the order.
+    pub position: i64,
+    pub item_id: String,
+    pub sku: String,
+    pub product_name: String,
+    /// 1 physical, 2 digital, 3 service, 4 gift card.
+    pub product_type: i64,
+    /// Option name → chosen value.
+    pub attributes: BTreeMap<String, String>,
+    pub quantity: i64,
+    pub unit_price: Money,
+    pub unit_price_cents: i64,
+    pub line_total: Money,
+    pub line_total_cents: i64,
+    pub additional_fields: Option<Value>,
+    pub variant_description: String,
+    /// A digital line of a paid order: its download link (until `downloadsExpireOn`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub download_url: Option<String>,
+    /// A gift-card line: the codes of the cards it issued.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gift_card_codes: Option<Vec<String>>,
+}
+
+/// The shipping option an order was charged.
+#[derive(Serialize, ToSchema)]
+pub struct OrderShipping {
+    pub id: String,
+    pub name: String,
+}
+
+/// The gift card that paid part of an order.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OrderGiftCardPayment)]
+pub struct GiftCardPaid {
+    /// Its code's last four characters.
+    pub last4: String,
+}
+
+/// A coupon as it applied to an order.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderCoupon {
+    pub code: String,
+    pub discount_cents: i64,
+    pub discount: Money,
+}
+
+/// A tax as it applied to an order.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderTax {
+    pub name: String,
+    /// Percent, as a decimal string.
+    pub rate: String,
+    pub taxable_cents: i64,
+    pub tax_cents: i64,
+    pub tax: Money,
+}
+
+/// A gift card an order bought.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderGiftCard {
+    pub code: String,
+    pub initial: Money,
+    pub balance: Money,
+    pub balance_cents: i64,
+}
+
+/// A subscription an order started.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderSubscription {
+    pub id: String,
+    pub sku: String,
+    pub item_id: String,
+    pub billing_period: BillingPeriod,
+    /// "every month", "every 3 months" ...
+    pub interval: String,
+    /// Cycles in all; 0 = it never ends.
+    pub num_billing_cycles: i64,
+    pub cycles_billed: i64,
+    /// When it bills next (milliseconds since 1970); null once every cycle is paid.
+    pub next_billing_date: Option<i64>,
+    /// `active`, or `completed` once every cycle is paid.
+    pub status: String,
+    /// What one period costs.
+    pub price: Money,
+}
+
+/// A subscription's billing period: `value` × `unit`.
+#[derive(Serialize, ToSchema)]
+pub struct BillingPeriod {
+    pub value: i64,
+    /// `WEEK`, `MONTH` or `YEAR`.
+    pub unit: String,
 }
 
 /// The SPEC "Order" (id, purchasedCartId, testMode, websiteId, grandTotal, shippingTotal,
@@ -196,110 +673,144 @@ fn payment_json(p: &PaymentMethod, settings: Option<&CommerceSettings>) -> Value
 /// number, status, every total in cents and as money, addresses, shipping, payment, coupons,
 /// taxes, issued gift cards, subscriptions, download links (paid orders), and the links to
 /// its confirmation and status pages.
-pub fn order_json(o: &Order, site: &Site) -> Value {
+pub fn order_view(o: &Order, site: &Site) -> OrderView {
     let cur = o.currency.as_str();
     let paid = o.status == OrderStatus::Paid;
     let settings = site.content.commerce.as_deref().ok();
-    let items: Vec<Value> = o
+    let m = |minor: i64| money_of(minor, cur);
+    let items = o
         .lines
         .iter()
         .map(|l| {
-            let mut item = json!({
-                "position": l.position,
-                "itemId": l.item_id,
-                "sku": l.sku,
-                "productName": l.product_name,
-                "productType": l.product_type,
-                "attributes": l.attributes,
-                "quantity": l.quantity,
-                "unitPrice": money(l.unit_price_minor, cur),
-                "unitPriceCents": l.unit_price_minor,
-                "lineTotal": money(l.unit_price_minor * l.quantity, cur),
-                "lineTotalCents": l.unit_price_minor * l.quantity,
-                "additionalFields": l.additional_fields,
-                "variantDescription": variant_description(
-                    &l.attributes,
-                    site.content.products.get(&l.item_id).map_or(&[][..], |p| &p.options),
-                ),
-            });
-            if l.product_type == tenants::commerce::product_type::DIGITAL && paid {
-                item["downloadUrl"] = json!(session::download_url(site, &o.id, l.position));
-            }
-            let codes: Vec<&str> = o
+            let digital = l.product_type == tenants::commerce::product_type::DIGITAL;
+            let codes: Vec<String> = o
                 .gift_cards
                 .iter()
                 .filter(|g| g.line_position == l.position)
-                .map(|g| g.code.as_str())
+                .map(|g| g.code.clone())
                 .collect();
-            if !codes.is_empty() {
-                item["giftCardCodes"] = json!(codes);
+            OrderItem {
+                position: l.position,
+                item_id: l.item_id.clone(),
+                sku: l.sku.clone(),
+                product_name: l.product_name.clone(),
+                product_type: l.product_type,
+                attributes: l.attributes.clone(),
+                quantity: l.quantity,
+                unit_price: m(l.unit_price_minor),
+                unit_price_cents: l.unit_price_minor,
+                line_total: m(l.unit_price_minor * l.quantity),
+                line_total_cents: l.unit_price_minor * l.quantity,
+                additional_fields: l.additional_fields.clone(),
+                variant_description: variant_description(
+                    &l.attributes,
+                    site.content
+                        .products
+                        .get(&l.item_id)
+                        .map_or(&[][..], |p| &p.options),
+                ),
+                download_url: (digital && paid)
+                    .then(|| session::download_url(site, &o.id, l.position)),
+                gift_card_codes: (!codes.is_empty()).then_some(codes),
             }
-            item
         })
         .collect();
-    let mut totals = Map::new();
-    for (name, minor) in [
-        ("subtotal", o.subtotal_minor),
-        ("discountTotal", o.discount_minor),
-        ("shippingTotal", o.shipping_minor),
-        ("taxTotal", o.tax_minor),
-        ("grandTotal", o.grand_total_minor),
-        ("giftCardTotal", o.gift_card_minor),
-        ("amountCharged", o.charged_minor()),
-    ] {
-        totals.insert(name.to_owned(), money(minor, cur));
-        totals.insert(format!("{name}Cents"), json!(minor));
+    OrderView {
+        id: o.id.clone(),
+        order_number: o.order_number,
+        purchased_cart_id: o.cart_id.clone(),
+        website_id: site.content.website_id.clone(),
+        test_mode: o.test_mode,
+        kind: o.kind,
+        status: o.status,
+        created_on: o.created_ms,
+        paid_on: o.paid_ms,
+        currency: cur.to_owned(),
+        customer_email: o.customer_email.clone(),
+        items,
+        shipping_address: o.details.shipping_address.clone(),
+        billing_address: o.details.billing_address.clone(),
+        shipping_option: o.details.shipping_option.as_ref().map(|s| OrderShipping {
+            id: s.id.clone(),
+            name: s.name.clone(),
+        }),
+        payment: payment_view(&o.details.payment, settings),
+        gift_card: o.details.gift_card.as_ref().map(|c| GiftCardPaid {
+            last4: c[c.len().saturating_sub(4)..].to_owned(),
+        }),
+        coupons: o
+            .details
+            .coupons
+            .iter()
+            .map(|c| OrderCoupon {
+                code: c.code.clone(),
+                discount_cents: c.discount_minor,
+                discount: m(c.discount_minor),
+            })
+            .collect(),
+        taxes: o
+            .details
+            .taxes
+            .iter()
+            .map(|t| OrderTax {
+                name: t.name.clone(),
+                rate: t.rate.clone(),
+                taxable_cents: t.taxable_minor,
+                tax_cents: t.tax_minor,
+                tax: m(t.tax_minor),
+            })
+            .collect(),
+        prices_include_tax: o.details.prices_include_tax,
+        gift_cards: o
+            .gift_cards
+            .iter()
+            .map(|g| OrderGiftCard {
+                code: g.code.clone(),
+                initial: money_of(g.initial_minor, &g.currency),
+                balance: money_of(g.balance_minor, &g.currency),
+                balance_cents: g.balance_minor,
+            })
+            .collect(),
+        subscriptions: o
+            .subscriptions
+            .iter()
+            .map(|s| OrderSubscription {
+                id: s.id.clone(),
+                sku: s.sku.clone(),
+                item_id: s.item_id.clone(),
+                billing_period: BillingPeriod {
+                    value: s.period_value,
+                    unit: s.period_unit.clone(),
+                },
+                interval: interval(s.period_value, &s.period_unit),
+                num_billing_cycles: s.num_billing_cycles,
+                cycles_billed: s.cycles_billed,
+                next_billing_date: s.next_billing_ms,
+                status: s.status.clone(),
+                price: money_of(s.unit_price_minor * s.quantity, &s.currency),
+            })
+            .collect(),
+        status_url: session::status_url(site, &o.id),
+        confirmation_url: session::confirmation_url(site, &o.id),
+        downloads_expire_on: now_ms() + session::DOWNLOAD_LINK_LIFETIME.as_millis() as i64,
+        subtotal: m(o.subtotal_minor),
+        subtotal_cents: o.subtotal_minor,
+        discount_total: m(o.discount_minor),
+        discount_total_cents: o.discount_minor,
+        shipping_total: m(o.shipping_minor),
+        shipping_total_cents: o.shipping_minor,
+        tax_total: m(o.tax_minor),
+        tax_total_cents: o.tax_minor,
+        grand_total: m(o.grand_total_minor),
+        grand_total_cents: o.grand_total_minor,
+        gift_card_total: m(o.gift_card_minor),
+        gift_card_total_cents: o.gift_card_minor,
+        amount_charged: m(o.charged_minor()),
+        amount_charged_cents: o.charged_minor(),
     }
-    let mut order = json!({
-        "id": o.id,
-        "orderNumber": o.order_number,
-        "purchasedCartId": o.cart_id,
-        "websiteId": site.content.website_id,
-        "testMode": o.test_mode,
-        "kind": o.kind,
-        "status": o.status,
-        "createdOn": o.created_ms,
-        "paidOn": o.paid_ms,
-        "currency": cur,
-        "customerEmail": o.customer_email,
-        "items": items,
-        "shippingAddress": o.details.shipping_address,
-        "billingAddress": o.details.billing_address,
-        "shippingOption": o.details.shipping_option,
-        "payment": payment_json(&o.details.payment, settings),
-        "giftCard": o.details.gift_card.as_ref().map(|c| json!({ "last4": &c[c.len().saturating_sub(4)..] })),
-        "coupons": o.details.coupons.iter().map(|c| json!({
-            "code": c.code, "discountCents": c.discount_minor, "discount": money(c.discount_minor, cur),
-        })).collect::<Vec<_>>(),
-        "taxes": o.details.taxes.iter().map(|t| json!({
-            "name": t.name, "rate": t.rate, "taxableCents": t.taxable_minor, "taxCents": t.tax_minor,
-            "tax": money(t.tax_minor, cur),
-        })).collect::<Vec<_>>(),
-        "pricesIncludeTax": o.details.prices_include_tax,
-        "giftCards": o.gift_cards.iter().map(|g| json!({
-            "code": g.code,
-            "initial": money(g.initial_minor, &g.currency),
-            "balance": money(g.balance_minor, &g.currency),
-            "balanceCents": g.balance_minor,
-        })).collect::<Vec<_>>(),
-        "subscriptions": o.subscriptions.iter().map(|s| json!({
-            "id": s.id,
-            "sku": s.sku,
-            "itemId": s.item_id,
-            "billingPeriod": { "value": s.period_value, "unit": s.period_unit },
-            "interval": interval(s.period_value, &s.period_unit),
-            "numBillingCycles": s.num_billing_cycles,
-            "cyclesBilled": s.cycles_billed,
-            "nextBillingDate": s.next_billing_ms,
-            "status": s.status,
-            "price": money(s.unit_price_minor * s.quantity, &s.currency),
-        })).collect::<Vec<_>>(),
-        "statusUrl": session::status_url(site, &o.id),
-        "confirmationUrl": session::confirmation_url(site, &o.id),
-        "downloadsExpireOn": now_ms() + session::DOWNLOAD_LINK_LIFETIME.as_millis() as i64,
-    });
-    if let Value::Object(m) = &mut order {
-        m.extend(totals);
-    }
-    order
+}
+
+/// [`order_view`] as JSON (order pages carry it as `order`; the owner's order list too).
+pub fn order_json(o: &Order, site: &Site) -> Value {
+    json!(order_view(o, site))
 }

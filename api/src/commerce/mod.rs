@@ -21,9 +21,9 @@ pub mod sweeper;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
-use axum::routing::{get, post, put};
 use tenants::commerce::CommerceSettings;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::http::ApiError;
 pub use crate::http::call::{Call, respond, with_cookies};
@@ -64,52 +64,25 @@ impl Default for CommerceState {
     }
 }
 
-/// The commerce routes.
-pub fn routes() -> Router<App> {
-    Router::new()
-        .route("/api/commerce/shopping-cart", get(cart::get_cart))
-        .route("/api/commerce/shopping-cart/entries", post(cart::add_entry))
-        .route(
-            "/api/commerce/shopping-cart/entries/{entry_id}",
-            put(cart::set_quantity).delete(cart::remove_entry),
-        )
-        .route(
-            "/api/commerce/shopping-cart/entries/{entry_id}/additionalFields",
-            put(cart::set_fields),
-        )
-        .route(
-            "/api/commerce/shopping-cart/coupons",
-            post(cart::add_coupon),
-        )
-        .route(
-            "/api/commerce/shopping-cart/coupons/{code}",
-            axum::routing::delete(cart::remove_coupon),
-        )
-        .route(
-            "/api/commerce/shopping-cart/shipping-location",
-            put(cart::set_location).delete(cart::clear_location),
-        )
-        .route(
-            "/api/commerce/shopping-cart/shipping-option",
-            put(cart::set_shipping_option),
-        )
-        .route(
-            "/api/3/commerce/cart/subscription",
-            post(cart::subscription_cart),
-        )
-        .route("/api/3/commerce/cart/gift-card", post(cart::gift_card_cart))
-        .route("/api/commerce/inventory/stock", get(stock::stock))
-        .route("/api/commerce/inventory/stock/", get(stock::stock))
-        .route("/api/commerce/checkout", post(checkout::checkout))
-        .route("/api/commerce/orders/{order_id}", get(orders::order))
-        .route(
-            "/api/commerce/downloads/{order_id}/{line}",
-            get(orders::download),
-        )
-        .route(
-            "/api/commerce/gift-cards/balance",
-            post(orders::gift_card_balance),
-        )
+/// The commerce routes, each registered from its handler's `#[utoipa::path]`.
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(cart::get_cart))
+        .routes(routes!(cart::add_entry))
+        .routes(routes!(cart::set_quantity, cart::remove_entry))
+        .routes(routes!(cart::set_fields))
+        .routes(routes!(cart::add_coupon))
+        .routes(routes!(cart::remove_coupon))
+        .routes(routes!(cart::set_location, cart::clear_location))
+        .routes(routes!(cart::set_shipping_option))
+        .routes(routes!(cart::subscription_cart))
+        .routes(routes!(cart::gift_card_cart))
+        .routes(routes!(stock::stock))
+        .routes(routes!(stock::stock_slash))
+        .routes(routes!(checkout::checkout))
+        .routes(routes!(orders::order))
+        .routes(routes!(orders::download))
+        .routes(routes!(orders::gift_card_balance))
 }
 
 /// What the commerce routes read of a call.

@@ -2,13 +2,34 @@
 //! in the site's locale ("€12.50", "$1,234.00", "¥1,500"), through the same CLDR formatting
 //! the templates' `money` formatter uses.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use template_lang::plugins::i18n::numbers::{CurrencyOptions, format_currency, parse_decimal};
 use tenants::commerce::money::decimal_string;
 
+/// An amount (SPEC's money object): the currency and the amount as a decimal string
+/// (`{"currency": "EUR", "value": "12.50"}`).
+#[derive(Serialize, utoipa::ToSchema)]
+pub struct Money {
+    /// ISO currency code.
+    #[schema(example = "EUR")]
+    pub currency: String,
+    /// The amount in the currency's units, as a decimal string.
+    #[schema(example = "12.50")]
+    pub value: String,
+}
+
+/// Minor units as [`Money`].
+pub fn money_of(minor: i64, currency: &str) -> Money {
+    Money {
+        currency: currency.to_owned(),
+        value: decimal_string(minor, currency),
+    }
+}
+
 /// `{"currency": "EUR", "value": "12.50"}`.
 pub fn money(minor: i64, currency: &str) -> Value {
-    json!({ "currency": currency, "value": decimal_string(minor, currency) })
+    json!(money_of(minor, currency))
 }
 
 /// Minor units as text in `locale`.

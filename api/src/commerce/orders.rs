@@ -5,26 +5,40 @@ use axum::body::Body;
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 use tenants::{StoreError, normalize_gift_card_code, now_ms};
+use utoipa::ToSchema;
 
-use super::json::order_json;
+use super::json::{OrderView, order_view};
 use super::messages::store_error;
-use super::money::money;
+use super::money::{Money, money_of};
 use super::session::{download_signed, order_token_valid};
 use super::{Call, respond};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::App;
 
 /// What a visitor is told about an order they cannot open.
 pub const NO_ORDER: &str = "Order not found.";
 
-/// `GET /api/commerce/orders/{orderId}?token=` → `{"order": ...}`; the token is the one in
-/// the order's status URL. Without it, or for another tenant's order: 404.
+/// An order, for its buyer.
+#[derive(Serialize, ToSchema)]
+pub struct OrderAnswer {
+    pub order: OrderView,
+}
+
+/// `GET /api/commerce/orders/{orderId}?token=`: an order, for its buyer.
+///
+/// The token is the one in the order's status URL. Without it, or for another tenant's
+/// order: 404.
+#[utoipa::path(get, path = "/api/commerce/orders/{order_id}", tag = COMMERCE,
+    params(("order_id" = String, Path, description = "The order's id."),
+        ("token" = String, Query, description = "The token of the order's status URL.")),
+    responses((status = 200, body = OrderAnswer, description = "The order."), VisitorErrors))]
 pub async fn order(State(app): State<App>, Path(order_id): Path<String>, req: Request) -> Response {
     respond(
         async {
@@ -41,24 +55,43 @@ pub async fn order(State(app): State<App>, Path(order_id): Path<String>, req: Re
                 .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "order": order_json(&order, &call.site) }),
+                &json!(OrderAnswer {
+                    order: order_view(&order, &call.site)
+                }),
             ))
         }
         .await,
     )
 }
 
-/// `GET /api/commerce/downloads/{orderId}/{line}?expires=&signature=`: the file of a
-/// digital line of a paid order, as an attachment. A forged or other tenant's link is 404;
-/// an expired one 410 (the order page gives a fresh one).
+/// `GET /api/commerce/downloads/{orderId}/{line}?expires=&signature=`: a digital line's file.
+///
+/// The file of a digital line of a paid order, as an attachment. A forged or other
+/// tenant's link is 404; an expired one 410 (the order page gives a fresh one).
+#[utoipa::path(get, path = "/api/commerce/downloads/{order_id}/{line}", tag = COMMERCE,
+    params(("order_id" = String, Path, description = "The order's id."),
+        ("line" = i64, Path, description = "The line's position in the order."),
+        ("expires" = i64, Query, description = "When the link stops working (ms since 1970)."),
+        ("signature" = String, Query, description = "The link's signature.")),
+    responses((status = 200, content_type = "*/*",
+            description = "The file, as an attachment (in its own content type).",
+            headers(("Content-Disposition" = String, description = "`attachment` with the file's name."))),
+        (status = 403, body = ErrorBody, description = "The order is waiting for payment."),
+        (status = 410, body = ErrorBody, description = "The link has expired."),
+        VisitorErrors))]
 pub async fn download(
     State(app): State<App>,
-    Path((order_id, line)): Path<(String, i64)>,
+    Path((order_id, line)): Path<(String, String)>,
     req: Request,
 ) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
+            // Read here rather than by the extractor, so a line that is not a number gets
+            // the API's JSON 400 instead of axum's text.
+            let line: i64 = line
+                .parse()
+                .map_err(|_| ApiError::field("line", "The line must be a whole number."))?;
             let expires: i64 = call
                 .query("expires")
                 .and_then(|e| e.parse().ok())
@@ -112,14 +145,42 @@ pub async fn download(
     )
 }
 
-#[derive(Deserialize)]
-struct BalanceBody {
+/// A gift card's code.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = GiftCardBalanceBody)]
+pub(crate) struct BalanceBody {
+    /// `XXXX-XXXX-XXXX-XXXX`; any case, with or without the dashes.
+    #[schema(value_type = String, required = true, min_length = 1)]
     code: Option<String>,
 }
 
-/// `POST /api/commerce/gift-cards/balance` {code} → `{"giftCard": {code, balance,
-/// balanceCents, currency}}`; 404 for no such card. Crumb and a tight rate limit: codes
-/// must not be guessable by asking.
+/// A gift card's balance.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftCardBalance {
+    pub gift_card: GiftCardView,
+}
+
+/// A gift card and what is left on it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = GiftCard)]
+pub struct GiftCardView {
+    pub code: String,
+    pub currency: String,
+    pub balance: Money,
+    pub balance_cents: i64,
+}
+
+/// `POST /api/commerce/gift-cards/balance`: a gift card's balance.
+///
+/// {code} → `{"giftCard": {code, currency, balance, balanceCents}}`; a code that is no
+/// card's is a field error (400, `errors.code`). Crumb and a tight rate limit: codes must
+/// not be guessable by asking.
+#[utoipa::path(post, path = "/api/commerce/gift-cards/balance", tag = COMMERCE,
+    request_body = BalanceBody, security(("crumb" = [])),
+    responses((status = 200, body = GiftCardBalance, description = "The card's balance."),
+        WriteErrors))]
 pub async fn gift_card_balance(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -139,12 +200,14 @@ pub async fn gift_card_balance(State(app): State<App>, req: Request) -> Response
             };
             Ok(json_response(
                 StatusCode::OK,
-                &json!({ "giftCard": {
-                    "code": card.code,
-                    "currency": card.currency,
-                    "balance": money(card.balance_minor, &card.currency),
-                    "balanceCents": card.balance_minor,
-                }}),
+                &json!(GiftCardBalance {
+                    gift_card: GiftCardView {
+                        balance: money_of(card.balance_minor, &card.currency),
+                        balance_cents: card.balance_minor,
+                        code: card.code,
+                        currency: card.currency,
+                    }
+                }),
             ))
         }
         .await,

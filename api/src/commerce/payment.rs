@@ -14,14 +14,21 @@ use std::pin::Pin;
 use serde::Deserialize;
 
 /// Card details as the buyer typed them.
-#[derive(Clone, Debug, Default, Deserialize)]
+#[derive(Clone, Debug, Default, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schema(as = CheckoutCard)]
 pub struct Card {
-    /// Digits, spaces or dashes allowed.
+    /// 13-19 digits; spaces or dashes allowed.
+    #[schema(required = true)]
     pub number: String,
+    /// 1-12.
+    #[schema(required = true)]
     pub exp_month: i64,
     /// Four digits (two are read as 20xx).
+    #[schema(required = true)]
     pub exp_year: i64,
+    /// 3-4 digits.
+    #[schema(required = true)]
     pub cvc: String,
 }
 

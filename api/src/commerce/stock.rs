@@ -6,15 +6,43 @@
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
+use serde::Serialize;
 use serde_json::json;
 use tenants::CartKind;
+use utoipa::ToSchema;
 
 use super::cart::NO_PRODUCT;
 use super::{Call, respond};
 use crate::http::ApiError;
 use crate::http::error::{json_response, store_failure};
+use crate::openapi::{COMMERCE, VisitorErrors};
 use crate::server::App;
 
+/// A product's stock, per variant.
+#[derive(Serialize, ToSchema)]
+pub struct Stock {
+    pub results: Vec<StockResult>,
+}
+
+/// One variant's stock, as this visitor can buy it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct StockResult {
+    pub sku: String,
+    /// Stock is not tracked.
+    pub unlimited: bool,
+    /// Units this visitor can have (their own cart's held units count as in stock).
+    pub qty_in_stock: i64,
+}
+
+/// `GET /api/commerce/inventory/stock?itemId=`: a product's live stock, per variant.
+///
+/// Units the visitor's own cart holds count as in stock for them. 404 for an item that is
+/// not a product of this store.
+#[utoipa::path(get, path = "/api/commerce/inventory/stock", tag = COMMERCE,
+    params(("itemId" = String, Query, min_length = 1, description = "The product item.")),
+    responses((status = 200, body = Stock, description = "The product's variants."),
+        VisitorErrors))]
 pub async fn stock(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
@@ -33,22 +61,43 @@ pub async fn stock(State(app): State<App>, req: Request) -> Response {
                 return Err(ApiError::not_found(NO_PRODUCT));
             }
             if let Some(cookie) = call.cart_cookie()
-                && let Some(cart) = app.store.cart(t, &cookie.id).await.map_err(|e| store_failure(&e))?
+                && let Some(cart) = app
+                    .store
+                    .cart(t, &cookie.id)
+                    .await
+                    .map_err(|e| store_failure(&e))?
                 && !cart.purchased
                 && cart.kind == CartKind::Cart
             {
-                for e in cart.entries.iter().filter(|e| e.held && e.item_id == item.trim()) {
+                for e in cart
+                    .entries
+                    .iter()
+                    .filter(|e| e.held && e.item_id == item.trim())
+                {
                     if let Some(l) = levels.iter_mut().find(|l| l.sku == e.sku && !l.unlimited) {
                         l.qty_in_stock += e.quantity;
                     }
                 }
             }
-            let results: Vec<_> = levels
-                .iter()
-                .map(|l| json!({ "sku": l.sku, "unlimited": l.unlimited, "qtyInStock": l.qty_in_stock }))
+            let results = levels
+                .into_iter()
+                .map(|l| StockResult {
+                    sku: l.sku,
+                    unlimited: l.unlimited,
+                    qty_in_stock: l.qty_in_stock,
+                })
                 .collect();
-            Ok(json_response(StatusCode::OK, &json!({ "results": results })))
+            Ok(json_response(StatusCode::OK, &json!(Stock { results })))
         }
         .await,
     )
+}
+
+/// `GET /api/commerce/inventory/stock/?itemId=`: the same, with SPEC's trailing slash.
+#[utoipa::path(get, path = "/api/commerce/inventory/stock/", tag = COMMERCE,
+    params(("itemId" = String, Query, min_length = 1, description = "The product item.")),
+    responses((status = 200, body = Stock, description = "The product's variants."),
+        VisitorErrors))]
+pub async fn stock_slash(state: State<App>, req: Request) -> Response {
+    stock(state, req).await
 }
