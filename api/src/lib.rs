@@ -12,6 +12,7 @@ pub mod dev;
 pub mod email;
 pub mod engagement;
 pub mod forms;
+pub mod fuzzing;
 pub mod http;
 pub mod islands;
 pub mod lock_screen;

@@ -141,7 +141,10 @@ fn error_with_retry(description: &str) -> RefOr<DocResponse> {
     .into()
 }
 
-fn answers(list: &[(&str, fn() -> RefOr<DocResponse>)]) -> BTreeMap<String, RefOr<DocResponse>> {
+/// An answer's description in the document, made on demand.
+type Answer = fn() -> RefOr<DocResponse>;
+
+fn answers(list: &[(&str, Answer)]) -> BTreeMap<String, RefOr<DocResponse>> {
     list.iter().map(|(s, f)| (s.to_string(), f())).collect()
 }
 

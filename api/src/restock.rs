@@ -456,7 +456,7 @@ struct SentOne {
     sent: u64,
 }
 
-/// `POST …/restock/send` {productId, variantId} → `{sent}`.
+/// `POST …/restock/send`: emails one variant's waiting signers (once each).
 #[utoipa::path(post, path = "/api/site-users/account/notifications/restock/send", tag = RESTOCK,
     request_body = SendRequest, security(("ownerToken" = [])),
     responses((status = 200, body = Sent), OwnerErrors))]
@@ -472,7 +472,7 @@ async fn send(State(app): State<App>, req: Request) -> Response {
     )
 }
 
-/// `POST …/restock/send/all` {sendRequests} → `{sent, results: [{productId, variantId, sent}]}`.
+/// `POST …/restock/send/all`: emails the waiting signers of up to 500 variants.
 #[utoipa::path(post, path = "/api/site-users/account/notifications/restock/send/all", tag = RESTOCK,
     request_body = SendAll, security(("ownerToken" = [])),
     responses((status = 200, body = SentAll), OwnerErrors))]

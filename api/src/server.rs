@@ -13,7 +13,7 @@ use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::get;
 use moka::future::Cache;
 use renderer::folder::{TemplateFiles, TemplateFolder};
 use tenants::{Store, TemplateVersion, TenantId};
@@ -166,19 +166,16 @@ pub fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
     use utoipa::OpenApi;
     use utoipa_axum::router::OpenApiRouter;
     let families: [OpenApiRouter<App>; 10] = [
-        crate::commerce::routes().into(),
-        crate::forms::routes().into(),
-        crate::restock::routes().into(),
-        crate::site_users::routes().into(),
-        crate::engagement::routes().into(),
-        crate::analytics::routes().into(),
-        crate::captcha::routes().into(),
-        crate::billing::routes().into(),
-        crate::owner::routes().into(),
-        OpenApiRouter::new().route(
-            crate::lock_screen::UNLOCK_PATH,
-            post(crate::lock_screen::unlock),
-        ),
+        crate::commerce::routes(),
+        crate::forms::routes(),
+        crate::restock::routes(),
+        crate::site_users::routes(),
+        crate::engagement::routes(),
+        crate::analytics::routes(),
+        crate::captcha::routes(),
+        crate::billing::routes(),
+        crate::owner::routes(),
+        crate::lock_screen::routes(),
     ];
     let mut all = OpenApiRouter::with_openapi(crate::openapi::ApiDoc::openapi());
     for family in families {

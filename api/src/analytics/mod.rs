@@ -115,6 +115,28 @@ impl IntoResponses for SummaryErrors {
 #[schema(as = TrackingAnswer)]
 struct Recorded {}
 
+/// A `[name, count]` pair of the summary. (utoipa describes a tuple inside a `Vec` with
+/// the old array-form `items`, which OpenAPI 3.1 refuses, so this says it with
+/// `prefixItems`.)
+struct Ranked;
+
+impl utoipa::PartialSchema for Ranked {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::schema::{ArrayBuilder, ArrayItems, ObjectBuilder, Type};
+        ArrayBuilder::new()
+            .items(ArrayItems::False)
+            .prefix_items([
+                ObjectBuilder::new().schema_type(Type::String),
+                ObjectBuilder::new().schema_type(Type::Integer),
+            ])
+            .min_items(Some(2))
+            .description(Some("[name, count]"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Ranked {}
+
 /// What an owner sees of a period: visits, visitors, the pages and referrers they came by,
 /// carts and orders.
 #[derive(Serialize, ToSchema)]
@@ -128,8 +150,10 @@ struct Summary {
     /// Distinct visitor cookies among the visits.
     unique_visitors: i64,
     /// [path, visits], most first, at most 10.
+    #[schema(value_type = Vec<Ranked>)]
     top_pages: Vec<(String, i64)>,
     /// [host, visits], most first, at most 10.
+    #[schema(value_type = Vec<Ranked>)]
     top_referrers: Vec<(String, i64)>,
     /// Successful cart adds.
     add_to_carts: i64,
@@ -206,7 +230,7 @@ fn name_ok(name: &str) -> bool {
 }
 
 /// A JSON object of at most [`MAX_DATA`], from its text.
-fn data_of(text: &str) -> Result<Map<String, Value>, ApiError> {
+pub(crate) fn data_of(text: &str) -> Result<Map<String, Value>, ApiError> {
     if text.len() > MAX_DATA {
         return Err(ApiError::field("data", BAD_DATA));
     }
@@ -529,7 +553,7 @@ fn clanker_body(bytes: &[u8]) -> Result<ClankerBody, ApiError> {
 }
 
 /// The schema name and content of a newer-tracker event, checked.
-fn clanker_event_of(
+pub(crate) fn clanker_event_of(
     bytes: &[u8],
     schema: Option<&str>,
 ) -> Result<(String, Map<String, Value>), ApiError> {

@@ -180,7 +180,7 @@ async fn items(State(app): State<App>, Path(id): Path<String>, req: Request) -> 
 }
 
 /// An item body as the owner sends it.
-fn parse_item(body: Value) -> Result<Item, ApiError> {
+pub(crate) fn parse_item(body: Value) -> Result<Item, ApiError> {
     let Value::Object(mut o) = body else {
         return Err(ApiError::bad_request(NOT_AN_ITEM));
     };

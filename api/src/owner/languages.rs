@@ -205,7 +205,7 @@ struct LanguagesSaved {
 }
 
 /// The languages as stored (`[{tag, enabled}]`), or the problems by field path.
-fn check_languages(list: &Value) -> Result<Vec<Value>, ApiError> {
+pub(crate) fn check_languages(list: &Value) -> Result<Vec<Value>, ApiError> {
     let Some(list) = list.as_array() else {
         return Err(ApiError::field("languages", BAD_LIST));
     };

@@ -11,7 +11,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::StatusCode;
 use axum::response::Response;
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::json;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -38,8 +38,7 @@ pub fn routes() -> OpenApiRouter<App> {
 #[schema(as = OwnerOrderList)]
 struct OrderList {
     /// Newest first, each as the order status page shows it.
-    #[schema(value_type = Vec<Object>)]
-    orders: Vec<Value>,
+    orders: Vec<crate::commerce::json::OrderView>,
 }
 
 /// `GET /api/owner/orders`: the site's orders.
@@ -57,7 +56,7 @@ async fn orders(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             let orders: Vec<_> = orders
                 .iter()
-                .map(|o| crate::commerce::json::order_json(o, &call.site))
+                .map(|o| crate::commerce::json::order_view(o, &call.site))
                 .collect();
             Ok(json_response(StatusCode::OK, &json!(OrderList { orders })))
         }

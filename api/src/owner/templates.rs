@@ -103,7 +103,7 @@ fn path_ok(p: &str) -> bool {
 }
 
 /// The upload's files, or the first thing wrong with them by field.
-fn files_of(upload: Upload) -> Result<TemplateFiles, ApiError> {
+pub(crate) fn files_of(upload: Upload) -> Result<TemplateFiles, ApiError> {
     if upload.files.is_empty() {
         return Err(ApiError::field("files", NO_FILES));
     }

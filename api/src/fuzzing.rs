@@ -1,0 +1,152 @@
+//! The API's body parsers, as fuzz targets see them (`fuzz/fuzz_targets/body_*.rs`) and as
+//! `cargo test` replays their corpora (`api/tests/fuzz_corpus.rs`). Each entry is what a
+//! route does with the bytes it is sent before it touches the store: the same
+//! [`crate::http::body::parse`] into the route's own body type, then the checks the
+//! handler makes on what came out. Any input may be refused; none may panic.
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::http::body::parse;
+
+/// One parser: its name (the fuzz target is `body_<name>`) and what it runs.
+pub type Parser = (&'static str, fn(&[u8]));
+
+fn only<T: DeserializeOwned>(bytes: &[u8]) {
+    let _ = parse::<T>(bytes);
+}
+
+fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes)
+}
+
+/// Every JSON body the API reads, by route family.
+pub const PARSERS: &[Parser] = &[
+    // Commerce: the cart's changes, checkout, gift-card balances.
+    ("cart_entry", |b| {
+        if parse::<crate::commerce::cart::AddBody>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+        {
+            let _ = crate::commerce::cart::quantity(v.get("quantity"));
+            let _ = crate::commerce::cart::quantity(v.get("qty"));
+        }
+    }),
+    ("cart_quantity", only::<crate::commerce::cart::QuantityBody>),
+    ("cart_fields", only::<crate::commerce::cart::FieldsBody>),
+    ("cart_coupon", only::<crate::commerce::cart::CouponBody>),
+    ("cart_location", only::<crate::commerce::cart::LocationBody>),
+    (
+        "cart_shipping_option",
+        only::<crate::commerce::cart::OptionBody>,
+    ),
+    ("checkout", |b| {
+        if parse::<crate::commerce::checkout::Body>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+            && let Some(email) = v.get("email").and_then(Value::as_str)
+        {
+            let _ = crate::commerce::checkout::email_valid(email);
+        }
+    }),
+    (
+        "gift_card_balance",
+        only::<crate::commerce::orders::BalanceBody>,
+    ),
+    // Forms: a submission, a validation.
+    ("form_submission", only::<crate::forms::Submission>),
+    ("form_validate", only::<Value>),
+    // Restock sign-ups and sends.
+    ("restock_sign_up", |b| {
+        if parse::<crate::restock::SignUp>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+            && let Some(email) = v.get("siteVisitorEmail").and_then(Value::as_str)
+        {
+            let _ = crate::restock::restock_email_ok(email.trim());
+        }
+    }),
+    ("restock_send", only::<crate::restock::SendRequest>),
+    ("restock_send_all", only::<crate::restock::SendAll>),
+    // Members.
+    ("sign_in", only::<crate::site_users::SignIn>),
+    ("account_locale", |b| {
+        if parse::<crate::site_users::Locale>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+            && let Some(tag) = v.get("language").and_then(Value::as_str)
+        {
+            let _ = crate::site_users::language_tag(tag);
+        }
+    }),
+    ("sign_up", |b| {
+        if parse::<crate::site_users::sign_up::Body>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+        {
+            let _ = crate::site_users::sign_up::email_address(
+                v.get("email").and_then(Value::as_str).unwrap_or(""),
+            );
+            let _ =
+                crate::site_users::sign_up::local_path(v.get("redirect").and_then(Value::as_str));
+        }
+    }),
+    ("member_area_join", only::<crate::site_users::sign_up::Join>),
+    // Comments and likes.
+    ("comment", only::<crate::engagement::NewComment>),
+    ("moderation", only::<crate::engagement::Moderation>),
+    ("like", only::<crate::engagement::Like>),
+    // Analytics: the tracker bodies (JSON, or a form whose fields hold JSON).
+    ("clanker_event", |b| {
+        let _ = crate::analytics::clanker_event_of(b, None);
+    }),
+    ("event_data", |b| {
+        let _ = crate::analytics::data_of(&text(b));
+    }),
+    (
+        "javascript_errors",
+        only::<Vec<crate::analytics::ReportedError>>,
+    ),
+    (
+        "performance_records",
+        only::<Vec<crate::analytics::Performance>>,
+    ),
+    // The owner API.
+    ("owner_store", only::<crate::owner::store_setup::StoreBody>),
+    (
+        "owner_category",
+        only::<crate::owner::store_setup::CategoryBody>,
+    ),
+    (
+        "owner_navigation",
+        only::<crate::owner::layout::NavigationBody>,
+    ),
+    (
+        "owner_header_footer",
+        only::<crate::owner::layout::HeaderFooterBody>,
+    ),
+    ("owner_preferences", only::<serde_json::Map<String, Value>>),
+    ("owner_languages", |b| {
+        if parse::<crate::owner::languages::LanguagesBody>(b).is_ok()
+            && let Ok(v) = parse::<Value>(b)
+        {
+            let _ = crate::owner::languages::check_languages(&v["languages"]);
+        }
+    }),
+    ("owner_item", |b| {
+        if let Ok(v) = parse::<Value>(b) {
+            let _ = crate::owner::content::parse_item(v);
+        }
+    }),
+    ("owner_stock", only::<crate::owner::content::StockBody>),
+    ("owner_template", |b| {
+        if let Ok(upload) = parse::<crate::owner::templates::Upload>(b) {
+            let _ = crate::owner::templates::files_of(upload);
+        }
+    }),
+];
+
+/// Runs the parser named `name` on `bytes` (panics on an unknown name: a fuzz target and
+/// this list must agree).
+pub fn body(name: &str, bytes: &[u8]) {
+    let (_, run) = PARSERS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .unwrap_or_else(|| panic!("no body parser named {name}"));
+    run(bytes)
+}

@@ -1,0 +1,6 @@
+//! `cart_entry`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("cart_entry", data));

@@ -1,0 +1,6 @@
+//! `cart_shipping_option`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("cart_shipping_option", data));

@@ -1,0 +1,6 @@
+//! `clanker_event`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("clanker_event", data));

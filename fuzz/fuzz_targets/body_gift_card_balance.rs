@@ -1,0 +1,6 @@
+//! `gift_card_balance`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("gift_card_balance", data));

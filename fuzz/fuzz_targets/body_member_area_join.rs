@@ -1,0 +1,6 @@
+//! `member_area_join`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("member_area_join", data));

@@ -1,0 +1,6 @@
+//! `restock_sign_up`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("restock_sign_up", data));
