@@ -78,7 +78,7 @@ struct FormSummary {
     id: String,
     name: String,
     /// How many submissions are stored.
-    submissions: usize,
+    submissions: u64,
 }
 
 /// `GET /api/owner/forms`: the site's forms.
@@ -95,20 +95,19 @@ async fn forms(State(app): State<App>, req: Request) -> Response {
                 .forms(tenant)
                 .await
                 .map_err(|e| store_failure(&e))?;
-            let mut out = Vec::with_capacity(forms.len());
-            for f in forms {
-                let n = app
-                    .store
-                    .form_submissions(tenant, &f.id)
-                    .await
-                    .map_err(|e| store_failure(&e))?
-                    .len();
-                out.push(FormSummary {
+            let counts = app
+                .store
+                .form_submission_counts(tenant)
+                .await
+                .map_err(|e| store_failure(&e))?;
+            let out = forms
+                .into_iter()
+                .map(|f| FormSummary {
+                    submissions: counts.get(&f.id).copied().unwrap_or(0),
                     id: f.id,
                     name: f.name,
-                    submissions: n,
-                });
-            }
+                })
+                .collect();
             Ok(json_response(
                 StatusCode::OK,
                 &json!(FormList { forms: out }),

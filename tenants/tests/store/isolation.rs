@@ -205,6 +205,7 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     assert!(s.order(b, &rows.order).await.unwrap().is_none());
     assert!(s.orders(b).await.unwrap().is_empty());
     assert!(s.form_submissions(b, FORM).await.unwrap().is_empty());
+    assert!(s.form_submission_counts(b).await.unwrap().is_empty());
     assert!(
         s.restock_signups(b, ITEM, "MUG-M", None, 100)
             .await

@@ -52,6 +52,9 @@ async fn forms_keys_and_submissions(env: Env) {
         env.store.form_submissions(t, &fid).await.unwrap(),
         vec![sub]
     );
+    let counts = env.store.form_submission_counts(t).await.unwrap();
+    assert_eq!(counts.get(&fid), Some(&1));
+    assert_eq!(counts.len(), 1);
 }
 
 async fn restock_signups_group_and_paginate(env: Env) {
