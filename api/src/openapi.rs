@@ -288,17 +288,20 @@ pub fn finish(doc: &mut utoipa::openapi::OpenApi) {
 
 /// The whole document as served: built once, with the router.
 #[derive(Clone)]
-pub struct Served(std::sync::Arc<Vec<u8>>);
+pub struct Served(axum::body::Bytes);
 
 impl Served {
     pub fn new(doc: &utoipa::openapi::OpenApi) -> Served {
-        Served(std::sync::Arc::new(
-            serde_json::to_vec(doc).expect("an OpenAPI document serializes"),
-        ))
+        Served(
+            serde_json::to_vec(doc)
+                .expect("an OpenAPI document serializes")
+                .into(),
+        )
     }
 
     pub fn response(&self) -> Response {
-        let mut r = self.0.as_ref().clone().into_response();
+        // `Bytes` clones share the one buffer: no copy of the document per request.
+        let mut r = self.0.clone().into_response();
         let h = r.headers_mut();
         h.insert(
             header::CONTENT_TYPE,
