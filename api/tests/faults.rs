@@ -385,12 +385,8 @@ impl Visitor {
                     }
                     return self.count(retries, false);
                 }
-                Some(r) => {
-                    if r.status == 500 {
-                        inc(&self.tally.server_errors);
-                    }
-                }
-                None => {}
+                Some(r) if r.status == 500 => inc(&self.tally.server_errors),
+                _ => {}
             }
             inc(&self.tally.lost_attempts);
             assert!(started.elapsed() < GIVE_UP, "{}: no answer", self.name);
@@ -829,3 +825,278 @@ fn kill9_under_mixed_load(backend: Backend) {
 }
 
 on_both_backends!(kill9_under_mixed_load);
+
+// ---------------------------------------------------------------------------------------
+// PostgreSQL stopped and started again under load.
+
+/// How long any request may take, database or not.
+const ANSWER_WITHIN: Duration = Duration::from_secs(5);
+/// How long the database stays away each time.
+const OUTAGE: Duration = Duration::from_secs(3);
+/// How soon after the database is back the server must work again by itself.
+const RECOVER_WITHIN: Duration = Duration::from_secs(10);
+
+/// The sites asked for only while the database is away (one per outage).
+const COLD: [&str; 3] = ["", "harbor-lane.localhost", "skyward.localhost"];
+
+/// One request of the load, and what it got.
+struct Sample {
+    what: &'static str,
+    page: bool,
+    at: Instant,
+    took: Duration,
+    answer: Option<Response>,
+}
+
+/// What is wrong with an answer given while the database may be away: a page or an API call
+/// either works, or fails cleanly (503, `Retry-After`, the API's JSON body or a short plain
+/// page that says nothing of the cause), within [`ANSWER_WITHIN`].
+fn problem(s: &Sample) -> Option<String> {
+    let Some(r) = &s.answer else {
+        return Some(format!("{}: no answer within {:?}", s.what, s.took));
+    };
+    if s.took > ANSWER_WITHIN {
+        return Some(format!("{}: {} after {:?}", s.what, r.status, s.took));
+    }
+    match r.status {
+        200 | 409 => return None,
+        503 => {}
+        other => return Some(format!("{}: {other}: {}", s.what, r.body)),
+    }
+    if r.header("retry-after")
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_none()
+    {
+        return Some(format!("{}: 503 without Retry-After: {}", s.what, r.head));
+    }
+    let lower = r.body.to_ascii_lowercase();
+    if s.page {
+        let plain = r
+            .header("content-type")
+            .is_some_and(|t| t.starts_with("text/plain"));
+        let tells = ["sql", "postgres", "error", "connect", "pool"]
+            .iter()
+            .any(|w| lower.contains(w));
+        if !plain || r.body.len() > 100 || tells {
+            return Some(format!(
+                "{}: a 503 page with details: {}\n{}",
+                s.what, r.head, r.body
+            ));
+        }
+    } else {
+        let json: Option<Value> = serde_json::from_str(&r.body).ok();
+        let message = json.as_ref().and_then(|j| j["message"].as_str());
+        if message.is_none() || lower.contains("postgres") || lower.contains("sql") {
+            return Some(format!(
+                "{}: a 503 that is not the API's error: {}",
+                s.what, r.body
+            ));
+        }
+    }
+    None
+}
+
+/// The load of one client: pages (cached) and API reads and writes (the database).
+fn load_step(b: &mut Browser, i: usize) -> (&'static str, bool, Option<Response>) {
+    let snips = loam_item("slate-herb-markers");
+    match i % 6 {
+        0 => ("GET /", true, b.send("GET", "/", None)),
+        1 => (
+            "GET /shop/slate-herb-markers",
+            true,
+            b.send("GET", "/shop/slate-herb-markers", None),
+        ),
+        2 => {
+            let path = format!("/api/commerce/inventory/stock/?itemId={snips}");
+            ("GET stock", false, b.send("GET", &path, None))
+        }
+        3 => {
+            let body = unlimited_add();
+            (
+                "POST cart entry",
+                false,
+                b.send("POST", ENTRIES, Some(&body)),
+            )
+        }
+        4 => ("GET cart", false, b.send("GET", CART, None)),
+        _ => ("POST form key", false, b.send("POST", FORM_KEY, None)),
+    }
+}
+
+/// A cart add that stock never refuses.
+fn unlimited_add() -> Value {
+    json!({"itemId": loam_item(UNLIMITED.0), "sku": UNLIMITED.1, "quantity": 1})
+}
+
+/// Sets the product's title through another store handle (the owner editing elsewhere).
+fn retitle(server: &Server, title: String) {
+    let id = loam_item("slate-herb-markers");
+    server.with_store(move |s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(LOAM).await.unwrap().unwrap().id;
+            let mut item = s.item(t, &id).await.unwrap().unwrap();
+            item.title = title;
+            s.put_item(t, &item).await.unwrap();
+        })
+    });
+}
+
+#[test]
+fn postgres_restarted_under_load() {
+    use tenants::testing::{PgServer, StopMode};
+    // A server of its own: the shared one carries the other tests of this process.
+    let pg = PgServer::start();
+    let server = Server::start(
+        Backend::Postgres(pg.create_database()),
+        &[
+            "--cart-writes-per-minute",
+            "1000000",
+            "--form-submissions-per-minute",
+            "1000000",
+        ],
+    );
+    let port = Arc::new(AtomicU16::new(server.port));
+    let browser = |n: usize| {
+        let mut b = Browser::new(port.clone(), LOAM, format!("198.51.100.{}", 200 + n));
+        b.timeout = ANSWER_WITHIN * 2;
+        let r = b.send("GET", "/", None).expect("the server answers");
+        assert_eq!(r.status, 200, "{}", r.head);
+        b
+    };
+    let samples: Arc<Mutex<Vec<Sample>>> = Arc::default();
+    let stop = Arc::new(AtomicUsize::new(0));
+    // While the database is away, the clients also ask for a site not visited before.
+    let cold = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..4)
+        .map(|c| {
+            let (mut b, samples, stop) = (browser(c), samples.clone(), stop.clone());
+            let cold = cold.clone();
+            std::thread::spawn(move || {
+                let mut i = c;
+                while stop.load(Ordering::SeqCst) == 0 {
+                    let at = Instant::now();
+                    let cold = COLD[cold.load(Ordering::SeqCst)];
+                    let (what, page, answer) = if !cold.is_empty() && i % 7 == 0 {
+                        // A site no one asked for since the database went away: nothing
+                        // of it is cached, so its page cannot be made.
+                        let port = b.port.load(Ordering::SeqCst);
+                        let r = attempt(port, "GET", cold, "/", &[], "", b.timeout);
+                        ("GET / of a cold site", true, r)
+                    } else {
+                        load_step(&mut b, i)
+                    };
+                    let took = at.elapsed();
+                    samples.lock().unwrap().push(Sample {
+                        what,
+                        page,
+                        at,
+                        took,
+                        answer,
+                    });
+                    i += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+            })
+        })
+        .collect();
+
+    let mut probe = browser(9);
+    let mut figures = Vec::new();
+    std::thread::sleep(Duration::from_secs(1));
+    for (n, mode) in [StopMode::Fast, StopMode::Immediate]
+        .into_iter()
+        .enumerate()
+    {
+        let down_at = Instant::now();
+        pg.stop_now(mode);
+        cold.store(n + 1, Ordering::SeqCst);
+        std::thread::sleep(OUTAGE);
+        cold.store(0, Ordering::SeqCst);
+        pg.start_again();
+        let up_at = Instant::now();
+        // Back by itself: a page and a cart write work again.
+        let recovered = loop {
+            let page = probe.send("GET", "/shop", None);
+            let write = probe.send("POST", ENTRIES, Some(&unlimited_add()));
+            let ok = |r: &Option<Response>| r.as_ref().is_some_and(|r| r.status == 200);
+            if ok(&page) && ok(&write) {
+                break up_at.elapsed();
+            }
+            let status = |r: Option<Response>| r.map(|r| (r.status, r.body));
+            assert!(
+                up_at.elapsed() < RECOVER_WITHIN,
+                "{mode:?}: no recovery: page {:?}, write {:?}",
+                status(page),
+                status(write)
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        // The cache listener is back too: an edit made through another handle shows.
+        let title = format!("Slate herb markers, edition {n}");
+        let edited_at = Instant::now();
+        retitle(&server, title.clone());
+        let seen = loop {
+            let r = probe.send("GET", "/shop/slate-herb-markers", None);
+            if r.is_some_and(|r| r.status == 200 && r.body.contains(&title)) {
+                break edited_at.elapsed();
+            }
+            assert!(
+                edited_at.elapsed() < RECOVER_WITHIN,
+                "{mode:?}: the edit never showed"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        figures.push((mode, down_at, up_at, recovered, seen));
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    stop.store(1, Ordering::SeqCst);
+    for c in clients {
+        c.join().unwrap();
+    }
+
+    let samples = samples.lock().unwrap();
+    let problems: Vec<String> = samples.iter().filter_map(problem).collect();
+    assert!(
+        problems.is_empty(),
+        "{} bad answers:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    for (mode, down_at, up_at, recovered, seen) in figures {
+        let during: Vec<&Sample> = samples
+            .iter()
+            .filter(|s| s.at >= down_at && s.at < up_at)
+            .collect();
+        let unavailable = during
+            .iter()
+            .filter(|s| s.answer.as_ref().is_some_and(|r| r.status == 503))
+            .count();
+        let pages_ok = during
+            .iter()
+            .filter(|s| s.page && s.answer.as_ref().is_some_and(|r| r.status == 200))
+            .count();
+        let slowest = during.iter().map(|s| s.took).max().unwrap_or_default();
+        assert!(
+            unavailable > 0,
+            "{mode:?}: no call noticed the database was away"
+        );
+        let cold_pages = during
+            .iter()
+            .filter(|s| {
+                s.what.contains("cold") && s.answer.as_ref().is_some_and(|r| r.status == 503)
+            })
+            .count();
+        assert!(cold_pages > 0, "{mode:?}: no page answered 503");
+        eprintln!(
+            "faults/postgres {mode:?} stop: {} requests while it was down ({:.1} s): {unavailable} \
+             answered 503 ({cold_pages} of them pages of a cold site), {pages_ok} pages served \
+             from cache, slowest {} ms; after the start, \
+             pages and writes worked again in {} ms and an edit from another handle showed in {} ms",
+            during.len(),
+            (up_at - down_at).as_secs_f64(),
+            slowest.as_millis(),
+            recovered.as_millis(),
+            seen.as_millis(),
+        );
+    }
+}
