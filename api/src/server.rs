@@ -252,12 +252,26 @@ pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
         .into_response()
 }
 
+/// The answer of a page request when the store cannot be reached (the database is down or
+/// restarting): a short plain 503 with `Retry-After`, saying nothing of why (the reason is
+/// logged), and kept by no cache.
+pub(crate) fn unavailable_page() -> Response {
+    let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
+    let h = r.headers_mut();
+    h.insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(crate::http::error::RETRY_AFTER_UNAVAILABLE.as_secs()),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
 /// The plain answer of a page request that has no site.
 pub(crate) fn no_site(why: NoSite) -> Response {
     match why {
         // An unknown (or malformed) host: a plain 404 with no tenant data.
         NoSite::UnknownHost => plain(StatusCode::NOT_FOUND, "Not Found"),
-        NoSite::Unavailable => plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable"),
+        NoSite::Unavailable => unavailable_page(),
     }
 }
 
@@ -278,7 +292,10 @@ async fn page(State(app): State<App>, req: Request) -> Response {
         Ok(f) => f,
         Err(e) => {
             tracing::error!(tenant = %tenant.identifier, error = %e, "loading the template failed");
-            return error_page();
+            return match e {
+                FolderError::Store(_) => unavailable_page(),
+                FolderError::Compile(_) => error_page(),
+            };
         }
     };
     let path = req.uri().path().to_string();
@@ -549,33 +566,51 @@ impl LoadedFolder {
     }
 }
 
+/// Why a template folder could not be loaded.
+#[derive(Clone, Debug)]
+pub(crate) enum FolderError {
+    /// Its files could not be read from the store (worth retrying: 503).
+    Store(String),
+    /// Compiling it panicked (a bug: 500).
+    Compile(String),
+}
+
+impl std::fmt::Display for FolderError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FolderError::Store(e) => write!(f, "reading the template files: {e}"),
+            FolderError::Compile(e) => write!(f, "compiling the template: {e}"),
+        }
+    }
+}
+
 pub(crate) async fn load_folder(
     app: &App,
     tenant: TenantId,
     version: TemplateVersion,
     identifier: &str,
-) -> Result<Arc<LoadedFolder>, String> {
+) -> Result<Arc<LoadedFolder>, FolderError> {
     let store = app.store.clone();
     app.folders
         .try_get_with((tenant, version), async move {
             let files = store
                 .template_files(tenant, version)
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| FolderError::Store(e.to_string()))?;
             let files: TemplateFiles = files
                 .into_iter()
                 .map(|f| (f.path, f.content.into()))
                 .collect();
             let folder = tokio::task::spawn_blocking(move || renderer::folder::load(&files))
                 .await
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| FolderError::Compile(e.to_string()))?;
             for p in &folder.problems {
                 tracing::warn!(tenant = %identifier, "template problem: {p}");
             }
-            Ok::<_, String>(Arc::new(LoadedFolder::new(folder)))
+            Ok::<_, FolderError>(Arc::new(LoadedFolder::new(folder)))
         })
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| (*e).clone())
 }
 
 /// A template folder file, with a content type, an ETag and cache headers. The bytes are
@@ -686,6 +721,25 @@ mod tests {
             .await
             .unwrap();
         (status, String::from_utf8_lossy(&body).into_owned())
+    }
+
+    #[tokio::test]
+    async fn a_page_without_its_store_is_a_short_plain_503() {
+        let r = no_site(NoSite::Unavailable);
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "5");
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-store");
+        assert!(
+            r.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/plain")
+        );
+        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
+        assert_eq!(&body[..], b"Service Unavailable");
+        let r = no_site(NoSite::UnknownHost);
+        assert_eq!(r.status(), StatusCode::NOT_FOUND);
+        assert!(r.headers().get(header::RETRY_AFTER).is_none());
     }
 
     #[test]

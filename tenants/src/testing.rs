@@ -6,7 +6,8 @@
 //! directory, listening on 127.0.0.1 on a free port with its socket in that directory, and
 //! stops it with `pg_ctl stop -m fast` on drop. [`PgServer::shared`] gives one server per test
 //! process (stopped by a watchdog when the process exits); [`PgServer::create_database`]
-//! gives each test its own database.
+//! gives each test its own database. [`PgServer::stop_now`] and [`PgServer::start_again`]
+//! take a server of its own away and bring it back, for tests of a database outage.
 //!
 //! PostgreSQL refuses to run as root: when the tests run as root, the server runs as the
 //! `postgres` system user through `runuser` (the user is created if missing).
@@ -30,6 +31,24 @@ pub struct PgServer {
     port: u16,
     version: String,
     as_postgres_user: bool,
+}
+
+/// How [`PgServer::stop_now`] stops the server (`pg_ctl stop -m`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopMode {
+    /// Disconnects every client, then shuts down cleanly.
+    Fast,
+    /// Kills the server processes, as a crash would.
+    Immediate,
+}
+
+impl StopMode {
+    fn as_str(self) -> &'static str {
+        match self {
+            StopMode::Fast => "fast",
+            StopMode::Immediate => "immediate",
+        }
+    }
 }
 
 static DB_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -164,33 +183,17 @@ impl PgServer {
             ],
             &dir,
         );
-        let port = free_port();
-        let opts = format!(
-            "-p {port} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off \
-             -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB",
-            dir.display()
-        );
-        let log = dir.join("server.log");
-        let log_s = log.to_str().expect("utf-8").to_owned();
-        run_tool(
-            &bin,
-            as_postgres_user,
-            "pg_ctl",
-            &[
-                "-D", &data_s, "-l", &log_s, "-o", &opts, "-w", "-t", "60", "start",
-            ],
-            &dir,
-        );
         let version = run_tool(&bin, as_postgres_user, "postgres", &["--version"], &dir)
             .trim()
             .to_owned();
         let server = PgServer {
             bin,
             dir,
-            port,
+            port: free_port(),
             version,
             as_postgres_user,
         };
+        server.launch();
         server.spawn_watchdog();
         announce(&format!(
             "tenants::testing: started PostgreSQL ({}) from {} on 127.0.0.1:{}, data in {}",
@@ -200,6 +203,41 @@ impl PgServer {
             server.dir.display()
         ));
         server
+    }
+
+    /// `pg_ctl start` on the server's data, port and socket directory; waits until it
+    /// accepts connections.
+    fn launch(&self) {
+        let opts = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off \
+             -c full_page_writes=off -c max_connections=200 -c shared_buffers=32MB",
+            self.port,
+            self.dir.display()
+        );
+        let data = self.dir.join("data");
+        let log = self.dir.join("server.log");
+        let (data, log) = (data.to_str().expect("utf-8"), log.to_str().expect("utf-8"));
+        self.run(
+            "pg_ctl",
+            &[
+                "-D", data, "-l", log, "-o", &opts, "-w", "-t", "60", "start",
+            ],
+        );
+    }
+
+    /// Stops the server (its data stays) the way `mode` says, for tests of what clients do
+    /// while the database is away; [`PgServer::start_again`] brings it back on the same port.
+    /// Not for [`PgServer::shared`], which other tests of the process are using.
+    pub fn stop_now(&self, mode: StopMode) {
+        let data = self.dir.join("data");
+        let data = data.to_str().expect("utf-8");
+        self.run("pg_ctl", &["-D", data, "stop", "-m", mode.as_str(), "-w"]);
+    }
+
+    /// Starts a server stopped by [`PgServer::stop_now`] again (after `immediate`, it
+    /// recovers from its write-ahead log first).
+    pub fn start_again(&self) {
+        self.launch();
     }
 
     /// One server for the whole test process, started on first use and stopped when the

@@ -464,7 +464,9 @@ fn payment_error(e: PaymentError) -> ApiError {
         }
         PaymentError::Declined(message) => ApiError::new(StatusCode::PAYMENT_REQUIRED, message),
         PaymentError::Unavailable(message) => {
-            ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+            let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message);
+            e.retry_after = Some(crate::http::error::RETRY_AFTER_UNAVAILABLE);
+            e
         }
     }
 }

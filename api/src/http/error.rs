@@ -1,6 +1,6 @@
 //! The one error type of the JSON API: a status and a JSON body, `{"message": ...}` with the
 //! SPEC.md wording where there is one, `errors` (field → message) for field validation,
-//! `crumbFail` for CSRF failures, and `Retry-After` on 429.
+//! `crumbFail` for CSRF failures, and `Retry-After` on 429 and 503.
 
 use std::time::Duration;
 
@@ -17,6 +17,10 @@ pub const TRY_AGAIN: &str = "Please try again in a few seconds.";
 
 /// SPEC.md §5: the whole form blocks with this when a field is invalid.
 pub const FIELDS_INVALID: &str = "One or more fields is invalid, please check your entries.";
+
+/// How long a client is asked to wait (`Retry-After`) when the store cannot be reached:
+/// about how long a database restart takes.
+pub const RETRY_AFTER_UNAVAILABLE: Duration = Duration::from_secs(5);
 
 /// A failed API call.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,7 +95,7 @@ impl ApiError {
             StatusCode::SERVICE_UNAVAILABLE,
             "The store is not available right now. Please try again in a moment.",
         );
-        e.retry_after = Some(Duration::from_secs(5));
+        e.retry_after = Some(RETRY_AFTER_UNAVAILABLE);
         e
     }
 
@@ -141,6 +145,17 @@ mod tests {
         assert_eq!(r.headers()[header::RETRY_AFTER], "2");
         let r = ApiError::too_many(Duration::ZERO).into_response();
         assert_eq!(r.headers()[header::RETRY_AFTER], "1");
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-store");
+    }
+
+    #[test]
+    fn an_unreachable_store_is_a_503_to_retry_later() {
+        let r = ApiError::unavailable().into_response();
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            r.headers()[header::RETRY_AFTER],
+            RETRY_AFTER_UNAVAILABLE.as_secs().to_string()
+        );
         assert_eq!(r.headers()[header::CACHE_CONTROL], "no-store");
     }
 

@@ -1,12 +1,25 @@
 //! PostgreSQL side of [`super::Tx`]: pool, parameter binding by the statement's inferred
 //! types, and row decoding to [`SqlValue`].
 
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use std::time::Duration;
+
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::NoTls;
 use tokio_postgres::types::{ToSql, Type};
 
 use super::{Mode, Row, SqlValue};
 use crate::error::{Result, StoreError};
+
+/// How long opening a connection may take (unless the URL says `connect_timeout`): a
+/// database that does not answer fails the call instead of holding it.
+pub(crate) const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How long a call waits for a pooled connection when all are busy, then fails (503) rather
+/// than queueing without bound.
+pub(crate) const POOL_WAIT: Duration = Duration::from_secs(3);
+
+/// How long checking a pooled connection before reuse may take.
+const RECYCLE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// A deadpool-postgres pool plus the URL (the invalidation listener opens its own
 /// connection from it).
@@ -16,10 +29,17 @@ pub(crate) struct PgDb {
 }
 
 impl PgDb {
+    /// A pool on `url` whose calls never hang on an unreachable database: opening a
+    /// connection, waiting for one and recycling one are all bounded, so while PostgreSQL is
+    /// down or restarting every call fails within seconds (the server answers 503) and the
+    /// pool reconnects by itself once it is back.
     pub(crate) fn open(url: &str, max_size: usize) -> Result<Self> {
-        let config: tokio_postgres::Config = url
+        let mut config: tokio_postgres::Config = url
             .parse()
             .map_err(|e| StoreError::Invalid(format!("database URL: {e}")))?;
+        if config.get_connect_timeout().is_none() {
+            config.connect_timeout(CONNECT_TIMEOUT);
+        }
         let mgr = Manager::from_config(
             config.clone(),
             NoTls,
@@ -29,6 +49,10 @@ impl PgDb {
         );
         let pool = Pool::builder(mgr)
             .max_size(max_size)
+            .runtime(Runtime::Tokio1)
+            .wait_timeout(Some(POOL_WAIT))
+            .create_timeout(Some(CONNECT_TIMEOUT))
+            .recycle_timeout(Some(RECYCLE_TIMEOUT))
             .build()
             .map_err(|e| StoreError::Postgres(e.to_string()))?;
         Ok(PgDb { pool, config })
@@ -153,4 +177,71 @@ pub(super) async fn execute(
 ) -> Result<u64> {
     let (stmt, bound) = prepare(c, sql, params).await?;
     Ok(c.execute(&stmt, &refs(&bound)).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::{Duration, Instant};
+
+    use super::*;
+
+    /// A "database" that takes the connection (the kernel's listen queue does) and never
+    /// says a word, as a hung or half-dead server would.
+    fn silent_server() -> (std::net::TcpListener, String) {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!(
+            "postgres://postgres@127.0.0.1:{}/db",
+            l.local_addr().unwrap().port()
+        );
+        (l, url)
+    }
+
+    #[tokio::test]
+    async fn a_database_that_never_answers_fails_calls_within_the_connect_timeout() {
+        let (_listener, url) = silent_server();
+        let db = PgDb::open(&url, 2).unwrap();
+        let started = Instant::now();
+        let called = tokio::time::timeout(Duration::from_secs(20), db.begin(Mode::Auto)).await;
+        let Ok(Err(err)) = called else {
+            panic!("the call hangs, or connected to a server that never answers");
+        };
+        let took = started.elapsed();
+        assert!(matches!(err, StoreError::Postgres(_)), "{err}");
+        assert!(
+            took >= CONNECT_TIMEOUT - Duration::from_millis(100)
+                && took < CONNECT_TIMEOUT + Duration::from_secs(3),
+            "failed after {took:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_call_waits_for_a_busy_pool_only_so_long() {
+        let url = crate::testing::PgServer::shared().create_database();
+        let db = PgDb::open(&url, 1).unwrap();
+        let held = db.begin(Mode::Auto).await.unwrap();
+        let started = Instant::now();
+        let waited = tokio::time::timeout(Duration::from_secs(20), db.begin(Mode::Auto))
+            .await
+            .expect("the call hangs");
+        let took = started.elapsed();
+        assert!(matches!(waited, Err(StoreError::Postgres(_))));
+        assert!(
+            took >= POOL_WAIT - Duration::from_millis(100)
+                && took < POOL_WAIT + Duration::from_secs(3),
+            "gave up after {took:?}"
+        );
+        drop(held);
+        assert!(db.begin(Mode::Auto).await.is_ok(), "free again");
+    }
+
+    #[tokio::test]
+    async fn a_connect_timeout_in_the_url_wins() {
+        let db = PgDb::open("postgres://postgres@127.0.0.1:1/db?connect_timeout=1", 1).unwrap();
+        assert_eq!(
+            db.config.get_connect_timeout(),
+            Some(&Duration::from_secs(1))
+        );
+        let db = PgDb::open("postgres://postgres@127.0.0.1:1/db", 1).unwrap();
+        assert_eq!(db.config.get_connect_timeout(), Some(&CONNECT_TIMEOUT));
+    }
 }
