@@ -15,6 +15,7 @@ pub mod forms;
 pub mod fuzzing;
 pub mod http;
 pub mod islands;
+pub mod listen;
 pub mod lock_screen;
 pub mod openapi;
 pub mod owner;

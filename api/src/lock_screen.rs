@@ -243,9 +243,15 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
     let client = crate::client::client_of(peer, req.headers(), &app.trusted_proxies);
-    let body = match axum::body::to_bytes(req.into_body(), MAX_BODY).await {
+    let body = match crate::http::body::bytes(req.into_body(), MAX_BODY).await {
         Ok(b) => b,
-        Err(_) => return plain(StatusCode::PAYLOAD_TOO_LARGE, "The form is too large."),
+        Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {
+            return plain(e.status, "The form is too large.");
+        }
+        Err(e) if e.status == StatusCode::REQUEST_TIMEOUT => {
+            return plain(e.status, "The form was not sent in time.");
+        }
+        Err(_) => return plain(StatusCode::BAD_REQUEST, "The form could not be read."),
     };
     let mut collection_id = None;
     let mut password = None;

@@ -211,14 +211,31 @@ pub fn router(app: App) -> Router {
         .with_state(app)
 }
 
-/// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish.
-pub async fn serve(listener: tokio::net::TcpListener, app: App) -> std::io::Result<()> {
-    axum::serve(
-        listener,
-        router(app).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown_signal())
-    .await
+/// Serves until SIGTERM or Ctrl-C, then lets in-flight requests finish. `limits` bounds
+/// what clients may hold ([`crate::listen`]): header and body timeouts, connections, and
+/// each site's requests in flight ([`crate::http::fairness`]).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: App,
+    limits: &crate::listen::Limits,
+) -> std::io::Result<()> {
+    use crate::http::fairness::{Fairness, limit};
+    use tower_http::timeout::DeadlineBody;
+    let fairness = Fairness::new(app.store.clone(), limits.tenant_max_in_flight);
+    let body_timeout = limits.body_timeout;
+    let service = router(app)
+        .layer(axum::middleware::from_fn_with_state(fairness, limit))
+        // One deadline for the whole body from the headers on, so a body trickled a byte
+        // at a time is cut off too; the body reader answers 408 ([`crate::http::body`]).
+        // (A request without a body, most of them, needs no timer.)
+        .layer(tower::util::MapRequestLayer::new(move |req: Request| {
+            use axum::body::HttpBody;
+            if req.body().is_end_stream() {
+                return req;
+            }
+            req.map(|body| Body::new(DeadlineBody::new(body_timeout, body)))
+        }));
+    crate::listen::serve(listener, service, limits, shutdown_signal()).await
 }
 
 async fn shutdown_signal() {

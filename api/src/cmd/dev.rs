@@ -188,7 +188,7 @@ async fn run_async(args: DevArgs, content: Content) -> anyhow::Result<()> {
     );
     let watcher = crate::dev::watch(store.clone(), dev.clone(), args.dir.clone(), settings);
     let app = App::new(store.clone()).with_dev(dev);
-    serve(listener, app).await?;
+    serve(listener, app, &Default::default()).await?;
     watcher.abort();
     store.close().await?;
     drop(scratch);

@@ -18,6 +18,7 @@ use crate::commerce::CommerceState;
 use crate::email::Transport;
 use crate::http::limits::Rates;
 use crate::http::owner::OwnerTokens;
+use crate::listen::Limits;
 use crate::server::{App, serve};
 
 /// Serve the demo tenants (or whatever the store holds) over HTTP.
@@ -95,6 +96,25 @@ pub struct ServeArgs {
         value_delimiter = ','
     )]
     pub owner_tokens: Vec<String>,
+    /// How long a client may take to send a request's headers; also how long an idle
+    /// keep-alive connection stays open. Past it the connection is closed.
+    #[arg(long, value_name = "DURATION", default_value = "10s", value_parser = parse_duration)]
+    pub header_timeout: Duration,
+    /// How long a client may take to send a request's body, from its headers on; past it
+    /// the API answers 408.
+    #[arg(long, value_name = "DURATION", default_value = "20s", value_parser = parse_duration)]
+    pub body_timeout: Duration,
+    /// Connections open at once at most; more wait in the listen backlog until one closes.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_connections)]
+    pub max_connections: usize,
+    /// Connections open at once from one client address at most (trusted proxies
+    /// excepted); more are closed at once. 0: no such cap.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().max_per_client)]
+    pub max_connections_per_client: usize,
+    /// Requests one site may have in flight at once; more are answered 503 with
+    /// `Retry-After: 1`, so one site's flood cannot starve the others. 0: no such cap.
+    #[arg(long, value_name = "N", default_value_t = Limits::default().tenant_max_in_flight)]
+    pub tenant_max_in_flight: usize,
 }
 
 /// `60m`, `90s`, `1h`, `500ms` (a number and a unit).
@@ -181,6 +201,14 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         None => Transport::Files(args.store.data_dir.join("outbox")),
     };
     eprintln!("tessera: {}", transport.describe());
+    let limits = Limits {
+        header_timeout: args.header_timeout,
+        body_timeout: args.body_timeout,
+        max_connections: args.max_connections,
+        max_per_client: args.max_connections_per_client,
+        exempt: args.trusted_proxies.clone(),
+        tenant_max_in_flight: args.tenant_max_in_flight,
+    };
     let mut app = App::new(store.clone())
         .with_trusted_proxies(args.trusted_proxies)
         .with_rates(rates)
@@ -193,7 +221,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     let sweeper =
         crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone(), app.limits.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
-    serve(listener, app).await?;
+    serve(listener, app, &limits).await?;
     sweeper.abort();
     mailer.abort();
     store.close().await?;

@@ -1,5 +1,7 @@
-//! Reading a JSON request body: at most a set size (413 beyond it), and a 400 that names
-//! the field for a body that does not have the expected shape.
+//! Reading a JSON request body: at most a set size (413 beyond it, before reading a byte
+//! when `Content-Length` says so, else as soon as the bytes read pass it, so a chunked
+//! body is never read whole), in the time the server gives bodies (408 past it), and a 400
+//! that names the field for a body that does not have the expected shape.
 
 use axum::body::Body;
 use axum::http::StatusCode;
@@ -12,24 +14,42 @@ pub const MAX_JSON_BODY: usize = 64 * 1024;
 
 /// The body's bytes, at most `limit` of them.
 pub async fn bytes(body: Body, limit: usize) -> Result<axum::body::Bytes, ApiError> {
+    use axum::body::HttpBody;
+    let too_large = || {
+        ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "The request body is too large (at most {} KB).",
+                limit / 1024
+            ),
+        )
+    };
+    // A declared length over the limit is refused unread.
+    if body.size_hint().lower() > limit as u64 {
+        return Err(too_large());
+    }
     match axum::body::to_bytes(body, limit).await {
         Ok(b) => Ok(b),
         Err(e) => {
-            let too_large =
+            let mut causes =
                 std::iter::successors(Some(&e as &(dyn std::error::Error + 'static)), |e| {
                     e.source()
-                })
-                .any(|e| e.is::<http_body_util::LengthLimitError>());
-            if too_large {
-                Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    format!(
-                        "The request body is too large (at most {} KB).",
-                        limit / 1024
-                    ),
-                ))
-            } else {
-                Err(ApiError::bad_request("The request body could not be read."))
+                });
+            match causes.find_map(|e| {
+                if e.is::<http_body_util::LengthLimitError>() {
+                    Some(too_large())
+                } else if e.is::<tower_http::timeout::TimeoutError>() {
+                    // The server's body timeout (`--body-timeout`).
+                    Some(ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "The request body was not sent in time.",
+                    ))
+                } else {
+                    None
+                }
+            }) {
+                Some(e) => Err(e),
+                None => Err(ApiError::bad_request("The request body could not be read.")),
             }
         }
     }
@@ -142,5 +162,19 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(e.status, StatusCode::PAYLOAD_TOO_LARGE);
+    }
+
+    #[tokio::test]
+    async fn slow_bodies_are_refused_with_408() {
+        // A body that never ends, behind the server's deadline.
+        let never = Body::from_stream(futures_util::stream::pending::<
+            Result<axum::body::Bytes, std::io::Error>,
+        >());
+        let body = Body::new(tower_http::timeout::DeadlineBody::new(
+            std::time::Duration::from_millis(10),
+            never,
+        ));
+        let e = bytes(body, 1024).await.unwrap_err();
+        assert_eq!(e.status, StatusCode::REQUEST_TIMEOUT, "{:?}", e.body);
     }
 }

@@ -7,6 +7,7 @@ pub mod call;
 pub mod cookies;
 pub mod crumb;
 pub mod error;
+pub mod fairness;
 pub mod limits;
 pub mod owner;
 pub mod signing;

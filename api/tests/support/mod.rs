@@ -180,6 +180,31 @@ impl Server {
         }
     }
 
+    /// Sends the server SIGTERM (a graceful stop: in-flight requests finish).
+    pub fn sigterm(&self) {
+        let pid = self.child.as_ref().expect("running").id();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Waits up to `within` for the server to exit: its exit status, or `None` when it is
+    /// still running.
+    pub fn exited_within(&mut self, within: Duration) -> Option<std::process::ExitStatus> {
+        let started = std::time::Instant::now();
+        let child = self.child.as_mut().expect("running");
+        while started.elapsed() < within {
+            if let Some(status) = child.try_wait().unwrap() {
+                self.child = None;
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+
     /// Starts the server again on the same data (after [`Server::kill9`]).
     pub fn restart(&mut self) {
         self.kill9();
