@@ -208,6 +208,7 @@ pub fn router(app: App) -> Router {
         ))
         .layer(CatchPanicLayer::new())
         .layer(TraceLayer::new_for_http())
+        .layer(crate::http::security::headers((&app).into()))
         .with_state(app)
 }
 
