@@ -1,9 +1,10 @@
 //! `?format=json` (a page's context, for template authors) hides what is private, on both
 //! backends: every page of every demo tenant, reached as an anonymous visitor by following
-//! links from the home page (and searches for words of the protected content), answers
-//! JSON that names no collection or member password, no password hash, no member's email,
-//! none of the content of a password-protected collection or a member area, and no key
-//! that carries a password, a secret or the tenant's internal id. Once a visitor unlocks
+//! links from the home page, the protected pages and items themselves and searches for
+//! words of their content, answers JSON that names no collection or member password, no
+//! password hash, no member's email, none of the content of a password-protected
+//! collection or a member area, and no key that carries a password, a secret or the
+//! tenant's internal id. Once a visitor unlocks
 //! the protected page, its JSON shows the content: the check can see a leak.
 
 mod support;
@@ -18,8 +19,9 @@ struct Private {
     host: String,
     /// Passwords (as JSON strings), member emails and text of protected content.
     needles: Vec<String>,
-    /// Words of the protected content, to search for.
-    words: Vec<String>,
+    /// Where to start besides the home page: the protected pages and items themselves, and
+    /// searches for words of their content.
+    seeds: Vec<String>,
     /// A password-protected page: (path, collection id, password, text it shows unlocked).
     locked: Option<(String, String, String, String)>,
 }
@@ -43,7 +45,7 @@ fn private_of(dir: &std::path::Path) -> Private {
         .unwrap()
         .to_owned();
     let mut needles = Vec::new();
-    let mut words = Vec::new();
+    let mut seeds = Vec::new();
     let mut locked = None;
     if dir.join("site-users.json").is_file() {
         for user in read(dir.join("site-users.json")).as_array().unwrap() {
@@ -58,6 +60,12 @@ fn private_of(dir: &std::path::Path) -> Private {
         if password.is_none() && c.get("memberArea").is_none() {
             continue;
         }
+        // A collection's URL is its urlId, else its file's name.
+        let url_id = c["urlId"].as_str().map_or_else(
+            || file.file_stem().unwrap().to_string_lossy().into_owned(),
+            str::to_owned,
+        );
+        seeds.push(format!("/{url_id}"));
         let mut texts: Vec<String> = c["data"]["mainContent"]
             .as_str()
             .into_iter()
@@ -65,6 +73,7 @@ fn private_of(dir: &std::path::Path) -> Private {
             .collect();
         for item in c["items"].as_array().into_iter().flatten() {
             texts.extend(item["body"].as_str().map(str::to_owned));
+            seeds.push(format!("/{url_id}/{}", item["urlId"].as_str().unwrap()));
         }
         let texts: Vec<String> = texts.iter().filter_map(|t| text_of(t)).collect();
         assert!(
@@ -73,20 +82,14 @@ fn private_of(dir: &std::path::Path) -> Private {
         );
         for t in &texts {
             // A long word of it: searching for it would find it, if search could.
-            words.extend(
-                t.split_whitespace()
-                    .find(|w| w.len() >= 6)
-                    .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_owned()),
-            );
+            seeds.extend(t.split_whitespace().find(|w| w.len() >= 6).map(|w| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric());
+                format!("/search?q={w}")
+            }));
         }
         if let Some(password) = password {
             // As a JSON string: "orion" is also a word of a public gallery item's name.
             needles.push(format!("\"{password}\""));
-            // A collection's URL is its urlId, else its file's name.
-            let url_id = c["urlId"].as_str().map_or_else(
-                || file.file_stem().unwrap().to_string_lossy().into_owned(),
-                str::to_owned,
-            );
             let path = format!("/{url_id}");
             locked = Some((
                 path,
@@ -100,7 +103,7 @@ fn private_of(dir: &std::path::Path) -> Private {
     Private {
         host,
         needles,
-        words,
+        seeds,
         locked,
     }
 }
@@ -131,12 +134,12 @@ fn check_keys(at: &str, v: &Value) {
     }
 }
 
-/// Every page a visitor reaches from the home page, the cart, checkout and `searches`.
-fn pages(v: &mut Visitor, searches: &[String]) -> Vec<String> {
+/// Every page a visitor reaches from the home page, the cart, checkout and `seeds`.
+fn pages(v: &mut Visitor, seeds: &[String]) -> Vec<String> {
     let mut queue: VecDeque<String> = ["/", "/cart", "/checkout", "/search?q=the"]
         .into_iter()
         .map(str::to_owned)
-        .chain(searches.iter().map(|w| format!("/search?q={w}")))
+        .chain(seeds.iter().cloned())
         .collect();
     let mut seen: BTreeSet<String> = queue.iter().cloned().collect();
     let mut out = Vec::new();
@@ -177,7 +180,7 @@ fn format_json_hides_private_fields(backend: Backend) {
     for dir in fixture_dirs() {
         let private = private_of(&dir);
         let mut v = Visitor::new(&server, &private.host, "203.0.113.40");
-        let pages = pages(&mut v, &private.words);
+        let pages = pages(&mut v, &private.seeds);
         assert!(pages.len() > 3, "{}: {pages:?}", private.host);
         for path in pages {
             let sep = if path.contains('?') { '&' } else { '?' };
