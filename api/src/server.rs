@@ -208,6 +208,7 @@ pub fn router(app: App) -> Router {
         ))
         .layer(CatchPanicLayer::new())
         .layer(TraceLayer::new_for_http())
+        .layer(crate::http::security::headers((&app).into()))
         .with_state(app)
 }
 
@@ -223,8 +224,12 @@ pub async fn serve(
     use tower_http::timeout::DeadlineBody;
     let fairness = Fairness::new(app.store.clone(), limits.tenant_max_in_flight);
     let body_timeout = limits.body_timeout;
+    let security = crate::http::security::headers((&app).into());
     let service = router(app)
         .layer(axum::middleware::from_fn_with_state(fairness, limit))
+        // The security headers once more, outside the per-site cap, so that its 503s carry
+        // them too (set only where missing, so the router's own are not doubled).
+        .layer(security)
         // One deadline for the whole body from the headers on, so a body trickled a byte
         // at a time is cut off too; the body reader answers 408 ([`crate::http::body`]).
         // (A request without a body, most of them, needs no timer.)

@@ -200,9 +200,9 @@ fn serves_reloads_and_holds_back_a_broken_save() {
     // A page names the version it shows, so it reloads on any other one (even one its
     // stream's first event announces) and never on its own.
     let stamp = |page: &str| {
-        page.split("const rendered = ")
+        page.split("<script data-version=\"")
             .nth(1)
-            .and_then(|t| t.split(';').next())
+            .and_then(|t| t.split('"').next())
             .and_then(|n| n.parse::<i64>().ok())
     };
     assert_eq!(stamp(&recipes), first["version"].as_i64(), "{first}");

@@ -364,6 +364,17 @@ fn a_flooded_site_does_not_starve_the_others(backend: Backend) {
     assert_eq!(api.status, 503, "{}", api.head);
     assert_eq!(api.header("retry-after"), Some("1"));
     assert!(api.message().contains("busy"), "{}", api.body);
+    // The cap's refusals carry the security headers like every other answer.
+    for r in [&refused, &api] {
+        assert_eq!(
+            r.headers("x-content-type-options"),
+            ["nosniff"],
+            "{}",
+            r.head
+        );
+        let csp = r.header("content-security-policy").unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'self'"), "{}", r.head);
+    }
 
     // The quiet site is served, and promptly (a bound a stuck server would not meet).
     let quiet = Instant::now();

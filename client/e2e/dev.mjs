@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-import { fixtures, launch, tessera } from "./harness.mjs";
+import { fixtures, launch, tessera, watchCsp } from "./harness.mjs";
 
 const folder = mkdtempSync(path.join(tmpdir(), "tessera-dev-e2e-"));
 cpSync(path.join(fixtures, "quillback", "template"), folder, { recursive: true });
@@ -49,7 +49,14 @@ const dev = await startDev();
 const browser = await launch();
 let failed = false;
 try {
-  const page = await browser.newPage();
+  // The live-reload script and its overlay live within the page's security policy.
+  const context = await browser.newContext();
+  const problems = [];
+  await watchCsp(context, problems);
+  context.on("console", (msg) => {
+    if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);
+  });
+  const page = await context.newPage();
   // Any host name works; quillback's pages are under it.
   await page.goto(`${dev.origin}/`, { waitUntil: "load" });
 
@@ -82,6 +89,7 @@ try {
   writeFileSync(block, `<p id="dev-fixed">Fixed</p>\n${original}`);
   await page.waitForSelector("#dev-fixed", { timeout: 5000 });
   assert.equal(await overlay.count(), 0, "no overlay after a good save");
+  assert.deepEqual(problems, [], "the dev page logged errors or broke its security policy");
   console.log("dev: edit, error overlay and fix all passed");
 } catch (e) {
   failed = true;

@@ -123,3 +123,20 @@ export async function startPostgres() {
     },
   };
 }
+
+/** Makes every Content-Security-Policy violation in `context`'s pages a `problems` entry:
+ *  Chromium also logs most as console errors ("Refused to …"), but the event names the
+ *  directive and the blocked source, and catches what is only reported. */
+export async function watchCsp(context, problems) {
+  await context.exposeBinding("__tesseraCspViolation", (_source, text) => problems.push(text));
+  await context.addInitScript(() => {
+    document.addEventListener(
+      "securitypolicyviolation",
+      (e) =>
+        window.__tesseraCspViolation(
+          `CSP violation: ${e.effectiveDirective} blocked ${e.blockedURI || "(inline)"} at ${e.sourceFile || e.documentURI}:${e.lineNumber}`,
+        ),
+      true,
+    );
+  });
+}

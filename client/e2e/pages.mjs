@@ -5,13 +5,16 @@
 // and opens each page in headless Chromium. A page fails the run when it:
 //   - answers with an error status (a broken link in a demo site is a bug),
 //   - logs a console error or throws an uncaught exception,
-//   - has a sub-resource (stylesheet, script, image) that fails to load or answers >= 400.
+//   - has a sub-resource (stylesheet, script, image) that fails to load or answers >= 400,
+//   - comes without a Content-Security-Policy, or breaks it (a `securitypolicyviolation`
+//     event or Chromium's "Refused to …" console error): the islands and the demo
+//     templates must live within the policy the server sends.
 //
 // usage: node e2e/pages.mjs [--tessera BIN] [--fixtures DIR] [--chromium PATH]
 //        defaults: ../target/release/tessera, ../fixtures, /usr/bin/chromium
 // Exit status 0 only when every page passed; a summary line per tenant is printed.
 
-import { launch, startServer } from "./harness.mjs";
+import { launch, startServer, watchCsp } from "./harness.mjs";
 
 // More pages than any demo tenant has: a crawl that reaches it is following a link loop.
 const MAX_PAGES_PER_TENANT = 400;
@@ -37,7 +40,8 @@ function pageLinks(hrefs, origin) {
 /** Opens one page; returns { problems, links }. */
 async function visit(context, origin, pathAndQuery) {
   const page = await context.newPage();
-  const problems = [];
+  const problems = context.problems;
+  problems.length = 0;
   page.on("console", (msg) => {
     if (msg.type() !== "error") return;
     const at = msg.location()?.url;
@@ -57,6 +61,7 @@ async function visit(context, origin, pathAndQuery) {
     const res = await page.goto(origin + pathAndQuery, { waitUntil: "load", timeout: 30000 });
     const status = res ? res.status() : 0;
     if (status >= 400) problems.push(`the page answered ${status}`);
+    if (res && !res.headers()["content-security-policy"]) problems.push("no Content-Security-Policy");
     const hrefs = await page.$$eval("a[href]", (as) => as.map((a) => a.getAttribute("href")));
     links = pageLinks(hrefs, origin);
   } catch (e) {
@@ -64,7 +69,7 @@ async function visit(context, origin, pathAndQuery) {
   } finally {
     await page.close();
   }
-  return { problems, links };
+  return { problems: [...problems], links };
 }
 
 // Where every crawl starts: the home page, and the system pages a visitor reaches from
@@ -73,6 +78,9 @@ const SEEDS = ["/", "/search?q=the", "/cart", "/checkout"];
 
 async function crawl(browser, tenant) {
   const context = await browser.newContext();
+  // The page being visited's problems (one page at a time): its CSP violations land here.
+  context.problems = [];
+  await watchCsp(context, context.problems);
   const seen = new Set(SEEDS);
   const queue = [...SEEDS];
   const failures = [];

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { launch, option, startPostgres, startServer } from "./harness.mjs";
+import { launch, option, startPostgres, startServer, watchCsp } from "./harness.mjs";
 import { accessScenarios } from "./access-scenarios.mjs";
 import { checkoutScenarios } from "./checkout-scenarios.mjs";
 import { CAPTCHA_DIFFICULTY, formScenarios, OWNER_TOKEN } from "./forms-scenarios.mjs";
@@ -53,6 +53,7 @@ async function runBackend(browser, backend) {
       if (only && !name.includes(only)) continue;
       const context = await browser.newContext();
       const problems = [];
+      await watchCsp(context, problems);
       context.on("weberror", (e) => problems.push(`uncaught exception: ${e.error().message}`));
       context.on("console", (msg) => {
         if (msg.type() === "error") problems.push(`console error: ${msg.text()}`);

@@ -95,8 +95,9 @@ pub fn visitor(
         return (None, clear);
     }
     let mut set = Vec::new();
+    // Only the server reads them (the analytics island keeps its own ids in storage).
     let options = |ttl| cookies::Options {
-        http_only: false,
+        http_only: true,
         https,
         max_age: Some(ttl),
     };

@@ -67,11 +67,14 @@ impl Dev {
 
 /// The script dev pages get (before `</body>`): reload on a good save, an overlay with the
 /// problems on a bad one, gone on the next good one. The page carries the template version
-/// it was rendered with (`__VERSION__`), and reloads on any reload event naming another one,
-/// the first included: a save that lands between the render and the stream's connection is
-/// not missed, and the version the page already shows is not reloaded again.
-const SCRIPT: &str = r#"<script>(() => {
-  const rendered = __VERSION__;
+/// it was rendered with (the script element's `data-version`), and reloads on any reload
+/// event naming another one, the first included: a save that lands between the render and
+/// the stream's connection is not missed, and the version the page already shows is not
+/// reloaded again. The text is the same on every page, so the security policy allows it by
+/// its hash ([`crate::http::security`]); the overlay styles itself through the CSSOM, which
+/// the policy's `style-src` does not govern.
+pub const SCRIPT: &str = r#"(() => {
+  const rendered = Number(document.currentScript.dataset.version);
   const show = (problems) => {
     let o = document.getElementById("tessera-dev-overlay");
     if (!o) {
@@ -91,12 +94,11 @@ const SCRIPT: &str = r#"<script>(() => {
     else if (m.type === "reload" && m.version !== rendered) location.reload();
     else document.getElementById("tessera-dev-overlay")?.remove();
   };
-})();</script>
-"#;
+})();"#;
 
 /// Adds [`SCRIPT`] to a dev page rendered with template `version`.
 pub fn inject(body: &mut String, version: i64) {
-    let script = SCRIPT.replace("__VERSION__", &version.to_string());
+    let script = format!("<script data-version=\"{version}\">{SCRIPT}</script>\n");
     match body.rfind("</body>") {
         Some(at) => body.insert_str(at, &script),
         None => body.push_str(&script),

@@ -1,6 +1,6 @@
 //! What every JSON route shares (DESIGN.md "JSON API conventions"): one call's context
 //! ([`call`]), the site a request is for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
-//! rate limits ([`limits`]), the owner's token ([`owner`]), cookies ([`cookies`]), signed values ([`signing`]) and the server's own small pages ([`small_page`]).
+//! rate limits ([`limits`]), the owner's token ([`owner`]), cookies ([`cookies`]), signed values ([`signing`]), the security headers of every response ([`security`]) and the server's own small pages ([`small_page`]).
 
 pub mod body;
 pub mod call;
@@ -10,6 +10,7 @@ pub mod error;
 pub mod fairness;
 pub mod limits;
 pub mod owner;
+pub mod security;
 pub mod signing;
 pub mod site;
 pub mod small_page;

@@ -21,14 +21,18 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The small pages' stylesheet (inline; the security policy allows exactly this text by its
+/// hash, [`crate::http::security`]).
+pub const STYLE: &str = "body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}\
+                         .form-errors li{margin:.25rem 0}";
+
 /// A page with `title` and `body` (HTML, already escaped), never cached.
 pub fn page(status: StatusCode, title: &str, body: &str) -> Response {
     let html = format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta name=\"robots\" content=\"noindex\"><link rel=\"icon\" href=\"data:,\"><title>{}</title>\
-         <style>body{{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}\
-         .form-errors li{{margin:.25rem 0}}</style></head>\
+         <style>{STYLE}</style></head>\
          <body><main class=\"small-page\">{body}</main></body></html>\n",
         escape(title)
     );
