@@ -104,7 +104,7 @@ pub mod import;
 pub mod member_areas;
 pub mod migrate;
 pub mod model;
-mod notify;
+pub mod notify;
 pub mod password;
 mod repo;
 pub mod sql;
