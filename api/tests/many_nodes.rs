@@ -325,3 +325,188 @@ fn a_node_that_misses_notifications_is_stale_for_at_most_the_bound() {
     eprintln!("frozen listener: B served the change after {took:?}");
     assert_ne!(listener_of(&b), frozen, "B reconnected");
 }
+
+const HARBOR: &str = "harbor-lane.localhost";
+const MEMBER: &str = "marin@harbor-lane.localhost";
+const MEMBER_PASSWORD: &str = "glaze-and-fire-1";
+
+/// The visitor's next request goes to `node` (the test is the balancer; cookies stay).
+fn via<'v>(v: &'v mut Visitor, node: &Server) -> &'v mut Visitor {
+    v.port = node.port;
+    v
+}
+
+/// Member sessions, carts, crumbs and captcha challenges work whichever node answers.
+#[test]
+fn visitor_state_works_whichever_node_answers() {
+    let a = Server::start(
+        Backend::postgres(),
+        &["--captcha-difficulty", "3", "--sign-ins-per-minute", "1000"],
+    );
+    let b = a.another_node();
+
+    // A crumb from a page on A is accepted on B (a cart write needs it).
+    let mut v = Visitor::arrive(&a, HARBOR, "203.0.113.60");
+    let added = via(&mut v, &b).post(
+        "/api/commerce/shopping-cart/entries",
+        json!({"itemId": support::item_id("harbor-lane", "tidepool-mug"), "sku": "TPM-12", "quantity": 1}),
+    );
+    assert_eq!(added.status, 200, "{}", added.body);
+    let entry = added.json()["newlyAdded"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // A forged crumb is refused on either node.
+    let mut forged = v.clone();
+    forged.cookies.insert("crumb".into(), "forged".into());
+    let r = via(&mut forged, &a).put(
+        &format!("/api/commerce/shopping-cart/entries/{entry}"),
+        json!({"quantity": 3}),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+
+    // The cart made on B is changed on A and read back on B.
+    let r = via(&mut v, &a).put(
+        &format!("/api/commerce/shopping-cart/entries/{entry}"),
+        json!({"quantity": 3}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(via(&mut v, &b).cart()["totalQuantity"], 3);
+
+    // A member signs in on A; B knows the session, and signing out on B ends it on A.
+    let mut m = Visitor::arrive(&a, HARBOR, "203.0.113.61");
+    let r = m.post(
+        "/api/site-users/account/session",
+        json!({"email": MEMBER, "password": MEMBER_PASSWORD, "rememberMe": false}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let xsrf = r.json()["xsrfToken"].as_str().unwrap().to_owned();
+    let account = via(&mut m, &b).get("/api/site-users/account");
+    assert_eq!(account.status, 200, "{}", account.body);
+    assert_eq!(account.json()["email"], MEMBER);
+    let r = via(&mut m, &b).send(
+        "DELETE",
+        "/api/site-users/account/session",
+        &[("X-XSRF-Token", &xsrf)],
+        "",
+    );
+    assert!(r.status < 300, "{} {}", r.status, r.body);
+    assert_eq!(via(&mut m, &a).get("/api/site-users/account").status, 401);
+
+    // A captcha challenge from A is solved and spent on B; its replay is refused on A.
+    let mut f = Visitor::arrive(&a, HARBOR, "203.0.113.62");
+    let c = f.get("/api/captcha/challenge").json();
+    let solved = api::captcha::solve(
+        c["challenge"].as_str().unwrap(),
+        c["difficulty"].as_u64().unwrap() as u32,
+    );
+    let submit = |f: &mut Visitor| {
+        let key = f.post("/api/form/FormSubmissionKey", Value::Null).json()["key"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        let answers =
+            json!({"name": ["Ada", "Lovelace"], "email": "ada@example.com", "piece": "A teapot."});
+        f.post(
+            "/api/form/SaveFormSubmission",
+            json!({"key": key, "formId": "5f1a0000000000000000c0de", "form": answers.to_string(),
+                   "captchaKey": solved}),
+        )
+    };
+    let r = submit(via(&mut f, &b));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let r = submit(via(&mut f, &a));
+    assert_eq!(
+        r.json()["errors"]["captchaKey"],
+        "reCAPTCHA failed. Refresh this page and try again.",
+        "a challenge is spent on every node"
+    );
+}
+
+/// The rate limits hold across nodes: calls alternating between A and B spend one budget.
+#[test]
+fn rate_limits_hold_across_nodes() {
+    // Six cart writes a minute: a burst of two. Three sign-ins: a burst of one.
+    let a = Server::start(
+        Backend::postgres(),
+        &[
+            "--cart-writes-per-minute",
+            "6",
+            "--sign-ins-per-minute",
+            "3",
+        ],
+    );
+    let b = a.another_node();
+    let add = |v: &mut Visitor| {
+        v.post(
+            "/api/commerce/shopping-cart/entries",
+            json!({"itemId": support::item_id("harbor-lane", "tidepool-mug"), "sku": "TPM-12", "quantity": 1}),
+        )
+        .status
+    };
+    let mut v = Visitor::arrive(&a, HARBOR, "203.0.113.70");
+    assert_eq!(add(via(&mut v, &a)), 200);
+    assert_eq!(add(via(&mut v, &b)), 200);
+    assert_eq!(add(via(&mut v, &a)), 429, "the burst is spent on A and B");
+    assert_eq!(add(via(&mut v, &b)), 429);
+    assert_eq!(via(&mut v, &b).cart()["totalQuantity"], 2);
+    // Another client has its own budget, on either node.
+    let mut w = Visitor::arrive(&b, HARBOR, "203.0.113.71");
+    assert_eq!(add(&mut w), 200);
+
+    // Sign-in guesses: one on A, then B refuses.
+    let mut g = Visitor::arrive(&a, HARBOR, "203.0.113.72");
+    let guess = |g: &mut Visitor| {
+        g.post(
+            "/api/site-users/account/session",
+            json!({"email": MEMBER, "password": "guess", "rememberMe": false}),
+        )
+        .status
+    };
+    assert_eq!(guess(via(&mut g, &a)), 401);
+    assert_eq!(guess(via(&mut g, &b)), 429);
+
+    // Lock-screen unlock attempts: ten in all, whichever node they reach.
+    let (host, collection) = locked_collection();
+    let attempt = |node: &Server| {
+        request(
+            node.port,
+            "POST",
+            &host,
+            "/api/lock-screen/unlock",
+            &[
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("X-Forwarded-For", "203.0.113.73"),
+            ],
+            &format!("collectionId={collection}&password=wrong"),
+        )
+        .status
+    };
+    for i in 0..10 {
+        let node = if i % 2 == 0 { &a } else { &b };
+        assert_eq!(attempt(node), 303, "attempt {i}");
+    }
+    assert_eq!(attempt(&a), 429);
+    assert_eq!(attempt(&b), 429);
+}
+
+/// The host and id of a demo tenant's password-protected collection.
+fn locked_collection() -> (String, String) {
+    for dir in support::fixture_dirs() {
+        let Ok(entries) = std::fs::read_dir(dir.join("collections")) else {
+            continue;
+        };
+        for e in entries {
+            let c: Value =
+                serde_json::from_str(&std::fs::read_to_string(e.unwrap().path()).unwrap()).unwrap();
+            if c.get("password").is_some_and(|p| !p.is_null()) {
+                let tenant = dir.file_name().unwrap().to_string_lossy().into_owned();
+                return (
+                    format!("{tenant}.localhost"),
+                    c["id"].as_str().unwrap().to_owned(),
+                );
+            }
+        }
+    }
+    panic!("no demo tenant has a protected collection");
+}

@@ -68,7 +68,7 @@ async fn listen_forever(
     ready: oneshot::Sender<()>,
 ) {
     config
-        .application_name(&format!("{APPLICATION_NAME} {}", std::process::id()))
+        .application_name(format!("{APPLICATION_NAME} {}", std::process::id()))
         .connect_timeout(HEARTBEAT_TIMEOUT * 2);
     let mut ready = Some(ready);
     let mut backoff = Duration::from_millis(100);
