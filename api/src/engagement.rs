@@ -232,7 +232,7 @@ async fn create(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::FormSubmit)?;
+            call.write(&app, Family::FormSubmit).await?;
             let (_, user) = crate::site_users::member_writing(&app, &call).await?;
             let b: NewComment = read_json(body, MAX_JSON_BODY).await?;
             let item = visible_item(&app, &call, &b.item_id).await?;
@@ -405,7 +405,7 @@ async fn like(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::FormSubmit)?;
+            call.write(&app, Family::FormSubmit).await?;
             let liker = liker(&app, &call).await?;
             let b: Like = read_json(body, MAX_JSON_BODY).await?;
             let item = visible_item(&app, &call, &b.item_id).await?;

@@ -10,9 +10,11 @@
 //! changes the key, so every cookie issued before stops working.
 //!
 //! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
-//! pool), so attempts are limited per client address and tenant ([`Attempts`]): past
-//! [`MAX_ATTEMPTS`] in [`ATTEMPT_WINDOW`] the answer is 429 without a verification (an IPv6
-//! client counts by its /64). That stops both guessing and burning the server's CPU.
+//! pool), so attempts are limited per client address and tenant ([`ATTEMPTS`], a bucket
+//! in the store, so the limit holds across nodes): [`MAX_ATTEMPTS`] at once, then one more
+//! per [`ATTEMPT_WINDOW`]; past that the answer is 429 without a
+//! verification (an IPv6 client counts by its /64). That stops both guessing and burning
+//! the server's CPU.
 //! Behind a reverse proxy the client is the one the proxy names, when `serve` trusts that
 //! proxy (`--trusted-proxy`, see [`crate::client`]); otherwise every client has the proxy's
 //! address and shares one count, and the limit then guards the CPU more than any one
@@ -20,7 +22,6 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use axum::body::Body;
@@ -30,12 +31,11 @@ use axum::response::Response;
 use hmac::{Hmac, KeyInit, Mac};
 use renderer::site::SiteContent;
 use sha2::Sha256;
-use tenants::TenantId;
+use tenants::{RateBucket, TenantId};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::limits::counted_as;
 use crate::http::signing::from_hex;
 use crate::http::site::{host_of, resolve};
 use crate::openapi::SITE_USERS;
@@ -50,42 +50,33 @@ pub const COOKIE_PREFIX: &str = "tessera-unlock-";
 /// The largest unlock form body read.
 const MAX_BODY: usize = 16 * 1024;
 
-/// Unlock attempts one client address may make on one tenant per [`ATTEMPT_WINDOW`]:
-/// plenty for a visitor who mistypes, few for guessing.
+/// Unlock attempts one client address may make on one tenant at once: plenty for a
+/// visitor who mistypes, few for guessing.
 pub const MAX_ATTEMPTS: u32 = 10;
 
-/// How long attempts count, from a client's first attempt on a tenant.
+/// Once those are spent, one more attempt per this long.
 pub const ATTEMPT_WINDOW: Duration = Duration::from_secs(60);
 
 /// The answer to an attempt over the limit.
 pub const TOO_MANY_ATTEMPTS: &str = "Too many password attempts. Please try again in a minute.";
 
-/// Unlock attempts by (tenant, client address) in the current window. An entry expires a
-/// window after it was created, which resets the count; the capacity bounds the memory
-/// many addresses can take.
-#[derive(Clone)]
-pub struct Attempts(moka::sync::Cache<(TenantId, IpAddr), Arc<AtomicU32>>);
+/// The bucket of unlock attempts per (tenant, client address): [`MAX_ATTEMPTS`] in a
+/// burst, then one per [`ATTEMPT_WINDOW`].
+pub const ATTEMPTS: RateBucket = RateBucket {
+    interval: ATTEMPT_WINDOW,
+    burst: MAX_ATTEMPTS,
+};
 
-impl Default for Attempts {
-    fn default() -> Attempts {
-        Attempts(
-            moka::sync::Cache::builder()
-                .max_capacity(100_000)
-                .time_to_live(ATTEMPT_WINDOW)
-                .build(),
-        )
-    }
-}
-
-impl Attempts {
-    /// Counts an attempt; false when the client has used up its window. Counted before
-    /// the verification runs, so that a burst of parallel attempts cannot all get through.
-    fn admit(&self, tenant: TenantId, client: IpAddr) -> bool {
-        let count = self
-            .0
-            .get_with((tenant, counted_as(client)), || Arc::new(AtomicU32::new(0)));
-        count.fetch_add(1, Ordering::Relaxed) < MAX_ATTEMPTS
-    }
+/// Counts an attempt: `None` when admitted, else how long until one would be. Counted
+/// before the verification runs, so that a burst of parallel attempts cannot all get
+/// through.
+async fn admit(
+    app: &App,
+    tenant: TenantId,
+    client: IpAddr,
+) -> Result<Option<Duration>, tenants::StoreError> {
+    let key = crate::http::limits::bucket_key("unlock", client);
+    app.store.spend_rate(tenant, &key, ATTEMPTS).await
 }
 
 type HmacSha256 = Hmac<Sha256>;
@@ -288,14 +279,22 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         );
     }
     let location = safe_redirect(redirect.as_deref().unwrap_or("/")).to_string();
-    if !app.unlock_attempts.admit(tenant.id, client.ip) {
-        tracing::warn!(tenant = %tenant.identifier, client = %client.ip, "unlock attempts over the limit");
-        let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
-        response.headers_mut().insert(
-            header::RETRY_AFTER,
-            header::HeaderValue::from(ATTEMPT_WINDOW.as_secs()),
-        );
-        return response;
+    match admit(&app, tenant.id, client.ip).await {
+        Ok(None) => {}
+        Ok(Some(wait)) => {
+            tracing::warn!(tenant = %tenant.identifier, client = %client.ip, "unlock attempts over the limit");
+            let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
+            response.headers_mut().insert(
+                header::RETRY_AFTER,
+                // Whole seconds, rounded up.
+                header::HeaderValue::from(wait.as_millis().div_ceil(1000).max(1) as u64),
+            );
+            return response;
+        }
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "counting an unlock attempt failed");
+            return plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
+        }
     }
     let check: Arc<str> = hash.clone();
     let ok =
@@ -336,33 +335,6 @@ mod tests {
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", &t[..62]));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", "zz"));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", ""));
-    }
-
-    #[test]
-    fn attempts_count_per_tenant_and_client() {
-        let attempts = Attempts::default();
-        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
-        for _ in 0..MAX_ATTEMPTS {
-            assert!(attempts.admit(TenantId(1), a));
-        }
-        assert!(!attempts.admit(TenantId(1), a));
-        assert!(!attempts.admit(TenantId(1), a));
-        assert!(attempts.admit(TenantId(2), a));
-        assert!(attempts.admit(TenantId(1), b));
-    }
-
-    #[test]
-    fn ipv6_clients_count_by_their_64_bit_prefix() {
-        let attempts = Attempts::default();
-        let host = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
-        for i in 0..MAX_ATTEMPTS {
-            assert!(attempts.admit(TenantId(1), host(i as u16)));
-        }
-        // Another address in the same /64 is the same client.
-        assert!(!attempts.admit(TenantId(1), host(999)));
-        // The next /64 is another.
-        let neighbour = IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1]);
-        assert!(attempts.admit(TenantId(1), neighbour));
     }
 
     #[test]

@@ -112,7 +112,7 @@ async fn sign_up(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::FormSubmit)?;
+            call.write(&app, Family::FormSubmit).await?;
             let s: SignUp = read_json(body, MAX_JSON_BODY).await?;
             let email = s
                 .site_visitor_email

@@ -67,8 +67,6 @@ pub struct AppState {
     /// Renders slower than this move their template off the async workers
     /// ([`INLINE_RENDER_LIMIT`] unless set).
     inline_render_limit: Duration,
-    /// Lock-screen unlock attempts per client and tenant.
-    pub(crate) unlock_attempts: crate::lock_screen::Attempts,
     /// Reverse proxies whose forwarding headers are believed ([`crate::client`]).
     pub(crate) trusted_proxies: Arc<[std::net::IpAddr]>,
     /// Rate limits on visitor writes, per family of calls.
@@ -89,14 +87,14 @@ pub struct AppState {
 
 impl App {
     pub fn new(store: Store) -> App {
+        let limits = crate::http::limits::Limits::new(store.clone(), Default::default());
         App(Arc::new(AppState {
             store,
             folders: Cache::builder().max_capacity(256).build(),
             sites: Cache::builder().max_capacity(1024).build(),
             inline_render_limit: INLINE_RENDER_LIMIT,
-            unlock_attempts: Default::default(),
             trusted_proxies: Arc::from([]),
-            limits: crate::http::limits::Limits::new(Default::default()),
+            limits,
             commerce: Arc::new(CommerceState::default()),
             captcha: Default::default(),
             owner_tokens: Default::default(),
@@ -119,7 +117,8 @@ impl App {
 
     /// The same app with these rate limits.
     pub fn with_rates(mut self, rates: crate::http::limits::Rates) -> App {
-        self.setting_up().limits = crate::http::limits::Limits::new(rates);
+        let store = self.store.clone();
+        self.setting_up().limits = crate::http::limits::Limits::new(store, rates);
         self
     }
 

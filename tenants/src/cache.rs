@@ -14,8 +14,16 @@
 //! `NOTIFY tessera_invalidate '<tenant>:<kind>:<version>'` and every node's listener
 //! (`notify.rs`) drops the entries. A time-to-live bounds staleness if a notification
 //! is ever lost (e.g. a second process writing the embedded file).
+//!
+//! **Unsynced.** On PostgreSQL the caches are only trusted while the listener is known to be
+//! listening: from losing its connection (or a heartbeat going unanswered) until `LISTEN`
+//! is back and the caches are flushed, [`Caches::synced`] is false and reads bypass the
+//! content and host caches (they go to the database). A node therefore never serves what a
+//! missed notification should have dropped for longer than the listener takes to notice a
+//! dead connection (see `notify.rs` for that bound).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -51,6 +59,12 @@ pub(crate) struct Caches {
     /// Highest content version heard of per tenant (from own writes or notifications), so a
     /// load that raced a write is not kept.
     latest: Mutex<HashMap<TenantId, i64>>,
+    /// Whether the cached entries can be trusted (see the module doc). Embedded stores are
+    /// always synced (they re-check versions instead); PostgreSQL stores start unsynced
+    /// until the listener's first `LISTEN`.
+    synced: AtomicBool,
+    /// Counts flushes, so a load that was running across one is not trusted.
+    epoch: AtomicU64,
 }
 
 impl Caches {
@@ -66,7 +80,31 @@ impl Caches {
                 .build(),
             secrets: moka::sync::Cache::builder().max_capacity(100_000).build(),
             latest: Mutex::new(HashMap::new()),
+            synced: AtomicBool::new(true),
+            epoch: AtomicU64::new(0),
         }
+    }
+
+    /// Whether reads may use the content and host caches.
+    pub(crate) fn synced(&self) -> bool {
+        self.synced.load(Ordering::Acquire)
+    }
+
+    /// The listener lost its connection: stop trusting the caches until [`Caches::resync`].
+    pub(crate) fn unsync(&self) {
+        self.synced.store(false, Ordering::Release);
+    }
+
+    /// The listener is listening again: drop everything (notifications may have been
+    /// missed meanwhile), then trust the caches again.
+    pub(crate) fn resync(&self) {
+        self.flush();
+        self.synced.store(true, Ordering::Release);
+    }
+
+    /// The flush count (see [`Caches::flush`]).
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::Acquire)
     }
 
     /// The highest content version known for `tenant` (0 if none heard of).
@@ -108,7 +146,9 @@ impl Caches {
     }
 
     /// Drops everything (after the listener reconnects: notifications may have been missed).
+    /// Bumps the epoch first, so a load that started before and lands after is re-done.
     pub(crate) fn flush(&self) {
+        self.epoch.fetch_add(1, Ordering::AcqRel);
         self.hosts.invalidate_all();
         self.content.invalidate_all();
     }

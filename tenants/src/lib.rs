@@ -104,7 +104,7 @@ pub mod import;
 pub mod member_areas;
 pub mod migrate;
 pub mod model;
-mod notify;
+pub mod notify;
 pub mod password;
 mod repo;
 pub mod sql;
@@ -123,6 +123,7 @@ pub use repo::analytics::{
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
+pub use repo::rate_limits::Bucket as RateBucket;
 pub use repo::store_setup::{CreatedStore, NewStore};
 pub mod store_setup {
     //! Store creation's constants and slugs.

@@ -1,7 +1,8 @@
 //! Versioned schema migrations, applied on start and by `tessera migrate`.
 //!
 //! Hand-written rather than refinery: about sixty lines, one SQL text per migration for both
-//! backends (`@AUTOID@` / `@BYTES@` are replaced per dialect), and all pending migrations
+//! backends (`@AUTOID@` / `@BYTES@` are replaced per dialect; a line starting `@PG@ ` or
+//! `@SQLITE@ ` is kept for that backend only, for DDL one of them cannot run), and all pending migrations
 //! applied in one transaction (both backends have transactional DDL), under a PostgreSQL
 //! advisory lock so that nodes starting together do not race. Each applied migration is
 //! recorded with a checksum of its text; an edited migration fails loudly.
@@ -70,10 +71,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "site_assets",
         sql: include_str!("../migrations/0010_site_assets.sql"),
     },
+    Migration {
+        version: 11,
+        name: "tenant_keys_rate_limits",
+        sql: include_str!("../migrations/0011_tenant_keys_rate_limits.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 10;
+pub const LATEST_VERSION: i64 = 11;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;
@@ -96,7 +102,21 @@ fn render(sql: &str, backend: Backend) -> String {
         // AUTOINCREMENT: ids of deleted tenants are never reused.
         Backend::Sqlite => ("INTEGER PRIMARY KEY AUTOINCREMENT", "BLOB"),
     };
-    sql.replace("@AUTOID@", autoid).replace("@BYTES@", bytes)
+    let (mine, other) = match backend {
+        Backend::Postgres => ("@PG@ ", "@SQLITE@ "),
+        Backend::Sqlite => ("@SQLITE@ ", "@PG@ "),
+    };
+    // Texts without per-backend lines come back unchanged, so released checksums hold.
+    let text: String = if sql.contains(mine) || sql.contains(other) {
+        sql.lines()
+            .filter(|l| !l.starts_with(other))
+            .map(|l| l.strip_prefix(mine).unwrap_or(l))
+            .flat_map(|l| [l, "\n"])
+            .collect()
+    } else {
+        sql.to_owned()
+    };
+    text.replace("@AUTOID@", autoid).replace("@BYTES@", bytes)
 }
 
 /// FNV-1a 64 of the rendered text: stable across builds and platforms.
@@ -176,6 +196,21 @@ pub(crate) async fn run(db: &Db) -> Result<MigrationReport> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn backend_lines_are_kept_for_their_backend_only() {
+        let sql = "CREATE TABLE t (a BIGINT);\n@PG@ SELECT 'pg';\n@SQLITE@ SELECT 'lite';\n";
+        assert_eq!(
+            render(sql, Backend::Postgres),
+            "CREATE TABLE t (a BIGINT);\nSELECT 'pg';\n"
+        );
+        assert_eq!(
+            render(sql, Backend::Sqlite),
+            "CREATE TABLE t (a BIGINT);\nSELECT 'lite';\n"
+        );
+        // A text without them is untouched (released migrations keep their checksums).
+        assert_eq!(render("SELECT 1;", Backend::Sqlite), "SELECT 1;");
+    }
 
     #[test]
     fn rendering_replaces_every_dialect_token() {

@@ -218,8 +218,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     if !args.no_analytics {
         app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
     }
-    let sweeper =
-        crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone(), app.limits.clone());
+    let sweeper = crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
     serve(listener, app, &limits).await?;
     sweeper.abort();

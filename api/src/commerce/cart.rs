@@ -280,7 +280,7 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite)?;
+            call.write(&app, Family::CartWrite).await?;
             let settings = call.settings()?;
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?
@@ -369,7 +369,7 @@ async fn change<B: DeserializeOwned + Default>(
     respond(
         async {
             let (call, body) = Call::begin(app, req).await?;
-            call.write(app, Family::CartWrite)?;
+            call.write(app, Family::CartWrite).await?;
             let settings = call.settings()?;
             let bytes = crate::http::body::bytes(body, MAX_JSON_BODY).await?;
             let b: B = if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -762,7 +762,7 @@ async fn token_cart(app: &App, req: Request, kind: CartKind, page: &str) -> Resp
     respond(
         async {
             let (call, body) = Call::begin(app, req).await?;
-            call.write(app, Family::CartWrite)?;
+            call.write(app, Family::CartWrite).await?;
             let settings = call.settings()?;
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?

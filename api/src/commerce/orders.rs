@@ -185,7 +185,7 @@ pub async fn gift_card_balance(State(app): State<App>, req: Request) -> Response
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::GiftCard)?;
+            call.write(&app, Family::GiftCard).await?;
             let b: BalanceBody = read_json(body, MAX_JSON_BODY).await?;
             let typed = b.code.unwrap_or_default();
             if typed.trim().is_empty() {

@@ -1,7 +1,7 @@
 //! The abandoned-cart sweep: every so often, carts idle longer than the hold time give their
 //! stock back (they keep their entries; checkout takes the units again). Once a minute it
-//! also lets the rate limiters forget idle clients and forgets spent captcha challenges
-//! that have expired anyway.
+//! also removes full rate-limit buckets, spent captcha challenges that have expired anyway,
+//! and expired member sessions and sign-up links.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,7 +9,6 @@ use std::time::Duration;
 use tenants::{Store, now_ms};
 
 use super::CommerceState;
-use crate::http::limits::Limits;
 
 /// How often the sweep runs for a hold time: a quarter of it, between 50 ms and a minute,
 /// so a cart is released at most a quarter of the hold late.
@@ -28,11 +27,7 @@ pub async fn sweep(store: &Store, hold: Duration) -> tenants::Result<u64> {
 }
 
 /// Runs the sweep for as long as the server runs.
-pub fn spawn(
-    store: Store,
-    commerce: Arc<CommerceState>,
-    limits: Limits,
-) -> tokio::task::JoinHandle<()> {
+pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let every = interval(commerce.cart_hold);
         let mut ticker = tokio::time::interval(every);
@@ -47,7 +42,9 @@ pub fn spawn(
             }
             since_forget += every;
             if since_forget >= Duration::from_secs(60) {
-                limits.forget_idle();
+                if let Err(e) = store.sweep_rate_limits().await {
+                    tracing::warn!(error = %e, "removing full rate-limit buckets failed");
+                }
                 if let Err(e) = store.sweep_spent_captchas().await {
                     tracing::warn!(error = %e, "forgetting spent captchas failed");
                 }

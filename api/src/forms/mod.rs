@@ -151,14 +151,17 @@ fn in_spec_words(mut e: ApiError) -> ApiError {
 }
 
 /// A write under the form family's limit: the crumb, then the rate.
-fn begin_write(call: &Call, app: &App) -> Result<(), ApiError> {
-    call.write(app, Family::FormSubmit).map_err(in_spec_words)
+async fn begin_write(call: &Call, app: &App) -> Result<(), ApiError> {
+    call.write(app, Family::FormSubmit)
+        .await
+        .map_err(in_spec_words)
 }
 
 /// The form family's rate alone (a page post has an origin check instead of a crumb).
-fn within_rate(call: &Call, app: &App) -> Result<(), ApiError> {
+async fn within_rate(call: &Call, app: &App) -> Result<(), ApiError> {
     app.limits
         .check(Family::FormSubmit, call.site.tenant.id, call.client.ip)
+        .await
         .map_err(in_spec_words)
 }
 
@@ -189,7 +192,7 @@ async fn submission_key(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            begin_write(&call, &app)?;
+            begin_write(&call, &app).await?;
             let key = app
                 .store
                 .create_submission_key(call.site.tenant.id, KEY_LIFETIME.as_millis() as i64)
@@ -452,7 +455,7 @@ async fn save(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            begin_write(&call, &app)?;
+            begin_write(&call, &app).await?;
             let s: Submission = read_json(body, MAX_JSON_BODY).await?;
             let answers: Map<String, Value> = match serde_json::from_str(&s.form) {
                 Ok(Value::Object(m)) => m,

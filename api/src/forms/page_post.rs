@@ -174,7 +174,7 @@ pub async fn save(app: &App, req: Request) -> Response {
         let e = ApiError::new(StatusCode::FORBIDDEN, FOREIGN_ORIGIN);
         return problem_page(&e, &Value::Null, None);
     }
-    if let Err(e) = within_rate(&call, app) {
+    if let Err(e) = within_rate(&call, app).await {
         return problem_page(&e, &Value::Null, back);
     }
     let raw = match bytes(body, MAX_JSON_BODY).await {

@@ -50,10 +50,11 @@ impl Call {
     }
 
     /// A state-changing call: the crumb must match, then the client must be within its rate.
-    pub fn write(&self, app: &App, family: Family) -> Result<(), ApiError> {
+    pub async fn write(&self, app: &App, family: Family) -> Result<(), ApiError> {
         crumb::check(&self.headers, None, &self.site.secret)?;
         app.limits
             .check(family, self.site.tenant.id, self.client.ip)
+            .await
     }
 
     /// The `Host` the call came in on (one of the site's domains).

@@ -1,18 +1,18 @@
 //! Rate limits on visitor writes, per client address and tenant (an IPv6 client counts by
-//! its /64): a token bucket per family of calls (governor's GCRA). Over the limit, the call
-//! is answered 429 with `Retry-After` and changes nothing. Reads are not limited.
+//! its /64): a token bucket per family of calls (GCRA, as governor does it). Over the
+//! limit, the call is answered 429 with `Retry-After` and changes nothing. Reads are not
+//! limited.
+//!
+//! The buckets live in the store ([`tenants::Store::spend_rate`]: one row per tenant and
+//! bucket, spent by one UPSERT), not in the node's memory: behind a balancer every node
+//! spends from the same buckets, so N nodes do not allow N times the rate. Full buckets are
+//! swept by the commerce sweeper ([`tenants::Store::sweep_rate_limits`]).
 
 use std::net::IpAddr;
-use std::num::NonZeroU32;
-use std::sync::Arc;
-use std::time::Duration;
 
-use governor::clock::{Clock, DefaultClock};
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
-use tenants::TenantId;
+use tenants::{RateBucket, Store, TenantId};
 
-use super::error::ApiError;
+use super::error::{ApiError, store_failure};
 
 /// Which budget a call spends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -27,6 +27,19 @@ pub enum Family {
     FormSubmit,
     /// Member sign-ins (each a password guess).
     SignIn,
+}
+
+impl Family {
+    /// The family's part of a bucket key (stored; never rename).
+    fn key(self) -> &'static str {
+        match self {
+            Family::CartWrite => "cart",
+            Family::Checkout => "checkout",
+            Family::GiftCard => "gift-card",
+            Family::FormSubmit => "form",
+            Family::SignIn => "sign-in",
+        }
+    }
 }
 
 /// Calls per minute for each family, with bursts of up to a third of that.
@@ -52,25 +65,26 @@ impl Default for Rates {
     }
 }
 
-type Key = (TenantId, IpAddr);
-type Limiter = RateLimiter<Key, DefaultKeyedStateStore<Key>, DefaultClock>;
-
-/// The limiters, shared by every request of the server.
-#[derive(Clone)]
-pub struct Limits {
-    cart: Arc<Limiter>,
-    checkout: Arc<Limiter>,
-    gift_card: Arc<Limiter>,
-    form: Arc<Limiter>,
-    sign_in: Arc<Limiter>,
+impl Rates {
+    /// The bucket of `family`: its rate a minute, bursts of a third of that.
+    fn bucket(&self, family: Family) -> RateBucket {
+        let per_minute = match family {
+            Family::CartWrite => self.cart_writes_per_minute,
+            Family::Checkout => self.checkouts_per_minute,
+            Family::GiftCard => self.gift_card_lookups_per_minute,
+            Family::FormSubmit => self.form_submissions_per_minute,
+            Family::SignIn => self.sign_ins_per_minute,
+        };
+        RateBucket::per_minute(per_minute, per_minute / 3)
+    }
 }
 
-fn limiter(per_minute: u32) -> Arc<Limiter> {
-    let rate = NonZeroU32::new(per_minute.max(1)).expect("at least 1");
-    let burst = NonZeroU32::new((per_minute / 3).max(1)).expect("at least 1");
-    Arc::new(RateLimiter::keyed(
-        Quota::per_minute(rate).allow_burst(burst),
-    ))
+/// The limits, shared by every request of the server: the rates, and the store that
+/// keeps the buckets.
+#[derive(Clone)]
+pub struct Limits {
+    store: Store,
+    rates: Rates,
 }
 
 /// The address a client is counted as: an IPv6 client by its /64, since one host is usually
@@ -82,47 +96,33 @@ pub fn counted_as(client: IpAddr) -> IpAddr {
     }
 }
 
+/// The bucket key of a family and client: `<family>:<address>`.
+pub fn bucket_key(family: &str, client: IpAddr) -> String {
+    format!("{family}:{}", counted_as(client))
+}
+
 impl Limits {
-    pub fn new(rates: Rates) -> Limits {
-        Limits {
-            cart: limiter(rates.cart_writes_per_minute),
-            checkout: limiter(rates.checkouts_per_minute),
-            gift_card: limiter(rates.gift_card_lookups_per_minute),
-            form: limiter(rates.form_submissions_per_minute),
-            sign_in: limiter(rates.sign_ins_per_minute),
-        }
+    pub fn new(store: Store, rates: Rates) -> Limits {
+        Limits { store, rates }
     }
 
-    /// Spends one call of `family` for this client of this tenant; 429 when none is left.
-    pub fn check(&self, family: Family, tenant: TenantId, client: IpAddr) -> Result<(), ApiError> {
-        let l = match family {
-            Family::CartWrite => &self.cart,
-            Family::Checkout => &self.checkout,
-            Family::GiftCard => &self.gift_card,
-            Family::FormSubmit => &self.form,
-            Family::SignIn => &self.sign_in,
-        };
-        match l.check_key(&(tenant, counted_as(client))) {
-            Ok(()) => Ok(()),
-            Err(not_until) => {
-                let wait = not_until.wait_time_from(l.clock().now());
-                Err(ApiError::too_many(wait.max(Duration::from_secs(1))))
-            }
-        }
-    }
-
-    /// Forgets clients whose buckets are full again (run now and then, so memory stays
-    /// bounded by the clients of the last minutes).
-    pub fn forget_idle(&self) {
-        for l in [
-            &self.cart,
-            &self.checkout,
-            &self.gift_card,
-            &self.form,
-            &self.sign_in,
-        ] {
-            l.retain_recent();
-            l.shrink_to_fit();
+    /// Spends one call of `family` for this client of this tenant; 429 when none is left
+    /// (503 if the store cannot be asked: the write would fail anyway).
+    pub async fn check(
+        &self,
+        family: Family,
+        tenant: TenantId,
+        client: IpAddr,
+    ) -> Result<(), ApiError> {
+        let key = bucket_key(family.key(), client);
+        match self
+            .store
+            .spend_rate(tenant, &key, self.rates.bucket(family))
+            .await
+        {
+            Ok(None) => Ok(()),
+            Ok(Some(wait)) => Err(ApiError::too_many(wait)),
+            Err(e) => Err(store_failure(&e)),
         }
     }
 }
@@ -132,34 +132,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_burst_then_429_per_client_and_tenant() {
-        let limits = Limits::new(Rates {
+    fn buckets_burst_a_third_of_the_rate() {
+        let rates = Rates {
             cart_writes_per_minute: 6,
             ..Rates::default()
-        });
-        let (a, b) = (IpAddr::from([10, 0, 0, 1]), IpAddr::from([10, 0, 0, 2]));
-        // Burst of a third of the minute's rate.
-        assert!(limits.check(Family::CartWrite, TenantId(1), a).is_ok());
-        assert!(limits.check(Family::CartWrite, TenantId(1), a).is_ok());
-        let e = limits.check(Family::CartWrite, TenantId(1), a).unwrap_err();
-        assert_eq!(e.status, axum::http::StatusCode::TOO_MANY_REQUESTS);
-        assert!(e.retry_after.unwrap() >= Duration::from_secs(1));
-        // Other clients, tenants and families have their own buckets.
-        assert!(limits.check(Family::CartWrite, TenantId(1), b).is_ok());
-        assert!(limits.check(Family::CartWrite, TenantId(2), a).is_ok());
-        assert!(limits.check(Family::Checkout, TenantId(1), a).is_ok());
-        limits.forget_idle();
+        };
+        let b = rates.bucket(Family::CartWrite);
+        assert_eq!(b.burst, 2);
+        assert_eq!(b.interval, std::time::Duration::from_secs(10));
+        assert_eq!(rates.bucket(Family::SignIn).burst, 3);
     }
 
     #[test]
     fn ipv6_clients_count_by_their_64_bit_prefix() {
         let host = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
         assert_eq!(counted_as(host(1)), counted_as(host(999)));
+        assert_eq!(bucket_key("cart", host(1)), bucket_key("cart", host(999)));
         assert_ne!(
             counted_as(host(1)),
             counted_as(IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1]))
         );
         let v4 = IpAddr::from([192, 0, 2, 1]);
         assert_eq!(counted_as(v4), v4);
+        assert_eq!(bucket_key("form", v4), "form:192.0.2.1");
     }
 }

@@ -314,7 +314,7 @@ async fn sign_in(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::SignIn)?;
+            call.write(&app, Family::SignIn).await?;
             let b: SignIn = read_json(body, MAX_JSON_BODY).await?;
             if b.email.trim().is_empty() || b.password.is_empty() {
                 return Err(ApiError::bad_request(MISSING));

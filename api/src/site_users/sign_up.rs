@@ -144,7 +144,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::SignIn)?;
+            call.write(&app, Family::SignIn).await?;
             let b: Body = read_json(body, MAX_JSON_BODY).await?;
             if b.email.trim().is_empty() || b.password.is_empty() {
                 return Err(ApiError::bad_request(super::MISSING));

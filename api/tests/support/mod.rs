@@ -112,6 +112,19 @@ impl Server {
         server
     }
 
+    /// Another `tessera serve` on this server's PostgreSQL database, with the same
+    /// arguments: a second node behind the same (imaginary) balancer. It finds the store
+    /// already holding the fixtures, so it imports nothing; it has its own data directory
+    /// (unused on PostgreSQL) and port.
+    pub fn another_node(&self) -> Server {
+        assert!(
+            matches!(self.backend, Backend::Postgres(_)),
+            "nodes share a PostgreSQL database"
+        );
+        let args: Vec<&str> = self.args.iter().map(String::as_str).collect();
+        Server::start(self.backend.clone(), &args)
+    }
+
     /// The store options (`--data-dir DIR` or `--database-url URL`) that point another
     /// `tessera` command at this server's store.
     pub fn store_args(&self) -> Vec<String> {
@@ -170,6 +183,11 @@ impl Server {
         // Keep reading stdout so the server never blocks on a full pipe.
         std::thread::spawn(move || for _ in lines {});
         self.child = Some(child);
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.as_ref().map(Child::id).expect("the server runs")
     }
 
     /// Kills the server with SIGKILL (no shutdown of any kind) and waits for it to go.

@@ -626,22 +626,25 @@ impl Store {
     /// until the tenant's content version changes (on any node).
     pub async fn site_content(&self, tenant: TenantId) -> Result<Arc<SiteContent>> {
         self.revalidate_caches().await?;
-        for _ in 0..3 {
+        let caches = &self.inner.caches;
+        // While notifications may be missed, the database answers (`cache.rs`, "Unsynced").
+        let tries = if caches.synced() { 3 } else { 0 };
+        for _ in 0..tries {
+            let epoch = caches.epoch();
             let store = self.clone();
-            let got = self
-                .inner
-                .caches
+            let got = caches
                 .content
                 .try_get_with(tenant, async move {
                     store.load_site_content(tenant).await.map(Arc::new)
                 })
                 .await
                 .map_err(|e| (*e).clone_lossy())?;
-            // A load that raced a newer write must not be served: drop it and load again.
-            if got.tenant.content_version >= self.inner.caches.latest(tenant) {
+            // A load that raced a newer write, or ran across a flush, must not be served:
+            // drop it and load again.
+            if got.tenant.content_version >= caches.latest(tenant) && caches.epoch() == epoch {
                 return Ok(got);
             }
-            self.inner.caches.content.invalidate(&tenant).await;
+            caches.content.invalidate(&tenant).await;
         }
         self.load_site_content(tenant).await.map(Arc::new)
     }

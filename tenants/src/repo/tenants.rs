@@ -249,19 +249,31 @@ impl Store {
     pub async fn tenant_by_host(&self, host: &str) -> Result<Option<Arc<Tenant>>> {
         let host = normalize_host(host)?;
         self.revalidate_caches().await?;
-        let store = self.clone();
-        let key = host.clone();
-        self.inner
-            .caches
-            .hosts
-            .try_get_with(key, async move {
-                store
-                    .load_tenant_by_host(&host)
-                    .await
-                    .map(|t| t.map(Arc::new))
-            })
+        let caches = &self.inner.caches;
+        // While notifications may be missed, and for a load that ran across a flush, the
+        // database answers (see `cache.rs`, "Unsynced").
+        let epoch = caches.epoch();
+        if caches.synced() {
+            let store = self.clone();
+            let key = host.clone();
+            let wanted = host.clone();
+            let got = caches
+                .hosts
+                .try_get_with(key, async move {
+                    store
+                        .load_tenant_by_host(&wanted)
+                        .await
+                        .map(|t| t.map(Arc::new))
+                })
+                .await
+                .map_err(|e| (*e).clone_lossy())?;
+            if caches.epoch() == epoch {
+                return Ok(got);
+            }
+        }
+        self.load_tenant_by_host(&host)
             .await
-            .map_err(|e| (*e).clone_lossy())
+            .map(|t| t.map(Arc::new))
     }
 
     async fn load_tenant_by_host(&self, host: &str) -> Result<Option<Tenant>> {

@@ -92,8 +92,8 @@ async fn postgres_listener_survives_a_lost_connection() {
     let killed = admin
         .query(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-             WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
-            &[],
+             WHERE datname = current_database() AND application_name LIKE $1",
+            &[&format!("{}%", tenants::notify::APPLICATION_NAME)],
         )
         .await
         .unwrap();

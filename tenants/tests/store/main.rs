@@ -11,6 +11,8 @@ mod durability;
 mod import;
 mod invalidation;
 mod isolation;
+mod keys;
 mod migrations;
+mod rate_limits;
 mod resolution;
 mod visitors;

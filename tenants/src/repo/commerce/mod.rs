@@ -15,8 +15,10 @@
 //! abandoned-cart sweep take turns. Variant rows are locked in `(item_id, sku)` order, so two
 //! checkouts cannot deadlock.
 //!
-//! Carts do not bump the content version (stock is read live with [`crate::Store::stock`]),
-//! so buying does not flush the rendering caches.
+//! Carts and orders do not bump the content version (stock is read live with
+//! [`crate::Store::stock`], on every node), so buying does not flush the rendering caches;
+//! the stock figures embedded in cached pages follow within the cache's time-to-live. The
+//! owner's restock ([`crate::Store::set_stock`]) does bump it.
 
 mod carts;
 mod checkout;

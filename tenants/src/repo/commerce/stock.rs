@@ -2,6 +2,7 @@
 //! gives back the units of abandoned carts.
 
 use super::StockLevel;
+use crate::cache::Change;
 use crate::error::{Result, StoreError};
 use crate::ids::TenantId;
 use crate::params;
@@ -71,7 +72,8 @@ impl Store {
             .collect()
     }
 
-    /// Sets a variant's stock (owner restock). Returns `NotFound` for an unknown variant.
+    /// Sets a variant's stock (owner restock), bumping the content version so every node's
+    /// pages show it. Returns `NotFound` for an unknown variant.
     pub async fn set_stock(
         &self,
         tenant: TenantId,
@@ -95,7 +97,11 @@ impl Store {
                 "variant {sku} of item {item_id}"
             )));
         }
-        tx.commit().await
+        // Pages show the owner's stock figures (sold out, "only N left"), so a restock is a
+        // content change on every node; carts and orders move stock without one (see the
+        // module doc of `commerce`).
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
     }
 
     /// Tenants with carts that hold stock and last changed before `updated_before_ms`: what
