@@ -120,6 +120,8 @@ fn content_weight(content: &SiteContent) -> u32 {
 }
 
 impl Caches {
+    /// Caches with the default budget.
+    #[allow(dead_code)] // the store opens with a budget; tests and defaults use this
     pub(crate) fn new(ttl: Duration) -> Self {
         Caches::with_budget(ttl, CacheBudget::default())
     }
