@@ -14,7 +14,8 @@
 #
 # usage: benches/tenant-scale.sh
 # env:   SIZES (default "1 100 1000 10000"), BACKENDS (default "embedded postgres"),
-#        MIXED_SECS (20), HOT_SECS (10), CONCURRENCY (32), SMALL_MB (32)
+#        MIXED_SECS (20), HOT_SECS (10), CONCURRENCY (16), SMALL_MB (32),
+#        NO_BUILD=1 (use the release binaries already in the target directory)
 # needs: curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,11 +24,13 @@ sizes=${SIZES:-1 100 1000 10000}
 backends=${BACKENDS:-embedded postgres}
 mixed=${MIXED_SECS:-20}
 hot=${HOT_SECS:-10}
-conc=${CONCURRENCY:-32}
+conc=${CONCURRENCY:-16}
 small_mb=${SMALL_MB:-32}
 target=${CARGO_TARGET_DIR:-$root/target}
 
-(cd "$root" && cargo build --release -q -p api --bin tessera -p tessera-benches --bin gen-tenants --bin tenant-load)
+if [[ "${NO_BUILD:-}" != 1 ]]; then
+  (cd "$root" && cargo build --release -q -p api --bin tessera -p tessera-benches --bin gen-tenants --bin tenant-load)
+fi
 tessera="$target/release/tessera"
 gen="$target/release/gen-tenants"
 load="$target/release/tenant-load"
