@@ -9,6 +9,12 @@ use template_lang::value::Node;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use template_lang::{Compiled, Diagnostic, Env, Injects, Partials, Registry, Template, execute};
 
+/// The demo folders the tenant-scale tools (`bin/gen_tenants.rs`, `bin/tenant_load.rs`)
+/// stamp tenants from, in the order tenants take them (`tenants::generate::design_of`):
+/// tenant 1, the first hot one, is a store, then a club blog, a business site and a small
+/// shop with a course.
+pub const SCALE_DESIGNS: [&str; 4] = ["loam-lantern", "skyward", "quillback", "harbor-lane"];
+
 /// "Now" for every execution (2025-01-01T12:00:00Z), so date formatters print the same text
 /// in every run and in `compare-reference.sh`, which passes the same instant.
 pub const NOW_MS: f64 = 1_735_732_800_000.0;

@@ -4,6 +4,7 @@
 
 pub mod analytics;
 pub mod billing;
+pub mod cache_budget;
 pub mod captcha;
 pub mod client;
 pub mod cmd;

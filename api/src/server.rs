@@ -20,6 +20,7 @@ use tenants::{Store, TemplateVersion, TenantId};
 
 use crate::commerce::CommerceState;
 use crate::http::site::{NoSite, SiteBundle, host_of, resolve};
+use sha2::{Digest, Sha256};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -59,8 +60,12 @@ impl std::ops::Deref for App {
 /// What the server shares between requests.
 pub struct AppState {
     pub store: Store,
-    /// Compiled template folders by (tenant, template version): compiled once per version.
-    folders: Cache<(TenantId, TemplateVersion), Arc<LoadedFolder>>,
+    /// The content hash of each (tenant, template version)'s files: tenants on the same
+    /// template design share one compiled folder (see [`load_folder`]).
+    template_hashes: Cache<(TenantId, TemplateVersion), TemplateHash>,
+    /// Compiled template folders by the content hash of their files: compiled once per
+    /// distinct folder, however many tenants use it.
+    folders: Cache<TemplateHash, Arc<LoadedFolder>>,
     /// What a site's content version gives requests (the renderer's view, the commerce
     /// settings ...) by (tenant, content version).
     pub(crate) sites: Cache<(TenantId, i64), Arc<SiteBundle>>,
@@ -86,12 +91,31 @@ pub struct AppState {
 }
 
 impl App {
+    /// The app with its share of the default cache budget
+    /// ([`crate::cache_budget::DEFAULT_CACHE_MB`]).
     pub fn new(store: Store) -> App {
+        App::with_cache_budget(store, crate::cache_budget::AppBudget::default())
+    }
+
+    /// The app whose compiled-template and site caches hold at most these many bytes (by
+    /// the weighers' estimates in [`crate::cache_budget`]).
+    pub fn with_cache_budget(store: Store, budget: crate::cache_budget::AppBudget) -> App {
+        use crate::cache_budget::{folder_weight, site_weight};
         let limits = crate::http::limits::Limits::new(store.clone(), Default::default());
         App(Arc::new(AppState {
             store,
-            folders: Cache::builder().max_capacity(256).build(),
-            sites: Cache::builder().max_capacity(1024).build(),
+            template_hashes: Cache::builder()
+                .max_capacity(budget.template_hashes)
+                .weigher(|_, _| crate::cache_budget::HASH_ENTRY_WEIGHT)
+                .build(),
+            folders: Cache::builder()
+                .max_capacity(budget.folders)
+                .weigher(|_, f: &Arc<LoadedFolder>| folder_weight(f.source_bytes))
+                .build(),
+            sites: Cache::builder()
+                .max_capacity(budget.sites)
+                .weigher(|_, b: &Arc<SiteBundle>| site_weight(b.content_bytes))
+                .build(),
             inline_render_limit: INLINE_RENDER_LIMIT,
             trusted_proxies: Arc::from([]),
             limits,
@@ -508,9 +532,28 @@ pub(crate) fn error_page() -> Response {
 /// file on every request would cost more than sending it).
 pub struct LoadedFolder {
     pub folder: Arc<TemplateFolder>,
+    /// The bytes of the template files it was compiled from (its cache weight).
+    source_bytes: u64,
     etags: HashMap<String, HeaderValue>,
-    /// Whether this folder's renders have moved to the blocking pool.
+    /// Whether this folder's renders have moved to the blocking pool (for every tenant
+    /// sharing the folder: the same template renders alike for all of them).
     slow_renders: SlowRenders,
+}
+
+/// The SHA-256 of a template version's files (paths and contents, in path order): equal
+/// hashes mean equal folders, which compile to the same thing whichever tenant owns them.
+type TemplateHash = [u8; 32];
+
+fn template_hash(files: &[tenants::TemplateFile]) -> TemplateHash {
+    let mut h = Sha256::new();
+    for f in files {
+        // Lengths first, so no two different folders give the same byte stream.
+        h.update((f.path.len() as u64).to_le_bytes());
+        h.update(f.path.as_bytes());
+        h.update((f.content.len() as u64).to_le_bytes());
+        h.update(&f.content);
+    }
+    h.finalize().into()
 }
 
 /// Where one folder's renders run, from the latest renders in a row: below
@@ -570,7 +613,7 @@ impl LoadedFolder {
         self.slow_renders.is_slow()
     }
 
-    fn new(folder: TemplateFolder) -> LoadedFolder {
+    fn new(folder: TemplateFolder, source_bytes: u64) -> LoadedFolder {
         let etags = folder
             .public
             .iter()
@@ -581,6 +624,7 @@ impl LoadedFolder {
             .collect();
         LoadedFolder {
             folder: Arc::new(folder),
+            source_bytes,
             etags,
             slow_renders: SlowRenders::default(),
         }
@@ -605,19 +649,35 @@ impl std::fmt::Display for FolderError {
     }
 }
 
+/// The compiled template folder of `tenant`'s template `version`. Folders are shared by
+/// content: a tenant's first page loads its files and hashes them (a few milliseconds for
+/// a large template), and compiles them only if no tenant with the same files has. A new
+/// upload is a new version, so it is hashed anew and never meets another folder's entry.
 pub(crate) async fn load_folder(
     app: &App,
     tenant: TenantId,
     version: TemplateVersion,
     identifier: &str,
 ) -> Result<Arc<LoadedFolder>, FolderError> {
-    let store = app.store.clone();
+    if let Some(hash) = app.template_hashes.get(&(tenant, version)).await
+        && let Some(folder) = app.folders.get(&hash).await
+    {
+        return Ok(folder);
+    }
+    let files = app
+        .store
+        .template_files(tenant, version)
+        .await
+        .map_err(|e| FolderError::Store(e.to_string()))?;
+    let hash = template_hash(&files);
+    app.template_hashes.insert((tenant, version), hash).await;
+    let identifier = identifier.to_owned();
     app.folders
-        .try_get_with((tenant, version), async move {
-            let files = store
-                .template_files(tenant, version)
-                .await
-                .map_err(|e| FolderError::Store(e.to_string()))?;
+        .try_get_with(hash, async move {
+            let source_bytes = files
+                .iter()
+                .map(|f| (f.path.len() + f.content.len()) as u64)
+                .sum();
             let files: TemplateFiles = files
                 .into_iter()
                 .map(|f| (f.path, f.content.into()))
@@ -628,7 +688,7 @@ pub(crate) async fn load_folder(
             for p in &folder.problems {
                 tracing::warn!(tenant = %identifier, "template problem: {p}");
             }
-            Ok::<_, FolderError>(Arc::new(LoadedFolder::new(folder)))
+            Ok::<_, FolderError>(Arc::new(LoadedFolder::new(folder, source_bytes)))
         })
         .await
         .map_err(|e| (*e).clone())

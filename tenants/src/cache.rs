@@ -67,15 +67,89 @@ pub(crate) struct Caches {
     epoch: AtomicU64,
 }
 
+/// How many bytes the store's caches may hold (by the weighers' estimates below); moka
+/// evicts the least used entries past it. `tessera serve --cache-mb` sets it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CacheBudget {
+    /// Tenant by host (including "no such host").
+    pub hosts: u64,
+    /// Site content per tenant.
+    pub content: u64,
+}
+
+impl Default for CacheBudget {
+    /// 8 MB of hosts (tens of thousands of tenants) and 64 MB of content.
+    fn default() -> Self {
+        CacheBudget {
+            hosts: 8 << 20,
+            content: 64 << 20,
+        }
+    }
+}
+
+/// What one cache entry costs besides its data: moka's entry, the key, the `Arc`, the
+/// hash-table slot (a round figure; entries are small next to it only in the host cache).
+const ENTRY_OVERHEAD: u64 = 160;
+
+/// How many bytes of memory a site's content takes per byte of its JSON text: the
+/// `serde_json::Value` maps, `String` headers and vector slack of the loaded model
+/// (a rough factor, on the high side; benches/README.md "Many tenants on one node" shows
+/// the resident memory it leads to).
+pub const CONTENT_MEMORY_FACTOR: u64 = 3;
+
+/// The bytes of `value`'s JSON text, counted without building it.
+pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
+    struct Count(u64);
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0 += buf.len() as u64;
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
+/// A moka weight (u32) from a byte estimate.
+pub fn weight(bytes: u64) -> u32 {
+    u32::try_from(bytes).unwrap_or(u32::MAX)
+}
+
+/// The weight of a host entry: the host, and the tenant row (or nothing for "no such
+/// host").
+fn host_weight(host: &str, tenant: &Option<Arc<Tenant>>) -> u32 {
+    let tenant = tenant.as_ref().map_or(0, |t| {
+        std::mem::size_of::<Tenant>() as u64 + (t.identifier.len() + t.name.len()) as u64
+    });
+    weight(ENTRY_OVERHEAD + host.len() as u64 + tenant)
+}
+
+/// The weight of a site's content: its JSON size times [`CONTENT_MEMORY_FACTOR`].
+fn content_weight(content: &SiteContent) -> u32 {
+    weight(ENTRY_OVERHEAD + json_size(content) * CONTENT_MEMORY_FACTOR)
+}
+
 impl Caches {
+    /// Caches with the default budget.
+    #[allow(dead_code)] // the store opens with a budget; tests and defaults use this
     pub(crate) fn new(ttl: Duration) -> Self {
+        Caches::with_budget(ttl, CacheBudget::default())
+    }
+
+    pub(crate) fn with_budget(ttl: Duration, budget: CacheBudget) -> Self {
         Caches {
             hosts: Cache::builder()
-                .max_capacity(100_000)
+                .max_capacity(budget.hosts)
+                .weigher(|host: &String, tenant: &Option<Arc<Tenant>>| host_weight(host, tenant))
                 .time_to_live(ttl)
                 .build(),
             content: Cache::builder()
-                .max_capacity(10_000)
+                .max_capacity(budget.content)
+                .weigher(|_: &TenantId, content: &Arc<SiteContent>| content_weight(content))
                 .time_to_live(ttl)
                 .build(),
             secrets: moka::sync::Cache::builder().max_capacity(100_000).build(),
@@ -234,6 +308,73 @@ mod tests {
         assert_eq!(*b, "v2");
         cache.invalidate_tenant(t).await;
         assert!(cache.get(t, TemplateVersion(1)).await.is_none());
+    }
+
+    fn content(tenant: i64, body: usize) -> Arc<SiteContent> {
+        Arc::new(SiteContent {
+            tenant: Tenant {
+                id: TenantId(tenant),
+                identifier: format!("t{tenant}"),
+                name: "A site".into(),
+                status: crate::model::WebsiteStatus::Trial,
+                content_version: 1,
+                template_version: None,
+                created_ms: 0,
+            },
+            domains: Vec::new(),
+            settings: Default::default(),
+            collections: Vec::new(),
+            items: Vec::new(),
+            categories: Vec::new(),
+            navigations: Default::default(),
+            header_footer: Default::default(),
+            multilingual: serde_json::Value::String("x".repeat(body)),
+            commerce_preferences: Default::default(),
+        })
+    }
+
+    #[test]
+    fn weights_grow_with_the_entry() {
+        assert!(content_weight(&content(1, 10_000)) > content_weight(&content(1, 100)) + 20_000);
+        let small = content_weight(&content(1, 100));
+        assert!(small as u64 > ENTRY_OVERHEAD, "{small}");
+        let t = |name: &str| {
+            Some(Arc::new(Tenant {
+                name: name.into(),
+                ..content(1, 0).tenant.clone()
+            }))
+        };
+        assert!(host_weight("a.example", &t(&"n".repeat(500))) > host_weight("a.example", &t("n")));
+        assert!(host_weight("a.example", &None) < host_weight("a.example", &t("n")));
+        assert_eq!(json_size(&"abc"), 5);
+    }
+
+    #[tokio::test]
+    async fn the_byte_budget_evicts() {
+        // Room for about ten contents of 10 kB (30 kB of weight each).
+        let budget = CacheBudget {
+            hosts: 1 << 20,
+            content: 300_000,
+        };
+        let c = Caches::with_budget(Duration::from_secs(60), budget);
+        for t in 0..100 {
+            c.content.insert(TenantId(t), content(t, 10_000)).await;
+        }
+        c.content.run_pending_tasks().await;
+        assert!(
+            c.content.weighted_size() <= budget.content,
+            "{}",
+            c.content.weighted_size()
+        );
+        let kept = c.content.entry_count();
+        assert!((1..=10).contains(&kept), "{kept} entries kept");
+        // Small entries: many more fit in the same budget.
+        let c = Caches::with_budget(Duration::from_secs(60), budget);
+        for t in 0..100 {
+            c.content.insert(TenantId(t), content(t, 100)).await;
+        }
+        c.content.run_pending_tasks().await;
+        assert!(c.content.entry_count() > 50, "{}", c.content.entry_count());
     }
 
     #[tokio::test]

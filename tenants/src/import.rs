@@ -121,9 +121,9 @@ pub struct ImportReport {
     pub template_version: TemplateVersion,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(untagged)]
-enum DomainEntry {
+pub(crate) enum DomainEntry {
     Host(String),
     Full {
         host: String,
@@ -132,33 +132,33 @@ enum DomainEntry {
     },
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TenantFile {
-    identifier: String,
-    name: String,
+pub(crate) struct TenantFile {
+    pub(crate) identifier: String,
+    pub(crate) name: String,
     #[serde(default = "default_status")]
-    status: WebsiteStatus,
+    pub(crate) status: WebsiteStatus,
     #[serde(default)]
-    domains: Vec<DomainEntry>,
+    pub(crate) domains: Vec<DomainEntry>,
 }
 
 fn default_status() -> WebsiteStatus {
     WebsiteStatus::Trial
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct SiteFile {
+pub(crate) struct SiteFile {
     #[serde(default)]
-    website: Map<String, Value>,
+    pub(crate) website: Map<String, Value>,
     #[serde(default)]
-    website_settings: Map<String, Value>,
+    pub(crate) website_settings: Map<String, Value>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct HeaderFooterFile {
+pub(crate) struct HeaderFooterFile {
     #[serde(default)]
     header: Value,
     #[serde(default)]
@@ -357,17 +357,18 @@ type ParsedCollection = (
 );
 
 /// Everything parsed and checked, ready to write.
-struct Parsed {
-    tenant: TenantFile,
-    site: Option<SiteFile>,
-    navigation: BTreeMap<String, Value>,
-    header_footer: Option<HeaderFooterFile>,
-    multilingual: Option<Value>,
-    prefs: BTreeMap<String, Map<String, Value>>,
-    forms: Vec<forms::Form>,
-    members: Vec<(crate::SiteUser, Vec<String>)>,
-    collections: Vec<ParsedCollection>,
-    template: Vec<TemplateFile>,
+#[derive(Clone)]
+pub(crate) struct Parsed {
+    pub(crate) tenant: TenantFile,
+    pub(crate) site: Option<SiteFile>,
+    pub(crate) navigation: BTreeMap<String, Value>,
+    pub(crate) header_footer: Option<HeaderFooterFile>,
+    pub(crate) multilingual: Option<Value>,
+    pub(crate) prefs: BTreeMap<String, Map<String, Value>>,
+    pub(crate) forms: Vec<forms::Form>,
+    pub(crate) members: Vec<(crate::SiteUser, Vec<String>)>,
+    pub(crate) collections: Vec<ParsedCollection>,
+    pub(crate) template: Vec<TemplateFile>,
 }
 
 /// One member of `site-users.json`.
@@ -711,7 +712,7 @@ fn convert_nav(
     Ok(Value::Array(out))
 }
 
-fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, ImportError> {
+pub(crate) fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Parsed, ImportError> {
     if !dir.is_dir() {
         return Err(err(dir, None, "not a directory"));
     }
@@ -924,14 +925,48 @@ pub async fn import_dir_with(
     }
     progress("writing (one transaction)");
     let mut tx = store.write().await.map_err(db("tenant.json"))?;
-    let t = tenants::insert_tenant(
-        &mut tx,
-        &p.tenant.identifier,
-        &p.tenant.name,
-        p.tenant.status,
-    )
-    .await
-    .map_err(db("tenant.json"))?;
+    let w = write_parsed(&mut tx, &p, progress).await?;
+    store
+        .commit_change(tx, w.tenant, Change::Tenant)
+        .await
+        .map_err(db("tenant.json"))?;
+    let tenant = store.tenant(w.tenant).await.map_err(db("tenant.json"))?;
+    progress(&format!(
+        "imported tenant {:?} (id {})",
+        tenant.identifier, tenant.id
+    ));
+    Ok(ImportReport {
+        tenant,
+        collections: p.collections.len(),
+        items: w.items,
+        variants: w.variants,
+        template_files: p.template.len(),
+        template_version: w.template_version,
+    })
+}
+
+/// What [`write_parsed`] wrote.
+pub(crate) struct Written {
+    pub(crate) tenant: crate::ids::TenantId,
+    pub(crate) items: usize,
+    pub(crate) variants: usize,
+    pub(crate) template_version: TemplateVersion,
+}
+
+/// Writes a parsed tenant folder in `tx` (the caller commits): the tenant, its domains,
+/// content, forms, members and template version.
+pub(crate) async fn write_parsed(
+    tx: &mut crate::sql::Tx,
+    p: &Parsed,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Written, ImportError> {
+    let db = |file: &str| {
+        let file = file.to_owned();
+        move |e: StoreError| err(file.clone(), None, e.to_string())
+    };
+    let t = tenants::insert_tenant(tx, &p.tenant.identifier, &p.tenant.name, p.tenant.status)
+        .await
+        .map_err(db("tenant.json"))?;
     let first_primary = !p
         .tenant
         .domains
@@ -944,7 +979,7 @@ pub async fn import_dir_with(
                 (host.as_str(), *primary || (first_primary && i == 0))
             }
         };
-        tenants::insert_domain(&mut tx, t.id, host, primary)
+        tenants::insert_domain(tx, t.id, host, primary)
             .await
             .map_err(|e| err("tenant.json", Some(format!("domains[{i}]")), e.to_string()))?;
     }
@@ -953,13 +988,13 @@ pub async fn import_dir_with(
             website: site.website.clone(),
             website_settings: site.website_settings.clone(),
         };
-        content::put_settings_in(&mut tx, t.id, &s)
+        content::put_settings_in(tx, t.id, &s)
             .await
             .map_err(db("site.json"))?;
     }
     let (mut n_items, mut n_variants) = (0, 0);
     for (rel, c, categories, items, downloads) in &p.collections {
-        let cid = content::put_collection_in(&mut tx, t.id, c)
+        let cid = content::put_collection_in(tx, t.id, c)
             .await
             .map_err(db(rel))?;
         for (i, name) in categories.iter().enumerate() {
@@ -976,7 +1011,7 @@ pub async fn import_dir_with(
                 page_rendering: "LIST_VIEW".into(),
                 display_index: i as i64 + 1,
             };
-            content::put_category_in(&mut tx, t.id, &cat)
+            content::put_category_in(tx, t.id, &cat)
                 .await
                 .map_err(db(rel))?;
         }
@@ -985,11 +1020,11 @@ pub async fn import_dir_with(
                 collection_id: cid.clone(),
                 ..item.clone()
             };
-            let id = content::put_item_in(&mut tx, t.id, &item)
+            let id = content::put_item_in(tx, t.id, &item)
                 .await
                 .map_err(|e| err(rel.as_str(), Some(format!("items[{i}]")), e.to_string()))?;
             if let Some(Some(file)) = downloads.get(i) {
-                commerce::put_digital_file_in(&mut tx, t.id, &id, file)
+                commerce::put_digital_file_in(tx, t.id, &id, file)
                     .await
                     .map_err(|e| {
                         err(
@@ -1014,7 +1049,7 @@ pub async fn import_dir_with(
         ));
     }
     for (name, items) in &p.navigation {
-        content::put_navigation_in(&mut tx, t.id, name, items)
+        content::put_navigation_in(tx, t.id, name, items)
             .await
             .map_err(db("navigation.json"))?;
     }
@@ -1023,55 +1058,44 @@ pub async fn import_dir_with(
             header: hf.header.clone(),
             footer: hf.footer.clone(),
         };
-        content::put_header_footer_in(&mut tx, t.id, &hf)
+        content::put_header_footer_in(tx, t.id, &hf)
             .await
             .map_err(db("header-footer.json"))?;
     }
     if let Some(m) = &p.multilingual {
-        content::put_multilingual_in(&mut tx, t.id, m)
+        content::put_multilingual_in(tx, t.id, m)
             .await
             .map_err(db("multilingual.json"))?;
     }
     for (ns, prefs) in &p.prefs {
-        content::put_commerce_preferences_in(&mut tx, t.id, ns, prefs)
+        content::put_commerce_preferences_in(tx, t.id, ns, prefs)
             .await
             .map_err(db("commerce-preferences.json"))?;
     }
     for (i, f) in p.forms.iter().enumerate() {
-        forms::put_form_in(&mut tx, t.id, f)
+        forms::put_form_in(tx, t.id, f)
             .await
             .map_err(|e| err("forms.json", Some(format!("[{i}]")), e.to_string()))?;
     }
     for (i, (m, areas)) in p.members.iter().enumerate() {
-        crate::repo::site_users::insert_site_user_in(&mut tx, t.id, m)
+        crate::repo::site_users::insert_site_user_in(tx, t.id, m)
             .await
             .map_err(|e| err("site-users.json", Some(format!("[{i}]")), e.to_string()))?;
-        crate::repo::member_areas::grant_all_in(&mut tx, t.id, &m.id, areas)
+        crate::repo::member_areas::grant_all_in(tx, t.id, &m.id, areas)
             .await
             .map_err(|e| err("site-users.json", Some(format!("[{i}]")), e.to_string()))?;
     }
-    let version = templates::put_template_version_in(&mut tx, t.id, &p.template)
+    let version = templates::put_template_version_in(tx, t.id, &p.template)
         .await
         .map_err(db("template"))?;
     progress(&format!(
         "template/: {} files as template version {version}",
         p.template.len()
     ));
-    store
-        .commit_change(tx, t.id, Change::Tenant)
-        .await
-        .map_err(db("tenant.json"))?;
-    let tenant = store.tenant(t.id).await.map_err(db("tenant.json"))?;
-    progress(&format!(
-        "imported tenant {:?} (id {})",
-        tenant.identifier, tenant.id
-    ));
-    Ok(ImportReport {
-        tenant,
-        collections: p.collections.len(),
+    Ok(Written {
+        tenant: t.id,
         items: n_items,
         variants: n_variants,
-        template_files: p.template.len(),
         template_version: version,
     })
 }

@@ -99,6 +99,7 @@ pub mod commerce;
 pub mod copy;
 pub mod error;
 pub mod form_answers;
+pub mod generate;
 pub mod ids;
 pub mod import;
 pub mod member_areas;
@@ -112,7 +113,7 @@ mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use cache::TemplateCache;
+pub use cache::{CacheBudget, TemplateCache};
 pub use error::{Result, StoreError};
 pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
 pub use migrate::MigrationReport;

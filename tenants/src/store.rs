@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::cache::{Caches, Change};
+use crate::cache::{CacheBudget, Caches, Change};
 use crate::error::{Result, StoreError};
 use crate::ids::TenantId;
 use crate::migrate::{self, MigrationReport};
@@ -56,6 +56,8 @@ pub struct StoreOptions {
     pub cache_ttl: Duration,
     /// Apply pending migrations on open (the default; `tessera migrate` does it explicitly).
     pub migrate: bool,
+    /// Bytes the host and content caches may hold.
+    pub cache_budget: CacheBudget,
 }
 
 impl Default for StoreOptions {
@@ -64,6 +66,7 @@ impl Default for StoreOptions {
             pool_size: 16,
             cache_ttl: Duration::from_secs(300),
             migrate: true,
+            cache_budget: CacheBudget::default(),
         }
     }
 }
@@ -110,7 +113,7 @@ impl Store {
 
     /// Opens the store; on PostgreSQL also starts the invalidation listener.
     pub async fn open_with(config: &StoreConfig, options: StoreOptions) -> Result<Store> {
-        let caches = Arc::new(Caches::new(options.cache_ttl));
+        let caches = Arc::new(Caches::with_budget(options.cache_ttl, options.cache_budget));
         let (db, listener) = match config {
             StoreConfig::Embedded { data_dir } => {
                 std::fs::create_dir_all(data_dir)

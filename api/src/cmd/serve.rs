@@ -59,6 +59,12 @@ pub struct ServeArgs {
     /// third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().sign_ins_per_minute)]
     pub sign_ins_per_minute: u32,
+    /// Memory for the caches of hosts, site content, rendered-site views and compiled
+    /// templates, in MiB (estimated bytes; split between them, see `api::cache_budget`).
+    /// Sites past it are loaded again from the store when next visited.
+    #[arg(long, value_name = "MB", default_value_t = crate::cache_budget::DEFAULT_CACHE_MB,
+          value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    pub cache_mb: u64,
     /// Turn analytics off for every site: tracking calls are answered and nothing is stored
     #[arg(long)]
     pub no_analytics: bool,
@@ -164,7 +170,8 @@ pub fn run(args: ServeArgs) -> ExitCode {
 }
 
 async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
-    let store = args.store.open().await?;
+    let (store_budget, app_budget) = crate::cache_budget::split(args.cache_mb << 20);
+    let store = args.store.open_with_budget(store_budget).await?;
     if store.tenants().await?.is_empty() {
         import_fixtures(&store, &args.fixtures).await?;
     }
@@ -209,7 +216,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         exempt: args.trusted_proxies.clone(),
         tenant_max_in_flight: args.tenant_max_in_flight,
     };
-    let mut app = App::new(store.clone())
+    let mut app = App::with_cache_budget(store.clone(), app_budget)
         .with_trusted_proxies(args.trusted_proxies)
         .with_rates(rates)
         .with_commerce(CommerceState::new(args.cart_hold))

@@ -51,6 +51,17 @@ impl StoreArgs {
         }
     }
 
+    /// Opens the store (applying pending migrations) with caches of this budget.
+    pub async fn open_with_budget(&self, budget: tenants::CacheBudget) -> anyhow::Result<Store> {
+        let options = tenants::StoreOptions {
+            cache_budget: budget,
+            ..Default::default()
+        };
+        Store::open_with(&self.config(), options)
+            .await
+            .map_err(|e| anyhow::anyhow!("opening the {}: {e}", self.describe()))
+    }
+
     /// Opens the store (applying pending migrations).
     pub async fn open(&self) -> anyhow::Result<Store> {
         Store::open(&self.config())

@@ -19,6 +19,8 @@ use crate::server::App;
 pub struct SiteBundle {
     /// The renderer's view of the content.
     pub render: Arc<SiteContent>,
+    /// The JSON size of the content it was built from (its cache weight).
+    pub content_bytes: u64,
     /// The commerce configuration, or why it does not read (commerce calls then refuse).
     pub commerce: Result<Arc<CommerceSettings>, String>,
     /// The site's language tag (`website.language`, default `en-US`).
@@ -215,6 +217,7 @@ fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     SiteBundle {
         products: product_links(&render),
         render,
+        content_bytes: tenants::cache::json_size(snapshot),
         commerce,
         language,
         locale,
