@@ -30,6 +30,10 @@ pub struct Fairness {
     counts: Counts,
 }
 
+/// How long naming a request's site may take (a host-cache hit takes microseconds; this
+/// layer runs outside the request timeout).
+const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
 /// The seconds a refused client is asked to wait.
 const RETRY_AFTER: &str = "1";
 
@@ -96,13 +100,13 @@ pub async fn limit(State(fair): State<Fairness>, req: Request, next: Next) -> Re
         return next.run(req).await;
     }
     let host = super::site::host_of(&req);
-    // A failed lookup counts with the unknown hosts: the handler answers the failure.
+    // A failed or stuck lookup (the store is down) counts with the unknown hosts: the
+    // handler, under the request timeout, answers the failure.
     let site = match host {
-        Some(host) => fair
-            .store
-            .tenant_by_host(&host)
+        Some(host) => tokio::time::timeout(LOOKUP_TIMEOUT, fair.store.tenant_by_host(&host))
             .await
             .ok()
+            .and_then(Result::ok)
             .flatten()
             .map(|t| t.id),
         None => None,
