@@ -16,11 +16,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use moka::future::Cache;
 use renderer::folder::{TemplateFiles, TemplateFolder};
-use tenants::{Store, TemplateVersion, TenantId};
+use tenants::{Store, TemplateHash, TemplateVersion, TenantId};
 
 use crate::commerce::CommerceState;
 use crate::http::site::{NoSite, SiteBundle, host_of, resolve};
-use sha2::{Digest, Sha256};
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
 use tower_http::timeout::TimeoutLayer;
@@ -60,8 +59,8 @@ impl std::ops::Deref for App {
 /// What the server shares between requests.
 pub struct AppState {
     pub store: Store,
-    /// The content hash of each (tenant, template version)'s files: tenants on the same
-    /// template design share one compiled folder (see [`load_folder`]).
+    /// The content hash of (tenant, template version)s stored without one (by an older
+    /// node), hashed from their files once (see [`load_folder`]).
     template_hashes: Cache<(TenantId, TemplateVersion), TemplateHash>,
     /// Compiled template folders by the content hash of their files: compiled once per
     /// distinct folder, however many tenants use it.
@@ -327,14 +326,14 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     };
     let tenant = found.tenant.clone();
     let site = found.content.render.clone();
-    let Some(version) = found.template_version else {
-        return plain(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "This site has no template yet.",
-        );
-    };
-    let loaded = match load_folder(&app, tenant.id, version, &tenant.identifier).await {
-        Ok(f) => f,
+    let loaded = match load_folder(&app, &found).await {
+        Ok(Some(f)) => f,
+        Ok(None) => {
+            return plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "This site has no template yet.",
+            );
+        }
         Err(e) => {
             tracing::error!(tenant = %tenant.identifier, error = %e, "loading the template failed");
             return match e {
@@ -478,7 +477,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
             website_status: tenant.status.code(),
         };
         crate::islands::finish_page(&mut page.body, &facts);
-        if app.dev.is_some() {
+        if let (Some(_), Some(version)) = (&app.dev, found.template_version) {
             crate::dev::inject(&mut page.body, version.0);
         }
     }
@@ -538,22 +537,6 @@ pub struct LoadedFolder {
     /// Whether this folder's renders have moved to the blocking pool (for every tenant
     /// sharing the folder: the same template renders alike for all of them).
     slow_renders: SlowRenders,
-}
-
-/// The SHA-256 of a template version's files (paths and contents, in path order): equal
-/// hashes mean equal folders, which compile to the same thing whichever tenant owns them.
-type TemplateHash = [u8; 32];
-
-fn template_hash(files: &[tenants::TemplateFile]) -> TemplateHash {
-    let mut h = Sha256::new();
-    for f in files {
-        // Lengths first, so no two different folders give the same byte stream.
-        h.update((f.path.len() as u64).to_le_bytes());
-        h.update(f.path.as_bytes());
-        h.update((f.content.len() as u64).to_le_bytes());
-        h.update(&f.content);
-    }
-    h.finalize().into()
 }
 
 /// Where one folder's renders run, from the latest renders in a row: below
@@ -649,29 +632,43 @@ impl std::fmt::Display for FolderError {
     }
 }
 
-/// The compiled template folder of `tenant`'s template `version`. Folders are shared by
-/// content: a tenant's first page loads its files and hashes them (a few milliseconds for
-/// a large template), and compiles them only if no tenant with the same files has. A new
-/// upload is a new version, so it is hashed anew and never meets another folder's entry.
+/// The compiled template folder of the site's active template version (`None` if it has
+/// none). Folders are shared by content: the version's hash comes with the tenant row
+/// (stored at upload), so a tenant whose design another tenant already compiled costs no
+/// read of its files; otherwise its files are loaded and compiled once per distinct folder.
+/// A new upload is a new version with its own hash, so it never meets another folder.
 pub(crate) async fn load_folder(
     app: &App,
-    tenant: TenantId,
-    version: TemplateVersion,
-    identifier: &str,
-) -> Result<Arc<LoadedFolder>, FolderError> {
-    if let Some(hash) = app.template_hashes.get(&(tenant, version)).await
+    site: &crate::http::site::Site,
+) -> Result<Option<Arc<LoadedFolder>>, FolderError> {
+    let Some(version) = site.template_version else {
+        return Ok(None);
+    };
+    let tenant = site.tenant.id;
+    // A version stored without a hash (by an older node) is hashed from its files once.
+    let known = match site.template_hash {
+        Some(hash) => Some(hash),
+        None => app.template_hashes.get(&(tenant, version)).await,
+    };
+    if let Some(hash) = known
         && let Some(folder) = app.folders.get(&hash).await
     {
-        return Ok(folder);
+        return Ok(Some(folder));
     }
     let files = app
         .store
         .template_files(tenant, version)
         .await
         .map_err(|e| FolderError::Store(e.to_string()))?;
-    let hash = template_hash(&files);
-    app.template_hashes.insert((tenant, version), hash).await;
-    let identifier = identifier.to_owned();
+    let hash = match known {
+        Some(hash) => hash,
+        None => {
+            let hash = tenants::template_hash(&files);
+            app.template_hashes.insert((tenant, version), hash).await;
+            hash
+        }
+    };
+    let identifier = site.tenant.identifier.clone();
     app.folders
         .try_get_with(hash, async move {
             let source_bytes = files
@@ -691,6 +688,7 @@ pub(crate) async fn load_folder(
             Ok::<_, FolderError>(Arc::new(LoadedFolder::new(folder, source_bytes)))
         })
         .await
+        .map(Some)
         .map_err(|e| (*e).clone())
 }
 

@@ -64,6 +64,30 @@ fn generated_tenants_serve_their_pages(backend: Backend) {
     // An unknown host in the same domain is still unknown.
     assert_eq!(get(server.port, &host(6), "/").status, 404);
 
+    // A new tenant on a design the server has compiled is served from that compiled folder
+    // found by the hash stored with its template version, without reading its files: with
+    // its files deleted behind the store's back, its pages still render, with its name.
+    let designs: Vec<Design> = DESIGNS
+        .iter()
+        .map(|d| {
+            Design::load(&root().join("fixtures").join(d), &api::styles::import_build).unwrap()
+        })
+        .collect();
+    server.with_store(move |store| {
+        Box::pin(async move {
+            generate(store, &designs, 9..=9, 1, &mut |_| {})
+                .await
+                .unwrap()
+        })
+    });
+    assert_eq!(design_of(9, DESIGNS.len()), design_of(1, DESIGNS.len()));
+    server.raw_sql(
+        "DELETE FROM template_file WHERE tenant_id = (SELECT id FROM tenant WHERE identifier = 't00009')",
+    );
+    let nine = page_once_served(server.port, &host(9), "/");
+    assert_eq!(nine.status, 200, "{}", nine.body);
+    assert_ne!(title(&nine.body), title(&homes[0]));
+
     // Tenant 5 uploads its own template (the store design with a changed footer): its pages
     // show it, while tenant 1, which shared the compiled folder, keeps the design's.
     server.with_store(|store| {

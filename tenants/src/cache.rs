@@ -319,6 +319,7 @@ mod tests {
                 status: crate::model::WebsiteStatus::Trial,
                 content_version: 1,
                 template_version: None,
+                template_hash: None,
                 created_ms: 0,
             },
             domains: Vec::new(),

@@ -29,6 +29,10 @@ impl fmt::Display for TenantId {
 #[serde(transparent)]
 pub struct TemplateVersion(pub i64);
 
+/// The SHA-256 of a template version's files ([`crate::template_hash`]): equal hashes mean
+/// equal folders, which compile to the same thing whichever tenant owns them.
+pub type TemplateHash = [u8; 32];
+
 impl fmt::Display for TemplateVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.0.fmt(f)

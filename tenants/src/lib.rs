@@ -115,7 +115,7 @@ pub mod testing;
 
 pub use cache::{CacheBudget, TemplateCache};
 pub use error::{Result, StoreError};
-pub use ids::{TemplateVersion, TenantId, new_id, now_ms};
+pub use ids::{TemplateHash, TemplateVersion, TenantId, new_id, now_ms};
 pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
@@ -126,6 +126,7 @@ pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
 pub use repo::rate_limits::Bucket as RateBucket;
 pub use repo::store_setup::{CreatedStore, NewStore};
+pub use repo::templates::template_hash;
 pub mod store_setup {
     //! Store creation's constants and slugs.
     pub use crate::repo::store_setup::{

@@ -76,10 +76,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "tenant_keys_rate_limits",
         sql: include_str!("../migrations/0011_tenant_keys_rate_limits.sql"),
     },
+    Migration {
+        version: 12,
+        name: "template_hash",
+        sql: include_str!("../migrations/0012_template_hash.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 11;
+pub const LATEST_VERSION: i64 = 12;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;
@@ -183,6 +188,8 @@ pub(crate) async fn run(db: &Db) -> Result<MigrationReport> {
         .await?;
         applied.push(m.version);
     }
+    // Data the schema cannot compute in SQL alike on both backends (SHA-256).
+    crate::repo::templates::backfill_hashes_in(&mut tx).await?;
     tx.commit().await?;
     let current = recorded
         .iter()

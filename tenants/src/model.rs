@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Result, StoreError};
-use crate::ids::{TemplateVersion, TenantId};
+use crate::ids::{TemplateHash, TemplateVersion, TenantId};
 
 /// Website status, with SPEC.md's numbers (point 3, "Website status").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -83,6 +83,11 @@ pub struct Tenant {
     pub content_version: i64,
     /// The active template folder version, if a template was uploaded.
     pub template_version: Option<TemplateVersion>,
+    /// The content hash of the active version's files ([`crate::template_hash`]), stored
+    /// with the version: a renderer sharing compiled folders by content finds the one this
+    /// tenant uses without reading its files. Not part of any JSON the site shows.
+    #[serde(skip)]
+    pub template_hash: Option<TemplateHash>,
     /// Creation instant, epoch ms.
     pub created_ms: i64,
 }
@@ -417,6 +422,7 @@ mod tests {
             status: WebsiteStatus::Paid,
             content_version: 1,
             template_version: None,
+            template_hash: None,
             created_ms: 0,
         };
         let site = SiteContent {

@@ -40,12 +40,7 @@ impl Composer {
     /// The composer of the call's site.
     pub async fn for_call(app: &crate::server::App, call: &crate::http::call::Call) -> Composer {
         let site = &call.site;
-        let folder = match site.template_version {
-            Some(v) => crate::server::load_folder(app, site.tenant.id, v, &site.tenant.identifier)
-                .await
-                .ok(),
-            None => None,
-        };
+        let folder = crate::server::load_folder(app, site).await.ok().flatten();
         Composer {
             folder,
             title: site_title(call).to_owned(),

@@ -10,7 +10,7 @@ use axum::http::header;
 use renderer::site::SiteContent;
 use serde_json::Value;
 use tenants::commerce::CommerceSettings;
-use tenants::{TemplateVersion, Tenant};
+use tenants::{TemplateHash, TemplateVersion, Tenant};
 
 use crate::server::App;
 
@@ -119,6 +119,9 @@ fn product_links(content: &SiteContent) -> HashMap<String, ProductLink> {
 pub struct Site {
     pub tenant: Arc<Tenant>,
     pub template_version: Option<TemplateVersion>,
+    /// The content hash of that version's files, as stored with it (`None` for a version
+    /// stored by an older node without one): finds the shared compiled folder.
+    pub template_hash: Option<TemplateHash>,
     pub content: Arc<SiteBundle>,
     /// The tenant's signing secret.
     pub secret: Arc<[u8; 32]>,
@@ -187,6 +190,7 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     Ok(Site {
         tenant,
         template_version: version,
+        template_hash: snapshot.tenant.template_hash,
         content,
         secret,
     })

@@ -60,17 +60,14 @@ pub fn routes() -> OpenApiRouter<App> {
 /// The template's navigations, `(name, title)` in `template.conf` order (none without a
 /// template).
 pub async fn navigations(app: &App, call: &Call) -> Result<Vec<(String, String)>, ApiError> {
-    let Some(version) = call.site.template_version else {
-        return Ok(Vec::new());
-    };
     let t = &call.site.tenant;
-    let loaded = crate::server::load_folder(app, t.id, version, &t.identifier)
+    let loaded = crate::server::load_folder(app, &call.site)
         .await
         .map_err(|e| {
             tracing::error!(tenant = %t.identifier, error = %e, "loading the template failed");
             ApiError::unavailable()
         })?;
-    Ok(loaded.folder.navigations.clone())
+    Ok(loaded.map_or_else(Vec::new, |l| l.folder.navigations.clone()))
 }
 
 /// The site's navigations, in the template's order.

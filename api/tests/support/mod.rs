@@ -240,6 +240,34 @@ impl Server {
         }
     }
 
+    /// Runs raw SQL statements on this server's database, behind the store's back (to age
+    /// or break data on purpose).
+    #[allow(dead_code)] // not every test binary breaks data
+    pub fn raw_sql(&self, sql: &str) {
+        match &self.backend {
+            Backend::Embedded => {
+                let file = self.data.join(tenants::EMBEDDED_FILE);
+                let c = deadpool_sqlite::rusqlite::Connection::open(file).unwrap();
+                c.execute_batch(sql).unwrap();
+            }
+            Backend::Postgres(url) => {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    let (db, conn) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                        .await
+                        .unwrap();
+                    let conn = tokio::spawn(conn);
+                    db.batch_execute(sql).await.unwrap();
+                    drop(db);
+                    let _ = conn.await;
+                });
+            }
+        }
+    }
+
     /// Runs `f` with a store handle on this server's data.
     pub fn with_store<T>(
         &self,

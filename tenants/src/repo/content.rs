@@ -15,8 +15,7 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::model::{Category, Collection, HeaderFooter, Item, SiteContent, SiteSettings, Variant};
 use crate::params;
-use crate::repo::tenants::domains_in;
-use crate::sql::{Row, Tx};
+use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
 
 fn json_text(v: &impl serde::Serialize) -> Result<String> {
@@ -299,61 +298,89 @@ pub(crate) fn variant_from_row(r: &Row, at: usize) -> Result<Variant> {
 
 pub(crate) const VARIANT_COLUMNS: &str = "sku, attributes, currency, price_minor, sale_price_minor, on_sale, qty_in_stock, unlimited, weight_grams";
 
-/// Loads items matching `filter` (an SQL condition on `item`, parameters after `$1` =
-/// tenant) with their variants, categories and tags.
-async fn load_items(
-    tx: &mut Tx,
+/// The statements [`items_from`] reads for the items matching `filter` (an SQL condition
+/// on `item`, parameters after `$1` = tenant): the items, their variants, categories and
+/// tags.
+fn items_queries(
     tenant: TenantId,
     filter: &str,
-    extra: Vec<crate::sql::SqlValue>,
-) -> Result<Vec<Item>> {
+    extra: Vec<SqlValue>,
+) -> [(String, Vec<SqlValue>); 4] {
     let mut p = params![tenant];
     p.extend(extra);
-    let rows = tx
-        .query(
-            &format!("SELECT {ITEM_COLUMNS} FROM item WHERE tenant_id = $1 {filter} ORDER BY collection_id, position, publish_on DESC, id"),
-            p.clone(),
-        )
-        .await?;
-    let mut items = rows.iter().map(item_from_row).collect::<Result<Vec<_>>>()?;
-    if items.is_empty() {
-        return Ok(items);
-    }
-    let mut index: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, it) in items.iter().enumerate() {
-        index.insert(it.id.clone(), i);
-    }
     let sub = format!("item_id IN (SELECT id FROM item WHERE tenant_id = $1 {filter})");
-    let vrows = tx
-        .query(
-            &format!("SELECT item_id, {VARIANT_COLUMNS} FROM product_variant WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"),
+    let of = |table: &str| {
+        (
+            format!(
+                "SELECT item_id, name FROM {table} WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"
+            ),
             p.clone(),
         )
-        .await?;
-    for r in &vrows {
+    };
+    [
+        (
+            format!(
+                "SELECT {ITEM_COLUMNS} FROM item WHERE tenant_id = $1 {filter} ORDER BY collection_id, position, publish_on DESC, id"
+            ),
+            p.clone(),
+        ),
+        (
+            format!(
+                "SELECT item_id, {VARIANT_COLUMNS} FROM product_variant WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"
+            ),
+            p.clone(),
+        ),
+        of("item_category"),
+        of("item_tag"),
+    ]
+}
+
+/// The items of [`items_queries`]' rows, with their variants, categories and tags.
+fn items_from(
+    items: &[Row],
+    variants: &[Row],
+    categories: &[Row],
+    tags: &[Row],
+) -> Result<Vec<Item>> {
+    let mut items = items
+        .iter()
+        .map(item_from_row)
+        .collect::<Result<Vec<_>>>()?;
+    let index: BTreeMap<String, usize> = items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| (it.id.clone(), i))
+        .collect();
+    for r in variants {
         if let Some(&i) = index.get(&r.text(0)?) {
             items[i].variants.push(variant_from_row(r, 1)?);
         }
     }
-    for table in ["item_category", "item_tag"] {
-        let rows = tx
-            .query(
-                &format!("SELECT item_id, name FROM {table} WHERE tenant_id = $1 AND {sub} ORDER BY item_id, position"),
-                p.clone(),
-            )
-            .await?;
-        for r in &rows {
-            if let Some(&i) = index.get(&r.text(0)?) {
-                let list = if table == "item_category" {
-                    &mut items[i].categories
-                } else {
-                    &mut items[i].tags
-                };
-                list.push(r.text(1)?);
-            }
+    for r in categories {
+        if let Some(&i) = index.get(&r.text(0)?) {
+            items[i].categories.push(r.text(1)?);
+        }
+    }
+    for r in tags {
+        if let Some(&i) = index.get(&r.text(0)?) {
+            items[i].tags.push(r.text(1)?);
         }
     }
     Ok(items)
+}
+
+/// Loads items matching `filter` (see [`items_queries`]) with their variants, categories
+/// and tags.
+async fn load_items(
+    tx: &mut Tx,
+    tenant: TenantId,
+    filter: &str,
+    extra: Vec<SqlValue>,
+) -> Result<Vec<Item>> {
+    let sets = tx
+        .query_all(items_queries(tenant, filter, extra).into())
+        .await?;
+    items_from(&sets[0], &sets[1], &sets[2], &sets[3])
 }
 
 pub(crate) async fn put_category_in(tx: &mut Tx, tenant: TenantId, c: &Category) -> Result<()> {
@@ -649,22 +676,54 @@ impl Store {
         self.load_site_content(tenant).await.map(Arc::new)
     }
 
-    /// Loads [`SiteContent`] without the cache.
+    /// Loads [`SiteContent`] without the cache: every statement in one [`Tx::query_all`]
+    /// inside one snapshot, so a cold site costs three trips to the database (begin, the
+    /// reads, commit) however many tables it spans.
     pub async fn load_site_content(&self, tenant: TenantId) -> Result<SiteContent> {
-        let mut tx = self.snapshot().await?;
-        let t = crate::repo::tenants::tenant_in(&mut tx, tenant).await?;
-        let domains = domains_in(&mut tx, tenant).await?;
-        let settings = settings_in(&mut tx, tenant).await?;
-        let collections = collections_in(&mut tx, tenant).await?;
-        let mut items = load_items(&mut tx, tenant, "", params![]).await?;
-        crate::repo::engagement::add_counts_in(&mut tx, tenant, &mut items).await?;
-        let categories = tx
-            .query(
+        use crate::repo::{engagement, tenants};
+        let mut statements = vec![
+            tenants::tenant_query(tenant),
+            tenants::domains_query(tenant),
+            settings_query(tenant),
+            collections_query(tenant),
+        ];
+        statements.extend(items_queries(tenant, "", params![]));
+        statements.extend(engagement::counts_queries(tenant));
+        let scoped = |sql: &str| (sql.to_owned(), params![tenant]);
+        statements.extend([
+            scoped(
                 "SELECT id, collection_id, display_name, parent_id, kind, page_rendering, display_index FROM category \
                  WHERE tenant_id = $1 ORDER BY collection_id, display_index, id",
-                params![tenant],
-            )
-            .await?
+            ),
+            scoped("SELECT name, items FROM navigation WHERE tenant_id = $1"),
+            scoped("SELECT header, footer FROM header_footer WHERE tenant_id = $1"),
+            scoped("SELECT settings FROM multilingual_settings WHERE tenant_id = $1"),
+            scoped("SELECT namespace, preferences FROM commerce_preference WHERE tenant_id = $1"),
+        ]);
+        let mut tx = self.snapshot().await?;
+        let sets = tx.query_all(statements).await?;
+        tx.commit().await?;
+        let [
+            t,
+            domains,
+            settings,
+            collections,
+            items,
+            variants,
+            item_categories,
+            tags,
+            comments,
+            likes,
+            categories,
+            navigations,
+            header_footer,
+            multilingual,
+            preferences,
+        ] = <[Vec<Row>; 15]>::try_from(sets)
+            .map_err(|s| StoreError::decode(format!("expected 15 result sets, got {}", s.len())))?;
+        let mut items = items_from(&items, &variants, &item_categories, &tags)?;
+        engagement::add_counts(&comments, &likes, &mut items)?;
+        let categories = categories
             .iter()
             .map(|r| {
                 Ok(Category {
@@ -678,55 +737,33 @@ impl Store {
                 })
             })
             .collect::<Result<Vec<_>>>()?;
-        let mut navigations = BTreeMap::new();
-        for r in tx
-            .query(
-                "SELECT name, items FROM navigation WHERE tenant_id = $1",
-                params![tenant],
-            )
-            .await?
-        {
-            navigations.insert(r.text(0)?, r.json(1)?);
-        }
-        let header_footer = match tx
-            .query_opt(
-                "SELECT header, footer FROM header_footer WHERE tenant_id = $1",
-                params![tenant],
-            )
-            .await?
-        {
+        let navigations = navigations
+            .iter()
+            .map(|r| Ok((r.text(0)?, r.json(1)?)))
+            .collect::<Result<BTreeMap<_, _>>>()?;
+        let header_footer = match header_footer.first() {
             Some(r) => HeaderFooter {
                 header: r.json(0)?,
                 footer: r.json(1)?,
             },
             None => HeaderFooter::default(),
         };
-        let multilingual = match tx
-            .query_opt(
-                "SELECT settings FROM multilingual_settings WHERE tenant_id = $1",
-                params![tenant],
-            )
-            .await?
-        {
+        let multilingual = match multilingual.first() {
             Some(r) => r.json(0)?,
             None => Value::Object(Map::new()),
         };
-        let mut commerce_preferences = BTreeMap::new();
-        for r in tx
-            .query(
-                "SELECT namespace, preferences FROM commerce_preference WHERE tenant_id = $1",
-                params![tenant],
-            )
-            .await?
-        {
-            commerce_preferences.insert(r.text(0)?, r.json(1)?);
-        }
-        tx.commit().await?;
+        let commerce_preferences = preferences
+            .iter()
+            .map(|r| Ok((r.text(0)?, r.json(1)?)))
+            .collect::<Result<BTreeMap<_, _>>>()?;
         Ok(SiteContent {
-            tenant: t,
-            domains,
-            settings,
-            collections,
+            tenant: tenants::tenant_from(&t, tenant)?,
+            domains: tenants::domains_from(&domains)?,
+            settings: settings_from(&settings)?,
+            collections: collections
+                .iter()
+                .map(collection_from_row)
+                .collect::<Result<_>>()?,
             items,
             categories,
             navigations,
@@ -737,14 +774,15 @@ impl Store {
     }
 }
 
-async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
-    let row = tx
-        .query_opt(
-            "SELECT website, website_settings FROM site_settings WHERE tenant_id = $1",
-            params![tenant],
-        )
-        .await?;
-    Ok(match row {
+fn settings_query(tenant: TenantId) -> (String, Vec<SqlValue>) {
+    (
+        "SELECT website, website_settings FROM site_settings WHERE tenant_id = $1".into(),
+        params![tenant],
+    )
+}
+
+fn settings_from(rows: &[Row]) -> Result<SiteSettings> {
+    Ok(match rows.first() {
         Some(r) => SiteSettings {
             website: r.json(0)?,
             website_settings: r.json(1)?,
@@ -753,14 +791,27 @@ async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
     })
 }
 
+async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
+    let (sql, params) = settings_query(tenant);
+    settings_from(&tx.query(&sql, params).await?)
+}
+
+fn collections_query(tenant: TenantId) -> (String, Vec<SqlValue>) {
+    (
+        format!(
+            "SELECT {COLLECTION_COLUMNS} FROM collection WHERE tenant_id = $1 ORDER BY position, title, id"
+        ),
+        params![tenant],
+    )
+}
+
 async fn collections_in(tx: &mut Tx, tenant: TenantId) -> Result<Vec<Collection>> {
-    let rows = tx
-        .query(
-            &format!("SELECT {COLLECTION_COLUMNS} FROM collection WHERE tenant_id = $1 ORDER BY position, title, id"),
-            params![tenant],
-        )
-        .await?;
-    rows.iter().map(collection_from_row).collect()
+    let (sql, params) = collections_query(tenant);
+    tx.query(&sql, params)
+        .await?
+        .iter()
+        .map(collection_from_row)
+        .collect()
 }
 
 #[cfg(test)]

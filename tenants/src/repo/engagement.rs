@@ -14,7 +14,7 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::model::Item;
 use crate::params;
-use crate::sql::{Row, Tx};
+use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
 
 /// Where a comment stands.
@@ -62,26 +62,28 @@ fn comment_of(r: &Row) -> Result<Comment> {
     })
 }
 
-/// Adds the stored approved comments and likes to the items' `publicCommentCount` and
-/// `likeCount` (inside the content load's snapshot).
-pub(crate) async fn add_counts_in(tx: &mut Tx, tenant: TenantId, items: &mut [Item]) -> Result<()> {
-    let mut counts: HashMap<String, (i64, i64)> = HashMap::new();
-    for r in tx
-        .query(
-            "SELECT item_id, COUNT(*) FROM item_comment WHERE tenant_id = $1 AND state = $2 GROUP BY item_id",
+/// The statements [`add_counts`] reads: approved comments and likes per item.
+pub(crate) fn counts_queries(tenant: TenantId) -> [(String, Vec<SqlValue>); 2] {
+    [
+        (
+            "SELECT item_id, COUNT(*) FROM item_comment WHERE tenant_id = $1 AND state = $2 GROUP BY item_id".into(),
             params![tenant, state::APPROVED],
-        )
-        .await?
-    {
+        ),
+        (
+            "SELECT item_id, COUNT(*) FROM item_like WHERE tenant_id = $1 GROUP BY item_id".into(),
+            params![tenant],
+        ),
+    ]
+}
+
+/// Adds the stored approved comments and likes (the rows of [`counts_queries`], read in
+/// the content load's snapshot) to the items' `publicCommentCount` and `likeCount`.
+pub(crate) fn add_counts(comments: &[Row], likes: &[Row], items: &mut [Item]) -> Result<()> {
+    let mut counts: HashMap<String, (i64, i64)> = HashMap::new();
+    for r in comments {
         counts.entry(r.text(0)?).or_default().0 = r.i64(1)?;
     }
-    for r in tx
-        .query(
-            "SELECT item_id, COUNT(*) FROM item_like WHERE tenant_id = $1 GROUP BY item_id",
-            params![tenant],
-        )
-        .await?
-    {
+    for r in likes {
         counts.entry(r.text(0)?).or_default().1 = r.i64(1)?;
     }
     if counts.is_empty() {

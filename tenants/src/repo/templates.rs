@@ -1,9 +1,13 @@
 //! Template versions: each upload of a tenant's template folder is stored whole as a new
-//! version and made active in one transaction.
+//! version and made active in one transaction, with the content hash of its files (so a
+//! renderer that shares compiled folders by content can find one without reading the
+//! files: the hash comes with the tenant row, see `tenants.rs`).
+
+use sha2::{Digest, Sha256};
 
 use crate::cache::Change;
 use crate::error::{Result, StoreError};
-use crate::ids::{TemplateVersion, TenantId, now_ms};
+use crate::ids::{TemplateHash, TemplateVersion, TenantId, now_ms};
 use crate::model::TemplateFile;
 use crate::params;
 use crate::sql::Tx;
@@ -26,6 +30,22 @@ fn check_path(path: &str) -> Result<()> {
     }
 }
 
+/// The SHA-256 of a template folder's files (paths and contents, in the order given; the
+/// store keeps and returns them in path order). Equal hashes mean equal folders.
+pub fn template_hash(files: &[TemplateFile]) -> TemplateHash {
+    let mut h = Sha256::new();
+    let mut sorted: Vec<&TemplateFile> = files.iter().collect();
+    sorted.sort_by(|a, b| a.path.cmp(&b.path));
+    for f in sorted {
+        // Lengths first, so no two different folders give the same byte stream.
+        h.update((f.path.len() as u64).to_le_bytes());
+        h.update(f.path.as_bytes());
+        h.update((f.content.len() as u64).to_le_bytes());
+        h.update(&f.content);
+    }
+    h.finalize().into()
+}
+
 pub(crate) async fn put_template_version_in(
     tx: &mut Tx,
     tenant: TenantId,
@@ -39,8 +59,8 @@ pub(crate) async fn put_template_version_in(
         .await?
         .i64(0)?;
     tx.execute(
-        "INSERT INTO template_version (tenant_id, version, created_ms) VALUES ($1, $2, $3)",
-        params![tenant, version, now_ms()],
+        "INSERT INTO template_version (tenant_id, version, created_ms, content_hash) VALUES ($1, $2, $3, $4)",
+        params![tenant, version, now_ms(), template_hash(files).to_vec()],
     )
     .await?;
     for f in files {
@@ -57,6 +77,48 @@ pub(crate) async fn put_template_version_in(
     )
     .await?;
     Ok(TemplateVersion(version))
+}
+
+/// Gives every template version stored without a content hash (before migration 12) its
+/// hash. Runs with the migrations, in their transaction; a no-op once all have one.
+pub(crate) async fn backfill_hashes_in(tx: &mut Tx) -> Result<usize> {
+    let missing = tx
+        .query(
+            "SELECT tenant_id, version FROM template_version WHERE content_hash IS NULL",
+            params![],
+        )
+        .await?;
+    for r in &missing {
+        let (tenant, version) = (TenantId(r.i64(0)?), r.i64(1)?);
+        let files = files_in(tx, tenant, TemplateVersion(version)).await?;
+        tx.execute(
+            "UPDATE template_version SET content_hash = $3 WHERE tenant_id = $1 AND version = $2",
+            params![tenant, version, template_hash(&files).to_vec()],
+        )
+        .await?;
+    }
+    Ok(missing.len())
+}
+
+async fn files_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    version: TemplateVersion,
+) -> Result<Vec<TemplateFile>> {
+    let rows = tx
+        .query(
+            "SELECT path, content FROM template_file WHERE tenant_id = $1 AND version = $2 ORDER BY path",
+            params![tenant, version],
+        )
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(TemplateFile {
+                path: r.text(0)?,
+                content: r.bytes(1)?,
+            })
+        })
+        .collect()
 }
 
 impl Store {
@@ -80,20 +142,7 @@ impl Store {
         version: TemplateVersion,
     ) -> Result<Vec<TemplateFile>> {
         let mut tx = self.read().await?;
-        let rows = tx
-            .query(
-                "SELECT path, content FROM template_file WHERE tenant_id = $1 AND version = $2 ORDER BY path",
-                params![tenant, version],
-            )
-            .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(TemplateFile {
-                    path: r.text(0)?,
-                    content: r.bytes(1)?,
-                })
-            })
-            .collect()
+        files_in(&mut tx, tenant, version).await
     }
 
     /// One file of a template version (assets, scripts), if present.

@@ -7,11 +7,13 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TemplateVersion, TenantId, now_ms};
 use crate::model::{Domain, Tenant, WebsiteStatus};
 use crate::params;
-use crate::sql::{Row, Tx};
+use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
 
-const TENANT_COLUMNS: &str =
-    "t.id, t.identifier, t.name, t.status, t.content_version, t.template_version, t.created_ms";
+/// A tenant row's columns, and the active template version's content hash (a scalar
+/// subquery: one row per tenant, no join to get wrong).
+const TENANT_COLUMNS: &str = "t.id, t.identifier, t.name, t.status, t.content_version, t.template_version, t.created_ms, \
+     (SELECT v.content_hash FROM template_version v WHERE v.tenant_id = t.id AND v.version = t.template_version)";
 
 fn tenant_from_row(r: &Row) -> Result<Tenant> {
     Ok(Tenant {
@@ -22,6 +24,10 @@ fn tenant_from_row(r: &Row) -> Result<Tenant> {
         content_version: r.i64(4)?,
         template_version: r.opt_i64(5)?.map(TemplateVersion),
         created_ms: r.i64(6)?,
+        // A hash of another length (never written) is as good as none: the files decide.
+        template_hash: r
+            .opt_bytes(7)?
+            .and_then(|h| <[u8; 32]>::try_from(h.as_slice()).ok()),
     })
 }
 
@@ -78,7 +84,7 @@ pub(crate) async fn insert_tenant(
     let row = tx
         .query_one(
             "INSERT INTO tenant (identifier, name, status, created_ms) VALUES ($1, $2, $3, $4) \
-             RETURNING id, identifier, name, status, content_version, template_version, created_ms",
+             RETURNING id, identifier, name, status, content_version, template_version, created_ms, NULL",
             params![identifier, name, status.code(), now_ms()],
         )
         .await
@@ -288,24 +294,36 @@ impl Store {
     }
 }
 
-pub(crate) async fn tenant_in(tx: &mut Tx, tenant: TenantId) -> Result<Tenant> {
-    let row = tx
-        .query_opt(
-            &format!("SELECT {TENANT_COLUMNS} FROM tenant t WHERE t.id = $1"),
-            params![tenant],
-        )
-        .await?
-        .ok_or_else(|| StoreError::NotFound(format!("tenant {tenant}")))?;
-    tenant_from_row(&row)
+/// The statement [`tenant_from`] reads.
+pub(crate) fn tenant_query(tenant: TenantId) -> (String, Vec<SqlValue>) {
+    (
+        format!("SELECT {TENANT_COLUMNS} FROM tenant t WHERE t.id = $1"),
+        params![tenant],
+    )
 }
 
-pub(crate) async fn domains_in(tx: &mut Tx, tenant: TenantId) -> Result<Vec<Domain>> {
-    let rows = tx
-        .query(
-            "SELECT host, is_primary FROM tenant_domain WHERE tenant_id = $1 ORDER BY is_primary DESC, host",
-            params![tenant],
-        )
-        .await?;
+/// The tenant of [`tenant_query`]'s rows (`NotFound` when there are none).
+pub(crate) fn tenant_from(rows: &[Row], tenant: TenantId) -> Result<Tenant> {
+    let row = rows
+        .first()
+        .ok_or_else(|| StoreError::NotFound(format!("tenant {tenant}")))?;
+    tenant_from_row(row)
+}
+
+pub(crate) async fn tenant_in(tx: &mut Tx, tenant: TenantId) -> Result<Tenant> {
+    let (sql, params) = tenant_query(tenant);
+    tenant_from(&tx.query(&sql, params).await?, tenant)
+}
+
+/// The statement [`domains_from`] reads.
+pub(crate) fn domains_query(tenant: TenantId) -> (String, Vec<SqlValue>) {
+    (
+        "SELECT host, is_primary FROM tenant_domain WHERE tenant_id = $1 ORDER BY is_primary DESC, host".into(),
+        params![tenant],
+    )
+}
+
+pub(crate) fn domains_from(rows: &[Row]) -> Result<Vec<Domain>> {
     rows.iter()
         .map(|r| {
             Ok(Domain {
@@ -314,6 +332,11 @@ pub(crate) async fn domains_in(tx: &mut Tx, tenant: TenantId) -> Result<Vec<Doma
             })
         })
         .collect()
+}
+
+pub(crate) async fn domains_in(tx: &mut Tx, tenant: TenantId) -> Result<Vec<Domain>> {
+    let (sql, params) = domains_query(tenant);
+    domains_from(&tx.query(&sql, params).await?)
 }
 
 impl StoreError {

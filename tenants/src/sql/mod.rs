@@ -105,6 +105,21 @@ impl Tx {
         }
     }
 
+    /// Runs several read statements and returns each one's rows, in order: one hop to the
+    /// database for all of them (one blocking call on SQLite; pipelined on one PostgreSQL
+    /// connection) rather than one per statement. A cold page loads a whole site this
+    /// way, so under load it waits for the database, and then for a worker, a few times
+    /// instead of a dozen.
+    pub(crate) async fn query_all(
+        &mut self,
+        statements: Vec<(String, Vec<SqlValue>)>,
+    ) -> Result<Vec<Vec<Row>>> {
+        match self.conn() {
+            Conn::Pg(c) => postgres::query_all(c, statements).await,
+            Conn::Lite(c) => sqlite::query_all(c, statements).await,
+        }
+    }
+
     /// Runs a statement and returns the number of rows it changed.
     pub(crate) async fn execute(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<u64> {
         match self.conn() {

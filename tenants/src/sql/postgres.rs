@@ -170,6 +170,29 @@ pub(super) async fn query(
     rows.iter().map(decode).collect()
 }
 
+pub(super) async fn query_all(
+    c: &mut deadpool_postgres::Object,
+    statements: Vec<(String, Vec<SqlValue>)>,
+) -> Result<Vec<Vec<Row>>> {
+    // Statements are prepared once per connection (cached); the queries are then sent
+    // together: tokio-postgres pipelines requests made at the same time on one client.
+    let mut prepared = Vec::with_capacity(statements.len());
+    for (sql, params) in statements {
+        prepared.push(prepare(c, &sql, params).await?);
+    }
+    let client: &tokio_postgres::Client = c;
+    let results = futures_util::future::try_join_all(
+        prepared
+            .iter()
+            .map(|(stmt, bound)| async move { client.query(stmt, &refs(bound)).await }),
+    )
+    .await?;
+    results
+        .iter()
+        .map(|rows| rows.iter().map(decode).collect())
+        .collect()
+}
+
 pub(super) async fn execute(
     c: &mut deadpool_postgres::Object,
     sql: &str,

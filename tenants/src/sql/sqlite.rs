@@ -147,6 +147,30 @@ pub(super) async fn query(
     .map_err(interact_err)?
 }
 
+pub(super) async fn query_all(
+    c: &mut deadpool_sqlite::Object,
+    statements: Vec<(String, Vec<SqlValue>)>,
+) -> Result<Vec<Vec<Row>>> {
+    let statements: Vec<_> = statements
+        .into_iter()
+        .map(|(sql, params)| (rewrite_placeholders(&sql), params))
+        .collect();
+    c.interact(move |c| -> Result<Vec<Vec<Row>>> {
+        statements
+            .iter()
+            .map(|(sql, params)| {
+                let mut st = c.prepare_cached(sql)?;
+                let n = st.column_count();
+                let rows =
+                    st.query_map(rusqlite::params_from_iter(params.iter()), |r| decode(r, n))?;
+                Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+            })
+            .collect()
+    })
+    .await
+    .map_err(interact_err)?
+}
+
 pub(super) async fn execute(
     c: &mut deadpool_sqlite::Object,
     sql: &str,

@@ -147,6 +147,14 @@ impl Row {
         }
     }
 
+    /// A nullable BYTEA / BLOB column.
+    pub fn opt_bytes(&self, i: usize) -> Result<Option<Vec<u8>>> {
+        match self.at(i)? {
+            SqlValue::Null => Ok(None),
+            _ => self.bytes(i).map(Some),
+        }
+    }
+
     /// A TEXT column holding a JSON document.
     pub fn json<T: serde::de::DeserializeOwned>(&self, i: usize) -> Result<T> {
         let s = self.text(i)?;

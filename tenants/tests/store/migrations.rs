@@ -185,6 +185,34 @@ async fn sqlite_version_7_analytics_are_rolled_up() {
 }
 
 /// An embedded store in a new directory with one site, "old": (directory, config, store, site).
+/// Template versions stored before migration 12 (no content hash) get their hash when the
+/// store is opened by this binary, the same hash an upload now stores, and the tenant row
+/// carries it.
+#[tokio::test]
+async fn sqlite_version_11_databases_get_template_hashes() {
+    let (dir, config, store, t) = old_embedded_store("migrate-v11").await;
+    let files = vec![
+        tenants::TemplateFile {
+            path: "template.conf".into(),
+            content: br#"{"name":"Old"}"#.to_vec(),
+        },
+        tenants::TemplateFile {
+            path: "a.region".into(),
+            content: b"<main>{.section x}{x}{.end}</main>".to_vec(),
+        },
+    ];
+    store.put_template_version(t, &files).await.unwrap();
+    store.close().await.unwrap();
+    roll_back(
+        &dir,
+        "ALTER TABLE template_version DROP COLUMN content_hash; DELETE FROM schema_migrations WHERE version = 12;",
+    );
+    let store = tenants::Store::open(&config).await.unwrap();
+    let tenant = store.tenant(t).await.unwrap();
+    assert_eq!(tenant.template_hash, Some(tenants::template_hash(&files)));
+    store.close().await.unwrap();
+}
+
 async fn old_embedded_store(
     name: &str,
 ) -> (

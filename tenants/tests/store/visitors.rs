@@ -620,6 +620,28 @@ async fn template_versions(env: Env) {
         env.store.tenant(t).await.unwrap().template_version,
         Some(v2)
     );
+    // The active version's content hash comes with the tenant row, whichever way it is
+    // read; it depends on the files, not on the order they were given in.
+    let hash = Some(tenants::template_hash(&files[..1]));
+    assert_eq!(env.store.tenant(t).await.unwrap().template_hash, hash);
+    let by_host = env.store.tenant_by_host("site.example").await.unwrap();
+    assert_eq!(by_host.unwrap().template_hash, hash);
+    let snapshot = env.store.site_content(t).await.unwrap();
+    assert_eq!(snapshot.tenant.template_hash, hash);
+    let reversed: Vec<_> = files.iter().rev().cloned().collect();
+    assert_eq!(
+        tenants::template_hash(&reversed),
+        tenants::template_hash(&files)
+    );
+    assert_ne!(hash, Some(tenants::template_hash(&files)));
+    // Another tenant uploading the same files gets the same hash (its pages can share
+    // the compiled folder).
+    let twin = env.tenant("twin").await;
+    env.store.put_template_version(twin, &files).await.unwrap();
+    assert_eq!(
+        env.store.tenant(twin).await.unwrap().template_hash,
+        Some(tenants::template_hash(&files))
+    );
     assert_eq!(
         env.store
             .site_content(t)
