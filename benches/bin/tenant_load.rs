@@ -10,7 +10,12 @@
 //!    started: the cold first page (host lookup, content load, template hash and, for the
 //!    first tenant of a design, compile) on a busy node. Before the phase, tenant 1's home
 //!    page alone is the first page after start, and counts as cold too.
-//! 2. a hot phase: only the hot set, the five most visited tenants of tenant 1's design
+//! 2. a steady phase: the same mix, but sent at a fixed rate, `--steady-share` (0.5) of
+//!    the mixed phase's requests per second, as a node runs with room to spare; its probe
+//!    opens the home pages of tenants kept out of the mixed phase for it (every eighth
+//!    tenant after the first 50), so its cold first pages are cold at every N large enough
+//!    to have them.
+//! 3. a hot phase: only the hot set, the five most visited tenants of tenant 1's design
 //!    (one at N = 1), so the page mix is the same at every N and requests per second
 //!    compare across N.
 //!
@@ -69,6 +74,9 @@ struct RunArgs {
     mixed_secs: u64,
     #[arg(long, default_value_t = 10)]
     hot_secs: u64,
+    /// The steady phase's rate, as a share of the mixed phase's requests per second.
+    #[arg(long, default_value_t = 0.5)]
+    steady_share: f64,
     /// The results file (appended).
     #[arg(long)]
     out: PathBuf,
@@ -153,6 +161,36 @@ fn histogram() -> Histogram<u64> {
     Histogram::new_with_bounds(1, 60_000_000, 3).expect("histogram bounds")
 }
 
+/// Whether tenant `t` is kept out of the mixed phase, for the steady phase's probe: every
+/// eighth tenant after the first 50 (the head of the Zipf curve is always visited).
+fn kept_for_steady(t: usize) -> bool {
+    t > 50 && t.is_multiple_of(8)
+}
+
+/// One phase's load: which tenants, for how long, and either closed-loop over
+/// `--concurrency` connections (`rate: None`, as fast as the server answers) or open-loop
+/// at `rate` requests per second.
+struct Load {
+    tenants: Vec<usize>,
+    secs: u64,
+    rate: Option<f64>,
+    /// Tenants whose home pages the cold probe opens, in this order, skipping any visited.
+    probe: Vec<usize>,
+}
+
+/// What one phase measured.
+struct Measured {
+    took: Duration,
+    all: Histogram<u64>,
+    cold: Histogram<u64>,
+    hot: Histogram<u64>,
+    figures: Figures,
+}
+
+/// Requests in flight past which an open-loop phase stops sending (the server has fallen
+/// behind the rate; the shortfall shows as a lower achieved rate).
+const MAX_IN_FLIGHT: usize = 256;
+
 fn run(args: RunArgs) -> anyhow::Result<()> {
     let designs = SCALE_DESIGNS
         .iter()
@@ -172,46 +210,64 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
         .build()?;
     let local = tokio::task::LocalSet::new();
     let client: HttpClient = Client::builder(TokioExecutor::new())
-        .pool_max_idle_per_host(args.concurrency)
+        .pool_max_idle_per_host(args.concurrency.max(MAX_IN_FLIGHT))
         .build_http();
     let base = format!("http://127.0.0.1:{}", args.port);
     let seen = Rc::new(RefCell::new(vec![false; n + 1]));
+    let shuffled = |list: Vec<usize>, seed: u64| {
+        let mut list = list;
+        let mut rng = Rng(seed);
+        for i in (1..list.len()).rev() {
+            list.swap(i, (rng.next() % (i as u64 + 1)) as usize);
+        }
+        list
+    };
+    let (mixed_set, steady_set): (Vec<usize>, Vec<usize>) =
+        (1..=n).partition(|&t| !kept_for_steady(t));
 
-    // One phase: `workers` loops until `secs` pass, each request to `pick()`ed tenant.
-    let phase = |tenants: Vec<usize>, secs: u64, probe: bool| {
-        let cdf = Rc::new(zipf_cdf(tenants.len(), 1.1));
-        let tenants = Rc::new(tenants);
+    // One phase: the load of `load`, and beside it the cold probe over `load.probe`.
+    let phase = |load: Load| {
         let (all, cold, hot_h) = (
             Rc::new(RefCell::new(histogram())),
             Rc::new(RefCell::new(histogram())),
             Rc::new(RefCell::new(histogram())),
         );
         let figures = Rc::new(RefCell::new(Figures::default()));
+        let cdf = Rc::new(zipf_cdf(load.tenants.len(), 1.1));
+        let tenants = Rc::new(load.tenants);
         let started = Instant::now();
-        let end = started + Duration::from_secs(secs);
-        let mut tasks = Vec::new();
-        for w in 0..args.concurrency {
-            let (cdf, tenants, all, hot_h, figures, seen, client, base) = (
-                cdf.clone(),
-                tenants.clone(),
+        let end = started + Duration::from_secs(load.secs);
+        // One request to a Zipf-drawn tenant, recorded.
+        let one = {
+            let (all, hot_h, figures, seen, client, base, hosts, pages, hot) = (
                 all.clone(),
                 hot_h.clone(),
                 figures.clone(),
                 seen.clone(),
                 client.clone(),
                 base.clone(),
+                hosts.clone(),
+                pages.clone(),
+                hot.clone(),
             );
-            let (hosts, pages, hot) = (hosts.clone(), pages.clone(), hot.clone());
             let designs = designs.len();
-            tasks.push(local.spawn_local(async move {
-                let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ ((w as u64 + 1) << 17));
-                while Instant::now() < end {
-                    let u = rng.unit();
-                    let rank = cdf.partition_point(|&c| c < u).min(tenants.len() - 1);
-                    let t = tenants[rank];
-                    let path = pages[design_of(t, designs)].pick(&mut rng);
-                    seen.borrow_mut()[t] = true;
-                    let got = fetch(&client, &base, &hosts[t], path).await;
+            Rc::new(move |rng: &mut Rng| {
+                let u = rng.unit();
+                let rank = cdf.partition_point(|&c| c < u).min(tenants.len() - 1);
+                let t = tenants[rank];
+                let path = pages[design_of(t, designs)].pick(rng).to_owned();
+                seen.borrow_mut()[t] = true;
+                let (all, hot_h, figures, client, base, hosts, hot) = (
+                    all.clone(),
+                    hot_h.clone(),
+                    figures.clone(),
+                    client.clone(),
+                    base.clone(),
+                    hosts.clone(),
+                    hot.clone(),
+                );
+                async move {
+                    let got = fetch(&client, &base, &hosts[t], &path).await;
                     let mut f = figures.borrow_mut();
                     f.requests += 1;
                     match got {
@@ -227,93 +283,153 @@ fn run(args: RunArgs) -> anyhow::Result<()> {
                         }
                     }
                 }
-            }));
-        }
-        if probe {
-            // The cold probe: one visitor at a time opens the home page of a tenant no one
-            // has visited since the server started, as a new site's first visitor would
-            // on a busy node.
-            let (cold, figures, seen, client, base, hosts) = (
-                cold.clone(),
-                figures.clone(),
-                seen.clone(),
-                client.clone(),
-                base.clone(),
-                hosts.clone(),
-            );
-            let mut order: Vec<usize> = (1..=hosts.len() - 1).collect();
-            let mut rng = Rng(0x5eed_cafe);
-            for i in (1..order.len()).rev() {
-                order.swap(i, (rng.next() % (i as u64 + 1)) as usize);
-            }
-            tasks.push(local.spawn_local(async move {
-                for t in order {
-                    if Instant::now() >= end {
-                        break;
-                    }
-                    if std::mem::replace(&mut seen.borrow_mut()[t], true) {
-                        continue;
-                    }
-                    match fetch(&client, &base, &hosts[t], "/").await {
-                        Ok(us) => cold.borrow_mut().saturating_record(us),
-                        Err(e) => {
-                            let mut f = figures.borrow_mut();
-                            f.errors += 1;
-                            f.first_error.get_or_insert(e);
+            })
+        };
+        let mut tasks = Vec::new();
+        match load.rate {
+            None => {
+                for w in 0..args.concurrency {
+                    let one = one.clone();
+                    tasks.push(local.spawn_local(async move {
+                        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ ((w as u64 + 1) << 17));
+                        while Instant::now() < end {
+                            one(&mut rng).await;
                         }
-                    }
-                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    }));
                 }
-            }));
+            }
+            Some(rate) => {
+                let in_flight = Rc::new(std::cell::Cell::new(0usize));
+                tasks.push(local.spawn_local(async move {
+                    let mut rng = Rng(0x0dd_ba11);
+                    let mut sent = 0u64;
+                    let mut tick = tokio::time::interval(Duration::from_millis(1));
+                    while Instant::now() < end {
+                        tick.tick().await;
+                        let due = (started.elapsed().as_secs_f64() * rate) as u64;
+                        while sent < due && in_flight.get() < MAX_IN_FLIGHT {
+                            sent += 1;
+                            in_flight.set(in_flight.get() + 1);
+                            let (request, in_flight) = (one(&mut rng), in_flight.clone());
+                            tokio::task::spawn_local(async move {
+                                request.await;
+                                in_flight.set(in_flight.get() - 1);
+                            });
+                        }
+                        // Behind the rate with the cap reached: the backlog is not sent late.
+                        sent = sent.max(due);
+                    }
+                    while in_flight.get() > 0 {
+                        tokio::time::sleep(Duration::from_millis(5)).await;
+                    }
+                }));
+            }
         }
-        (tasks, started, all, cold, hot_h, figures)
+        // The cold probe: one visitor at a time opens the home page of a tenant no one has
+        // visited since the server started, as a new site's first visitor would.
+        let (probe_cold, probe_figures, seen, client, base, hosts) = (
+            cold.clone(),
+            figures.clone(),
+            seen.clone(),
+            client.clone(),
+            base.clone(),
+            hosts.clone(),
+        );
+        let probe = load.probe;
+        tasks.push(local.spawn_local(async move {
+            for t in probe {
+                if Instant::now() >= end {
+                    break;
+                }
+                if std::mem::replace(&mut seen.borrow_mut()[t], true) {
+                    continue;
+                }
+                match fetch(&client, &base, &hosts[t], "/").await {
+                    Ok(us) => probe_cold.borrow_mut().saturating_record(us),
+                    Err(e) => {
+                        let mut f = probe_figures.borrow_mut();
+                        f.errors += 1;
+                        f.first_error.get_or_insert(e);
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        }));
+        async move {
+            for t in tasks {
+                t.await.expect("worker");
+            }
+            let took = started.elapsed();
+            let take = |h: Rc<RefCell<Histogram<u64>>>| h.replace(histogram());
+            Measured {
+                took,
+                all: take(all),
+                cold: take(cold),
+                hot: take(hot_h),
+                figures: figures.take(),
+            }
+        }
     };
 
-    let (mixed, hot_phase) = local.block_on(&rt, async {
+    let (mixed, steady, hot_phase) = local.block_on(&rt, async {
         // The first page after start, alone: tenant 1's, which also compiles its design.
         let first = fetch(&client, &base, &hosts[1], "/").await;
         seen.borrow_mut()[1] = true;
-        let (tasks, started, all, cold, _, figures) =
-            phase((1..=n).collect(), args.mixed_secs, true);
+        let mut mixed = phase(Load {
+            tenants: mixed_set.clone(),
+            secs: args.mixed_secs,
+            rate: None,
+            probe: shuffled(mixed_set.clone(), 0x5eed_cafe),
+        })
+        .await;
         match first {
-            Ok(us) => cold.borrow_mut().saturating_record(us),
+            Ok(us) => mixed.cold.saturating_record(us),
             Err(e) => panic!("the first page failed: {e}"),
         }
-        for t in tasks {
-            t.await.expect("worker");
-        }
-        let mixed = (started.elapsed(), all, cold, figures);
-        let (tasks, started, _, _, hot_h, figures) = phase(hot.to_vec(), args.hot_secs, false);
-        for t in tasks {
-            t.await.expect("worker");
-        }
-        (mixed, (started.elapsed(), hot_h, figures))
+        let rate = mixed.all.len() as f64 / mixed.took.as_secs_f64() * args.steady_share;
+        let steady = phase(Load {
+            tenants: mixed_set.clone(),
+            secs: args.mixed_secs,
+            rate: Some(rate),
+            probe: shuffled(steady_set.clone(), 0x5eed_f00d),
+        })
+        .await;
+        let hot_phase = phase(Load {
+            tenants: hot.to_vec(),
+            secs: args.hot_secs,
+            rate: None,
+            probe: Vec::new(),
+        })
+        .await;
+        (mixed, steady, hot_phase)
     });
     let rss_mb = rss_kb(args.pid) as f64 / 1024.0;
-    let (m_took, m_all, m_cold, m_fig) = mixed;
-    let (h_took, h_hist, h_fig) = hot_phase;
-    let (m_fig, h_fig) = (m_fig.borrow(), h_fig.borrow());
-    for f in [&*m_fig, &*h_fig] {
-        if let Some(e) = &f.first_error {
-            eprintln!("tenant-load: {} errors, first: {e}", f.errors);
+    for m in [&mixed, &steady, &hot_phase] {
+        if let Some(e) = &m.figures.first_error {
+            eprintln!("tenant-load: {} errors, first: {e}", m.figures.errors);
         }
     }
-    let (m_all, m_cold, h_hist) = (m_all.borrow(), m_cold.borrow(), h_hist.borrow());
     let ms = |h: &Histogram<u64>, q: f64| h.value_at_quantile(q) as f64 / 1000.0;
+    let rps = |m: &Measured, h: &Histogram<u64>| h.len() as f64 / m.took.as_secs_f64();
     let line = format!(
-        "{}\t{}\t{}\t{:.0}\t{:.2}\t{:.2}\t{:.0}\t{}\t{:.1}\t{:.1}\t{:.0}\t{}\n",
+        "{}\t{}\t{}\t{:.0}\t{:.2}\t{:.2}\t{:.0}\t{}\t{:.1}\t{:.1}\t{:.0}\t{}\t{:.0}\t{:.2}\t{}\t{:.1}\t{:.1}\n",
         args.backend,
         n,
         args.cache_mb,
-        h_hist.len() as f64 / h_took.as_secs_f64(),
-        ms(&h_hist, 0.5),
-        ms(&h_hist, 0.99),
-        m_all.len() as f64 / m_took.as_secs_f64(),
-        m_cold.len(),
-        ms(&m_cold, 0.5),
-        ms(&m_cold, 0.99),
+        rps(&hot_phase, &hot_phase.hot),
+        ms(&hot_phase.hot, 0.5),
+        ms(&hot_phase.hot, 0.99),
+        rps(&mixed, &mixed.all),
+        mixed.cold.len(),
+        ms(&mixed.cold, 0.5),
+        ms(&mixed.cold, 0.99),
         rss_mb,
-        m_fig.errors + h_fig.errors,
+        mixed.figures.errors + steady.figures.errors + hot_phase.figures.errors,
+        rps(&steady, &steady.all),
+        ms(&steady.all, 0.99),
+        steady.cold.len(),
+        ms(&steady.cold, 0.5),
+        ms(&steady.cold, 0.99),
     );
     eprint!("tenant-load: {line}");
     use std::io::Write;
@@ -364,12 +480,14 @@ fn table(file: &PathBuf) -> anyhow::Result<()> {
         .lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| l.split('\t').collect())
-        .filter(|r: &Vec<&str>| r.len() >= 12)
+        .filter(|r: &Vec<&str>| r.len() >= 17)
         .collect();
     println!(
-        "| backend | tenants | cache MB | hot req/s | vs N=1 | hot p50 ms | hot p99 ms | mixed req/s | cold pages | cold p50 ms | cold p99 ms | RSS MB | errors |"
+        "| backend | tenants | cache MB | hot req/s | vs N=1 | hot p50 ms | hot p99 ms | mixed req/s | cold pages | cold p50 ms | cold p99 ms | steady req/s | steady p99 ms | steady cold pages | steady cold p50 ms | steady cold p99 ms | RSS MB | errors |"
     );
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!(
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
     for r in &rows {
         let base = rows
             .iter()
@@ -379,9 +497,19 @@ fn table(file: &PathBuf) -> anyhow::Result<()> {
             (Some(b), Ok(v)) if b > 0.0 => format!("{:.2}", v / b),
             _ => "-".into(),
         };
+        // No cold page in a phase (N too small to keep tenants for it): no figures.
+        let cold = |count: &str, p50: &str, p99: &str| {
+            if count == "0" {
+                ("0".to_owned(), "-".to_owned(), "-".to_owned())
+            } else {
+                (count.to_owned(), p50.to_owned(), p99.to_owned())
+            }
+        };
+        let (c, c50, c99) = cold(r[7], r[8], r[9]);
+        let (s, s50, s99) = cold(r[14], r[15], r[16]);
         println!(
-            "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {} | {} | {} | {} | {} |",
-            r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10], r[11]
+            "| {} | {} | {} | {} | {ratio} | {} | {} | {} | {c} | {c50} | {c99} | {} | {} | {s} | {s50} | {s99} | {} | {} |",
+            r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[12], r[13], r[10], r[11]
         );
     }
     Ok(())
