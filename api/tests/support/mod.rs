@@ -510,6 +510,69 @@ pub fn keep_cookies(jar: &mut BTreeMap<String, String>, r: &Response) {
     }
 }
 
+/// Looks with `look` every 20 ms until `done` holds for what it saw (a change made on one
+/// node, served by another; a count that catches up): what it saw then, and how long it
+/// took. Fails after `bound`, saying what it last saw.
+pub fn poll_until<T: std::fmt::Debug>(
+    bound: Duration,
+    what: &str,
+    mut look: impl FnMut() -> T,
+    mut done: impl FnMut(&T) -> bool,
+) -> (T, Duration) {
+    let start = std::time::Instant::now();
+    loop {
+        let seen = look();
+        if done(&seen) {
+            return (seen, start.elapsed());
+        }
+        if start.elapsed() >= bound {
+            // Whole pages are long: their start (status and head) is what tells.
+            let mut last = format!("{seen:?}");
+            if let Some((cut, _)) = last.char_indices().nth(800) {
+                last.truncate(cut);
+                last.push_str(" …");
+            }
+            panic!("{what}: not seen within {bound:?}; last seen: {last}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A template folder as the owner API's upload body (`files`: each `path` with its `text`,
+/// or `base64` when it is not UTF-8), in path order.
+pub fn folder_upload(dir: &Path) -> Vec<Value> {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<Value>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(root, &p, out);
+                continue;
+            }
+            let rel = p
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let bytes = std::fs::read(&p).unwrap();
+            out.push(match String::from_utf8(bytes) {
+                Ok(text) => serde_json::json!({"path": rel, "text": text}),
+                Err(e) => {
+                    serde_json::json!({"path": rel, "base64": STANDARD.encode(e.into_bytes())})
+                }
+            });
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
 /// The items of every collection of a demo tenant, by urlId.
 pub fn fixture_items(tenant: &str) -> BTreeMap<String, Value> {
     let dir = root().join("fixtures").join(tenant).join("collections");
