@@ -15,59 +15,27 @@
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api)
 # needs: wrk, curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 secs=${1:-10}
 rounds=${ROUNDS:-2}
 clients=${CLIENTS:-16}
 scale=${PGBENCH_SCALE:-10}
 
-command -v wrk >/dev/null || { echo "cart-load.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
-bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-[[ -x "$bin/initdb" ]] || { echo "cart-load.sh: no PostgreSQL server binaries (apt-get install -y postgresql)" >&2; exit 2; }
-if [[ -z "${TESSERA:-}" ]]; then
-  (cd "$root" && cargo build --release -q -p api)
-  TESSERA="$root/target/release/tessera"
-fi
-
-work=$(mktemp -d)
-chmod 755 "$work"
-pid=
-as_pg=()
-if [[ $(id -u) == 0 ]]; then as_pg=(runuser -u postgres --); fi
-cleanup() {
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  "${as_pg[@]}" "$bin/pg_ctl" -D "$work/pg" stop -m fast >/dev/null 2>&1 || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+need_wrk
+find_postgres
+tessera_binary
 
 # --- PostgreSQL -------------------------------------------------------------------------
-pgport=$(free_port)
-mkdir -p "$work/pg"
-[[ $(id -u) == 0 ]] && chown postgres "$work/pg"
-"${as_pg[@]}" "$bin/initdb" -D "$work/pg" -U postgres -A trust >/dev/null
-"${as_pg[@]}" "$bin/pg_ctl" -D "$work/pg" -l "$work/pg/log" -w \
-  -o "-p $pgport -k $work/pg -c listen_addresses=127.0.0.1 -c max_connections=200" start >/dev/null
-psql() { "$bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -qtA "$@"; }
-psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
-"$bin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
+start_postgres
+pg_psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
+"$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
 
 # --- tessera --------------------------------------------------------------------------
-port=$(free_port)
-RUST_LOG=warn "$TESSERA" serve --listen "127.0.0.1:$port" --data-dir "$work/data" \
+start_server --data-dir "$work/data" \
   --database-url "postgres://postgres@127.0.0.1:$pgport/tessera" --fixtures "$root/fixtures" \
-  --cart-writes-per-minute 100000000 >"$work/serve.out" 2>"$work/serve.err" &
-pid=$!
-for _ in $(seq 1 300); do
-  curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && break
-  sleep 0.1
-done
-curl -fs "http://127.0.0.1:$port/healthz" >/dev/null || { echo "cart-load.sh: the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1; }
+  --cart-writes-per-minute 100000000
 # Nothing sells out during the runs.
-psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
+pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
 host=loam-lantern.localhost
 crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
   | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
@@ -111,12 +79,11 @@ adds() {
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
 tpcb() {
-  "$bin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
+  "$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
     | awk '/^tps = / {print $3}'
 }
-best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
 
-version=$("$bin/postgres" --version | awk '{print $3}')
+version=$("$pgbin/postgres" --version | awk '{print $3}')
 echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
 a=() p=()
 for _ in $(seq 1 "$rounds"); do
@@ -124,7 +91,7 @@ for _ in $(seq 1 "$rounds"); do
   p+=("$(tpcb)")
 done
 ba=$(best "${a[@]}") bp=$(best "${p[@]}")
-carts=$(psql -d tessera -c "SELECT count(*) FROM cart")
+carts=$(pg_psql -d tessera -c "SELECT count(*) FROM cart")
 printf '%-40s %10.0f\n' "add-to-cart requests/s (HTTP, new carts)" "$ba"
 printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
 printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$ba/$bp)")"

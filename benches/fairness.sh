@@ -19,46 +19,25 @@
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api)
 # needs: wrk (apt-get install -y wrk), curl, python3
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 secs=${1:-10}
 flood=${FLOOD:-256}
 share=${SHARE:-8}
 kinds=${KINDS:-pages carts}
 
-command -v wrk >/dev/null || { echo "fairness.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
-if [[ -z "${TESSERA:-}" ]]; then
-  (cd "$root" && cargo build --release -q -p api)
-  TESSERA="${CARGO_TARGET_DIR:-$root/target}/release/tessera"
-fi
+need_wrk
+tessera_binary
 
-work=$(mktemp -d)
-pid=
 flood_pid=
-cleanup() {
-  [[ -n "$flood_pid" ]] && kill "$flood_pid" 2>/dev/null || true
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+before_cleanup() { [[ -z "$flood_pid" ]] || kill "$flood_pid" 2>/dev/null; }
+server_log=error
 
 # start CAP: the server on the demo fixtures (imported into $work/data on the first start)
 # with this per-site cap; the flood comes from one address, so no per-client cap.
 start() {
-  port=$(free_port)
-  RUST_LOG=error "$TESSERA" serve --listen "127.0.0.1:$port" --data-dir "$work/data" \
-    --fixtures "$root/fixtures" --no-analytics --max-connections-per-client 0 \
-    --tenant-max-in-flight "$1" >"$work/serve.out" 2>"$work/serve.err" &
-  pid=$!
-  for _ in $(seq 1 300); do
-    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "fairness.sh: the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1
+  start_server --data-dir "$work/data" --fixtures "$root/fixtures" --no-analytics \
+    --max-connections-per-client 0 --tenant-max-in-flight "$1"
 }
-stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
 
 # ms TEXT: a wrk duration (850.00us, 1.20ms, 1.05s) in milliseconds.
 ms() { python3 -c '
@@ -67,24 +46,6 @@ t = sys.argv[1]
 for unit, f in (("us", 0.001), ("ms", 1.0), ("m", 60000.0), ("s", 1000.0)):
     if t.endswith(unit):
         print(f"{float(t[:-len(unit)]) * f:.2f}"); break' "$1"; }
-
-# cart_cookies HOST: a visitor's cookies (crumb and cart) after adding the first product's
-# first variant of the site's shop to a new cart.
-cart_cookies() {
-  local jar="$work/jar" item sku tenant=${1%.localhost}
-  rm -f "$jar"
-  curl -fs -c "$jar" -H "Host: $1" "http://127.0.0.1:$port/" -o /dev/null
-  local crumb; crumb=$(awk '$6 == "crumb" {print $7}' "$jar")
-  read -r item sku < <(python3 - "$root/fixtures/$tenant/collections/shop.json" <<'PY'
-import json, sys
-i = [i for i in json.load(open(sys.argv[1]))["items"] if i.get("variants")][0]
-print(i["id"], i["variants"][0]["sku"])
-PY
-)
-  curl -fs -b "$jar" -c "$jar" -H "Host: $1" -H "X-CSRF-Token: $crumb" -H "Content-Type: application/json" \
-    -d "{\"itemId\":\"$item\",\"sku\":\"$sku\"}" "http://127.0.0.1:$port/api/commerce/shopping-cart/entries" -o /dev/null
-  awk '$6 == "crumb" || $6 == "tessera-cart" {printf "%s%s=%s", sep, $6, $7; sep="; "}' "$jar"
-}
 
 # quiet: "p50 p99" of the quiet client over $secs seconds, in milliseconds.
 quiet() {
@@ -131,7 +92,7 @@ for cap in 0 "$share"; do
   rows+=("$(printf '| %-5s | %-8s | %6s / %-7s | %7s / %-8s | %6s | %6s | %9s | %9s |' "$kind" "$label" \
     "$alone50" "$alone99" "$under50" "$under99" "$(ratio "$under50" "$alone50")" \
     "$(ratio "$under99" "$alone99")" "$served" "$refused")")
-  stop
+  stop_server
 done
 done
 echo "| flood | fairness | alone p50 / p99 ms | flooded p50 / p99 ms | p50 x | p99 x | flood 200/s | flood 503/s |"

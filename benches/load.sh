@@ -15,18 +15,14 @@
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api)
 # needs: wrk (apt-get install -y wrk), curl, python3
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-root=$(cd "$here/.." && pwd)
+source "$(dirname "$0")/lib.sh"
 secs=${1:-10}
 rounds=${ROUNDS:-2}
 conns=${CONNECTIONS:-32}
 threads=${THREADS:-1}
 
-command -v wrk >/dev/null || { echo "load.sh: wrk is not installed (apt-get install -y wrk)" >&2; exit 2; }
-if [[ -z "${TESSERA:-}" ]]; then
-  (cd "$root" && cargo build --release -q -p api)
-  TESSERA="$root/target/release/tessera"
-fi
+need_wrk
+tessera_binary
 
 # Pages measured: tenant host, path, asset name for the static copy, and "cart" for a
 # visitor with one item in their cart.
@@ -37,53 +33,11 @@ pages=(
   "skyward.localhost /notes notes.html -"
 )
 
-work=$(mktemp -d)
-pid=
-cleanup() {
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-
-# start FIXTURES_DIR DATA_DIR: starts the server and waits until it answers.
-start() {
-  port=$(free_port)
-  RUST_LOG=warn "$TESSERA" serve --listen "127.0.0.1:$port" --data-dir "$2" --fixtures "$1" \
-    >"$work/serve.out" 2>"$work/serve.err" &
-  pid=$!
-  for _ in $(seq 1 300); do
-    curl -fs "http://127.0.0.1:$port/healthz" >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  echo "load.sh: the server did not start:" >&2; cat "$work/serve.err" >&2; exit 1
-}
-stop() { kill "$pid"; wait "$pid" 2>/dev/null || true; pid=; }
-
 # fetch HOST PATH [COOKIE]
 fetch() { curl -fs -H "Host: $1" ${3:+-H "Cookie: $3"} "http://127.0.0.1:$port$2"; }
 
-# cart_cookies HOST: a visitor's cookies (crumb and cart) after adding the first product's
-# first variant to a new cart on the running server.
-cart_cookies() {
-  local jar="$work/jar-$port" item sku
-  rm -f "$jar"
-  curl -fs -c "$jar" -H "Host: $1" "http://127.0.0.1:$port/" -o /dev/null
-  local crumb; crumb=$(awk '$6 == "crumb" {print $7}' "$jar")
-  read -r item sku < <(python3 - "$root/fixtures/loam-lantern/collections/shop.json" <<'PY'
-import json, sys
-i = json.load(open(sys.argv[1]))["items"][0]
-print(i["id"], i["variants"][0]["sku"])
-PY
-)
-  curl -fs -b "$jar" -c "$jar" -H "Host: $1" -H "X-CSRF-Token: $crumb" -H "Content-Type: application/json" \
-    -d "{\"itemId\":\"$item\",\"sku\":\"$sku\"}" "http://127.0.0.1:$port/api/commerce/shopping-cart/entries" -o /dev/null
-  awk '$6 == "crumb" || $6 == "tessera-cart" {printf "%s%s=%s", sep, $6, $7; sep="; "}' "$jar"
-}
-
 echo "capturing pages ..." >&2
-start "$root/fixtures" "$work/data1"
+start_server --data-dir "$work/data1" --fixtures "$root/fixtures"
 product=$(python3 - "$root/fixtures/loam-lantern/collections/shop.json" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))["items"][0]["urlId"])
@@ -100,9 +54,9 @@ for p in "${pages[@]}"; do
   fetch "$host" "$path" "$cookies" >"$work/fixtures/$tenant/template/assets/load/$asset"
   resolved+=("$host $path $asset $cart")
 done
-stop
+stop_server
 
-start "$work/fixtures" "$work/data2"
+start_server --data-dir "$work/data2" --fixtures "$work/fixtures"
 # The cart visitor's cookies on this server (a new cart with the same item).
 declare -A cookies_of=()
 for p in "${resolved[@]}"; do
@@ -123,7 +77,6 @@ rps() {
   if grep -q "Non-2xx" <<<"$out"; then echo "load.sh: errors on $1$2:" >&2; echo "$out" >&2; exit 1; fi
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
-best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
 
 echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
 printf '%-44s %9s %12s %12s %7s\n' page bytes "dynamic r/s" "static r/s" ratio

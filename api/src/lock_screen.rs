@@ -222,7 +222,7 @@ pub fn routes() -> OpenApiRouter<App> {
         (status = 500, description = "The password check failed.", body = String, content_type = "text/html"),
         (status = 503, description = "The store cannot be reached right now.", body = String, content_type = "text/plain")))]
 pub async fn unlock(State(app): State<App>, req: Request) -> Response {
-    let found = match resolve(&app, host_of(&req)).await {
+    let found = match resolve(&app, host_of(&req), req.extensions().get()).await {
         Ok(found) => found,
         Err(why) => return no_site(why),
     };

@@ -209,11 +209,17 @@ pub fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
     (routes, doc)
 }
 
-/// The router with every route and layer.
+/// The router with every route and layer but the per-site cap (unit tests).
 pub fn router(app: App) -> Router {
+    capped_router(app, 0)
+}
+
+/// The router with every route and layer, each site's requests in flight capped at
+/// `tenant_max_in_flight` (0: no cap; [`crate::http::fairness`]).
+pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
     let (api, doc) = api_routes();
     let doc = crate::openapi::Served::new(&doc);
-    Router::new()
+    let mut routes = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route(
             crate::openapi::PATH,
@@ -229,7 +235,15 @@ pub fn router(app: App) -> Router {
             REQUEST_TIMEOUT,
         ))
         .layer(CatchPanicLayer::new())
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http());
+    if tenant_max_in_flight > 0 {
+        use crate::http::fairness::{Fairness, limit};
+        let fairness = Fairness::new(app.store.clone(), tenant_max_in_flight);
+        // Outside the other layers, so a refusal costs no more than the host lookup; inside
+        // the security headers, so its 503s carry them as every other answer does.
+        routes = routes.layer(axum::middleware::from_fn_with_state(fairness, limit));
+    }
+    routes
         .layer(crate::http::security::headers((&app).into()))
         .with_state(app)
 }
@@ -242,16 +256,9 @@ pub async fn serve(
     app: App,
     limits: &crate::listen::Limits,
 ) -> std::io::Result<()> {
-    use crate::http::fairness::{Fairness, limit};
     use tower_http::timeout::DeadlineBody;
-    let fairness = Fairness::new(app.store.clone(), limits.tenant_max_in_flight);
     let body_timeout = limits.body_timeout;
-    let security = crate::http::security::headers((&app).into());
-    let service = router(app)
-        .layer(axum::middleware::from_fn_with_state(fairness, limit))
-        // The security headers once more, outside the per-site cap, so that its 503s carry
-        // them too (set only where missing, so the router's own are not doubled).
-        .layer(security)
+    let service = capped_router(app, limits.tenant_max_in_flight)
         // One deadline for the whole body from the headers on, so a body trickled a byte
         // at a time is cut off too; the body reader answers 408 ([`crate::http::body`]).
         // (A request without a body, most of them, needs no timer.)
@@ -320,7 +327,7 @@ pub(crate) fn no_site(why: NoSite) -> Response {
 }
 
 async fn page(State(app): State<App>, req: Request) -> Response {
-    let found = match resolve(&app, host_of(&req)).await {
+    let found = match resolve(&app, host_of(&req), req.extensions().get()).await {
         Ok(found) => found,
         Err(why) => return no_site(why),
     };
@@ -786,6 +793,8 @@ fn content_type(path: &str) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::site::HostTenant;
+    use tenants::Tenant;
     use tower::ServiceExt;
 
     async fn get(router: &Router, path: &str) -> (StatusCode, String) {
@@ -871,9 +880,10 @@ mod tests {
         assert!(!renders.is_slow());
     }
 
-    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-    async fn a_slow_template_moves_to_the_blocking_pool_and_pages_stay_the_same() {
-        let dir = std::env::temp_dir().join(format!("tessera-slow-render-{}", std::process::id()));
+    /// An embedded store in a fresh directory (`tessera-NAME-PID`) with harbor-lane imported.
+    async fn harbor_store(name: &str) -> (Store, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("tessera-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         let store = Store::open(&tenants::StoreConfig::Embedded {
             data_dir: dir.clone(),
         })
@@ -884,6 +894,12 @@ mod tests {
         tenants::import::import_dir(&store, &fixture, &mut |_| {})
             .await
             .unwrap();
+        (store, dir)
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_slow_template_moves_to_the_blocking_pool_and_pages_stay_the_same() {
+        let (store, dir) = harbor_store("slow-render").await;
         // Every render counts as slow: the first SLOW_RENDERS run inline, then the template
         // is flagged.
         let app = App::new(store.clone()).with_inline_render_limit(Duration::ZERO);
@@ -901,6 +917,80 @@ mod tests {
         assert_eq!(status, StatusCode::OK);
         assert_eq!(inline, pooled);
         assert!(inline.contains("<html"), "{inline}");
+        store.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    const HARBOR: &str = "harbor-lane.localhost";
+    /// A host no site has.
+    const NOWHERE: &str = "nowhere.localhost";
+
+    /// The status of a GET of `path` on `host`, with `known` in the request's extensions.
+    async fn status(router: &Router, host: &str, path: &str, known: Option<HostTenant>) -> u16 {
+        let mut req = axum::http::Request::builder()
+            .uri(path)
+            .header(header::HOST, host)
+            .body(Body::empty())
+            .unwrap();
+        if let Some(known) = known {
+            req.extensions_mut().insert(known);
+        }
+        router.clone().oneshot(req).await.unwrap().status().as_u16()
+    }
+
+    /// With the per-site cap on (its layer looks the tenant up and passes it on) and off
+    /// (the handler looks it up), pages and API calls find their site, and unknown hosts
+    /// get 404.
+    #[tokio::test]
+    async fn pages_and_calls_find_their_site_with_the_cap_on_and_off() {
+        let (store, dir) = harbor_store("resolve-cap").await;
+        for cap in [0, 8] {
+            let router = capped_router(App::new(store.clone()), cap);
+            for path in ["/", "/api/commerce/shopping-cart"] {
+                assert_eq!(
+                    status(&router, HARBOR, path, None).await,
+                    200,
+                    "{path}, cap {cap}"
+                );
+                assert_eq!(
+                    status(&router, NOWHERE, path, None).await,
+                    404,
+                    "{path}, cap {cap}"
+                );
+            }
+        }
+        store.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+
+    /// `resolve` takes the tenant a layer found for the request's host without asking the
+    /// store: a host no site has is served the site its `HostTenant` names (only the
+    /// extension can have named it), and one that says "no site" is believed. A
+    /// `HostTenant` found for another host is not this request's, and is passed over.
+    #[tokio::test]
+    async fn a_tenant_found_by_a_layer_is_not_looked_up_again() {
+        let (store, dir) = harbor_store("resolve-known").await;
+        let harbor = store.tenant_by_host(HARBOR).await.unwrap();
+        assert!(harbor.is_some());
+        let router = router(App::new(store.clone()));
+        let known = |host: &str, tenant: &Option<Arc<Tenant>>| {
+            Some(HostTenant {
+                host: host.to_owned(),
+                tenant: tenant.clone(),
+            })
+        };
+        for path in ["/", "/api/commerce/shopping-cart"] {
+            let here = known(NOWHERE, &harbor);
+            assert_eq!(status(&router, NOWHERE, path, here).await, 200, "{path}");
+            let none = known(HARBOR, &None);
+            assert_eq!(status(&router, HARBOR, path, none).await, 404, "{path}");
+            let elsewhere = known(HARBOR, &harbor);
+            assert_eq!(
+                status(&router, NOWHERE, path, elsewhere).await,
+                404,
+                "{path}"
+            );
+        }
         store.close().await.unwrap();
         let _ = std::fs::remove_dir_all(dir);
     }

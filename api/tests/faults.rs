@@ -8,14 +8,12 @@
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::io::{Read, Write};
-use std::net::TcpStream;
 use std::sync::atomic::{AtomicU16, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use support::{Backend, Response, Server, item_id};
+use support::{Backend, Response, Server, cookie_header, item_id, keep_cookies, try_request};
 
 const LOAM: &str = "loam-lantern.localhost";
 const QUILL: &str = "quillback.localhost";
@@ -27,69 +25,6 @@ const FORM_SAVE: &str = "/api/form/SaveFormSubmission";
 const RESTOCK: &str = "/api/site-users/account/notifications/restock";
 /// quillback's repair booking form.
 const BOOKING: &str = "a11ce5000000000000c0f0e1";
-
-// ---------------------------------------------------------------------------------------
-// A client that, unlike `support::request`, reports a missing answer instead of panicking:
-// the server may be dead or restarting under it.
-
-/// One HTTP/1.1 request; `None` when no whole answer came (refused, reset, timed out).
-fn attempt(
-    port: u16,
-    method: &str,
-    host: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: &str,
-    timeout: Duration,
-) -> Option<Response> {
-    if port == 0 {
-        return None;
-    }
-    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
-    let mut s = TcpStream::connect_timeout(&addr, timeout).ok()?;
-    s.set_read_timeout(Some(timeout)).ok()?;
-    s.set_write_timeout(Some(timeout)).ok()?;
-    let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
-    for (k, v) in headers {
-        head.push_str(&format!("{k}: {v}\r\n"));
-    }
-    if !body.is_empty() || matches!(method, "POST" | "PUT" | "DELETE") {
-        head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    }
-    s.write_all(format!("{head}\r\n{body}").as_bytes()).ok()?;
-    let mut raw = Vec::new();
-    s.read_to_end(&mut raw).ok()?;
-    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let status = head.split_whitespace().nth(1)?.parse().ok()?;
-    let mut body = raw[split + 4..].to_vec();
-    if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        body = dechunk(&body)?;
-    }
-    Some(Response {
-        status,
-        head,
-        body: String::from_utf8_lossy(&body).to_string(),
-    })
-}
-
-/// A chunked body, or `None` when it was cut short.
-fn dechunk(mut s: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let end = s.windows(2).position(|w| w == b"\r\n")?;
-        let n = usize::from_str_radix(std::str::from_utf8(&s[..end]).ok()?.trim(), 16).ok()?;
-        if n == 0 {
-            return Some(out);
-        }
-        let rest = s.get(end + 2..)?;
-        out.extend_from_slice(rest.get(..n)?);
-        s = rest.get(n + 2..)?;
-    }
-}
 
 /// A browser on one site: a cookie jar, an address, the crumb, and the server's current
 /// port (it changes when the server is restarted).
@@ -115,12 +50,7 @@ impl Browser {
     /// Sends a request with the jar's cookies and the crumb, keeps the cookies the answer
     /// sets. `None`: no answer.
     fn send(&mut self, method: &str, path: &str, body: Option<&Value>) -> Option<Response> {
-        let cookie = self
-            .cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ");
+        let cookie = cookie_header(&self.cookies);
         let crumb = self.cookies.get("crumb").cloned().unwrap_or_default();
         let mut headers: Vec<(&str, &str)> = vec![("X-Forwarded-For", &self.ip)];
         if !cookie.is_empty() {
@@ -134,17 +64,8 @@ impl Browser {
             headers.push(("Content-Type", "application/json"));
         }
         let port = self.port.load(Ordering::SeqCst);
-        let r = attempt(port, method, self.host, path, &headers, &text, self.timeout)?;
-        for line in r.headers("set-cookie") {
-            let pair = line.split(';').next().unwrap_or("");
-            if let Some((k, v)) = pair.split_once('=') {
-                if line.contains("Max-Age=0") || v.is_empty() {
-                    self.cookies.remove(k);
-                } else {
-                    self.cookies.insert(k.to_string(), v.to_string());
-                }
-            }
-        }
+        let r = try_request(port, method, self.host, path, &headers, &text, self.timeout)?;
+        keep_cookies(&mut self.cookies, &r);
         Some(r)
     }
 }
@@ -980,7 +901,7 @@ fn postgres_restarted_under_load() {
                         // A site no one asked for since the database went away: nothing
                         // of it is cached, so its page cannot be made.
                         let port = b.port.load(Ordering::SeqCst);
-                        let r = attempt(port, "GET", cold, "/", &[], "", b.timeout);
+                        let r = try_request(port, "GET", cold, "/", &[], "", b.timeout);
                         ("GET / of a cold site", true, r)
                     } else {
                         load_step(&mut b, i)

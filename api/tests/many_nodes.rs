@@ -10,30 +10,15 @@
 
 mod support;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::{Backend, Response, Server, Visitor, request};
+use support::{Backend, Response, Server, Visitor, folder_upload, poll_until, request};
 
 const LOAM: &str = "loam-lantern.localhost";
 
 /// The README's bound on serving stale data after a missed notification.
 const STALENESS_BOUND: Duration = Duration::from_secs(2);
-
-/// Polls `check` every 20 ms until it holds; fails after `bound`. Returns the time taken.
-fn within(bound: Duration, what: &str, mut check: impl FnMut() -> bool) -> Duration {
-    let start = Instant::now();
-    loop {
-        if check() {
-            return start.elapsed();
-        }
-        assert!(
-            start.elapsed() < bound,
-            "{what}: not served within {bound:?}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 /// A new owner token of loam-lantern with `role` (`tessera token create`).
 fn token(server: &Server, role: &str) -> String {
@@ -101,11 +86,12 @@ fn listener_of(node: &Server) -> String {
         "SELECT pid FROM pg_stat_activity WHERE application_name = 'tessera-listener {}'",
         node.pid()
     );
-    let mut pid = String::new();
-    within(Duration::from_secs(10), "the listener connects", || {
-        pid = psql(node, &sql);
-        !pid.is_empty() && !pid.contains('\n')
-    });
+    let (pid, _) = poll_until(
+        Duration::from_secs(10),
+        "the listener connects",
+        || psql(node, &sql),
+        |pid| !pid.is_empty() && !pid.contains('\n'),
+    );
     pid
 }
 
@@ -135,6 +121,18 @@ fn new_product(node: &Server, token: &str, url_id: &str) -> (String, String) {
     )
 }
 
+/// Puts the product `id` (`url_id`) through `node` with this title and price.
+fn edit_product(node: &Server, token: &str, id: &str, url_id: &str, title: &str, price: i64) {
+    let r = owner(
+        node,
+        token,
+        "PUT",
+        &format!("/api/owner/items/{id}"),
+        &product(url_id, title, price),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
 fn product(url_id: &str, title: &str, price: i64) -> Value {
     json!({"urlId": url_id, "title": title, "recordType": 11, "productType": 1,
         "body": "<p>Thrown on the wheel.</p>",
@@ -151,50 +149,49 @@ fn changes_on_one_node_are_served_by_the_other_within_a_second() {
 
     // A new product: B serves it (and has it cached from here on).
     let (id, path) = new_product(&a, &admin, "ash-glaze-bowl");
-    within(second, "a new product", || page(&b, &path).status == 200);
+    poll_until(
+        second,
+        "a new product",
+        || page(&b, &path),
+        |r| r.status == 200,
+    );
     assert!(page(&b, &path).body.contains("Ash Glaze Bowl"));
 
     // Content: a new title.
-    let item = format!("/api/owner/items/{id}");
-    let r = owner(
-        &a,
-        &admin,
-        "PUT",
-        &item,
-        &product("ash-glaze-bowl", "Celadon Bowl", 2400),
+    edit_product(&a, &admin, &id, "ash-glaze-bowl", "Celadon Bowl", 2400);
+    let (_, took) = poll_until(
+        second,
+        "an item edit",
+        || page(&b, &path),
+        |r| r.body.contains("Celadon Bowl"),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let took = within(second, "an item edit", || {
-        page(&b, &path).body.contains("Celadon Bowl")
-    });
     eprintln!("an item edit on A was served by B after {took:?}");
 
     // Price.
     assert_eq!(variant(&b, &path)["price"], 2400);
-    let r = owner(
-        &a,
-        &admin,
-        "PUT",
-        &item,
-        &product("ash-glaze-bowl", "Celadon Bowl", 3100),
+    edit_product(&a, &admin, &id, "ash-glaze-bowl", "Celadon Bowl", 3100);
+    poll_until(
+        second,
+        "a price change",
+        || variant(&b, &path)["price"].clone(),
+        |price| *price == 3100,
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    within(second, "a price change", || {
-        variant(&b, &path)["price"] == 3100
-    });
 
     // Stock: the owner's restock, in the page and the live stock route.
     let r = owner(
         &a,
         &admin,
         "PUT",
-        &format!("{item}/stock"),
+        &format!("/api/owner/items/{id}/stock"),
         &json!({"sku": "AGB-1", "quantity": 9}),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    within(second, "a restock in the page", || {
-        variant(&b, &path)["qtyInStock"] == 9
-    });
+    poll_until(
+        second,
+        "a restock in the page",
+        || variant(&b, &path)["qtyInStock"].clone(),
+        |n| *n == 9,
+    );
     let live = |node: &Server| {
         page(node, &format!("/api/commerce/inventory/stock/?itemId={id}")).json()["results"][0]
             ["qtyInStock"]
@@ -208,10 +205,10 @@ fn changes_on_one_node_are_served_by_the_other_within_a_second() {
         json!({"itemId": id, "sku": "AGB-1", "quantity": 2}),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    within(second, "stock taken by a cart", || live(&b) == 7);
+    poll_until(second, "stock taken by a cart", || live(&b), |n| *n == 7);
 
     // Template: a new version uploaded through A.
-    let mut files = template_files();
+    let mut files = folder_upload(&support::root().join("fixtures/loam-lantern/template"));
     let footer = files
         .iter_mut()
         .find(|f| f["path"] == "regions/footer.region")
@@ -227,38 +224,12 @@ fn changes_on_one_node_are_served_by_the_other_within_a_second() {
         &json!({"files": files}),
     );
     assert_eq!(r.status, 201, "{}", r.body);
-    within(second, "a template upload", || {
-        page(&b, "/about").body.contains("Footer from node A")
-    });
-}
-
-/// loam-lantern's template folder as an upload body.
-fn template_files() -> Vec<Value> {
-    use base64::Engine;
-    use base64::engine::general_purpose::STANDARD;
-    fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Value>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(root, &p, out);
-                continue;
-            }
-            let rel = p.strip_prefix(root).unwrap().to_string_lossy().into_owned();
-            let bytes = std::fs::read(&p).unwrap();
-            out.push(match String::from_utf8(bytes) {
-                Ok(text) => json!({"path": rel, "text": text}),
-                Err(e) => json!({"path": rel, "base64": STANDARD.encode(e.into_bytes())}),
-            });
-        }
-    }
-    let root = support::root().join("fixtures/loam-lantern/template");
-    let mut out = Vec::new();
-    walk(&root, &root, &mut out);
-    out
+    poll_until(
+        second,
+        "a template upload",
+        || page(&b, "/about"),
+        |r| r.body.contains("Footer from node A"),
+    );
 }
 
 /// B's notification connection is lost, visibly (terminated) or silently (its backend
@@ -270,21 +241,18 @@ fn a_node_that_misses_notifications_is_stale_for_at_most_the_bound() {
     let b = a.another_node();
     let admin = token(&a, "admin");
     let (id, path) = new_product(&a, &admin, "lost-notice-bowl");
-    let item = format!("/api/owner/items/{id}");
-    let rename = |title: &str| {
-        let r = owner(
-            &a,
-            &admin,
-            "PUT",
-            &item,
-            &product("lost-notice-bowl", title, 2400),
-        );
-        assert_eq!(r.status, 200, "{}", r.body);
+    let rename = |title: &str| edit_product(&a, &admin, &id, "lost-notice-bowl", title, 2400);
+    // What B serves at the product's page, until it shows `title`.
+    let served = |bound: Duration, what: &str, title: &str| {
+        poll_until(bound, what, || page(&b, &path), |r| r.body.contains(title)).1
     };
     // B has the page cached (two identical answers in a row after the product's notice).
-    within(Duration::from_secs(1), "B warms up", || {
-        page(&b, &path).status == 200
-    });
+    poll_until(
+        Duration::from_secs(1),
+        "B warms up",
+        || page(&b, &path),
+        |r| r.status == 200,
+    );
 
     // Visible: the listener's backend is terminated; A writes at once.
     let pid = listener_of(&b);
@@ -293,17 +261,21 @@ fn a_node_that_misses_notifications_is_stale_for_at_most_the_bound() {
         "t"
     );
     rename("Terminated Bowl");
-    let took = within(STALENESS_BOUND, "after a terminated listener", || {
-        page(&b, &path).body.contains("Terminated Bowl")
-    });
+    let took = served(
+        STALENESS_BOUND,
+        "after a terminated listener",
+        "Terminated Bowl",
+    );
     eprintln!("terminated listener: B served the change after {took:?}");
     // It comes back, and B keeps following A through notifications.
     let again = listener_of(&b);
     assert_ne!(again, pid, "a new listener connection");
     rename("Relistened Bowl");
-    within(Duration::from_secs(1), "after reconnecting", || {
-        page(&b, &path).body.contains("Relistened Bowl")
-    });
+    served(
+        Duration::from_secs(1),
+        "after reconnecting",
+        "Relistened Bowl",
+    );
 
     // Silent: the listener's backend is frozen, so it neither delivers the notification nor
     // fails; the heartbeat must notice.
@@ -318,9 +290,7 @@ fn a_node_that_misses_notifications_is_stale_for_at_most_the_bound() {
     };
     signal("-STOP");
     rename("Frozen Bowl");
-    let took = within(STALENESS_BOUND, "after a frozen listener", || {
-        page(&b, &path).body.contains("Frozen Bowl")
-    });
+    let took = served(STALENESS_BOUND, "after a frozen listener", "Frozen Bowl");
     signal("-CONT");
     eprintln!("frozen listener: B served the change after {took:?}");
     assert_ne!(listener_of(&b), frozen, "B reconnected");

@@ -7,7 +7,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{Backend, Response, Server, request};
+use support::{Backend, Response, Server, folder_upload, poll_until, request};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
@@ -69,17 +69,6 @@ fn website_id(server: &Server, host: &str) -> String {
         "",
     );
     r.json()["websiteId"].as_str().unwrap().to_owned()
-}
-
-/// Waits (up to 10 s) for `done`.
-fn eventually(mut done: impl FnMut() -> bool, what: &str) {
-    for _ in 0..200 {
-        if done() {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    panic!("never saw {what}");
 }
 
 /// A copy of skyward named "bare" whose template declares no navigation, imported into the
@@ -346,7 +335,12 @@ fn tokens_and_roles(backend: Backend) {
             200
         );
     }
-    eventually(|| visits() == before + 1, "the viewer's visit, only");
+    poll_until(
+        std::time::Duration::from_secs(10),
+        "the viewer's visit, only",
+        visits,
+        |n| *n == before + 1,
+    );
 }
 
 fn store_creation(backend: Backend) {
@@ -745,37 +739,6 @@ fn layout_and_settings(backend: Backend) {
         .status,
         400
     );
-}
-
-/// The template folder of a fixture as an upload body.
-fn folder_upload(dir: &std::path::Path) -> Vec<Value> {
-    use base64::Engine;
-    fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<Value>) {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            if p.is_dir() {
-                walk(root, &p, out);
-                continue;
-            }
-            let rel = p
-                .strip_prefix(root)
-                .unwrap()
-                .to_string_lossy()
-                .replace('\\', "/");
-            let bytes = std::fs::read(&p).unwrap();
-            out.push(match String::from_utf8(bytes.clone()) {
-                Ok(text) => json!({"path": rel, "text": text}),
-                Err(_) => json!({"path": rel, "base64": base64::engine::general_purpose::STANDARD.encode(bytes)}),
-            });
-        }
-    }
-    let mut out = Vec::new();
-    walk(dir, dir, &mut out);
-    out
 }
 
 fn content_listings_and_templates(backend: Backend) {

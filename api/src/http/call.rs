@@ -27,7 +27,8 @@ impl Call {
     /// The call's site (404 JSON for an unknown host, 503 when the store fails), and its
     /// body to read.
     pub async fn begin(app: &App, req: Request) -> Result<(Call, Body), ApiError> {
-        let site = match resolve(app, crate::http::site::host_of(&req)).await {
+        let host = crate::http::site::host_of(&req);
+        let site = match resolve(app, host, req.extensions().get()).await {
             Ok(s) => s,
             Err(NoSite::UnknownHost) => return Err(ApiError::not_found("Not Found")),
             Err(NoSite::Unavailable) => return Err(ApiError::unavailable()),

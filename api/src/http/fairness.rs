@@ -1,7 +1,8 @@
 //! Per-site fairness: one site's flood cannot starve the others.
 //!
 //! Every request counts against its site (the tenant its `Host` names, looked up in the
-//! store's host cache) while its handler runs. A site with `cap` requests in flight gets
+//! store's host cache and passed on to the handler as a [`HostTenant`], so it is looked up
+//! once) while its handler runs. A site with `cap` requests in flight gets
 //! `503 Service Unavailable` with `Retry-After: 1` for the next one at once, before any work
 //! is done for it, so a flood of slow or expensive requests to one site holds at most `cap`
 //! of the server's workers, database connections and blocking threads, and the other sites'
@@ -22,6 +23,7 @@ use axum::response::{IntoResponse, Response};
 use tenants::{Store, TenantId};
 
 use super::error::ApiError;
+use super::site::{HostTenant, host_of};
 
 /// The per-site cap, with the store that names a request's site.
 #[derive(Clone)]
@@ -95,25 +97,28 @@ impl Drop for InFlight {
 }
 
 /// The middleware (`axum::middleware::from_fn_with_state`).
-pub async fn limit(State(fair): State<Fairness>, req: Request, next: Next) -> Response {
+pub async fn limit(State(fair): State<Fairness>, mut req: Request, next: Next) -> Response {
     if fair.counts.cap == 0 || req.uri().path() == "/healthz" {
         return next.run(req).await;
     }
-    let host = super::site::host_of(&req);
     // A failed or stuck lookup (the store is down) counts with the unknown hosts: the
-    // handler, under the request timeout, answers the failure.
-    let site = match host {
+    // handler, under the request timeout, looks again and answers the failure.
+    let found = match host_of(&req) {
         Some(host) => tokio::time::timeout(LOOKUP_TIMEOUT, fair.store.tenant_by_host(&host))
             .await
             .ok()
             .and_then(Result::ok)
-            .flatten()
-            .map(|t| t.id),
+            .map(|tenant| HostTenant { host, tenant }),
         None => None,
     };
+    let site = found.as_ref().and_then(|f| f.tenant.as_ref()).map(|t| t.id);
     let Some(_place) = fair.counts.enter(site) else {
         return busy(req.uri().path());
     };
+    // The handler's `resolve` takes the tenant from here rather than looking it up again.
+    if let Some(found) = found {
+        req.extensions_mut().insert(found);
+    }
     next.run(req).await
 }
 

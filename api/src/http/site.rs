@@ -145,10 +145,30 @@ pub fn host_of(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.to_string()))
 }
 
-/// The site a request with this `Host` is for.
-pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
+/// The tenant of a request's `Host` as a layer in front of the handlers found it (the per-site
+/// cap, [`crate::http::fairness`]), kept in the request's extensions so that [`resolve`]
+/// does not look it up again.
+#[derive(Clone, Debug)]
+pub struct HostTenant {
+    /// The `Host` it was looked up for.
+    pub host: String,
+    /// What [`tenants::Store::tenant_by_host`] answered (`None`: no site has this host).
+    pub tenant: Option<Arc<Tenant>>,
+}
+
+/// The site a request with this `Host` is for. `known`: the request's [`HostTenant`], if a
+/// layer left one; used only when it was found for this very host, else the store is asked.
+pub async fn resolve(
+    app: &App,
+    host: Option<String>,
+    known: Option<&HostTenant>,
+) -> Result<Site, NoSite> {
     let host = host.ok_or(NoSite::UnknownHost)?;
-    let found = match app.store.tenant_by_host(&host).await {
+    let by_host = match known.filter(|k| k.host == host) {
+        Some(k) => Ok(k.tenant.clone()),
+        None => app.store.tenant_by_host(&host).await,
+    };
+    let found = match by_host {
         // `tessera dev` answers every host with its one site.
         Ok(None) if app.dev.is_some() => {
             let id = app.dev.as_ref().map(|d| d.tenant).expect("dev");

@@ -332,7 +332,8 @@ impl Response {
     }
 }
 
-/// A minimal HTTP/1.1 request with an explicit Host header, extra headers and a body.
+/// A minimal HTTP/1.1 request with an explicit Host header, extra headers and a body; panics
+/// when no whole answer comes within a minute.
 pub fn request(
     port: u16,
     method: &str,
@@ -341,39 +342,59 @@ pub fn request(
     headers: &[(&str, &str)],
     body: &str,
 ) -> Response {
-    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let timeout = Duration::from_secs(60);
+    try_request(port, method, host, path, headers, body, timeout).unwrap_or_else(|| {
+        panic!(
+            "{method} {host}{path} on port {port}: no whole answer within {timeout:?} \
+             (refused, reset, cut short or timed out)"
+        )
+    })
+}
+
+/// [`request`] for a server that may be dead or restarting under the test: `None` when no
+/// whole answer came within `timeout` (refused, reset, cut short, timed out, or port 0: the
+/// server is between runs).
+pub fn try_request(
+    port: u16,
+    method: &str,
+    host: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    timeout: Duration,
+) -> Option<Response> {
+    if port == 0 {
+        return None;
+    }
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    let mut s = TcpStream::connect_timeout(&addr, timeout).ok()?;
+    s.set_read_timeout(Some(timeout)).ok()?;
+    s.set_write_timeout(Some(timeout)).ok()?;
     let mut head = format!("{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n");
     for (k, v) in headers {
         head.push_str(&format!("{k}: {v}\r\n"));
     }
-    if !body.is_empty() || matches!(method, "POST" | "PUT") {
+    if !body.is_empty() || matches!(method, "POST" | "PUT" | "DELETE") {
         head.push_str(&format!("Content-Length: {}\r\n", body.len()));
     }
-    s.write_all(format!("{head}\r\n").as_bytes()).unwrap();
-    s.write_all(body.as_bytes()).unwrap();
+    s.write_all(format!("{head}\r\n{body}").as_bytes()).ok()?;
     let mut raw = Vec::new();
-    s.read_to_end(&mut raw).unwrap();
-    let split = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or(raw.len());
+    s.read_to_end(&mut raw).ok()?;
+    let split = raw.windows(4).position(|w| w == b"\r\n\r\n")?;
     let head = String::from_utf8_lossy(&raw[..split]).to_string();
-    let body = raw.get(split + 4..).unwrap_or_default();
-    let status = head.split_whitespace().nth(1).unwrap().parse().unwrap();
-    let body = if head
+    let status = head.split_whitespace().nth(1)?.parse().ok()?;
+    let mut body = raw[split + 4..].to_vec();
+    if head
         .to_ascii_lowercase()
         .contains("transfer-encoding: chunked")
     {
-        dechunk(body)
-    } else {
-        body.to_vec()
-    };
-    Response {
+        body = dechunk(&body)?;
+    }
+    Some(Response {
         status,
         head,
         body: String::from_utf8_lossy(&body).to_string(),
-    }
+    })
 }
 
 /// A plain GET.
@@ -381,19 +402,19 @@ pub fn get(port: u16, host: &str, path: &str) -> Response {
     request(port, "GET", host, path, &[], "")
 }
 
-fn dechunk(mut s: &[u8]) -> Vec<u8> {
+/// A chunked body, or `None` when it was cut short.
+fn dechunk(mut s: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::new();
-    while let Some(end) = s.windows(2).position(|w| w == b"\r\n") {
-        let size = std::str::from_utf8(&s[..end]).unwrap_or("0");
-        let n = usize::from_str_radix(size.trim(), 16).unwrap_or(0);
-        let rest = &s[end + 2..];
-        if n == 0 || rest.len() < n {
-            break;
+    loop {
+        let end = s.windows(2).position(|w| w == b"\r\n")?;
+        let n = usize::from_str_radix(std::str::from_utf8(&s[..end]).ok()?.trim(), 16).ok()?;
+        if n == 0 {
+            return Some(out);
         }
-        out.extend_from_slice(&rest[..n]);
-        s = rest[n..].strip_prefix(b"\r\n").unwrap_or(&rest[n..]);
+        let rest = s.get(end + 2..)?;
+        out.extend_from_slice(rest.get(..n)?);
+        s = rest.get(n + 2..)?;
     }
-    out
 }
 
 /// A visitor of one site: a browser's cookie jar, a client address (sent in
@@ -437,14 +458,6 @@ impl Visitor {
         self.cookies.get("crumb").cloned()
     }
 
-    fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
     /// Sends a request with the jar's cookies and keeps the cookies the answer sets.
     pub fn send(
         &mut self,
@@ -453,7 +466,7 @@ impl Visitor {
         extra: &[(&str, &str)],
         body: &str,
     ) -> Response {
-        let cookie = self.cookie_header();
+        let cookie = cookie_header(&self.cookies);
         let crumb = self.crumb().unwrap_or_default();
         let mut headers: Vec<(&str, &str)> = vec![("X-Forwarded-For", &self.ip)];
         if !cookie.is_empty() {
@@ -464,17 +477,7 @@ impl Visitor {
         }
         headers.extend_from_slice(extra);
         let r = request(self.port, method, &self.host, path, &headers, body);
-        for line in r.headers("set-cookie") {
-            let pair = line.split(';').next().unwrap_or("");
-            if let Some((k, v)) = pair.split_once('=') {
-                let deleted = line.contains("Max-Age=0");
-                if deleted || v.is_empty() {
-                    self.cookies.remove(k);
-                } else {
-                    self.cookies.insert(k.to_string(), v.to_string());
-                }
-            }
-        }
+        keep_cookies(&mut self.cookies, &r);
         r
     }
 
@@ -510,6 +513,92 @@ impl Visitor {
         assert_eq!(r.status, 200, "{}", r.body);
         r.json()
     }
+}
+
+/// A cookie jar as a `Cookie` header value.
+pub fn cookie_header(jar: &BTreeMap<String, String>) -> String {
+    jar.iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Keeps in `jar` the cookies the answer sets, and drops those it deletes (`Max-Age=0` or
+/// an empty value).
+pub fn keep_cookies(jar: &mut BTreeMap<String, String>, r: &Response) {
+    for line in r.headers("set-cookie") {
+        let pair = line.split(';').next().unwrap_or("");
+        if let Some((k, v)) = pair.split_once('=') {
+            if line.contains("Max-Age=0") || v.is_empty() {
+                jar.remove(k);
+            } else {
+                jar.insert(k.to_string(), v.to_string());
+            }
+        }
+    }
+}
+
+/// Looks with `look` every 20 ms until `done` holds for what it saw (a change made on one
+/// node, served by another; a count that catches up): what it saw then, and how long it
+/// took. Fails after `bound`, saying what it last saw.
+pub fn poll_until<T: std::fmt::Debug>(
+    bound: Duration,
+    what: &str,
+    mut look: impl FnMut() -> T,
+    mut done: impl FnMut(&T) -> bool,
+) -> (T, Duration) {
+    let start = std::time::Instant::now();
+    loop {
+        let seen = look();
+        if done(&seen) {
+            return (seen, start.elapsed());
+        }
+        if start.elapsed() >= bound {
+            // Whole pages are long: their start (status and head) is what tells.
+            let mut last = format!("{seen:?}");
+            if let Some((cut, _)) = last.char_indices().nth(800) {
+                last.truncate(cut);
+                last.push_str(" …");
+            }
+            panic!("{what}: not seen within {bound:?}; last seen: {last}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A template folder as the owner API's upload body (`files`: each `path` with its `text`,
+/// or `base64` when it is not UTF-8), in path order.
+pub fn folder_upload(dir: &Path) -> Vec<Value> {
+    use base64::Engine;
+    use base64::engine::general_purpose::STANDARD;
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<Value>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                walk(root, &p, out);
+                continue;
+            }
+            let rel = p
+                .strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let bytes = std::fs::read(&p).unwrap();
+            out.push(match String::from_utf8(bytes) {
+                Ok(text) => serde_json::json!({"path": rel, "text": text}),
+                Err(e) => {
+                    serde_json::json!({"path": rel, "base64": STANDARD.encode(e.into_bytes())})
+                }
+            });
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out
 }
 
 /// The items of every collection of a demo tenant, by urlId.
