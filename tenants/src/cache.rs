@@ -78,7 +78,7 @@ pub struct CacheBudget {
 }
 
 impl Default for CacheBudget {
-    /// 8 MB of hosts (tens of thousands of tenants) and 64 MB of content.
+    /// 8 MB of hosts (about sixteen thousand, at some 500 bytes each) and 64 MB of content.
     fn default() -> Self {
         CacheBudget {
             hosts: 8 << 20,
