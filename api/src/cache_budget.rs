@@ -4,35 +4,54 @@
 //! The caches are moka caches weighed in estimated bytes, not entries, so a node's memory
 //! follows the budget whether its tenants are small blogs or large stores. Estimates:
 //!
-//! * a site's content (store cache) and its renderer view (app cache): the JSON size of
-//!   the content times a factor for the in-memory model (maps, string headers, the
-//!   renderer's value tree and product links);
-//! * a compiled template folder: the bytes of its files times a factor (the parsed
-//!   templates next to the public files, which are kept as they are);
-//! * a host, a template hash: small fixed costs.
+//! * a site's content (store cache) and its renderer view (app cache): from the content's
+//!   JSON, so much per byte (the text of its strings) and so much per value or key (the
+//!   in-memory node each one becomes: maps, string headers, the renderer's value tree);
+//! * a compiled template folder: its public files as they are, and its other files times
+//!   a factor (they are parsed into templates and a stylesheet);
+//! * a host, a template hash: a cache entry's fixed cost.
+//!
+//! The factors are measured: `tests/cache_weights.rs` builds each cached kind for every
+//! demo site under a counting allocator and fails if a weight falls below the heap bytes
+//! the entry holds (or far above them); run it with `--nocapture` for the ratios.
 //!
 //! Tenants on the same template share one compiled folder (keyed by a hash of its files),
 //! so the folder budget counts designs, not tenants.
 
 use tenants::CacheBudget;
-use tenants::cache::weight;
+use tenants::cache::{ENTRY_OVERHEAD, JsonShape, weight};
 
 /// The default of `--cache-mb`.
 pub const DEFAULT_CACHE_MB: u64 = 256;
 
-/// Memory per byte of a site's JSON content held by the renderer's view of it (value tree,
-/// product links, commerce settings). A rough factor on the high side.
-pub const SITE_MEMORY_FACTOR: u64 = 4;
+/// Memory per byte of a site's JSON content held by the renderer's view of it: the text of
+/// its strings (see [`SITE_VALUE_BYTES`] and [`SITE_PRODUCT_BYTES`] for the rest).
+pub const SITE_MEMORY_FACTOR: u64 = 2;
 
-/// Memory per byte of template files in a compiled folder (public files as they are, the
-/// parsed templates and stylesheet). A rough factor on the high side.
-pub const FOLDER_MEMORY_FACTOR: u64 = 4;
+/// Memory per value or key of a site's JSON content held by the renderer's view of it: a
+/// node of its value tree each.
+pub const SITE_VALUE_BYTES: u64 = 48;
 
-/// The weight of one (tenant, template version) → hash entry.
-pub const HASH_ENTRY_WEIGHT: u32 = 128;
+/// Memory per product held by the renderer's view besides its content's values: the
+/// fields the view derives for a product (prices as text, variants, instalments) and its
+/// cart link. Measured on the demo stores at 3.3 kB (3 products) and 6.9 kB (34
+/// products, 60 variants).
+///
+/// With the other two factors, the demo sites' views weigh 1.3–1.5 times the heap bytes
+/// they hold, where those bytes per JSON byte alone run from 2.3 (long page HTML) to 8.3
+/// (a store's many short fields and products).
+pub const SITE_PRODUCT_BYTES: u64 = 8 << 10;
 
-/// What one cache entry costs besides its data.
-const ENTRY_OVERHEAD: u64 = 256;
+/// Memory per byte of a compiled folder's files other than its public ones (templates,
+/// blocks, configuration, stylesheets): parsed into template trees and one stylesheet, they
+/// take 6.3–7.4 times their size in the demo designs. Public files (`assets/`, `scripts/`)
+/// are kept as they are: a byte per byte, and up to an eighth more where the allocator
+/// rounds a block up to its size class.
+pub const FOLDER_MEMORY_FACTOR: u64 = 9;
+
+/// The weight of one (tenant, template version) → hash entry: a cache entry and a
+/// 32-byte hash.
+pub const HASH_ENTRY_WEIGHT: u32 = ENTRY_OVERHEAD as u32 + 32;
 
 /// The app's share of the budget, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,14 +88,19 @@ pub fn split(total: u64) -> (CacheBudget, AppBudget) {
     )
 }
 
-/// A compiled folder's weight from its files' bytes.
-pub fn folder_weight(source_bytes: u64) -> u32 {
-    weight(ENTRY_OVERHEAD + source_bytes * FOLDER_MEMORY_FACTOR)
+/// A compiled folder's weight from its public files' bytes and its other files' bytes.
+pub fn folder_weight(public_bytes: u64, parsed_bytes: u64) -> u32 {
+    weight(ENTRY_OVERHEAD + public_bytes + public_bytes / 8 + parsed_bytes * FOLDER_MEMORY_FACTOR)
 }
 
-/// A site view's weight from its content's JSON bytes.
-pub fn site_weight(content_bytes: u64) -> u32 {
-    weight(ENTRY_OVERHEAD + content_bytes * SITE_MEMORY_FACTOR)
+/// A site view's weight from the shape of its content's JSON and its number of products.
+pub fn site_weight(content: JsonShape, products: u64) -> u32 {
+    weight(
+        ENTRY_OVERHEAD
+            + content.bytes * SITE_MEMORY_FACTOR
+            + content.values * SITE_VALUE_BYTES
+            + products * SITE_PRODUCT_BYTES,
+    )
 }
 
 #[cfg(test)]
@@ -89,22 +113,32 @@ mod tests {
         let (store, app) = split(100 << 20);
         let sum = store.hosts + store.content + app.folders + app.sites + app.template_hashes;
         assert_eq!(sum, 100 << 20);
-        assert!(folder_weight(200_000) > folder_weight(5_000));
-        assert!(site_weight(60_000) > site_weight(20_000));
+        assert!(folder_weight(200_000, 0) > folder_weight(5_000, 0));
+        // Parsed files cost more than public ones kept as they are.
+        assert!(folder_weight(0, 10_000) > folder_weight(10_000, 0));
+        let shape = |bytes, values| JsonShape { bytes, values };
+        assert!(site_weight(shape(60_000, 100), 0) > site_weight(shape(20_000, 100), 0));
+        assert!(site_weight(shape(20_000, 2_000), 0) > site_weight(shape(20_000, 100), 0));
+        assert!(site_weight(shape(20_000, 100), 10) > site_weight(shape(20_000, 100), 0));
     }
 
     #[tokio::test]
     async fn the_site_budget_evicts_by_bytes() {
-        let sites: Cache<u32, u64> = Cache::builder()
-            .max_capacity(1 << 20)
-            .weigher(|_, bytes: &u64| site_weight(*bytes))
+        // 100 sites of 50 kB content; the budget holds five.
+        let content = JsonShape {
+            bytes: 50_000,
+            values: 4_000,
+        };
+        let budget = 5 * site_weight(content, 0) as u64;
+        let sites: Cache<u32, JsonShape> = Cache::builder()
+            .max_capacity(budget)
+            .weigher(|_, shape: &JsonShape| site_weight(*shape, 0))
             .build();
-        // 100 sites of 50 kB content: about 200 kB each, five fit in 1 MiB.
         for t in 0..100 {
-            sites.insert(t, 50_000).await;
+            sites.insert(t, content).await;
         }
         sites.run_pending_tasks().await;
-        assert!(sites.weighted_size() <= 1 << 20);
+        assert!(sites.weighted_size() <= budget);
         assert!(
             (1..=5).contains(&sites.entry_count()),
             "{}",

@@ -99,7 +99,6 @@ impl App {
     /// The app whose compiled-template and site caches hold at most these many bytes (by
     /// the weighers' estimates in [`crate::cache_budget`]).
     pub fn with_cache_budget(store: Store, budget: crate::cache_budget::AppBudget) -> App {
-        use crate::cache_budget::{folder_weight, site_weight};
         let limits = crate::http::limits::Limits::new(store.clone(), Default::default());
         App(Arc::new(AppState {
             store,
@@ -109,11 +108,11 @@ impl App {
                 .build(),
             folders: Cache::builder()
                 .max_capacity(budget.folders)
-                .weigher(|_, f: &Arc<LoadedFolder>| folder_weight(f.source_bytes))
+                .weigher(|_, f: &Arc<LoadedFolder>| f.weight())
                 .build(),
             sites: Cache::builder()
                 .max_capacity(budget.sites)
-                .weigher(|_, b: &Arc<SiteBundle>| site_weight(b.content_bytes))
+                .weigher(|_, b: &Arc<SiteBundle>| b.weight())
                 .build(),
             inline_render_limit: INLINE_RENDER_LIMIT,
             trusted_proxies: Arc::from([]),
@@ -538,8 +537,10 @@ pub(crate) fn error_page() -> Response {
 /// file on every request would cost more than sending it).
 pub struct LoadedFolder {
     pub folder: Arc<TemplateFolder>,
-    /// The bytes of the template files it was compiled from (its cache weight).
+    /// The bytes of the template files it was compiled from, and of those its public
+    /// files (its cache weight).
     source_bytes: u64,
+    public_bytes: u64,
     etags: HashMap<String, HeaderValue>,
     /// Whether this folder's renders have moved to the blocking pool (for every tenant
     /// sharing the folder: the same template renders alike for all of them).
@@ -603,6 +604,33 @@ impl LoadedFolder {
         self.slow_renders.is_slow()
     }
 
+    /// Compiles a template version's files into what the folder cache holds (CPU-bound:
+    /// run it off the async workers).
+    pub fn compile(files: Vec<tenants::TemplateFile>) -> LoadedFolder {
+        let source_bytes = files
+            .iter()
+            .map(|f| (f.path.len() + f.content.len()) as u64)
+            .sum();
+        let files: TemplateFiles = files
+            .into_iter()
+            .map(|f| (f.path, f.content.into()))
+            .collect();
+        LoadedFolder::new(renderer::folder::load(&files), source_bytes)
+    }
+
+    /// The bytes of the template files it was compiled from.
+    pub fn source_bytes(&self) -> u64 {
+        self.source_bytes
+    }
+
+    /// Its cache weight ([`crate::cache_budget::folder_weight`]).
+    pub fn weight(&self) -> u32 {
+        crate::cache_budget::folder_weight(
+            self.public_bytes,
+            self.source_bytes.saturating_sub(self.public_bytes),
+        )
+    }
+
     fn new(folder: TemplateFolder, source_bytes: u64) -> LoadedFolder {
         let etags = folder
             .public
@@ -612,9 +640,15 @@ impl LoadedFolder {
                 Some((path.clone(), tag))
             })
             .collect();
+        let public_bytes = folder
+            .public
+            .iter()
+            .map(|(path, bytes)| (path.len() + bytes.len()) as u64)
+            .sum();
         LoadedFolder {
             folder: Arc::new(folder),
             source_bytes,
+            public_bytes,
             etags,
             slow_renders: SlowRenders::default(),
         }
@@ -678,21 +712,13 @@ pub(crate) async fn load_folder(
     let identifier = site.tenant.identifier.clone();
     app.folders
         .try_get_with(hash, async move {
-            let source_bytes = files
-                .iter()
-                .map(|f| (f.path.len() + f.content.len()) as u64)
-                .sum();
-            let files: TemplateFiles = files
-                .into_iter()
-                .map(|f| (f.path, f.content.into()))
-                .collect();
-            let folder = tokio::task::spawn_blocking(move || renderer::folder::load(&files))
+            let loaded = tokio::task::spawn_blocking(move || LoadedFolder::compile(files))
                 .await
                 .map_err(|e| FolderError::Compile(e.to_string()))?;
-            for p in &folder.problems {
+            for p in &loaded.folder.problems {
                 tracing::warn!(tenant = %identifier, "template problem: {p}");
             }
-            Ok::<_, FolderError>(Arc::new(LoadedFolder::new(folder, source_bytes)))
+            Ok::<_, FolderError>(Arc::new(loaded))
         })
         .await
         .map(Some)

@@ -78,7 +78,7 @@ pub struct CacheBudget {
 }
 
 impl Default for CacheBudget {
-    /// 8 MB of hosts (tens of thousands of tenants) and 64 MB of content.
+    /// 8 MB of hosts (about sixteen thousand, at some 500 bytes each) and 64 MB of content.
     fn default() -> Self {
         CacheBudget {
             hosts: 8 << 20,
@@ -88,30 +88,83 @@ impl Default for CacheBudget {
 }
 
 /// What one cache entry costs besides its data: moka's entry, the key, the `Arc`, the
-/// hash-table slot (a round figure; entries are small next to it only in the host cache).
-const ENTRY_OVERHEAD: u64 = 160;
+/// hash-table slot. Measured: about 250 bytes with a small key and an `Arc` value
+/// (`api/tests/cache_weights.rs`); rounded up.
+pub const ENTRY_OVERHEAD: u64 = 320;
 
-/// How many bytes of memory a site's content takes per byte of its JSON text: the
-/// `serde_json::Value` maps, `String` headers and vector slack of the loaded model
-/// (a rough factor, on the high side; benches/README.md "Many tenants on one node" shows
-/// the resident memory it leads to).
-pub const CONTENT_MEMORY_FACTOR: u64 = 3;
+/// Bytes of memory a site's content takes per byte of its JSON text: the text of its
+/// strings, which the loaded model keeps about as long as in JSON (see
+/// [`CONTENT_VALUE_BYTES`] for the rest).
+pub const CONTENT_MEMORY_FACTOR: u64 = 2;
 
-/// The bytes of `value`'s JSON text, counted without building it.
-pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
-    struct Count(u64);
+/// Bytes of memory a site's content takes per value or key in its JSON: each is a
+/// `serde_json::Value`, a `String` header and heap block, a map slot or a struct field,
+/// however short its text. With [`CONTENT_MEMORY_FACTOR`] this weighs the demo sites at
+/// 1.2–1.8 times what their content holds on the heap, where their ratios of heap bytes to
+/// JSON bytes alone run from 2.3 (long page HTML) to 5.9 (a store's many short fields):
+/// `api/tests/cache_weights.rs` measures it and fails if a weight falls below the bytes
+/// held.
+pub const CONTENT_VALUE_BYTES: u64 = 64;
+
+/// The size of a value's JSON text, counted without building it: its bytes, and how many
+/// values and object keys it holds (each a `Value`, `String` or map slot in memory, which
+/// costs the same however short its text is).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JsonShape {
+    /// The length of the JSON text.
+    pub bytes: u64,
+    /// Values (scalars, arrays, objects) and object keys.
+    pub values: u64,
+}
+
+/// The [`JsonShape`] of `value`.
+pub fn json_shape<T: serde::Serialize + ?Sized>(value: &T) -> JsonShape {
+    /// Counts bytes, and outside strings the `,` `:` `[` `{` that each start one more
+    /// value or key (the first value of a document has none: one is added).
+    struct Count {
+        shape: JsonShape,
+        in_string: bool,
+        escaped: bool,
+    }
     impl std::io::Write for Count {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0 += buf.len() as u64;
+            self.shape.bytes += buf.len() as u64;
+            for &b in buf {
+                if self.in_string {
+                    match b {
+                        _ if self.escaped => self.escaped = false,
+                        b'\\' => self.escaped = true,
+                        b'"' => self.in_string = false,
+                        _ => {}
+                    }
+                } else {
+                    match b {
+                        b'"' => self.in_string = true,
+                        b',' | b':' | b'[' | b'{' => self.shape.values += 1,
+                        _ => {}
+                    }
+                }
+            }
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
             Ok(())
         }
     }
-    let mut count = Count(0);
-    let _ = serde_json::to_writer(&mut count, value);
-    count.0
+    let mut count = Count {
+        shape: JsonShape::default(),
+        in_string: false,
+        escaped: false,
+    };
+    if serde_json::to_writer(&mut count, value).is_ok() {
+        count.shape.values += 1;
+    }
+    count.shape
+}
+
+/// The bytes of `value`'s JSON text, counted without building it.
+pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
+    json_shape(value).bytes
 }
 
 /// A moka weight (u32) from a byte estimate.
@@ -128,9 +181,13 @@ fn host_weight(host: &str, tenant: &Option<Arc<Tenant>>) -> u32 {
     weight(ENTRY_OVERHEAD + host.len() as u64 + tenant)
 }
 
-/// The weight of a site's content: its JSON size times [`CONTENT_MEMORY_FACTOR`].
-fn content_weight(content: &SiteContent) -> u32 {
-    weight(ENTRY_OVERHEAD + json_size(content) * CONTENT_MEMORY_FACTOR)
+/// The weight of a site's content, from its [`JsonShape`]: [`CONTENT_MEMORY_FACTOR`] per
+/// byte and [`CONTENT_VALUE_BYTES`] per value.
+pub fn content_weight(content: &SiteContent) -> u32 {
+    let shape = json_shape(content);
+    weight(
+        ENTRY_OVERHEAD + shape.bytes * CONTENT_MEMORY_FACTOR + shape.values * CONTENT_VALUE_BYTES,
+    )
 }
 
 impl Caches {
@@ -336,7 +393,15 @@ mod tests {
 
     #[test]
     fn weights_grow_with_the_entry() {
-        assert!(content_weight(&content(1, 10_000)) > content_weight(&content(1, 100)) + 20_000);
+        // At least a byte of weight per byte of text.
+        assert!(content_weight(&content(1, 10_000)) > content_weight(&content(1, 100)) + 9_900);
+        // The same text in many short values weighs more than in one string.
+        let mut many = (*content(1, 0)).clone();
+        many.multilingual = serde_json::json!(vec!["x"; 2_500]);
+        let many_bytes = json_size(&many.multilingual);
+        let one = content(1, many_bytes as usize - 2);
+        assert_eq!(json_size(&*one), json_size(&many));
+        assert!(content_weight(&many) > content_weight(&one) + 2_500 * 32);
         let small = content_weight(&content(1, 100));
         assert!(small as u64 > ENTRY_OVERHEAD, "{small}");
         let t = |name: &str| {
@@ -350,12 +415,28 @@ mod tests {
         assert_eq!(json_size(&"abc"), 5);
     }
 
+    #[test]
+    fn json_shapes_count_values_and_keys_not_punctuation_in_strings() {
+        let shape = json_shape(&serde_json::json!({"a": 1, "b": [2, 3]}));
+        // The object, two keys, 1, the array, 2 and 3.
+        assert_eq!(
+            shape,
+            JsonShape {
+                bytes: 17,
+                values: 7
+            }
+        );
+        let shape = json_shape(&serde_json::json!({"a,b:[{": "x\\\",y"}));
+        assert_eq!(shape.values, 3, "{shape:?}");
+        assert_eq!(json_shape(&"plain").values, 1);
+    }
+
     #[tokio::test]
     async fn the_byte_budget_evicts() {
-        // Room for about ten contents of 10 kB (30 kB of weight each).
+        // Room for ten contents of 10 kB.
         let budget = CacheBudget {
             hosts: 1 << 20,
-            content: 300_000,
+            content: 10 * content_weight(&content(0, 10_000)) as u64,
         };
         let c = Caches::with_budget(Duration::from_secs(60), budget);
         for t in 0..100 {

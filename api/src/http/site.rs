@@ -19,8 +19,8 @@ use crate::server::App;
 pub struct SiteBundle {
     /// The renderer's view of the content.
     pub render: Arc<SiteContent>,
-    /// The JSON size of the content it was built from (its cache weight).
-    pub content_bytes: u64,
+    /// The JSON shape of the content it was built from (its cache weight).
+    pub content_shape: tenants::cache::JsonShape,
     /// The commerce configuration, or why it does not read (commerce calls then refuse).
     pub commerce: Result<Arc<CommerceSettings>, String>,
     /// The site's language tag (`website.language`, default `en-US`).
@@ -36,6 +36,13 @@ pub struct SiteBundle {
     /// What a restock sign-up shows when it worked (`merchandising.restockSuccessText`), if
     /// the owner set it; the island's default is SPEC's "Signed up!".
     pub restock_success_text: Option<String>,
+}
+
+impl SiteBundle {
+    /// Its cache weight ([`crate::cache_budget::site_weight`]).
+    pub fn weight(&self) -> u32 {
+        crate::cache_budget::site_weight(self.content_shape, self.products.len() as u64)
+    }
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -216,7 +223,8 @@ pub async fn resolve(
     })
 }
 
-fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
+/// The bundle of a site's content, with the captcha settings its islands are given.
+pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     let website = &snapshot.settings.website;
     let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
     let commerce = CommerceSettings::from_site(
@@ -241,7 +249,7 @@ fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     SiteBundle {
         products: product_links(&render),
         render,
-        content_bytes: tenants::cache::json_size(snapshot),
+        content_shape: tenants::cache::json_shape(snapshot),
         commerce,
         language,
         locale,
