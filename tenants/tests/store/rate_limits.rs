@@ -50,4 +50,23 @@ async fn buckets_hold_across_handles_and_are_swept(env: Env) {
     assert!(spend(a, t, "cart:10.0.0.1").await.is_some());
 }
 
-crate::on_both_backends!(buckets_hold_across_handles_and_are_swept);
+/// A rate over one call a millisecond (`--cart-writes-per-minute 100000000`, as the load
+/// benchmarks set) never refuses, however many calls race for the bucket at once.
+async fn rates_over_one_a_millisecond_never_refuse(env: Env) {
+    let t = env.tenant("shop").await;
+    let bucket = RateBucket::per_minute(100_000_000, 1);
+    let calls: Vec<_> = (0..200)
+        .map(|_| {
+            let s = env.store.clone();
+            tokio::spawn(async move { s.spend_rate(t, "cart:10.0.0.1", bucket).await.unwrap() })
+        })
+        .collect();
+    for c in calls {
+        assert_eq!(c.await.unwrap(), None);
+    }
+}
+
+crate::on_both_backends!(
+    buckets_hold_across_handles_and_are_swept,
+    rates_over_one_a_millisecond_never_refuse
+);
