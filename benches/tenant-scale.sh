@@ -6,10 +6,13 @@
 # How: for each backend, gen-tenants grows one store to each N in turn (varied copies of
 # the four demo sites: a store, a club blog, a business site, a shop with a course; hosts
 # t00001.scale.test ...), then a fresh `tessera serve` (release build) is loaded by
-# tenant-load: a mixed phase (Zipf s=1.1 over all N tenants, home/collection/item pages;
-# the first request to each tenant since the start timed as its cold first page), then a
-# hot phase on the five most visited tenants of tenant 1's design (one at N=1), whose
-# requests per second are compared across N. The server's VmRSS is read at the end. At
+# tenant-load: a mixed phase (Zipf s=1.1 over the N tenants, home/collection/item pages,
+# as fast as 16 connections go; a probe times the first page of tenants not visited yet,
+# the cold first page on a saturated node), a steady phase (the same mix at half the
+# mixed phase's rate, a node with room to spare; its probe times tenants kept out of the
+# mixed phase for it, every eighth after the first 50), then a hot phase on the five most
+# visited tenants of tenant 1's design (one at N=1), whose requests per second are
+# compared across N. The server's VmRSS is read at the end. At
 # the largest N the run is repeated with a small cache budget (--cache-mb $SMALL_MB).
 #
 # usage: benches/tenant-scale.sh
