@@ -162,11 +162,6 @@ pub fn json_shape<T: serde::Serialize + ?Sized>(value: &T) -> JsonShape {
     count.shape
 }
 
-/// The bytes of `value`'s JSON text, counted without building it.
-pub fn json_size<T: serde::Serialize + ?Sized>(value: &T) -> u64 {
-    json_shape(value).bytes
-}
-
 /// A moka weight (u32) from a byte estimate.
 pub fn weight(bytes: u64) -> u32 {
     u32::try_from(bytes).unwrap_or(u32::MAX)
@@ -181,10 +176,10 @@ fn host_weight(host: &str, tenant: &Option<Arc<Tenant>>) -> u32 {
     weight(ENTRY_OVERHEAD + host.len() as u64 + tenant)
 }
 
-/// The weight of a site's content, from its [`JsonShape`]: [`CONTENT_MEMORY_FACTOR`] per
-/// byte and [`CONTENT_VALUE_BYTES`] per value.
+/// The weight of a site's content, from its [`JsonShape`] (measured when it was loaded):
+/// [`CONTENT_MEMORY_FACTOR`] per byte and [`CONTENT_VALUE_BYTES`] per value.
 pub fn content_weight(content: &SiteContent) -> u32 {
-    let shape = json_shape(content);
+    let shape = content.shape;
     weight(
         ENTRY_OVERHEAD + shape.bytes * CONTENT_MEMORY_FACTOR + shape.values * CONTENT_VALUE_BYTES,
     )
@@ -368,27 +363,31 @@ mod tests {
     }
 
     fn content(tenant: i64, body: usize) -> Arc<SiteContent> {
-        Arc::new(SiteContent {
-            tenant: Tenant {
-                id: TenantId(tenant),
-                identifier: format!("t{tenant}"),
-                name: "A site".into(),
-                status: crate::model::WebsiteStatus::Trial,
-                content_version: 1,
-                template_version: None,
-                template_hash: None,
-                created_ms: 0,
-            },
-            domains: Vec::new(),
-            settings: Default::default(),
-            collections: Vec::new(),
-            items: Vec::new(),
-            categories: Vec::new(),
-            navigations: Default::default(),
-            header_footer: Default::default(),
-            multilingual: serde_json::Value::String("x".repeat(body)),
-            commerce_preferences: Default::default(),
-        })
+        Arc::new(
+            SiteContent {
+                tenant: Tenant {
+                    id: TenantId(tenant),
+                    identifier: format!("t{tenant}"),
+                    name: "A site".into(),
+                    status: crate::model::WebsiteStatus::Trial,
+                    content_version: 1,
+                    template_version: None,
+                    template_hash: None,
+                    created_ms: 0,
+                },
+                domains: Vec::new(),
+                settings: Default::default(),
+                collections: Vec::new(),
+                items: Vec::new(),
+                categories: Vec::new(),
+                navigations: Default::default(),
+                header_footer: Default::default(),
+                multilingual: serde_json::Value::String("x".repeat(body)),
+                commerce_preferences: Default::default(),
+                shape: Default::default(),
+            }
+            .measured(),
+        )
     }
 
     #[test]
@@ -398,9 +397,10 @@ mod tests {
         // The same text in many short values weighs more than in one string.
         let mut many = (*content(1, 0)).clone();
         many.multilingual = serde_json::json!(vec!["x"; 2_500]);
-        let many_bytes = json_size(&many.multilingual);
+        let many = many.measured();
+        let many_bytes = json_shape(&many.multilingual).bytes;
         let one = content(1, many_bytes as usize - 2);
-        assert_eq!(json_size(&*one), json_size(&many));
+        assert_eq!(one.shape.bytes, many.shape.bytes);
         assert!(content_weight(&many) > content_weight(&one) + 2_500 * 32);
         let small = content_weight(&content(1, 100));
         assert!(small as u64 > ENTRY_OVERHEAD, "{small}");
@@ -412,7 +412,7 @@ mod tests {
         };
         assert!(host_weight("a.example", &t(&"n".repeat(500))) > host_weight("a.example", &t("n")));
         assert!(host_weight("a.example", &None) < host_weight("a.example", &t("n")));
-        assert_eq!(json_size(&"abc"), 5);
+        assert_eq!(json_shape(&"abc").bytes, 5);
     }
 
     #[test]

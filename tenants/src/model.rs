@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use crate::cache::JsonShape;
 use crate::error::{Result, StoreError};
 use crate::ids::{TemplateHash, TemplateVersion, TenantId};
 
@@ -333,9 +334,20 @@ pub struct SiteContent {
     pub multilingual: Value,
     /// Commerce preferences per namespace.
     pub commerce_preferences: BTreeMap<String, Map<String, Value>>,
+    /// The size of all the above as JSON, measured once when loaded (see
+    /// [`SiteContent::measured`]): the caches weigh a site by it, and measuring means
+    /// serializing the whole site.
+    #[serde(skip)]
+    pub shape: JsonShape,
 }
 
 impl SiteContent {
+    /// The same content with its [`SiteContent::shape`] measured.
+    pub fn measured(mut self) -> SiteContent {
+        self.shape = crate::cache::json_shape(&self);
+        self
+    }
+
     /// The collection with slug `url_id`.
     pub fn collection_by_url(&self, url_id: &str) -> Option<&Collection> {
         self.collections.iter().find(|c| c.url_id == url_id)
@@ -440,6 +452,7 @@ mod tests {
             header_footer: HeaderFooter::default(),
             multilingual: Value::Null,
             commerce_preferences: BTreeMap::new(),
+            shape: Default::default(),
         };
         let mut c: Collection =
             serde_json::from_value(serde_json::json!({"id": "c", "urlId": "c", "title": "C", "type": 1, "typeName": "blog"})).unwrap();

@@ -249,7 +249,7 @@ pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     SiteBundle {
         products: product_links(&render),
         render,
-        content_shape: tenants::cache::json_shape(snapshot),
+        content_shape: snapshot.shape,
         commerce,
         language,
         locale,

@@ -770,7 +770,9 @@ impl Store {
             header_footer,
             multilingual,
             commerce_preferences,
-        })
+            shape: Default::default(),
+        }
+        .measured())
     }
 }
 
