@@ -3,12 +3,13 @@
 //!
 //! `tenant-load run` sends, over `--concurrency` keep-alive connections to one server:
 //!
-//! 1. a mixed phase: tenants drawn from a Zipf distribution (s = 1.1) over all N (tenant
-//!    1 the most visited, then 2 ...), pages a mix of home (30 %), collection (30 %) and
-//!    item (40 %) pages of the tenant's design. Beside them a probe opens, one at a time
-//!    (10 ms apart), the home page of a tenant no one has visited since the server
-//!    started: the cold first page (host lookup, content load, template hash and, for the
-//!    first tenant of a design, compile) on a busy node. Before the phase, tenant 1's home
+//! 1. a mixed phase: tenants drawn from a Zipf distribution (s = 1.1) over all N but those
+//!    kept for the steady phase (tenant 1 the most visited, then 2 ...), pages a mix of
+//!    home (30 %), collection (30 %) and item (40 %) pages of the tenant's design, as fast
+//!    as `--concurrency` connections go. Beside them a probe opens, one at a time (10 ms
+//!    apart), the home page of a tenant no one has visited since the server started: the
+//!    cold first page (host lookup, content load and, for the first tenant of a design,
+//!    compile) on a saturated node. Before the phase, tenant 1's home
 //!    page alone is the first page after start, and counts as cold too.
 //! 2. a steady phase: the same mix, but sent at a fixed rate, `--steady-share` (0.5) of
 //!    the mixed phase's requests per second, as a node runs with room to spare; its probe

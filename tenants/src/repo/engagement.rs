@@ -1,6 +1,6 @@
 //! Comments and likes on items (migration 7). Pages show an item's `publicCommentCount` and
 //! `likeCount`: what the import gave plus the approved comments and the likes stored here,
-//! added when the site's content loads ([`add_counts_in`]). So a change to what pages show
+//! added when the site's content loads ([`add_counts`]). So a change to what pages show
 //! (an approved comment, a new like) bumps the content version like any content edit; a
 //! comment waiting for the owner changes nothing a page shows.
 

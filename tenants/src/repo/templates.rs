@@ -30,8 +30,8 @@ fn check_path(path: &str) -> Result<()> {
     }
 }
 
-/// The SHA-256 of a template folder's files (paths and contents, in the order given; the
-/// store keeps and returns them in path order). Equal hashes mean equal folders.
+/// The SHA-256 of a template folder's files: paths and contents, taken in path order
+/// whatever order they are given in. Equal hashes mean equal folders.
 pub fn template_hash(files: &[TemplateFile]) -> TemplateHash {
     let mut h = Sha256::new();
     let mut sorted: Vec<&TemplateFile> = files.iter().collect();

@@ -137,14 +137,17 @@ pub(super) async fn query(
     params: Vec<SqlValue>,
 ) -> Result<Vec<Row>> {
     let sql = rewrite_placeholders(sql);
-    c.interact(move |c| -> Result<Vec<Row>> {
-        let mut st = c.prepare_cached(&sql)?;
-        let n = st.column_count();
-        let rows = st.query_map(rusqlite::params_from_iter(params.iter()), |r| decode(r, n))?;
-        Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-    })
-    .await
-    .map_err(interact_err)?
+    c.interact(move |c| rows_of(c, &sql, &params))
+        .await
+        .map_err(interact_err)?
+}
+
+/// The rows of one statement (placeholders already rewritten), on the blocking thread.
+fn rows_of(c: &rusqlite::Connection, sql: &str, params: &[SqlValue]) -> Result<Vec<Row>> {
+    let mut st = c.prepare_cached(sql)?;
+    let n = st.column_count();
+    let rows = st.query_map(rusqlite::params_from_iter(params.iter()), |r| decode(r, n))?;
+    Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
 }
 
 pub(super) async fn query_all(
@@ -158,13 +161,7 @@ pub(super) async fn query_all(
     c.interact(move |c| -> Result<Vec<Vec<Row>>> {
         statements
             .iter()
-            .map(|(sql, params)| {
-                let mut st = c.prepare_cached(sql)?;
-                let n = st.column_count();
-                let rows =
-                    st.query_map(rusqlite::params_from_iter(params.iter()), |r| decode(r, n))?;
-                Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-            })
+            .map(|(sql, params)| rows_of(c, sql, params))
             .collect()
     })
     .await
