@@ -243,6 +243,8 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
         routes = routes.layer(axum::middleware::from_fn_with_state(fairness, limit));
     }
     routes
+        // Before anything reads `Host` (the per-site cap, the handlers): one checked host.
+        .layer(axum::middleware::from_fn(crate::http::host::strict_host))
         .layer(crate::http::security::headers((&app).into()))
         .with_state(app)
 }
@@ -752,11 +754,16 @@ fn public_file(loaded: &LoadedFolder, rel: &str, headers: &HeaderMap) -> Respons
 
 /// `/scripts/combo/?a.js&b.js`: the folder's scripts joined in order, as the renderer
 /// asks for adjacent `combo="true"` scripts (TEMPLATE-PLATFORM.md §2.2). A name the folder
-/// lacks becomes a comment saying so (the others still run); none found is a 404.
+/// lacks becomes a comment giving its place in the list (the others still run); none found
+/// is a 404.
+///
+/// Nothing of the request is ever written into the body: the names are the visitor's, and
+/// a name echoed into JavaScript can close its comment and run (issue 40). The body is
+/// made only of the folder's own files and fixed text.
 fn combo_scripts(loaded: &LoadedFolder, query: &str, headers: &HeaderMap) -> Response {
     let mut body = Vec::new();
     let mut found = 0;
-    for name in query.split('&').filter(|n| !n.is_empty()) {
+    for (place, name) in query.split('&').filter(|n| !n.is_empty()).enumerate() {
         let name = percent_encoding::percent_decode_str(name).decode_utf8_lossy();
         let rel = format!("scripts/{}", name.trim_start_matches('/'));
         match loaded.folder.public.get(rel.as_str()) {
@@ -766,7 +773,11 @@ fn combo_scripts(loaded: &LoadedFolder, query: &str, headers: &HeaderMap) -> Res
                 found += 1;
             }
             _ => body.extend_from_slice(
-                format!("/* {} is not in this template */\n", rel.replace("*/", "")).as_bytes(),
+                format!(
+                    "/* script {} of this list is not in this template */\n",
+                    place + 1
+                )
+                .as_bytes(),
             ),
         }
     }

@@ -405,13 +405,14 @@ fn combo_scripts_are_one_request() {
         "",
     );
     assert_eq!(again.status, 304);
-    // A name the folder lacks is said in a comment; the others still come.
+    // A name the folder lacks is said in a comment, by its place in the list (never its
+    // name: that is the visitor's text); the others still come.
     let partly = support::get(dev.port, "localhost", "/scripts/combo/?nope.js&extra.js");
     assert_eq!(partly.status, 200);
     assert!(
         partly
             .body
-            .starts_with("/* scripts/nope.js is not in this template */\nwindow.extraLoaded"),
+            .starts_with("/* script 1 of this list is not in this template */\nwindow.extraLoaded"),
         "{}",
         partly.body
     );

@@ -9,6 +9,7 @@ pub mod check;
 pub mod conf;
 pub mod folder;
 pub mod render;
+pub mod request_text;
 pub mod route;
 pub mod site;
 pub mod tags;

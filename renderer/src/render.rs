@@ -8,6 +8,7 @@ use template_lang::value::{Node, View};
 use template_lang::{Diagnostic, Env, Injects, Template, execute};
 
 use crate::folder::TemplateFolder;
+use crate::request_text::RequestText;
 use crate::route::{ListQuery, Route, folder_behavior, guard, page_type, route};
 use crate::site::{Collection, SiteContent};
 use crate::tags::Tags;
@@ -175,7 +176,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         site,
         current_collection: current_collection(&route),
         current_category: match &route {
-            Route::Collection { query, .. } => query.category.clone(),
+            Route::Collection { query, .. } => query.category.as_ref().map(|c| c.raw().to_owned()),
             _ => None,
         },
         unlocked: req.unlocked,
@@ -414,7 +415,12 @@ fn describe(
 /// The join page's `memberArea`: the area as `websiteSettings.memberAreas` declares it
 /// (`id`, `title`, `description`, `joinButtonText`; an area the settings do not declare
 /// shows the collection's title and "Join"), and `redirect`, where joining leads back to.
-fn member_area_context(site: &SiteContent, c: &Collection, area: &str, redirect: &str) -> Node {
+fn member_area_context(
+    site: &SiteContent,
+    c: &Collection,
+    area: &str,
+    redirect: &RequestText,
+) -> Node {
     let declared = site.member_area(area);
     let text = |key: &str| {
         declared
@@ -433,7 +439,7 @@ fn member_area_context(site: &SiteContent, c: &Collection, area: &str, redirect:
             "joinButtonText",
             Node::from(text("joinButtonText").unwrap_or(DEFAULT_JOIN_TEXT)),
         ),
-        ("redirect", Node::from(redirect)),
+        ("redirect", redirect.to_node()),
     ])
 }
 
@@ -543,7 +549,7 @@ pub fn page_context(
                 ("authorFilter", &query.author),
             ] {
                 if let Some(v) = value {
-                    entries.push((key, Node::from(v.as_str())));
+                    entries.push((key, v.to_node()));
                 }
             }
             if query.calendar
@@ -567,8 +573,11 @@ pub fn page_context(
             entries.push(("pagination", obj(p)));
         }
         Route::Search { query } => {
-            entries.push(("searchQuery", Node::from(query.as_str())));
-            entries.push(("searchResults", Node::array(search(site, query, unlocked))));
+            entries.push(("searchQuery", query.to_node()));
+            entries.push((
+                "searchResults",
+                Node::array(search(site, query.raw(), unlocked)),
+            ));
         }
         Route::MemberAreaDenied {
             restricted,
@@ -604,7 +613,7 @@ pub fn page_context(
             ));
             let mut lock = vec![
                 ("collectionId", Node::from(c.id())),
-                ("redirect", Node::from(redirect.as_str())),
+                ("redirect", redirect.to_node()),
             ];
             if *error {
                 lock.push(("error", Node::from(LOCK_SCREEN_ERROR)));
@@ -626,7 +635,7 @@ pub fn page_context(
             purchase,
             cart_token,
         } => {
-            entries.push(("cartToken", Node::from(cart_token.as_str())));
+            entries.push(("cartToken", cart_token.to_node()));
             entries.push(("checkoutKind", Node::from(purchase.as_str())));
         }
         _ => {}
@@ -691,7 +700,7 @@ fn page_url(base: &str, query: &ListQuery, offset: usize) -> String {
         ("month", &query.month),
     ] {
         if let Some(v) = v {
-            q.append_pair(k, v);
+            q.append_pair(k, v.raw());
         }
     }
     if offset > 0 {
@@ -706,17 +715,17 @@ fn page_url(base: &str, query: &ListQuery, offset: usize) -> String {
 }
 
 fn matches_filters(item: &Node, q: &ListQuery) -> bool {
-    let has = |field: &str, want: &Option<String>| match want {
+    let has = |field: &str, want: &Option<RequestText>| match want {
         None => true,
         Some(w) => item
             .pointer(&[field])
             .and_then(Node::as_array)
-            .is_some_and(|vals| vals.iter().filter_map(Node::as_str).any(|v| v == w)),
+            .is_some_and(|vals| vals.iter().filter_map(Node::as_str).any(|v| v == w.raw())),
     };
     let author_ok = q
         .author
         .as_ref()
-        .is_none_or(|a| item.pointer(&["author", "id"]).and_then(Node::as_str) == Some(a));
+        .is_none_or(|a| item.pointer(&["author", "id"]).and_then(Node::as_str) == Some(a.raw()));
     has("categories", &q.category) && has("tags", &q.tag) && author_ok
 }
 

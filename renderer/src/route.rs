@@ -1,5 +1,6 @@
 //! URL path to route, and each route's page type (the numeric table in SPEC.md §2).
 
+use crate::request_text::RequestText;
 use crate::site::SiteContent;
 
 /// Page types (SPEC.md §2, "Page types (numeric)").
@@ -28,13 +29,14 @@ pub mod folder_behavior {
     pub const NONE: i64 = 3;
 }
 
-/// Filters and paging of a collection list, from the query string.
+/// Filters and paging of a collection list, from the query string (the visitor's text:
+/// [`RequestText`]).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ListQuery {
-    pub category: Option<String>,
-    pub tag: Option<String>,
-    pub author: Option<String>,
-    pub month: Option<String>,
+    pub category: Option<RequestText>,
+    pub tag: Option<RequestText>,
+    pub author: Option<RequestText>,
+    pub month: Option<RequestText>,
     /// Items already shown on earlier pages (the `offset` parameter of next-page links).
     pub offset: usize,
     /// `?view=calendar` on events.
@@ -78,7 +80,7 @@ pub enum Route {
         requested: usize,
         locked: usize,
         /// The path (and query) to return to after unlocking.
-        redirect: String,
+        redirect: RequestText,
         /// The previous attempt had a wrong password (`?lock-error=1`).
         error: bool,
     },
@@ -90,14 +92,14 @@ pub enum Route {
         restricted: usize,
         area: String,
         /// The path (and query) to return to after joining or signing in.
-        redirect: String,
+        redirect: RequestText,
     },
     /// A folder without its own page: redirect to its first child.
     Redirect {
         location: String,
     },
     Search {
-        query: String,
+        query: RequestText,
     },
     Cart,
     Checkout,
@@ -106,7 +108,7 @@ pub enum Route {
     /// denomination (`/checkout/gift-card`, the gift-card page).
     TokenCheckout {
         purchase: Purchase,
-        cart_token: String,
+        cart_token: RequestText,
     },
     /// Where a buyer lands after checkout: order confirmed (202), order received (207, a
     /// pay-later order) or subscription confirmed (206), by the order.
@@ -177,7 +179,7 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
         params
             .iter()
             .find(|(k, _)| k == name)
-            .map(|(_, v)| v.clone())
+            .map(|(_, v)| RequestText::new(v.as_str()))
     };
     let path = path.split('?').next().unwrap_or("/");
     if path.starts_with("/config/") || path == "/config" {
@@ -224,8 +226,10 @@ pub fn route(site: &SiteContent, path: &str, query: &str) -> Route {
         tag: param("tag"),
         author: param("author"),
         month: param("month"),
-        offset: param("offset").and_then(|o| o.parse().ok()).unwrap_or(0),
-        calendar: param("view").as_deref() == Some("calendar"),
+        offset: param("offset")
+            .and_then(|o| o.raw().parse().ok())
+            .unwrap_or(0),
+        calendar: param("view").is_some_and(|v| v.raw() == "calendar"),
     };
     match segments.as_slice() {
         [] => match site.homepage {
@@ -326,13 +330,13 @@ pub fn guard(
             requested,
             restricted: locked,
             area: area.to_string(),
-            redirect,
+            redirect: RequestText::new(redirect),
         };
     }
     Route::LockScreen {
         requested,
         locked,
-        redirect,
+        redirect: RequestText::new(redirect),
         error,
     }
 }

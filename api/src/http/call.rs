@@ -2,6 +2,7 @@
 //! (for rate limits), the crumb check and rate limit of a state-changing call, and the
 //! answer or its JSON error.
 
+use crate::http::host::RequestHost;
 use std::net::SocketAddr;
 
 use axum::body::Body;
@@ -58,21 +59,28 @@ impl Call {
             .await
     }
 
-    /// The `Host` the call came in on (one of the site's domains).
+    /// The host the call came in on: the domain of the site it was found by, with the port
+    /// (checked by [`crate::http::host::strict_host`] before the call began, so it is never
+    /// the raw header as sent).
     pub fn host(&self) -> String {
+        self.checked_host().authority()
+    }
+
+    fn checked_host(&self) -> RequestHost {
         self.headers
             .get(axum::http::header::HOST)
             .and_then(|h| h.to_str().ok())
-            .or_else(|| self.uri.authority().map(|a| a.as_str()))
-            .unwrap_or("localhost")
-            .to_owned()
+            .and_then(|h| RequestHost::parse(h).ok())
+            .unwrap_or_else(|| RequestHost {
+                name: "localhost".into(),
+                port: None,
+            })
     }
 
-    /// The site's base URL as the visitor reached it (`https` behind a trusted proxy that
-    /// says so).
+    /// The site's base URL for absolute links (pages, emails): the site's domain this call
+    /// came in on, its port, and `https` behind a trusted proxy that says so.
     pub fn base_url(&self) -> String {
-        let scheme = if self.client.https { "https" } else { "http" };
-        format!("{scheme}://{}", self.host())
+        self.checked_host().origin(self.client.https)
     }
 
     /// A query parameter.

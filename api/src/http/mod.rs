@@ -1,5 +1,5 @@
 //! What every JSON route shares (DESIGN.md "JSON API conventions"): one call's context
-//! ([`call`]), the site a request is for ([`site`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
+//! ([`call`]), the site a request is for ([`site`]) and its strictly parsed `Host` ([`host`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
 //! rate limits ([`limits`]), the owner's token ([`owner`]), cookies ([`cookies`]), signed values ([`signing`]), the security headers of every response ([`security`]) and the server's own small pages ([`small_page`]).
 
 pub mod body;
@@ -8,6 +8,7 @@ pub mod cookies;
 pub mod crumb;
 pub mod error;
 pub mod fairness;
+pub mod host;
 pub mod limits;
 pub mod owner;
 pub mod security;

@@ -184,8 +184,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
                 token_hash: token_hash(&token),
                 ttl_ms: LINK_TTL.as_millis() as i64,
             };
-            let scheme = if call.client.https { "https" } else { "http" };
-            let origin = format!("{scheme}://{}", call.host());
+            let origin = call.base_url();
             let area_title = area.as_deref().and_then(|a| {
                 let node = call.site.content.render.member_area(a)?;
                 node.pointer(&["title"])?.as_str().map(str::to_owned)
