@@ -150,3 +150,41 @@ pub fn body(name: &str, bytes: &[u8]) {
         .unwrap_or_else(|| panic!("no body parser named {name}"));
     run(bytes)
 }
+
+/// The request's host as [`crate::http::host::of_request`] finds it (the `request_host`
+/// target): the first line is the request target, each further line a `Host` header value.
+/// Any input may be refused; an accepted one must be a host that parses back to itself,
+/// with no userinfo, path or second authority in it, so links built from it stay on it.
+pub fn request_host(bytes: &[u8]) {
+    use crate::http::host::{RequestHost, of_request};
+    use axum::http::{HeaderMap, HeaderValue, Uri, Version, header};
+    let text = String::from_utf8_lossy(bytes);
+    let mut lines = text.split('\n');
+    let Ok(uri) = lines.next().unwrap_or("/").parse::<Uri>() else {
+        return;
+    };
+    let mut headers = HeaderMap::new();
+    for line in lines {
+        if let Ok(v) = HeaderValue::from_bytes(line.as_bytes()) {
+            headers.append(header::HOST, v);
+        }
+    }
+    for version in [Version::HTTP_10, Version::HTTP_11, Version::HTTP_2] {
+        if let Ok(Some(host)) = of_request(version, &uri, &headers) {
+            let authority = host.authority();
+            assert_eq!(RequestHost::parse(&authority).as_ref(), Ok(&host));
+            assert!(
+                !authority.contains(['@', '/', '\\', '?', '#', ' ']),
+                "{authority}"
+            );
+            let origin = host.origin(false);
+            let parsed = origin.parse::<Uri>().expect("an origin is a URI");
+            assert_eq!(parsed.host(), Some(host.name.as_str()), "{origin}");
+            assert_eq!(
+                parsed.port_u16(),
+                host.port.filter(|p| *p != 80),
+                "{origin}"
+            );
+        }
+    }
+}
