@@ -314,4 +314,114 @@ fn emailed_links_come_from_the_sites_domain(backend: Backend) {
     }
 }
 
-on_both_backends!(emailed_links_come_from_the_sites_domain);
+/// A new owner token of `site` with `role`, from `tessera token create`.
+fn token(server: &Server, site: &str, role: &str) -> String {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args([
+            "token", "create", site, "--role", role, "--name", "security",
+        ])
+        .args(server.store_args())
+        .env_remove("DATABASE_URL")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .last()
+        .unwrap()
+        .to_owned()
+}
+
+/// What no answer may contain: a system file's or a template source's text.
+fn leaks(body: &str) -> bool {
+    body.contains("root:x:0:0") || body.contains("\"stylesheets\"") || body.contains("{.section")
+}
+
+/// The class: every route that takes a path or a file name answers only from its own
+/// folder or site. Template files and the islands are served from memory by exact name,
+/// uploaded files by id within the site; traversal in any spelling finds nothing.
+fn no_route_serves_a_file_outside_its_folder(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    for path in [
+        "/assets/../template.conf",
+        "/assets/%2e%2e/template.conf",
+        "/assets/..%2ftemplate.conf",
+        "/scripts/../site.region",
+        "/scripts/..%5csite.region",
+        "/scripts/%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/scripts/combo/?../template.conf",
+        "/scripts/combo/?..%2Ftemplate.conf",
+        "/scripts/combo/?/etc/passwd",
+        "/scripts/combo/?site.js&../../../../etc/passwd",
+        "/_tessera/islands/../../../../etc/passwd",
+        "/_tessera/islands/%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+        "/_tessera/files/..%2f..%2fetc/passwd",
+        "/site.css/../../etc/passwd",
+        "/template.conf",
+        "/site.region",
+        "//etc/passwd",
+    ] {
+        for host in [QUILLBACK, HARBOR] {
+            let r = get(server.port, host, path);
+            assert!(!leaks(&r.body), "{host}{path} ({}): {}", r.status, r.body);
+        }
+    }
+    // An uploaded file is its site's: another site's id finds nothing, and a name with a
+    // path keeps only its last part.
+    let harbor = token(&server, "harbor-lane", "admin");
+    // A PDF's bytes are text, which the test client sends as they are.
+    let pdf = "%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
+    let auth = format!("Bearer {harbor}");
+    let up = request(
+        server.port,
+        "POST",
+        HARBOR,
+        "/api/owner/assets?fileName=..%2F..%2Fetc%2Fpasswd.pdf",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/pdf"),
+        ],
+        pdf,
+    );
+    assert_eq!(up.status, 201, "{}", up.body);
+    let a = up.json();
+    assert_eq!(a["fileName"], "passwd.pdf", "{a}");
+    let url = a["url"].as_str().unwrap();
+    assert_eq!(get(server.port, HARBOR, url).status, 200);
+    assert_eq!(
+        get(server.port, SKYWARD, url).status,
+        404,
+        "another site's file"
+    );
+    // Template uploads: a path that leaves the folder is refused by field.
+    for bad in [
+        "../x.region",
+        "/etc/x.region",
+        "a/../../x.region",
+        "a\\..\\x.region",
+        "./x",
+    ] {
+        let r = request(
+            server.port,
+            "POST",
+            HARBOR,
+            "/api/owner/template",
+            &[
+                ("Authorization", &auth),
+                ("Content-Type", "application/json"),
+            ],
+            &json!({"files": [{"path": bad, "text": "x"}]}).to_string(),
+        );
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert!(
+            r.json()["errors"]["files[0].path"].is_string(),
+            "{bad}: {}",
+            r.body
+        );
+    }
+}
+
+on_both_backends!(
+    emailed_links_come_from_the_sites_domain,
+    no_route_serves_a_file_outside_its_folder,
+);
