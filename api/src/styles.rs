@@ -63,7 +63,7 @@ pub fn needs_compiling(files: &TemplateFiles) -> bool {
 
 /// `@name: value;` lines for the tweaks that are safe to put in a stylesheet (a name of
 /// letters, digits and dashes; a value without `;`, braces or line breaks).
-fn tweak_overrides(settings: &Map<String, Value>) -> String {
+pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
     let mut out = String::new();
     let Some(tweaks) = settings.get("tweaks").and_then(Value::as_object) else {
         return out;
@@ -151,7 +151,7 @@ pub fn compile(
 /// What the compiler reads on stdin: the folder's styles/ files (base64, as they may be
 /// images for `data-uri`), the entry that imports the `stylesheets` in order with the
 /// tweaks last, and the platform's imports. Nothing else is within its reach.
-fn compiler_input(
+pub(crate) fn compiler_input(
     files: &TemplateFiles,
     settings: &Map<String, Value>,
 ) -> Result<Vec<u8>, TemplateProblem> {
@@ -191,7 +191,7 @@ fn compiler_input(
 }
 
 /// The compiler's error (its JSON on stdout, else Node's stderr) as the folder's problem.
-fn less_problem(stdout: &str, stderr: &str) -> TemplateProblem {
+pub(crate) fn less_problem(stdout: &str, stderr: &str) -> TemplateProblem {
     let e: Value = serde_json::from_str(stdout)
         .unwrap_or_else(|_| serde_json::json!({"message": stderr.trim().to_owned()}));
     let file = e["filename"].as_str().unwrap_or("");
