@@ -206,7 +206,34 @@ fn a_runaway_compile_is_stopped(backend: Backend) {
     let started = Instant::now();
     let answer = std::thread::scope(|s| {
         let uploading = s.spawn(|| upload(&server, &token, &body));
-        std::thread::sleep(Duration::from_millis(500));
+        // The compiler runs with nothing of the server's environment, under Node's
+        // permission model and a small heap.
+        let cmdline = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/cmdline"));
+        let (node, _) = crate::support::poll_until(
+            Duration::from_secs(5),
+            "the compiler runs",
+            || {
+                node_children(server.pid())
+                    .into_iter()
+                    .find(|&pid| cmdline(pid).is_ok_and(|c| c.contains("less-compiler")))
+            },
+            Option::is_some,
+        );
+        let node = node.unwrap();
+        let environ = std::fs::read(format!("/proc/{node}/environ")).unwrap_or_default();
+        for var in environ.split(|b| *b == 0).filter(|v| !v.is_empty()) {
+            assert!(
+                var.starts_with(b"PATH="),
+                "the compiler inherited {}",
+                String::from_utf8_lossy(var)
+            );
+        }
+        let cmdline = cmdline(node).unwrap_or_default();
+        assert!(
+            cmdline.contains("permission\0--allow-fs-read=")
+                && cmdline.contains("--max-old-space-size=256"),
+            "{cmdline:?}"
+        );
         while !uploading.is_finished() {
             let t = Instant::now();
             let page = get(server.port, LOAM, "/");
