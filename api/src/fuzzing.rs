@@ -188,3 +188,64 @@ pub fn request_host(bytes: &[u8]) {
         }
     }
 }
+
+/// The LESS compile path (issue 40), as the `less_input` and `less_compile` fuzz targets
+/// run it: the input is `site.less` NUL `tweaks` (a JSON object) NUL `parts/a.less`, a
+/// folder whose template.conf lists `site.less`.
+pub mod less {
+    use renderer::folder::TemplateFiles;
+    use serde_json::{Map, Value};
+
+    /// The folder and the site's settings an input stands for.
+    fn folder(bytes: &[u8]) -> (TemplateFiles, Map<String, Value>) {
+        let mut parts = bytes.splitn(3, |b| *b == 0);
+        let site = parts.next().unwrap_or_default();
+        let tweaks = parts.next().unwrap_or_default();
+        let partial = parts.next().unwrap_or_default();
+        let files: TemplateFiles = [
+            (
+                "template.conf",
+                br#"{"name": "fuzz", "stylesheets": ["site.less"]}"#.as_slice(),
+            ),
+            ("styles/site.less", site),
+            ("styles/parts/a.less", partial),
+        ]
+        .into_iter()
+        .map(|(path, bytes)| (path.to_owned(), bytes.into()))
+        .collect();
+        let tweaks = serde_json::from_slice::<Value>(tweaks).unwrap_or(Value::Null);
+        let mut settings = Map::new();
+        settings.insert("tweaks".into(), tweaks);
+        (files, settings)
+    }
+
+    /// Everything Tessera does around Node, without Node: the compiler's stdin built from
+    /// the folder (valid JSON holding exactly the folder's styles/ and an entry), the tweak
+    /// lines (never able to close a block), and the compiler's answer read back (the input
+    /// taken as what Node printed): a problem in template.conf or in styles/.
+    pub fn input(bytes: &[u8]) {
+        let (files, settings) = folder(bytes);
+        let _ = crate::styles::needs_compiling(&files);
+        for line in crate::styles::tweak_overrides(&settings).lines() {
+            assert!(line.starts_with('@') && line.ends_with(';'), "{line}");
+            assert!(!line.contains(['{', '}']), "{line}");
+        }
+        let input = crate::styles::compiler_input(&files, &settings).expect("site.less is there");
+        let input: Value = serde_json::from_slice(&input).expect("the compiler's input is JSON");
+        let sent = input["files"].as_object().expect("files");
+        assert!(sent.contains_key(input["entry"].as_str().expect("an entry")));
+        assert!(sent.contains_key("site.less") && sent.contains_key("parts/a.less"));
+        let text = String::from_utf8_lossy(bytes);
+        let problem = crate::styles::less_problem(&text, &text);
+        assert!(problem.file == "template.conf" || problem.file.starts_with("styles/"));
+        assert!(problem.message.starts_with("LESS: "));
+    }
+
+    /// The whole compile, Node included (bounded in time and memory): CSS or a problem,
+    /// never a panic. Slow (a Node process per input), so `cargo test` replays only the
+    /// committed corpus.
+    pub fn compile(bytes: &[u8]) {
+        let (files, settings) = folder(bytes);
+        let _ = crate::styles::compile(&files, &settings);
+    }
+}

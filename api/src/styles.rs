@@ -8,9 +8,15 @@
 //! It runs at import, template upload and `tessera dev`/`check` time, never while serving a
 //! page; the CSS is stored with the template version as [`COMPILED_CSS`], which the renderer
 //! serves. A folder of plain CSS needs no compiling (and no Node).
+//!
+//! The stylesheets are owner input: the compiler sees only the folder's `styles/` files
+//! and the platform's imports, in memory, and runs bounded in time and memory ([`node`]).
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod node;
+
+pub use node::{HEAP_MB, MAX_CONCURRENT, MAX_CSS_BYTES, QUEUE_WAIT, TIMEOUT};
+
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub use renderer::folder::COMPILED_CSS;
@@ -29,7 +35,7 @@ const PLATFORM: [(&str, &str); 2] = [
     ),
 ];
 
-/// The entry file written next to the folder's stylesheets.
+/// The entry file, among the folder's stylesheets, that imports them in order.
 const ENTRY: &str = ".tessera-entry.less";
 
 /// The `stylesheets` of template.conf (which may have comments), in order.
@@ -57,7 +63,7 @@ pub fn needs_compiling(files: &TemplateFiles) -> bool {
 
 /// `@name: value;` lines for the tweaks that are safe to put in a stylesheet (a name of
 /// letters, digits and dashes; a value without `;`, braces or line breaks).
-fn tweak_overrides(settings: &Map<String, Value>) -> String {
+pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
     let mut out = String::new();
     let Some(tweaks) = settings.get("tweaks").and_then(Value::as_object) else {
         return out;
@@ -93,28 +99,9 @@ fn problem(file: &str, line: u32, column: u32, message: String) -> TemplateProbl
     }
 }
 
-/// A fresh scratch folder.
-fn scratch() -> PathBuf {
-    static N: AtomicU64 = AtomicU64::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "tessera-less-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
-}
-
-fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
-    std::fs::write(path, bytes)
-}
-
 /// The folder's stylesheets compiled into one CSS text, or the problem (`styles/x.less`,
 /// line and column, LESS's message). `Ok(None)` when nothing needs compiling. Blocking: it
-/// runs Node.
+/// runs Node, bounded as [`node`] says.
 pub fn compile(
     files: &TemplateFiles,
     settings: &Map<String, Value>,
@@ -130,33 +117,53 @@ pub fn compile(
             "this folder's stylesheets use LESS, and this tessera was built without Node, so it has no LESS compiler".into(),
         ));
     };
-    let dir = scratch();
-    let result = run(&dir, compiler, files, settings);
-    let _ = std::fs::remove_dir_all(&dir);
-    result.map(Some)
+    let input = compiler_input(files, settings)?;
+    let conf = |message: String| problem("template.conf", 0, 0, message);
+    let out = node::run(compiler, &input).map_err(|failure| {
+        conf(match failure {
+            node::Failure::Busy => format!(
+                "LESS: this server is compiling {} stylesheets already and none finished within {} s; please try again in a moment",
+                node::MAX_CONCURRENT,
+                node::QUEUE_WAIT.as_secs()
+            ),
+            node::Failure::Timeout => format!(
+                "LESS: compiling the stylesheets took longer than {} s, so it was stopped (a mixin or loop that does not end?)",
+                node::TIMEOUT.as_secs()
+            ),
+            node::Failure::OutOfMemory => format!(
+                "LESS: compiling the stylesheets needed more than {} MB of memory, so it was stopped",
+                node::HEAP_MB
+            ),
+            node::Failure::TooLarge => format!(
+                "LESS: the compiled stylesheet is larger than {} MB",
+                node::MAX_CSS_BYTES / 1_000_000
+            ),
+            node::Failure::Node(e) => format!("running node for the LESS compiler: {e}"),
+        })
+    })?;
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    if out.success {
+        return Ok(Some(stdout));
+    }
+    Err(less_problem(&stdout, &out.stderr))
 }
 
-fn run(
-    dir: &Path,
-    compiler: &[u8],
+/// What the compiler reads on stdin: the folder's styles/ files (base64, as they may be
+/// images for `data-uri`), the entry that imports the `stylesheets` in order with the
+/// tweaks last, and the platform's imports. Nothing else is within its reach.
+pub(crate) fn compiler_input(
     files: &TemplateFiles,
     settings: &Map<String, Value>,
-) -> Result<String, TemplateProblem> {
-    let io = |e: std::io::Error| {
-        problem(
-            "template.conf",
-            0,
-            0,
-            format!("compiling the stylesheets: {e}"),
-        )
-    };
-    for (path, bytes) in files.iter().filter(|(p, _)| p.starts_with("styles/")) {
-        write(&dir.join(path), bytes).map_err(io)?;
-    }
-    for (name, text) in PLATFORM {
-        write(&dir.join(".platform").join(name), text.as_bytes()).map_err(io)?;
-    }
-    write(&dir.join("less-compiler.cjs"), compiler).map_err(io)?;
+) -> Result<Vec<u8>, TemplateProblem> {
+    use base64::Engine;
+    let mut styles: Map<String, Value> = files
+        .iter()
+        .filter_map(|(path, bytes)| Some((path.strip_prefix("styles/")?, bytes)))
+        .map(|(name, bytes)| {
+            let b64 = base64::engine::general_purpose::STANDARD.encode(bytes);
+            (name.to_owned(), Value::String(b64))
+        })
+        .collect();
     let mut entry = String::new();
     for name in stylesheets(files) {
         if !files.contains_key(&format!("styles/{name}")) {
@@ -173,30 +180,22 @@ fn run(
     }
     // Later definitions win everywhere in LESS, so the site's tweak values go last.
     entry.push_str(&tweak_overrides(settings));
-    write(&dir.join("styles").join(ENTRY), entry.as_bytes()).map_err(io)?;
-    let out = Command::new("node")
-        .arg("less-compiler.cjs")
-        .arg(format!("styles/{ENTRY}"))
-        .arg(".platform")
-        .current_dir(dir)
-        .output()
-        .map_err(|e| {
-            problem(
-                "template.conf",
-                0,
-                0,
-                format!("running node for the LESS compiler: {e}"),
-            )
-        })?;
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if out.status.success() {
-        return Ok(stdout);
-    }
-    let e: Value = serde_json::from_str(&stdout).unwrap_or_else(
-        |_| serde_json::json!({"message": String::from_utf8_lossy(&out.stderr).trim().to_owned()}),
-    );
+    let entry = base64::engine::general_purpose::STANDARD.encode(entry);
+    styles.insert(ENTRY.to_owned(), Value::String(entry));
+    let platform: Map<String, Value> = PLATFORM
+        .iter()
+        .map(|(name, text)| ((*name).to_owned(), Value::String((*text).to_owned())))
+        .collect();
+    let input = serde_json::json!({"entry": ENTRY, "files": styles, "platform": platform});
+    Ok(input.to_string().into_bytes())
+}
+
+/// The compiler's error (its JSON on stdout, else Node's stderr) as the folder's problem.
+pub(crate) fn less_problem(stdout: &str, stderr: &str) -> TemplateProblem {
+    let e: Value = serde_json::from_str(stdout)
+        .unwrap_or_else(|_| serde_json::json!({"message": stderr.trim().to_owned()}));
     let file = e["filename"].as_str().unwrap_or("");
-    let file = if file.is_empty() || file.ends_with(ENTRY) {
+    let file = if file.is_empty() || file == ENTRY {
         "template.conf".to_owned()
     } else {
         format!("styles/{file}")
@@ -208,13 +207,7 @@ fn run(
         e["column"].as_u64().unwrap_or(0) as u32
     };
     let message = e["message"].as_str().unwrap_or("the LESS compiler failed");
-    // LESS lists the scratch paths it tried for a missing import: they mean nothing here.
-    let message = message
-        .split(" Tried - ")
-        .next()
-        .unwrap_or(message)
-        .to_owned();
-    Err(problem(&file, line, column, format!("LESS: {message}")))
+    problem(&file, line, column, format!("LESS: {message}"))
 }
 
 /// The last compile's inputs (a digest of the stylesheets, the `stylesheets` list and the
@@ -416,5 +409,95 @@ mod tests {
         );
         assert!(last.compile(&files, &none).is_err());
         assert_eq!(last.runs(), 4);
+    }
+
+    /// A one-stylesheet folder with a few more files in styles/, compiled.
+    fn compile_site(less: &str) -> CompileOutcome {
+        let conf = r#"{"name": "t", "stylesheets": ["site.less"]}"#;
+        compile(
+            &folder(&[
+                ("template.conf", conf),
+                ("styles/site.less", less),
+                ("styles/parts/a.less", ".a { b: 1; }"),
+                ("styles/parts/up.less", "@import '../top';"),
+                ("styles/top.less", ".top { c: 2; }"),
+                ("styles/dot.svg", "<svg/>"),
+                ("assets/logo.png", "PNG"),
+            ]),
+            &Map::new(),
+        )
+    }
+
+    #[test]
+    fn the_compiler_reads_the_folders_styles_and_the_platforms_imports() {
+        for (less, expect) in [
+            ("@import 'parts/a';", ".a {\n  b: 1;\n}"),
+            ("@import (less) 'parts/a.less';", ".a {"),
+            ("@import (inline) 'parts/a.less';", ".a { b: 1; }"),
+            // `..` inside styles/ is fine.
+            ("@import 'parts/up';", ".top {"),
+            ("@import 'sqs-grid-breaker';", ".sqs-layout .sqs-row"),
+            (
+                "@import 'svg-icon-templates'; i { .svg-icon(2em); }",
+                "width: 2em",
+            ),
+            ("i { b: data-uri('dot.svg'); }", "url(\"data:"),
+            // A file the folder does not have stays a plain url(), as LESS does.
+            ("i { b: data-uri('none.png'); }", "url('none.png')"),
+            // A remote import is the browser's, kept and never fetched.
+            (
+                "@import url(https://fonts.example/css?family=A);",
+                "@import url(\"https://fonts.example/css?family=A\");",
+            ),
+        ] {
+            let css = compile_site(less)
+                .unwrap_or_else(|p| panic!("{less}: {}", p.message))
+                .unwrap();
+            assert!(css.contains(expect), "{less}: {css}");
+        }
+    }
+
+    #[test]
+    fn the_compiler_refuses_every_name_outside_the_folder() {
+        let absolute = "only the template's styles/ files can be read";
+        let outside = "is outside the template's styles/ folder";
+        for (less, why) in [
+            ("i { b: data-uri('/etc/passwd'); }", absolute),
+            (
+                "i { b: data-uri('image/png;base64', '/etc/passwd'); }",
+                absolute,
+            ),
+            ("i { b: data-uri('../assets/logo.png'); }", outside),
+            ("i { b: data-uri('parts/../../template.conf'); }", outside),
+            ("i { b: data-uri('file:///etc/passwd'); }", "never fetched"),
+            ("@import (inline) '/etc/passwd';", absolute),
+            ("@import (inline) '../template.conf';", outside),
+            ("@import (less) '../../../../../../etc/hostname';", outside),
+            ("@import '/proc/self/environ';", absolute),
+            ("@import 'ftp://x.example/a.less';", "never fetched"),
+            ("@import (inline) 'a\\\\b';", "no backslashes"),
+            ("@import '../platform/sqs-grid-breaker';", outside),
+            // Node's own modules are not the platform's imports.
+            ("@import 'less/package.json';", "wasn't found"),
+            ("@plugin 'plugin';", "@plugin 'plugin' is not allowed"),
+            ("@plugin './p.js';", "is not allowed"),
+            ("i { w: image-size('dot.svg'); }", "not supported"),
+            (
+                "i { w: `process.env`; }",
+                "Inline JavaScript is not enabled",
+            ),
+        ] {
+            let problem = compile_site(less).expect_err(less);
+            assert!(
+                problem.message.starts_with("LESS: ") && problem.message.contains(why),
+                "{less}: {}",
+                problem.message
+            );
+            assert_eq!(
+                (problem.file.as_str(), problem.line),
+                ("styles/site.less", 1),
+                "{less}"
+            );
+        }
     }
 }

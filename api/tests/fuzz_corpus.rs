@@ -120,3 +120,49 @@ fn request_host_corpus_replays() {
         }
     }
 }
+
+/// The LESS targets' corpora (`fuzz/corpus/less_input/`, `fuzz/corpus/less_compile/`):
+/// the Rust side around Node with every prefix and 64 mutations of each input, and the
+/// whole compile, Node included, once per committed input (each is a Node process).
+#[test]
+fn less_corpora_replay_without_panics() {
+    let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).unwrap();
+    let read = |target: &str| {
+        assert!(
+            manifest.contains(&format!("name = \"{target}\"")),
+            "fuzz/Cargo.toml has no [[bin]] {target}"
+        );
+        let dir = fuzz_dir().join("corpus").join(target);
+        let mut inputs: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .map(|e| std::fs::read(e.unwrap().path()).unwrap())
+            .collect();
+        inputs.sort();
+        assert!(inputs.len() >= 3, "corpus of {target} is too small");
+        inputs
+    };
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    const PUNCT: &[u8] = b"{}()[];:@'\"./\\\0~`&\xff ";
+    for input in read("less_input") {
+        for cut in 0..=input.len().min(256) {
+            api::fuzzing::less::input(&input[..cut]);
+        }
+        for _ in 0..64 {
+            let mut m = input.clone();
+            let at = (next() as usize) % m.len().max(1);
+            if let Some(b) = m.get_mut(at) {
+                *b = PUNCT[(next() as usize) % PUNCT.len()];
+            }
+            api::fuzzing::less::input(&m);
+        }
+    }
+    for input in read("less_compile") {
+        api::fuzzing::less::compile(&input);
+    }
+}
