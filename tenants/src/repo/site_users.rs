@@ -138,7 +138,7 @@ impl Store {
         display_name: &str,
     ) -> Result<SiteUser> {
         let email = email.trim().to_lowercase();
-        if !email.contains('@') {
+        if crate::email_address::deliverable(&email).is_none() {
             return Err(StoreError::Invalid(format!(
                 "{email:?} is not an email address"
             )));
