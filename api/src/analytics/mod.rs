@@ -234,13 +234,11 @@ pub(crate) fn data_of(text: &str) -> Result<Map<String, Value>, ApiError> {
     if text.len() > MAX_DATA {
         return Err(ApiError::field("data", BAD_DATA));
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(v @ Value::Object(_)) => {
-            // JSON inside a form field: the body's check for U+0000 saw only its text.
-            crate::http::body::refuse_nul(&v, "data")?;
-            let Value::Object(m) = v else { unreachable!() };
-            Ok(m)
-        }
+    let data = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    // JSON inside a form field: the body's check for U+0000 saw only its text.
+    crate::http::body::refuse_nul(&data, "data")?;
+    match data {
+        Value::Object(m) => Ok(m),
         _ => Err(ApiError::field("data", BAD_DATA)),
     }
 }

@@ -349,6 +349,10 @@ mod tests {
             "ana@x.com.",
             "a b@x.com",
             "a@b@x.com",
+            // What the mailer could not send the link to.
+            "a\"b@x.com",
+            "a,b@x.com",
+            "x<attacker@evil.com>",
         ] {
             assert_eq!(email_address(bad), None, "{bad}");
         }
