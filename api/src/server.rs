@@ -228,6 +228,8 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
         .route("/_tessera/islands/{*file}", get(crate::islands::serve))
         .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(page)
+        // Text with U+0000 in a path or query is refused before any route reads it.
+        .layer(axum::middleware::from_fn(crate::http::body::nul_free_uri))
         .layer(CompressionLayer::new())
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -132,13 +132,13 @@ fn sign_in_and_out(backend: Backend) {
         json!({"authenticated": true, "siteUserId": account["id"]})
     );
 
-    // rememberMe keeps the cookies 30 days.
+    // rememberMe keeps the cookies across browser restarts for the session's 12 hours.
     let mut other = Visitor::arrive(&server, HARBOR, "10.1.0.2");
     let r = sign_in(&mut other, EMAIL, PASSWORD, true);
     assert!(
         r.headers("set-cookie")
             .iter()
-            .any(|c| c.starts_with("tessera-member=") && c.contains("Max-Age=2592000"))
+            .any(|c| c.starts_with("tessera-member=") && c.contains("Max-Age=43200"))
     );
 
     // The language: XSRF header required, a tag checked.

@@ -57,19 +57,10 @@ fn shape(kind: &str) -> Shape {
     }
 }
 
-/// `local@domain.tld`: one `@`, no spaces, a dot in the domain with something on each side.
+/// An address the mailer can send to ([`crate::email_address::deliverable`]): an email
+/// answer becomes the owner's notice's `Reply-To`, and a newsletter form's subscriber.
 pub fn email_ok(text: &str) -> bool {
-    let Some((local, domain)) = text.split_once('@') else {
-        return false;
-    };
-    let Some((host, tld)) = domain.rsplit_once('.') else {
-        return false;
-    };
-    !local.is_empty()
-        && !host.is_empty()
-        && tld.len() >= 2
-        && !text.chars().any(char::is_whitespace)
-        && !domain.contains('@')
+    crate::email_address::deliverable(text).is_some()
 }
 
 fn text_of(v: Option<&Value>) -> Option<String> {

@@ -97,6 +97,7 @@
 pub mod cache;
 pub mod commerce;
 pub mod copy;
+pub mod email_address;
 pub mod error;
 pub mod form_answers;
 pub mod generate;

@@ -234,8 +234,11 @@ pub(crate) fn data_of(text: &str) -> Result<Map<String, Value>, ApiError> {
     if text.len() > MAX_DATA {
         return Err(ApiError::field("data", BAD_DATA));
     }
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(m)) => Ok(m),
+    let data = serde_json::from_str::<Value>(text).unwrap_or(Value::Null);
+    // JSON inside a form field: the body's check for U+0000 saw only its text.
+    crate::http::body::refuse_nul(&data, "data")?;
+    match data {
+        Value::Object(m) => Ok(m),
         _ => Err(ApiError::field("data", BAD_DATA)),
     }
 }
@@ -247,11 +250,12 @@ async fn body_bytes(body: axum::body::Body) -> Result<axum::body::Bytes, ApiErro
         .map_err(|e| ApiError::bad_request(e.message().to_owned()))
 }
 
-/// A form-encoded body's fields.
-fn form_fields(bytes: &[u8]) -> Map<String, Value> {
-    form_urlencoded::parse(bytes)
-        .map(|(k, v)| (k.into_owned(), Value::String(v.into_owned())))
-        .collect()
+/// A form-encoded body's fields (a 400 for one with U+0000).
+fn form_fields(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    Ok(crate::http::body::form_pairs(bytes)?
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect())
 }
 
 fn field<'a>(form: &'a Map<String, Value>, name: &str) -> &'a str {
@@ -378,7 +382,7 @@ async fn record_event(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            let form = form_fields(&body_bytes(body).await?);
+            let form = form_fields(&body_bytes(body).await?)?;
             crate::http::crumb::check(
                 &call.headers,
                 Some(field(&form, "crumb")),
@@ -405,7 +409,7 @@ async fn record_hit(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, body) = Call::begin(&app, req).await?;
-            let form = form_fields(&body_bytes(body).await?);
+            let form = form_fields(&body_bytes(body).await?)?;
             let name = match field(&form, "event") {
                 "" => "pageview",
                 n => n,
@@ -543,7 +547,7 @@ fn clanker_body(bytes: &[u8]) -> Result<ClankerBody, ApiError> {
     let body = if trimmed.first() == Some(&b'{') {
         crate::http::body::parse::<ClankerBody>(bytes)?
     } else {
-        let form = form_fields(bytes);
+        let form = form_fields(bytes)?;
         ClankerBody {
             event_schema_name: field(&form, "eventSchemaName").to_owned(),
             event_content: field(&form, "eventContent").to_owned(),

@@ -74,7 +74,14 @@ fn additional_fields(v: Option<Value>) -> Option<Value> {
     match v? {
         Value::Null => None,
         Value::String(s) if s.trim().is_empty() => None,
-        Value::String(s) => Some(serde_json::from_str(&s).unwrap_or(Value::String(s))),
+        // JSON inside a string is parsed here, past the body's check for U+0000: text that
+        // decodes to one stays the text it was.
+        Value::String(s) => Some(
+            serde_json::from_str(&s)
+                .ok()
+                .filter(|v| crate::http::body::refuse_nul(v, "").is_ok())
+                .unwrap_or(Value::String(s)),
+        ),
         other => Some(other),
     }
 }

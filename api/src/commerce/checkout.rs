@@ -145,21 +145,10 @@ pub struct CheckoutConflict {
 pub const EMAIL_INVALID: &str =
     "Email is not valid. Email addresses should follow the format user@domain.com.";
 
-/// `local@domain.tld`, at most 256 characters, no spaces.
+/// An address the mailer can send the order confirmation to
+/// ([`tenants::email_address::deliverable`]).
 pub fn email_valid(email: &str) -> bool {
-    let Some((local, domain)) = email.rsplit_once('@') else {
-        return false;
-    };
-    let Some((host, tld)) = domain.rsplit_once('.') else {
-        return false;
-    };
-    email.len() <= 256
-        && !local.is_empty()
-        && !host.is_empty()
-        && tld.len() >= 2
-        && tld.chars().all(|c| c.is_alphabetic())
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control())
-        && !local.contains('@')
+    tenants::email_address::deliverable(email).is_some()
 }
 
 /// Checks an address's fields into `errors` under `prefix` (`shippingAddress.city`).

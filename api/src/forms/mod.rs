@@ -457,9 +457,11 @@ async fn save(State(app): State<App>, req: Request) -> Response {
             let (call, body) = Call::begin(&app, req).await?;
             begin_write(&call, &app).await?;
             let s: Submission = read_json(body, MAX_JSON_BODY).await?;
-            let answers: Map<String, Value> = match serde_json::from_str(&s.form) {
-                Ok(Value::Object(m)) => m,
-                _ => return Err(ApiError::field("form", UNPARSEABLE)),
+            let parsed: Value = serde_json::from_str(&s.form).unwrap_or(Value::Null);
+            // JSON inside a string: the body's own check for U+0000 saw only its text.
+            crate::http::body::refuse_nul(&parsed, "form")?;
+            let Value::Object(answers) = parsed else {
+                return Err(ApiError::field("form", UNPARSEABLE));
             };
             let page = json!({
                 "pageTitle": s.page_title, "pageId": s.page_id, "contentSource": s.content_source,

@@ -181,7 +181,10 @@ pub async fn save(app: &App, req: Request) -> Response {
         Ok(b) => b,
         Err(e) => return problem_page(&e, &Value::Null, back),
     };
-    let pairs: Vec<(String, String)> = form_urlencoded::parse(&raw).into_owned().collect();
+    let pairs = match crate::http::body::form_pairs(&raw) {
+        Ok(p) => p,
+        Err(e) => return problem_page(&e, &Value::Null, back),
+    };
     let param = |name: &str| {
         pairs
             .iter()

@@ -2,10 +2,17 @@
 //! when `Content-Length` says so, else as soon as the bytes read pass it, so a chunked
 //! body is never read whole), in the time the server gives bodies (408 past it), and a 400
 //! that names the field for a body that does not have the expected shape.
+//!
+//! Text with U+0000 (NUL) is refused here with a 400 naming where it is, in a JSON body's
+//! keys and values at any depth, in form-urlencoded bodies ([`form_pairs`]) and in JSON
+//! carried inside a string ([`refuse_nul`]): PostgreSQL cannot store it in TEXT (a 503
+//! there, stored as-is on SQLite), and no honest client sends it. The request's path and
+//! query are checked once for every route ([`nul_free_uri`]).
 
 use axum::body::Body;
 use axum::http::StatusCode;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 use super::error::ApiError;
 
@@ -69,6 +76,11 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             "The request body must be a JSON object.",
         ));
     }
+    if has_escaped_nul(bytes)
+        && let Ok(v) = serde_json::from_slice::<Value>(bytes)
+    {
+        refuse_nul(&v, "")?;
+    }
     let mut de = serde_json::Deserializer::from_slice(bytes);
     match serde_path_to_error::deserialize::<_, T>(&mut de) {
         Ok(v) => match de.end() {
@@ -94,6 +106,86 @@ pub fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
             }
         }
     }
+}
+
+/// What a 400 for text with U+0000 says, `where_` naming the field.
+fn nul_refused(where_: &str) -> ApiError {
+    let message = "Text may not contain the NUL character (U+0000).";
+    if where_.is_empty() {
+        ApiError::bad_request(message)
+    } else {
+        ApiError::field(where_, format!("{where_}: {message}"))
+    }
+}
+
+/// Whether JSON text may hold a NUL: a `\u0000` escape (a raw NUL byte is no valid JSON
+/// and fails to parse anyway). An escaped backslash before `u0000` is no escape, so the
+/// backslashes before it are counted. Cheap, so only bodies that have one are walked.
+fn has_escaped_nul(bytes: &[u8]) -> bool {
+    bytes.windows(6).enumerate().any(|(i, w)| {
+        w == b"\\u0000" && bytes[..i].iter().rev().take_while(|b| **b == b'\\').count() % 2 == 0
+    })
+}
+
+/// A 400 naming the first string (key or value, at any depth) of `v` with U+0000, its
+/// path written as the body's shape errors write it (`form.email`, `files[2].path`) under
+/// `at` (`""` for the body itself).
+pub fn refuse_nul(v: &Value, at: &str) -> Result<(), ApiError> {
+    let join = |key: &str| {
+        if at.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{at}.{key}")
+        }
+    };
+    match v {
+        Value::String(s) if s.contains('\0') => Err(nul_refused(at)),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, item)| refuse_nul(item, &format!("{at}[{i}]"))),
+        Value::Object(map) => map.iter().try_for_each(|(k, item)| {
+            if k.contains('\0') {
+                return Err(nul_refused(&join(&k.replace('\0', "\\u0000"))));
+            }
+            refuse_nul(item, &join(k))
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// A form-urlencoded body's (or query's) pairs, decoded; a 400 naming the first name or
+/// value with U+0000 (`%00`).
+pub fn form_pairs(bytes: &[u8]) -> Result<Vec<(String, String)>, ApiError> {
+    let pairs: Vec<(String, String)> = form_urlencoded::parse(bytes).into_owned().collect();
+    if let Some((k, _)) = pairs
+        .iter()
+        .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+    {
+        return Err(nul_refused(&k.replace('\0', "\\u0000")));
+    }
+    Ok(pairs)
+}
+
+/// Middleware on every route: a 400 for a request whose path or query has U+0000 (`%00`;
+/// a raw NUL cannot be in a request line), so no path parameter or query value a handler
+/// reads can carry one to the store.
+pub async fn nul_free_uri(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let uri = req.uri();
+    if uri.path().contains("%00") {
+        return nul_refused("").into_response();
+    }
+    if let Some(q) = uri.query()
+        && q.contains("%00")
+        && let Err(e) = form_pairs(q.as_bytes())
+    {
+        return e.into_response();
+    }
+    next.run(req).await
 }
 
 #[cfg(test)]
@@ -154,6 +246,42 @@ mod tests {
             parse::<Add>(b"  ").unwrap_err().message(),
             "The request body must be a JSON object."
         );
+    }
+
+    #[test]
+    fn nul_is_refused_anywhere_in_a_json_body() {
+        for (body, path) in [
+            (r#"{"itemId": "a\u0000b"}"#, "itemId"),
+            (
+                r#"{"itemId": "a", "address": {"country": "\u0000"}}"#,
+                "address.country",
+            ),
+            (
+                r#"{"itemId": "a", "x": [1, {"y": ["ok", "\u0000"]}]}"#,
+                "x[1].y[1]",
+            ),
+            (r#"{"itemId": "a", "k\u0000": 1}"#, "k\\u0000"),
+        ] {
+            let e = parse::<Add>(body.as_bytes()).unwrap_err();
+            assert_eq!(e.status, StatusCode::BAD_REQUEST, "{body}");
+            assert!(e.body["errors"][path].is_string(), "{body}: {:?}", e.body);
+        }
+        let e = parse::<String>(br#""\u0000""#).unwrap_err();
+        assert!(e.message().contains("U+0000"), "{}", e.message());
+        // An escaped backslash before `u0000` is text, not a NUL.
+        let ok = parse::<Add>(br#"{"itemId": "a\\u0000"}"#).unwrap();
+        assert_eq!(ok.item_id, "a\\u0000");
+        assert!(parse::<Add>(br#"{"itemId": "a\\\u0000"}"#).is_err());
+    }
+
+    #[test]
+    fn nul_is_refused_in_form_bodies() {
+        assert_eq!(
+            form_pairs(b"a=1&b=x+y").unwrap(),
+            [("a".into(), "1".into()), ("b".into(), "x y".into())]
+        );
+        let e = form_pairs(b"a=1&email=x%00y").unwrap_err();
+        assert!(e.body["errors"]["email"].is_string(), "{:?}", e.body);
     }
 
     #[tokio::test]

@@ -9,8 +9,10 @@
 //!
 //! Signing up and member areas are in [`sign_up`].
 //!
-//! Cookies: `tessera-member` holds the session (HttpOnly; kept 30 days with rememberMe,
-//! else until the browser closes, and the session itself ends after 12 hours);
+//! Cookies: `tessera-member` holds the session (HttpOnly). The session ends on the server
+//! 12 hours after sign-in either way ([`SESSION_TTL`]); with rememberMe the cookie persists
+//! across browser restarts with `Max-Age` 12 hours, without it it is a browser-session
+//! cookie. The store keeps only the token's SHA-256;
 //! `SiteUserInfo` is what pages' scripts read, `{"authenticated":true,"siteUserId":"…"}`
 //! URL-encoded (one that does not parse means signed out). Calls a member makes carry the
 //! session's `xsrfToken` in `X-XSRF-Token` as well as the crumb (a member signed in by an
@@ -54,9 +56,10 @@ pub const INFO_COOKIE: &str = "SiteUserInfo";
 /// The header a member's calls carry the session's `xsrfToken` in.
 pub const XSRF_HEADER: &str = "x-xsrf-token";
 
-/// How long a "remember me" session lasts, and one without it.
-pub const REMEMBERED: Duration = Duration::from_secs(30 * 24 * 3600);
-pub const NOT_REMEMBERED: Duration = Duration::from_secs(12 * 3600);
+/// How long a session lasts on the server from sign-in, with or without rememberMe.
+/// rememberMe only decides whether the cookie outlives the browser (then with this
+/// `Max-Age`, so it never outlives the session either).
+pub const SESSION_TTL: Duration = Duration::from_secs(12 * 3600);
 
 /// Designed here (SPEC.md does not show them).
 pub const MISSING: &str = "Please enter your email address and password.";
@@ -181,10 +184,9 @@ async fn start_session(
     remember: bool,
 ) -> Result<(SiteSession, Vec<String>), ApiError> {
     let tenant = call.site.tenant.id;
-    let ttl = if remember { REMEMBERED } else { NOT_REMEMBERED };
     let session = app
         .store
-        .create_session(tenant, &user.id, ttl.as_millis() as i64)
+        .create_session(tenant, &user.id, SESSION_TTL.as_millis() as i64)
         .await
         .map_err(|e| store_failure(&e))?;
     let visitor_cart = call.cart_cookie().map(|c| c.id);
@@ -197,7 +199,7 @@ async fn start_session(
     let options = |http_only| cookies::Options {
         http_only,
         https,
-        max_age: remember.then_some(REMEMBERED),
+        max_age: remember.then_some(SESSION_TTL),
     };
     let mut set = vec![
         cookies::set(SESSION_COOKIE, &session.token, options(true)),
@@ -251,7 +253,8 @@ pub(crate) struct SignIn {
     #[serde(default)]
     #[schema(required = true)]
     password: String,
-    /// Keep the session cookie for 30 days (else until the browser closes).
+    /// Keep the session cookie across browser restarts, for the session's 12 hours (else
+    /// until the browser closes; the session ends after 12 hours either way).
     #[serde(default)]
     remember_me: bool,
 }

@@ -91,19 +91,10 @@ struct VerificationSent {
     message: &'static str,
 }
 
-/// An email address as a sign-up accepts it, lower-cased: something before one `@`, a
-/// domain with a dot after it, no spaces, at most 254 characters.
+/// An email address as a sign-up accepts it, lower-cased: one the mailer can send the
+/// confirmation link to ([`tenants::email_address::deliverable`]).
 pub fn email_address(raw: &str) -> Option<String> {
-    let email = raw.trim().to_lowercase();
-    let (local, domain) = email.split_once('@')?;
-    let ok = email.len() <= 254
-        && !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains('@')
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control());
-    ok.then_some(email)
+    tenants::email_address::deliverable(raw).map(str::to_lowercase)
 }
 
 /// A path on this site to land on: `/` and anything after it, but not `//host` (another
@@ -357,6 +348,10 @@ mod tests {
             "ana@x.com.",
             "a b@x.com",
             "a@b@x.com",
+            // What the mailer could not send the link to.
+            "a\"b@x.com",
+            "a,b@x.com",
+            "x<attacker@evil.com>",
         ] {
             assert_eq!(email_address(bad), None, "{bad}");
         }

@@ -1,9 +1,12 @@
 //! Site users (visitor accounts) and their sessions. Password hashing belongs to the API
-//! layer; the store keeps the hash string it is given.
+//! layer; the store keeps the hash string it is given. A session's token is a bearer
+//! secret (the `tessera-member` cookie), so the store keeps only its SHA-256 (migration
+//! 13), like the owner API's tokens: a copy of the table cannot sign anyone in.
 
 use std::hash::{BuildHasher, Hasher};
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
@@ -39,7 +42,8 @@ pub struct SiteUser {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteSession {
-    /// The session cookie value.
+    /// The session cookie value: made by [`Store::create_session`], and the one the caller
+    /// presented to [`Store::session`]. Never stored (the store keeps its SHA-256).
     pub token: String,
     /// The user.
     pub user_id: String,
@@ -61,6 +65,14 @@ fn secret_token() -> String {
         out.push_str(&format!("{:016x}", h.finish()));
     }
     out
+}
+
+/// What the store keeps of a session token: its SHA-256, hex.
+fn token_hash(token: &str) -> String {
+    Sha256::digest(token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 pub(crate) const USER_COLUMNS: &str =
@@ -126,7 +138,7 @@ impl Store {
         display_name: &str,
     ) -> Result<SiteUser> {
         let email = email.trim().to_lowercase();
-        if !email.contains('@') {
+        if crate::email_address::deliverable(&email).is_none() {
             return Err(StoreError::Invalid(format!(
                 "{email:?} is not an email address"
             )));
@@ -182,8 +194,8 @@ impl Store {
         let mut tx = self.write().await?;
         user_here_in(&mut tx, tenant, user_id).await?;
         tx.execute(
-            "INSERT INTO site_session (tenant_id, token, user_id, xsrf_token, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-            params![tenant, s.token.as_str(), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
+            "INSERT INTO site_session (tenant_id, token_hash, user_id, xsrf_token, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+            params![tenant, token_hash(&s.token), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
         )
         .await?;
         tx.commit().await?;
@@ -200,31 +212,31 @@ impl Store {
         let row = tx
             .query_opt(
                 &format!(
-                    "SELECT s.token, s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, {USER_COLUMNS} \
+                    "SELECT s.user_id, s.xsrf_token, s.created_ms, s.expires_ms, {USER_COLUMNS} \
                  FROM site_session s JOIN site_user u ON u.tenant_id = s.tenant_id AND u.id = s.user_id \
-                 WHERE s.tenant_id = $1 AND s.token = $2 AND s.expires_ms > $3"
+                 WHERE s.tenant_id = $1 AND s.token_hash = $2 AND s.expires_ms > $3"
                 ),
-                params![tenant, token, now_ms()],
+                params![tenant, token_hash(token), now_ms()],
             )
             .await?;
         let Some(r) = row else { return Ok(None) };
         let session = SiteSession {
-            token: r.text(0)?,
-            user_id: r.text(1)?,
-            xsrf_token: r.text(2)?,
-            created_ms: r.i64(3)?,
-            expires_ms: r.i64(4)?,
+            token: token.to_owned(),
+            user_id: r.text(0)?,
+            xsrf_token: r.text(1)?,
+            created_ms: r.i64(2)?,
+            expires_ms: r.i64(3)?,
         };
-        Ok(Some((session, user_from_row(&r, 5)?)))
+        Ok(Some((session, user_from_row(&r, 4)?)))
     }
 
-    /// Ends a session (sign-out). Returns whether it existed.
+    /// Ends the session with this token (sign-out). Returns whether it existed.
     pub async fn delete_session(&self, tenant: TenantId, token: &str) -> Result<bool> {
         let mut tx = self.write().await?;
         let n = tx
             .execute(
-                "DELETE FROM site_session WHERE tenant_id = $1 AND token = $2",
-                params![tenant, token],
+                "DELETE FROM site_session WHERE tenant_id = $1 AND token_hash = $2",
+                params![tenant, token_hash(token)],
             )
             .await?;
         tx.commit().await?;

@@ -99,6 +99,7 @@ impl Tx {
 
     /// Runs a statement and returns its rows.
     pub(crate) async fn query(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<Vec<Row>> {
+        nul_free(&params)?;
         match self.conn() {
             Conn::Pg(c) => postgres::query(c, sql, params).await,
             Conn::Lite(c) => sqlite::query(c, sql, params).await,
@@ -114,6 +115,9 @@ impl Tx {
         &mut self,
         statements: Vec<(String, Vec<SqlValue>)>,
     ) -> Result<Vec<Vec<Row>>> {
+        for (_, params) in &statements {
+            nul_free(params)?;
+        }
         match self.conn() {
             Conn::Pg(c) => postgres::query_all(c, statements).await,
             Conn::Lite(c) => sqlite::query_all(c, statements).await,
@@ -122,6 +126,7 @@ impl Tx {
 
     /// Runs a statement and returns the number of rows it changed.
     pub(crate) async fn execute(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<u64> {
+        nul_free(&params)?;
         match self.conn() {
             Conn::Pg(c) => postgres::execute(c, sql, params).await,
             Conn::Lite(c) => sqlite::execute(c, sql, params).await,
@@ -176,6 +181,22 @@ impl Tx {
         }
         Ok(())
     }
+}
+
+/// `Invalid` for a text parameter with U+0000, on both backends alike: PostgreSQL cannot
+/// store it in TEXT (its error would read as the database failing), SQLite would keep it.
+/// The HTTP layer refuses such text first, naming the field (`api/src/http/body.rs`); this
+/// is the backstop for any other way text reaches the store.
+fn nul_free(params: &[SqlValue]) -> Result<()> {
+    if params
+        .iter()
+        .any(|p| matches!(p, SqlValue::Text(t) if t.contains('\0')))
+    {
+        return Err(StoreError::Invalid(
+            "text may not contain the NUL character (U+0000)".to_owned(),
+        ));
+    }
+    Ok(())
 }
 
 impl Drop for Tx {

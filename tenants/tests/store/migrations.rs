@@ -213,6 +213,50 @@ async fn sqlite_version_11_databases_get_template_hashes() {
     store.close().await.unwrap();
 }
 
+/// Sessions stored before migration 13 kept the token itself, which cannot be told from a
+/// hash: the migration drops them (every member signs in again once), and a new session
+/// keeps only the SHA-256 of its token.
+#[tokio::test]
+async fn sqlite_version_12_sessions_are_dropped() {
+    let (dir, config, store, t) = old_embedded_store("migrate-v12").await;
+    let user = store
+        .create_site_user(t, "ana@example.com", "hash", "Ana")
+        .await
+        .unwrap();
+    store.close().await.unwrap();
+    roll_back(
+        &dir,
+        &format!(
+            "ALTER TABLE site_session RENAME COLUMN token_hash TO token; \
+             DELETE FROM schema_migrations WHERE version = 13; \
+             INSERT INTO site_session (tenant_id, token, user_id, xsrf_token, created_ms, expires_ms) \
+             VALUES ({}, 'plain-token', '{}', 'x', 0, 9999999999999);",
+            t.0, user.id
+        ),
+    );
+    let store = tenants::Store::open(&config).await.unwrap();
+    assert!(store.session(t, "plain-token").await.unwrap().is_none());
+    let fresh = store.create_session(t, &user.id, 60_000).await.unwrap();
+    assert!(store.session(t, &fresh.token).await.unwrap().is_some());
+    store.close().await.unwrap();
+    let file = dir.0.join(tenants::EMBEDDED_FILE);
+    let c = deadpool_sqlite::rusqlite::Connection::open(&file).unwrap();
+    let stored: Vec<String> = c
+        .prepare("SELECT token_hash FROM site_session")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(stored.len(), 1, "the old session is gone: {stored:?}");
+    use sha2::{Digest, Sha256};
+    let digest: String = Sha256::digest(fresh.token.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(stored[0], digest);
+}
+
 async fn old_embedded_store(
     name: &str,
 ) -> (

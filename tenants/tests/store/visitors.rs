@@ -194,6 +194,17 @@ async fn site_users_and_sessions(env: Env) {
             .id,
         u.id
     );
+    // Text with U+0000 is refused alike on both backends (PostgreSQL cannot store it).
+    assert!(matches!(
+        env.store
+            .create_site_user(t, "nul@example.test", "h", "A\0")
+            .await,
+        Err(StoreError::Invalid(_))
+    ));
+    assert!(matches!(
+        env.store.site_user_by_email(t, "ann\0@example.test").await,
+        Err(StoreError::Invalid(_))
+    ));
     let s = env.store.create_session(t, &u.id, 60_000).await.unwrap();
     assert_eq!(s.token.len(), 64);
     let (got, user) = env.store.session(t, &s.token).await.unwrap().unwrap();
