@@ -82,8 +82,7 @@ pub const PARSERS: &[Parser] = &[
             let _ = crate::site_users::sign_up::email_address(
                 v.get("email").and_then(Value::as_str).unwrap_or(""),
             );
-            let _ =
-                crate::site_users::sign_up::local_path(v.get("redirect").and_then(Value::as_str));
+            let _ = crate::http::local_path::local_path(v.get("redirect").and_then(Value::as_str));
         }
     }),
     ("member_area_join", only::<crate::site_users::sign_up::Join>),

@@ -35,6 +35,7 @@ use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond, with_cookies};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
+use crate::http::local_path::local_path;
 use crate::http::signing::{hex, random_hex};
 use crate::http::small_page;
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
@@ -97,23 +98,6 @@ pub fn email_address(raw: &str) -> Option<String> {
     tenants::email_address::deliverable(raw).map(str::to_lowercase)
 }
 
-/// A path on this site to land on: `/` and anything after it, but not `//host` (another
-/// site) or a backslash trick; anything else is the home page.
-pub fn local_path(raw: Option<&str>) -> String {
-    match raw.map(str::trim) {
-        Some(p)
-            if p.starts_with('/')
-                && !p.starts_with("//")
-                && !p.contains('\\')
-                && p.len() <= 2048
-                && !p.chars().any(char::is_control) =>
-        {
-            p.to_owned()
-        }
-        _ => "/".to_owned(),
-    }
-}
-
 fn token_hash(token: &str) -> String {
     hex(&Sha256::digest(token.as_bytes()))
 }
@@ -164,7 +148,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
                         ApiError::unavailable()
                     })?;
             let token = random_hex(32);
-            let redirect = local_path(b.redirect.as_deref());
+            let redirect = local_path(b.redirect.as_deref()).to_owned();
             let display_name: String = b.display_name.trim().chars().take(100).collect();
             let s = tenants::SignUp {
                 email: email.clone(),
@@ -261,7 +245,7 @@ pub async fn confirm(State(app): State<App>, req: Request) -> Response {
         };
         let (_, set) = start_session(&app, &call, &confirmed.user, false).await?;
         let mut r = StatusCode::SEE_OTHER.into_response();
-        if let Ok(location) = HeaderValue::from_str(&local_path(Some(&confirmed.redirect))) {
+        if let Ok(location) = HeaderValue::from_str(local_path(Some(&confirmed.redirect))) {
             r.headers_mut().insert(header::LOCATION, location);
         }
         r.headers_mut()
@@ -354,21 +338,6 @@ mod tests {
             "x<attacker@evil.com>",
         ] {
             assert_eq!(email_address(bad), None, "{bad}");
-        }
-    }
-
-    #[test]
-    fn landing_paths_stay_on_the_site() {
-        assert_eq!(local_path(Some("/club/lesson-1?x=1")), "/club/lesson-1?x=1");
-        for bad in [
-            None,
-            Some(""),
-            Some("https://evil.example/"),
-            Some("//evil.example/"),
-            Some("/\\evil.example"),
-            Some("club"),
-        ] {
-            assert_eq!(local_path(bad), "/", "{bad:?}");
         }
     }
 }
