@@ -81,10 +81,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "template_hash",
         sql: include_str!("../migrations/0012_template_hash.sql"),
     },
+    Migration {
+        version: 13,
+        name: "cart_entry_lines",
+        sql: include_str!("../migrations/0013_cart_entry_lines.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 12;
+pub const LATEST_VERSION: i64 = 13;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

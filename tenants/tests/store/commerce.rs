@@ -20,11 +20,11 @@ async fn shop(env: &Env, stock: i64) -> (TenantId, String) {
         .put_collection(t, &collection("store", "products", 13))
         .await
         .unwrap();
-    let item = env
-        .store
-        .put_item(t, &product(&c, "mug", "MUG-M", stock))
-        .await
-        .unwrap();
+    // The mug asks for an engraving: its lines take additional-fields answers.
+    let mut mug = product(&c, "mug", "MUG-M", stock);
+    mug.structured_content
+        .insert("additionalFieldsFormId".into(), json!("engraving"));
+    let item = env.store.put_item(t, &mug).await.unwrap();
     (t, item)
 }
 
