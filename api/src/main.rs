@@ -23,7 +23,8 @@ enum Command {
     Render(cmd::render::RenderArgs),
     Check(cmd::check::CheckArgs),
     Dev(cmd::dev::DevArgs),
-    Serve(cmd::serve::ServeArgs),
+    // Boxed: its many flags make it far larger than the other commands.
+    Serve(Box<cmd::serve::ServeArgs>),
     Import(cmd::import::ImportArgs),
     Analytics(cmd::analytics::AnalyticsArgs),
     Migrate(cmd::migrate::MigrateArgs),
@@ -36,7 +37,7 @@ fn main() -> ExitCode {
         Command::Render(args) => cmd::render::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Dev(args) => cmd::dev::run(args),
-        Command::Serve(args) => cmd::serve::run(args),
+        Command::Serve(args) => cmd::serve::run(*args),
         Command::Import(args) => cmd::import::run(args),
         Command::Analytics(args) => cmd::analytics::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),

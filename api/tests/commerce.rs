@@ -351,9 +351,24 @@ fn cart_calls_follow_spec(backend: Backend) {
         400,
         "Quantity must be a number.",
     );
+    // Answers are for a product with an additional-fields form (issue 40, finding 14).
     let r = v.put(
         &format!("{ENTRIES}/{entry_id}/additionalFields"),
         json!({"itemId": loam("fern-terracotta-pot"), "sku": "FTP-M", "additionalFields": "{\"note\":\"a gift\"}"}),
+    );
+    assert_eq!(
+        (r.status, r.json()["errors"]["additionalFields"].as_str()),
+        (400, Some("This product has no additional fields.")),
+        "{}",
+        r.body
+    );
+    let trimmer = added(&mut v, "copper-wick-trimmer", "CWT-1", 1)["newlyAdded"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = v.put(
+        &format!("{ENTRIES}/{trimmer}/additionalFields"),
+        json!({"itemId": loam("copper-wick-trimmer"), "sku": "CWT-1", "additionalFields": "{\"note\":\"a gift\"}"}),
     );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(
@@ -361,9 +376,10 @@ fn cart_calls_follow_spec(backend: Backend) {
         json!({"note": "a gift"})
     );
     assert_eq!(
-        r.json()["shoppingCart"]["entries"][0]["additionalFields"],
+        r.json()["shoppingCart"]["entries"][1]["additionalFields"],
         json!({"note": "a gift"})
     );
+    assert_eq!(v.delete(&format!("{ENTRIES}/{trimmer}")).status, 200);
     assert_error(
         &v.put(
             &format!("{ENTRIES}/000000000000000000000000"),

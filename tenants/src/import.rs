@@ -46,7 +46,8 @@
 //!
 //! `commerce-preferences.json` is checked as the store's commerce configuration (taxes,
 //! shipping, coupons, instalments, payments; see [`crate::commerce::settings`]): a problem
-//! names its path, e.g. `commerce-preferences.json: shipping.options[1].price: ...`.
+//! names its path, e.g. `commerce-preferences.json: shipping.options[1].price: ...`; a
+//! namespace not in [`crate::commerce::settings::NAMESPACES`] is refused.
 //!
 //! A navigation item: `{ collection: "<urlId>", title?, items?: [NavItem] }` or
 //! `{ title, externalLink: { url, newWindow? } }`; stored with `collectionId`.
@@ -851,6 +852,14 @@ pub(crate) fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Pa
     let prefs: BTreeMap<String, Map<String, Value>> =
         read_optional(dir, "commerce-preferences.json")?.unwrap_or_default();
     let no_settings = Map::new();
+    if let Some(ns) = prefs
+        .keys()
+        .find(|ns| !crate::commerce::settings::NAMESPACES.contains(&ns.as_str()))
+    {
+        let e = crate::commerce::settings::check_namespace(&no_settings, ns, &Map::new())
+            .expect_err("an unknown namespace is refused");
+        return Err(err("commerce-preferences.json", Some(e.path), e.reason));
+    }
     crate::commerce::CommerceSettings::from_site(
         site.as_ref().map_or(&no_settings, |s| &s.website_settings),
         &prefs,

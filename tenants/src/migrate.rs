@@ -86,10 +86,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "session_token_hash",
         sql: include_str!("../migrations/0013_session_token_hash.sql"),
     },
+    Migration {
+        version: 14,
+        name: "cart_entry_lines",
+        sql: include_str!("../migrations/0014_cart_entry_lines.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 13;
+pub const LATEST_VERSION: i64 = 14;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -3,7 +3,8 @@
 //! With no database URL it uses the embedded store in `--data-dir` (default `./data`); on a
 //! store with no tenants yet (first start) it imports every tenant folder under
 //! `--fixtures` (default `./fixtures`). It prints one line per tenant with the URL to open.
-//! In the background it gives back the stock of carts idle longer than `--cart-hold`.
+//! In the background it gives back the stock of carts idle longer than `--cart-hold`, and
+//! of pay-later orders unpaid for longer than `--pay-later-expiry` (which expire).
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -42,6 +43,13 @@ pub struct ServeArgs {
     /// them again if they are still there).
     #[arg(long, value_name = "DURATION", default_value = "60m", value_parser = parse_duration)]
     pub cart_hold: Duration,
+    /// How long a pay-later order (bank transfer …) waits for payment (`7d`, `48h`): unpaid
+    /// longer, it expires and its units go back on sale.
+    #[arg(long, value_name = "DURATION", default_value = "7d", value_parser = parse_duration)]
+    pub pay_later_expiry: Duration,
+    /// Pay-later orders one client may place per hour on one site (bursts of a third of it).
+    #[arg(long, value_name = "N", default_value_t = Rates::default().pay_later_orders_per_hour)]
+    pub pay_later_orders_per_hour: u32,
     /// Cart changes one client may make per minute on one site (bursts of a third of it).
     #[arg(long, value_name = "N", default_value_t = Rates::default().cart_writes_per_minute)]
     pub cart_writes_per_minute: u32,
@@ -131,13 +139,17 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let n: u64 = n
         .parse()
         .map_err(|_| format!("{text:?} is not a duration like 60m, 90s or 500ms"))?;
-    let ms = match unit {
-        "ms" => n,
-        "s" => n * 1000,
-        "m" => n * 60_000,
-        "h" => n * 3_600_000,
-        _ => return Err(format!("{text:?}: the unit must be ms, s, m or h")),
+    let per = match unit {
+        "ms" => 1,
+        "s" => 1000,
+        "m" => 60_000,
+        "h" => 3_600_000,
+        "d" => 86_400_000,
+        _ => return Err(format!("{text:?}: the unit must be ms, s, m, h or d")),
     };
+    let ms = n
+        .checked_mul(per)
+        .ok_or_else(|| format!("{text:?} is too long"))?;
     if ms == 0 {
         return Err("the duration must be more than zero".into());
     }
@@ -194,6 +206,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         gift_card_lookups_per_minute: args.gift_card_lookups_per_minute,
         form_submissions_per_minute: args.form_submissions_per_minute,
         sign_ins_per_minute: args.sign_ins_per_minute,
+        pay_later_orders_per_hour: args.pay_later_orders_per_hour,
     };
     let captcha = match (args.recaptcha_site_key, args.recaptcha_secret) {
         (Some(key), Some(secret)) => Captcha::recaptcha(key, secret, args.recaptcha_verify_url),
@@ -219,7 +232,9 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     let mut app = App::with_cache_budget(store.clone(), app_budget)
         .with_trusted_proxies(args.trusted_proxies)
         .with_rates(rates)
-        .with_commerce(CommerceState::new(args.cart_hold))
+        .with_commerce(
+            CommerceState::new(args.cart_hold).with_pay_later_expiry(args.pay_later_expiry),
+        )
         .with_captcha(captcha)
         .with_owner_tokens(owner_tokens);
     if !args.no_analytics {
@@ -276,7 +291,9 @@ mod tests {
         assert_eq!(parse_duration("90s"), Ok(Duration::from_secs(90)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
         assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
-        for bad in ["", "60", "m", "1.5s", "0s", "5d"] {
+        assert_eq!(parse_duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
+        assert!(parse_duration("99999999999999999d").is_err());
+        for bad in ["", "60", "m", "1.5s", "0s", "5w"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }

@@ -269,6 +269,7 @@ impl AddBody {
             quantity: quantity(self.quantity.as_ref().or(self.qty.as_ref()))?,
             additional_fields: additional_fields(self.additional_fields),
             single_service: !settings.multiple_quantity_for_services,
+            store_currency: settings.currency.clone(),
         })
     }
 }

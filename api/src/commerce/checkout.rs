@@ -326,9 +326,16 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
         match b.payment {
             None => return Err(refused(&StoreError::Refused(Refusal::PaymentRequired))),
             Some(p) if p.method == "manual" => match &settings.payments.manual {
-                Some(m) => PaymentMethod::Manual {
-                    label: m.label.clone(),
-                },
+                Some(m) => {
+                    // An order nobody pays still holds stock until it expires, and mails
+                    // the address typed: a budget of its own, per client.
+                    app.limits
+                        .check(Family::PayLater, call.site.tenant.id, call.client.ip)
+                        .await?;
+                    PaymentMethod::Manual {
+                        label: m.label.clone(),
+                    }
+                }
                 None => {
                     return Err(refused(&StoreError::Refused(
                         Refusal::ManualPaymentUnavailable,

@@ -546,6 +546,8 @@ pub enum OrderKind {
 pub enum OrderStatusSchema {
     Paid,
     AwaitingPayment,
+    /// A pay-later order not paid in time (`serve --pay-later-expiry`).
+    Expired,
 }
 
 /// A postal address.

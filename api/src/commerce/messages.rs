@@ -67,6 +67,11 @@ pub fn coupon_problem(
     }
 }
 
+/// A cart whose amount would pass the store's largest (`tenants` `MAX_CART_MINOR`).
+pub const TOO_LARGE: &str = "That is more than one cart can hold.";
+/// Answers for a product that asks no questions.
+pub const NO_ADDITIONAL_FIELDS: &str = "This product has no additional fields.";
+
 /// The answer to a refused commerce request.
 pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
     use StatusCode as S;
@@ -149,6 +154,10 @@ pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
             S::FORBIDDEN,
             "This order is waiting for payment.".to_owned(),
         ),
+        Refusal::TooLarge => return ApiError::field("quantity", TOO_LARGE),
+        Refusal::NoAdditionalFields => {
+            return ApiError::field("additionalFields", NO_ADDITIONAL_FIELDS);
+        }
     };
     ApiError::new(status, message)
 }

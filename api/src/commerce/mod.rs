@@ -34,6 +34,10 @@ use session::CartCookie;
 /// How long a cart holds its stock after its last change, unless `serve` is told otherwise.
 pub const DEFAULT_CART_HOLD: Duration = Duration::from_secs(60 * 60);
 
+/// How long a pay-later order waits for payment before it expires and gives its stock
+/// back, unless `serve` is told otherwise (`--pay-later-expiry`): a week.
+pub const DEFAULT_PAY_LATER_EXPIRY: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
 /// The commerce part of the server's state.
 pub struct CommerceState {
     /// Cards of stores in test mode.
@@ -42,6 +46,8 @@ pub struct CommerceState {
     pub live_payments: Arc<dyn PaymentProvider>,
     /// How long an idle cart holds its stock.
     pub cart_hold: Duration,
+    /// How long a pay-later order waits for payment.
+    pub pay_later_expiry: Duration,
     /// Carts as pages show them, by (tenant, cart id, revision): a page view with a cart
     /// cookie reads its cart from here, and a change makes a new revision (and key).
     pub page_carts: pages::PageCarts,
@@ -53,8 +59,17 @@ impl CommerceState {
             test_payments: Arc::new(TestProvider),
             live_payments: Arc::new(NoLiveProvider),
             cart_hold,
+            pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
             page_carts: pages::PageCarts::default(),
         }
+    }
+}
+
+impl CommerceState {
+    /// With pay-later orders expiring after `expiry` unpaid.
+    pub fn with_pay_later_expiry(mut self, expiry: Duration) -> CommerceState {
+        self.pay_later_expiry = expiry;
+        self
     }
 }
 

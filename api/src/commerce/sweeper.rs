@@ -1,5 +1,6 @@
 //! The abandoned-cart sweep: every so often, carts idle longer than the hold time give their
-//! stock back (they keep their entries; checkout takes the units again). Once a minute it
+//! stock back (they keep their entries; checkout takes the units again), and pay-later
+//! orders unpaid for longer than the expiry expire, giving theirs back. Once a minute it
 //! also removes full rate-limit buckets, spent captcha challenges that have expired anyway,
 //! and expired member sessions and sign-up links.
 
@@ -26,10 +27,21 @@ pub async fn sweep(store: &Store, hold: Duration) -> tenants::Result<u64> {
     Ok(released)
 }
 
+/// One expiry sweep: expires the pay-later orders placed before `now - expiry` and still
+/// unpaid; returns how many.
+pub async fn expire(store: &Store, expiry: Duration) -> tenants::Result<u64> {
+    let cutoff = now_ms().saturating_sub(i64::try_from(expiry.as_millis()).unwrap_or(i64::MAX));
+    let mut expired = 0;
+    for tenant in store.tenants_with_unpaid_orders(cutoff).await? {
+        expired += store.expire_unpaid_orders(tenant, cutoff).await?;
+    }
+    Ok(expired)
+}
+
 /// Runs the sweep for as long as the server runs.
 pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
-        let every = interval(commerce.cart_hold);
+        let every = interval(commerce.cart_hold.min(commerce.pay_later_expiry));
         let mut ticker = tokio::time::interval(every);
         ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         let mut since_forget = Duration::ZERO;
@@ -39,6 +51,11 @@ pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHan
                 Ok(0) => {}
                 Ok(n) => tracing::info!(carts = n, "released the stock of abandoned carts"),
                 Err(e) => tracing::warn!(error = %e, "the abandoned-cart sweep failed"),
+            }
+            match expire(&store, commerce.pay_later_expiry).await {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(orders = n, "expired unpaid pay-later orders"),
+                Err(e) => tracing::warn!(error = %e, "the pay-later expiry sweep failed"),
             }
             since_forget += every;
             if since_forget >= Duration::from_secs(60) {

@@ -27,6 +27,9 @@ pub enum Family {
     FormSubmit,
     /// Member sign-ins (each a password guess).
     SignIn,
+    /// Pay-later orders: each holds stock until it is paid or expires, and mails whatever
+    /// address the buyer typed, with no payment to stop a script. Counted per hour.
+    PayLater,
 }
 
 impl Family {
@@ -38,11 +41,13 @@ impl Family {
             Family::GiftCard => "gift-card",
             Family::FormSubmit => "form",
             Family::SignIn => "sign-in",
+            Family::PayLater => "pay-later",
         }
     }
 }
 
-/// Calls per minute for each family, with bursts of up to a third of that.
+/// Calls per minute for each family (pay-later orders: per hour), with bursts of up to a
+/// third of that.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rates {
     pub cart_writes_per_minute: u32,
@@ -50,6 +55,7 @@ pub struct Rates {
     pub gift_card_lookups_per_minute: u32,
     pub form_submissions_per_minute: u32,
     pub sign_ins_per_minute: u32,
+    pub pay_later_orders_per_hour: u32,
 }
 
 impl Default for Rates {
@@ -61,12 +67,14 @@ impl Default for Rates {
             gift_card_lookups_per_minute: 12,
             form_submissions_per_minute: 30,
             sign_ins_per_minute: 10,
+            // A household orders a few times; a script holding stock orders hundreds.
+            pay_later_orders_per_hour: 10,
         }
     }
 }
 
 impl Rates {
-    /// The bucket of `family`: its rate a minute, bursts of a third of that.
+    /// The bucket of `family`: its rate a minute (an hour), bursts of a third of that.
     fn bucket(&self, family: Family) -> RateBucket {
         let per_minute = match family {
             Family::CartWrite => self.cart_writes_per_minute,
@@ -74,6 +82,13 @@ impl Rates {
             Family::GiftCard => self.gift_card_lookups_per_minute,
             Family::FormSubmit => self.form_submissions_per_minute,
             Family::SignIn => self.sign_ins_per_minute,
+            Family::PayLater => {
+                let per_hour = self.pay_later_orders_per_hour.max(1);
+                return RateBucket {
+                    interval: std::time::Duration::from_secs(3600) / per_hour,
+                    burst: (per_hour / 3).max(1),
+                };
+            }
         };
         RateBucket::per_minute(per_minute, per_minute / 3)
     }
@@ -141,6 +156,9 @@ mod tests {
         assert_eq!(b.burst, 2);
         assert_eq!(b.interval, std::time::Duration::from_secs(10));
         assert_eq!(rates.bucket(Family::SignIn).burst, 3);
+        let pay_later = rates.bucket(Family::PayLater);
+        assert_eq!(pay_later.burst, 3);
+        assert_eq!(pay_later.interval, std::time::Duration::from_secs(360));
     }
 
     #[test]

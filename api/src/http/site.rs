@@ -227,15 +227,16 @@ pub async fn resolve(
 pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     let website = &snapshot.settings.website;
     let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
-    let commerce = CommerceSettings::from_site(
+    // A stored preference that does not read (from before the owner API checked them) is
+    // left out and logged: a preference never takes the store down (issue 40, finding 8).
+    let (settings, problems) = CommerceSettings::from_site_lenient(
         &snapshot.settings.website_settings,
         &snapshot.commerce_preferences,
-    )
-    .map(Arc::new)
-    .map_err(|e| {
-        tracing::error!(tenant = %snapshot.tenant.identifier, "commerce settings: {e}");
-        e.to_string()
-    });
+    );
+    for e in &problems {
+        tracing::error!(tenant = %snapshot.tenant.identifier, "commerce settings, left out: {e}");
+    }
+    let commerce: Result<Arc<CommerceSettings>, String> = Ok(Arc::new(settings));
     let language = text("language").unwrap_or_else(|| "en-US".to_owned());
     let locale = language
         .parse::<icu_locale::Locale>()

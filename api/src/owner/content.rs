@@ -12,7 +12,10 @@
 //! An item is the import format's item (`urlId`, `title`, `body`, `excerpt`, `recordType`,
 //! `publishOn`, `tags`, `categories`, and for products `productType` and `variants` with
 //! `sku`, `priceMinor`, `currency`, `qtyInStock` …). A product needs a type (1-4) and at
-//! least one variant, each with a unique SKU, a price of 0 or more in the store's currency.
+//! least one variant, each with a unique SKU, a price from 0 to
+//! [`MAX_PRICE_MINOR`] in the store's currency. Only a store collection holds products: an
+//! item of another collection with `productType` or `variants` is refused, so a role
+//! without the store area (the editor) cannot put anything on sale.
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
 //! collection. The item's collection is the path's; an update keeps it.
 
@@ -21,6 +24,7 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use tenants::commerce::money::MAX_PRICE_MINOR;
 use tenants::store_setup::PRODUCTS_TYPE;
 use tenants::{Collection, Item};
 use utoipa::ToSchema;
@@ -47,6 +51,10 @@ pub const NO_VARIANTS: &str = "A product needs at least one variant.";
 pub const SKU_TWICE: &str = "Each variant needs its own SKU.";
 pub const NO_SKU: &str = "Please enter a SKU.";
 pub const BAD_PRICE: &str = "A price is 0 or more.";
+pub const PRICE_TOO_HIGH: &str =
+    "A price is at most 100000000000 minor units (1,000,000,000.00 in most currencies).";
+pub const NOT_A_STORE: &str =
+    "Only a store's items are products: add products to a store collection.";
 pub const BAD_CURRENCY: &str = "Prices are in the store's currency.";
 pub const BAD_STOCK: &str = "Stock is a whole number from 0.";
 pub const NO_VARIANT: &str = "That product has no variant with this SKU.";
@@ -224,7 +232,16 @@ fn check_item(
     {
         bad("urlId", SLUG_TAKEN);
     }
-    if is_store(c) {
+    if !is_store(c) {
+        // A product anywhere but a store would be for sale without the store role: the
+        // editor may write a blog, not sell (issue 40, finding 5).
+        if item.product_type.is_some() {
+            bad("productType", NOT_A_STORE);
+        }
+        if !item.variants.is_empty() {
+            bad("variants", NOT_A_STORE);
+        }
+    } else {
         if !matches!(item.product_type, Some(1..=4)) {
             bad("productType", PRODUCT_TYPE);
         }
@@ -245,10 +262,18 @@ fn check_item(
             } else if item.variants[..i].iter().any(|w| w.sku == v.sku) {
                 bad(&at("sku"), SKU_TWICE);
             }
-            if v.price_minor < 0 || v.sale_price_minor < 0 {
-                bad(&at("priceMinor"), BAD_PRICE);
+            for (field, price) in [
+                ("priceMinor", v.price_minor),
+                ("salePriceMinor", v.sale_price_minor),
+            ] {
+                if price < 0 {
+                    bad(&at(field), BAD_PRICE);
+                } else if price > MAX_PRICE_MINOR {
+                    bad(&at(field), PRICE_TOO_HIGH);
+                }
             }
-            if currency.as_deref().is_some_and(|cur| cur != v.currency) {
+            // Every sellable variant is in the store's currency (carts refuse the others).
+            if currency.as_deref() != Some(v.currency.as_str()) {
                 bad(&at("currency"), BAD_CURRENCY);
             }
             if v.qty_in_stock < 0 {

@@ -10,6 +10,23 @@ pub const SUPPORTED_CURRENCIES: [&str; 27] = [
     "ZAR",
 ];
 
+/// The largest price of one unit, minor units (1,000,000,000.00; a billion yen): with at
+/// most [`MAX_QUANTITY`](crate::repo::commerce::MAX_QUANTITY) units a line stays under
+/// [`MAX_CART_MINOR`].
+pub const MAX_PRICE_MINOR: i64 = 100_000_000_000;
+
+/// The largest cart subtotal, minor units (10^15): exact as a JavaScript number, and far
+/// from overflowing i64 once tax and shipping are added. A cart that would exceed it is
+/// refused ([`crate::commerce::Refusal::TooLarge`]).
+pub const MAX_CART_MINOR: i64 = 1_000_000_000_000_000;
+
+/// A line's amount, `quantity × unit` minor units, when it is within the store's bounds.
+pub fn line_minor(quantity: i64, unit_minor: i64) -> Option<i64> {
+    quantity
+        .checked_mul(unit_minor)
+        .filter(|t| (0..=MAX_CART_MINOR).contains(t))
+}
+
 /// Minor-unit digits of a currency: 2 for every supported currency but JPY, which has 0.
 pub fn minor_digits(currency: &str) -> u32 {
     if currency.eq_ignore_ascii_case("JPY") {
@@ -50,7 +67,13 @@ pub fn parse_price(text: &str, currency: &str) -> Result<i64, String> {
     whole
         .checked_mul(scale)
         .and_then(|w| w.checked_add(f))
-        .ok_or_else(|| format!("{text:?} is too large"))
+        .filter(|m| *m <= MAX_PRICE_MINOR)
+        .ok_or_else(|| {
+            format!(
+                "{text:?} is more than the largest price, {}",
+                decimal_string(MAX_PRICE_MINOR, currency)
+            )
+        })
 }
 
 /// Minor units as a decimal string: 1250 USD → "12.50", 1250 JPY → "1250", -5 EUR → "-0.05".
@@ -108,6 +131,17 @@ mod tests {
             assert!(parse_price(bad, "USD").is_err(), "{bad:?}");
         }
         assert!(parse_price("99999999999999999999", "USD").is_err());
+        assert_eq!(parse_price("1000000000.00", "USD"), Ok(MAX_PRICE_MINOR));
+        assert!(parse_price("1000000000.01", "USD").is_err());
+        assert!(parse_price("92233720368547758.07", "USD").is_err());
+    }
+
+    #[test]
+    fn line_amounts_are_checked() {
+        assert_eq!(line_minor(2, 1250), Some(2500));
+        assert_eq!(line_minor(9999, MAX_PRICE_MINOR), Some(999_900_000_000_000));
+        assert_eq!(line_minor(2, i64::MAX), None);
+        assert_eq!(line_minor(-1, 5), None);
     }
 
     #[test]

@@ -309,15 +309,18 @@ pub fn price(settings: &CommerceSettings, req: &Request<'_>) -> Totals {
     }
 
     // 5. Grand total.
-    let grand_total_minor =
-        after_discount + shipping_minor + if prices_include_tax { 0 } else { tax_minor };
+    // Saturating: carts are bounded (`money::MAX_CART_MINOR`), so this never saturates for
+    // a cart the store accepted; it never wraps for one it did not.
+    let grand_total_minor = after_discount
+        .saturating_add(shipping_minor)
+        .saturating_add(if prices_include_tax { 0 } else { tax_minor });
     Totals {
         subtotal_minor,
         discount_minor,
         shipping_minor,
         tax_minor,
         grand_total_minor,
-        total_quantity: lines.iter().map(|l| l.quantity).sum(),
+        total_quantity: lines.iter().fold(0i64, |a, l| a.saturating_add(l.quantity)),
         has_digital,
         purely_digital,
         requires_shipping,

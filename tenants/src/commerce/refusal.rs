@@ -62,6 +62,10 @@ pub enum Refusal {
     ManualPaymentUnavailable,
     /// The order is not paid yet (downloads wait for payment).
     NotPaid,
+    /// The cart's amount would pass [`super::money::MAX_CART_MINOR`].
+    TooLarge,
+    /// Additional-fields answers for a product without an additional-fields form.
+    NoAdditionalFields,
 }
 
 impl fmt::Display for Refusal {

@@ -371,7 +371,75 @@ pub fn normalize_coupon_code(code: &str) -> Option<String> {
     ok.then_some(up)
 }
 
+/// The namespaces a store's commerce preferences may have: those read here, plus
+/// `merchandising` (the product pages' scarcity, sold-out and restock texts) and `store`.
+/// Anything else is a typo or junk, refused by the import and the owner API alike.
+pub const NAMESPACES: [&str; 8] = [
+    "checkout",
+    "coupons",
+    "instalments",
+    "merchandising",
+    "payments",
+    "shipping",
+    "store",
+    "taxes",
+];
+
+/// Checks one namespace's preferences by the rules [`CommerceSettings::from_site`] reads
+/// them with (a namespace not in [`NAMESPACES`] is refused): what the import and the owner
+/// API run before they store a namespace, so a stored preference never breaks the store.
+pub fn check_namespace(
+    website_settings: &Map<String, Value>,
+    namespace: &str,
+    preferences: &Map<String, Value>,
+) -> Result<(), SettingsError> {
+    if !NAMESPACES.contains(&namespace) {
+        return fail(
+            namespace,
+            format!("unknown namespace (known: {})", NAMESPACES.join(", ")),
+        );
+    }
+    let one = BTreeMap::from([(namespace.to_owned(), preferences.clone())]);
+    CommerceSettings::from_site(website_settings, &one).map(|_| ())
+}
+
 impl CommerceSettings {
+    /// Reads the settings as [`CommerceSettings::from_site`] does, but never fails: a
+    /// namespace that does not read (stored before its rules were checked on the way in) is
+    /// left out, as if it were not set, and its problem returned for the log. Payments left
+    /// out are live mode with no pay-later method, never test mode: a broken `payments`
+    /// must not let the test cards buy from a live store.
+    pub fn from_site_lenient(
+        website_settings: &Map<String, Value>,
+        preferences: &BTreeMap<String, Map<String, Value>>,
+    ) -> (CommerceSettings, Vec<SettingsError>) {
+        let mut kept = BTreeMap::new();
+        let mut problems = Vec::new();
+        let mut payments_dropped = false;
+        for (namespace, prefs) in preferences {
+            let one = BTreeMap::from([(namespace.clone(), prefs.clone())]);
+            match CommerceSettings::from_site(website_settings, &one) {
+                Ok(_) => {
+                    kept.insert(namespace.clone(), prefs.clone());
+                }
+                Err(e) => {
+                    payments_dropped |= namespace == "payments";
+                    problems.push(e);
+                }
+            }
+        }
+        // Each namespace reads on its own, so the ones kept read together.
+        let mut settings = CommerceSettings::from_site(website_settings, &kept)
+            .expect("namespaces that read alone read together");
+        if payments_dropped {
+            settings.payments = Payments {
+                test_mode: false,
+                manual: None,
+            };
+        }
+        (settings, problems)
+    }
+
     /// Reads the settings from the site's `websiteSettings` and the commerce preferences
     /// (namespace → object). Fails on the first problem, naming where it is.
     pub fn from_site(
@@ -771,6 +839,53 @@ mod tests {
             error(json!({"taxes": {"rules": [{"country": "Netherlands", "rate": "21"}]}})),
             "taxes.rules[0].country: \"Netherlands\" is not a two-letter country code or *"
         );
+    }
+
+    #[test]
+    fn a_namespace_is_checked_alone_and_unknown_ones_are_refused() {
+        let ns = |v: Value| v.as_object().unwrap().clone();
+        let ws = site("EUR");
+        assert!(
+            check_namespace(
+                &ws,
+                "checkout",
+                &ns(json!({"minimumSubtotal": "5.00", "termsUrl": "/t"}))
+            )
+            .is_ok()
+        );
+        let e =
+            check_namespace(&ws, "checkout", &ns(json!({"minimumSubtotal": "abc"}))).unwrap_err();
+        assert_eq!(e.path, "checkout.minimumSubtotal");
+        let e = check_namespace(
+            &ws,
+            "coupons",
+            &ns(json!({"codes": [{"code": "BIG", "kind": "percent", "percent": "150"}]})),
+        )
+        .unwrap_err();
+        assert_eq!(e.path, "coupons.codes[0].percent");
+        let e = check_namespace(&ws, "chekout", &Map::new()).unwrap_err();
+        assert_eq!(e.path, "chekout");
+        assert!(e.reason.starts_with("unknown namespace"));
+    }
+
+    #[test]
+    fn a_stored_bad_namespace_is_left_out_not_fatal() {
+        let (s, problems) = CommerceSettings::from_site_lenient(
+            &site("EUR"),
+            &prefs(json!({
+                "coupons": {"codes": [{"code": "BIG", "kind": "percent", "percent": "150"}]},
+                "checkout": {"minimumSubtotal": "15.00"},
+                "payments": {"testMode": "yes"}
+            })),
+        );
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(s.coupons.is_empty());
+        assert_eq!(s.minimum_subtotal_minor, Some(1500));
+        // A broken payments namespace fails closed: live mode, no pay-later.
+        assert!(!s.payments.test_mode && s.payments.manual.is_none());
+        let (s, problems) = CommerceSettings::from_site_lenient(&site("EUR"), &BTreeMap::new());
+        assert!(problems.is_empty());
+        assert_eq!(s, CommerceSettings::plain("EUR"));
     }
 
     #[test]

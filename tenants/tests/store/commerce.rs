@@ -20,11 +20,11 @@ async fn shop(env: &Env, stock: i64) -> (TenantId, String) {
         .put_collection(t, &collection("store", "products", 13))
         .await
         .unwrap();
-    let item = env
-        .store
-        .put_item(t, &product(&c, "mug", "MUG-M", stock))
-        .await
-        .unwrap();
+    // The mug asks for an engraving: its lines take additional-fields answers.
+    let mut mug = product(&c, "mug", "MUG-M", stock);
+    mug.structured_content
+        .insert("additionalFieldsFormId".into(), json!("engraving"));
+    let item = env.store.put_item(t, &mug).await.unwrap();
     (t, item)
 }
 
@@ -941,6 +941,115 @@ async fn manual_payment_orders_wait_for_payment(env: Env) {
     assert_eq!(again.gift_cards, paid.gift_cards);
 }
 
+/// A pay-later order left unpaid expires (issue 40, finding 6): its units go back to stock,
+/// what a gift card paid goes back on the card, and it can no longer be marked paid.
+async fn unpaid_pay_later_orders_expire(env: Env) {
+    let (t, mug) = shop(&env, 5).await;
+    let gift = put_product(
+        &env.store,
+        t,
+        "gift-card",
+        4,
+        vec![variant("GC", &[], 2500, None)],
+        json!({}),
+    )
+    .await;
+    let cart = env.store.create_cart(t).await.unwrap();
+    env.store
+        .add_to_cart(t, &cart.id, &add(&gift, "GC", 1))
+        .await
+        .unwrap();
+    let bought = buy(&env.store, t, &cart.id, "a@b.test").await.unwrap();
+    let code = bought.gift_cards[0].code.clone();
+
+    let s = settings(
+        json!({"payments": {"manual": {"label": "Bank transfer", "instructions": "IBAN X"}}}),
+    );
+    let cart = env.store.create_cart(t).await.unwrap();
+    env.store
+        .add_to_cart(t, &cart.id, &add(&mug, "MUG-M", 3))
+        .await
+        .unwrap();
+    let terms = CheckoutTerms {
+        shipping_address: Some(address("US", None)),
+        gift_card_code: Some(code.clone()),
+        now_ms: tenants::now_ms(),
+        ..Default::default()
+    };
+    let q = env
+        .store
+        .quote_checkout(t, &cart.id, &s, &terms)
+        .await
+        .unwrap();
+    assert_eq!((q.gift_card_minor, q.charge_minor), (2500, 1250));
+    let order = env
+        .store
+        .place_order(
+            t,
+            &cart.id,
+            &Checkout {
+                settings: &s,
+                terms,
+                customer_email: "later@b.test".into(),
+                expected_total_minor: None,
+                charge_minor: q.charge_minor,
+                payment: PaymentMethod::Manual {
+                    label: "Bank transfer".into(),
+                },
+                test_mode: false,
+                time_zone: "UTC",
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(order.status, OrderStatus::AwaitingPayment);
+    assert_eq!(qty(&env, t, &mug).await, 2);
+    let balance = |store: Store, code: String| async move {
+        store
+            .gift_card(t, &code)
+            .await
+            .unwrap()
+            .unwrap()
+            .balance_minor
+    };
+    assert_eq!(balance(env.store.clone(), code.clone()).await, 0);
+
+    // Not yet: placed after the cutoff.
+    let placed = order.created_ms;
+    assert_eq!(env.store.expire_unpaid_orders(t, placed).await.unwrap(), 0);
+    assert_eq!(
+        env.store
+            .tenants_with_unpaid_orders(placed + 1)
+            .await
+            .unwrap(),
+        vec![t]
+    );
+    assert_eq!(
+        env.store.expire_unpaid_orders(t, placed + 1).await.unwrap(),
+        1
+    );
+    assert_eq!(qty(&env, t, &mug).await, 5);
+    assert_eq!(balance(env.store.clone(), code.clone()).await, 2500);
+    let after = env
+        .store
+        .mark_order_paid(t, &order.id, "UTC")
+        .await
+        .unwrap();
+    assert_eq!(after.status, OrderStatus::Expired);
+    assert_eq!(after.paid_ms, None);
+    assert_eq!(
+        env.store.expire_unpaid_orders(t, placed + 1).await.unwrap(),
+        0
+    );
+    assert!(
+        env.store
+            .tenants_with_unpaid_orders(placed + 1)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+}
+
 /// A digital product's file is downloadable from its paid order only.
 async fn digital_files_download_from_paid_orders(env: Env) {
     let t = env.tenant("shop").await;
@@ -1120,6 +1229,7 @@ crate::on_both_backends!(
     gift_cards_are_issued_and_spent,
     subscriptions_start_with_their_plan,
     manual_payment_orders_wait_for_payment,
+    unpaid_pay_later_orders_expire,
     digital_files_download_from_paid_orders,
     add_to_cart_applies_the_product_rules,
     shipping_location_is_kept,

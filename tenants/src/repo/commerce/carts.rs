@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::stock::{return_stock, take_stock};
 use super::{AddToCart, AddedToCart, Cart, CartEntry, CartKind, MAX_QUANTITY};
 use crate::commerce::Refusal;
+use crate::commerce::money::{MAX_CART_MINOR, MAX_PRICE_MINOR, line_minor};
 use crate::commerce::pricing::{CouponProblem, Location, coupon_problem, product_type};
 use crate::commerce::settings::{CommerceSettings, normalize_coupon_code};
 use crate::error::{Result, StoreError};
@@ -80,7 +81,8 @@ fn entry_from_row(r: &Row) -> Result<CartEntry> {
         product_type: r.i64(5)?,
         currency: r.text(6)?,
         unit_price_minor: unit,
-        sub_total_minor: quantity * unit,
+        // Saturating: rows written before amounts were bounded must not wrap (or panic).
+        sub_total_minor: quantity.saturating_mul(unit),
         additional_fields: r
             .opt_text(8)?
             .map(|s| serde_json::from_str(&s))
@@ -97,12 +99,43 @@ impl Cart {
     fn recount(&mut self) {
         self.entries
             .sort_by(|a, b| (a.added_ms, &a.id).cmp(&(b.added_ms, &b.id)));
+        // Saturating rather than wrapping; changes keep amounts in bounds first
+        // ([`Cart::check_amounts`]), so this only matters for rows from before the bounds.
         for e in &mut self.entries {
-            e.sub_total_minor = e.quantity * e.unit_price_minor;
+            e.sub_total_minor = e.quantity.saturating_mul(e.unit_price_minor);
         }
-        self.subtotal_minor = self.entries.iter().map(|e| e.sub_total_minor).sum();
-        self.total_quantity = self.entries.iter().map(|e| e.quantity).sum();
+        self.subtotal_minor = self
+            .entries
+            .iter()
+            .fold(0i64, |a, e| a.saturating_add(e.sub_total_minor));
+        self.total_quantity = self
+            .entries
+            .iter()
+            .fold(0i64, |a, e| a.saturating_add(e.quantity));
         self.currency = self.entries.first().map(|e| e.currency.clone());
+    }
+
+    /// Refuses (`TooLarge`) a cart whose lines, with `quantity` units of entry `changed`
+    /// (or a new line of `quantity` × `unit`), would add up past [`MAX_CART_MINOR`]: checked
+    /// arithmetic, so no amount ever wraps.
+    fn check_amounts(&self, changed: Option<usize>, quantity: i64, unit: i64) -> Result<()> {
+        let mut total = match changed {
+            Some(_) => Some(0),
+            None => line_minor(quantity, unit),
+        }
+        .ok_or(StoreError::Refused(Refusal::TooLarge))?;
+        for (i, e) in self.entries.iter().enumerate() {
+            let q = if Some(i) == changed {
+                quantity
+            } else {
+                e.quantity
+            };
+            total = line_minor(q, e.unit_price_minor)
+                .and_then(|line| total.checked_add(line))
+                .filter(|t| *t <= MAX_CART_MINOR)
+                .ok_or(StoreError::Refused(Refusal::TooLarge))?;
+        }
+        Ok(())
     }
 
     fn entry_index(&self, entry_id: &str) -> Result<usize> {
@@ -244,10 +277,14 @@ struct Chosen {
     unit_price_minor: i64,
     weight_grams: i64,
     attributes: BTreeMap<String, String>,
+    /// The product has an additional-fields form (`structuredContent.additionalFieldsFormId`).
+    has_form: bool,
 }
 
 /// Finds the product and the variant `add` asks for, applying the product rules: an item
-/// that is not a product is `NotFound`; a sku that is not one of its variants is unavailable;
+/// that is not a product of a store collection, or whose variant is priced in another
+/// currency than the store's or outside 0..=[`MAX_PRICE_MINOR`], is `NotFound` (not for
+/// sale, whoever wrote it); a sku that is not one of its variants is unavailable;
 /// no sku is fine for a product with one variant, else the options (or, for a gift card, the
 /// denomination) must be chosen; subscription products go through subscription checkout.
 async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) -> Result<Chosen> {
@@ -256,15 +293,19 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
     let rows = tx
         .query(
             "SELECT i.title, i.product_type, i.structured_content, v.sku, v.attributes, v.currency, v.price_minor, \
-             v.sale_price_minor, v.on_sale, v.weight_grams, v.unlimited FROM item i LEFT JOIN product_variant v \
-             ON v.tenant_id = i.tenant_id AND v.item_id = i.id WHERE i.tenant_id = $1 AND i.id = $2 ORDER BY v.position",
+             v.sale_price_minor, v.on_sale, v.weight_grams, v.unlimited, c.kind FROM item i \
+             LEFT JOIN collection c ON c.tenant_id = i.tenant_id AND c.id = i.collection_id \
+             LEFT JOIN product_variant v ON v.tenant_id = i.tenant_id AND v.item_id = i.id \
+             WHERE i.tenant_id = $1 AND i.id = $2 ORDER BY v.position",
             params![tenant, add.item_id.as_str()],
         )
         .await?;
     let Some(item) = rows.first() else {
         return Err(StoreError::NotFound(format!("item {}", add.item_id)));
     };
-    if item.opt_text(3)?.is_none() {
+    // Products live in store collections: an item with variants anywhere else (written by
+    // a role without the store area, say) is not for sale.
+    if item.opt_text(3)?.is_none() || item.opt_i64(11)? != Some(crate::store_setup::PRODUCTS_TYPE) {
         return Err(StoreError::NotFound(format!("product {}", add.item_id)));
     }
     let structured: serde_json::Map<String, Value> = item.json(2)?;
@@ -298,20 +339,53 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
             None => return refused(Refusal::VariantUnavailable),
         }
     };
+    let currency = row.text(5)?;
+    let unit_price_minor = if row.bool(8)? {
+        row.i64(7)?
+    } else {
+        row.i64(6)?
+    };
+    let foreign = !add.store_currency.is_empty() && currency != add.store_currency;
+    if foreign || !(0..=MAX_PRICE_MINOR).contains(&unit_price_minor) {
+        return Err(StoreError::NotFound(format!(
+            "product {} at {unit_price_minor} {currency}",
+            add.item_id
+        )));
+    }
+    let has_form = names_a_form(&structured);
     Ok(Chosen {
         sku: row.text(3)?,
         unlimited: row.bool(10)?,
         title: row.text(0)?,
         product_type,
-        currency: row.text(5)?,
-        unit_price_minor: if row.bool(8)? {
-            row.i64(7)?
-        } else {
-            row.i64(6)?
-        },
+        currency,
+        unit_price_minor,
         weight_grams: row.i64(9)?,
         attributes: row.json(4)?,
+        has_form,
     })
+}
+
+/// Whether a product has an additional-fields form (`structuredContent.additionalFieldsFormId`).
+async fn has_form(tx: &mut Tx, tenant: TenantId, item_id: &str) -> Result<bool> {
+    let Some(row) = tx
+        .query_opt(
+            "SELECT structured_content FROM item WHERE tenant_id = $1 AND id = $2",
+            params![tenant, item_id],
+        )
+        .await?
+    else {
+        return Ok(false);
+    };
+    Ok(names_a_form(&row.json(0)?))
+}
+
+/// A product's `structuredContent` names an additional-fields form.
+fn names_a_form(structured: &serde_json::Map<String, Value>) -> bool {
+    structured
+        .get("additionalFieldsFormId")
+        .and_then(Value::as_str)
+        .is_some_and(|f| !f.trim().is_empty())
 }
 
 /// A product's option names: `variantOptionOrdering` when set, else the variants' attribute
@@ -354,40 +428,45 @@ pub(super) async fn add_in(
     if cart.entries.iter().any(|e| e.currency != chosen.currency) {
         return refused(Refusal::CurrencyMismatch);
     }
+    // Answers are for a product's form; a product without one takes none.
+    if add.additional_fields.is_some() && !chosen.has_form {
+        return refused(Refusal::NoAdditionalFields);
+    }
+    let same_variant = |e: &CartEntry| e.item_id == add.item_id && e.sku == chosen.sku;
+    let single = add.single_service && chosen.product_type == product_type::SERVICE;
+    if single && (add.quantity != 1 || cart.entries.iter().any(same_variant)) {
+        return refused(Refusal::SingleService);
+    }
+    // The same variant with other answers (another engraving) is a line of its own: growing
+    // the first line would lose its answers.
     let existing = cart
         .entries
         .iter()
-        .position(|e| e.item_id == add.item_id && e.sku == chosen.sku);
-    let single = add.single_service && chosen.product_type == product_type::SERVICE;
-    if single && (add.quantity != 1 || existing.is_some()) {
-        return refused(Refusal::SingleService);
-    }
+        .position(|e| same_variant(e) && e.additional_fields == add.additional_fields);
     let fields = add.additional_fields.as_ref().map(Value::to_string);
     let entry_id = match existing {
         Some(i) => {
             let e = &cart.entries[i];
             let new = e.quantity + add.quantity;
             check_quantity(new)?;
+            cart.check_amounts(Some(i), new, e.unit_price_minor)?;
             // A held entry takes only what it adds; one whose hold lapsed takes it all again.
             let take = if e.held { add.quantity } else { new };
             if !chosen.unlimited {
                 take_stock(tx, tenant, &add.item_id, &chosen.sku, take).await?;
             }
             tx.execute(
-                "UPDATE cart_entry SET quantity = $3, held = TRUE, additional_fields = COALESCE($4, additional_fields) \
-                 WHERE tenant_id = $1 AND id = $2",
-                params![tenant, e.id.as_str(), new, fields],
+                "UPDATE cart_entry SET quantity = $3, held = TRUE WHERE tenant_id = $1 AND id = $2",
+                params![tenant, e.id.as_str(), new],
             )
             .await?;
             let e = &mut cart.entries[i];
             e.quantity = new;
             e.held = true;
-            if let Some(f) = &add.additional_fields {
-                e.additional_fields = Some(f.clone());
-            }
             e.id.clone()
         }
         None => {
+            cart.check_amounts(None, add.quantity, chosen.unit_price_minor)?;
             if !chosen.unlimited {
                 take_stock(tx, tenant, &add.item_id, &chosen.sku, add.quantity).await?;
             }
@@ -575,6 +654,7 @@ impl Store {
             if single_service && e.product_type == product_type::SERVICE && quantity != 1 {
                 return refused(Refusal::SingleService);
             }
+            cart.check_amounts(Some(i), quantity, e.unit_price_minor)?;
             if !e.held {
                 take_stock(&mut tx, tenant, &e.item_id, &e.sku, quantity).await?;
             } else if quantity > e.quantity {
@@ -629,6 +709,9 @@ impl Store {
     ) -> Result<(Cart, CartEntry)> {
         change_cart!(self, tenant, cart_id, |tx, cart| {
             let i = cart.entry_index(entry_id)?;
+            if !has_form(&mut tx, tenant, &cart.entries[i].item_id).await? {
+                return refused(Refusal::NoAdditionalFields);
+            }
             tx.execute(
                 "UPDATE cart_entry SET additional_fields = $4 WHERE tenant_id = $1 AND cart_id = $2 AND id = $3",
                 params![tenant, cart_id, entry_id, fields.to_string()],

@@ -166,6 +166,30 @@ pub(super) async fn spend(
     Ok(true)
 }
 
+/// Puts back on their cards what gift cards paid of an order that will not be paid (an
+/// expired pay-later order), and forgets those uses.
+pub(super) async fn refund_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<()> {
+    let uses = tx
+        .query(
+            "SELECT code, amount_minor FROM gift_card_use WHERE tenant_id = $1 AND order_id = $2 ORDER BY code",
+            params![tenant, order_id],
+        )
+        .await?;
+    for u in &uses {
+        tx.execute(
+            "UPDATE gift_card SET balance_minor = balance_minor + $3 WHERE tenant_id = $1 AND code = $2",
+            params![tenant, u.text(0)?, u.i64(1)?],
+        )
+        .await?;
+    }
+    tx.execute(
+        "DELETE FROM gift_card_use WHERE tenant_id = $1 AND order_id = $2",
+        params![tenant, order_id],
+    )
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// The gift card with this code (typed in any case, with or without dashes).
     pub async fn gift_card(&self, tenant: TenantId, code: &str) -> Result<Option<GiftCard>> {

@@ -37,6 +37,7 @@ fn again(e: &super::CartEntry) -> AddToCart {
         quantity: e.quantity,
         additional_fields: e.additional_fields.clone(),
         single_service: false,
+        store_currency: e.currency.clone(),
     }
 }
 

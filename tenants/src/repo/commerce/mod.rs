@@ -201,6 +201,10 @@ pub struct AddToCart {
     /// The store sells services one at a time: a service may only be added once, one unit.
     #[serde(default)]
     pub single_service: bool,
+    /// The store's currency: a variant priced in another is not for sale. Empty: any
+    /// (callers that add what a cart already held).
+    #[serde(default)]
+    pub store_currency: String,
 }
 
 /// The answer to "add to cart" (SPEC: shoppingCart, newlyAdded).

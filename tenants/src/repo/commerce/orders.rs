@@ -1,5 +1,6 @@
-//! Orders: reading them back with their lines, gift cards and subscriptions, and marking a
-//! pay-later order paid (which delivers what it bought).
+//! Orders: reading them back with their lines, gift cards and subscriptions, marking a
+//! pay-later order paid (which delivers what it bought), and expiring the pay-later orders
+//! left unpaid (which gives back what they held).
 
 use std::collections::BTreeMap;
 
@@ -24,6 +25,9 @@ pub enum OrderStatus {
     Paid,
     /// Placed with a pay-later method; delivered once the owner marks it paid.
     AwaitingPayment,
+    /// A pay-later order not paid in time: its units went back on sale, its gift-card part
+    /// back on the card; it can no longer be marked paid.
+    Expired,
 }
 
 impl OrderStatus {
@@ -31,14 +35,15 @@ impl OrderStatus {
         match self {
             OrderStatus::Paid => "paid",
             OrderStatus::AwaitingPayment => "awaiting-payment",
+            OrderStatus::Expired => "expired",
         }
     }
 
     fn parse(s: &str) -> OrderStatus {
-        if s == "awaiting-payment" {
-            OrderStatus::AwaitingPayment
-        } else {
-            OrderStatus::Paid
+        match s {
+            "awaiting-payment" => OrderStatus::AwaitingPayment,
+            "expired" => OrderStatus::Expired,
+            _ => OrderStatus::Paid,
         }
     }
 }
@@ -319,6 +324,77 @@ impl Store {
         let orders = load_orders(&mut tx, tenant, "", params![]).await?;
         tx.commit().await?;
         Ok(orders)
+    }
+
+    /// Tenants with pay-later orders still awaiting payment that were placed before
+    /// `placed_before_ms`: what the expiry sweep must visit.
+    pub async fn tenants_with_unpaid_orders(&self, placed_before_ms: i64) -> Result<Vec<TenantId>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT DISTINCT tenant_id FROM customer_order WHERE status = $1 AND created_ms < $2 ORDER BY tenant_id",
+                params![OrderStatus::AwaitingPayment.as_str(), placed_before_ms],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(TenantId(r.i64(0)?))).collect()
+    }
+
+    /// Expires this tenant's pay-later orders placed before `placed_before_ms` (epoch ms;
+    /// pass `now_ms() - expiry`) and still awaiting payment: each becomes `expired`, its
+    /// units go back to stock and what a gift card paid goes back on the card. Returns how
+    /// many expired. Each order is expired in its own transaction, by a conditional update,
+    /// so an owner marking it paid at that moment either wins (it stays paid) or finds it
+    /// expired.
+    pub async fn expire_unpaid_orders(
+        &self,
+        tenant: TenantId,
+        placed_before_ms: i64,
+    ) -> Result<u64> {
+        let awaiting = OrderStatus::AwaitingPayment.as_str();
+        let candidates: Vec<String> = {
+            let mut tx = self.read().await?;
+            tx.query(
+                "SELECT id FROM customer_order WHERE tenant_id = $1 AND status = $2 AND created_ms < $3 ORDER BY id",
+                params![tenant, awaiting, placed_before_ms],
+            )
+            .await?
+            .iter()
+            .map(|r| r.text(0))
+            .collect::<Result<_>>()?
+        };
+        let mut expired = 0;
+        for order in candidates {
+            let mut tx = self.write().await?;
+            let locked = tx
+                .execute(
+                    "UPDATE customer_order SET status = $3 WHERE tenant_id = $1 AND id = $2 AND status = $4 AND created_ms < $5",
+                    params![tenant, order.as_str(), OrderStatus::Expired.as_str(), awaiting, placed_before_ms],
+                )
+                .await?;
+            if locked == 0 {
+                tx.rollback().await?;
+                continue;
+            }
+            let mut units = Vec::new();
+            for r in tx
+                .query(
+                    "SELECT item_id, sku, quantity FROM order_line WHERE tenant_id = $1 AND order_id = $2",
+                    params![tenant, order.as_str()],
+                )
+                .await?
+            {
+                units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
+            }
+            // Variant rows in (item, sku) order, as everywhere (no deadlocks).
+            units.sort();
+            for (item, sku, qty) in &units {
+                super::stock::return_stock(&mut tx, tenant, item, sku, *qty).await?;
+            }
+            gift_cards::refund_order(&mut tx, tenant, &order).await?;
+            tx.commit().await?;
+            expired += 1;
+        }
+        Ok(expired)
     }
 
     /// Marks an order placed with a pay-later method paid, and delivers what it bought
