@@ -322,12 +322,12 @@ fn order_page_name(route: &Route, page_type: Option<u16>) -> &'static str {
 }
 
 /// Which page an order lands on after checkout: subscription confirmed for a subscription,
-/// order received while it waits for payment, else order confirmed.
+/// order received while it waits for payment (or expired unpaid), else order confirmed.
 fn confirmation_page_type(order: &Node) -> u16 {
     let field = |k: &str| order.pointer(&[k]).and_then(Node::as_str);
     if field("kind") == Some("subscription") {
         page_type::SUBSCRIPTION_CONFIRMED
-    } else if field("status") == Some("awaiting-payment") {
+    } else if matches!(field("status"), Some("awaiting-payment" | "expired")) {
         page_type::ORDER_RECEIVED
     } else {
         page_type::ORDER_CONFIRMED

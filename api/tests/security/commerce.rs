@@ -215,6 +215,10 @@ fn unpaid_pay_later_orders_expire_and_are_rate_limited(backend: Backend) {
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.json()["order"]["status"], "awaiting-payment");
     let order = r.json()["order"]["id"].as_str().unwrap().to_owned();
+    let status_url = r.json()["statusUrl"]
+        .as_str()
+        .unwrap_or_else(|| panic!("an order status link: {}", r.body))
+        .to_owned();
     assert_eq!(stock_of(&mut v, &can, "BWC-1"), 0, "the order holds it");
     poll_until(
         Duration::from_secs(20),
@@ -238,6 +242,14 @@ fn unpaid_pay_later_orders_expire_and_are_rate_limited(backend: Backend) {
         status,
         json!(["expired", "expired"]),
         "expired, and stays so"
+    );
+    // The buyer's order page says so, rather than "waiting for payment".
+    let page = v.get(&status_url);
+    assert_eq!(page.status, 200, "{status_url}");
+    assert!(
+        page.body.contains("Expired: it was not paid in time"),
+        "{}",
+        page.body
     );
 
     // Ten an hour, three at once: two more now, then 429; others and cards are not held up.
