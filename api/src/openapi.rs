@@ -157,6 +157,9 @@ fn unavailable() -> RefOr<DocResponse> {
 fn bad_request() -> RefOr<DocResponse> {
     error("The body or a parameter is not what the route takes (the message says which).")
 }
+fn invalid_text() -> RefOr<DocResponse> {
+    error("The path or query has a NUL character (U+0000), which no route takes.")
+}
 fn too_large() -> RefOr<DocResponse> {
     error("The body is larger than the route takes.")
 }
@@ -268,6 +271,20 @@ pub fn finish(doc: &mut utoipa::openapi::OpenApi) {
                 op.summary = c
                     .next()
                     .map(|first| first.to_uppercase().chain(c).collect());
+            }
+            // Any route refuses a path or query with U+0000 before it runs
+            // ([`crate::http::body::nul_free_uri`]), with the JSON error.
+            match op.responses.responses.get_mut("400") {
+                None => {
+                    op.responses
+                        .responses
+                        .insert("400".to_owned(), invalid_text());
+                }
+                Some(RefOr::T(r)) if !r.content.contains_key("application/json") => {
+                    r.content
+                        .insert("application/json".to_owned(), RefOr::T(error_content()));
+                }
+                Some(_) => {}
             }
             for (status, answer) in op.responses.responses.iter_mut() {
                 if let RefOr::T(r) = answer
