@@ -20,30 +20,6 @@ const LOAM: &str = "loam-lantern.localhost";
 /// The README's bound on serving stale data after a missed notification.
 const STALENESS_BOUND: Duration = Duration::from_secs(2);
 
-/// A new owner token of loam-lantern with `role` (`tessera token create`).
-fn token(server: &Server, role: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args([
-            "token",
-            "create",
-            "loam-lantern",
-            "--role",
-            role,
-            "--name",
-            "nodes",
-        ])
-        .args(server.store_args())
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .last()
-        .unwrap()
-        .to_owned()
-}
-
 /// An owner call to `node`.
 fn owner(node: &Server, token: &str, method: &str, path: &str, body: &Value) -> Response {
     let auth = format!("Bearer {token}");
@@ -144,7 +120,7 @@ fn product(url_id: &str, title: &str, price: i64) -> Value {
 fn changes_on_one_node_are_served_by_the_other_within_a_second() {
     let a = Server::start(Backend::postgres(), &[]);
     let b = a.another_node();
-    let admin = token(&a, "admin");
+    let admin = a.owner_token("loam-lantern", "admin");
     let second = Duration::from_secs(1);
 
     // A new product: B serves it (and has it cached from here on).
@@ -239,7 +215,7 @@ fn changes_on_one_node_are_served_by_the_other_within_a_second() {
 fn a_node_that_misses_notifications_is_stale_for_at_most_the_bound() {
     let a = Server::start(Backend::postgres(), &[]);
     let b = a.another_node();
-    let admin = token(&a, "admin");
+    let admin = a.owner_token("loam-lantern", "admin");
     let (id, path) = new_product(&a, &admin, "lost-notice-bowl");
     let rename = |title: &str| edit_product(&a, &admin, &id, "lost-notice-bowl", title, 2400);
     // What B serves at the product's page, until it shows `title`.

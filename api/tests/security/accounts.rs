@@ -166,36 +166,6 @@ fn email_answers_the_mailer_cannot_send_are_refused(backend: Backend) {
     }
 }
 
-/// A new owner token of `site` with `role` (`tessera token create`).
-fn owner_token(server: &Server, site: &str, role: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args(["token", "create", site, "--role", role, "--name", "test"])
-        .args(server.store_args())
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .last()
-        .unwrap()
-        .to_owned()
-}
-
-fn owner_call(server: &Server, token: &str, method: &str, path: &str, body: &Value) -> Response {
-    let auth = format!("Bearer {token}");
-    let headers = [
-        ("Content-Type", "application/json"),
-        ("Authorization", auth.as_str()),
-    ];
-    let text = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    request(server.port, method, LOAM, path, &headers, &text)
-}
-
 /// A 400 naming `field` as refusing U+0000.
 fn refused_at(r: &Response, field: &str) {
     assert_eq!(r.status, 400, "{field}: {}", r.body);
@@ -242,14 +212,8 @@ fn text_with_nul_is_refused_with_400(backend: Backend) {
     assert!(r.body.contains("U+0000"), "{}", r.body);
 
     // An owner's item title and template path, and a path parameter.
-    let admin = owner_token(&server, "loam-lantern", "admin");
-    let list = owner_call(
-        &server,
-        &admin,
-        "GET",
-        "/api/owner/collections",
-        &Value::Null,
-    );
+    let admin = server.owner_token("loam-lantern", "admin");
+    let list = server.owner_call(LOAM, &admin, "GET", "/api/owner/collections", &Value::Null);
     assert_eq!(list.status, 200, "{}", list.body);
     let shop = list.json()["collections"]
         .as_array()
@@ -264,16 +228,16 @@ fn text_with_nul_is_refused_with_400(backend: Backend) {
         "variants": [{"sku": "NB-1", "currency": "EUR", "priceMinor": 2400, "qtyInStock": 3}]});
     let items = format!("/api/owner/collections/{shop}/items");
     refused_at(
-        &owner_call(&server, &admin, "POST", &items, &product),
+        &server.owner_call(LOAM, &admin, "POST", &items, &product),
         "title",
     );
     let upload = json!({"files": [{"path": "blog\0.list", "text": "x"}]});
     refused_at(
-        &owner_call(&server, &admin, "POST", "/api/owner/template", &upload),
+        &server.owner_call(LOAM, &admin, "POST", "/api/owner/template", &upload),
         "files[0].path",
     );
-    let r = owner_call(
-        &server,
+    let r = server.owner_call(
+        LOAM,
         &admin,
         "GET",
         "/api/owner/collections/%00/items",

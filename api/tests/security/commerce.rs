@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, Visitor, item_id, poll_until, request};
+use crate::support::{Backend, Response, Server, Visitor, item_id, poll_until};
 
 const LOAM: &str = "loam-lantern.localhost";
 const ENTRIES: &str = "/api/commerce/shopping-cart/entries";
@@ -22,58 +22,9 @@ fn start(backend: Backend, extra: &[&str]) -> Server {
     Server::start(backend, &args)
 }
 
-/// A new token of loam-lantern with `role` (the last word `tessera token create` prints).
-fn token(server: &Server, role: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args([
-            "token",
-            "create",
-            "loam-lantern",
-            "--role",
-            role,
-            "--name",
-            "test",
-        ])
-        .args(server.store_args())
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .last()
-        .unwrap()
-        .to_owned()
-}
-
-/// An owner call on loam-lantern with `token`.
-fn owner(server: &Server, token: &str, method: &str, path: &str, body: &Value) -> Response {
-    let auth = format!("Bearer {token}");
-    let text = if body.is_null() {
-        String::new()
-    } else {
-        body.to_string()
-    };
-    request(
-        server.port,
-        method,
-        LOAM,
-        path,
-        &[
-            ("Content-Type", "application/json"),
-            ("Authorization", &auth),
-        ],
-        &text,
-    )
-}
-
 /// The id of loam-lantern's collection with this URL id.
 fn collection(server: &Server, token: &str, url_id: &str) -> String {
-    let r = owner(server, token, "GET", "/api/owner/collections", &Value::Null);
+    let r = server.owner_call(LOAM, token, "GET", "/api/owner/collections", &Value::Null);
     assert_eq!(r.status, 200, "{}", r.body);
     r.json()["collections"]
         .as_array()
@@ -149,15 +100,15 @@ fn stock_of(v: &mut Visitor, item: &str, sku: &str) -> i64 {
 /// store's product in the store's currency, whoever wrote it.
 fn only_store_products_in_the_store_currency_sell(backend: Backend) {
     let server = start(backend, &[]);
-    let editor = token(&server, "editor");
-    let admin = token(&server, "admin");
+    let editor = server.owner_token("loam-lantern", "editor");
+    let admin = server.owner_token("loam-lantern", "admin");
     let about = collection(&server, &editor, "about");
     let shop = collection(&server, &admin, "shop");
 
     // Through the owner API: refused field by field, even for an admin.
     for t in [&editor, &admin] {
-        let r = owner(
-            &server,
+        let r = server.owner_call(
+            LOAM,
             t,
             "POST",
             &format!("/api/owner/collections/{about}/items"),
@@ -171,8 +122,8 @@ fn only_store_products_in_the_store_currency_sell(backend: Backend) {
             r.body
         );
     }
-    let r = owner(
-        &server,
+    let r = server.owner_call(
+        LOAM,
         &admin,
         "POST",
         &format!("/api/owner/collections/{shop}/items"),
@@ -282,12 +233,12 @@ fn unpaid_pay_later_orders_expire_and_are_rate_limited(backend: Backend) {
 /// import refuses them; one stored before (an older version) is left out, and carts work.
 fn bad_commerce_preferences_never_break_the_store(backend: Backend) {
     let server = start(backend, &[]);
-    let manager = token(&server, "store-manager");
+    let manager = server.owner_token("loam-lantern", "store-manager");
     let mut v = Visitor::arrive(&server, LOAM, "203.0.113.81");
     let pot = item_id("loam-lantern", "fern-terracotta-pot");
     let put = |ns: &str, body: Value| {
-        owner(
-            &server,
+        server.owner_call(
+            LOAM,
             &manager,
             "PUT",
             &format!("/api/v1/commerce-preferences/{ns}"),
@@ -356,19 +307,20 @@ fn bad_commerce_preferences_never_break_the_store(backend: Backend) {
         Duration::from_secs(10),
         "the old coupons read",
         || {
-            owner(
-                &server,
-                &manager,
-                "GET",
-                "/api/v1/commerce-preferences/coupons",
-                &Value::Null,
-            )
-            .json()
+            server
+                .owner_call(
+                    LOAM,
+                    &manager,
+                    "GET",
+                    "/api/v1/commerce-preferences/coupons",
+                    &Value::Null,
+                )
+                .json()
         },
         |r| r["preferences"] == bad,
     );
-    let r = owner(
-        &server,
+    let r = server.owner_call(
+        LOAM,
         &manager,
         "GET",
         "/api/v1/commerce-preferences/coupons",
@@ -393,11 +345,11 @@ fn bad_commerce_preferences_never_break_the_store(backend: Backend) {
 /// wraps around into a negative line.
 fn prices_and_cart_amounts_are_bounded(backend: Backend) {
     let server = start(backend, &[]);
-    let admin = token(&server, "admin");
+    let admin = server.owner_token("loam-lantern", "admin");
     let shop = collection(&server, &admin, "shop");
     let items = format!("/api/owner/collections/{shop}/items");
-    let r = owner(
-        &server,
+    let r = server.owner_call(
+        LOAM,
         &admin,
         "POST",
         &items,
@@ -414,8 +366,8 @@ fn prices_and_cart_amounts_are_bounded(backend: Backend) {
     const MAX_PRICE: i64 = 100_000_000_000;
     let mut ids = Vec::new();
     for url in ["dear-bowl", "dearer-bowl"] {
-        let r = owner(
-            &server,
+        let r = server.owner_call(
+            LOAM,
             &admin,
             "POST",
             &items,

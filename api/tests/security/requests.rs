@@ -314,24 +314,6 @@ fn emailed_links_come_from_the_sites_domain(backend: Backend) {
     }
 }
 
-/// A new owner token of `site` with `role`, from `tessera token create`.
-fn token(server: &Server, site: &str, role: &str) -> String {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
-        .args([
-            "token", "create", site, "--role", role, "--name", "security",
-        ])
-        .args(server.store_args())
-        .env_remove("DATABASE_URL")
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
-    String::from_utf8_lossy(&out.stdout)
-        .split_whitespace()
-        .last()
-        .unwrap()
-        .to_owned()
-}
-
 /// What no answer may contain: a system file's or a template source's text.
 fn leaks(body: &str) -> bool {
     body.contains("root:x:0:0") || body.contains("\"stylesheets\"") || body.contains("{.section")
@@ -368,7 +350,7 @@ fn no_route_serves_a_file_outside_its_folder(backend: Backend) {
     }
     // An uploaded file is its site's: another site's id finds nothing, and a name with a
     // path keeps only its last part.
-    let harbor = token(&server, "harbor-lane", "admin");
+    let harbor = server.owner_token("harbor-lane", "admin");
     // A PDF's bytes are text, which the test client sends as they are.
     let pdf = "%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n";
     let auth = format!("Bearer {harbor}");

@@ -125,6 +125,49 @@ impl Server {
         Server::start(self.backend.clone(), &args)
     }
 
+    /// A new owner token of `site` (identifier or domain) with `role`, made with `tessera
+    /// token create` against this server's store: the last word it prints.
+    pub fn owner_token(&self, site: &str, role: &str) -> String {
+        let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+            .args(["token", "create", site, "--role", role, "--name", "test"])
+            .args(self.store_args())
+            .env_remove("DATABASE_URL")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "tessera token create: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .last()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// An owner API call on `host` with `token` and a JSON body (none when null).
+    pub fn owner_call(
+        &self,
+        host: &str,
+        token: &str,
+        method: &str,
+        path: &str,
+        body: &Value,
+    ) -> Response {
+        let auth = format!("Bearer {token}");
+        let headers = [
+            ("Content-Type", "application/json"),
+            ("Authorization", auth.as_str()),
+        ];
+        let text = if body.is_null() {
+            String::new()
+        } else {
+            body.to_string()
+        };
+        request(self.port, method, host, path, &headers, &text)
+    }
+
     /// The store options (`--data-dir DIR` or `--database-url URL`) that point another
     /// `tessera` command at this server's store.
     pub fn store_args(&self) -> Vec<String> {
