@@ -455,6 +455,12 @@ fn page_posts(backend: Backend) {
     );
     assert_eq!(post(&good, &[]).status, 403);
     assert_eq!(post(&good, &[("Referer", referer.as_str())]).status, 200);
+    // The link back is a path on the site, whatever the Referer's path says (issue 40).
+    let odd = format!("{origin}//evil.example/contact");
+    let r = post(&good, &[("Referer", odd.as_str())]);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(!r.body.contains("evil.example"), "{}", r.body);
+    assert!(r.body.contains("href=\"/\""), "{}", r.body);
     // Unknown form; the newsletter joins the list.
     let r = post("formId=nope", &from_site);
     assert_eq!(r.status, 404);

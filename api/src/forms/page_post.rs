@@ -60,11 +60,9 @@ fn referring_path(call: &Call) -> Option<String> {
         return None;
     }
     let path = &referer[referer.find(a)? + a.len()..];
-    Some(if path.is_empty() {
-        "/".to_owned()
-    } else {
-        path.to_owned()
-    })
+    // The link back is printed on our page: a path on this site only (a Referer of
+    // `https://site//evil.example/` would otherwise make a link off the site).
+    Some(crate::http::local_path::local_path(Some(path)).to_owned())
 }
 
 /// The answers a form-encoded body gives the form's fields (see the module docs).
