@@ -95,7 +95,7 @@ pub fn token(password_hash: &str, tenant: TenantId, collection_id: &str) -> Stri
     let bytes = mac(password_hash, tenant, collection_id)
         .finalize()
         .into_bytes();
-    crate::http::signing::hex(&bytes)
+    hex::encode(bytes)
 }
 
 /// Whether `token` (hex) is the collection's unlock token; compared in constant time.

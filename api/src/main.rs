@@ -12,7 +12,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Tessera: a multi-tenant website builder with an online store.
 #[derive(Parser)]
-#[command(name = "tessera", version, about)]
+#[command(name = "tessera", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -270,6 +270,47 @@ fn forms(backend: Backend) {
     assert_eq!(submit(&mut v, &k_then, BOOKING, good_booking()).status, 200);
 }
 
+/// A newsletter form's answer, its key and its subscriber are one write: when the mailing
+/// list cannot be written, nothing is saved and the key is not spent, so the visitor's
+/// retry with the same key goes through (issue 41: it used to answer 503, then 401).
+fn newsletter_sign_ups_are_one_write(backend: Backend) {
+    let server = Server::start(backend, &["--form-submissions-per-minute", "100000"]);
+    let mut v = Visitor::arrive(&server, QUILL, "10.41.0.1");
+    let k = key(&mut v);
+    server.raw_sql("ALTER TABLE mailing_list_subscriber RENAME TO mailing_list_away");
+    let r = submit(
+        &mut v,
+        &k,
+        NEWSLETTER,
+        json!({ "email": "Nia@example.com" }),
+    );
+    assert_eq!(r.status, 503, "{}", r.body);
+    server.raw_sql("ALTER TABLE mailing_list_away RENAME TO mailing_list_subscriber");
+    assert!(
+        submissions(&server, QUILL, NEWSLETTER).is_empty(),
+        "nothing saved by the failed write"
+    );
+    let r = submit(
+        &mut v,
+        &k,
+        NEWSLETTER,
+        json!({ "email": "Nia@example.com" }),
+    );
+    assert_eq!(r.status, 200, "the same key, once more: {}", r.body);
+    assert_eq!(submissions(&server, QUILL, NEWSLETTER).len(), 1);
+    let list = server.with_store(|s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(QUILL).await.unwrap().unwrap();
+            s.subscribers(t.id).await.unwrap()
+        })
+    });
+    assert!(
+        list.iter()
+            .any(|s| s.email == "nia@example.com" && s.source == format!("form:{NEWSLETTER}")),
+        "{list:?}"
+    );
+}
+
 fn rate_limit(backend: Backend) {
     let server = Server::start(backend, &["--form-submissions-per-minute", "6"]);
     let mut v = Visitor::arrive(&server, QUILL, "203.0.113.42");
@@ -518,4 +559,10 @@ fn page_posts(backend: Backend) {
     );
 }
 
-on_both_backends!(forms, rate_limit, captcha_forms, page_posts);
+on_both_backends!(
+    forms,
+    rate_limit,
+    captcha_forms,
+    page_posts,
+    newsletter_sign_ups_are_one_write,
+);

@@ -198,3 +198,29 @@ fn the_demo_fixture_renders() {
     assert!(html.contains(r#"<a href="/journal" class="active">Journal</a>"#));
     assert!(html.contains("<footer>2 comments</footer>"));
 }
+
+/// `tessera --help` says what every subcommand is for: no command listed without a line.
+#[test]
+fn help_describes_every_subcommand() {
+    let out = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let commands: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Commands:"))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(commands.len() >= 8, "{text}");
+    for line in commands {
+        let mut words = line.split_whitespace();
+        let name = words.next().unwrap();
+        assert!(
+            words.next().is_some(),
+            "`tessera {name}` has no description:\n{text}"
+        );
+    }
+}

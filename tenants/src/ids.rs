@@ -66,6 +66,14 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// What the store keeps of a bearer secret it must find again by value (an owner token, a
+/// member's session token, a sign-up link's token): its SHA-256, as lower-case hex. A copy
+/// of the database alone never holds a working secret.
+pub fn secret_digest(secret: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -116,7 +116,7 @@ pub mod testing;
 
 pub use cache::{CacheBudget, TemplateCache};
 pub use error::{Result, StoreError};
-pub use ids::{TemplateHash, TemplateVersion, TenantId, new_id, now_ms};
+pub use ids::{TemplateHash, TemplateVersion, TenantId, new_id, now_ms, secret_digest};
 pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{

@@ -15,6 +15,7 @@ use clap::Args;
 use template_lang::value::Node;
 use template_lang::{Env, Injects, Limits, Partials, Registry, Template, execute};
 
+/// Render one JSON-Template file against JSON data, to stdout (diagnostics on stderr).
 #[derive(Args, Debug)]
 pub struct RenderArgs {
     /// Template file (UTF-8 JSON-Template source).
@@ -35,7 +36,7 @@ pub struct RenderArgs {
     #[arg(long, value_name = "EPOCH_MS", allow_hyphen_values = true)]
     now: Option<i64>,
     /// Reproduce the npm engine's deviations (section `{.or}` scope, the stack left behind
-    /// by a failing formatter), for differential testing against it. See README.md.
+    /// by a failing formatter), for differential testing against it. See docs/src/template-authors.md.
     #[arg(long)]
     npm_compat: bool,
     /// Compile once, execute N times, print the output once and the mean time on stderr;

@@ -131,29 +131,14 @@ pub struct ServeArgs {
     pub tenant_max_in_flight: usize,
 }
 
-/// `60m`, `90s`, `1h`, `500ms` (a number and a unit).
+/// `60m`, `90s`, `1h 30m`, `500ms`, `7d` (humantime's syntax), more than zero.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
-    let t = text.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (n, unit) = t.split_at(split);
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("{text:?} is not a duration like 60m, 90s or 500ms"))?;
-    let per = match unit {
-        "ms" => 1,
-        "s" => 1000,
-        "m" => 60_000,
-        "h" => 3_600_000,
-        "d" => 86_400_000,
-        _ => return Err(format!("{text:?}: the unit must be ms, s, m, h or d")),
-    };
-    let ms = n
-        .checked_mul(per)
-        .ok_or_else(|| format!("{text:?} is too long"))?;
-    if ms == 0 {
+    let d = humantime::parse_duration(text.trim())
+        .map_err(|e| format!("{text:?} is not a duration like 60m, 90s or 500ms: {e}"))?;
+    if d.is_zero() {
         return Err("the duration must be more than zero".into());
     }
-    Ok(Duration::from_millis(ms))
+    Ok(d)
 }
 
 pub fn run(args: ServeArgs) -> ExitCode {
@@ -293,7 +278,9 @@ mod tests {
         assert_eq!(parse_duration("2h"), Ok(Duration::from_secs(7200)));
         assert_eq!(parse_duration("7d"), Ok(Duration::from_secs(7 * 86_400)));
         assert!(parse_duration("99999999999999999d").is_err());
-        for bad in ["", "60", "m", "1.5s", "0s", "5w"] {
+        assert_eq!(parse_duration("1h 30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        for bad in ["", "60", "m", "0s", "5x", "-1s"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, Subcommand};
 
 use super::store_args::{StoreArgs, run_command};
-use crate::http::owner::{digest_hex, new_token, parse_role, role_name};
+use crate::http::owner::{new_token, parse_role, role_name};
 
 /// Create, list or revoke a site's owner API tokens.
 #[derive(Args, Debug)]
@@ -57,7 +57,12 @@ pub fn run(args: TokenArgs) -> ExitCode {
                 let (s, site) = store.open_site(&tenant).await?;
                 let token = new_token();
                 let made = s
-                    .create_api_token(site.id, i64::from(role), name.trim(), &digest_hex(&token))
+                    .create_api_token(
+                        site.id,
+                        i64::from(role),
+                        name.trim(),
+                        &tenants::secret_digest(&token),
+                    )
                     .await;
                 s.close().await?;
                 let made = made?;

@@ -338,8 +338,8 @@ struct Saved {
 }
 
 /// Checks and stores a submission: the form's answers, then its captcha, then the key
-/// (single use) and the submission with the notice to the storage address in one
-/// transaction; a newsletter form's email joins the mailing list.
+/// (single use), the submission, the notice to the storage address and, for a newsletter
+/// form, its email on the mailing list, in one transaction.
 async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
     let form = the_form(app, call, &s.form_id).await?;
     let answers = checked(&form, &s.answers)?;
@@ -363,9 +363,21 @@ async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
         None => None,
     };
     let stored = Value::Object(answers.clone());
+    let newsletter = form.settings.get("newsletter").and_then(Value::as_bool) == Some(true);
+    let subscriber = newsletter
+        .then(|| form_answers::first_email(&form.fields, &answers))
+        .flatten();
     match app
         .store
-        .save_submission(t, &key, &form.id, &stored, &s.page, mail.as_ref())
+        .save_submission(
+            t,
+            &key,
+            &form.id,
+            &stored,
+            &s.page,
+            mail.as_ref(),
+            subscriber.as_deref(),
+        )
         .await
     {
         Ok(_) => {
@@ -378,13 +390,6 @@ async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
         }
         Err(StoreError::NotFound(_)) => return Err(ApiError::not_found(NOT_CONFIGURED)),
         Err(e) => return Err(store_failure(&e)),
-    }
-    let newsletter = form.settings.get("newsletter").and_then(Value::as_bool) == Some(true);
-    if newsletter && let Some(email) = form_answers::first_email(&form.fields, &answers) {
-        app.store
-            .add_subscriber(t, &email, &format!("form:{}", form.id))
-            .await
-            .map_err(|e| store_failure(&e))?;
     }
     Ok(Saved {
         newsletter,

@@ -17,7 +17,6 @@ use sha2::{Digest, Sha256};
 
 use super::ApiError;
 use super::call::Call;
-use super::signing::hex;
 use crate::server::App;
 
 /// SHA-256 of each site's serve-time admin token, by site identifier.
@@ -149,14 +148,10 @@ impl OwnerTokens {
     }
 }
 
-/// A new token: what `tessera token create` prints (the store keeps [`digest_hex`] of it).
+/// A new token: what `tessera token create` prints (the store keeps its
+/// [`tenants::secret_digest`]).
 pub fn new_token() -> String {
     format!("tsk_{}", super::signing::random_hex(32))
-}
-
-/// The SHA-256 of a token, hex: what the store keeps and looks up.
-pub fn digest_hex(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
 }
 
 fn bearer(headers: &HeaderMap) -> Option<&str> {
@@ -184,7 +179,7 @@ pub async fn role_of(
     }
     Ok(app
         .store
-        .api_token_by_hash(tenant.id, &hex(&digest))
+        .api_token_by_hash(tenant.id, &hex::encode(digest))
         .await?
         .map(|t| u8::try_from(t.role).unwrap_or(0)))
 }
@@ -278,7 +273,7 @@ mod tests {
         assert!(t.starts_with("tsk_") && t.len() == 68, "{t}");
         assert_ne!(new_token(), t);
         assert_eq!(
-            digest_hex("abc"),
+            tenants::secret_digest("abc"),
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
     }

@@ -23,7 +23,7 @@ fn mac(secret: &[u8; 32], purpose: &str, message: &str) -> HmacSha256 {
 /// The hex signature of `message` for `purpose`.
 pub fn sign(secret: &[u8; 32], purpose: &str, message: &str) -> String {
     let tag = mac(secret, purpose, message).finalize().into_bytes();
-    hex(&tag[..SIGNATURE_BYTES])
+    hex::encode(&tag[..SIGNATURE_BYTES])
 }
 
 /// Whether `signature` (hex) signs `message` for `purpose`.
@@ -36,39 +36,19 @@ pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) 
     }
 }
 
-/// Whether two secrets are equal, taking as long whichever byte differs (a secret compared
-/// with `==` leaks how much of a guess was right through the time it takes).
-pub fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 /// `n` random bytes from the OS, as hex.
 pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
     getrandom::fill(&mut bytes).expect("the OS random source works");
-    hex(&bytes)
-}
-
-/// Lower-case hex.
-pub fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut s = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        s.push(DIGITS[usize::from(b >> 4)] as char);
-        s.push(DIGITS[usize::from(b & 15)] as char);
-    }
-    s
+    hex::encode(bytes)
 }
 
 /// The bytes of hex text (at most 64 bytes' worth), or `None`.
 pub fn from_hex(s: &str) -> Option<Vec<u8>> {
-    if !s.len().is_multiple_of(2) || s.len() > 128 {
+    if s.len() > 128 {
         return None;
     }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
+    hex::decode(s).ok()
 }
 
 #[cfg(test)]

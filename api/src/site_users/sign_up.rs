@@ -24,7 +24,6 @@ use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use sha2::{Digest, Sha256};
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 
@@ -36,7 +35,7 @@ use crate::http::call::{Call, respond, with_cookies};
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
 use crate::http::local_path::local_path;
-use crate::http::signing::{hex, random_hex};
+use crate::http::signing::random_hex;
 use crate::http::small_page;
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::server::App;
@@ -98,10 +97,6 @@ pub fn email_address(raw: &str) -> Option<String> {
     tenants::email_address::deliverable(raw).map(str::to_lowercase)
 }
 
-fn token_hash(token: &str) -> String {
-    hex(&Sha256::digest(token.as_bytes()))
-}
-
 /// The area `id` if the call's site declares it, else a 400 on `memberAreaId`.
 fn declared_area(call: &Call, id: &str) -> Result<String, ApiError> {
     let id = id.trim();
@@ -156,7 +151,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
                 display_name: display_name.clone(),
                 member_area: area.clone(),
                 redirect,
-                token_hash: token_hash(&token),
+                token_hash: tenants::secret_digest(&token),
                 ttl_ms: LINK_TTL.as_millis() as i64,
             };
             let origin = call.base_url();
@@ -237,7 +232,7 @@ pub async fn confirm(State(app): State<App>, req: Request) -> Response {
         }
         let Some(confirmed) = app
             .store
-            .confirm_sign_up(call.site.tenant.id, &token_hash(&token))
+            .confirm_sign_up(call.site.tenant.id, &tenants::secret_digest(&token))
             .await
             .map_err(|e| store_failure(&e))?
         else {

@@ -227,7 +227,7 @@ impl Scratch {
     fn new() -> std::io::Result<Scratch> {
         let mut nonce = [0u8; 12];
         getrandom::fill(&mut nonce).map_err(|e| std::io::Error::other(e.to_string()))?;
-        let name: String = nonce.iter().map(|b| format!("{b:02x}")).collect();
+        let name = hex::encode(nonce);
         let dir = std::env::temp_dir().join(format!("tessera-less-{name}"));
         let mut builder = std::fs::DirBuilder::new();
         #[cfg(unix)]

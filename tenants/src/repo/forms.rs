@@ -118,7 +118,9 @@ impl Store {
     /// Stores a submission, consuming its key in the same transaction: a key works once,
     /// before it expires, for its own tenant only. `Invalid` for a bad key, `NotFound` for
     /// an unknown form. `mail` (the notice to the form's storage address) goes into the
-    /// outbox in the same transaction.
+    /// outbox, and `subscriber` (a newsletter form's email) onto the site's mailing list,
+    /// in the same transaction: all of it is saved, or none.
+    #[allow(clippy::too_many_arguments)]
     pub async fn save_submission(
         &self,
         tenant: TenantId,
@@ -127,6 +129,7 @@ impl Store {
         answers: &Value,
         page: &Value,
         mail: Option<&crate::Email>,
+        subscriber: Option<&str>,
     ) -> Result<FormSubmission> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -167,6 +170,17 @@ impl Store {
         .await?;
         if let Some(mail) = mail {
             super::outbox::enqueue_in(&mut tx, tenant, mail).await?;
+        }
+        // A newsletter form's email joins the list in the same transaction: a failure here
+        // must not leave the answer saved and the key spent, or the visitor's retry is
+        // refused for a key they never got to use.
+        if let Some(email) = subscriber {
+            tx.execute(
+                "INSERT INTO mailing_list_subscriber (tenant_id, email, source, created_ms) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (tenant_id, email) DO NOTHING",
+                params![tenant, email.trim().to_lowercase().as_str(), format!("form:{form_id}").as_str(), now],
+            )
+            .await?;
         }
         tx.commit().await?;
         Ok(sub)
@@ -215,27 +229,6 @@ impl Store {
         rows.iter()
             .map(|r| Ok((r.text(0)?, r.i64(1)?.max(0) as u64)))
             .collect()
-    }
-
-    /// Puts `email` on the site's mailing list (lower-cased, once); true when it was not
-    /// there yet.
-    pub async fn add_subscriber(
-        &self,
-        tenant: TenantId,
-        email: &str,
-        source: &str,
-    ) -> Result<bool> {
-        let email = email.trim().to_lowercase();
-        let mut tx = self.write().await?;
-        let added = tx
-            .execute(
-                "INSERT INTO mailing_list_subscriber (tenant_id, email, source, created_ms) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (tenant_id, email) DO NOTHING",
-                params![tenant, email.as_str(), source, now_ms()],
-            )
-            .await?;
-        tx.commit().await?;
-        Ok(added > 0)
     }
 
     /// The site's mailing list, oldest first.

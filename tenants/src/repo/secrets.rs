@@ -35,7 +35,7 @@ impl Store {
             let mut fresh = [0u8; 32];
             getrandom::fill(&mut fresh)
                 .map_err(|e| StoreError::Io(format!("random source: {e}")))?;
-            let hex: String = fresh.iter().map(|b| format!("{b:02x}")).collect();
+            let hex = hex::encode(fresh);
             let mut tx = self.write().await?;
             // Another node may have made one meanwhile: keep whichever was first.
             tx.execute(

@@ -6,10 +6,9 @@
 use std::hash::{BuildHasher, Hasher};
 
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 
 use crate::error::{Result, StoreError};
-use crate::ids::{TenantId, new_id, now_ms};
+use crate::ids::{TenantId, new_id, now_ms, secret_digest};
 use crate::params;
 use crate::sql::Row;
 use crate::store::Store;
@@ -65,14 +64,6 @@ fn secret_token() -> String {
         out.push_str(&format!("{:016x}", h.finish()));
     }
     out
-}
-
-/// What the store keeps of a session token: its SHA-256, hex.
-fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 pub(crate) const USER_COLUMNS: &str =
@@ -195,7 +186,7 @@ impl Store {
         user_here_in(&mut tx, tenant, user_id).await?;
         tx.execute(
             "INSERT INTO site_session (tenant_id, token_hash, user_id, xsrf_token, created_ms, expires_ms) VALUES ($1, $2, $3, $4, $5, $6)",
-            params![tenant, token_hash(&s.token), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
+            params![tenant, secret_digest(&s.token), user_id, s.xsrf_token.as_str(), now, s.expires_ms],
         )
         .await?;
         tx.commit().await?;
@@ -216,7 +207,7 @@ impl Store {
                  FROM site_session s JOIN site_user u ON u.tenant_id = s.tenant_id AND u.id = s.user_id \
                  WHERE s.tenant_id = $1 AND s.token_hash = $2 AND s.expires_ms > $3"
                 ),
-                params![tenant, token_hash(token), now_ms()],
+                params![tenant, secret_digest(token), now_ms()],
             )
             .await?;
         let Some(r) = row else { return Ok(None) };
@@ -236,7 +227,7 @@ impl Store {
         let n = tx
             .execute(
                 "DELETE FROM site_session WHERE tenant_id = $1 AND token_hash = $2",
-                params![tenant, token_hash(token)],
+                params![tenant, secret_digest(token)],
             )
             .await?;
         tx.commit().await?;

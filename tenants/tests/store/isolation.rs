@@ -91,7 +91,15 @@ async fn private_rows(store: &Store, t: TenantId) -> PrivateRows {
     let key = store.create_submission_key(t, 600_000).await.unwrap();
     let used_key = store.create_submission_key(t, 600_000).await.unwrap();
     store
-        .save_submission(t, &used_key, FORM, &json!({"msg": "hi"}), &json!({}), None)
+        .save_submission(
+            t,
+            &used_key,
+            FORM,
+            &json!({"msg": "hi"}),
+            &json!({}),
+            None,
+            None,
+        )
         .await
         .unwrap();
     store
@@ -275,7 +283,7 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     );
     not_found(crate::common::buy(s, b, &rows.cart, "b@b.test").await);
     let r = s
-        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}), None)
+        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}), None, None)
         .await;
     assert!(
         matches!(r, Err(StoreError::Invalid(_))),
