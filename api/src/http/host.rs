@@ -80,7 +80,9 @@ impl RequestHost {
                 || name
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_')));
-        if !valid_name || name.starts_with('.') || name.contains("..") {
+        // Every label has a character: no leading dot, no two in a row, and no second
+        // trailing dot (`b..` would come back as `b.`, a different host).
+        if !valid_name || name.starts_with('.') || name.ends_with('.') || name.contains("..") {
             return Err(BadHost::Malformed);
         }
         Ok(RequestHost {
@@ -212,6 +214,7 @@ mod tests {
             "evil.example\\@harbor-lane.localhost",
             "a b",
             "..",
+            "b..",
             ".evil",
             "a..b",
             "[::1",
