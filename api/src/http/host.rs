@@ -47,14 +47,9 @@ impl RequestHost {
     /// Parses `name[:port]`.
     pub fn parse(raw: &str) -> Result<RequestHost, BadHost> {
         let (name, port) = if let Some(rest) = raw.strip_prefix('[') {
-            // An IPv6 literal: `[` hex digits, `:` and `.` `]`, then an optional port.
+            // An IPv6 literal: `[` an address std parses `]`, then an optional port.
             let end = rest.find(']').ok_or(BadHost::Malformed)?;
-            let inside = &rest[..end];
-            if inside.is_empty()
-                || !inside
-                    .bytes()
-                    .all(|b| b.is_ascii_hexdigit() || b == b':' || b == b'.')
-            {
+            if rest[..end].parse::<std::net::Ipv6Addr>().is_err() {
                 return Err(BadHost::Malformed);
             }
             let after = &rest[end + 1..];
@@ -220,6 +215,8 @@ mod tests {
             "[::1",
             "[::1]x",
             "[evil.example]",
+            "[:8:::::::::::::21]:404",
+            "[1::2::3]",
             &"a".repeat(254),
         ] {
             assert!(parse(bad).is_err(), "{bad:?} was accepted");
