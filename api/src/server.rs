@@ -463,11 +463,7 @@ async fn page(State(app): State<App>, req: Request) -> Response {
     if page.content_type.starts_with("text/html") {
         let settings = &found.content.render.website_settings;
         let facts = crate::islands::PageFacts {
-            currency: found
-                .content
-                .commerce
-                .as_ref()
-                .map_or("USD", |c| c.currency.as_str()),
+            currency: found.content.commerce.currency.as_str(),
             locale: &found.content.language,
             express_checkout: matches!(
                 settings.pointer(&["storeSettings", "expressCheckout"]),

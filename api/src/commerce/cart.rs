@@ -211,7 +211,7 @@ pub async fn get_cart(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            let settings = call.settings()?;
+            let settings = call.settings();
             let cart = visitor_cart(&app, &call).await?;
             let body = match &cart {
                 Some(c) => priced(&call, c, &settings),
@@ -289,7 +289,7 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
         async {
             let (call, body) = Call::begin(&app, req).await?;
             call.write(&app, Family::CartWrite).await?;
-            let settings = call.settings()?;
+            let settings = call.settings();
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?
                 .add(&settings)?;
@@ -378,7 +378,7 @@ async fn change<B: DeserializeOwned + Default>(
         async {
             let (call, body) = Call::begin(app, req).await?;
             call.write(app, Family::CartWrite).await?;
-            let settings = call.settings()?;
+            let settings = call.settings();
             let bytes = crate::http::body::bytes(body, MAX_JSON_BODY).await?;
             let b: B = if bytes.iter().all(u8::is_ascii_whitespace) {
                 B::default()
@@ -771,7 +771,7 @@ async fn token_cart(app: &App, req: Request, kind: CartKind, page: &str) -> Resp
         async {
             let (call, body) = Call::begin(app, req).await?;
             call.write(app, Family::CartWrite).await?;
-            let settings = call.settings()?;
+            let settings = call.settings();
             let add = read_json::<AddBody>(body, MAX_JSON_BODY)
                 .await?
                 .add(&settings)?;

@@ -4,7 +4,6 @@
 
 use serde_json::{Value, json};
 use tenants::Order;
-use tenants::commerce::CommerceSettings;
 
 use super::json::variant_description;
 use super::money::money_text;
@@ -64,9 +63,9 @@ pub fn confirmation_data(order: &Order, site: &Site, site_title: &str) -> Value 
         tenants::PaymentMethod::Manual { .. } => site
             .content
             .commerce
-            .as_deref()
-            .ok()
-            .and_then(|s: &CommerceSettings| s.payments.manual.as_ref())
+            .payments
+            .manual
+            .as_ref()
             .map(|m| m.instructions.clone()),
         _ => None,
     };

@@ -452,7 +452,7 @@ pub enum PaymentView {
     },
 }
 
-fn payment_view(p: &PaymentMethod, settings: Option<&CommerceSettings>) -> PaymentView {
+fn payment_view(p: &PaymentMethod, settings: &CommerceSettings) -> PaymentView {
     match p {
         PaymentMethod::None => PaymentView::None,
         PaymentMethod::Card { brand, last4, .. } => PaymentView::Card {
@@ -462,7 +462,9 @@ fn payment_view(p: &PaymentMethod, settings: Option<&CommerceSettings>) -> Payme
         PaymentMethod::Manual { label } => PaymentView::Manual {
             label: label.clone(),
             instructions: settings
-                .and_then(|s| s.payments.manual.as_ref())
+                .payments
+                .manual
+                .as_ref()
                 .map(|m| m.instructions.clone()),
         },
     }
@@ -678,7 +680,7 @@ pub struct BillingPeriod {
 pub fn order_view(o: &Order, site: &Site) -> OrderView {
     let cur = o.currency.as_str();
     let paid = o.status == OrderStatus::Paid;
-    let settings = site.content.commerce.as_deref().ok();
+    let settings = &*site.content.commerce;
     let m = |minor: i64| money_of(minor, cur);
     let items = o
         .lines

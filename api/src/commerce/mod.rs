@@ -25,7 +25,6 @@ use tenants::commerce::CommerceSettings;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::ApiError;
 pub use crate::http::call::{Call, respond, with_cookies};
 use crate::server::App;
 use payment::{NoLiveProvider, PaymentProvider, TestProvider};
@@ -102,14 +101,9 @@ pub fn routes() -> OpenApiRouter<App> {
 
 /// What the commerce routes read of a call.
 impl Call {
-    /// The store's commerce settings (503 when they do not read; the cause is logged).
-    pub fn settings(&self) -> Result<Arc<CommerceSettings>, ApiError> {
-        self.site.content.commerce.clone().map_err(|_| {
-            ApiError::new(
-                axum::http::StatusCode::SERVICE_UNAVAILABLE,
-                "This store's checkout is not set up correctly.",
-            )
-        })
+    /// The store's commerce settings.
+    pub fn settings(&self) -> Arc<CommerceSettings> {
+        self.site.content.commerce.clone()
     }
 
     /// The visitor's cart cookie, when signed for this tenant.

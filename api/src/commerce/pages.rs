@@ -68,8 +68,8 @@ pub async fn for_page(
             },
         ));
     }
-    let settings = site.content.commerce.as_ref().ok();
-    if let (Some(cookie), Some(settings)) = (cart_cookie(site, headers), settings) {
+    let settings = &site.content.commerce;
+    if let Some(cookie) = cart_cookie(site, headers) {
         let key = (site.tenant.id, cookie.id.clone(), cookie.revision);
         out.cart = match app.commerce.page_carts.0.get(&key) {
             Some(node) => Some(node),

@@ -21,8 +21,9 @@ pub struct SiteBundle {
     pub render: Arc<SiteContent>,
     /// The JSON shape of the content it was built from (its cache weight).
     pub content_shape: tenants::cache::JsonShape,
-    /// The commerce configuration, or why it does not read (commerce calls then refuse).
-    pub commerce: Result<Arc<CommerceSettings>, String>,
+    /// The commerce configuration; a stored namespace that does not read is left out (and
+    /// logged), so it always has one.
+    pub commerce: Arc<CommerceSettings>,
     /// The site's language tag (`website.language`, default `en-US`).
     pub language: String,
     /// The same as a locale, for money formatting.
@@ -236,14 +237,14 @@ pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     for e in &problems {
         tracing::error!(tenant = %snapshot.tenant.identifier, "commerce settings, left out: {e}");
     }
-    let commerce: Result<Arc<CommerceSettings>, String> = Ok(Arc::new(settings));
+    let commerce = Arc::new(settings);
     let language = text("language").unwrap_or_else(|| "en-US".to_owned());
     let locale = language
         .parse::<icu_locale::Locale>()
         .unwrap_or(icu_locale::locale!("en-US"));
     let render = Arc::new(crate::site_bridge::site_content(
         snapshot,
-        commerce.as_deref().ok(),
+        Some(&commerce),
         &locale,
         captcha,
     ));

@@ -248,13 +248,7 @@ fn check_item(
         if item.variants.is_empty() {
             bad("variants", NO_VARIANTS);
         }
-        let currency = call
-            .site
-            .content
-            .commerce
-            .as_ref()
-            .map(|s| s.currency.clone())
-            .ok();
+        let currency = Some(call.site.content.commerce.currency.clone());
         for (i, v) in item.variants.iter().enumerate() {
             let at = |f: &str| format!("variants[{i}].{f}");
             if v.sku.trim().is_empty() {
