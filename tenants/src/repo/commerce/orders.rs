@@ -375,21 +375,13 @@ impl Store {
                 tx.rollback().await?;
                 continue;
             }
-            let mut units = Vec::new();
-            for r in tx
+            let lines = tx
                 .query(
                     "SELECT item_id, sku, quantity FROM order_line WHERE tenant_id = $1 AND order_id = $2",
                     params![tenant, order.as_str()],
                 )
-                .await?
-            {
-                units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
-            }
-            // Variant rows in (item, sku) order, as everywhere (no deadlocks).
-            units.sort();
-            for (item, sku, qty) in &units {
-                super::stock::return_stock(&mut tx, tenant, item, sku, *qty).await?;
-            }
+                .await?;
+            super::stock::return_rows(&mut tx, tenant, lines).await?;
             gift_cards::refund_order(&mut tx, tenant, &order).await?;
             tx.commit().await?;
             expired += 1;

@@ -6,7 +6,7 @@ use crate::cache::Change;
 use crate::error::{Result, StoreError};
 use crate::ids::TenantId;
 use crate::params;
-use crate::sql::Tx;
+use crate::sql::{Row, Tx};
 use crate::store::Store;
 
 /// Takes `qty` units of a variant if available; `OutOfStock` otherwise (nothing changed).
@@ -32,6 +32,21 @@ pub(super) async fn take_stock(
     } else {
         Ok(())
     }
+}
+
+/// Gives back each row's `(item_id, sku, quantity)` units: the rows of a query's
+/// `item_id, sku, quantity` columns, taken in (item, sku) order, as every stock change
+/// locks variant rows (so two transactions never deadlock).
+pub(super) async fn return_rows(tx: &mut Tx, tenant: TenantId, rows: Vec<Row>) -> Result<()> {
+    let mut units = Vec::with_capacity(rows.len());
+    for r in rows {
+        units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
+    }
+    units.sort();
+    for (item, sku, qty) in &units {
+        return_stock(tx, tenant, item, sku, *qty).await?;
+    }
+    Ok(())
 }
 
 /// Gives `qty` units back (no-op for unlimited variants or deleted products).
@@ -158,20 +173,13 @@ impl Store {
                 tx.rollback().await?;
                 continue;
             }
-            let mut units = Vec::new();
-            for r in tx
+            let entries = tx
                 .query(
                     "UPDATE cart_entry SET held = FALSE WHERE tenant_id = $1 AND cart_id = $2 AND held RETURNING item_id, sku, quantity",
                     params![tenant, cart.as_str()],
                 )
-                .await?
-            {
-                units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
-            }
-            units.sort();
-            for (item, sku, qty) in &units {
-                return_stock(&mut tx, tenant, item, sku, *qty).await?;
-            }
+                .await?;
+            return_rows(&mut tx, tenant, entries).await?;
             tx.commit().await?;
             released += 1;
         }
