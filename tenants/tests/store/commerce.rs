@@ -874,6 +874,36 @@ async fn subscriptions_start_with_their_plan(env: Env) {
 }
 
 /// A pay-later order waits for payment: nothing is delivered until the owner marks it paid.
+/// A bank-transfer order of `cart` for `later@b.test`, charging `charge_minor`.
+async fn pay_later(
+    env: &Env,
+    t: TenantId,
+    cart: &str,
+    s: &CommerceSettings,
+    terms: CheckoutTerms,
+    charge_minor: i64,
+) -> tenants::Order {
+    env.store
+        .place_order(
+            t,
+            cart,
+            &Checkout {
+                settings: s,
+                terms,
+                customer_email: "later@b.test".into(),
+                expected_total_minor: None,
+                charge_minor,
+                payment: PaymentMethod::Manual {
+                    label: "Bank transfer".into(),
+                },
+                test_mode: false,
+                time_zone: "UTC",
+            },
+        )
+        .await
+        .unwrap()
+}
+
 async fn manual_payment_orders_wait_for_payment(env: Env) {
     let t = env.tenant("shop").await;
     let card_item = put_product(
@@ -902,26 +932,7 @@ async fn manual_payment_orders_wait_for_payment(env: Env) {
         .quote_checkout(t, &cart.id, &s, &terms)
         .await
         .unwrap();
-    let order = env
-        .store
-        .place_order(
-            t,
-            &cart.id,
-            &Checkout {
-                settings: &s,
-                terms,
-                customer_email: "later@b.test".into(),
-                expected_total_minor: None,
-                charge_minor: q.charge_minor,
-                payment: PaymentMethod::Manual {
-                    label: "Bank transfer".into(),
-                },
-                test_mode: false,
-                time_zone: "UTC",
-            },
-        )
-        .await
-        .unwrap();
+    let order = pay_later(&env, t, &cart.id, &s, terms, q.charge_minor).await;
     assert_eq!(order.status, OrderStatus::AwaitingPayment);
     assert!(order.gift_cards.is_empty());
     assert_eq!(order.paid_ms, None);
@@ -982,26 +993,7 @@ async fn unpaid_pay_later_orders_expire(env: Env) {
         .await
         .unwrap();
     assert_eq!((q.gift_card_minor, q.charge_minor), (2500, 1250));
-    let order = env
-        .store
-        .place_order(
-            t,
-            &cart.id,
-            &Checkout {
-                settings: &s,
-                terms,
-                customer_email: "later@b.test".into(),
-                expected_total_minor: None,
-                charge_minor: q.charge_minor,
-                payment: PaymentMethod::Manual {
-                    label: "Bank transfer".into(),
-                },
-                test_mode: false,
-                time_zone: "UTC",
-            },
-        )
-        .await
-        .unwrap();
+    let order = pay_later(&env, t, &cart.id, &s, terms, q.charge_minor).await;
     assert_eq!(order.status, OrderStatus::AwaitingPayment);
     assert_eq!(qty(&env, t, &mug).await, 2);
     let balance = |store: Store, code: String| async move {
