@@ -80,22 +80,6 @@ fn checkout(v: &mut Visitor, extra: Value) -> Response {
     v.post(CHECKOUT, body)
 }
 
-fn stock_of(v: &mut Visitor, url_id: &str, sku: &str) -> i64 {
-    let r = v.get(&format!(
-        "/api/commerce/inventory/stock/?itemId={}",
-        loam(url_id)
-    ));
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["sku"] == sku)
-        .unwrap()["qtyInStock"]
-        .as_i64()
-        .unwrap()
-}
-
 fn assert_error(r: &Response, status: u16, message: &str) {
     assert_eq!(r.status, status, "{}", r.body);
     assert_eq!(r.message(), message, "{}", r.body);
@@ -227,8 +211,8 @@ fn cart_calls_follow_spec(backend: Backend) {
     // A quantity as text grows the entry; the visitor's own units count as in stock for them.
     let r = add(&mut v, "fern-terracotta-pot", "FTP-M", json!("1"));
     assert_eq!(r.json()["shoppingCart"]["entries"][0]["quantity"], 3);
-    assert_eq!(stock_of(&mut v, "fern-terracotta-pot", "FTP-M"), 3);
-    assert_eq!(stock_of(&mut other, "fern-terracotta-pot", "FTP-M"), 0);
+    assert_eq!(v.stock(&loam("fern-terracotta-pot"), "FTP-M"), 3);
+    assert_eq!(other.stock(&loam("fern-terracotta-pot"), "FTP-M"), 0);
     assert_error(
         &add(&mut v, "fern-terracotta-pot", "FTP-M", json!(1)),
         409,
@@ -342,7 +326,7 @@ fn cart_calls_follow_spec(backend: Backend) {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["updatedEntry"]["quantity"], 1);
     assert_eq!(
-        stock_of(&mut other, "fern-terracotta-pot", "FTP-M"),
+        other.stock(&loam("fern-terracotta-pot"), "FTP-M"),
         2,
         "two units went back"
     );
@@ -391,7 +375,7 @@ fn cart_calls_follow_spec(backend: Backend) {
     let r = v.delete(&format!("{ENTRIES}/{entry_id}"));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["shoppingCart"]["entries"], json!([]));
-    assert_eq!(stock_of(&mut other, "fern-terracotta-pot", "FTP-M"), 3);
+    assert_eq!(other.stock(&loam("fern-terracotta-pot"), "FTP-M"), 3);
     assert_error(
         &v.delete(&format!("{ENTRIES}/{entry_id}")),
         404,
@@ -1049,12 +1033,12 @@ fn abandoned_carts_give_stock_back(backend: Backend) {
     let mut a = Visitor::arrive(&server, LOAM, "203.0.113.60");
     let mut b = Visitor::arrive(&server, LOAM, "203.0.113.61");
     added(&mut a, "brass-watering-can", "BWC-1", 2);
-    assert_eq!(stock_of(&mut b, "brass-watering-can", "BWC-1"), 0);
+    assert_eq!(b.stock(&loam("brass-watering-can"), "BWC-1"), 0);
     // The sweep runs every 250 ms with a 1 s hold.
     let mut released = false;
     for _ in 0..40 {
         std::thread::sleep(Duration::from_millis(100));
-        if stock_of(&mut b, "brass-watering-can", "BWC-1") == 2 {
+        if b.stock(&loam("brass-watering-can"), "BWC-1") == 2 {
             released = true;
             break;
         }
@@ -1130,7 +1114,7 @@ fn the_last_unit_sells_once(backend: Backend) {
     // (Holds of the first carts may lapse while the last ones are still adding.)
     let mut probe = Visitor::arrive(&server, LOAM, "198.51.102.1");
     let mut waited = 0;
-    while stock_of(&mut probe, "slate-herb-markers", "SHM-6") < 64 {
+    while probe.stock(&loam("slate-herb-markers"), "SHM-6") < 64 {
         std::thread::sleep(Duration::from_millis(100));
         waited += 1;
         assert!(waited < 100, "the holds were not released");
@@ -1148,7 +1132,7 @@ fn the_last_unit_sells_once(backend: Backend) {
         "{statuses:?}"
     );
     assert_eq!(sold("SHM-6"), 1);
-    assert_eq!(stock_of(&mut probe, "slate-herb-markers", "SHM-6"), 0);
+    assert_eq!(probe.stock(&loam("slate-herb-markers"), "SHM-6"), 0);
 }
 
 /// `kill -9` during a stream of checkouts: after a restart, every order whose answer
@@ -1240,7 +1224,7 @@ fn orders_survive_kill_9(backend: Backend) {
         .sum();
     let mut waited = 0;
     loop {
-        let left = stock_of(&mut v, "slate-herb-markers", "SHM-6");
+        let left = v.stock(&loam("slate-herb-markers"), "SHM-6");
         if left == START - ordered {
             break;
         }

@@ -82,19 +82,6 @@ fn pay_later(v: &mut Visitor) -> Response {
     )
 }
 
-fn stock_of(v: &mut Visitor, item: &str, sku: &str) -> i64 {
-    let r = v.get(&format!("/api/commerce/inventory/stock/?itemId={item}"));
-    assert_eq!(r.status, 200, "{}", r.body);
-    r.json()["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|x| x["sku"] == sku)
-        .unwrap()["qtyInStock"]
-        .as_i64()
-        .unwrap()
-}
-
 /// Finding 5: an editor cannot put a product anywhere (a store's items are the store
 /// role's, and no other collection holds products), and visitors cannot buy what is not a
 /// store's product in the store's currency, whoever wrote it.
@@ -159,7 +146,7 @@ fn unpaid_pay_later_orders_expire_and_are_rate_limited(backend: Backend) {
     let can = item_id("loam-lantern", "brass-watering-can");
     let twine = item_id("loam-lantern", "jute-garden-twine");
     let mut v = Visitor::arrive(&server, LOAM, "203.0.113.61");
-    let before = stock_of(&mut v, &can, "BWC-1");
+    let before = v.stock(&can, "BWC-1");
     assert!(before >= 1);
     assert_eq!(add(&mut v, &can, "BWC-1", before, None).status, 200);
     let r = pay_later(&mut v);
@@ -170,11 +157,11 @@ fn unpaid_pay_later_orders_expire_and_are_rate_limited(backend: Backend) {
         .as_str()
         .unwrap_or_else(|| panic!("an order status link: {}", r.body))
         .to_owned();
-    assert_eq!(stock_of(&mut v, &can, "BWC-1"), 0, "the order holds it");
+    assert_eq!(v.stock(&can, "BWC-1"), 0, "the order holds it");
     poll_until(
         Duration::from_secs(20),
         "the unpaid order's units back on sale",
-        || stock_of(&mut v, &can, "BWC-1"),
+        || v.stock(&can, "BWC-1"),
         |n| *n == before,
     );
     let status = server.with_store(move |s| {

@@ -550,6 +550,20 @@ impl Visitor {
         self.call("DELETE", path, &Value::Null)
     }
 
+    /// Units in stock of `item`'s variant `sku`, as the public stock call answers.
+    pub fn stock(&mut self, item: &str, sku: &str) -> i64 {
+        let r = self.get(&format!("/api/commerce/inventory/stock/?itemId={item}"));
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["sku"] == sku)
+            .unwrap_or_else(|| panic!("no {sku} in {}", r.body))["qtyInStock"]
+            .as_i64()
+            .unwrap()
+    }
+
     /// `GET /api/commerce/shopping-cart`.
     pub fn cart(&mut self) -> Value {
         let r = self.get("/api/commerce/shopping-cart");
