@@ -62,9 +62,7 @@ impl CommerceState {
             page_carts: pages::PageCarts::default(),
         }
     }
-}
 
-impl CommerceState {
     /// With pay-later orders expiring after `expiry` unpaid.
     pub fn with_pay_later_expiry(mut self, expiry: Duration) -> CommerceState {
         self.pay_later_expiry = expiry;

@@ -248,7 +248,7 @@ fn check_item(
         if item.variants.is_empty() {
             bad("variants", NO_VARIANTS);
         }
-        let currency = Some(call.site.content.commerce.currency.clone());
+        let currency = call.site.content.commerce.currency.as_str();
         for (i, v) in item.variants.iter().enumerate() {
             let at = |f: &str| format!("variants[{i}].{f}");
             if v.sku.trim().is_empty() {
@@ -267,7 +267,7 @@ fn check_item(
                 }
             }
             // Every sellable variant is in the store's currency (carts refuse the others).
-            if currency.as_deref() != Some(v.currency.as_str()) {
+            if v.currency != currency {
                 bad(&at("currency"), BAD_CURRENCY);
             }
             if v.qty_in_stock < 0 {
