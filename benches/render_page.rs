@@ -56,7 +56,7 @@ async fn load(dir: &Path, name: &str) -> Cached {
         &snapshot.commerce_preferences,
     )
     .expect("commerce settings");
-    let site = api::site_bridge::site_content(
+    let site = api::pages::site_bridge::site_content(
         &snapshot,
         Some(&settings),
         &"en-US".parse().expect("a locale"),

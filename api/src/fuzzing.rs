@@ -24,118 +24,139 @@ fn text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
 pub const PARSERS: &[Parser] = &[
     // Commerce: the cart's changes, checkout, gift-card balances.
     ("cart_entry", |b| {
-        if parse::<crate::commerce::cart::AddBody>(b).is_ok()
+        if parse::<crate::routes::commerce::cart::AddBody>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
         {
-            let _ = crate::commerce::cart::quantity(v.get("quantity"));
-            let _ = crate::commerce::cart::quantity(v.get("qty"));
+            let _ = crate::routes::commerce::cart::quantity(v.get("quantity"));
+            let _ = crate::routes::commerce::cart::quantity(v.get("qty"));
         }
     }),
-    ("cart_quantity", only::<crate::commerce::cart::QuantityBody>),
-    ("cart_fields", only::<crate::commerce::cart::FieldsBody>),
-    ("cart_coupon", only::<crate::commerce::cart::CouponBody>),
-    ("cart_location", only::<crate::commerce::cart::LocationBody>),
+    (
+        "cart_quantity",
+        only::<crate::routes::commerce::cart::QuantityBody>,
+    ),
+    (
+        "cart_fields",
+        only::<crate::routes::commerce::cart::FieldsBody>,
+    ),
+    (
+        "cart_coupon",
+        only::<crate::routes::commerce::cart::CouponBody>,
+    ),
+    (
+        "cart_location",
+        only::<crate::routes::commerce::cart::LocationBody>,
+    ),
     (
         "cart_shipping_option",
-        only::<crate::commerce::cart::OptionBody>,
+        only::<crate::routes::commerce::cart::OptionBody>,
     ),
     ("checkout", |b| {
-        if parse::<crate::commerce::checkout::Body>(b).is_ok()
+        if parse::<crate::routes::commerce::checkout::Body>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
             && let Some(email) = v.get("email").and_then(Value::as_str)
         {
-            let _ = crate::commerce::checkout::email_valid(email);
+            let _ = crate::routes::commerce::checkout::email_valid(email);
         }
     }),
     (
         "gift_card_balance",
-        only::<crate::commerce::orders::BalanceBody>,
+        only::<crate::routes::commerce::orders::BalanceBody>,
     ),
     // Forms: a submission, a validation.
-    ("form_submission", only::<crate::forms::Submission>),
+    ("form_submission", only::<crate::routes::forms::Submission>),
     ("form_validate", only::<Value>),
     // Restock sign-ups and sends.
     ("restock_sign_up", |b| {
-        if parse::<crate::restock::SignUp>(b).is_ok()
+        if parse::<crate::routes::restock::SignUp>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
             && let Some(email) = v.get("siteVisitorEmail").and_then(Value::as_str)
         {
-            let _ = crate::restock::restock_email_ok(email.trim());
+            let _ = crate::routes::restock::restock_email_ok(email.trim());
         }
     }),
-    ("restock_send", only::<crate::restock::SendRequest>),
-    ("restock_send_all", only::<crate::restock::SendAll>),
+    ("restock_send", only::<crate::routes::restock::SendRequest>),
+    ("restock_send_all", only::<crate::routes::restock::SendAll>),
     // Members.
-    ("sign_in", only::<crate::site_users::SignIn>),
+    ("sign_in", only::<crate::routes::site_users::SignIn>),
     ("account_locale", |b| {
-        if parse::<crate::site_users::Locale>(b).is_ok()
+        if parse::<crate::routes::site_users::Locale>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
             && let Some(tag) = v.get("language").and_then(Value::as_str)
         {
-            let _ = crate::site_users::language_tag(tag);
+            let _ = crate::routes::site_users::language_tag(tag);
         }
     }),
     ("sign_up", |b| {
-        if parse::<crate::site_users::sign_up::Body>(b).is_ok()
+        if parse::<crate::routes::site_users::sign_up::Body>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
         {
-            let _ = crate::site_users::sign_up::email_address(
+            let _ = crate::routes::site_users::sign_up::email_address(
                 v.get("email").and_then(Value::as_str).unwrap_or(""),
             );
             let _ = crate::http::local_path::local_path(v.get("redirect").and_then(Value::as_str));
         }
     }),
-    ("member_area_join", only::<crate::site_users::sign_up::Join>),
+    (
+        "member_area_join",
+        only::<crate::routes::site_users::sign_up::Join>,
+    ),
     // Comments and likes.
-    ("comment", only::<crate::engagement::NewComment>),
-    ("moderation", only::<crate::engagement::Moderation>),
-    ("like", only::<crate::engagement::Like>),
+    ("comment", only::<crate::routes::engagement::NewComment>),
+    ("moderation", only::<crate::routes::engagement::Moderation>),
+    ("like", only::<crate::routes::engagement::Like>),
     // Analytics: the tracker bodies (JSON, or a form whose fields hold JSON).
     ("clanker_event", |b| {
-        let _ = crate::analytics::clanker_event_of(b, None);
+        let _ = crate::routes::analytics::clanker_event_of(b, None);
     }),
     ("event_data", |b| {
-        let _ = crate::analytics::data_of(&text(b));
+        let _ = crate::routes::analytics::data_of(&text(b));
     }),
     (
         "javascript_errors",
-        only::<Vec<crate::analytics::ReportedError>>,
+        only::<Vec<crate::routes::analytics::ReportedError>>,
     ),
     (
         "performance_records",
-        only::<Vec<crate::analytics::Performance>>,
+        only::<Vec<crate::routes::analytics::Performance>>,
     ),
     // The owner API.
-    ("owner_store", only::<crate::owner::store_setup::StoreBody>),
+    (
+        "owner_store",
+        only::<crate::routes::owner::store_setup::StoreBody>,
+    ),
     (
         "owner_category",
-        only::<crate::owner::store_setup::CategoryBody>,
+        only::<crate::routes::owner::store_setup::CategoryBody>,
     ),
     (
         "owner_navigation",
-        only::<crate::owner::layout::NavigationBody>,
+        only::<crate::routes::owner::layout::NavigationBody>,
     ),
     (
         "owner_header_footer",
-        only::<crate::owner::layout::HeaderFooterBody>,
+        only::<crate::routes::owner::layout::HeaderFooterBody>,
     ),
     ("owner_preferences", only::<serde_json::Map<String, Value>>),
     ("owner_languages", |b| {
-        if parse::<crate::owner::languages::LanguagesBody>(b).is_ok()
+        if parse::<crate::routes::owner::languages::LanguagesBody>(b).is_ok()
             && let Ok(v) = parse::<Value>(b)
         {
-            let _ = crate::owner::languages::check_languages(&v["languages"]);
+            let _ = crate::routes::owner::languages::check_languages(&v["languages"]);
         }
     }),
     ("owner_item", |b| {
         if let Ok(v) = parse::<Value>(b) {
-            let _ = crate::owner::content::parse_item(v);
+            let _ = crate::routes::owner::content::parse_item(v);
         }
     }),
-    ("owner_stock", only::<crate::owner::content::StockBody>),
+    (
+        "owner_stock",
+        only::<crate::routes::owner::content::StockBody>,
+    ),
     ("owner_template", |b| {
-        if let Ok(upload) = parse::<crate::owner::templates::Upload>(b) {
-            let _ = crate::owner::templates::files_of(upload);
+        if let Ok(upload) = parse::<crate::routes::owner::templates::Upload>(b) {
+            let _ = crate::routes::owner::templates::files_of(upload);
         }
     }),
 ];

@@ -109,7 +109,7 @@ pub fn compile(
     if !needs_compiling(files) {
         return Ok(None);
     }
-    let Some(compiler) = crate::islands::built::LESS_COMPILER else {
+    let Some(compiler) = crate::pages::islands::built::LESS_COMPILER else {
         return Err(problem(
             "template.conf",
             0,
@@ -365,7 +365,7 @@ mod tests {
     #[test]
     fn the_compiler_runs_again_only_when_its_inputs_change() {
         assert!(
-            crate::islands::built::LESS_COMPILER.is_some(),
+            crate::pages::islands::built::LESS_COMPILER.is_some(),
             "the test build has the LESS compiler (README: Node at build time)"
         );
         let last = LastCompile::default();

@@ -1,7 +1,7 @@
 //! The caches' byte weights against what their entries really hold on the heap.
 //!
 //! The server's caches are weighed in estimated bytes (`tenants::cache`,
-//! `api::cache_budget`), so `--cache-mb` bounds memory only as well as the estimates are
+//! `api::cache`), so `--cache-mb` bounds memory only as well as the estimates are
 //! honest. This test imports every demo site into an embedded store, builds what each
 //! cache holds (the store's `SiteContent`, the app's `SiteBundle`, a compiled template
 //! folder, a bare cache entry) under a counting allocator, and checks each weigher's
@@ -21,8 +21,8 @@ use std::ffi::c_void;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use api::cache_budget::HASH_ENTRY_WEIGHT;
-use api::server::LoadedFolder;
+use api::cache::HASH_ENTRY_WEIGHT;
+use api::pages::folders::LoadedFolder;
 use tenants::{Store, StoreConfig, TemplateVersion, TenantId};
 
 unsafe extern "C" {
@@ -215,7 +215,7 @@ fn weights_are_within_a_band_of_the_bytes_held() {
     let dir = std::env::temp_dir().join(format!("tessera-cache-weights-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (store, ids) = demo_store(&rt, &dir);
-    let captcha = api::captcha::Captcha::default().settings();
+    let captcha = api::routes::captcha::Captcha::default().settings();
     let mut problems = Vec::new();
 
     // The entry of the content, site and folder caches: a small key, an `Arc` value (one

@@ -181,7 +181,7 @@ fn order_confirmation_and_restock_notice(backend: Backend) {
     // A restock sign-up, then the owner's send: the signer gets the notice.
     let fern = item_id("loam-lantern", "fern-terracotta-pot");
     let c = v.get("/api/captcha/challenge").json();
-    let token = api::captcha::solve(c["challenge"].as_str().unwrap(), 4);
+    let token = api::routes::captcha::solve(c["challenge"].as_str().unwrap(), 4);
     let r = v.post(
         RESTOCK,
         json!({"productId": fern, "variantId": "FTP-L", "siteVisitorEmail": "Bo@Example.com",

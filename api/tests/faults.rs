@@ -442,8 +442,10 @@ impl Visitor {
                 return Some(c);
             }
             let c = c.json();
-            let token =
-                api::captcha::solve(c["challenge"].as_str()?, c["difficulty"].as_u64()? as u32);
+            let token = api::routes::captcha::solve(
+                c["challenge"].as_str()?,
+                c["difficulty"].as_u64()? as u32,
+            );
             let body = json!({"productId": item, "variantId": sku, "siteVisitorEmail": email,
                 "isJoinMailingList": false, "captchaToken": token});
             v.shop.send("POST", RESTOCK, Some(&body))

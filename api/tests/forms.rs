@@ -353,7 +353,7 @@ const COMMISSION: &str = "5f1a0000000000000000c0de";
 
 fn captcha_token(v: &mut Visitor) -> String {
     let c = v.get("/api/captcha/challenge").json();
-    api::captcha::solve(
+    api::routes::captcha::solve(
         c["challenge"].as_str().unwrap(),
         c["difficulty"].as_u64().unwrap() as u32,
     )

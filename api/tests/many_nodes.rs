@@ -342,7 +342,7 @@ fn visitor_state_works_whichever_node_answers() {
     // A captcha challenge from A is solved and spent on B; its replay is refused on A.
     let mut f = Visitor::arrive(&a, HARBOR, "203.0.113.62");
     let c = f.get("/api/captcha/challenge").json();
-    let solved = api::captcha::solve(
+    let solved = api::routes::captcha::solve(
         c["challenge"].as_str().unwrap(),
         c["difficulty"].as_u64().unwrap() as u32,
     );

@@ -35,7 +35,7 @@ fn start(backend: Backend) -> Server {
 fn token(v: &mut Visitor) -> String {
     let c = v.get("/api/captcha/challenge").json();
     assert_eq!(c["provider"], "proof-of-work");
-    api::captcha::solve(
+    api::routes::captcha::solve(
         c["challenge"].as_str().unwrap(),
         c["difficulty"].as_u64().unwrap() as u32,
     )

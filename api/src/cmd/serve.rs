@@ -14,12 +14,12 @@ use std::time::Duration;
 use clap::Args;
 
 use super::store_args::StoreArgs;
-use crate::captcha::Captcha;
-use crate::commerce::CommerceState;
 use crate::email::Transport;
 use crate::http::limits::Rates;
 use crate::http::owner::OwnerTokens;
-use crate::listen::Limits;
+use crate::routes::captcha::Captcha;
+use crate::routes::commerce::CommerceState;
+use crate::server::listen::Limits;
 use crate::server::{App, serve};
 
 /// Serve the demo tenants (or whatever the store holds) over HTTP.
@@ -68,9 +68,9 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Rates::default().sign_ins_per_minute)]
     pub sign_ins_per_minute: u32,
     /// Memory for the caches of hosts, site content, rendered-site views and compiled
-    /// templates, in MiB (estimated bytes; split between them, see `api::cache_budget`).
+    /// templates, in MiB (estimated bytes; split between them, see `api::cache`).
     /// Sites past it are loaded again from the store when next visited.
-    #[arg(long, value_name = "MB", default_value_t = crate::cache_budget::DEFAULT_CACHE_MB,
+    #[arg(long, value_name = "MB", default_value_t = crate::cache::DEFAULT_CACHE_MB,
           value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
     pub cache_mb: u64,
     /// Turn analytics off for every site: tracking calls are answered and nothing is stored
@@ -83,7 +83,7 @@ pub struct ServeArgs {
     pub smtp: Option<String>,
     /// Leading zero bits the built-in proof-of-work captcha asks for (each one doubles a
     /// visitor's work; 16 is a fraction of a second in a browser).
-    #[arg(long, value_name = "BITS", default_value_t = crate::captcha::DEFAULT_DIFFICULTY,
+    #[arg(long, value_name = "BITS", default_value_t = crate::routes::captcha::DEFAULT_DIFFICULTY,
           value_parser = clap::value_parser!(u32).range(1..=28))]
     pub captcha_difficulty: u32,
     /// Use reCAPTCHA instead of the built-in captcha: its site key (with
@@ -167,7 +167,7 @@ pub fn run(args: ServeArgs) -> ExitCode {
 }
 
 async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
-    let (store_budget, app_budget) = crate::cache_budget::split(args.cache_mb << 20);
+    let (store_budget, app_budget) = crate::cache::split(args.cache_mb << 20);
     let store = args.store.open_with_budget(store_budget).await?;
     if store.tenants().await?.is_empty() {
         import_fixtures(&store, &args.fixtures).await?;
@@ -223,9 +223,9 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         .with_captcha(captcha)
         .with_owner_tokens(owner_tokens);
     if !args.no_analytics {
-        app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
+        app = app.with_analytics(crate::routes::analytics::queue::Queue::start(store.clone()));
     }
-    let sweeper = crate::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
+    let sweeper = crate::routes::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
     serve(listener, app, &limits).await?;
     sweeper.abort();

@@ -71,7 +71,7 @@ impl Dev {
 /// event naming another one, the first included: a save that lands between the render and
 /// the stream's connection is not missed, and the version the page already shows is not
 /// reloaded again. The text is the same on every page, so the security policy allows it by
-/// its hash ([`crate::http::security`]); the overlay styles itself through the CSSOM, which
+/// its hash ([`crate::server::security`]); the overlay styles itself through the CSSOM, which
 /// the policy's `style-src` does not govern.
 pub const SCRIPT: &str = r#"(() => {
   const rendered = Number(document.currentScript.dataset.version);
@@ -108,7 +108,7 @@ pub fn inject(body: &mut String, version: i64) {
 /// `GET /_tessera/dev/events`: the current state, then every change.
 pub async fn events(State(app): State<App>) -> Response {
     let Some(dev) = app.dev.clone() else {
-        return crate::server::plain(axum::http::StatusCode::NOT_FOUND, "Not Found");
+        return crate::pages::plain(axum::http::StatusCode::NOT_FOUND, "Not Found");
     };
     let rx = dev.events.subscribe();
     let first = dev.state.read().expect("dev state").clone();

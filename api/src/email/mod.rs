@@ -30,7 +30,7 @@ use tokio::task::JoinHandle;
 /// Writes one site's emails: its template folder (for its own email templates), its
 /// title and the host the call came in on (for `From`), its locale.
 pub struct Composer {
-    folder: Option<Arc<crate::server::LoadedFolder>>,
+    folder: Option<Arc<crate::pages::folders::LoadedFolder>>,
     title: String,
     host: String,
     locale: icu_locale::Locale,
@@ -40,7 +40,10 @@ impl Composer {
     /// The composer of the call's site.
     pub async fn for_call(app: &crate::server::App, call: &crate::http::call::Call) -> Composer {
         let site = &call.site;
-        let folder = crate::server::load_folder(app, site).await.ok().flatten();
+        let folder = crate::pages::folders::load_folder(app, site)
+            .await
+            .ok()
+            .flatten();
         Composer {
             folder,
             title: site_title(call).to_owned(),

@@ -11,9 +11,9 @@ use axum::http::{HeaderMap, HeaderValue, Uri, header};
 use axum::response::{IntoResponse, Response};
 
 use super::limits::Family;
-use super::site::{NoSite, Site, resolve};
+use super::site::{NoSite, Site};
 use super::{ApiError, crumb};
-use crate::client::{Client, client_of};
+use crate::http::client::{Client, client_of};
 use crate::server::App;
 
 /// One API call's context: its site, client, headers and URI.
@@ -28,8 +28,7 @@ impl Call {
     /// The call's site (404 JSON for an unknown host, 503 when the store fails), and its
     /// body to read.
     pub async fn begin(app: &App, req: Request) -> Result<(Call, Body), ApiError> {
-        let host = crate::http::site::host_of(&req);
-        let site = match resolve(app, host, req.extensions().get()).await {
+        let site = match super::site::of_request(&req) {
             Ok(s) => s,
             Err(NoSite::UnknownHost) => return Err(ApiError::not_found("Not Found")),
             Err(NoSite::Unavailable) => return Err(ApiError::unavailable()),

@@ -4,17 +4,18 @@
 
 pub mod body;
 pub mod call;
+pub mod client;
 pub mod cookies;
 pub mod crumb;
 pub mod error;
-pub mod fairness;
+pub mod extract;
 pub mod host;
 pub mod limits;
 pub mod local_path;
 pub mod owner;
-pub mod security;
 pub mod signing;
 pub mod site;
 pub mod small_page;
 
 pub use error::ApiError;
+pub use extract::{Created, Json, JsonOrDefault, Owner, SetCookies, Visitor, Write};

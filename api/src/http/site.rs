@@ -40,9 +40,9 @@ pub struct SiteBundle {
 }
 
 impl SiteBundle {
-    /// Its cache weight ([`crate::cache_budget::site_weight`]).
+    /// Its cache weight ([`crate::cache::site_weight`]).
     pub fn weight(&self) -> u32 {
-        crate::cache_budget::site_weight(self.content_shape, self.products.len() as u64)
+        crate::cache::site_weight(self.content_shape, self.products.len() as u64)
     }
 }
 
@@ -153,29 +153,44 @@ pub fn host_of(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.to_string()))
 }
 
-/// The tenant of a request's `Host` as a layer in front of the handlers found it (the per-site
-/// cap, [`crate::http::fairness`]), kept in the request's extensions so that [`resolve`]
-/// does not look it up again.
-#[derive(Clone, Debug)]
-pub struct HostTenant {
-    /// The `Host` it was looked up for.
-    pub host: String,
-    /// What [`tenants::Store::tenant_by_host`] answered (`None`: no site has this host).
-    pub tenant: Option<Arc<Tenant>>,
+/// The request's site as [`resolve_layer`] found it, in the request's extensions: every
+/// reader (the page pipeline, the per-site cap, the [`crate::http::extract`] extractors)
+/// takes it from there, so a request's site is looked up once.
+#[derive(Clone)]
+pub struct Resolved(pub Result<Site, NoSite>);
+
+/// Paths that need no site: they are answered alike on every host (and the health check
+/// must not wait for the store).
+fn siteless(path: &str) -> bool {
+    path == "/healthz" || path == crate::openapi::PATH || path.starts_with("/_tessera/islands/")
 }
 
-/// The site a request with this `Host` is for. `known`: the request's [`HostTenant`], if a
-/// layer left one; used only when it was found for this very host, else the store is asked.
-pub async fn resolve(
-    app: &App,
-    host: Option<String>,
-    known: Option<&HostTenant>,
-) -> Result<Site, NoSite> {
+/// The layer that resolves the request's site once, before the per-site cap and the
+/// handlers (`axum::middleware::from_fn_with_state`).
+pub async fn resolve_layer(
+    axum::extract::State(app): axum::extract::State<App>,
+    mut req: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    if !siteless(req.uri().path()) {
+        let site = resolve(&app, host_of(&req)).await;
+        req.extensions_mut().insert(Resolved(site));
+    }
+    next.run(req).await
+}
+
+/// The site of a request, as the layer left it; a request the layer did not see (or a
+/// site-less path) has none.
+pub fn of_request(req: &Request) -> Result<Site, NoSite> {
+    req.extensions()
+        .get::<Resolved>()
+        .map_or(Err(NoSite::UnknownHost), |r| r.0.clone())
+}
+
+/// The site a request with this `Host` is for.
+pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     let host = host.ok_or(NoSite::UnknownHost)?;
-    let by_host = match known.filter(|k| k.host == host) {
-        Some(k) => Ok(k.tenant.clone()),
-        None => app.store.tenant_by_host(&host).await,
-    };
+    let by_host = app.store.tenant_by_host(&host).await;
     let found = match by_host {
         // `tessera dev` answers every host with its one site.
         Ok(None) if app.dev.is_some() => {
@@ -210,6 +225,7 @@ pub async fn resolve(
     let key = (tenant.id, snapshot.tenant.content_version);
     let version = snapshot.tenant.template_version;
     let content = app
+        .caches
         .sites
         .get_with(key, async {
             Arc::new(bundle(&snapshot, &app.captcha.settings()))
@@ -242,7 +258,7 @@ pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
     let locale = language
         .parse::<icu_locale::Locale>()
         .unwrap_or(icu_locale::locale!("en-US"));
-    let render = Arc::new(crate::site_bridge::site_content(
+    let render = Arc::new(crate::pages::site_bridge::site_content(
         snapshot,
         Some(&commerce),
         &locale,

@@ -22,7 +22,7 @@ pub fn escape(text: &str) -> String {
 }
 
 /// The small pages' stylesheet (inline; the security policy allows exactly this text by its
-/// hash, [`crate::http::security`]).
+/// hash, [`crate::server::security`]).
 pub const STYLE: &str = "body{font:1rem/1.5 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}\
                          .form-errors li{margin:.25rem 0}";
 

@@ -14,11 +14,11 @@ use renderer::route::order_page;
 use template_lang::value::Node;
 use tenants::{CartKind, TenantId, now_ms};
 
-use super::json::{cart_json, order_json};
-use super::session::{cart_cookie, order_token_valid};
 use crate::http::cookies;
 use crate::http::crumb;
 use crate::http::site::Site;
+use crate::routes::commerce::json::{cart_json, order_json};
+use crate::routes::commerce::session::{cart_cookie, order_token_valid};
 use crate::server::App;
 
 /// Carts as pages show them, by (tenant, cart id, revision).

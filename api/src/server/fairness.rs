@@ -1,8 +1,7 @@
 //! Per-site fairness: one site's flood cannot starve the others.
 //!
-//! Every request counts against its site (the tenant its `Host` names, looked up in the
-//! store's host cache and passed on to the handler as a [`HostTenant`], so it is looked up
-//! once) while its handler runs. A site with `cap` requests in flight gets
+//! Every request counts against its site (the one [`crate::http::site::resolve_layer`]
+//! found for its `Host`) while its handler runs. A site with `cap` requests in flight gets
 //! `503 Service Unavailable` with `Retry-After: 1` for the next one at once, before any work
 //! is done for it, so a flood of slow or expensive requests to one site holds at most `cap`
 //! of the server's workers, database connections and blocking threads, and the other sites'
@@ -10,8 +9,8 @@
 //! flood of made-up hosts is one "site"); `/healthz` is never counted.
 //!
 //! The cap is a share of the whole (`--tenant-max-in-flight`, by default an eighth of
-//! `--max-connections`), not a queue: a refused request costs the server a host lookup and
-//! a short answer. How it holds up is measured by `benches/fairness.sh`.
+//! `--max-connections`), not a queue: a refused request costs the server a site lookup (from
+//! the caches) and a short answer. How it holds up is measured by `benches/fairness.sh`.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -20,30 +19,24 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use tenants::{Store, TenantId};
+use tenants::TenantId;
 
-use super::error::ApiError;
-use super::site::{HostTenant, host_of};
+use crate::http::error::ApiError;
+use crate::http::site::Resolved;
 
-/// The per-site cap, with the store that names a request's site.
+/// The per-site cap.
 #[derive(Clone)]
 pub struct Fairness {
-    store: Store,
     counts: Counts,
 }
-
-/// How long naming a request's site may take (a host-cache hit takes microseconds; this
-/// layer runs outside the request timeout).
-const LOOKUP_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// The seconds a refused client is asked to wait.
 const RETRY_AFTER: &str = "1";
 
 impl Fairness {
     /// `cap` requests in flight per site; 0 turns the cap off.
-    pub fn new(store: Store, cap: usize) -> Fairness {
+    pub fn new(cap: usize) -> Fairness {
         Fairness {
-            store,
             counts: Counts {
                 cap,
                 in_flight: Default::default(),
@@ -97,28 +90,20 @@ impl Drop for InFlight {
 }
 
 /// The middleware (`axum::middleware::from_fn_with_state`).
-pub async fn limit(State(fair): State<Fairness>, mut req: Request, next: Next) -> Response {
+pub async fn limit(State(fair): State<Fairness>, req: Request, next: Next) -> Response {
     if fair.counts.cap == 0 || req.uri().path() == "/healthz" {
         return next.run(req).await;
     }
-    // A failed or stuck lookup (the store is down) counts with the unknown hosts: the
-    // handler, under the request timeout, looks again and answers the failure.
-    let found = match host_of(&req) {
-        Some(host) => tokio::time::timeout(LOOKUP_TIMEOUT, fair.store.tenant_by_host(&host))
-            .await
-            .ok()
-            .and_then(Result::ok)
-            .map(|tenant| HostTenant { host, tenant }),
-        None => None,
-    };
-    let site = found.as_ref().and_then(|f| f.tenant.as_ref()).map(|t| t.id);
+    // A request with no site (an unknown host, or the store failed to say) counts with the
+    // unknown hosts.
+    let site = req
+        .extensions()
+        .get::<Resolved>()
+        .and_then(|r| r.0.as_ref().ok())
+        .map(|s| s.tenant.id);
     let Some(_place) = fair.counts.enter(site) else {
         return busy(req.uri().path());
     };
-    // The handler's `resolve` takes the tenant from here rather than looking it up again.
-    if let Some(found) = found {
-        req.extensions_mut().insert(found);
-    }
     next.run(req).await
 }
 
@@ -133,7 +118,7 @@ fn busy(path: &str) -> Response {
         e.retry_after = Some(std::time::Duration::from_secs(1));
         e.into_response()
     } else {
-        crate::server::plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable")
+        crate::pages::plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable")
     };
     response
         .headers_mut()

@@ -37,7 +37,6 @@ use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::commerce::session::{CART_COOKIE, set_cart_cookie};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::{Call, respond, with_cookies};
@@ -45,6 +44,7 @@ use crate::http::cookies;
 use crate::http::error::{json_response, store_failure};
 use crate::http::limits::Family;
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
+use crate::routes::commerce::session::{CART_COOKIE, set_cart_cookie};
 use crate::server::App;
 
 pub mod sign_up;
@@ -137,7 +137,7 @@ pub async fn visitor_keys(
     site: &renderer::site::SiteContent,
     headers: &HeaderMap,
 ) -> Vec<String> {
-    let mut keys = crate::lock_screen::unlocked(headers, site, tenant);
+    let mut keys = crate::routes::lock_screen::unlocked(headers, site, tenant);
     keys.extend(member_area_keys(app, tenant, site, headers).await);
     keys
 }
@@ -209,6 +209,22 @@ async fn start_session(
         set.push(set_cart_cookie(&call.site, cart, https));
     }
     Ok((session, set))
+}
+
+/// The signed-in member of a state-changing call, as an extractor ([`member_writing`]).
+pub struct MemberWriting(pub SiteSession, pub SiteUser);
+
+impl axum::extract::FromRequestParts<App> for MemberWriting {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &App,
+    ) -> Result<Self, ApiError> {
+        let call = Call::from_request_parts(parts, app).await?;
+        let (session, user) = member_writing(app, &call).await?;
+        Ok(MemberWriting(session, user))
+    }
 }
 
 /// The signed-in member of a state-changing call: 401 when there is none, 403 when the

@@ -45,7 +45,7 @@ pub struct Limits {
     /// Peers exempt from `max_per_client` (the trusted reverse proxies).
     pub exempt: Vec<IpAddr>,
     /// Requests one site may have in flight at once; 0: no such cap
-    /// ([`crate::http::fairness`]).
+    /// ([`crate::server::fairness`]).
     pub tenant_max_in_flight: usize,
 }
 

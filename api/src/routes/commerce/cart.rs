@@ -308,7 +308,7 @@ pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
                 newly_added: entry_view(&added.newly_added, &call.site.content),
             });
             let e = &added.newly_added;
-            crate::analytics::record(
+            crate::routes::analytics::record(
                 &app,
                 &call,
                 tenants::ADD_TO_CART_EVENT,

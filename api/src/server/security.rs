@@ -110,7 +110,10 @@ impl From<&crate::server::App> for Config {
     fn from(app: &crate::server::App) -> Config {
         Config {
             dev: app.dev.is_some(),
-            recaptcha: matches!(app.captcha, crate::captcha::Captcha::Recaptcha { .. }),
+            recaptcha: matches!(
+                app.captcha,
+                crate::routes::captcha::Captcha::Recaptcha { .. }
+            ),
         }
     }
 }

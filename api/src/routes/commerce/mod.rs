@@ -12,7 +12,6 @@ pub mod json;
 pub mod messages;
 pub mod money;
 pub mod orders;
-pub mod pages;
 pub mod payment;
 pub mod session;
 pub mod stock;
@@ -49,7 +48,7 @@ pub struct CommerceState {
     pub pay_later_expiry: Duration,
     /// Carts as pages show them, by (tenant, cart id, revision): a page view with a cart
     /// cookie reads its cart from here, and a change makes a new revision (and key).
-    pub page_carts: pages::PageCarts,
+    pub page_carts: crate::pages::commerce::PageCarts,
 }
 
 impl CommerceState {
@@ -59,7 +58,7 @@ impl CommerceState {
             live_payments: Arc::new(NoLiveProvider),
             cart_hold,
             pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
-            page_carts: pages::PageCarts::default(),
+            page_carts: crate::pages::commerce::PageCarts::default(),
         }
     }
 

@@ -61,7 +61,7 @@ pub fn routes() -> OpenApiRouter<App> {
 /// template).
 pub async fn navigations(app: &App, call: &Call) -> Result<Vec<(String, String)>, ApiError> {
     let t = &call.site.tenant;
-    let loaded = crate::server::load_folder(app, &call.site)
+    let loaded = crate::pages::folders::load_folder(app, &call.site)
         .await
         .map_err(|e| {
             tracing::error!(tenant = %t.identifier, error = %e, "loading the template failed");

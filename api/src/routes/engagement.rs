@@ -22,27 +22,24 @@
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use axum::response::Response;
 use renderer::site::SiteContent;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use template_lang::value::Node;
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::limits::Family;
-use crate::http::owner::{self, Access, Area};
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::extract::family::FormSubmit;
+use crate::http::extract::{Change, Read, area};
+use crate::http::{ApiError, Created, Json, Owner, Write};
 use crate::openapi::{ENGAGEMENT, OwnerErrors, VisitorErrors, WriteErrors};
+use crate::routes::site_users::{MemberWriting, described};
 use crate::server::App;
-use crate::site_users::described;
 
 /// The longest comment, in characters.
 pub const MAX_COMMENT: usize = 2000;
@@ -91,7 +88,8 @@ async fn visible_item(app: &App, call: &Call, id: &str) -> Result<Node, ApiError
     // Only an item something keeps from someone needs the caller's keys.
     if site.lock_of(collection, &[]).is_some() {
         let keys =
-            crate::site_users::visitor_keys(app, call.site.tenant.id, site, &call.headers).await;
+            crate::routes::site_users::visitor_keys(app, call.site.tenant.id, site, &call.headers)
+                .await;
         if site.lock_of(collection, &keys).is_some() {
             return Err(ApiError::not_found(NOT_FOUND));
         }
@@ -157,27 +155,20 @@ impl IntoResponses for ReadErrors {
 #[utoipa::path(get, path = "/api/comments", tag = ENGAGEMENT,
     params(("itemId" = String, Query, description = "The item (404 when the caller may not see it).")),
     responses((status = 200, body = ItemComments), ReadErrors))]
-async fn list(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let id = call.query("itemId").unwrap_or_default();
-            let item = visible_item(&app, &call, &id).await?;
-            let comments = app
-                .store
-                .public_comments(call.site.tenant.id, &id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let body = ItemComments {
-                comment_state: number(&item, "commentState"),
-                public_comment_count: number(&item, "publicCommentCount"),
-                item_id: id,
-                comments: comments.iter().map(comment_json).collect(),
-            };
-            Ok(json_response(StatusCode::OK, &json!(body)))
-        }
-        .await,
-    )
+async fn list(State(app): State<App>, call: Call) -> Result<Json<ItemComments>, ApiError> {
+    let id = call.query("itemId").unwrap_or_default();
+    let item = visible_item(&app, &call, &id).await?;
+    let comments = app
+        .store
+        .public_comments(call.site.tenant.id, &id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(ItemComments {
+        comment_state: number(&item, "commentState"),
+        public_comment_count: number(&item, "publicCommentCount"),
+        item_id: id,
+        comments: comments.iter().map(comment_json).collect(),
+    }))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -207,7 +198,7 @@ impl IntoResponses for CommentErrors {
         let mut r = WriteErrors::responses();
         r.insert(
             "401".to_owned(),
-            described(&r["400"], crate::site_users::SIGNED_OUT),
+            described(&r["400"], crate::routes::site_users::SIGNED_OUT),
         );
         r.insert(
             "403".to_owned(),
@@ -228,51 +219,47 @@ impl IntoResponses for CommentErrors {
     params(("X-XSRF-Token" = String, Header, description = "The member's session `xsrfToken`.")),
     security(("crumb" = [])),
     responses((status = 201, body = CommentPosted), CommentErrors))]
-async fn create(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::FormSubmit).await?;
-            let (_, user) = crate::site_users::member_writing(&app, &call).await?;
-            let b: NewComment = read_json(body, MAX_JSON_BODY).await?;
-            let item = visible_item(&app, &call, &b.item_id).await?;
-            let site = &call.site.content.render;
-            if number(&item, "commentState") != 1 || !setting_on(site, "commentsEnabled") {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, CLOSED));
-            }
-            let text = b.body.trim();
-            if text.is_empty() {
-                return Err(ApiError::field("body", EMPTY));
-            }
-            if text.chars().count() > MAX_COMMENT {
-                return Err(ApiError::field("body", TOO_LONG));
-            }
-            let approved = !setting_on(site, "commentsRequireApproval");
-            let name = if user.display_name.trim().is_empty() {
-                user.email.split('@').next().unwrap_or("Member").to_owned()
-            } else {
-                user.display_name.clone()
-            };
-            let c = app
-                .store
-                .post_comment(
-                    call.site.tenant.id,
-                    &b.item_id,
-                    &user.id,
-                    &name,
-                    text,
-                    approved,
-                )
-                .await
-                .map_err(|e| refused(&e, NOT_FOUND))?;
-            let body = CommentPosted {
-                comment: comment_json(&c),
-                message: if approved { POSTED } else { AWAITING },
-            };
-            Ok(json_response(StatusCode::CREATED, &json!(body)))
-        }
-        .await,
-    )
+async fn create(
+    State(app): State<App>,
+    call: Call,
+    _: Write<FormSubmit>,
+    MemberWriting(_, user): MemberWriting,
+    Json(b): Json<NewComment>,
+) -> Result<Created<CommentPosted>, ApiError> {
+    let item = visible_item(&app, &call, &b.item_id).await?;
+    let site = &call.site.content.render;
+    if number(&item, "commentState") != 1 || !setting_on(site, "commentsEnabled") {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, CLOSED));
+    }
+    let text = b.body.trim();
+    if text.is_empty() {
+        return Err(ApiError::field("body", EMPTY));
+    }
+    if text.chars().count() > MAX_COMMENT {
+        return Err(ApiError::field("body", TOO_LONG));
+    }
+    let approved = !setting_on(site, "commentsRequireApproval");
+    let name = if user.display_name.trim().is_empty() {
+        user.email.split('@').next().unwrap_or("Member").to_owned()
+    } else {
+        user.display_name.clone()
+    };
+    let c = app
+        .store
+        .post_comment(
+            call.site.tenant.id,
+            &b.item_id,
+            &user.id,
+            &name,
+            text,
+            approved,
+        )
+        .await
+        .map_err(|e| refused(&e, NOT_FOUND))?;
+    Ok(Created(CommentPosted {
+        comment: comment_json(&c),
+        message: if approved { POSTED } else { AWAITING },
+    }))
 }
 
 /// Comments.
@@ -297,23 +284,18 @@ impl IntoResponses for OwnerReadErrors {
 #[utoipa::path(get, path = "/api/comments/pending", tag = ENGAGEMENT,
     security(("ownerToken" = [])),
     responses((status = 200, body = CommentList), OwnerReadErrors))]
-async fn pending(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            owner::require(&app, &call, Area::Comments, Access::Read).await?;
-            let comments = app
-                .store
-                .pending_comments(call.site.tenant.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let body = CommentList {
-                comments: comments.iter().map(comment_json).collect(),
-            };
-            Ok(json_response(StatusCode::OK, &json!(body)))
-        }
-        .await,
-    )
+async fn pending(
+    State(app): State<App>,
+    owner: Owner<area::Comments, Read>,
+) -> Result<Json<CommentList>, ApiError> {
+    let comments = app
+        .store
+        .pending_comments(owner.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(CommentList {
+        comments: comments.iter().map(comment_json).collect(),
+    }))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -336,30 +318,24 @@ struct Moderated {
     params(("id" = String, Path, description = "The comment's id.")),
     request_body = Moderation, security(("ownerToken" = [])),
     responses((status = 200, body = Moderated), OwnerErrors))]
-async fn moderate(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            owner::require(&app, &call, Area::Comments, Access::Write).await?;
-            let b: Moderation = read_json(body, MAX_JSON_BODY).await?;
-            let to = b.state.as_str();
-            if to != tenants::comment_state::APPROVED && to != tenants::comment_state::REJECTED {
-                return Err(ApiError::field("state", BAD_STATE));
-            }
-            let c = app
-                .store
-                .moderate_comment(call.site.tenant.id, &id, to)
-                .await
-                .map_err(|e| refused(&e, NO_COMMENT))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(Moderated {
-                    comment: comment_json(&c)
-                }),
-            ))
-        }
-        .await,
-    )
+async fn moderate(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    owner: Owner<area::Comments, Change>,
+    Json(b): Json<Moderation>,
+) -> Result<Json<Moderated>, ApiError> {
+    let to = b.state.as_str();
+    if to != tenants::comment_state::APPROVED && to != tenants::comment_state::REJECTED {
+        return Err(ApiError::field("state", BAD_STATE));
+    }
+    let c = app
+        .store
+        .moderate_comment(owner.site.tenant.id, &id, to)
+        .await
+        .map_err(|e| refused(&e, NO_COMMENT))?;
+    Ok(Json(Moderated {
+        comment: comment_json(&c),
+    }))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -382,13 +358,13 @@ struct Liked {
 
 /// Who a like counts for (see the module's notes), as stored.
 async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
-    if let Some((_, user)) = crate::site_users::member(app, call).await? {
+    if let Some((_, user)) = crate::routes::site_users::member(app, call).await? {
         return Ok(format!("member:{}", user.id));
     }
-    if let Some(v) = crate::analytics::page_views::named_visitor(&call.headers) {
+    if let Some(v) = crate::routes::analytics::page_views::named_visitor(&call.headers) {
         return Ok(format!("visitor:{v}"));
     }
-    // The crumb was checked by `call.write`: it is this browser's.
+    // The crumb was checked by `Write`: it is this browser's.
     crate::http::crumb::of_visitor(&call.headers, &call.site.secret)
         .map(|c| format!("crumb:{c}"))
         .ok_or_else(ApiError::crumb_fail)
@@ -401,32 +377,26 @@ async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
         WriteErrors,
         (status = 403, body = crate::openapi::ErrorBody,
             description = "The crumb is missing or wrong (`crumbFail: true`), or likes are turned off on this site.")))]
-async fn like(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::FormSubmit).await?;
-            let liker = liker(&app, &call).await?;
-            let b: Like = read_json(body, MAX_JSON_BODY).await?;
-            let item = visible_item(&app, &call, &b.item_id).await?;
-            if !setting_on(&call.site.content.render, "simpleLikingEnabled") {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, LIKES_OFF));
-            }
-            let new = app
-                .store
-                .like_item(call.site.tenant.id, &b.item_id, &liker)
-                .await
-                .map_err(|e| refused(&e, NOT_FOUND))?;
-            // The page's count, with this like in it (the content reloads with it).
-            let count = number(&item, "likeCount") + i64::from(new);
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(Liked {
-                    liked: true,
-                    like_count: count
-                }),
-            ))
-        }
-        .await,
-    )
+async fn like(
+    State(app): State<App>,
+    call: Call,
+    _: Write<FormSubmit>,
+    Json(b): Json<Like>,
+) -> Result<Json<Liked>, ApiError> {
+    let liker = liker(&app, &call).await?;
+    let item = visible_item(&app, &call, &b.item_id).await?;
+    if !setting_on(&call.site.content.render, "simpleLikingEnabled") {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, LIKES_OFF));
+    }
+    let new = app
+        .store
+        .like_item(call.site.tenant.id, &b.item_id, &liker)
+        .await
+        .map_err(|e| refused(&e, NOT_FOUND))?;
+    // The page's count, with this like in it (the content reloads with it).
+    let count = number(&item, "likeCount") + i64::from(new);
+    Ok(Json(Liked {
+        liked: true,
+        like_count: count,
+    }))
 }

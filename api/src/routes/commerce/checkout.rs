@@ -425,7 +425,7 @@ async fn run(app: &App, req: Request) -> Result<Response, ApiError> {
         // The order stands; the owner sees the payment reference and settles it.
         tracing::error!(tenant = %call.site.tenant.identifier, order = %order.id, ?e, "capturing a payment failed");
     }
-    crate::analytics::record(
+    crate::routes::analytics::record(
         app,
         &call,
         tenants::PURCHASE_EVENT,

@@ -16,7 +16,7 @@
 //! verification (an IPv6 client counts by its /64). That stops both guessing and burning
 //! the server's CPU.
 //! Behind a reverse proxy the client is the one the proxy names, when `serve` trusts that
-//! proxy (`--trusted-proxy`, see [`crate::client`]); otherwise every client has the proxy's
+//! proxy (`--trusted-proxy`, see [`crate::http::client`]); otherwise every client has the proxy's
 //! address and shares one count, and the limit then guards the CPU more than any one
 //! visitor.
 
@@ -38,9 +38,9 @@ use utoipa_axum::routes;
 
 use crate::http::local_path::local_path;
 use crate::http::signing::from_hex;
-use crate::http::site::{host_of, resolve};
 use crate::openapi::SITE_USERS;
-use crate::server::{App, error_page, no_site, plain};
+use crate::pages::{error_page, no_site, plain};
+use crate::server::App;
 
 /// The route of the unlock form.
 pub const UNLOCK_PATH: &str = "/api/lock-screen/unlock";
@@ -211,7 +211,7 @@ pub fn routes() -> OpenApiRouter<App> {
         (status = 500, description = "The password check failed.", body = String, content_type = "text/html"),
         (status = 503, description = "The store cannot be reached right now.", body = String, content_type = "text/plain")))]
 pub async fn unlock(State(app): State<App>, req: Request) -> Response {
-    let found = match resolve(&app, host_of(&req), req.extensions().get()).await {
+    let found = match crate::http::site::of_request(&req) {
         Ok(found) => found,
         Err(why) => return no_site(why),
     };
@@ -222,7 +222,7 @@ pub async fn unlock(State(app): State<App>, req: Request) -> Response {
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip());
-    let client = crate::client::client_of(peer, req.headers(), &app.trusted_proxies);
+    let client = crate::http::client::client_of(peer, req.headers(), &app.trusted_proxies);
     let body = match crate::http::body::bytes(req.into_body(), MAX_BODY).await {
         Ok(b) => b,
         Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {

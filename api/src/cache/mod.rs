@@ -18,8 +18,48 @@
 //! Tenants on the same template share one compiled folder (keyed by a hash of its files),
 //! so the folder budget counts designs, not tenants.
 
-use tenants::CacheBudget;
+use std::sync::Arc;
+
+use moka::future::Cache;
 use tenants::cache::{ENTRY_OVERHEAD, JsonShape, weight};
+use tenants::{CacheBudget, TemplateHash, TemplateVersion, TenantId};
+
+use crate::http::site::SiteBundle;
+use crate::pages::folders::LoadedFolder;
+
+/// The server's own caches (the store keeps hosts, content and secrets: `tenants::cache`).
+/// Each is weighed in estimated bytes and given its share of the budget ([`split`]).
+pub struct Caches {
+    /// The content hash of (tenant, template version)s stored without one (by an older
+    /// node), hashed from their files once.
+    pub(crate) template_hashes: Cache<(TenantId, TemplateVersion), TemplateHash>,
+    /// Compiled template folders by the content hash of their files: compiled once per
+    /// distinct folder, however many tenants use it.
+    pub(crate) folders: Cache<TemplateHash, Arc<LoadedFolder>>,
+    /// What a site's content version gives requests (the renderer's view, the commerce
+    /// settings ...) by (tenant, content version).
+    pub(crate) sites: Cache<(TenantId, i64), Arc<SiteBundle>>,
+}
+
+impl Caches {
+    /// Empty caches holding at most `budget`'s bytes each.
+    pub fn new(budget: &AppBudget) -> Caches {
+        Caches {
+            template_hashes: Cache::builder()
+                .max_capacity(budget.template_hashes)
+                .weigher(|_, _| HASH_ENTRY_WEIGHT)
+                .build(),
+            folders: Cache::builder()
+                .max_capacity(budget.folders)
+                .weigher(|_, f: &Arc<LoadedFolder>| f.weight())
+                .build(),
+            sites: Cache::builder()
+                .max_capacity(budget.sites)
+                .weigher(|_, b: &Arc<SiteBundle>| b.weight())
+                .build(),
+        }
+    }
+}
 
 /// The default of `--cache-mb`.
 pub const DEFAULT_CACHE_MB: u64 = 256;
@@ -106,7 +146,6 @@ pub fn site_weight(content: JsonShape, products: u64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use moka::future::Cache;
 
     #[test]
     fn the_split_adds_up_and_weights_grow_with_size() {

@@ -106,7 +106,7 @@ fn product_instalments(item: &tenants::model::Item, x: &ProductExtras<'_>) -> Op
     };
     let q =
         tenants::commerce::instalments::quote(settings.instalments.as_ref(), x.language, price)?;
-    Some(crate::commerce::instalments::instalments_json(
+    Some(crate::routes::commerce::instalments::instalments_json(
         &q, true, currency, x.locale,
     ))
 }

@@ -38,7 +38,7 @@ pub fn routes() -> OpenApiRouter<App> {
 #[schema(as = OwnerOrderList)]
 struct OrderList {
     /// Newest first, each as the order status page shows it.
-    orders: Vec<crate::commerce::json::OrderView>,
+    orders: Vec<crate::routes::commerce::json::OrderView>,
 }
 
 /// `GET /api/owner/orders`: the site's orders.
@@ -56,7 +56,7 @@ async fn orders(State(app): State<App>, req: Request) -> Response {
                 .map_err(|e| store_failure(&e))?;
             let orders: Vec<_> = orders
                 .iter()
-                .map(|o| crate::commerce::json::order_view(o, &call.site))
+                .map(|o| crate::routes::commerce::json::order_view(o, &call.site))
                 .collect();
             Ok(json_response(StatusCode::OK, &json!(OrderList { orders })))
         }

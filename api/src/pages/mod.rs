@@ -1,0 +1,284 @@
+//! The page pipeline: the request's site (resolved by the server's layer) → its compiled
+//! template folder ([`folders`]) → the visitor's unlocks, crumb, cart and order
+//! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the islands'
+//! data ([`islands`]) → headers. A template's own files are [`crate::files`].
+
+pub mod commerce;
+pub mod folders;
+pub mod islands;
+pub mod site_bridge;
+
+use std::net::SocketAddr;
+use std::panic::AssertUnwindSafe;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+use crate::http::site::{NoSite, host_of};
+use crate::server::App;
+use folders::{FolderError, Moved, load_folder};
+
+pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        text,
+    )
+        .into_response()
+}
+
+/// The answer of a page request when the store cannot be reached (the database is down or
+/// restarting): a short plain 503 with `Retry-After`, saying nothing of why (the reason is
+/// logged), and kept by no cache.
+pub(crate) fn unavailable_page() -> Response {
+    let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
+    let h = r.headers_mut();
+    h.insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(crate::http::error::RETRY_AFTER_UNAVAILABLE.as_secs()),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// The plain answer of a page request that has no site.
+pub(crate) fn no_site(why: NoSite) -> Response {
+    match why {
+        // An unknown (or malformed) host: a plain 404 with no tenant data.
+        NoSite::UnknownHost => plain(StatusCode::NOT_FOUND, "Not Found"),
+        NoSite::Unavailable => unavailable_page(),
+    }
+}
+
+pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
+    let found = match crate::http::site::of_request(&req) {
+        Ok(found) => found,
+        Err(why) => return no_site(why),
+    };
+    let tenant = found.tenant.clone();
+    let site = found.content.render.clone();
+    let loaded = match load_folder(&app, &found).await {
+        Ok(Some(f)) => f,
+        Ok(None) => {
+            return plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "This site has no template yet.",
+            );
+        }
+        Err(e) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "loading the template failed");
+            return match e {
+                FolderError::Store(_) => unavailable_page(),
+                FolderError::Compile(_) => error_page(),
+            };
+        }
+    };
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().unwrap_or("").to_string();
+    if path == "/scripts/combo/" {
+        return crate::files::combo_scripts(&loaded, &query, req.headers());
+    }
+    if let Some(rel) = path.strip_prefix('/')
+        && (rel.starts_with("assets/") || rel.starts_with("scripts/"))
+    {
+        return crate::files::public_file(&loaded, rel, req.headers());
+    }
+    // Password-protected collections this visitor has opened (unlock cookies checked), and
+    // the member areas of a signed-in member.
+    let unlocked =
+        crate::routes::site_users::visitor_keys(&app, tenant.id, &site, req.headers()).await;
+    let signed_in =
+        crate::http::cookies::values(req.headers(), crate::routes::site_users::SESSION_COOKIE)
+            .next()
+            .is_some();
+    let unlocked_any = !unlocked.is_empty();
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip());
+    let https = crate::http::client::client_of(peer, req.headers(), &app.trusted_proxies).https;
+    // The crumb cookie, the visitor's cart and, on an order's page, the order.
+    let commerce =
+        crate::pages::commerce::for_page(&app, &found, req.headers(), https, &path, &query).await;
+    let mut set_cookies = commerce.set_cookies;
+    let (cart, order) = (commerce.cart, commerce.order);
+    let personal_commerce = cart.is_some() || order.is_some();
+    // Node clones share their data: the islands read the cart after the render took it.
+    let cart_summary = cart.clone();
+    let page_path = path.clone();
+    let render = {
+        let folder = loaded.folder.clone();
+        move || {
+            let started = Instant::now();
+            let request = renderer::render::Request {
+                path: &path,
+                query: &query,
+                unlocked: &unlocked,
+                cart: cart.as_ref(),
+                order: order.as_ref(),
+            };
+            // A panic becomes the generic error page, on either path below.
+            let page = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                renderer::render::render(&site, &folder, &request)
+            }));
+            (page.ok(), started.elapsed())
+        }
+    };
+    // Most pages render in tens of microseconds: on the async worker, where handing them to
+    // the blocking pool would cost more than the render (see benches/load.sh). A template
+    // that keeps taking longer renders on the blocking pool, so a slow template cannot stall
+    // other requests' I/O, until it keeps being fast again ([`SlowRenders`]).
+    let (page, took) = if loaded.is_slow() {
+        tokio::task::spawn_blocking(render)
+            .await
+            .unwrap_or((None, Duration::ZERO))
+    } else {
+        render()
+    };
+    match loaded.slow_renders.record(took > app.inline_render_limit) {
+        Some(Moved::ToPool) => {
+            tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+        }
+        Some(Moved::Back) => {
+            tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+        }
+        None => {}
+    }
+    let Some(mut page) = page else {
+        tracing::error!(tenant = %tenant.identifier, "rendering panicked");
+        return error_page();
+    };
+    // The page view, by the tracking rules (crate::routes::analytics::page_views), off the page's
+    // path: a queue push.
+    let mut tracked = false;
+    if let Some(queue) = &app.analytics
+        && page.status == 200
+        && page.content_type.starts_with("text/html")
+    {
+        use crate::routes::analytics::page_views;
+        // A signed-in user of the site is a request with an owner token (a store failure
+        // here counts the view rather than failing the page).
+        let role = crate::http::owner::role_of(&app, &tenant, req.headers())
+            .await
+            .ok()
+            .flatten();
+        tracked = page_views::tracked(page.page_type, &page_path, role);
+        if tracked {
+            let (visitor, cookies) = page_views::visitor(
+                req.headers(),
+                page_views::restrictive(&found.content.render),
+                https,
+            );
+            set_cookies.extend(cookies);
+            let host = host_of(&req).unwrap_or_default();
+            let t = page.page_type.unwrap_or_default();
+            page_views::record(
+                queue,
+                tenant.id,
+                &host,
+                &page_path,
+                t,
+                visitor,
+                req.headers(),
+            );
+        }
+    }
+    if page.content_type.starts_with("text/html") {
+        let settings = &found.content.render.website_settings;
+        let facts = crate::pages::islands::PageFacts {
+            currency: found.content.commerce.currency.as_str(),
+            locale: &found.content.language,
+            express_checkout: matches!(
+                settings.pointer(&["storeSettings", "expressCheckout"]),
+                Some(template_lang::value::Node::Bool(true))
+            ),
+            cart: cart_summary.as_ref(),
+            products: &found.content.products,
+            restock_success_text: found.content.restock_success_text.as_deref(),
+            signed_in,
+            analytics: app
+                .analytics
+                .is_some()
+                .then_some(crate::pages::islands::AnalyticsFacts {
+                    tracked,
+                    page_type: page.page_type,
+                }),
+            website_status: tenant.status.code(),
+        };
+        crate::pages::islands::finish_page(&mut page.body, &facts);
+        if let (Some(_), Some(version)) = (&app.dev, found.template_version) {
+            crate::dev::inject(&mut page.body, version.0);
+        }
+    }
+    for e in &page.errors {
+        tracing::warn!(tenant = %tenant.identifier, "template: {e}");
+    }
+    // A lock screen, a member area's join page, any page for a visitor who unlocked
+    // something or is in a member area (protected content may show anywhere: the page
+    // itself, queries, search), a page showing the visitor's cart and an order's page are
+    // never stored by any cache; a page that sets a cookie is never stored by a shared one.
+    use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
+    let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
+        || unlocked_any
+        || personal_commerce;
+    let cache = if personal {
+        "private, no-store"
+    } else if !set_cookies.is_empty() {
+        "private, no-cache"
+    } else {
+        "no-cache"
+    };
+    let mut response = Response::builder()
+        .status(page.status)
+        .header(header::CONTENT_TYPE, page.content_type)
+        .header(header::CACHE_CONTROL, cache)
+        .header(header::VARY, "Cookie");
+    for c in &set_cookies {
+        response = response.header(header::SET_COOKIE, c);
+    }
+    if let Some(location) = &page.location {
+        response = response.header(header::LOCATION, location);
+    }
+    if let Some(t) = page.page_type {
+        response = response.header("x-page-type", t.to_string());
+    }
+    response
+        .body(Body::from(page.body))
+        .unwrap_or_else(|_| error_page())
+}
+
+pub(crate) fn error_page() -> Response {
+    (
+        StatusCode::INTERNAL_SERVER_ERROR,
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        renderer::render::ERROR_PAGE,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_page_without_its_store_is_a_short_plain_503() {
+        let r = no_site(NoSite::Unavailable);
+        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(r.headers()[header::RETRY_AFTER], "5");
+        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-store");
+        assert!(
+            r.headers()[header::CONTENT_TYPE]
+                .to_str()
+                .unwrap()
+                .starts_with("text/plain")
+        );
+        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
+        assert_eq!(&body[..], b"Service Unavailable");
+        let r = no_site(NoSite::UnknownHost);
+        assert_eq!(r.status(), StatusCode::NOT_FOUND);
+        assert!(r.headers().get(header::RETRY_AFTER).is_none());
+    }
+}
