@@ -1,5 +1,5 @@
 //! The API's body parsers, as fuzz targets see them (`fuzz/fuzz_targets/body_*.rs`) and as
-//! `cargo test` replays their corpora (`api/tests/fuzz_corpus.rs`). Each entry is what a
+//! `cargo test` replays their corpora (`api/tests/it/fuzz_corpus.rs`). Each entry is what a
 //! route does with the bytes it is sent before it touches the store: the same
 //! [`crate::http::body::parse`] into the route's own body type, then the checks the
 //! handler makes on what came out. Any input may be refused; none may panic.

@@ -14,6 +14,7 @@
 //! current-thread runtime; the store's blocking thread works only while it is waited on):
 //! nothing else allocates meanwhile.
 
+#[path = "it/support/mod.rs"]
 mod support;
 
 use std::alloc::{GlobalAlloc, Layout};

@@ -3,11 +3,10 @@
 //! * tenant by host (including "no such host", so unknown hosts stay cheap);
 //! * site content ([`SiteContent`]) per tenant, tagged with the content version it was
 //!   loaded at;
-//! * compiled templates: [`TemplateCache`], generic over the renderer's compiled type and
-//!   keyed by `(TenantId, TemplateVersion)`. This crate knows nothing of templates; the
-//!   renderer owns an instance. A new upload gets a new version, so it can never meet a stale
-//!   entry; old versions age out (time-to-idle) or are dropped by
-//!   [`TemplateCache::invalidate_tenant`].
+//! * signing secrets per tenant (they never change).
+//!
+//! Compiled templates are the server's to cache (`api::cache`): this crate knows nothing
+//! of templates.
 //!
 //! Every content write bumps the tenant's `content_version` in the same transaction. The
 //! writing node invalidates its own entries after commit; on PostgreSQL the write also sends
@@ -29,7 +28,7 @@ use std::time::Duration;
 
 use moka::future::Cache;
 
-use crate::ids::{TemplateVersion, TenantId};
+use crate::ids::TenantId;
 use crate::model::{SiteContent, Tenant};
 
 /// What a write changed; decides which caches to drop.
@@ -75,17 +74,24 @@ pub struct CacheBudget {
     pub hosts: u64,
     /// Site content per tenant.
     pub content: u64,
+    /// Signing secrets per tenant ([`SECRET_WEIGHT`] each).
+    pub secrets: u64,
 }
 
 impl Default for CacheBudget {
-    /// 8 MB of hosts (about sixteen thousand, at some 500 bytes each) and 64 MB of content.
+    /// 8 MB of hosts (about sixteen thousand, at some 500 bytes each), 64 MB of content and
+    /// 2 MB of signing secrets (about five thousand).
     fn default() -> Self {
         CacheBudget {
             hosts: 8 << 20,
             content: 64 << 20,
+            secrets: 2 << 20,
         }
     }
 }
+
+/// The weight of one tenant's signing secret: a cache entry, the tenant id and 32 bytes.
+pub const SECRET_WEIGHT: u32 = ENTRY_OVERHEAD as u32 + 8 + 32;
 
 /// What one cache entry costs besides its data: moka's entry, the key, the `Arc`, the
 /// hash-table slot. Measured: about 250 bytes with a small key and an `Arc` value
@@ -204,7 +210,10 @@ impl Caches {
                 .weigher(|_: &TenantId, content: &Arc<SiteContent>| content_weight(content))
                 .time_to_live(ttl)
                 .build(),
-            secrets: moka::sync::Cache::builder().max_capacity(100_000).build(),
+            secrets: moka::sync::Cache::builder()
+                .max_capacity(budget.secrets)
+                .weigher(|_, _| SECRET_WEIGHT)
+                .build(),
             latest: Mutex::new(HashMap::new()),
             synced: AtomicBool::new(true),
             epoch: AtomicU64::new(0),
@@ -280,87 +289,9 @@ impl Caches {
     }
 }
 
-/// A cache of values derived from a tenant's template folder (compiled templates), keyed by
-/// `(TenantId, TemplateVersion)`. Cheap to clone; clones share entries.
-#[derive(Clone)]
-pub struct TemplateCache<V: Send + Sync + 'static> {
-    inner: Cache<(TenantId, TemplateVersion), Arc<V>>,
-}
-
-impl<V: Send + Sync + 'static> TemplateCache<V> {
-    /// A cache holding at most `max_versions` template versions; entries unused for
-    /// `idle` are dropped.
-    pub fn new(max_versions: u64, idle: Duration) -> Self {
-        TemplateCache {
-            inner: Cache::builder()
-                .max_capacity(max_versions)
-                .time_to_idle(idle)
-                .build(),
-        }
-    }
-
-    /// The cached value for this version, or the result of `build` (run once even when many
-    /// requests miss together). Errors are returned and not cached.
-    pub async fn get_or_try_build<E, F>(
-        &self,
-        tenant: TenantId,
-        version: TemplateVersion,
-        build: F,
-    ) -> Result<Arc<V>, Arc<E>>
-    where
-        F: Future<Output = Result<V, E>>,
-        E: Send + Sync + 'static,
-    {
-        self.inner
-            .try_get_with((tenant, version), async move { build.await.map(Arc::new) })
-            .await
-    }
-
-    /// The cached value, if present.
-    pub async fn get(&self, tenant: TenantId, version: TemplateVersion) -> Option<Arc<V>> {
-        self.inner.get(&(tenant, version)).await
-    }
-
-    /// Drops every version of one tenant (e.g. when it is removed).
-    pub async fn invalidate_tenant(&self, tenant: TenantId) {
-        let keys: Vec<_> = self
-            .inner
-            .iter()
-            .map(|(k, _)| *k)
-            .filter(|k| k.0 == tenant)
-            .collect();
-        for k in keys {
-            self.inner.invalidate(&k).await;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[tokio::test]
-    async fn template_cache_builds_once_per_version() {
-        let cache: TemplateCache<String> = TemplateCache::new(100, Duration::from_secs(60));
-        let t = TenantId(1);
-        let a = cache
-            .get_or_try_build::<(), _>(t, TemplateVersion(1), async { Ok("v1".into()) })
-            .await
-            .unwrap();
-        let again = cache
-            .get_or_try_build::<(), _>(t, TemplateVersion(1), async { Ok("other".into()) })
-            .await
-            .unwrap();
-        assert_eq!(*a, "v1");
-        assert_eq!(*again, "v1");
-        let b = cache
-            .get_or_try_build::<(), _>(t, TemplateVersion(2), async { Ok("v2".into()) })
-            .await
-            .unwrap();
-        assert_eq!(*b, "v2");
-        cache.invalidate_tenant(t).await;
-        assert!(cache.get(t, TemplateVersion(1)).await.is_none());
-    }
 
     fn content(tenant: i64, body: usize) -> Arc<SiteContent> {
         Arc::new(
@@ -437,6 +368,7 @@ mod tests {
         let budget = CacheBudget {
             hosts: 1 << 20,
             content: 10 * content_weight(&content(0, 10_000)) as u64,
+            secrets: 1 << 20,
         };
         let c = Caches::with_budget(Duration::from_secs(60), budget);
         for t in 0..100 {

@@ -27,11 +27,10 @@
 //!
 //! # Caches
 //!
-//! Tenant by host and site content ([`Store::site_content`]) are cached here (moka). Compiled
-//! templates are cached by the renderer in a [`TemplateCache`] (generic over the compiled type,
-//! keyed by `(TenantId, TemplateVersion)`), because this crate knows nothing of templates;
-//! the template-version key and its change (a new upload bumps the content version, which
-//! reloads [`Tenant::template_version`]) live here.
+//! Tenant by host, site content ([`Store::site_content`]) and signing secrets are cached
+//! here (moka). Compiled templates are cached by the server (`api::cache`), because this
+//! crate knows nothing of templates; the template-version key and its change (a new upload
+//! bumps the content version, which reloads [`Tenant::template_version`]) live here.
 //!
 //! # Using it
 //!
@@ -114,7 +113,7 @@ mod store;
 #[cfg(feature = "testing")]
 pub mod testing;
 
-pub use cache::{CacheBudget, TemplateCache};
+pub use cache::CacheBudget;
 pub use error::{Result, StoreError};
 pub use ids::{TemplateHash, TemplateVersion, TenantId, new_id, now_ms, secret_digest};
 pub use migrate::MigrationReport;

@@ -110,15 +110,16 @@ impl Default for AppBudget {
     }
 }
 
-/// Splits `total` bytes: 4 % hosts and 2 % template hashes (small entries, one per
-/// tenant), 35 % site content in the store and 40 % its renderer view (the two forms a
-/// visited site is held in), 19 % compiled folders (one per design in use).
+/// Splits `total` bytes: 3 % hosts, 1 % signing secrets and 2 % template hashes (small
+/// entries, one per tenant), 35 % site content in the store and 40 % its renderer view (the
+/// two forms a visited site is held in), 19 % compiled folders (one per design in use).
 pub fn split(total: u64) -> (CacheBudget, AppBudget) {
     let part = |percent: u64| total / 100 * percent;
     (
         CacheBudget {
-            hosts: part(4),
+            hosts: part(3),
             content: part(35),
+            secrets: part(1),
         },
         AppBudget {
             folders: part(19),
@@ -150,7 +151,12 @@ mod tests {
     #[test]
     fn the_split_adds_up_and_weights_grow_with_size() {
         let (store, app) = split(100 << 20);
-        let sum = store.hosts + store.content + app.folders + app.sites + app.template_hashes;
+        let sum = store.hosts
+            + store.secrets
+            + store.content
+            + app.folders
+            + app.sites
+            + app.template_hashes;
         assert_eq!(sum, 100 << 20);
         assert!(folder_weight(200_000, 0) > folder_weight(5_000, 0));
         // Parsed files cost more than public ones kept as they are.

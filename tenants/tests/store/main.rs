@@ -15,4 +15,5 @@ mod keys;
 mod migrations;
 mod rate_limits;
 mod resolution;
+mod tenant_scoping;
 mod visitors;

@@ -1,0 +1,7 @@
+//! The renderer crate's integration tests: one binary (it links once), a module per subject.
+
+mod common;
+
+mod lock_screen;
+mod member_areas;
+mod render_site;
