@@ -3,4 +3,5 @@
 
 pub mod captcha;
 pub mod forms;
+pub mod lock_screen;
 pub mod restock;
