@@ -8,6 +8,7 @@
 //! - [`pages`]: the page pipeline (site → compiled folder → render → islands), and
 //!   [`files`]: a template's public files and combined scripts;
 //! - [`routes`]: the API's route families, one folder or file each;
+//! - [`services`]: the flows the routes translate requests to, free of HTTP;
 //! - [`cache`]: every cache the server keeps, and the budget they share;
 //! - [`email`], [`styles`], [`dev`]: the outbox and mailer, stylesheets, `tessera dev`;
 //! - [`cmd`]: the subcommands.
@@ -23,4 +24,5 @@ pub mod openapi;
 pub mod pages;
 pub mod routes;
 pub mod server;
+pub mod services;
 pub mod styles;

@@ -2,6 +2,8 @@
 //!
 //! - [`Site`]: the request's site, as the server's layer resolved it once (JSON 404 for a
 //!   host no site has, 503 when the store could not say);
+//! - [`Resolved`]: the same finding, site or why there is none, for a route that answers
+//!   "no site" in words of its own (plain text, a page);
 //! - [`Visitor`]: who calls (their address, HTTPS or not), with the request's headers
 //!   (cookies) and URI (query);
 //! - [`Call`]: both, for handlers that need the site and the visitor;
@@ -43,6 +45,20 @@ impl<S: Send + Sync> FromRequestParts<S> for Site {
             Some(Resolved(Err(NoSite::Unavailable))) => Err(ApiError::unavailable()),
             _ => Err(ApiError::not_found("Not Found")),
         }
+    }
+}
+
+/// The layer's finding as it is, never refused: a request the layer did not see has no
+/// site ([`NoSite::UnknownHost`]).
+impl<S: Send + Sync> FromRequestParts<S> for Resolved {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Resolved, Self::Rejection> {
+        Ok(parts
+            .extensions
+            .get::<Resolved>()
+            .cloned()
+            .unwrap_or(Resolved(Err(NoSite::UnknownHost))))
     }
 }
 

@@ -12,7 +12,7 @@
 //! Each attempt costs one Argon2 verification (tens of milliseconds of CPU, on the blocking
 //! pool), so attempts are limited per client address and tenant ([`ATTEMPTS`], a bucket
 //! in the store, so the limit holds across nodes): [`MAX_ATTEMPTS`] at once, then one more
-//! per [`ATTEMPT_WINDOW`]; past that the answer is 429 without a
+//! per [`ATTEMPT_WINDOW`] ([`crate::services::lock_screen`]); past that the answer is 429 without a
 //! verification (an IPv6 client counts by its /64). That stops both guessing and burning
 //! the server's CPU.
 //! Behind a reverse proxy the client is the one the proxy names, when `serve` trusts that
@@ -20,27 +20,29 @@
 //! address and shares one count, and the limit then guards the CPU more than any one
 //! visitor.
 
-use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::Response;
-use hmac::{Hmac, KeyInit, Mac};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use renderer::site::SiteContent;
-use sha2::Sha256;
-use tenants::{RateBucket, TenantId};
+use tenants::{Store, TenantId};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::http::Visitor;
 use crate::http::local_path::local_path;
-use crate::http::signing::from_hex;
+use crate::http::site::{NoSite, Resolved};
 use crate::openapi::SITE_USERS;
 use crate::pages::{error_page, no_site, plain};
 use crate::server::App;
+pub use crate::services::lock_screen::{
+    ATTEMPT_WINDOW, ATTEMPTS, MAX_ATTEMPTS, token, token_matches,
+};
+use crate::services::lock_screen::{AttemptError, attempt};
 
 /// The route of the unlock form.
 pub const UNLOCK_PATH: &str = "/api/lock-screen/unlock";
@@ -51,67 +53,8 @@ pub const COOKIE_PREFIX: &str = "tessera-unlock-";
 /// The largest unlock form body read.
 const MAX_BODY: usize = 16 * 1024;
 
-/// Unlock attempts one client address may make on one tenant at once: plenty for a
-/// visitor who mistypes, few for guessing.
-pub const MAX_ATTEMPTS: u32 = 10;
-
-/// Once those are spent, one more attempt per this long.
-pub const ATTEMPT_WINDOW: Duration = Duration::from_secs(60);
-
 /// The answer to an attempt over the limit.
 pub const TOO_MANY_ATTEMPTS: &str = "Too many password attempts. Please try again in a minute.";
-
-/// The bucket of unlock attempts per (tenant, client address): [`MAX_ATTEMPTS`] in a
-/// burst, then one per [`ATTEMPT_WINDOW`].
-pub const ATTEMPTS: RateBucket = RateBucket {
-    interval: ATTEMPT_WINDOW,
-    burst: MAX_ATTEMPTS,
-};
-
-/// Counts an attempt: `None` when admitted, else how long until one would be. Counted
-/// before the verification runs, so that a burst of parallel attempts cannot all get
-/// through.
-async fn admit(
-    app: &App,
-    tenant: TenantId,
-    client: IpAddr,
-) -> Result<Option<Duration>, tenants::StoreError> {
-    let key = crate::http::limits::bucket_key("unlock", client);
-    app.store.spend_rate(tenant, &key, ATTEMPTS).await
-}
-
-type HmacSha256 = Hmac<Sha256>;
-
-fn mac(password_hash: &str, tenant: TenantId, collection_id: &str) -> HmacSha256 {
-    // HMAC takes keys of any length.
-    let mut m = HmacSha256::new_from_slice(password_hash.as_bytes()).expect("any key length");
-    m.update(format!("{tenant}:{collection_id}").as_bytes());
-    m
-}
-
-/// The unlock token of a collection: hex HMAC-SHA256 keyed by its password hash over
-/// `<tenant id>:<collection id>`.
-pub fn token(password_hash: &str, tenant: TenantId, collection_id: &str) -> String {
-    let bytes = mac(password_hash, tenant, collection_id)
-        .finalize()
-        .into_bytes();
-    hex::encode(bytes)
-}
-
-/// Whether `token` (hex) is the collection's unlock token; compared in constant time.
-pub fn token_matches(
-    password_hash: &str,
-    tenant: TenantId,
-    collection_id: &str,
-    token: &str,
-) -> bool {
-    let Some(bytes) = from_hex(token) else {
-        return false;
-    };
-    mac(password_hash, tenant, collection_id)
-        .verify_slice(&bytes)
-        .is_ok()
-}
 
 /// Ids of the password-protected collections of `site` that the request's unlock cookies
 /// open (each token checked against the collection's current hash).
@@ -154,15 +97,53 @@ fn cookie_safe(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
 }
 
-fn see_other(location: &str, cookie: Option<String>) -> Response {
-    let mut r = Response::builder()
-        .status(StatusCode::SEE_OTHER)
-        .header(header::LOCATION, location)
-        .header(header::CACHE_CONTROL, "no-store");
-    if let Some(c) = cookie {
-        r = r.header(header::SET_COOKIE, c);
+/// An attempt answered: 303 to a path on this site, with the unlock cookie when the
+/// password was right.
+struct SeeOther {
+    location: String,
+    cookie: Option<String>,
+}
+
+impl IntoResponse for SeeOther {
+    fn into_response(self) -> Response {
+        let mut r = Response::builder()
+            .status(StatusCode::SEE_OTHER)
+            .header(header::LOCATION, self.location)
+            .header(header::CACHE_CONTROL, "no-store");
+        if let Some(c) = self.cookie {
+            r = r.header(header::SET_COOKIE, c);
+        }
+        r.body(Body::empty()).unwrap_or_else(|_| error_page())
     }
-    r.body(Body::empty()).unwrap_or_else(|_| error_page())
+}
+
+/// An attempt refused before its password was checked (plain text), or whose check failed
+/// (the server's error page).
+enum Refused {
+    NoSite(NoSite),
+    Plain(StatusCode, &'static str),
+    /// Over the limit: try again after this long.
+    TooMany(Duration),
+    Failed,
+}
+
+impl IntoResponse for Refused {
+    fn into_response(self) -> Response {
+        match self {
+            Refused::NoSite(why) => no_site(why),
+            Refused::Plain(status, text) => plain(status, text),
+            Refused::TooMany(wait) => {
+                let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
+                response.headers_mut().insert(
+                    header::RETRY_AFTER,
+                    // Whole seconds, rounded up.
+                    HeaderValue::from(wait.as_millis().div_ceil(1000).max(1) as u64),
+                );
+                response
+            }
+            Refused::Failed => error_page(),
+        }
+    }
 }
 
 /// The unlock form (read pair by pair; other fields are ignored).
@@ -177,6 +158,69 @@ struct UnlockShape {
     /// A path on this site to go back to (else `/`).
     #[schema(nullable = false)]
     redirect: Option<String>,
+}
+
+/// The unlock form as sent.
+#[derive(Default)]
+struct UnlockForm {
+    collection_id: Option<String>,
+    password: Option<String>,
+    redirect: Option<String>,
+}
+
+/// The form's fields (at most 16 KB, the first 100 pairs read).
+async fn read_form(body: Body) -> Result<UnlockForm, Refused> {
+    let body = match crate::http::body::bytes(body, MAX_BODY).await {
+        Ok(b) => b,
+        Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {
+            return Err(Refused::Plain(e.status, "The form is too large."));
+        }
+        Err(e) if e.status == StatusCode::REQUEST_TIMEOUT => {
+            return Err(Refused::Plain(e.status, "The form was not sent in time."));
+        }
+        Err(_) => {
+            return Err(Refused::Plain(
+                StatusCode::BAD_REQUEST,
+                "The form could not be read.",
+            ));
+        }
+    };
+    let mut form = UnlockForm::default();
+    for (k, v) in form_urlencoded::parse(&body).take(100) {
+        match &*k {
+            "collectionId" => form.collection_id = Some(v.into_owned()),
+            "password" => form.password = Some(v.into_owned()),
+            "redirect" => form.redirect = Some(v.into_owned()),
+            _ => {}
+        }
+    }
+    Ok(form)
+}
+
+/// The collection the form names, its password hash, and the password sent (400 in plain
+/// words when one is missing, or the site has no such locked collection).
+fn named_lock(site: &SiteContent, form: UnlockForm) -> Result<(String, Arc<str>, String), Refused> {
+    let bad = |text| Refused::Plain(StatusCode::BAD_REQUEST, text);
+    let Some(collection_id) = form.collection_id.filter(|c| !c.is_empty()) else {
+        return Err(bad("Missing collectionId."));
+    };
+    let Some(password) = form.password else {
+        return Err(bad("Missing password."));
+    };
+    let Some(hash) = site
+        .collections
+        .iter()
+        .find(|c| c.id() == collection_id)
+        .and_then(|c| c.lock.clone())
+    else {
+        return Err(bad(
+            "Unknown collection: no password-protected collection has this id.",
+        ));
+    };
+    if !cookie_safe(&collection_id) {
+        return Err(bad("This collection's id cannot name an unlock cookie."));
+    }
+    Ok((collection_id, hash, password))
 }
 
 /// The unlock route.
@@ -210,119 +254,49 @@ pub fn routes() -> OpenApiRouter<App> {
             headers(("Retry-After" = u64, description = "Seconds to wait."))),
         (status = 500, description = "The password check failed.", body = String, content_type = "text/html"),
         (status = 503, description = "The store cannot be reached right now.", body = String, content_type = "text/plain")))]
-pub async fn unlock(State(app): State<App>, req: Request) -> Response {
-    let found = match crate::http::site::of_request(&req) {
-        Ok(found) => found,
-        Err(why) => return no_site(why),
-    };
-    let (tenant, site) = (found.tenant.clone(), found.content.render.clone());
+async fn unlock(
+    State(store): State<Store>,
+    Resolved(found): Resolved,
+    visitor: Visitor,
+    body: Body,
+) -> Result<SeeOther, Refused> {
+    let found = found.map_err(Refused::NoSite)?;
+    let (tenant, site) = (&found.tenant, &found.content.render);
+    let form = read_form(body).await?;
+    let location = local_path(form.redirect.as_deref()).to_string();
+    let (collection_id, hash, password) = named_lock(site, form)?;
     // Requests that do not come through the listener (tests calling the router) share one
     // count.
-    let peer = req
-        .extensions()
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    let client = crate::http::client::client_of(peer, req.headers(), &app.trusted_proxies);
-    let body = match crate::http::body::bytes(req.into_body(), MAX_BODY).await {
-        Ok(b) => b,
-        Err(e) if e.status == StatusCode::PAYLOAD_TOO_LARGE => {
-            return plain(e.status, "The form is too large.");
-        }
-        Err(e) if e.status == StatusCode::REQUEST_TIMEOUT => {
-            return plain(e.status, "The form was not sent in time.");
-        }
-        Err(_) => return plain(StatusCode::BAD_REQUEST, "The form could not be read."),
-    };
-    let mut collection_id = None;
-    let mut password = None;
-    let mut redirect = None;
-    for (k, v) in form_urlencoded::parse(&body).take(100) {
-        match &*k {
-            "collectionId" => collection_id = Some(v.into_owned()),
-            "password" => password = Some(v.into_owned()),
-            "redirect" => redirect = Some(v.into_owned()),
-            _ => {}
-        }
-    }
-    let Some(collection_id) = collection_id.filter(|c| !c.is_empty()) else {
-        return plain(StatusCode::BAD_REQUEST, "Missing collectionId.");
-    };
-    let Some(password) = password else {
-        return plain(StatusCode::BAD_REQUEST, "Missing password.");
-    };
-    let Some(hash) = site
-        .collections
-        .iter()
-        .find(|c| c.id() == collection_id)
-        .and_then(|c| c.lock.clone())
-    else {
-        return plain(
-            StatusCode::BAD_REQUEST,
-            "Unknown collection: no password-protected collection has this id.",
-        );
-    };
-    if !cookie_safe(&collection_id) {
-        return plain(
-            StatusCode::BAD_REQUEST,
-            "This collection's id cannot name an unlock cookie.",
-        );
-    }
-    let location = local_path(redirect.as_deref()).to_string();
-    match admit(&app, tenant.id, client.ip).await {
-        Ok(None) => {}
-        Ok(Some(wait)) => {
-            tracing::warn!(tenant = %tenant.identifier, client = %client.ip, "unlock attempts over the limit");
-            let mut response = plain(StatusCode::TOO_MANY_REQUESTS, TOO_MANY_ATTEMPTS);
-            response.headers_mut().insert(
-                header::RETRY_AFTER,
-                // Whole seconds, rounded up.
-                header::HeaderValue::from(wait.as_millis().div_ceil(1000).max(1) as u64),
-            );
-            return response;
-        }
-        Err(e) => {
-            tracing::error!(tenant = %tenant.identifier, error = %e, "counting an unlock attempt failed");
-            return plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
-        }
-    }
-    let check: Arc<str> = hash.clone();
-    let ok =
-        tokio::task::spawn_blocking(move || tenants::password::verify(&password, &check)).await;
-    match ok {
-        Ok(true) => {
-            let cookie = format!(
-                "{COOKIE_PREFIX}{collection_id}={}; Path=/; HttpOnly; SameSite=Lax{}",
-                token(&hash, tenant.id, &collection_id),
+    let client = visitor.client;
+    match attempt(&store, tenant.id, client.ip, &collection_id, hash, password).await {
+        Ok(Some(token)) => Ok(SeeOther {
+            location,
+            cookie: Some(format!(
+                "{COOKIE_PREFIX}{collection_id}={token}; Path=/; HttpOnly; SameSite=Lax{}",
                 if client.https { "; Secure" } else { "" }
-            );
-            see_other(&location, Some(cookie))
-        }
-        Ok(false) => {
+            )),
+        }),
+        Ok(None) => {
             let sep = if location.contains('?') { '&' } else { '?' };
-            let back = format!("{location}{sep}{}=1", renderer::route::LOCK_ERROR_PARAM);
-            see_other(&back, None)
+            Ok(SeeOther {
+                location: format!("{location}{sep}{}=1", renderer::route::LOCK_ERROR_PARAM),
+                cookie: None,
+            })
         }
-        Err(e) => {
+        Err(AttemptError::TooMany(wait)) => {
+            tracing::warn!(tenant = %tenant.identifier, client = %client.ip, "unlock attempts over the limit");
+            Err(Refused::TooMany(wait))
+        }
+        Err(e @ AttemptError::Store(_)) => {
+            tracing::error!(tenant = %tenant.identifier, error = %e, "counting an unlock attempt failed");
+            Err(Refused::Plain(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "Service Unavailable",
+            ))
+        }
+        Err(e @ AttemptError::Check(_)) => {
             tracing::error!(tenant = %tenant.identifier, error = %e, "password check panicked");
-            error_page()
+            Err(Refused::Failed)
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn tokens_are_bound_to_hash_tenant_and_collection() {
-        let t = token("$argon2id$a", TenantId(7), "c1");
-        assert_eq!(t.len(), 64);
-        assert!(token_matches("$argon2id$a", TenantId(7), "c1", &t));
-        assert!(!token_matches("$argon2id$b", TenantId(7), "c1", &t));
-        assert!(!token_matches("$argon2id$a", TenantId(8), "c1", &t));
-        assert!(!token_matches("$argon2id$a", TenantId(7), "c2", &t));
-        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", &t[..62]));
-        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", "zz"));
-        assert!(!token_matches("$argon2id$a", TenantId(7), "c1", ""));
     }
 }

@@ -5,15 +5,16 @@
 //! ("Forms API") lists the shapes.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use axum::extract::{Path, Request, State};
+use axum::body::Body;
+use axum::extract::{FromRequestParts, Path, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+use tenants::Form;
 use tenants::form_answers::{self, UNPARSEABLE};
-use tenants::{Form, StoreError};
 use utoipa::openapi::{ContentBuilder, RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -21,16 +22,15 @@ use utoipa_axum::routes;
 
 mod page_post;
 
-use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::limits::Family;
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::extract::family::FormSubmit;
+use crate::http::{ApiError, Json, Write};
 use crate::openapi::{FORMS, VisitorErrors, WriteErrors};
 use crate::server::App;
-
-/// How long a submission key works (it is asked for on submit, so minutes are plenty).
-pub const KEY_LIFETIME: Duration = Duration::from_secs(30 * 60);
+pub use crate::services::forms::KEY_LIFETIME;
+use crate::services::forms::{Forms, Notice, Sent, SubmitError, is_newsletter, wants_captcha};
 
 /// SPEC.md §8, by status.
 pub const NOT_CONFIGURED: &str = "This form has not been configured yet.";
@@ -89,10 +89,7 @@ fn public_form(f: &Form) -> PublicForm {
         submission_html: s.get("submissionHtml").cloned(),
         success_redirect: s.get("successRedirect").cloned(),
         disclaimer: s.get("disclaimer").cloned(),
-        newsletter: s
-            .get("newsletter")
-            .and_then(Value::as_bool)
-            .unwrap_or(false),
+        newsletter: is_newsletter(f),
         captcha: wants_captcha(f),
     }
 }
@@ -113,33 +110,23 @@ struct TemplateSchema {
 #[utoipa::path(get, path = "/api/template/GetTemplateSchema", tag = FORMS,
     params(("type" = String, Query, description = "Only `form` is served.")),
     responses((status = 200, body = TemplateSchema), VisitorErrors))]
-async fn schema(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            match call.query("type").as_deref() {
-                Some("form") => {}
-                _ => {
-                    return Err(ApiError::field(
-                        "type",
-                        "Only the form schema is served: type=form.",
-                    ));
-                }
-            }
-            let forms = app
-                .store
-                .forms(call.site.tenant.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let body = TemplateSchema {
-                r#type: "form",
-                field_types: field_kinds(),
-                forms: forms.iter().map(public_form).collect(),
-            };
-            Ok(json_response(StatusCode::OK, &json!(body)))
-        }
-        .await,
-    )
+async fn schema(State(app): State<App>, call: Call) -> Result<Json<TemplateSchema>, ApiError> {
+    if call.query("type").as_deref() != Some("form") {
+        return Err(ApiError::field(
+            "type",
+            "Only the form schema is served: type=form.",
+        ));
+    }
+    let forms = app
+        .store
+        .forms(call.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(TemplateSchema {
+        r#type: "form",
+        field_types: field_kinds(),
+        forms: forms.iter().map(public_form).collect(),
+    }))
 }
 
 /// SPEC's 429 wording on a rate-limit refusal (any other error as it is).
@@ -150,19 +137,56 @@ fn in_spec_words(mut e: ApiError) -> ApiError {
     e
 }
 
-/// A write under the form family's limit: the crumb, then the rate.
-async fn begin_write(call: &Call, app: &App) -> Result<(), ApiError> {
-    call.write(app, Family::FormSubmit)
-        .await
-        .map_err(in_spec_words)
+/// A write under the form family's limit ([`Write<FormSubmit>`]: the crumb, then the
+/// rate), refused in SPEC's words.
+struct FormWrite;
+
+impl FromRequestParts<App> for FormWrite {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, ApiError> {
+        Write::<FormSubmit>::from_request_parts(parts, app)
+            .await
+            .map_err(in_spec_words)?;
+        Ok(FormWrite)
+    }
 }
 
 /// The form family's rate alone (a page post has an origin check instead of a crumb).
 async fn within_rate(call: &Call, app: &App) -> Result<(), ApiError> {
     app.limits
-        .check(Family::FormSubmit, call.site.tenant.id, call.client.ip)
+        .check(
+            crate::http::limits::Family::FormSubmit,
+            call.site.tenant.id,
+            call.client.ip,
+        )
         .await
         .map_err(in_spec_words)
+}
+
+/// The flow's refusals in SPEC's words and statuses.
+fn refusal(e: SubmitError) -> ApiError {
+    match e {
+        SubmitError::NotConfigured => ApiError::not_found(NOT_CONFIGURED),
+        SubmitError::Answers(problems) => ApiError::fields(
+            problems
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect(),
+        ),
+        SubmitError::Captcha(r) => ApiError::field("captchaKey", r.message()),
+        SubmitError::KeySpent => ApiError::new(StatusCode::UNAUTHORIZED, UNABLE_TO_SUBMIT),
+        SubmitError::Store(e) => store_failure(&e),
+    }
+}
+
+/// The form flow on the app's store, captcha and outbox.
+fn forms(app: &App) -> Forms<'_> {
+    Forms {
+        store: &app.store,
+        captcha: &app.captcha,
+        outbox: &app.outbox,
+    }
 }
 
 /// A submission key: single use, for 30 minutes.
@@ -188,20 +212,16 @@ impl IntoResponses for KeyErrors {
 #[utoipa::path(post, path = "/api/form/FormSubmissionKey", tag = FORMS,
     security(("crumb" = [])),
     responses((status = 200, body = SubmissionKey), KeyErrors))]
-async fn submission_key(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            begin_write(&call, &app).await?;
-            let key = app
-                .store
-                .create_submission_key(call.site.tenant.id, KEY_LIFETIME.as_millis() as i64)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(StatusCode::OK, &json!(SubmissionKey { key })))
-        }
-        .await,
-    )
+async fn submission_key(
+    State(app): State<App>,
+    call: Call,
+    _: FormWrite,
+) -> Result<Json<SubmissionKey>, ApiError> {
+    let key = forms(&app)
+        .new_key(&call.site)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(SubmissionKey { key }))
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -244,41 +264,11 @@ struct PagePostShape {
     recaptcha_response: Option<String>,
 }
 
-/// The form, or SPEC's 404.
-async fn the_form(app: &App, call: &Call, id: &str) -> Result<Form, ApiError> {
-    app.store
-        .form(call.site.tenant.id, id)
-        .await
-        .map_err(|e| store_failure(&e))?
-        .ok_or_else(|| ApiError::not_found(NOT_CONFIGURED))
-}
-
-/// Whether submissions must pass the captcha (`settings.captcha`).
-fn wants_captcha(form: &Form) -> bool {
-    form.settings.get("captcha").and_then(Value::as_bool) == Some(true)
-}
-
-/// Where the form's submissions are mailed (`settings.storage.email`, the builder's
-/// storage tab), if anywhere.
-fn storage_address(form: &Form) -> Option<&str> {
-    form.settings
-        .get("storage")?
-        .get("email")?
-        .as_str()
-        .filter(|a| form_answers::email_ok(a))
-}
-
 /// The notice of a submission to the storage address: every field's title and answer
 /// ("N/A" when unanswered), replying to the visitor's email when the form asked for one.
-async fn submission_email(
-    app: &App,
-    call: &Call,
-    form: &Form,
-    answers: &Map<String, Value>,
-    page: &Value,
-    to: &str,
-) -> tenants::Email {
-    let rows: Vec<Value> = form
+async fn submission_email(app: &App, call: &Call, n: Notice<'_>) -> tenants::Email {
+    let rows: Vec<Value> = n
+        .form
         .fields
         .as_array()
         .into_iter()
@@ -287,114 +277,38 @@ async fn submission_email(
         .filter_map(|f| {
             let id = f.get("id")?.as_str()?;
             let title = f.get("title").and_then(Value::as_str).unwrap_or(id);
-            let answer = answers.get(id).map_or_else(
+            let answer = n.answers.get(id).map_or_else(
                 || form_answers::NOT_ANSWERED.to_owned(),
                 form_answers::answer_text,
             );
             Some(json!({ "id": id, "title": title, "answer": answer }))
         })
         .collect();
-    let reply_to = form_answers::first_email(&form.fields, answers);
+    let reply_to = form_answers::first_email(&n.form.fields, n.answers);
     let data = json!({
         "website": { "siteTitle": crate::email::site_title(call) },
-        "form": { "id": form.id, "name": form.name },
+        "form": { "id": n.form.id, "name": n.form.name },
         "answers": rows,
-        "page": page,
+        "page": n.page,
         "replyTo": reply_to,
     });
     crate::email::Composer::for_call(app, call).await.email(
         crate::email::compose::FORM_SUBMISSION,
         &data,
-        to,
+        n.to,
         reply_to.clone(),
     )
 }
 
-/// The checked answers, or 400 with every field's problem.
-fn checked(form: &Form, sent: &Map<String, Value>) -> Result<Map<String, Value>, ApiError> {
-    form_answers::check(&form.fields, sent).map_err(|problems| {
-        let errors: Map<String, Value> = problems
-            .into_iter()
-            .map(|(k, v)| (k, Value::String(v)))
-            .collect();
-        ApiError::fields(errors)
-    })
-}
-
-/// What a visitor sent, whichever way it came.
-struct Sent {
-    form_id: String,
-    /// A submission key, or none for a page post (which takes one itself).
-    key: Option<String>,
-    answers: Map<String, Value>,
-    captcha: Option<String>,
-    page: Value,
-}
-
-/// What a saved submission shows next.
-struct Saved {
-    newsletter: bool,
-    public: PublicForm,
-}
-
-/// Checks and stores a submission: the form's answers, then its captcha, then the key
-/// (single use), the submission, the notice to the storage address and, for a newsletter
-/// form, its email on the mailing list, in one transaction.
-async fn submit(app: &App, call: &Call, s: Sent) -> Result<Saved, ApiError> {
-    let form = the_form(app, call, &s.form_id).await?;
-    let answers = checked(&form, &s.answers)?;
-    if wants_captcha(&form) {
-        app.captcha
-            .check(app, call, s.captcha.as_deref())
-            .await
-            .map_err(|r| ApiError::field("captchaKey", r.message()))?;
-    }
-    let t = call.site.tenant.id;
-    let key = match s.key {
-        Some(k) => k,
-        None => app
-            .store
-            .create_submission_key(t, KEY_LIFETIME.as_millis() as i64)
-            .await
-            .map_err(|e| store_failure(&e))?,
-    };
-    let mail = match storage_address(&form) {
-        Some(to) => Some(submission_email(app, call, &form, &answers, &s.page, to).await),
-        None => None,
-    };
-    let stored = Value::Object(answers.clone());
-    let newsletter = form.settings.get("newsletter").and_then(Value::as_bool) == Some(true);
-    let subscriber = newsletter
-        .then(|| form_answers::first_email(&form.fields, &answers))
-        .flatten();
-    match app
-        .store
-        .save_submission(
-            t,
-            &key,
-            &form.id,
-            &stored,
-            &s.page,
-            mail.as_ref(),
-            subscriber.as_deref(),
-        )
+/// Checks and stores a submission to `form` through the flow, its notice written with
+/// the site's email templates; whether the form is a newsletter's.
+async fn submit(app: &App, call: &Call, form: &Form, sent: Sent) -> Result<bool, ApiError> {
+    forms(app)
+        .submit(&call.site, call.client.ip, form, sent, async |n| {
+            submission_email(app, call, n).await
+        })
         .await
-    {
-        Ok(_) => {
-            if mail.is_some() {
-                app.outbox.nudge();
-            }
-        }
-        Err(StoreError::Invalid(_)) => {
-            return Err(ApiError::new(StatusCode::UNAUTHORIZED, UNABLE_TO_SUBMIT));
-        }
-        Err(StoreError::NotFound(_)) => return Err(ApiError::not_found(NOT_CONFIGURED)),
-        Err(e) => return Err(store_failure(&e)),
-    }
-    Ok(Saved {
-        newsletter,
-        public: public_form(&form),
-    })
+        .map_err(refusal)
 }
 
 /// A saved submission: what to show next (the form's settings, null when not set).
@@ -453,47 +367,67 @@ impl IntoResponses for SaveErrors {
         (status = 303, description = "Saved; on to the form's `successRedirect` (from a form-encoded post).",
             headers(("Location" = String, description = "The form's `successRedirect`."))),
         SaveErrors))]
-async fn save(State(app): State<App>, req: Request) -> Response {
-    if page_post::is_page_post(req.headers()) {
-        return page_post::save(&app, req).await;
+async fn save(State(app): State<App>, how: SavePost, body: Body) -> Response {
+    match how {
+        SavePost::Page(call) => page_post::save(&app, call, body).await.into_response(),
+        SavePost::Script(call) => save_json(&app, &call, body).await.into_response(),
     }
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            begin_write(&call, &app).await?;
-            let s: Submission = read_json(body, MAX_JSON_BODY).await?;
-            let parsed: Value = serde_json::from_str(&s.form).unwrap_or(Value::Null);
-            // JSON inside a string: the body's own check for U+0000 saw only its text.
-            crate::http::body::refuse_nul(&parsed, "form")?;
-            let Value::Object(answers) = parsed else {
-                return Err(ApiError::field("form", UNPARSEABLE));
-            };
-            let page = json!({
-                "pageTitle": s.page_title, "pageId": s.page_id, "contentSource": s.content_source,
-                "pagePath": s.page_path, "pagePermissionTypeValue": s.page_permission_type_value,
-            });
-            let sent = Sent {
-                form_id: s.form_id,
-                key: Some(s.key),
-                answers,
-                captcha: s.captcha_key,
-                page,
-            };
-            let saved = submit(&app, &call, sent).await?;
-            let p = saved.public;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(SavedAnswer {
-                    success: true,
-                    newsletter: saved.newsletter,
-                    submission_message: p.submission_message,
-                    submission_html: p.submission_html,
-                    success_redirect: p.success_redirect,
-                }),
-            ))
+}
+
+/// A submission, by how it came: JSON from a script (its site, crumb and rate checked, in
+/// that order, before its body is read), or a page's form-encoded post (its site or why
+/// not, answered as a page; its own checks come next).
+enum SavePost {
+    Script(Call),
+    Page(Result<Call, ApiError>),
+}
+
+impl FromRequestParts<App> for SavePost {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &App) -> Result<Self, ApiError> {
+        if page_post::is_page_post(&parts.headers) {
+            return Ok(SavePost::Page(Call::from_request_parts(parts, app).await));
         }
-        .await,
-    )
+        let call = Call::from_request_parts(parts, app).await?;
+        FormWrite::from_request_parts(parts, app).await?;
+        Ok(SavePost::Script(call))
+    }
+}
+
+/// A submission from a script: the body read after the call's checks, the answers (JSON
+/// in a string) unpacked, then the flow.
+async fn save_json(app: &App, call: &Call, body: Body) -> Result<Json<SavedAnswer>, ApiError> {
+    let s: Submission = read_json(body, MAX_JSON_BODY).await?;
+    let parsed: Value = serde_json::from_str(&s.form).unwrap_or(Value::Null);
+    // JSON inside a string: the body's own check for U+0000 saw only its text.
+    crate::http::body::refuse_nul(&parsed, "form")?;
+    let Value::Object(answers) = parsed else {
+        return Err(ApiError::field("form", UNPARSEABLE));
+    };
+    let page = json!({
+        "pageTitle": s.page_title, "pageId": s.page_id, "contentSource": s.content_source,
+        "pagePath": s.page_path, "pagePermissionTypeValue": s.page_permission_type_value,
+    });
+    let sent = Sent {
+        key: Some(s.key),
+        answers,
+        captcha: s.captcha_key,
+        page,
+    };
+    let form = forms(app)
+        .form(&call.site, &s.form_id)
+        .await
+        .map_err(refusal)?;
+    let newsletter = submit(app, call, &form, sent).await?;
+    let p = public_form(&form);
+    Ok(Json(SavedAnswer {
+        success: true,
+        newsletter,
+        submission_message: p.submission_message,
+        submission_html: p.submission_html,
+        success_redirect: p.success_redirect,
+    }))
 }
 
 /// The answers pass the form's checks.
@@ -522,23 +456,22 @@ impl IntoResponses for ValidateErrors {
     params(("form_id" = String, Path, description = "The form's id.")),
     request_body(content = Object, description = "Field id → answer."),
     responses((status = 200, body = ValidAnswers), ValidateErrors))]
-async fn validate(State(app): State<App>, Path(form_id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            let form = the_form(&app, &call, &form_id).await?;
-            let sent: Value = read_json(body, MAX_JSON_BODY).await?;
-            let Value::Object(sent) = sent else {
-                return Err(ApiError::bad_request(UNPARSEABLE));
-            };
-            checked(&form, &sent)?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(ValidAnswers { valid: true }),
-            ))
-        }
-        .await,
-    )
+async fn validate(
+    State(app): State<App>,
+    Path(form_id): Path<String>,
+    call: Call,
+    body: Body,
+) -> Result<Json<ValidAnswers>, ApiError> {
+    // The form before the body: an unknown form is 404 whatever was sent.
+    let form = forms(&app)
+        .form(&call.site, &form_id)
+        .await
+        .map_err(refusal)?;
+    let Value::Object(sent) = read_json::<Value>(body, MAX_JSON_BODY).await? else {
+        return Err(ApiError::bad_request(UNPARSEABLE));
+    };
+    crate::services::forms::check_answers(&form, &sent).map_err(refusal)?;
+    Ok(Json(ValidAnswers { valid: true }))
 }
 
 /// The form routes.

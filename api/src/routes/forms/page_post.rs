@@ -9,12 +9,11 @@
 //! which stops other sites from posting on a visitor's behalf.
 
 use axum::body::Body;
-use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value, json};
 
-use super::{Sent, submit, the_form, within_rate};
+use super::{Sent, forms, refusal, submit, within_rate};
 use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, bytes};
 use crate::http::call::Call;
@@ -110,16 +109,48 @@ pub fn answers_from_pairs(fields: &Value, pairs: &[(String, String)]) -> Map<Str
     out
 }
 
-/// A small page of its own (the answer to a post is not one of the site's pages).
-fn page(status: StatusCode, title: &str, body: &str, back: Option<&str>) -> Response {
-    let back = back.map_or_else(String::new, |b| {
-        format!("<p><a href=\"{}\">Back to the form</a></p>", escape(b))
-    });
-    small_page::page(status, title, &format!("{body}{back}"))
+/// The answer to a page's post: a small page of its own (the answer to a post is not one
+/// of the site's pages), with a link back to the form when there is one, or 303 on to the
+/// form's `successRedirect`.
+pub enum Answer {
+    Page {
+        status: StatusCode,
+        title: &'static str,
+        /// HTML, already escaped.
+        body: String,
+        back: Option<String>,
+    },
+    SeeOther(String),
+}
+
+impl IntoResponse for Answer {
+    fn into_response(self) -> Response {
+        match self {
+            Answer::Page {
+                status,
+                title,
+                body,
+                back,
+            } => {
+                let back = back.map_or_else(String::new, |b| {
+                    format!("<p><a href=\"{}\">Back to the form</a></p>", escape(&b))
+                });
+                small_page::page(status, title, &format!("{body}{back}"))
+            }
+            Answer::SeeOther(to) => {
+                let mut r = Response::new(Body::empty());
+                *r.status_mut() = StatusCode::SEE_OTHER;
+                if let Ok(v) = HeaderValue::from_str(&to) {
+                    r.headers_mut().insert(header::LOCATION, v);
+                }
+                r
+            }
+        }
+    }
 }
 
 /// The page of a refused post: field problems by title, or the message.
-fn problem_page(e: &ApiError, fields: &Value, back: Option<&str>) -> Response {
+fn problem_page(e: &ApiError, fields: &Value, back: Option<String>) -> Answer {
     let title_of = |id: &str| -> String {
         if id == "captchaKey" {
             return "Captcha".to_owned();
@@ -157,17 +188,22 @@ fn problem_page(e: &ApiError, fields: &Value, back: Option<&str>) -> Response {
             escape(message)
         ),
     };
-    page(e.status, "Your form was not sent", &body, back)
+    Answer::Page {
+        status: e.status,
+        title: "Your form was not sent",
+        body,
+        back,
+    }
 }
 
-/// A form post from a page without JavaScript.
-pub async fn save(app: &App, req: Request) -> Response {
-    let (call, body) = match Call::begin(app, req).await {
+/// A form post from a page without JavaScript: its call (or why there is none), then its
+/// origin, the form family's rate, the body, the form and the flow, each refusal a page.
+pub async fn save(app: &App, call: Result<Call, ApiError>, body: Body) -> Answer {
+    let call = match call {
         Ok(c) => c,
         Err(e) => return problem_page(&e, &Value::Null, None),
     };
     let back = referring_path(&call);
-    let back = back.as_deref();
     if !same_origin(&call) {
         let e = ApiError::new(StatusCode::FORBIDDEN, FOREIGN_ORIGIN);
         return problem_page(&e, &Value::Null, None);
@@ -175,11 +211,7 @@ pub async fn save(app: &App, req: Request) -> Response {
     if let Err(e) = within_rate(&call, app).await {
         return problem_page(&e, &Value::Null, back);
     }
-    let raw = match bytes(body, MAX_JSON_BODY).await {
-        Ok(b) => b,
-        Err(e) => return problem_page(&e, &Value::Null, back),
-    };
-    let pairs = match crate::http::body::form_pairs(&raw) {
+    let pairs = match read_pairs(body).await {
         Ok(p) => p,
         Err(e) => return problem_page(&e, &Value::Null, back),
     };
@@ -189,45 +221,59 @@ pub async fn save(app: &App, req: Request) -> Response {
             .find(|(k, _)| k == name)
             .map(|(_, v)| v.clone())
     };
-    let form_id = param("formId").unwrap_or_default();
-    let form = match the_form(app, &call, &form_id).await {
+    let form = match forms(app)
+        .form(&call.site, &param("formId").unwrap_or_default())
+        .await
+    {
         Ok(f) => f,
-        Err(e) => return problem_page(&e, &Value::Null, back),
+        Err(e) => return problem_page(&refusal(e), &Value::Null, back),
     };
     let sent = Sent {
-        form_id,
         key: None,
         answers: answers_from_pairs(&form.fields, &pairs),
         captcha: param("captchaKey").or_else(|| param("g-recaptcha-response")),
         page: json!({ "pagePath": back, "contentSource": "c", "noScript": true }),
     };
-    match submit(app, &call, sent).await {
-        Ok(saved) => {
-            let p = &saved.public;
-            let text = |v: &Option<Value>| v.as_ref().and_then(Value::as_str).map(str::to_owned);
-            if let Some(to) = text(&p.success_redirect).filter(|u| safe_redirect(u)) {
-                let mut r = Response::new(Body::empty());
-                *r.status_mut() = StatusCode::SEE_OTHER;
-                if let Ok(v) = HeaderValue::from_str(&to) {
-                    r.headers_mut().insert(header::LOCATION, v);
-                }
-                return r;
-            }
-            let message = text(&p.submission_message).unwrap_or_else(|| "Thank you!".to_owned());
-            let html = text(&p.submission_html).unwrap_or_default();
-            let body = format!(
-                "<div class=\"form-submission-text\" role=\"status\">{}</div>\
-                 <div class=\"form-submission-html\">{html}</div>",
-                escape(&message)
-            );
-            let title = if saved.newsletter {
-                "You're signed up"
-            } else {
-                "Thank you"
-            };
-            page(StatusCode::OK, title, &body, back)
-        }
+    match submit(app, &call, &form, sent).await {
+        Ok(newsletter) => sent_page(&form, newsletter, back),
         Err(e) => problem_page(&e, &form.fields, back),
+    }
+}
+
+/// The body's pairs (at most [`MAX_JSON_BODY`] bytes).
+async fn read_pairs(body: Body) -> Result<Vec<(String, String)>, ApiError> {
+    let raw = bytes(body, MAX_JSON_BODY).await?;
+    crate::http::body::form_pairs(&raw)
+}
+
+/// What a saved post shows: on to the form's `successRedirect` when it is a safe one, else
+/// its submission message and HTML.
+fn sent_page(form: &tenants::Form, newsletter: bool, back: Option<String>) -> Answer {
+    let setting = |k: &str| {
+        form.settings
+            .get(k)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    if let Some(to) = setting("successRedirect").filter(|u| safe_redirect(u)) {
+        return Answer::SeeOther(to);
+    }
+    let message = setting("submissionMessage").unwrap_or_else(|| "Thank you!".to_owned());
+    let html = setting("submissionHtml").unwrap_or_default();
+    let body = format!(
+        "<div class=\"form-submission-text\" role=\"status\">{}</div>\
+         <div class=\"form-submission-html\">{html}</div>",
+        escape(&message)
+    );
+    Answer::Page {
+        status: StatusCode::OK,
+        title: if newsletter {
+            "You're signed up"
+        } else {
+            "Thank you"
+        },
+        body,
+        back,
     }
 }
 
