@@ -23,4 +23,5 @@ pub mod openapi;
 pub mod pages;
 pub mod routes;
 pub mod server;
+pub mod services;
 pub mod styles;

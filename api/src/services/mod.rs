@@ -1,0 +1,5 @@
+//! Flows that take more than one step, as functions with typed errors that take plain
+//! arguments (the store, the site, what was asked) and know nothing of HTTP: the route
+//! families translate requests to them and their errors back to answers.
+
+pub mod owner;
