@@ -189,3 +189,108 @@ pub async fn add_category(
             e => AddCategoryError::Store(e),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An embedded store in a fresh directory with harbor-lane imported, and its tenant.
+    async fn harbor() -> (Store, TenantId, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("tessera-store-setup-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&tenants::StoreConfig::Embedded {
+            data_dir: dir.clone(),
+        })
+        .await
+        .unwrap();
+        let fixture =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
+        tenants::import::import_dir(&store, &fixture, &mut |_| {})
+            .await
+            .unwrap();
+        let tenant = store
+            .tenant_by_identifier("harbor-lane")
+            .await
+            .unwrap()
+            .unwrap()
+            .id;
+        (store, tenant, dir)
+    }
+
+    fn asked(title: &str, add_to_navigation: bool) -> StoreRequest {
+        StoreRequest {
+            title: title.into(),
+            add_to_navigation,
+            ..StoreRequest::default()
+        }
+    }
+
+    #[tokio::test]
+    async fn stores_are_checked_in_spec_order_and_made_whole_or_not_at_all() {
+        let (store, tenant, dir) = harbor().await;
+        // The navigations are read only when the store goes into one.
+        let unread = || async { panic!("navigations read") };
+        for (title, want) in [("  ", "NoTitle"), (&*"x".repeat(201), "LongTitle")] {
+            let e = create_store(&store, tenant, unread(), asked(title, true))
+                .await
+                .unwrap_err();
+            assert_eq!(format!("{e:?}"), want);
+        }
+        let collections = || async { store.site_content(tenant).await.unwrap().collections.len() };
+        let before = collections().await;
+        let none = async { Ok(Vec::new()) };
+        let e = create_store(&store, tenant, none, asked("Shop", true))
+            .await
+            .unwrap_err();
+        assert!(matches!(e, CreateStoreError::NoMainNavigation), "{e:?}");
+        assert_eq!(collections().await, before);
+
+        let main = async { Ok(vec![("mainNav".to_owned(), "Main".to_owned())]) };
+        let made = create_store(&store, tenant, main, asked(" Pots ", true))
+            .await
+            .unwrap();
+        assert_eq!(made.navigation.as_deref(), Some("mainNav"));
+        assert_eq!(made.made.collection.title, "Pots");
+        assert_eq!(made.made.root_category.kind, ROOT);
+        assert_eq!(collections().await, before + 1);
+
+        let store_id = made.made.collection.id.clone();
+        let category = |name: &str, rendering: &str, index: Option<i64>| CategoryRequest {
+            display_name: name.into(),
+            page_rendering: rendering.into(),
+            display_index: index,
+            kind: "CATEGORY".into(),
+            parent_category_id: made.made.root_category.id.clone(),
+        };
+        for (asked, want) in [
+            (category(" ", "", None), "NoName"),
+            (category(&"x".repeat(26), "", None), "LongName"),
+            (category("Cups", "TABLE", None), "BadRendering"),
+            (category("Cups", "", Some(-1)), "BadIndex"),
+        ] {
+            let e = add_category(&store, tenant, store_id.clone(), asked)
+                .await
+                .unwrap_err();
+            assert_eq!(format!("{e:?}"), want);
+        }
+        let cups = add_category(&store, tenant, store_id.clone(), category("Cups", "", None))
+            .await
+            .unwrap();
+        assert_eq!(
+            (cups.page_rendering.as_str(), cups.display_index),
+            (LIST_VIEW, 1)
+        );
+        let again = add_category(&store, tenant, store_id.clone(), category("Cups", "", None));
+        assert!(matches!(again.await, Err(AddCategoryError::Exists)));
+        let root = CategoryRequest {
+            display_name: "Another root".into(),
+            ..CategoryRequest::default()
+        };
+        let e = add_category(&store, tenant, store_id, root)
+            .await
+            .unwrap_err();
+        assert!(matches!(e, AddCategoryError::RootExists), "{e:?}");
+        store.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
