@@ -51,7 +51,8 @@ pub fn routes() -> OpenApiRouter<App> {
 }
 
 /// The path's `website_id` is the call's site (404 otherwise): listed after the owner
-/// check and before the body, which is read only for the site's own website.
+/// check and before the body, which is read only for the site's own website. (The
+/// handlers list `Path` first, as before: a path that does not decode is refused first.)
 struct ThisWebsite;
 
 impl FromRequestParts<App> for ThisWebsite {
@@ -120,7 +121,7 @@ struct StoreCreated {
         OwnerErrors))]
 async fn create_store(
     State(app): State<App>,
-    Path(_website_id): Path<String>,
+    Path(_): Path<String>,
     owner: Owner<area::Store, Change>,
     _: ThisWebsite,
     Json(b): Json<StoreBody>,
@@ -230,7 +231,7 @@ pub(crate) struct CategoryBody {
         OwnerErrors))]
 async fn create_category(
     State(app): State<App>,
-    Path((_website_id, collection_id)): Path<(String, String)>,
+    Path((_, collection_id)): Path<(String, String)>,
     owner: Owner<area::Store, Change>,
     _: ThisWebsite,
     Json(b): Json<CategoryBody>,
