@@ -11,6 +11,8 @@
 //!   family `F` spent (403 `crumbFail`, 429);
 //! - [`Owner<A, X>`](Owner): an owner call: a live token of this site whose role may read
 //!   (`X` = [`Read`]) or change ([`Write`]) area `A` (401, 403);
+//! - [`OwnerToken`]: an owner call whose area the handler learns later (the role of its
+//!   token, checked with [`OwnerToken::may`]);
 //! - [`Json<T>`]: a JSON body of at most [`MAX_JSON_BODY`] bytes, its rejection our JSON
 //!   error naming the field; as an answer, JSON that no cache keeps.
 //!
@@ -241,6 +243,57 @@ where
             role,
             _what: PhantomData,
         })
+    }
+}
+
+/// An owner call whose area is known only once the handler has found what it touches (a
+/// collection's items are the store's or the content's): the call, and the role of its
+/// token when it carries a live one of this site. Nothing is refused here: the handler
+/// asks [`OwnerToken::may`] once it knows the area.
+pub struct OwnerToken {
+    pub call: Call,
+    pub role: Option<u8>,
+}
+
+impl OwnerToken {
+    /// The role, when it may `access` `area`: 401 without a live token of this site, 403
+    /// when the role may not (as [`Owner`] refuses).
+    pub fn may(&self, area: Area, access: Access) -> Result<u8, ApiError> {
+        use super::owner::{FORBIDDEN, UNAUTHORIZED, allows, role_name};
+        let Some(role) = self.role else {
+            let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
+            e.body["ownerAuthRequired"] = true.into();
+            return Err(e);
+        };
+        if !allows(role, area, access) {
+            let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
+            e.body["role"] = role_name(role).into();
+            return Err(e);
+        }
+        Ok(role)
+    }
+}
+
+impl std::ops::Deref for OwnerToken {
+    type Target = Call;
+    fn deref(&self) -> &Call {
+        &self.call
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for OwnerToken
+where
+    App: FromRef<S>,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let call = Call::from_request_parts(parts, state).await?;
+        let app = App::from_ref(state);
+        let role = super::owner::role_of(&app, &call.site.tenant, &call.headers)
+            .await
+            .map_err(|e| super::error::store_failure(&e))?;
+        Ok(OwnerToken { call, role })
     }
 }
 

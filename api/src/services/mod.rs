@@ -1,7 +1,9 @@
-//! Flows that take more than one step of the store (and their typed errors), free of HTTP:
-//! route families translate a request into one of them and its error back into an answer.
+//! Flows that take more than one step, as functions with typed errors that take plain
+//! arguments (the store, the site, what was asked) and know nothing of HTTP: the route
+//! families translate requests to them and their errors back to answers.
 
 pub mod captcha;
 pub mod forms;
 pub mod lock_screen;
+pub mod owner;
 pub mod restock;

@@ -16,20 +16,21 @@
 //! is never reused).
 
 use axum::body::Body;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use serde::Serialize;
-use serde_json::json;
+use tenants::Store;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Deleted, refused};
-use crate::http::ApiError;
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, Read, area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
@@ -148,49 +149,43 @@ fn asset_json(a: &tenants::Asset) -> AssetAnswer {
         (status = 415, body = crate::openapi::ErrorBody, description = "Not an image or PDF \
             this site takes: \"The file {fileName} does not appear to be a supported image or \
             PDF file.\"")))]
-async fn upload(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
-            let name = file_name(&call)?;
-            let declared = call
-                .headers
-                .get(header::CONTENT_LENGTH)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<usize>().ok());
-            if declared.is_some_and(|n| n > MAX_BYTES) {
-                return Err(ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    too_large(&name),
-                ));
+async fn upload(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Change>,
+    body: Body,
+) -> Result<Created<AssetAnswer>, ApiError> {
+    let name = file_name(&owner)?;
+    let declared = owner
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BYTES) {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            too_large(&name),
+        ));
+    }
+    let bytes = crate::http::body::bytes(body, MAX_BYTES)
+        .await
+        .map_err(|e| {
+            if e.status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, too_large(&name))
+            } else {
+                e
             }
-            let bytes = crate::http::body::bytes(body, MAX_BYTES)
-                .await
-                .map_err(|e| {
-                    if e.status == StatusCode::PAYLOAD_TOO_LARGE {
-                        ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, too_large(&name))
-                    } else {
-                        e
-                    }
-                })?;
-            let Some(kind) = sniff(&bytes) else {
-                return Err(ApiError::new(
-                    StatusCode::UNSUPPORTED_MEDIA_TYPE,
-                    unsupported(&name),
-                ));
-            };
-            let asset = app
-                .store
-                .put_asset(call.site.tenant.id, &name, kind, bytes.to_vec())
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::CREATED,
-                &json!(asset_json(&asset)),
-            ))
-        }
-        .await,
-    )
+        })?;
+    let Some(kind) = sniff(&bytes) else {
+        return Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            unsupported(&name),
+        ));
+    };
+    let asset = store
+        .put_asset(owner.site.tenant.id, &name, kind, bytes.to_vec())
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Created(asset_json(&asset)))
 }
 
 /// `GET /api/owner/assets`: the site's uploaded files.
@@ -198,20 +193,17 @@ async fn upload(State(app): State<App>, req: Request) -> Response {
     operation_id = "owner.list_assets",
     security(("ownerToken" = [])),
     responses((status = 200, body = AssetList), OwnerErrors))]
-async fn list(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
-            let assets = app
-                .store
-                .assets(call.site.tenant.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let assets: Vec<_> = assets.iter().map(asset_json).collect();
-            Ok(json_response(StatusCode::OK, &json!(AssetList { assets })))
-        }
-        .await,
-    )
+async fn list(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Read>,
+) -> Result<Json<AssetList>, ApiError> {
+    let assets = store
+        .assets(owner.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(AssetList {
+        assets: assets.iter().map(asset_json).collect(),
+    }))
 }
 
 /// `DELETE /api/owner/assets/{id}`: deletes an uploaded file (its URL stops working).
@@ -220,21 +212,16 @@ async fn list(State(app): State<App>, req: Request) -> Response {
     params(("id" = String, Path, description = "The file's id.")),
     security(("ownerToken" = [])),
     responses((status = 200, body = Deleted), OwnerErrors))]
-async fn remove(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Content, Access::Write).await?;
-            app.store
-                .delete_asset(call.site.tenant.id, &id)
-                .await
-                .map_err(|e| refused(&e, NO_ASSET))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(Deleted { deleted: id }),
-            ))
-        }
-        .await,
-    )
+async fn remove(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: Owner<area::Content, Change>,
+) -> Result<Json<Deleted>, ApiError> {
+    store
+        .delete_asset(owner.site.tenant.id, &id)
+        .await
+        .map_err(|e| refused(&e, NO_ASSET))?;
+    Ok(Json(Deleted { deleted: id }))
 }
 
 /// `GET /_tessera/files/{id}/{name}`: an uploaded file of the request's site.
@@ -255,38 +242,31 @@ async fn remove(State(app): State<App>, Path(id): Path<String>, req: Request) ->
         (status = 503, body = crate::openapi::ErrorBody,
             description = "The store cannot be reached right now.")))]
 async fn serve(
-    State(app): State<App>,
+    State(store): State<Store>,
     Path((id, _name)): Path<(String, String)>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let found = app
-                .store
-                .asset(call.site.tenant.id, &id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let Some((asset, bytes)) = found else {
-                return Err(ApiError::not_found(NO_ASSET));
-            };
-            let mut r = Response::new(Body::from(bytes));
-            let h = r.headers_mut();
-            if let Ok(v) = HeaderValue::from_str(&asset.content_type) {
-                h.insert(header::CONTENT_TYPE, v);
-            }
-            h.insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("public, max-age=31536000, immutable"),
-            );
-            h.insert(
-                header::X_CONTENT_TYPE_OPTIONS,
-                HeaderValue::from_static("nosniff"),
-            );
-            Ok(r)
-        }
-        .await,
-    )
+    site: Site,
+) -> Result<Response, ApiError> {
+    let found = store
+        .asset(site.tenant.id, &id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let Some((asset, bytes)) = found else {
+        return Err(ApiError::not_found(NO_ASSET));
+    };
+    let mut r = Response::new(Body::from(bytes));
+    let h = r.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&asset.content_type) {
+        h.insert(header::CONTENT_TYPE, v);
+    }
+    h.insert(
+        header::CACHE_CONTROL,
+        HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    Ok(r)
 }
 
 #[cfg(test)]

@@ -19,24 +19,25 @@
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
 //! collection. The item's collection is the path's; an update keeps it.
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tenants::commerce::money::MAX_PRICE_MINOR;
 use tenants::store_setup::PRODUCTS_TYPE;
-use tenants::{Collection, Item};
+use tenants::{Collection, Item, SiteContent, Store};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Deleted, refused, site_content};
-use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::json_response;
-use crate::http::owner::{Access, Area, begin, require};
+use crate::http::extract::{OwnerToken, Read, area};
+use crate::http::owner::{Access, Area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
@@ -115,56 +116,50 @@ struct CollectionSummary {
 /// Items (an item is the import format's item, as stored).
 #[derive(Serialize, ToSchema)]
 #[schema(as = OwnerItemList)]
-struct ItemList<'a> {
+struct ItemList {
     #[schema(value_type = Vec<Object>)]
-    items: Vec<&'a Item>,
+    items: Vec<Item>,
 }
 
 /// `GET /api/owner/collections`: the site's collections.
 #[utoipa::path(get, path = "/api/owner/collections", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = CollectionList), OwnerErrors))]
-async fn collections(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
-            let site = site_content(&app, &call).await?;
-            let collections = site
-                .collections
-                .iter()
-                .map(|c| CollectionSummary {
-                    id: c.id.clone(),
-                    url_id: c.url_id.clone(),
-                    title: c.title.clone(),
-                    kind: c.kind,
-                    type_name: c.type_name.clone(),
-                    enabled: c.enabled,
-                    items: site.items_of(&c.id).count(),
-                })
-                .collect();
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(CollectionList { collections }),
-            ))
-        }
-        .await,
-    )
+async fn collections(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Read>,
+) -> Result<Json<CollectionList>, ApiError> {
+    let site = site_content(&store, owner.site.tenant.id).await?;
+    let collections = site
+        .collections
+        .iter()
+        .map(|c| CollectionSummary {
+            id: c.id.clone(),
+            url_id: c.url_id.clone(),
+            title: c.title.clone(),
+            kind: c.kind,
+            type_name: c.type_name.clone(),
+            enabled: c.enabled,
+            items: site.items_of(&c.id).count(),
+        })
+        .collect();
+    Ok(Json(CollectionList { collections }))
 }
 
 /// The path's collection of the call's site, once the caller's role may `access` it.
 async fn collection_for(
-    app: &App,
-    call: &Call,
+    store: &Store,
+    owner: &OwnerToken,
     id: &str,
     access: Access,
-) -> Result<(std::sync::Arc<tenants::SiteContent>, Collection), ApiError> {
-    let site = site_content(app, call).await?;
+) -> Result<(Arc<SiteContent>, Collection), ApiError> {
+    let site = site_content(store, owner.site.tenant.id).await?;
     let Some(c) = site.collection(id).cloned() else {
         // Not found for anyone who may read content at all; others learn nothing.
-        require(app, call, Area::Content, Access::Read).await?;
+        owner.may(Area::Content, Access::Read)?;
         return Err(ApiError::not_found(NO_COLLECTION));
     };
-    require(app, call, area_of(&c), access).await?;
+    owner.may(area_of(&c), access)?;
     Ok((site, c))
 }
 
@@ -175,16 +170,15 @@ async fn collection_for(
     responses((status = 200, body = ItemList,
         description = "Its items (a store's need the store role; the others, content's)."),
         OwnerErrors))]
-async fn items(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = crate::http::call::Call::begin(&app, req).await?;
-            let (site, c) = collection_for(&app, &call, &id, Access::Read).await?;
-            let items: Vec<&Item> = site.items_of(&c.id).collect();
-            Ok(json_response(StatusCode::OK, &json!(ItemList { items })))
-        }
-        .await,
-    )
+async fn items(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+) -> Result<Json<ItemList>, ApiError> {
+    let (site, c) = collection_for(&store, &owner, &id, Access::Read).await?;
+    Ok(Json(ItemList {
+        items: site.items_of(&c.id).cloned().collect(),
+    }))
 }
 
 /// An item body as the owner sends it.
@@ -204,8 +198,8 @@ pub(crate) fn parse_item(body: Value) -> Result<Item, ApiError> {
 
 /// What is wrong with `item` as an item of `c`, by field.
 fn check_item(
-    call: &Call,
-    site: &tenants::SiteContent,
+    call_site: &Site,
+    site: &SiteContent,
     c: &Collection,
     item: &Item,
     id: &str,
@@ -248,7 +242,7 @@ fn check_item(
         if item.variants.is_empty() {
             bad("variants", NO_VARIANTS);
         }
-        let currency = call.site.content.commerce.currency.as_str();
+        let currency = call_site.content.commerce.currency.as_str();
         for (i, v) in item.variants.iter().enumerate() {
             let at = |f: &str| format!("variants[{i}].{f}");
             if v.sku.trim().is_empty() {
@@ -292,59 +286,58 @@ fn check_item(
     security(("ownerToken" = [])),
     responses((status = 201, body = Object, description = "The item as stored, with its id."),
         OwnerErrors))]
-async fn create_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
-            let (site, c) = collection_for(&app, &call, &id, Access::Write).await?;
-            let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
-            item.collection_id = c.id.clone();
-            check_item(&call, &site, &c, &item, "")?;
-            let count = site.items_of(&c.id).count();
-            if is_store(&c) && count >= MAX_PRODUCTS {
-                return Err(ApiError::bad_request(TOO_MANY_PRODUCTS));
-            }
-            if c.ordering == "user-orderable" && count >= MAX_ITEMS {
-                return Err(ApiError::bad_request(TOO_MANY_ITEMS));
-            }
-            if item.position == 0 {
-                item.position = site.items_of(&c.id).map(|i| i.position).max().unwrap_or(0) + 1;
-            }
-            let now = tenants::now_ms();
-            item.added_on = now;
-            item.updated_on = now;
-            if item.publish_on == 0 {
-                item.publish_on = now;
-            }
-            item.id = app
-                .store
-                .put_item(call.site.tenant.id, &item)
-                .await
-                .map_err(|e| refused(&e, NO_COLLECTION))?;
-            Ok(json_response(StatusCode::CREATED, &json!(item)))
-        }
-        .await,
-    )
+async fn create_item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Created<Item>, ApiError> {
+    let (site, c) = collection_for(&store, &owner, &id, Access::Write).await?;
+    // The body is read once the role may write to this collection.
+    let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+    item.collection_id = c.id.clone();
+    check_item(&owner.site, &site, &c, &item, "")?;
+    let count = site.items_of(&c.id).count();
+    if is_store(&c) && count >= MAX_PRODUCTS {
+        return Err(ApiError::bad_request(TOO_MANY_PRODUCTS));
+    }
+    if c.ordering == "user-orderable" && count >= MAX_ITEMS {
+        return Err(ApiError::bad_request(TOO_MANY_ITEMS));
+    }
+    if item.position == 0 {
+        item.position = site.items_of(&c.id).map(|i| i.position).max().unwrap_or(0) + 1;
+    }
+    let now = tenants::now_ms();
+    item.added_on = now;
+    item.updated_on = now;
+    if item.publish_on == 0 {
+        item.publish_on = now;
+    }
+    item.id = store
+        .put_item(owner.site.tenant.id, &item)
+        .await
+        .map_err(|e| refused(&e, NO_COLLECTION))?;
+    Ok(Created(item))
 }
 
 /// The path's item of the call's site, with its collection, once the role may `access` it.
 async fn item_for(
-    app: &App,
-    call: &Call,
+    store: &Store,
+    owner: &OwnerToken,
     id: &str,
     access: Access,
-) -> Result<(std::sync::Arc<tenants::SiteContent>, Collection, Item), ApiError> {
-    let site = site_content(app, call).await?;
+) -> Result<(Arc<SiteContent>, Collection, Item), ApiError> {
+    let site = site_content(store, owner.site.tenant.id).await?;
     let found = site
         .items
         .iter()
         .find(|i| i.id == id)
         .and_then(|i| Some((site.collection(&i.collection_id)?.clone(), i.clone())));
     let Some((c, item)) = found else {
-        require(app, call, Area::Content, Access::Read).await?;
+        owner.may(Area::Content, Access::Read)?;
         return Err(ApiError::not_found(NO_ITEM));
     };
-    require(app, call, area_of(&c), access).await?;
+    owner.may(area_of(&c), access)?;
     Ok((site, c, item))
 }
 
@@ -355,25 +348,25 @@ async fn item_for(
         creating one."),
     security(("ownerToken" = [])),
     responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
-async fn update_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
-            let (site, c, old) = item_for(&app, &call, &id, Access::Write).await?;
-            let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
-            item.id = old.id.clone();
-            item.collection_id = c.id.clone();
-            item.added_on = old.added_on;
-            item.updated_on = tenants::now_ms();
-            check_item(&call, &site, &c, &item, &id)?;
-            app.store
-                .put_item(call.site.tenant.id, &item)
-                .await
-                .map_err(|e| refused(&e, NO_ITEM))?;
-            Ok(json_response(StatusCode::OK, &json!(item)))
-        }
-        .await,
-    )
+async fn update_item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Json<Item>, ApiError> {
+    let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
+    // The body is read once the role may write to the item's collection.
+    let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+    item.id = old.id.clone();
+    item.collection_id = c.id.clone();
+    item.added_on = old.added_on;
+    item.updated_on = tenants::now_ms();
+    check_item(&owner.site, &site, &c, &item, &id)?;
+    store
+        .put_item(owner.site.tenant.id, &item)
+        .await
+        .map_err(|e| refused(&e, NO_ITEM))?;
+    Ok(Json(item))
 }
 
 /// `DELETE /api/owner/items/{id}`: deletes an item.
@@ -381,22 +374,17 @@ async fn update_item(State(app): State<App>, Path(id): Path<String>, req: Reques
     params(("id" = String, Path, description = "The item's id.")),
     security(("ownerToken" = [])),
     responses((status = 200, body = Deleted), OwnerErrors))]
-async fn delete_item(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = crate::http::call::Call::begin(&app, req).await?;
-            item_for(&app, &call, &id, Access::Write).await?;
-            app.store
-                .delete_item(call.site.tenant.id, &id)
-                .await
-                .map_err(|e| refused(&e, NO_ITEM))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(Deleted { deleted: id }),
-            ))
-        }
-        .await,
-    )
+async fn delete_item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+) -> Result<Json<Deleted>, ApiError> {
+    item_for(&store, &owner, &id, Access::Write).await?;
+    store
+        .delete_item(owner.site.tenant.id, &id)
+        .await
+        .map_err(|e| refused(&e, NO_ITEM))?;
+    Ok(Json(Deleted { deleted: id }))
 }
 
 /// A variant's new stock.
@@ -428,36 +416,33 @@ struct StockSet {
     params(("id" = String, Path, description = "The product's item id.")),
     request_body = StockBody, security(("ownerToken" = [])),
     responses((status = 200, body = StockSet), OwnerErrors))]
-async fn set_stock(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = crate::http::call::Call::begin(&app, req).await?;
-            let (_, c, item) = item_for(&app, &call, &id, Access::Write).await?;
-            // A store's item: `item_for` checked the role may change the store.
-            if !is_store(&c) {
-                return Err(ApiError::not_found(NO_ITEM));
-            }
-            let b: StockBody = read_json(body, MAX_JSON_BODY).await?;
-            let Some(current) = item.variants.iter().find(|v| v.sku == b.sku) else {
-                return Err(ApiError::field("sku", NO_VARIANT));
-            };
-            let quantity = b.quantity.unwrap_or(current.qty_in_stock);
-            if quantity < 0 {
-                return Err(ApiError::field("quantity", BAD_STOCK));
-            }
-            app.store
-                .set_stock(call.site.tenant.id, &id, &b.sku, quantity, b.unlimited)
-                .await
-                .map_err(|e| refused(&e, NO_VARIANT))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(StockSet {
-                    sku: b.sku,
-                    quantity,
-                    unlimited: b.unlimited,
-                }),
-            ))
-        }
-        .await,
-    )
+async fn set_stock(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Json<StockSet>, ApiError> {
+    let (_, c, item) = item_for(&store, &owner, &id, Access::Write).await?;
+    // A store's item: `item_for` checked the role may change the store.
+    if !is_store(&c) {
+        return Err(ApiError::not_found(NO_ITEM));
+    }
+    // The body is read once the item is known to be a product the role may change.
+    let b: StockBody = read_json(body, MAX_JSON_BODY).await?;
+    let Some(current) = item.variants.iter().find(|v| v.sku == b.sku) else {
+        return Err(ApiError::field("sku", NO_VARIANT));
+    };
+    let quantity = b.quantity.unwrap_or(current.qty_in_stock);
+    if quantity < 0 {
+        return Err(ApiError::field("quantity", BAD_STOCK));
+    }
+    store
+        .set_stock(owner.site.tenant.id, &id, &b.sku, quantity, b.unlimited)
+        .await
+        .map_err(|e| refused(&e, NO_VARIANT))?;
+    Ok(Json(StockSet {
+        sku: b.sku,
+        quantity,
+        unlimited: b.unlimited,
+    }))
 }

@@ -13,21 +13,18 @@
 //! translation provider's connection (`connection`, from the import) is what `DELETE`
 //! removes; the languages stay.
 
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
+use tenants::{Store, TenantId};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::site_content;
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, Read, area};
+use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
@@ -47,8 +44,8 @@ pub fn routes() -> OpenApiRouter<App> {
 }
 
 /// The stored settings as an object (`{}` when never set).
-async fn stored(app: &App, call: &Call) -> Result<Map<String, Value>, ApiError> {
-    let content = site_content(app, call).await?;
+async fn stored(store: &Store, tenant: TenantId) -> Result<Map<String, Value>, ApiError> {
+    let content = site_content(store, tenant).await?;
     Ok(content
         .multilingual
         .as_object()
@@ -88,22 +85,16 @@ struct MultilingualSettings {
 #[utoipa::path(get, path = "/api/multilingual/settings", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = MultilingualSettings), OwnerErrors))]
-async fn settings(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Languages, Access::Read).await?;
-            let m = stored(&app, &call).await?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(MultilingualSettings {
-                    default_language: call.site.content.language.clone(),
-                    languages: languages_of(&m),
-                    connection: connection_of(&m),
-                }),
-            ))
-        }
-        .await,
-    )
+async fn settings(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Read>,
+) -> Result<Json<MultilingualSettings>, ApiError> {
+    let m = stored(&store, owner.site.tenant.id).await?;
+    Ok(Json(MultilingualSettings {
+        default_language: owner.site.content.language.clone(),
+        languages: languages_of(&m),
+        connection: connection_of(&m),
+    }))
 }
 
 /// Whether the site is multilingual.
@@ -121,23 +112,17 @@ struct MultilingualStatus {
 #[utoipa::path(get, path = "/api/multilingual/status", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = MultilingualStatus), OwnerErrors))]
-async fn status(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Languages, Access::Read).await?;
-            let m = stored(&app, &call).await?;
-            let count = languages_of(&m).as_array().map_or(0, Vec::len);
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(MultilingualStatus {
-                    enabled: count > 0,
-                    language_count: count,
-                    connected: !connection_of(&m).is_null(),
-                }),
-            ))
-        }
-        .await,
-    )
+async fn status(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Read>,
+) -> Result<Json<MultilingualStatus>, ApiError> {
+    let m = stored(&store, owner.site.tenant.id).await?;
+    let count = languages_of(&m).as_array().map_or(0, Vec::len);
+    Ok(Json(MultilingualStatus {
+        enabled: count > 0,
+        language_count: count,
+        connected: !connection_of(&m).is_null(),
+    }))
 }
 
 /// The site's languages.
@@ -152,20 +137,14 @@ struct LanguageList {
 #[utoipa::path(get, path = "/api/multilingual/languages", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = LanguageList), OwnerErrors))]
-async fn languages(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Languages, Access::Read).await?;
-            let m = stored(&app, &call).await?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(LanguageList {
-                    languages: languages_of(&m)
-                }),
-            ))
-        }
-        .await,
-    )
+async fn languages(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Read>,
+) -> Result<Json<LanguageList>, ApiError> {
+    let m = stored(&store, owner.site.tenant.id).await?;
+    Ok(Json(LanguageList {
+        languages: languages_of(&m),
+    }))
 }
 
 /// The site's new languages.
@@ -251,25 +230,20 @@ pub(crate) fn check_languages(list: &Value) -> Result<Vec<Value>, ApiError> {
     request_body = LanguagesBody, security(("ownerToken" = [])),
     responses((status = 200, body = LanguagesSaved, description = "As stored (canonical tags)."),
         OwnerErrors))]
-async fn put_languages(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Languages, Access::Write).await?;
-            let b: LanguagesBody = read_json(body, MAX_JSON_BODY).await?;
-            let languages = check_languages(&b.languages)?;
-            let mut m = stored(&app, &call).await?;
-            m.insert("languages".into(), Value::Array(languages.clone()));
-            app.store
-                .put_multilingual(call.site.tenant.id, &Value::Object(m))
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(LanguagesSaved { languages }),
-            ))
-        }
-        .await,
-    )
+async fn put_languages(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Change>,
+    Json(b): Json<LanguagesBody>,
+) -> Result<Json<LanguagesSaved>, ApiError> {
+    let languages = check_languages(&b.languages)?;
+    let tenant = owner.site.tenant.id;
+    let mut m = stored(&store, tenant).await?;
+    m.insert("languages".into(), Value::Array(languages.clone()));
+    store
+        .put_multilingual(tenant, &Value::Object(m))
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(LanguagesSaved { languages }))
 }
 
 /// The connection is gone.
@@ -286,24 +260,19 @@ struct Disconnected {
 #[utoipa::path(delete, path = "/api/multilingual/connection", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = Disconnected), OwnerErrors))]
-async fn disconnect(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Languages, Access::Write).await?;
-            let mut m = stored(&app, &call).await?;
-            if m.remove("connection").is_some() {
-                app.store
-                    .put_multilingual(call.site.tenant.id, &Value::Object(m))
-                    .await
-                    .map_err(|e| store_failure(&e))?;
-            }
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(Disconnected { connected: false }),
-            ))
-        }
-        .await,
-    )
+async fn disconnect(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Change>,
+) -> Result<Json<Disconnected>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let mut m = stored(&store, tenant).await?;
+    if m.remove("connection").is_some() {
+        store
+            .put_multilingual(tenant, &Value::Object(m))
+            .await
+            .map_err(|e| store_failure(&e))?;
+    }
+    Ok(Json(Disconnected { connected: false }))
 }
 
 #[cfg(test)]

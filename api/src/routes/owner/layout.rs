@@ -15,22 +15,20 @@
 //! `memberAreaId` (a declared member area) and `items` (one level of children). A
 //! navigation holds at most 100 links.
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::Response;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tenants::HeaderFooter;
+use tenants::{HeaderFooter, Store};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{refused, site_content};
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, Read, area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
@@ -59,15 +57,26 @@ pub fn routes() -> OpenApiRouter<App> {
 
 /// The template's navigations, `(name, title)` in `template.conf` order (none without a
 /// template).
-pub async fn navigations(app: &App, call: &Call) -> Result<Vec<(String, String)>, ApiError> {
-    let t = &call.site.tenant;
-    let loaded = crate::pages::folders::load_folder(app, &call.site)
-        .await
-        .map_err(|e| {
-            tracing::error!(tenant = %t.identifier, error = %e, "loading the template failed");
-            ApiError::unavailable()
-        })?;
+pub(crate) async fn template_navigations(
+    app: &App,
+    site: &Site,
+) -> Result<Vec<(String, String)>, crate::pages::folders::FolderError> {
+    let loaded = crate::pages::folders::load_folder(app, site).await?;
     Ok(loaded.map_or_else(Vec::new, |l| l.folder.navigations.clone()))
+}
+
+/// A template that could not be loaded: logged, and answered with 503.
+pub(crate) fn template_unavailable(site: &Site, e: &dyn std::fmt::Display) -> ApiError {
+    let t = &site.tenant;
+    tracing::error!(tenant = %t.identifier, error = %e, "loading the template failed");
+    ApiError::unavailable()
+}
+
+/// [`template_navigations`], a failure answered with 503.
+async fn navigations(app: &App, site: &Site) -> Result<Vec<(String, String)>, ApiError> {
+    template_navigations(app, site)
+        .await
+        .map_err(|e| template_unavailable(site, &e))
 }
 
 /// The site's navigations, in the template's order.
@@ -94,30 +103,25 @@ struct LayoutNavigation {
 #[utoipa::path(get, path = "/api/commondata/GetSiteLayout", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = SiteLayout), OwnerErrors))]
-async fn site_layout(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
-            let content = site_content(&app, &call).await?;
-            let layout: Vec<LayoutNavigation> = navigations(&app, &call)
-                .await?
-                .into_iter()
-                .map(|(name, title)| LayoutNavigation {
-                    links: content.navigation(&name).to_vec(),
-                    identifier: name,
-                    title,
-                })
-                .collect();
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(SiteLayout {
-                    layout,
-                    template_id: call.site.template_version.map(|v| v.0.to_string()),
-                }),
-            ))
-        }
-        .await,
-    )
+async fn site_layout(
+    State(app): State<App>,
+    owner: Owner<area::Content, Read>,
+) -> Result<Json<SiteLayout>, ApiError> {
+    let site = &owner.site;
+    let content = site_content(&app.store, site.tenant.id).await?;
+    let layout: Vec<LayoutNavigation> = navigations(&app, site)
+        .await?
+        .into_iter()
+        .map(|(name, title)| LayoutNavigation {
+            links: content.navigation(&name).to_vec(),
+            identifier: name,
+            title,
+        })
+        .collect();
+    Ok(Json(SiteLayout {
+        layout,
+        template_id: site.template_version.map(|v| v.0.to_string()),
+    }))
 }
 
 /// A navigation's new links.
@@ -339,68 +343,58 @@ fn check_links(
         (status = 409, body = crate::openapi::ErrorBody,
             description = "`templateId` is not the site's template version any more."),
         OwnerErrors))]
-async fn update_navigation(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
-            let b: NavigationBody = read_json(body, MAX_JSON_BODY).await?;
-            let name = b.field_name.trim();
-            if !navigations(&app, &call)
-                .await?
-                .iter()
-                .any(|(n, _)| n == name)
-            {
-                return Err(ApiError::field("fieldName", NO_SUCH_NAVIGATION));
-            }
-            if let Some(t) = b.template_id.as_deref().filter(|t| !t.is_empty())
-                && call
-                    .site
-                    .template_version
-                    .map(|v| v.0.to_string())
-                    .as_deref()
-                    != Some(t)
-            {
-                return Err(ApiError::new(StatusCode::CONFLICT, WRONG_TEMPLATE));
-            }
-            let content = site_content(&app, &call).await?;
-            let areas = tenants::member_areas::member_areas(&content.settings.website_settings)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|a| a.id)
-                .collect();
-            let to = Targets {
-                collections: &content,
-                areas,
-            };
-            let mut errors = Map::new();
-            let mut count = 0;
-            let items = if b.navigation.items.is_null() {
-                json!([])
-            } else {
-                b.navigation.items
-            };
-            let links = check_links(&items, "navigation.items", 0, &to, &mut count, &mut errors);
-            if count > MAX_LINKS {
-                errors.insert("navigation.items".into(), TOO_MANY.into());
-            }
-            if !errors.is_empty() {
-                return Err(ApiError::fields(errors));
-            }
-            let links = Value::Array(links);
-            app.store
-                .put_navigation(call.site.tenant.id, name, &links)
-                .await
-                .map_err(|e| refused(&e, NO_SUCH_NAVIGATION))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(NavigationSaved {
-                    identifier: name.to_owned(),
-                    items: links,
-                }),
-            ))
-        }
-        .await,
-    )
+async fn update_navigation(
+    State(app): State<App>,
+    owner: Owner<area::Content, Change>,
+    Json(b): Json<NavigationBody>,
+) -> Result<Json<NavigationSaved>, ApiError> {
+    let site = &owner.site;
+    let name = b.field_name.trim();
+    if !navigations(&app, site)
+        .await?
+        .iter()
+        .any(|(n, _)| n == name)
+    {
+        return Err(ApiError::field("fieldName", NO_SUCH_NAVIGATION));
+    }
+    if let Some(t) = b.template_id.as_deref().filter(|t| !t.is_empty())
+        && site.template_version.map(|v| v.0.to_string()).as_deref() != Some(t)
+    {
+        return Err(ApiError::new(StatusCode::CONFLICT, WRONG_TEMPLATE));
+    }
+    let content = site_content(&app.store, site.tenant.id).await?;
+    let areas = tenants::member_areas::member_areas(&content.settings.website_settings)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|a| a.id)
+        .collect();
+    let to = Targets {
+        collections: &content,
+        areas,
+    };
+    let mut errors = Map::new();
+    let mut count = 0;
+    let items = if b.navigation.items.is_null() {
+        json!([])
+    } else {
+        b.navigation.items
+    };
+    let links = check_links(&items, "navigation.items", 0, &to, &mut count, &mut errors);
+    if count > MAX_LINKS {
+        errors.insert("navigation.items".into(), TOO_MANY.into());
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(errors));
+    }
+    let links = Value::Array(links);
+    app.store
+        .put_navigation(site.tenant.id, name, &links)
+        .await
+        .map_err(|e| refused(&e, NO_SUCH_NAVIGATION))?;
+    Ok(Json(NavigationSaved {
+        identifier: name.to_owned(),
+        items: links,
+    }))
 }
 
 /// The header and footer objects.
@@ -416,26 +410,20 @@ struct HeaderFooterAnswer {
 #[utoipa::path(get, path = "/api/site-header-footer", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = HeaderFooterAnswer), OwnerErrors))]
-async fn header_footer(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Content, Access::Read).await?;
-            let content = site_content(&app, &call).await?;
-            Ok(json_response(
-                StatusCode::OK,
-                &hf_json(&content.header_footer),
-            ))
-        }
-        .await,
-    )
+async fn header_footer(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Read>,
+) -> Result<Json<HeaderFooterAnswer>, ApiError> {
+    let content = site_content(&store, owner.site.tenant.id).await?;
+    Ok(Json(hf_answer(&content.header_footer)))
 }
 
-fn hf_json(hf: &HeaderFooter) -> Value {
+fn hf_answer(hf: &HeaderFooter) -> HeaderFooterAnswer {
     let object = |v: &Value| if v.is_object() { v.clone() } else { json!({}) };
-    json!(HeaderFooterAnswer {
+    HeaderFooterAnswer {
         header: object(&hf.header),
         footer: object(&hf.footer),
-    })
+    }
 }
 
 /// The new header and footer.
@@ -453,24 +441,21 @@ pub(crate) struct HeaderFooterBody {
 #[utoipa::path(put, path = "/api/site-header-footer", tag = OWNER,
     request_body = HeaderFooterBody, security(("ownerToken" = [])),
     responses((status = 200, body = HeaderFooterAnswer, description = "As stored."), OwnerErrors))]
-async fn put_header_footer(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Content, Access::Write).await?;
-            let b: HeaderFooterBody = read_json(body, MAX_JSON_BODY).await?;
-            if !b.header.is_object() || !b.footer.is_object() {
-                return Err(ApiError::bad_request(NOT_OBJECTS));
-            }
-            let hf = HeaderFooter {
-                header: b.header,
-                footer: b.footer,
-            };
-            app.store
-                .put_header_footer(call.site.tenant.id, &hf)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(StatusCode::OK, &hf_json(&hf)))
-        }
-        .await,
-    )
+async fn put_header_footer(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Change>,
+    Json(b): Json<HeaderFooterBody>,
+) -> Result<Json<HeaderFooterAnswer>, ApiError> {
+    if !b.header.is_object() || !b.footer.is_object() {
+        return Err(ApiError::bad_request(NOT_OBJECTS));
+    }
+    let hf = HeaderFooter {
+        header: b.header,
+        footer: b.footer,
+    };
+    store
+        .put_header_footer(owner.site.tenant.id, &hf)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(hf_answer(&hf)))
 }

@@ -7,19 +7,16 @@
 //! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{submissions}` oldest first |
 //! | `GET /api/owner/subscribers` | forms, read | `{subscribers}` |
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::extract::{Path, State};
 use serde::Serialize;
-use serde_json::json;
+use tenants::Store;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::ApiError;
-use crate::http::call::respond;
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::error::store_failure;
+use crate::http::extract::{Read, area};
+use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
 
@@ -45,23 +42,19 @@ struct OrderList {
 #[utoipa::path(get, path = "/api/owner/orders", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = OrderList), OwnerErrors))]
-async fn orders(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Orders, Access::Read).await?;
-            let orders = app
-                .store
-                .orders(call.site.tenant.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let orders: Vec<_> = orders
-                .iter()
-                .map(|o| crate::routes::commerce::json::order_view(o, &call.site))
-                .collect();
-            Ok(json_response(StatusCode::OK, &json!(OrderList { orders })))
-        }
-        .await,
-    )
+async fn orders(
+    State(store): State<Store>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<OrderList>, ApiError> {
+    let orders = store
+        .orders(owner.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let orders = orders
+        .iter()
+        .map(|o| crate::routes::commerce::json::order_view(o, &owner.site))
+        .collect();
+    Ok(Json(OrderList { orders }))
 }
 
 /// The site's forms.
@@ -85,36 +78,25 @@ struct FormSummary {
 #[utoipa::path(get, path = "/api/owner/forms", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = FormList), OwnerErrors))]
-async fn forms(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Forms, Access::Read).await?;
-            let tenant = call.site.tenant.id;
-            let forms = app
-                .store
-                .forms(tenant)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let counts = app
-                .store
-                .form_submission_counts(tenant)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let out = forms
-                .into_iter()
-                .map(|f| FormSummary {
-                    submissions: counts.get(&f.id).copied().unwrap_or(0),
-                    id: f.id,
-                    name: f.name,
-                })
-                .collect();
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(FormList { forms: out }),
-            ))
-        }
-        .await,
-    )
+async fn forms(
+    State(store): State<Store>,
+    owner: Owner<area::Forms, Read>,
+) -> Result<Json<FormList>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let forms = store.forms(tenant).await.map_err(|e| store_failure(&e))?;
+    let counts = store
+        .form_submission_counts(tenant)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let forms = forms
+        .into_iter()
+        .map(|f| FormSummary {
+            submissions: counts.get(&f.id).copied().unwrap_or(0),
+            id: f.id,
+            name: f.name,
+        })
+        .collect();
+    Ok(Json(FormList { forms }))
 }
 
 /// A form's submissions.
@@ -132,34 +114,23 @@ struct SubmissionList {
     security(("ownerToken" = [])),
     responses((status = 200, body = SubmissionList), OwnerErrors))]
 async fn submissions(
-    State(app): State<App>,
+    State(store): State<Store>,
     Path(form_id): Path<String>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Forms, Access::Read).await?;
-            let tenant = call.site.tenant.id;
-            let form = app
-                .store
-                .form(tenant, &form_id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            if form.is_none() {
-                return Err(ApiError::not_found(NO_FORM));
-            }
-            let subs = app
-                .store
-                .form_submissions(tenant, &form_id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(SubmissionList { submissions: subs }),
-            ))
-        }
-        .await,
-    )
+    owner: Owner<area::Forms, Read>,
+) -> Result<Json<SubmissionList>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let form = store
+        .form(tenant, &form_id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    if form.is_none() {
+        return Err(ApiError::not_found(NO_FORM));
+    }
+    let submissions = store
+        .form_submissions(tenant, &form_id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(SubmissionList { submissions }))
 }
 
 /// The newsletter's subscribers.
@@ -174,20 +145,13 @@ struct SubscriberList {
 #[utoipa::path(get, path = "/api/owner/subscribers", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = SubscriberList), OwnerErrors))]
-async fn subscribers(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Forms, Access::Read).await?;
-            let subs = app
-                .store
-                .subscribers(call.site.tenant.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(SubscriberList { subscribers: subs }),
-            ))
-        }
-        .await,
-    )
+async fn subscribers(
+    State(store): State<Store>,
+    owner: Owner<area::Forms, Read>,
+) -> Result<Json<SubscriberList>, ApiError> {
+    let subscribers = store
+        .subscribers(owner.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(SubscriberList { subscribers }))
 }

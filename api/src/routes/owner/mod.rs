@@ -10,6 +10,10 @@
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
+//! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
+//! `Json<T>`); store creation and template uploads are flows of
+//! [`crate::services::owner`], which the handlers translate to and from HTTP.
+//!
 //! Every change goes through the store, which bumps the site's content version, so every
 //! node serves it at once.
 
@@ -17,8 +21,10 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
+use tenants::{Store, TenantId};
+
 use crate::http::ApiError;
-use crate::http::call::Call;
+use crate::http::error::store_failure;
 use crate::server::App;
 
 pub mod assets;
@@ -58,15 +64,15 @@ pub struct Deleted {
     pub deleted: String,
 }
 
-/// The call's site as stored (cached per content version).
+/// A site as stored (cached per content version).
 pub async fn site_content(
-    app: &App,
-    call: &Call,
+    store: &Store,
+    tenant: TenantId,
 ) -> Result<std::sync::Arc<tenants::SiteContent>, ApiError> {
-    app.store
-        .site_content(call.site.tenant.id)
+    store
+        .site_content(tenant)
         .await
-        .map_err(|e| crate::http::error::store_failure(&e))
+        .map_err(|e| store_failure(&e))
 }
 
 /// A refusal from the store as the owner reads it: `NotFound` as 404 with `missing`,
@@ -75,6 +81,6 @@ pub fn refused(e: &tenants::StoreError, missing: &str) -> ApiError {
     match e {
         tenants::StoreError::NotFound(_) => ApiError::not_found(missing),
         tenants::StoreError::Invalid(m) => ApiError::bad_request(m.clone()),
-        e => crate::http::error::store_failure(e),
+        e => store_failure(e),
     }
 }

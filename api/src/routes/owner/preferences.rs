@@ -15,24 +15,23 @@
 //! never take the store's carts down. A GET of a namespace stored before these checks that
 //! does not pass them says so in `errors` (the store reads as if it were not set).
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::extract::{FromRequestParts, Path, State};
+use axum::http::request::Parts;
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
+use tenants::commerce::settings::check_namespace;
+use tenants::{Store, TenantId};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::refused;
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, Read, area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
-use tenants::commerce::settings::check_namespace;
 
 pub const BAD_NAMESPACE: &str = "A namespace is 1-64 letters, digits, '-', '_' or '.'.";
 pub const NOT_AN_OBJECT: &str = "Preferences are a JSON object.";
@@ -52,15 +51,32 @@ fn namespace_ok(n: &str) -> Result<(), ApiError> {
     }
 }
 
+/// The path's namespace, of a shape a namespace may have (404 otherwise): listed after the
+/// owner check and before the body. (The handlers list `Path` first too: a path that does
+/// not decode is refused before the owner check.)
+struct Namespace(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for Namespace {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        let Ok(Path(n)) = Path::<String>::from_request_parts(parts, state).await else {
+            return Err(ApiError::not_found(BAD_NAMESPACE));
+        };
+        namespace_ok(&n)?;
+        Ok(Namespace(n))
+    }
+}
+
 /// A namespace's preferences.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct CommercePreferences<'a> {
-    website_id: &'a str,
-    namespace: &'a str,
+struct CommercePreferences {
+    website_id: String,
+    namespace: String,
     /// Name → value; no value is null or "".
     #[schema(value_type = Object)]
-    preferences: &'a Map<String, Value>,
+    preferences: Map<String, Value>,
     /// Path → problem, when the stored preferences do not pass the store's rules (stored
     /// before they were checked): the store reads the namespace as if it were not set.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -70,12 +86,12 @@ struct CommercePreferences<'a> {
 
 /// The store's rules for one namespace, on the site's settings (its currency).
 async fn check(
-    app: &App,
-    call: &Call,
+    store: &Store,
+    tenant: TenantId,
     namespace: &str,
     prefs: &Map<String, Value>,
 ) -> Result<(), ApiError> {
-    let site = super::site_content(app, call).await?;
+    let site = super::site_content(store, tenant).await?;
     check_namespace(&site.settings.website_settings, namespace, prefs).map_err(|e| {
         let mut errors = Map::new();
         errors.insert(e.path, Value::String(e.reason));
@@ -84,20 +100,17 @@ async fn check(
 }
 
 fn answer(
-    call: &Call,
-    namespace: &str,
-    prefs: &Map<String, Value>,
+    site: &Site,
+    namespace: String,
+    prefs: Map<String, Value>,
     errors: Option<Map<String, Value>>,
-) -> Response {
-    json_response(
-        StatusCode::OK,
-        &json!(CommercePreferences {
-            website_id: &call.site.content.website_id,
-            namespace,
-            preferences: prefs,
-            errors,
-        }),
-    )
+) -> Json<CommercePreferences> {
+    Json(CommercePreferences {
+        website_id: site.content.website_id.clone(),
+        namespace,
+        preferences: prefs,
+        errors,
+    })
 }
 
 /// Empty values (null and "") as the store drops them, so what is checked is what is kept.
@@ -113,28 +126,26 @@ fn without_empty(mut prefs: Map<String, Value>) -> Map<String, Value> {
         description = "`checkout`, `merchandising`, `store` … (404 for another shape).")),
     security(("ownerToken" = [])),
     responses((status = 200, body = CommercePreferences), OwnerErrors))]
-async fn read(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = begin(&app, req, Area::Store, Access::Read).await?;
-            namespace_ok(&namespace)?;
-            let prefs = app
-                .store
-                .commerce_preferences(call.site.tenant.id, &namespace)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            // Only a stored namespace is checked: an unknown one is simply empty.
-            let errors = match prefs.is_empty() {
-                true => None,
-                false => check(&app, &call, &namespace, &prefs)
-                    .await
-                    .err()
-                    .and_then(|e| e.body["errors"].as_object().cloned()),
-            };
-            Ok(answer(&call, &namespace, &prefs, errors))
-        }
-        .await,
-    )
+async fn read(
+    State(store): State<Store>,
+    Path(_): Path<String>,
+    owner: Owner<area::Store, Read>,
+    Namespace(namespace): Namespace,
+) -> Result<Json<CommercePreferences>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let prefs = store
+        .commerce_preferences(tenant, &namespace)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    // Only a stored namespace is checked: an unknown one is simply empty.
+    let errors = match prefs.is_empty() {
+        true => None,
+        false => check(&store, tenant, &namespace, &prefs)
+            .await
+            .err()
+            .and_then(|e| e.body["errors"].as_object().cloned()),
+    };
+    Ok(answer(&owner.site, namespace, prefs, errors))
 }
 
 /// `PUT /api/v1/commerce-preferences/{namespace}`: replaces a namespace's preferences.
@@ -147,28 +158,26 @@ async fn read(State(app): State<App>, Path(namespace): Path<String>, req: Reques
             rules for the namespace: 400 with `errors` by path (`coupons.codes[0].percent`)."),
     security(("ownerToken" = [])),
     responses((status = 200, body = CommercePreferences, description = "As stored."), OwnerErrors))]
-async fn write(State(app): State<App>, Path(namespace): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Store, Access::Write).await?;
-            namespace_ok(&namespace)?;
-            let Value::Object(prefs) = read_json::<Value>(body, MAX_JSON_BODY).await? else {
-                return Err(ApiError::bad_request(NOT_AN_OBJECT));
-            };
-            let prefs = without_empty(prefs);
-            check(&app, &call, &namespace, &prefs).await?;
-            let tenant = call.site.tenant.id;
-            app.store
-                .put_commerce_preferences(tenant, &namespace, &prefs)
-                .await
-                .map_err(|e| refused(&e, BAD_NAMESPACE))?;
-            let stored = app
-                .store
-                .commerce_preferences(tenant, &namespace)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(answer(&call, &namespace, &stored, None))
-        }
-        .await,
-    )
+async fn write(
+    State(store): State<Store>,
+    Path(_): Path<String>,
+    owner: Owner<area::Store, Change>,
+    Namespace(namespace): Namespace,
+    Json(body): Json<Value>,
+) -> Result<Json<CommercePreferences>, ApiError> {
+    let Value::Object(prefs) = body else {
+        return Err(ApiError::bad_request(NOT_AN_OBJECT));
+    };
+    let prefs = without_empty(prefs);
+    let tenant = owner.site.tenant.id;
+    check(&store, tenant, &namespace, &prefs).await?;
+    store
+        .put_commerce_preferences(tenant, &namespace, &prefs)
+        .await
+        .map_err(|e| refused(&e, BAD_NAMESPACE))?;
+    let stored = store
+        .commerce_preferences(tenant, &namespace)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(answer(&owner.site, namespace, stored, None))
 }

@@ -12,25 +12,24 @@
 //! navigation (the first of the template's layout). A site whose template has no
 //! navigation answers 409 "Unable to find site main navigation" and nothing is created.
 
-use axum::extract::{Path, Request, State};
+use axum::extract::{FromRequestParts, Path, RawPathParams, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::http::request::Parts;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
-use tenants::store_setup::{LIST_VIEW, ROOT};
-use tenants::{Category, NewStore, StoreError};
+use tenants::Category;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{layout, refused};
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond};
-use crate::http::error::json_response;
-use crate::http::owner::{Access, Area, begin};
+use crate::http::extract::{Change, area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
+use crate::services::owner::store_setup::{
+    self as flow, AddCategoryError, CategoryRequest, CreateStoreError, StoreRequest,
+};
 
 pub const NO_MAIN_NAVIGATION: &str = "Unable to find site main navigation";
 pub const NO_TITLE: &str = "Please enter a title.";
@@ -45,29 +44,30 @@ pub const NO_WEBSITE: &str = "That website does not exist.";
 pub const BAD_RENDERING: &str = "The page rendering is LIST_VIEW or GRID_VIEW.";
 pub const BAD_INDEX: &str = "The display index is a whole number from 0.";
 
-/// SPEC.md §9: the longest category name.
-pub const MAX_CATEGORY_NAME: usize = 25;
-const MAX_TITLE: usize = 200;
-const RENDERINGS: [&str; 2] = [LIST_VIEW, "GRID_VIEW"];
-
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(create_store))
         .routes(routes!(create_category))
 }
 
-/// A store-setup call: a token whose role may change the store, the path's website being
-/// the call's site (else 404), then the body.
-async fn store_call<T: serde::de::DeserializeOwned>(
-    app: &App,
-    req: Request,
-    website_id: &str,
-) -> Result<(Call, T), ApiError> {
-    let (call, body) = begin(app, req, Area::Store, Access::Write).await?;
-    if website_id != call.site.content.website_id {
-        return Err(ApiError::not_found(NO_WEBSITE));
+/// The path's `website_id` is the call's site (404 otherwise): listed after the owner
+/// check and before the body, which is read only for the site's own website. (The
+/// handlers list `Path` first, as before: a path that does not decode is refused first.)
+struct ThisWebsite;
+
+impl FromRequestParts<App> for ThisWebsite {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &App) -> Result<Self, ApiError> {
+        let site = Site::from_request_parts(parts, state).await?;
+        let params = RawPathParams::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::not_found(NO_WEBSITE))?;
+        match params.iter().find(|(k, _)| *k == "website_id") {
+            Some((_, id)) if id == site.content.website_id => Ok(ThisWebsite),
+            _ => Err(ApiError::not_found(NO_WEBSITE)),
+        }
     }
-    Ok((call, read_json(body, MAX_JSON_BODY).await?))
 }
 
 /// A new store.
@@ -121,63 +121,50 @@ struct StoreCreated {
         OwnerErrors))]
 async fn create_store(
     State(app): State<App>,
-    Path(website_id): Path<String>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (call, b): (Call, StoreBody) = store_call(&app, req, &website_id).await?;
-            let title = b.title.trim();
-            if title.is_empty() {
-                return Err(ApiError::field("title", NO_TITLE));
-            }
-            if title.chars().count() > MAX_TITLE {
-                return Err(ApiError::field("title", LONG_TITLE));
-            }
-            let navigation = if b.add_to_navigation {
-                let main = layout::navigations(&app, &call)
-                    .await?
-                    .into_iter()
-                    .next()
-                    .map(|(name, _)| name);
-                Some(main.ok_or_else(|| ApiError::new(StatusCode::CONFLICT, NO_MAIN_NAVIGATION))?)
-            } else {
-                None
-            };
-            let made = app
-                .store
-                .create_store(
-                    call.site.tenant.id,
-                    &NewStore {
-                        title: title.to_owned(),
-                        navigation_title: b.navigation_title.trim().to_owned(),
-                        description: b.description,
-                        url_id: b.url_id,
-                        navigation: navigation.clone(),
-                    },
-                )
-                .await
-                .map_err(|e| refused(&e, NO_STORE))?;
-            let c = made.collection;
-            Ok(json_response(
-                StatusCode::CREATED,
-                &json!(StoreCreated {
-                    full_url: format!("/{}", c.url_id),
-                    id: c.id,
-                    website_id: call.site.content.website_id.clone(),
-                    title: c.title,
-                    navigation_title: c.navigation_title,
-                    url_id: c.url_id,
-                    description: c.description,
-                    enabled: c.enabled,
-                    kind: c.kind,
-                    root_category: StoreCategory::from(made.root_category),
-                    navigation,
-                }),
-            ))
-        }
-        .await,
-    )
+    Path(_): Path<String>,
+    owner: Owner<area::Store, Change>,
+    _: ThisWebsite,
+    Json(b): Json<StoreBody>,
+) -> Result<Created<StoreCreated>, ApiError> {
+    let site = &owner.site;
+    let navigations = async {
+        layout::template_navigations(&app, site)
+            .await
+            .map_err(|e| e.to_string())
+    };
+    let asked = StoreRequest {
+        title: b.title,
+        navigation_title: b.navigation_title,
+        description: b.description,
+        url_id: b.url_id,
+        add_to_navigation: b.add_to_navigation,
+    };
+    let flow::StoreMade { made, navigation } =
+        flow::create_store(&app.store, site.tenant.id, navigations, asked)
+            .await
+            .map_err(|e| match e {
+                CreateStoreError::NoTitle => ApiError::field("title", NO_TITLE),
+                CreateStoreError::LongTitle => ApiError::field("title", LONG_TITLE),
+                CreateStoreError::NoMainNavigation => {
+                    ApiError::new(StatusCode::CONFLICT, NO_MAIN_NAVIGATION)
+                }
+                CreateStoreError::Template(e) => layout::template_unavailable(site, &e),
+                CreateStoreError::Store(e) => refused(&e, NO_STORE),
+            })?;
+    let c = made.collection;
+    Ok(Created(StoreCreated {
+        full_url: format!("/{}", c.url_id),
+        id: c.id,
+        website_id: site.content.website_id.clone(),
+        title: c.title,
+        navigation_title: c.navigation_title,
+        url_id: c.url_id,
+        description: c.description,
+        enabled: c.enabled,
+        kind: c.kind,
+        root_category: StoreCategory::from(made.root_category),
+        navigation,
+    }))
 }
 
 /// A store category as the API shows it.
@@ -244,65 +231,29 @@ pub(crate) struct CategoryBody {
         OwnerErrors))]
 async fn create_category(
     State(app): State<App>,
-    Path((website_id, collection_id)): Path<(String, String)>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (call, b): (Call, CategoryBody) = store_call(&app, req, &website_id).await?;
-            let name = b.display_name.trim();
-            if name.is_empty() {
-                return Err(ApiError::field("displayName", NO_NAME));
-            }
-            if name.chars().count() > MAX_CATEGORY_NAME {
-                return Err(ApiError::field("displayName", LONG_NAME));
-            }
-            let parent = Some(b.parent_category_id.trim().to_owned()).filter(|p| !p.is_empty());
-            // Without a type: a root without a parent, a category under one.
-            let kind = match b.kind.trim() {
-                "" if parent.is_none() => ROOT.to_owned(),
-                "" => "CATEGORY".to_owned(),
-                k => k.to_ascii_uppercase(),
-            };
-            let rendering = match b.page_rendering.trim() {
-                "" => LIST_VIEW.to_owned(),
-                r if RENDERINGS.contains(&r) => r.to_owned(),
-                _ => return Err(ApiError::field("pageRendering", BAD_RENDERING)),
-            };
-            let index = b.display_index.unwrap_or(1);
-            if index < 0 {
-                return Err(ApiError::field("displayIndex", BAD_INDEX));
-            }
-            let made = app
-                .store
-                .add_category(
-                    call.site.tenant.id,
-                    &Category {
-                        id: String::new(),
-                        collection_id,
-                        display_name: name.to_owned(),
-                        parent_category_id: parent.clone(),
-                        kind,
-                        page_rendering: rendering,
-                        display_index: index,
-                    },
-                )
-                .await
-                .map_err(|e| match &e {
-                    StoreError::NotFound(what) if what.starts_with("category") => {
-                        ApiError::field("parentCategoryId", NO_PARENT)
-                    }
-                    StoreError::Conflict(what) if what == "root category" => {
-                        ApiError::new(StatusCode::CONFLICT, ROOT_EXISTS)
-                    }
-                    StoreError::Conflict(_) => ApiError::field("displayName", CATEGORY_EXISTS),
-                    e => refused(e, NO_STORE),
-                })?;
-            Ok(json_response(
-                StatusCode::CREATED,
-                &json!(StoreCategory::from(made)),
-            ))
-        }
-        .await,
-    )
+    Path((_, collection_id)): Path<(String, String)>,
+    owner: Owner<area::Store, Change>,
+    _: ThisWebsite,
+    Json(b): Json<CategoryBody>,
+) -> Result<Created<StoreCategory>, ApiError> {
+    let asked = CategoryRequest {
+        display_name: b.display_name,
+        parent_category_id: b.parent_category_id,
+        kind: b.kind,
+        page_rendering: b.page_rendering,
+        display_index: b.display_index,
+    };
+    let made = flow::add_category(&app.store, owner.site.tenant.id, collection_id, asked)
+        .await
+        .map_err(|e| match e {
+            AddCategoryError::NoName => ApiError::field("displayName", NO_NAME),
+            AddCategoryError::LongName => ApiError::field("displayName", LONG_NAME),
+            AddCategoryError::BadRendering => ApiError::field("pageRendering", BAD_RENDERING),
+            AddCategoryError::BadIndex => ApiError::field("displayIndex", BAD_INDEX),
+            AddCategoryError::NoParent => ApiError::field("parentCategoryId", NO_PARENT),
+            AddCategoryError::RootExists => ApiError::new(StatusCode::CONFLICT, ROOT_EXISTS),
+            AddCategoryError::Exists => ApiError::field("displayName", CATEGORY_EXISTS),
+            AddCategoryError::Store(e) => refused(&e, NO_STORE),
+        })?;
+    Ok(Created(StoreCategory::from(made)))
 }

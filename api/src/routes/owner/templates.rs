@@ -1,5 +1,5 @@
-//! A new template version, uploaded: checked first, exactly as `tessera check` checks a
-//! folder (its LESS compiled with the site's tweaks), and refused with every error as
+//! A new template version, uploaded: checked first ([`crate::services::owner::templates`]),
+//! exactly as `tessera check` checks a folder (its LESS compiled with the site's tweaks), and refused with every error as
 //! `file:line:col: message` while the site keeps serving the version it had. A folder that
 //! passes becomes the site's template version at once, on every node.
 //!
@@ -10,26 +10,23 @@
 //! Paths are relative (`template.conf`, `collections/blog.list`, `assets/logo.png`), at
 //! most 255 characters, without `..`; at most 2000 files, 20 MB in all.
 
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::body::Body;
+use axum::extract::State;
 use base64::Engine;
-use renderer::check::Severity;
 use renderer::folder::TemplateFiles;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use tenants::Store;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::site_content;
-use crate::http::ApiError;
 use crate::http::body::json as read_json;
-use crate::http::call::respond;
-use crate::http::error::{json_response, store_failure};
-use crate::http::owner::{Access, Area, begin};
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, area};
+use crate::http::{ApiError, Created, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::App;
+use crate::services::owner::templates::{self as flow, UploadError};
 
 pub const REFUSED: &str = "The template has problems, so the site keeps its current version.";
 pub const NO_FILES: &str = "Please send the template's files.";
@@ -139,54 +136,29 @@ pub(crate) fn files_of(upload: Upload) -> Result<TemplateFiles, ApiError> {
         (status = 400, body = TemplateRefused,
             description = "The body is not a template upload (the message says why), or the \
                 template has problems: `problems` lists them and the site keeps its version.")))]
-async fn upload(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = begin(&app, req, Area::Design, Access::Write).await?;
-            let files = files_of(read_json(body, MAX_UPLOAD).await?)?;
-            let tenant = call.site.tenant.id;
-            let content = site_content(&app, &call).await?;
-            let settings = content.settings.website_settings.clone();
-            // The check compiles LESS (Node) and parses every file: off the async workers.
-            let (files, findings) = tokio::task::spawn_blocking(move || {
-                crate::styles::checked(files, &settings, &Default::default())
-            })
-            .await
-            .map_err(|_| ApiError::unavailable())?;
-            let (errors, warnings): (Vec<_>, Vec<_>) =
-                findings.iter().partition(|f| f.severity == Severity::Error);
-            if !errors.is_empty() {
+async fn upload(
+    State(store): State<Store>,
+    owner: Owner<area::Design, Change>,
+    body: Body,
+) -> Result<Created<TemplateUploaded>, ApiError> {
+    // Up to `MAX_UPLOAD`, more than `Json` takes.
+    let files = files_of(read_json(body, MAX_UPLOAD).await?)?;
+    let uploaded = flow::upload(&store, owner.site.tenant.id, files)
+        .await
+        .map_err(|e| match e {
+            UploadError::Refused(problems) => {
                 let mut e = ApiError::bad_request(REFUSED);
-                e.body["problems"] = errors
-                    .iter()
-                    .map(ToString::to_string)
-                    .collect::<Vec<_>>()
-                    .into();
-                return Err(e);
+                e.body["problems"] = problems.into();
+                e
             }
-            let stored: Vec<tenants::TemplateFile> = files
-                .iter()
-                .map(|(path, bytes)| tenants::TemplateFile {
-                    path: path.clone(),
-                    content: bytes.to_vec(),
-                })
-                .collect();
-            let version = app
-                .store
-                .put_template_version(tenant, &stored)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::CREATED,
-                &json!(TemplateUploaded {
-                    template_version: version.0,
-                    files: stored.len(),
-                    warnings: warnings.iter().map(ToString::to_string).collect(),
-                }),
-            ))
-        }
-        .await,
-    )
+            UploadError::CheckFailed => ApiError::unavailable(),
+            UploadError::Store(e) => store_failure(&e),
+        })?;
+    Ok(Created(TemplateUploaded {
+        template_version: uploaded.version.0,
+        files: uploaded.files,
+        warnings: uploaded.warnings,
+    }))
 }
 
 #[cfg(test)]
