@@ -7,7 +7,8 @@
 //! - [`http`]: what every route shares (extractors, errors, bodies, cookies, crumbs, limits);
 //! - [`pages`]: the page pipeline (site → compiled folder → render → islands), and
 //!   [`files`]: a template's public files and combined scripts;
-//! - [`routes`]: the API's route families, one folder or file each;
+//! - [`routes`]: the API's route families, one folder or file each, and [`services`]: the
+//!   flows they call (several steps, typed errors, no HTTP);
 //! - [`cache`]: every cache the server keeps, and the budget they share;
 //! - [`email`], [`styles`], [`dev`]: the outbox and mailer, stylesheets, `tessera dev`;
 //! - [`cmd`]: the subcommands.
@@ -23,4 +24,5 @@ pub mod openapi;
 pub mod pages;
 pub mod routes;
 pub mod server;
+pub mod services;
 pub mod styles;

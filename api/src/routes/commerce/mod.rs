@@ -12,7 +12,7 @@ pub mod json;
 pub mod messages;
 pub mod money;
 pub mod orders;
-pub mod payment;
+pub use crate::services::commerce::payment;
 pub mod session;
 pub mod stock;
 pub mod sweeper;
@@ -24,7 +24,7 @@ use tenants::commerce::CommerceSettings;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use crate::http::call::{Call, respond, with_cookies};
+pub use crate::http::call::Call;
 use crate::server::App;
 use payment::{NoLiveProvider, PaymentProvider, TestProvider};
 use session::CartCookie;
