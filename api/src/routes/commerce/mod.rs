@@ -24,7 +24,7 @@ use tenants::commerce::CommerceSettings;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use crate::http::call::Call;
+use crate::http::call::Call;
 use crate::server::App;
 use payment::{NoLiveProvider, PaymentProvider, TestProvider};
 use session::CartCookie;
