@@ -179,46 +179,15 @@ pub(crate) async fn checkout(
     let settings = call.settings();
     let cart = cart_ref(&call, b.cart_token.as_deref())?;
     let from_cookie = cart.from_cookie;
-    let provider = if settings.payments.test_mode {
-        &app.commerce.test_payments
-    } else {
-        &app.commerce.live_payments
-    };
     let deps = flow::Deps {
         store: &app.store,
         outbox: &app.outbox,
         limits: &app.limits,
-        payments: provider.as_ref(),
+        payments: app.commerce.payments(settings.payments.test_mode),
     };
-    let request = flow::Request {
-        email: b.email,
-        shipping_address: b.shipping_address,
-        billing_address: b.billing_address,
-        shipping_option_id: b.shipping_option_id,
-        gift_card_code: b.gift_card_code,
-        expected_grand_total_cents: b.expected_grand_total_cents,
-        payment: b.payment.map(|p| flow::Payment {
-            method: p.method,
-            card: p.card,
-        }),
-    };
-    // The confirmation email, in the site's own templates.
-    let confirmation = async || {
-        let composer = crate::email::Composer::for_call(&app, &call).await;
-        let title = crate::email::site_title(&call).to_owned();
-        let site = &call.site;
-        move |order: &tenants::Order| {
-            let data = super::confirmation::confirmation_data(order, site, &title);
-            Some(composer.email(
-                crate::email::compose::ORDER_CONFIRMATION,
-                &data,
-                &order.customer_email,
-                None,
-            ))
-        }
-    };
-    let ip = call.client.ip;
-    let order = flow::place(deps, &call.site, &settings, ip, cart, request, confirmation)
+    let (site, ip) = (&call.site, call.client.ip);
+    let mail = async || confirmation(&app, &call).await;
+    let order = flow::place(deps, site, &settings, ip, cart, b.into(), mail)
         .await
         .map_err(|e| refused(&call, &settings.currency, e))?;
     crate::routes::analytics::record(
@@ -241,6 +210,41 @@ pub(crate) async fn checkout(
             confirmation_url: confirmation_url(&call.site, &order.id),
         }),
     ))
+}
+
+impl From<Body> for flow::Request {
+    fn from(b: Body) -> flow::Request {
+        flow::Request {
+            email: b.email,
+            shipping_address: b.shipping_address,
+            billing_address: b.billing_address,
+            shipping_option_id: b.shipping_option_id,
+            gift_card_code: b.gift_card_code,
+            expected_grand_total_cents: b.expected_grand_total_cents,
+            payment: b.payment.map(|p| flow::Payment {
+                method: p.method,
+                card: p.card,
+            }),
+        }
+    }
+}
+
+/// What writes an order's confirmation email, in the site's own templates.
+async fn confirmation<'a>(
+    app: &App,
+    call: &'a Call,
+) -> impl FnOnce(&tenants::Order) -> Option<tenants::Email> + 'a {
+    let composer = crate::email::Composer::for_call(app, call).await;
+    let title = crate::email::site_title(call).to_owned();
+    move |order: &tenants::Order| {
+        let data = super::confirmation::confirmation_data(order, &call.site, &title);
+        Some(composer.email(
+            crate::email::compose::ORDER_CONFIRMATION,
+            &data,
+            &order.customer_email,
+            None,
+        ))
+    }
 }
 
 /// Why checkout placed no order, as the buyer reads it (`currency`: the store's, for a

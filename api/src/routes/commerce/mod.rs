@@ -62,6 +62,15 @@ impl CommerceState {
         }
     }
 
+    /// The card provider of a store in test mode (`test_mode`) or not.
+    pub fn payments(&self, test_mode: bool) -> &dyn PaymentProvider {
+        if test_mode {
+            self.test_payments.as_ref()
+        } else {
+            self.live_payments.as_ref()
+        }
+    }
+
     /// With pay-later orders expiring after `expiry` unpaid.
     pub fn with_pay_later_expiry(mut self, expiry: Duration) -> CommerceState {
         self.pay_later_expiry = expiry;
