@@ -3,6 +3,7 @@
 //! families translate requests to them and their errors back to answers.
 
 pub mod captcha;
+pub mod commerce;
 pub mod forms;
 pub mod lock_screen;
 pub mod owner;

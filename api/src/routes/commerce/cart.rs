@@ -5,10 +5,7 @@
 //! gift card (`POST /api/3/commerce/cart/gift-card`). Reading the cart, its coupons and where
 //! and how it ships also work on such a cart, named by `?cartToken=` instead of the cookie.
 
-use axum::extract::{Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
-use serde::de::DeserializeOwned;
+use axum::extract::{Path, State};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tenants::commerce::{CommerceSettings, Location};
@@ -18,11 +15,9 @@ use utoipa::ToSchema;
 use super::json::{EntryView, ShoppingCart, cart_view, entry_view};
 use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, TOKEN_CART_FIXED, store_error};
 use super::session::{cart_of_token, cart_token, set_cart_cookie};
-use super::{Call, respond, with_cookies};
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::error::json_response;
-use crate::http::limits::Family;
+use crate::http::call::Call;
+use crate::http::extract::family::CartWrite;
+use crate::http::{ApiError, Json, JsonOrDefault, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::App;
 
@@ -142,12 +137,9 @@ async fn visitor_cart(app: &App, call: &Call) -> Result<Option<Cart>, ApiError> 
     }
 }
 
-/// The answer to a cart change: 200 with `body`, and the cookie at the cart's new revision.
-fn changed(call: &Call, cart: &Cart, body: Value) -> Response {
-    with_cookies(
-        json_response(StatusCode::OK, &body),
-        [set_cart_cookie(&call.site, cart, call.client.https)],
-    )
+/// The cookie naming the visitor's cart at its new revision, as an answer's part.
+fn cart_cookie_at(call: &Call, cart: &Cart) -> SetCookies {
+    SetCookies(vec![set_cart_cookie(&call.site, cart, call.client.https)])
 }
 
 fn priced(call: &Call, cart: &Cart, settings: &CommerceSettings) -> ShoppingCart {
@@ -207,32 +199,28 @@ pub(crate) enum QuantitySchema {
     params(("cartToken" = Option<String>, Query,
         description = "A purchase's own cart (404 when the token is not this site's).")),
     responses((status = 200, body = ShoppingCart, description = "The cart."), VisitorErrors))]
-pub async fn get_cart(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let settings = call.settings();
-            let cart = visitor_cart(&app, &call).await?;
-            let body = match &cart {
-                Some(c) => priced(&call, c, &settings),
-                None => {
-                    let totals = tenants::commerce::pricing::price(
-                        &settings,
-                        &tenants::commerce::pricing::Request {
-                            lines: &[],
-                            coupons: &[],
-                            location: None,
-                            shipping_option: None,
-                            now_ms: now_ms(),
-                        },
-                    );
-                    cart_view(None, &totals, &settings, &call.site)
-                }
-            };
-            Ok(json_response(StatusCode::OK, &json!(body)))
+pub(crate) async fn get_cart(
+    State(app): State<App>,
+    call: Call,
+) -> Result<Json<ShoppingCart>, ApiError> {
+    let settings = call.settings();
+    let cart = visitor_cart(&app, &call).await?;
+    Ok(Json(match &cart {
+        Some(c) => priced(&call, c, &settings),
+        None => {
+            let totals = tenants::commerce::pricing::price(
+                &settings,
+                &tenants::commerce::pricing::Request {
+                    lines: &[],
+                    coupons: &[],
+                    location: None,
+                    shipping_option: None,
+                    now_ms: now_ms(),
+                },
+            );
+            cart_view(None, &totals, &settings, &call.site)
         }
-        .await,
-    )
+    }))
 }
 
 /// What to put in a cart: a product, its variant, how many, and the additional-fields
@@ -284,53 +272,38 @@ impl AddBody {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
         WriteErrors))]
-pub async fn add_entry(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::CartWrite).await?;
-            let settings = call.settings();
-            let add = read_json::<AddBody>(body, MAX_JSON_BODY)
-                .await?
-                .add(&settings)?;
-            let cookie = call.cart_cookie();
-            let added = app
-                .store
-                .add_to_cart_or_new(
-                    call.site.tenant.id,
-                    cookie.as_ref().map(|c| c.id.as_str()),
-                    &add,
-                )
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
-            let body = json!(CartAdded {
-                shopping_cart: priced(&call, &added.shopping_cart, &settings),
-                newly_added: entry_view(&added.newly_added, &call.site.content),
-            });
-            let e = &added.newly_added;
-            crate::routes::analytics::record(
-                &app,
-                &call,
-                tenants::ADD_TO_CART_EVENT,
-                json!({"itemId": e.item_id, "sku": e.sku, "quantity": add.quantity}),
-            );
-            Ok(changed(&call, &added.shopping_cart, body))
-        }
-        .await,
-    )
-}
-
-/// What a change to the visitor's cart answers with: the cart, and the entry it changed
-/// (answered as `updatedEntry`).
-struct Changed {
-    cart: Cart,
-    entry: Option<CartEntry>,
-}
-
-impl From<Cart> for Changed {
-    fn from(cart: Cart) -> Changed {
-        Changed { cart, entry: None }
-    }
+pub(crate) async fn add_entry(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    Json(b): Json<AddBody>,
+) -> Result<(SetCookies, Json<CartAdded>), ApiError> {
+    let settings = call.settings();
+    let add = b.add(&settings)?;
+    let cookie = call.cart_cookie();
+    let added = app
+        .store
+        .add_to_cart_or_new(
+            call.site.tenant.id,
+            cookie.as_ref().map(|c| c.id.as_str()),
+            &add,
+        )
+        .await
+        .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
+    let e = &added.newly_added;
+    crate::routes::analytics::record(
+        &app,
+        &call,
+        tenants::ADD_TO_CART_EVENT,
+        json!({"itemId": e.item_id, "sku": e.sku, "quantity": add.quantity}),
+    );
+    Ok((
+        cart_cookie_at(&call, &added.shopping_cart),
+        Json(CartAdded {
+            shopping_cart: priced(&call, &added.shopping_cart, &settings),
+            newly_added: entry_view(&added.newly_added, &call.site.content),
+        }),
+    ))
 }
 
 /// Why a change failed: the request (already an answer), or the store.
@@ -360,63 +333,71 @@ enum Carts {
     AlsoToken,
 }
 
-/// A change to the visitor's cart, as every cart route makes it: the site, the crumb and the
-/// rate limit, the body (`B::default()` when there is none), the cart the cookie names (404
-/// without one; the cookie is signed, so it names a cart of this tenant, and the store
-/// refuses one that is no longer open) or, where `carts` allows, the one `?cartToken=`
-/// names, then `op`, and the answer `{shoppingCart, ...}` with the cookie at the cart's new
-/// revision (a token cart's answer sets no cookie). `missing` is what a missing entry or
-/// coupon is called.
-async fn change<B: DeserializeOwned + Default>(
-    app: &App,
-    req: Request,
+/// A change that gives back the cart alone.
+fn alone(cart: Cart) -> (Cart, ()) {
+    (cart, ())
+}
+
+/// A change to the visitor's cart, as every cart route makes it once its extractors have
+/// checked the site, the crumb and the rate limit and read the body (`B::default()` when
+/// there is none): the cart the cookie names (404 without one; the cookie is signed, so it
+/// names a cart of this tenant, and the store refuses one that is no longer open) or, where
+/// `carts` allows, the one `?cartToken=` names, then `op`. Gives back the cookie at the
+/// cart's new revision (none for a token cart), the cart priced, and what else `op` gave
+/// (the entry it changed). `missing` is what a missing entry or coupon is called.
+async fn change<B, E>(
+    call: &Call,
+    b: B,
     missing: &str,
     carts: Carts,
-    op: impl AsyncFnOnce(&Call, &CommerceSettings, &str, B) -> Result<Changed, Failed>,
-) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(app, req).await?;
-            call.write(app, Family::CartWrite).await?;
-            let settings = call.settings();
-            let bytes = crate::http::body::bytes(body, MAX_JSON_BODY).await?;
-            let b: B = if bytes.iter().all(u8::is_ascii_whitespace) {
-                B::default()
-            } else {
-                crate::http::body::parse(&bytes)?
-            };
-            let target = Target::of(&call)?.ok_or_else(|| ApiError::not_found(NO_CART))?;
-            let token = matches!(target, Target::Token(_));
-            if token && carts == Carts::Shopping {
-                return Err(ApiError::bad_request(TOKEN_CART_FIXED));
-            }
-            let done = match op(&call, &settings, target.id(), b).await {
-                Ok(done) => done,
-                Err(Failed::Api(e)) => return Err(e),
-                Err(Failed::Store(e)) => {
-                    return Err(store_error(
-                        &e,
-                        &call.site.content,
-                        &settings.currency,
-                        missing,
-                    ));
-                }
-            };
-            let shopping_cart = priced(&call, &done.cart, &settings);
-            let body = match &done.entry {
-                Some(entry) => json!(CartEntryUpdated {
-                    shopping_cart,
-                    updated_entry: entry_view(entry, &call.site.content),
-                }),
-                None => json!(CartChanged { shopping_cart }),
-            };
-            if token {
-                return Ok(json_response(StatusCode::OK, &body));
-            }
-            Ok(changed(&call, &done.cart, body))
+    op: impl AsyncFnOnce(&CommerceSettings, &str, B) -> Result<(Cart, E), Failed>,
+) -> Result<(SetCookies, ShoppingCart, E), ApiError> {
+    let settings = call.settings();
+    let target = Target::of(call)?.ok_or_else(|| ApiError::not_found(NO_CART))?;
+    let token = matches!(target, Target::Token(_));
+    if token && carts == Carts::Shopping {
+        return Err(ApiError::bad_request(TOKEN_CART_FIXED));
+    }
+    let (cart, extra) = match op(&settings, target.id(), b).await {
+        Ok(done) => done,
+        Err(Failed::Api(e)) => return Err(e),
+        Err(Failed::Store(e)) => {
+            return Err(store_error(
+                &e,
+                &call.site.content,
+                &settings.currency,
+                missing,
+            ));
         }
-        .await,
+    };
+    let cookie = if token {
+        SetCookies(Vec::new())
+    } else {
+        cart_cookie_at(call, &cart)
+    };
+    Ok((cookie, priced(call, &cart, &settings), extra))
+}
+
+/// The answer to a change of an entry: the cart, and the entry as it is now.
+fn entry_updated(
+    call: &Call,
+    (cookie, shopping_cart, entry): (SetCookies, ShoppingCart, CartEntry),
+) -> (SetCookies, Json<CartEntryUpdated>) {
+    let updated_entry = entry_view(&entry, &call.site.content);
+    (
+        cookie,
+        Json(CartEntryUpdated {
+            shopping_cart,
+            updated_entry,
+        }),
     )
+}
+
+/// The answer to a change of the cart: the cart.
+fn cart_changed(
+    (cookie, shopping_cart, ()): (SetCookies, ShoppingCart, ()),
+) -> (SetCookies, Json<CartChanged>) {
+    (cookie, Json(CartChanged { shopping_cart }))
 }
 
 /// An entry's new quantity.
@@ -432,7 +413,7 @@ pub(crate) struct QuantityBody {
 
 /// No body.
 #[derive(Deserialize, Default)]
-struct Empty {}
+pub(crate) struct Empty {}
 
 /// `PUT /api/commerce/shopping-cart/entries/{entryId}`: sets an entry's quantity.
 ///
@@ -444,33 +425,33 @@ struct Empty {}
         (status = 409, body = ErrorBody,
             description = "Not enough in stock, or the cart was checked out."),
         WriteErrors))]
-pub async fn set_quantity(
+pub(crate) async fn set_quantity(
     State(app): State<App>,
     Path(entry_id): Path<String>,
-    req: Request,
-) -> Response {
-    change(
-        &app,
-        req,
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<QuantityBody>,
+) -> Result<(SetCookies, Json<CartEntryUpdated>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(
+        &call,
+        b,
         NO_ENTRY,
         Carts::Shopping,
-        async |call, settings, cart, b: QuantityBody| {
+        async |settings, cart, b| {
             if b.quantity.is_none() {
                 return Err(ApiError::field("quantity", "Required").into());
             }
             let q = quantity(b.quantity.as_ref())?;
             let single = !settings.multiple_quantity_for_services;
-            let (cart, entry) = app
+            Ok(app
                 .store
-                .set_entry_quantity(call.site.tenant.id, cart, &entry_id, q, single)
-                .await?;
-            Ok(Changed {
-                cart,
-                entry: Some(entry),
-            })
+                .set_entry_quantity(t, cart, &entry_id, q, single)
+                .await?)
         },
     )
-    .await
+    .await?;
+    Ok(entry_updated(&call, done))
 }
 
 /// `DELETE /api/commerce/shopping-cart/entries/{entryId}`: removes an entry.
@@ -480,25 +461,19 @@ pub async fn set_quantity(
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn remove_entry(
+pub(crate) async fn remove_entry(
     State(app): State<App>,
     Path(entry_id): Path<String>,
-    req: Request,
-) -> Response {
-    change(
-        &app,
-        req,
-        NO_ENTRY,
-        Carts::Shopping,
-        async |call, _, cart, _: Empty| {
-            Ok(app
-                .store
-                .remove_entry(call.site.tenant.id, cart, &entry_id)
-                .await?
-                .into())
-        },
-    )
-    .await
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<Empty>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(&call, b, NO_ENTRY, Carts::Shopping, async |_, cart, _| {
+        Ok(alone(app.store.remove_entry(t, cart, &entry_id).await?))
+    })
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// An entry's additional-fields answers.
@@ -522,30 +497,24 @@ pub(crate) struct FieldsBody {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn set_fields(
+pub(crate) async fn set_fields(
     State(app): State<App>,
     Path(entry_id): Path<String>,
-    req: Request,
-) -> Response {
-    change(
-        &app,
-        req,
-        NO_ENTRY,
-        Carts::Shopping,
-        async |call, _, cart, b: FieldsBody| {
-            let fields = additional_fields(b.additional_fields)
-                .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
-            let (cart, entry) = app
-                .store
-                .set_entry_fields(call.site.tenant.id, cart, &entry_id, &fields)
-                .await?;
-            Ok(Changed {
-                cart,
-                entry: Some(entry),
-            })
-        },
-    )
-    .await
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<FieldsBody>,
+) -> Result<(SetCookies, Json<CartEntryUpdated>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(&call, b, NO_ENTRY, Carts::Shopping, async |_, cart, b| {
+        let fields = additional_fields(b.additional_fields)
+            .ok_or_else(|| ApiError::field("additionalFields", "Required"))?;
+        Ok(app
+            .store
+            .set_entry_fields(t, cart, &entry_id, &fields)
+            .await?)
+    })
+    .await?;
+    Ok(entry_updated(&call, done))
 }
 
 /// A coupon code.
@@ -569,23 +538,29 @@ pub(crate) struct CouponBody {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
-    change(
-        &app,
-        req,
+pub(crate) async fn add_coupon(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<CouponBody>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(
+        &call,
+        b,
         NO_CART,
         Carts::AlsoToken,
-        async |call, settings, cart, b: CouponBody| {
+        async |settings, cart, b| {
             let code = required("code", &b.code)?;
-            let t = call.site.tenant.id;
-            Ok(app
+            let cart = app
                 .store
                 .add_coupon(t, cart, code, settings, now_ms())
-                .await?
-                .into())
+                .await?;
+            Ok(alone(cart))
         },
     )
-    .await
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// `DELETE /api/commerce/shopping-cart/coupons/{code}`: takes a coupon off the cart.
@@ -597,26 +572,20 @@ pub async fn add_coupon(State(app): State<App>, req: Request) -> Response {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn remove_coupon(
+pub(crate) async fn remove_coupon(
     State(app): State<App>,
     Path(code): Path<String>,
-    req: Request,
-) -> Response {
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<Empty>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
     let missing = "This coupon is not on your cart.";
-    change(
-        &app,
-        req,
-        missing,
-        Carts::AlsoToken,
-        async |call, _, cart, _: Empty| {
-            Ok(app
-                .store
-                .remove_coupon(call.site.tenant.id, cart, &code)
-                .await?
-                .into())
-        },
-    )
-    .await
+    let t = call.site.tenant.id;
+    let done = change(&call, b, missing, Carts::AlsoToken, async |_, cart, _| {
+        Ok(alone(app.store.remove_coupon(t, cart, &code).await?))
+    })
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// Where the cart ships.
@@ -644,33 +613,33 @@ pub(crate) struct LocationBody {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn set_location(State(app): State<App>, req: Request) -> Response {
-    change(
-        &app,
-        req,
-        NO_CART,
-        Carts::AlsoToken,
-        async |call, _, cart, b: LocationBody| {
-            let location = Location {
-                country: required("country", &b.country)?.to_owned(),
-                region: b.region,
-                postal_code: b.postal_code,
-            };
-            let t = call.site.tenant.id;
-            match app
-                .store
-                .set_shipping_location(t, cart, Some(&location))
-                .await
-            {
-                Ok(cart) => Ok(cart.into()),
-                Err(tenants::StoreError::Invalid(reason)) => {
-                    Err(ApiError::field("country", reason).into())
-                }
-                Err(e) => Err(e.into()),
+pub(crate) async fn set_location(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<LocationBody>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(&call, b, NO_CART, Carts::AlsoToken, async |_, cart, b| {
+        let location = Location {
+            country: required("country", &b.country)?.to_owned(),
+            region: b.region,
+            postal_code: b.postal_code,
+        };
+        match app
+            .store
+            .set_shipping_location(t, cart, Some(&location))
+            .await
+        {
+            Ok(cart) => Ok(alone(cart)),
+            Err(tenants::StoreError::Invalid(reason)) => {
+                Err(ApiError::field("country", reason).into())
             }
-        },
-    )
-    .await
+            Err(e) => Err(e.into()),
+        }
+    })
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// `DELETE /api/commerce/shopping-cart/shipping-location`: forgets where the cart ships.
@@ -681,18 +650,18 @@ pub async fn set_location(State(app): State<App>, req: Request) -> Response {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn clear_location(State(app): State<App>, req: Request) -> Response {
-    change(
-        &app,
-        req,
-        NO_CART,
-        Carts::AlsoToken,
-        async |call, _, cart, _: Empty| {
-            let t = call.site.tenant.id;
-            Ok(app.store.set_shipping_location(t, cart, None).await?.into())
-        },
-    )
-    .await
+pub(crate) async fn clear_location(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<Empty>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(&call, b, NO_CART, Carts::AlsoToken, async |_, cart, _| {
+        Ok(alone(app.store.set_shipping_location(t, cart, None).await?))
+    })
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// A shipping option of the store.
@@ -715,27 +684,31 @@ pub(crate) struct OptionBody {
             headers(("Set-Cookie" = String, description = "The cart cookie (`tessera-cart`) at the cart's new revision."))),
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
-pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Response {
-    change(
-        &app,
-        req,
+pub(crate) async fn set_shipping_option(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    JsonOrDefault(b): JsonOrDefault<OptionBody>,
+) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    let t = call.site.tenant.id;
+    let done = change(
+        &call,
+        b,
         NO_CART,
         Carts::AlsoToken,
-        async |call, settings, cart, b: OptionBody| {
+        async |settings, cart, b| {
             let id = required("id", &b.id)?;
             if !settings.shipping.iter().any(|o| o.id == id) {
                 let message = "That shipping option is not available for this order.";
                 return Err(ApiError::field("id", message).into());
             }
-            let t = call.site.tenant.id;
-            Ok(app
-                .store
-                .set_shipping_option(t, cart, Some(id))
-                .await?
-                .into())
+            Ok(alone(
+                app.store.set_shipping_option(t, cart, Some(id)).await?,
+            ))
         },
     )
-    .await
+    .await?;
+    Ok(cart_changed(done))
 }
 
 /// `POST /api/3/commerce/cart/subscription`: makes a cart of its own for one subscription.
@@ -747,8 +720,20 @@ pub async fn set_shipping_option(State(app): State<App>, req: Request) -> Respon
     responses((status = 200, body = TokenCart, description = "The cart was made."),
         (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
         WriteErrors))]
-pub async fn subscription_cart(State(app): State<App>, req: Request) -> Response {
-    token_cart(&app, req, CartKind::Subscription, "/checkout/subscription").await
+pub(crate) async fn subscription_cart(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    Json(b): Json<AddBody>,
+) -> Result<Json<TokenCart>, ApiError> {
+    token_cart(
+        &app,
+        &call,
+        b,
+        CartKind::Subscription,
+        "/checkout/subscription",
+    )
+    .await
 }
 
 /// `POST /api/3/commerce/cart/gift-card`: makes a cart of its own for one gift card.
@@ -762,39 +747,39 @@ pub async fn subscription_cart(State(app): State<App>, req: Request) -> Response
     responses((status = 200, body = TokenCart, description = "The cart was made."),
         (status = 409, body = ErrorBody, description = "Not enough of the item in stock."),
         WriteErrors))]
-pub async fn gift_card_cart(State(app): State<App>, req: Request) -> Response {
-    token_cart(&app, req, CartKind::GiftCard, "/checkout/gift-card").await
+pub(crate) async fn gift_card_cart(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CartWrite>,
+    Json(b): Json<AddBody>,
+) -> Result<Json<TokenCart>, ApiError> {
+    token_cart(&app, &call, b, CartKind::GiftCard, "/checkout/gift-card").await
 }
 
-async fn token_cart(app: &App, req: Request, kind: CartKind, page: &str) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(app, req).await?;
-            call.write(app, Family::CartWrite).await?;
-            let settings = call.settings();
-            let add = read_json::<AddBody>(body, MAX_JSON_BODY)
-                .await?
-                .add(&settings)?;
-            let cart = app
-                .store
-                .create_token_cart(call.site.tenant.id, kind, &add)
-                .await
-                .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
-            let token = cart_token(&call.site, &cart.id);
-            let url = format!(
-                "{page}?cartToken={}",
-                form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
-            );
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(TokenCart {
-                    cart_token: token,
-                    checkout_url: url,
-                }),
-            ))
-        }
-        .await,
-    )
+/// Makes a purchase's own cart of `kind` holding `b`, and its token and checkout `page`.
+async fn token_cart(
+    app: &App,
+    call: &Call,
+    b: AddBody,
+    kind: CartKind,
+    page: &str,
+) -> Result<Json<TokenCart>, ApiError> {
+    let settings = call.settings();
+    let add = b.add(&settings)?;
+    let cart = app
+        .store
+        .create_token_cart(call.site.tenant.id, kind, &add)
+        .await
+        .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
+    let token = cart_token(&call.site, &cart.id);
+    let url = format!(
+        "{page}?cartToken={}",
+        form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
+    );
+    Ok(Json(TokenCart {
+        cart_token: token,
+        checkout_url: url,
+    }))
 }
 
 #[cfg(test)]

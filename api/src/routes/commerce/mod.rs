@@ -12,7 +12,7 @@ pub mod json;
 pub mod messages;
 pub mod money;
 pub mod orders;
-pub mod payment;
+pub use crate::services::commerce::payment;
 pub mod session;
 pub mod stock;
 pub mod sweeper;
@@ -24,7 +24,7 @@ use tenants::commerce::CommerceSettings;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-pub use crate::http::call::{Call, respond, with_cookies};
+use crate::http::call::Call;
 use crate::server::App;
 use payment::{NoLiveProvider, PaymentProvider, TestProvider};
 use session::CartCookie;
@@ -59,6 +59,15 @@ impl CommerceState {
             cart_hold,
             pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
             page_carts: crate::pages::commerce::PageCarts::default(),
+        }
+    }
+
+    /// The card provider of a store in test mode (`test_mode`) or not.
+    pub fn payments(&self, test_mode: bool) -> &dyn PaymentProvider {
+        if test_mode {
+            self.test_payments.as_ref()
+        } else {
+            self.live_payments.as_ref()
         }
     }
 

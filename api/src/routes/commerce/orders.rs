@@ -2,11 +2,10 @@
 //! the download of a digital line (a signed link that expires), and a gift card's balance.
 
 use axum::body::Body;
-use axum::extract::{Path, Request, State};
+use axum::extract::{Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use tenants::{StoreError, normalize_gift_card_code, now_ms};
 use utoipa::ToSchema;
 
@@ -14,11 +13,10 @@ use super::json::{OrderView, order_view};
 use super::messages::store_error;
 use super::money::{Money, money_of};
 use super::session::{download_signed, order_token_valid};
-use super::{Call, respond};
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::error::{json_response, store_failure};
-use crate::http::limits::Family;
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::extract::family::GiftCard;
+use crate::http::{ApiError, Json, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::App;
 
@@ -39,29 +37,24 @@ pub struct OrderAnswer {
     params(("order_id" = String, Path, description = "The order's id."),
         ("token" = String, Query, description = "The token of the order's status URL.")),
     responses((status = 200, body = OrderAnswer, description = "The order."), VisitorErrors))]
-pub async fn order(State(app): State<App>, Path(order_id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let token = call.query("token").unwrap_or_default();
-            if !order_token_valid(&call.site, &order_id, &token) {
-                return Err(ApiError::not_found(NO_ORDER));
-            }
-            let order = app
-                .store
-                .order(call.site.tenant.id, &order_id)
-                .await
-                .map_err(|e| store_failure(&e))?
-                .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(OrderAnswer {
-                    order: order_view(&order, &call.site)
-                }),
-            ))
-        }
-        .await,
-    )
+pub async fn order(
+    State(app): State<App>,
+    Path(order_id): Path<String>,
+    call: Call,
+) -> Result<Json<OrderAnswer>, ApiError> {
+    let token = call.query("token").unwrap_or_default();
+    if !order_token_valid(&call.site, &order_id, &token) {
+        return Err(ApiError::not_found(NO_ORDER));
+    }
+    let order = app
+        .store
+        .order(call.site.tenant.id, &order_id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
+    Ok(Json(OrderAnswer {
+        order: order_view(&order, &call.site),
+    }))
 }
 
 /// `GET /api/commerce/downloads/{orderId}/{line}?expires=&signature=`: a digital line's file.
@@ -82,67 +75,71 @@ pub async fn order(State(app): State<App>, Path(order_id): Path<String>, req: Re
 pub async fn download(
     State(app): State<App>,
     Path((order_id, line)): Path<(String, String)>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            // Read here rather than by the extractor, so a line that is not a number gets
-            // the API's JSON 400 instead of axum's text.
-            let line: i64 = line
-                .parse()
-                .map_err(|_| ApiError::field("line", "The line must be a whole number."))?;
-            let expires: i64 = call
-                .query("expires")
-                .and_then(|e| e.parse().ok())
-                .unwrap_or(0);
-            let sig = call.query("signature").unwrap_or_default();
-            if !download_signed(&call.site, &order_id, line, expires, &sig) {
-                return Err(ApiError::not_found("Download not found."));
-            }
-            if now_ms() > expires {
-                return Err(ApiError::new(
-                    StatusCode::GONE,
-                    "This download link has expired. Open your order page for a new one.",
-                ));
-            }
-            let settings = call.settings();
-            let file = app
-                .store
-                .download(call.site.tenant.id, &order_id, line)
-                .await
-                .map_err(|e| {
-                    store_error(
-                        &e,
-                        &call.site.content,
-                        &settings.currency,
-                        "Download not found.",
-                    )
-                })?;
-            let disposition = format!(
-                "attachment; filename=\"{}\"",
-                file.file_name.replace(['"', '\\', '\r', '\n'], "_")
-            );
-            let mut r = Response::new(Body::from(file.content));
-            let h = r.headers_mut();
-            if let Ok(v) = HeaderValue::from_str(&file.content_type) {
-                h.insert(header::CONTENT_TYPE, v);
-            }
-            if let Ok(v) = HeaderValue::from_str(&disposition) {
-                h.insert(header::CONTENT_DISPOSITION, v);
-            }
-            h.insert(
-                header::CACHE_CONTROL,
-                HeaderValue::from_static("private, no-store"),
-            );
-            h.insert(
-                "x-content-type-options",
-                HeaderValue::from_static("nosniff"),
-            );
-            Ok(r)
+    call: Call,
+) -> Result<Download, ApiError> {
+    // Read here rather than by the extractor, so a line that is not a number gets the
+    // API's JSON 400 instead of axum's text.
+    let line: i64 = line
+        .parse()
+        .map_err(|_| ApiError::field("line", "The line must be a whole number."))?;
+    let expires: i64 = call
+        .query("expires")
+        .and_then(|e| e.parse().ok())
+        .unwrap_or(0);
+    let sig = call.query("signature").unwrap_or_default();
+    if !download_signed(&call.site, &order_id, line, expires, &sig) {
+        return Err(ApiError::not_found("Download not found."));
+    }
+    if now_ms() > expires {
+        return Err(ApiError::new(
+            StatusCode::GONE,
+            "This download link has expired. Open your order page for a new one.",
+        ));
+    }
+    let settings = call.settings();
+    let file = app
+        .store
+        .download(call.site.tenant.id, &order_id, line)
+        .await
+        .map_err(|e| {
+            store_error(
+                &e,
+                &call.site.content,
+                &settings.currency,
+                "Download not found.",
+            )
+        })?;
+    Ok(Download(file))
+}
+
+/// A digital line's file as an attachment, in its own content type, kept by no cache.
+pub struct Download(tenants::DigitalFile);
+
+impl IntoResponse for Download {
+    fn into_response(self) -> Response {
+        let file = self.0;
+        let disposition = format!(
+            "attachment; filename=\"{}\"",
+            file.file_name.replace(['"', '\\', '\r', '\n'], "_")
+        );
+        let mut r = Response::new(Body::from(file.content));
+        let h = r.headers_mut();
+        if let Ok(v) = HeaderValue::from_str(&file.content_type) {
+            h.insert(header::CONTENT_TYPE, v);
         }
-        .await,
-    )
+        if let Ok(v) = HeaderValue::from_str(&disposition) {
+            h.insert(header::CONTENT_DISPOSITION, v);
+        }
+        h.insert(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("private, no-store"),
+        );
+        h.insert(
+            "x-content-type-options",
+            HeaderValue::from_static("nosniff"),
+        );
+        r
+    }
 }
 
 /// A gift card's code.
@@ -181,35 +178,29 @@ pub struct GiftCardView {
     request_body = BalanceBody, security(("crumb" = [])),
     responses((status = 200, body = GiftCardBalance, description = "The card's balance."),
         WriteErrors))]
-pub async fn gift_card_balance(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::GiftCard).await?;
-            let b: BalanceBody = read_json(body, MAX_JSON_BODY).await?;
-            let typed = b.code.unwrap_or_default();
-            if typed.trim().is_empty() {
-                return Err(ApiError::field("code", "Required"));
-            }
-            let unknown = || ApiError::field("code", "No gift card has this code.");
-            let code = normalize_gift_card_code(&typed).ok_or_else(unknown)?;
-            let card = match app.store.gift_card(call.site.tenant.id, &code).await {
-                Ok(Some(c)) => c,
-                Ok(None) | Err(StoreError::NotFound(_)) => return Err(unknown()),
-                Err(e) => return Err(store_failure(&e)),
-            };
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(GiftCardBalance {
-                    gift_card: GiftCardView {
-                        balance: money_of(card.balance_minor, &card.currency),
-                        balance_cents: card.balance_minor,
-                        code: card.code,
-                        currency: card.currency,
-                    }
-                }),
-            ))
-        }
-        .await,
-    )
+pub(crate) async fn gift_card_balance(
+    State(app): State<App>,
+    call: Call,
+    _: Write<GiftCard>,
+    Json(b): Json<BalanceBody>,
+) -> Result<Json<GiftCardBalance>, ApiError> {
+    let typed = b.code.unwrap_or_default();
+    if typed.trim().is_empty() {
+        return Err(ApiError::field("code", "Required"));
+    }
+    let unknown = || ApiError::field("code", "No gift card has this code.");
+    let code = normalize_gift_card_code(&typed).ok_or_else(unknown)?;
+    let card = match app.store.gift_card(call.site.tenant.id, &code).await {
+        Ok(Some(c)) => c,
+        Ok(None) | Err(StoreError::NotFound(_)) => return Err(unknown()),
+        Err(e) => return Err(store_failure(&e)),
+    };
+    Ok(Json(GiftCardBalance {
+        gift_card: GiftCardView {
+            balance: money_of(card.balance_minor, &card.currency),
+            balance_cents: card.balance_minor,
+            code: card.code,
+            currency: card.currency,
+        },
+    }))
 }

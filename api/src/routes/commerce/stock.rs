@@ -3,18 +3,15 @@
 //! in stock for them, so SPEC's check ("some result is unlimited, or its qtyInStock exceeds
 //! the quantity already in the cart") tells whether they may add one more.
 
-use axum::extract::{Request, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::extract::State;
 use serde::Serialize;
-use serde_json::json;
 use tenants::CartKind;
 use utoipa::ToSchema;
 
 use super::cart::NO_PRODUCT;
-use super::{Call, respond};
-use crate::http::ApiError;
-use crate::http::error::{json_response, store_failure};
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::{ApiError, Json};
 use crate::openapi::{COMMERCE, VisitorErrors};
 use crate::server::App;
 
@@ -43,54 +40,48 @@ pub struct StockResult {
     params(("itemId" = String, Query, min_length = 1, description = "The product item.")),
     responses((status = 200, body = Stock, description = "The product's variants."),
         VisitorErrors))]
-pub async fn stock(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let item = call
-                .query("itemId")
-                .filter(|i| !i.trim().is_empty())
-                .ok_or_else(|| ApiError::field("itemId", "Required"))?;
-            let t = call.site.tenant.id;
-            let mut levels = app
-                .store
-                .stock(t, item.trim())
-                .await
-                .map_err(|e| store_failure(&e))?;
-            if levels.is_empty() {
-                return Err(ApiError::not_found(NO_PRODUCT));
+pub async fn stock(State(app): State<App>, call: Call) -> Result<Json<Stock>, ApiError> {
+    let item = call
+        .query("itemId")
+        .filter(|i| !i.trim().is_empty())
+        .ok_or_else(|| ApiError::field("itemId", "Required"))?;
+    let t = call.site.tenant.id;
+    let mut levels = app
+        .store
+        .stock(t, item.trim())
+        .await
+        .map_err(|e| store_failure(&e))?;
+    if levels.is_empty() {
+        return Err(ApiError::not_found(NO_PRODUCT));
+    }
+    if let Some(cookie) = call.cart_cookie()
+        && let Some(cart) = app
+            .store
+            .cart(t, &cookie.id)
+            .await
+            .map_err(|e| store_failure(&e))?
+        && !cart.purchased
+        && cart.kind == CartKind::Cart
+    {
+        for e in cart
+            .entries
+            .iter()
+            .filter(|e| e.held && e.item_id == item.trim())
+        {
+            if let Some(l) = levels.iter_mut().find(|l| l.sku == e.sku && !l.unlimited) {
+                l.qty_in_stock += e.quantity;
             }
-            if let Some(cookie) = call.cart_cookie()
-                && let Some(cart) = app
-                    .store
-                    .cart(t, &cookie.id)
-                    .await
-                    .map_err(|e| store_failure(&e))?
-                && !cart.purchased
-                && cart.kind == CartKind::Cart
-            {
-                for e in cart
-                    .entries
-                    .iter()
-                    .filter(|e| e.held && e.item_id == item.trim())
-                {
-                    if let Some(l) = levels.iter_mut().find(|l| l.sku == e.sku && !l.unlimited) {
-                        l.qty_in_stock += e.quantity;
-                    }
-                }
-            }
-            let results = levels
-                .into_iter()
-                .map(|l| StockResult {
-                    sku: l.sku,
-                    unlimited: l.unlimited,
-                    qty_in_stock: l.qty_in_stock,
-                })
-                .collect();
-            Ok(json_response(StatusCode::OK, &json!(Stock { results })))
         }
-        .await,
-    )
+    }
+    let results = levels
+        .into_iter()
+        .map(|l| StockResult {
+            sku: l.sku,
+            unlimited: l.unlimited,
+            qty_in_stock: l.qty_in_stock,
+        })
+        .collect();
+    Ok(Json(Stock { results }))
 }
 
 /// `GET /api/commerce/inventory/stock/?itemId=`: the same, with SPEC's trailing slash.
@@ -98,6 +89,6 @@ pub async fn stock(State(app): State<App>, req: Request) -> Response {
     params(("itemId" = String, Query, min_length = 1, description = "The product item.")),
     responses((status = 200, body = Stock, description = "The product's variants."),
         VisitorErrors))]
-pub async fn stock_slash(state: State<App>, req: Request) -> Response {
-    stock(state, req).await
+pub async fn stock_slash(state: State<App>, call: Call) -> Result<Json<Stock>, ApiError> {
+    stock(state, call).await
 }

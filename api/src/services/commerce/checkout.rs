@@ -1,0 +1,372 @@
+//! Checkout as one flow: the cart, the buyer's details checked, the cart priced as it will
+//! be placed (refusing an empty cart, a subtotal below the minimum, an address nothing
+//! ships to, an unusable gift card, a total other than the one the buyer saw), the amount
+//! left after the gift card authorised (or the store's pay-later method, within its own
+//! budget), the order placed in one transaction with its confirmation email (which refuses
+//! if the total moved), then the payment captured, or voided when placing failed.
+//!
+//! It takes plain parts (the store, the outbox, the payment provider, the site, the inputs)
+//! and answers the order or a [`CheckoutError`]; `POST /api/commerce/checkout`
+//! ([`crate::routes::commerce::checkout`]) translates both.
+
+use std::net::IpAddr;
+
+use serde_json::{Map, Value, json};
+use tenants::commerce::{CommerceSettings, Refusal};
+use tenants::{
+    Address, Cart, CartKind, Checkout, CheckoutTerms, Email, Order, PaymentMethod, Store,
+    StoreError, now_ms,
+};
+
+use super::payment::{Card, Charge, PaymentError, PaymentProvider};
+use crate::email::Outbox;
+use crate::http::ApiError;
+use crate::http::limits::{Family, Limits};
+use crate::http::site::Site;
+
+/// SPEC §5's email message, with an example address.
+pub const EMAIL_INVALID: &str =
+    "Email is not valid. Email addresses should follow the format user@domain.com.";
+
+/// An address the mailer can send the order confirmation to
+/// ([`tenants::email_address::deliverable`]).
+pub fn email_valid(email: &str) -> bool {
+    tenants::email_address::deliverable(email).is_some()
+}
+
+/// What checkout works with besides the site.
+pub struct Deps<'a> {
+    pub store: &'a Store,
+    /// Told when a confirmation is waiting.
+    pub outbox: &'a Outbox,
+    /// The pay-later budget ([`Family::PayLater`]).
+    pub limits: &'a Limits,
+    /// Cards, for the store's mode (test or live).
+    pub payments: &'a dyn PaymentProvider,
+}
+
+/// The cart to check out.
+pub struct CartRef {
+    pub id: String,
+    /// The visitor's shopping cart (from the cart cookie), not a purchase's own cart
+    /// (subscription, gift card) named by its token.
+    pub from_cookie: bool,
+}
+
+/// How the buyer pays: `method` is `card` (with `card`) or `manual` (the store's pay-later
+/// method).
+pub struct Payment {
+    pub method: String,
+    pub card: Option<Card>,
+}
+
+/// What the buyer sent.
+pub struct Request {
+    pub email: Option<String>,
+    pub shipping_address: Option<Address>,
+    pub billing_address: Option<Address>,
+    pub shipping_option_id: Option<String>,
+    pub gift_card_code: Option<String>,
+    /// The grand total the buyer saw.
+    pub expected_grand_total_cents: Option<i64>,
+    /// Needed unless a gift card or coupons cover it all.
+    pub payment: Option<Payment>,
+}
+
+/// Why checkout did not place an order. No money is held after any of them.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckoutError {
+    /// The cart is not one of this site's open carts of the kind asked for.
+    #[error("no such cart")]
+    NoCart,
+    /// The store could not be read.
+    #[error("the store is unavailable: {0}")]
+    Unavailable(StoreError),
+    /// The cart was already checked out; its order, when it has one.
+    #[error("the cart was already checked out")]
+    AlreadyPlaced { order_id: Option<String> },
+    /// The buyer's details, field → message.
+    #[error("fields are missing or invalid")]
+    Fields(Map<String, Value>),
+    /// The store refused or failed (pricing, stock, placing); amounts are in `currency`.
+    #[error("the store refused: {error}")]
+    Store { error: StoreError, currency: String },
+    /// Paying by card without a card.
+    #[error("no card")]
+    CardRequired,
+    /// A payment method that is neither `card` nor `manual`.
+    #[error("unknown payment method")]
+    UnknownMethod,
+    /// The card was refused, or the provider could not be reached.
+    #[error("payment failed: {0:?}")]
+    Payment(PaymentError),
+    /// The client's pay-later budget is spent (or could not be read): the limiter's answer.
+    #[error("pay-later budget: {}", .0.message())]
+    PayLaterLimited(ApiError),
+}
+
+/// Checks an address's fields into `errors` under `prefix` (`shippingAddress.city`).
+fn check_address(prefix: &str, a: &Address, errors: &mut Map<String, Value>) {
+    let mut need = |field: &str, value: &str| {
+        let value = value.trim();
+        if value.is_empty() {
+            errors.insert(format!("{prefix}.{field}"), json!("Required"));
+        } else if value.chars().count() > 200 {
+            errors.insert(
+                format!("{prefix}.{field}"),
+                json!("At most 200 characters."),
+            );
+        }
+    };
+    need("firstName", &a.first_name);
+    need("lastName", &a.last_name);
+    need("line1", &a.line1);
+    need("city", &a.city);
+    need("postalCode", &a.postal_code);
+    need("country", &a.country);
+    let c = a.country.trim();
+    let two_letters = c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic());
+    if !c.is_empty() && !two_letters {
+        errors.insert(
+            format!("{prefix}.country"),
+            json!("Use the two-letter country code (US, NL, GB ...)."),
+        );
+    }
+    for (field, v) in [
+        ("line2", &a.line2),
+        ("region", &a.region),
+        ("phone", &a.phone),
+    ] {
+        if v.as_deref().is_some_and(|v| v.chars().count() > 200) {
+            errors.insert(
+                format!("{prefix}.{field}"),
+                json!("At most 200 characters."),
+            );
+        }
+    }
+}
+
+/// The buyer's email and addresses checked against the cart (the shipping address is
+/// needed when something ships): field → message for each problem.
+fn check_details(r: &Request, ships: bool) -> Result<(), CheckoutError> {
+    let mut errors = Map::new();
+    let email = r.email.as_deref().map(str::trim).unwrap_or("");
+    if email.is_empty() {
+        errors.insert("email".into(), json!("Required"));
+    } else if !email_valid(email) {
+        errors.insert("email".into(), json!(EMAIL_INVALID));
+    }
+    match &r.shipping_address {
+        Some(a) => check_address("shippingAddress", a, &mut errors),
+        None if ships => {
+            errors.insert("shippingAddress".into(), json!("Required"));
+        }
+        None => {}
+    }
+    if let Some(a) = &r.billing_address {
+        check_address("billingAddress", a, &mut errors);
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(CheckoutError::Fields(errors))
+    }
+}
+
+/// The cart `cart` names, if it is of the kind it was named for (a token names a
+/// purchase's own cart, the cookie the visitor's shopping cart).
+async fn the_cart(store: &Store, site: &Site, cart: &CartRef) -> Result<Cart, CheckoutError> {
+    store
+        .cart(site.tenant.id, &cart.id)
+        .await
+        .map_err(CheckoutError::Unavailable)?
+        .filter(|c| (c.kind == CartKind::Cart) == cart.from_cookie)
+        .ok_or(CheckoutError::NoCart)
+}
+
+/// Places the order for `cart`: see the module's notes for the order of work.
+/// `confirmation` is called once the payment is authorised and gives what writes the
+/// confirmation email, in the order's own transaction (never lost, never sent for a refused
+/// checkout).
+pub async fn place<M>(
+    deps: Deps<'_>,
+    site: &Site,
+    settings: &CommerceSettings,
+    client: IpAddr,
+    cart: CartRef,
+    r: Request,
+    confirmation: impl AsyncFnOnce() -> M,
+) -> Result<Order, CheckoutError>
+where
+    M: FnOnce(&Order) -> Option<Email>,
+{
+    let t = site.tenant.id;
+    let cart = the_cart(deps.store, site, &cart).await?;
+    let currency = cart
+        .currency
+        .clone()
+        .unwrap_or_else(|| settings.currency.clone());
+    let refused = |error: StoreError| CheckoutError::Store {
+        error,
+        currency: currency.clone(),
+    };
+    if cart.purchased {
+        return Err(CheckoutError::AlreadyPlaced {
+            order_id: cart.order_id.clone(),
+        });
+    }
+
+    let ships = cart
+        .entries
+        .iter()
+        .any(|e| e.product_type == tenants::commerce::product_type::PHYSICAL);
+    check_details(&r, ships)?;
+    let email = r.email.as_deref().map(str::trim).unwrap_or("");
+
+    let terms = CheckoutTerms {
+        shipping_address: r.shipping_address.clone().filter(|_| ships),
+        billing_address: r
+            .billing_address
+            .clone()
+            .or_else(|| r.shipping_address.clone()),
+        shipping_option_id: r.shipping_option_id.clone().filter(|s| !s.is_empty()),
+        gift_card_code: r.gift_card_code.clone().filter(|s| !s.trim().is_empty()),
+        now_ms: now_ms(),
+    };
+    let quote = deps
+        .store
+        .quote_checkout(t, &cart.id, settings, &terms)
+        .await
+        .map_err(refused)?;
+    if let Some(expected) = r.expected_grand_total_cents
+        && expected != quote.totals.grand_total_minor
+    {
+        return Err(refused(StoreError::Refused(Refusal::TotalChanged {
+            grand_total_minor: quote.totals.grand_total_minor,
+        })));
+    }
+
+    // Payment for what the gift card does not cover.
+    let mut authorization = None;
+    let payment = if quote.charge_minor == 0 {
+        PaymentMethod::None
+    } else {
+        match r.payment {
+            None => return Err(refused(StoreError::Refused(Refusal::PaymentRequired))),
+            Some(p) if p.method == "manual" => match &settings.payments.manual {
+                Some(m) => {
+                    // An order nobody pays still holds stock until it expires, and mails
+                    // the address typed: a budget of its own, per client.
+                    deps.limits
+                        .check(Family::PayLater, t, client)
+                        .await
+                        .map_err(CheckoutError::PayLaterLimited)?;
+                    PaymentMethod::Manual {
+                        label: m.label.clone(),
+                    }
+                }
+                None => {
+                    return Err(refused(StoreError::Refused(
+                        Refusal::ManualPaymentUnavailable,
+                    )));
+                }
+            },
+            Some(p) if p.method == "card" => {
+                let card = p.card.ok_or(CheckoutError::CardRequired)?;
+                let charge = Charge {
+                    amount_minor: quote.charge_minor,
+                    currency: currency.clone(),
+                    card,
+                    description: format!("Order at {}", site.tenant.identifier),
+                };
+                let auth = deps
+                    .payments
+                    .authorize(&charge)
+                    .await
+                    .map_err(CheckoutError::Payment)?;
+                let method = PaymentMethod::Card {
+                    brand: auth.brand.clone(),
+                    last4: auth.last4.clone(),
+                    reference: auth.reference.clone(),
+                };
+                authorization = Some(auth);
+                method
+            }
+            Some(_) => return Err(CheckoutError::UnknownMethod),
+        }
+    };
+
+    let confirmation = confirmation().await;
+    let placed = deps
+        .store
+        .place_order_with_mail(
+            t,
+            &cart.id,
+            &Checkout {
+                settings,
+                terms,
+                customer_email: email.to_owned(),
+                expected_total_minor: Some(quote.totals.grand_total_minor),
+                charge_minor: quote.charge_minor,
+                payment,
+                test_mode: settings.payments.test_mode,
+                time_zone: &site.content.time_zone,
+            },
+            confirmation,
+        )
+        .await;
+    let order = match placed {
+        Ok(order) => {
+            deps.outbox.nudge();
+            order
+        }
+        Err(e) => {
+            if let Some(auth) = &authorization {
+                deps.payments.void(auth).await;
+            }
+            return Err(match e {
+                StoreError::Refused(Refusal::CartPurchased) => {
+                    let fresh = deps.store.cart(t, &cart.id).await.ok().flatten();
+                    CheckoutError::AlreadyPlaced {
+                        order_id: fresh.as_ref().unwrap_or(&cart).order_id.clone(),
+                    }
+                }
+                e => refused(e),
+            });
+        }
+    };
+    if let Some(auth) = &authorization
+        && let Err(e) = deps.payments.capture(auth).await
+    {
+        // The order stands; the owner sees the payment reference and settles it.
+        tracing::error!(tenant = %site.tenant.identifier, order = %order.id, ?e, "capturing a payment failed");
+    }
+    Ok(order)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_name_each_missing_field() {
+        let mut errors = Map::new();
+        check_address(
+            "shippingAddress",
+            &Address {
+                country: "Netherlands".into(),
+                ..Default::default()
+            },
+            &mut errors,
+        );
+        for f in ["firstName", "lastName", "line1", "city", "postalCode"] {
+            assert_eq!(errors[&format!("shippingAddress.{f}")], "Required");
+        }
+        assert!(
+            errors["shippingAddress.country"]
+                .as_str()
+                .unwrap()
+                .contains("two-letter")
+        );
+    }
+}
