@@ -65,7 +65,7 @@ pub(crate) fn combo_scripts(loaded: &LoadedFolder, query: &str, headers: &Header
     if found == 0 {
         return plain(StatusCode::NOT_FOUND, "Not Found");
     }
-    let etag = format!("\"{:016x}\"", fnv1a(&body));
+    let etag = format!("\"{:016x}\"", crate::pages::folders::fnv1a(&body));
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
@@ -81,12 +81,6 @@ pub(crate) fn combo_scripts(loaded: &LoadedFolder, query: &str, headers: &Header
             .body(Body::from(body))
     };
     response.unwrap_or_else(|_| error_page())
-}
-
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
-    })
 }
 
 fn content_type(path: &str) -> &'static str {

@@ -21,11 +21,12 @@
 use std::sync::Arc;
 
 use moka::future::Cache;
+use template_lang::value::Node;
 use tenants::cache::{ENTRY_OVERHEAD, JsonShape, weight};
-use tenants::{CacheBudget, TemplateHash, TemplateVersion, TenantId};
+use tenants::{CacheBudget, Store, TemplateHash, TemplateVersion, TenantId};
 
-use crate::http::site::SiteBundle;
-use crate::pages::folders::LoadedFolder;
+use crate::http::site::{Site, SiteBundle};
+use crate::pages::folders::{FolderError, LoadedFolder};
 
 /// The server's own caches (the store keeps hosts, content and secrets: `tenants::cache`).
 /// Each is weighed in estimated bytes and given its share of the budget ([`split`]).
@@ -39,6 +40,10 @@ pub struct Caches {
     /// What a site's content version gives requests (the renderer's view, the commerce
     /// settings ...) by (tenant, content version).
     pub(crate) sites: Cache<(TenantId, i64), Arc<SiteBundle>>,
+    /// Carts as pages show them, by (tenant, cart id, revision): a page view with a cart
+    /// cookie reads its cart from here, and a change makes a new revision (and key). Kept
+    /// five minutes at most: a cart's total depends on the time too (coupon dates).
+    pub(crate) page_carts: moka::sync::Cache<(TenantId, String, i64), Node>,
 }
 
 impl Caches {
@@ -57,7 +62,82 @@ impl Caches {
                 .max_capacity(budget.sites)
                 .weigher(|_, b: &Arc<SiteBundle>| b.weight())
                 .build(),
+            page_carts: moka::sync::Cache::builder()
+                .max_capacity(budget.page_carts)
+                .weigher(|_, _| PAGE_CART_WEIGHT)
+                .time_to_live(std::time::Duration::from_secs(300))
+                .build(),
         }
+    }
+
+    /// The compiled template folder of the site's active template version (`None` if it has
+    /// none). Folders are shared by content: the version's hash comes with the tenant row
+    /// (stored at upload), so a tenant whose design another tenant already compiled costs no
+    /// read of its files; otherwise its files are loaded and compiled once per distinct folder.
+    /// A new upload is a new version with its own hash, so it never meets another folder.
+    pub async fn folder(
+        &self,
+        store: &Store,
+        site: &Site,
+    ) -> Result<Option<Arc<LoadedFolder>>, FolderError> {
+        let Some(version) = site.template_version else {
+            return Ok(None);
+        };
+        let tenant = site.tenant.id;
+        // A version stored without a hash (by an older node) is hashed from its files once.
+        let known = match site.template_hash {
+            Some(hash) => Some(hash),
+            None => self.template_hashes.get(&(tenant, version)).await,
+        };
+        if let Some(hash) = known
+            && let Some(folder) = self.folders.get(&hash).await
+        {
+            return Ok(Some(folder));
+        }
+        let files = store
+            .template_files(tenant, version)
+            .await
+            .map_err(|e| FolderError::Store(e.to_string()))?;
+        let hash = match known {
+            Some(hash) => hash,
+            None => {
+                let hash = tenants::template_hash(&files);
+                self.template_hashes.insert((tenant, version), hash).await;
+                hash
+            }
+        };
+        let identifier = site.tenant.identifier.clone();
+        self.folders
+            .try_get_with(hash, async move {
+                let loaded = tokio::task::spawn_blocking(move || LoadedFolder::compile(files))
+                    .await
+                    .map_err(|e| FolderError::Compile(e.to_string()))?;
+                for p in &loaded.folder.problems {
+                    tracing::warn!(tenant = %identifier, "template problem: {p}");
+                }
+                Ok::<_, FolderError>(Arc::new(loaded))
+            })
+            .await
+            .map(Some)
+            .map_err(|e| (*e).clone())
+    }
+}
+
+// The weights are the cache's business: the kinds it holds know nothing of it.
+impl SiteBundle {
+    /// Its cache weight ([`site_weight`]).
+    pub fn weight(&self) -> u32 {
+        site_weight(self.content_shape, self.products.len() as u64)
+    }
+}
+
+impl LoadedFolder {
+    /// Its cache weight ([`folder_weight`]).
+    pub fn weight(&self) -> u32 {
+        folder_weight(
+            self.public_bytes(),
+            self.source_bytes().saturating_sub(self.public_bytes()),
+        )
     }
 }
 
@@ -89,6 +169,11 @@ pub const SITE_PRODUCT_BYTES: u64 = 8 << 10;
 /// rounds a block up to its size class.
 pub const FOLDER_MEMORY_FACTOR: u64 = 9;
 
+/// The weight of a cart as pages show it: a cache entry, its key and the cart's value tree,
+/// estimated at 4 KiB (a cart of a few lines; a large cart weighs more than it counts, a
+/// small one less).
+pub const PAGE_CART_WEIGHT: u32 = 4 << 10;
+
 /// The weight of one (tenant, template version) → hash entry: a cache entry and a
 /// 32-byte hash.
 pub const HASH_ENTRY_WEIGHT: u32 = ENTRY_OVERHEAD as u32 + 32;
@@ -102,6 +187,8 @@ pub struct AppBudget {
     pub sites: u64,
     /// Template hashes by (tenant, version).
     pub template_hashes: u64,
+    /// Carts as pages show them.
+    pub page_carts: u64,
 }
 
 impl Default for AppBudget {
@@ -111,8 +198,9 @@ impl Default for AppBudget {
 }
 
 /// Splits `total` bytes: 3 % hosts, 1 % signing secrets and 2 % template hashes (small
-/// entries, one per tenant), 35 % site content in the store and 40 % its renderer view (the
-/// two forms a visited site is held in), 19 % compiled folders (one per design in use).
+/// entries, one per tenant), 35 % site content in the store and 38 % its renderer view (the
+/// two forms a visited site is held in), 19 % compiled folders (one per design in use), 2 %
+/// carts as pages show them.
 pub fn split(total: u64) -> (CacheBudget, AppBudget) {
     let part = |percent: u64| total / 100 * percent;
     (
@@ -123,8 +211,9 @@ pub fn split(total: u64) -> (CacheBudget, AppBudget) {
         },
         AppBudget {
             folders: part(19),
-            sites: part(40),
+            sites: part(38),
             template_hashes: part(2),
+            page_carts: part(2),
         },
     )
 }
@@ -156,7 +245,8 @@ mod tests {
             + store.content
             + app.folders
             + app.sites
-            + app.template_hashes;
+            + app.template_hashes
+            + app.page_carts;
         assert_eq!(sum, 100 << 20);
         assert!(folder_weight(200_000, 0) > folder_weight(5_000, 0));
         // Parsed files cost more than public ones kept as they are.

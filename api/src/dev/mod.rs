@@ -23,8 +23,6 @@ use serde_json::{Value, json};
 use tenants::{Store, TemplateFile, TenantId};
 use tokio::sync::broadcast;
 
-use crate::server::App;
-
 mod samples;
 
 /// How often the folder is looked at (a few dozen `stat` calls: cheap, and a save is seen
@@ -106,9 +104,9 @@ pub fn inject(body: &mut String, version: i64) {
 }
 
 /// `GET /_tessera/dev/events`: the current state, then every change.
-pub async fn events(State(app): State<App>) -> Response {
-    let Some(dev) = app.dev.clone() else {
-        return crate::pages::plain(axum::http::StatusCode::NOT_FOUND, "Not Found");
+pub async fn events(State(dev): State<Option<Arc<Dev>>>) -> Response {
+    let Some(dev) = dev else {
+        return (axum::http::StatusCode::NOT_FOUND, "Not Found").into_response();
     };
     let rx = dev.events.subscribe();
     let first = dev.state.read().expect("dev state").clone();

@@ -37,17 +37,17 @@ pub struct Composer {
 }
 
 impl Composer {
-    /// The composer of the call's site.
-    pub async fn for_call(app: &crate::server::App, call: &crate::http::call::Call) -> Composer {
-        let site = &call.site;
-        let folder = crate::pages::folders::load_folder(app, site)
-            .await
-            .ok()
-            .flatten();
+    /// The composer of `site`'s emails: its compiled template folder (when it has one), its
+    /// title, the host mail is sent as coming from, its locale.
+    pub fn new(
+        folder: Option<Arc<crate::pages::folders::LoadedFolder>>,
+        site: &crate::http::site::Site,
+        host: String,
+    ) -> Composer {
         Composer {
             folder,
-            title: site_title(call).to_owned(),
-            host: call.host(),
+            title: site_title_of(site).to_owned(),
+            host,
             locale: site.content.locale.clone(),
         }
     }
@@ -77,13 +77,17 @@ impl Composer {
 
 /// The site's title (`website.siteTitle`), else its identifier.
 pub fn site_title(call: &crate::http::call::Call) -> &str {
-    call.site
-        .content
+    site_title_of(&call.site)
+}
+
+/// [`site_title`] of a site.
+pub fn site_title_of(site: &crate::http::site::Site) -> &str {
+    site.content
         .render
         .website
         .pointer(&["siteTitle"])
         .and_then(template_lang::value::Node::as_str)
-        .unwrap_or(&call.site.tenant.identifier)
+        .unwrap_or(&site.tenant.identifier)
 }
 
 /// How long a taken message is this node's to send.

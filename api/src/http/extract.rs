@@ -24,17 +24,18 @@ use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, FromRef, FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, IntoResponseParts, Response, ResponseParts};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use sha2::{Digest, Sha256};
 
 use super::body::MAX_JSON_BODY;
 use super::call::Call;
 use super::client::client_of;
 use super::error::ApiError;
 use super::limits::{Family, Limits};
-use super::owner::{Access, Area};
+use super::owner::{ADMIN, Access, Area, FORBIDDEN, UNAUTHORIZED, allows, role_name};
 use super::site::{NoSite, Resolved, Site};
 use crate::server::App;
 
@@ -235,11 +236,10 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        let call = Call::from_request_parts(parts, state).await?;
-        let app = App::from_ref(state);
-        let role = super::owner::require(&app, &call, A::AREA, X::ACCESS).await?;
+        let token = OwnerToken::from_request_parts(parts, state).await?;
+        let role = token.may(A::AREA, X::ACCESS)?;
         Ok(Owner {
-            call,
+            call: token.call,
             role,
             _what: PhantomData,
         })
@@ -259,19 +259,31 @@ impl OwnerToken {
     /// The role, when it may `access` `area`: 401 without a live token of this site, 403
     /// when the role may not (as [`Owner`] refuses).
     pub fn may(&self, area: Area, access: Access) -> Result<u8, ApiError> {
-        use super::owner::{FORBIDDEN, UNAUTHORIZED, allows, role_name};
-        let Some(role) = self.role else {
-            let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
-            e.body["ownerAuthRequired"] = true.into();
-            return Err(e);
-        };
-        if !allows(role, area, access) {
-            let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
-            e.body["role"] = role_name(role).into();
-            return Err(e);
-        }
-        Ok(role)
+        allowed(self.role, area, access)
     }
+}
+
+/// `role` when it may `access` `area`: 401 without one, 403 when it may not.
+fn allowed(role: Option<u8>, area: Area, access: Access) -> Result<u8, ApiError> {
+    let Some(role) = role else {
+        let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
+        e.body["ownerAuthRequired"] = true.into();
+        return Err(e);
+    };
+    if !allows(role, area, access) {
+        let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
+        e.body["role"] = role_name(role).into();
+        return Err(e);
+    }
+    Ok(role)
+}
+
+/// The call's owner, when their token's role may `access` `area` ([`OwnerToken::may`]).
+pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {
+    let role = role_of(app, &call.site.tenant, &call.headers)
+        .await
+        .map_err(|e| super::error::store_failure(&e))?;
+    allowed(role, area, access)
 }
 
 impl std::ops::Deref for OwnerToken {
@@ -290,11 +302,42 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let call = Call::from_request_parts(parts, state).await?;
         let app = App::from_ref(state);
-        let role = super::owner::role_of(&app, &call.site.tenant, &call.headers)
+        let role = role_of(&app, &call.site.tenant, &call.headers)
             .await
             .map_err(|e| super::error::store_failure(&e))?;
         Ok(OwnerToken { call, role })
     }
+}
+
+/// The owner token the request carries (`Authorization: Bearer …`), if any.
+fn bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && t.len() <= 256)
+}
+
+/// The role of the owner token `headers` carry for this site, if they carry a live one.
+pub async fn role_of(
+    app: &App,
+    tenant: &tenants::Tenant,
+    headers: &HeaderMap,
+) -> Result<Option<u8>, tenants::StoreError> {
+    let Some(token) = bearer(headers) else {
+        return Ok(None);
+    };
+    let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+    if app.owner_tokens.admits(&tenant.identifier, &digest) {
+        return Ok(Some(ADMIN));
+    }
+    Ok(app
+        .store
+        .api_token_by_hash(tenant.id, &hex::encode(digest))
+        .await?
+        .map(|t| u8::try_from(t.role).unwrap_or(0)))
 }
 
 /// A JSON body (at most [`MAX_JSON_BODY`]; 413 beyond, 408 when it is not sent in time,

@@ -12,12 +12,7 @@
 
 use std::collections::HashMap;
 
-use axum::http::{HeaderMap, StatusCode, header};
 use sha2::{Digest, Sha256};
-
-use super::ApiError;
-use super::call::Call;
-use crate::server::App;
 
 /// SHA-256 of each site's serve-time admin token, by site identifier.
 #[derive(Clone, Debug, Default)]
@@ -141,7 +136,7 @@ impl OwnerTokens {
         Ok(OwnerTokens(map))
     }
 
-    fn admits(&self, identifier: &str, digest: &[u8; 32]) -> bool {
+    pub(crate) fn admits(&self, identifier: &str, digest: &[u8; 32]) -> bool {
         // Digests compared whole: equal-length values whose comparison time says nothing
         // about the token.
         self.0.get(identifier) == Some(digest)
@@ -152,67 +147,6 @@ impl OwnerTokens {
 /// [`tenants::secret_digest`]).
 pub fn new_token() -> String {
     format!("tsk_{}", super::signing::random_hex(32))
-}
-
-fn bearer(headers: &HeaderMap) -> Option<&str> {
-    headers
-        .get(header::AUTHORIZATION)?
-        .to_str()
-        .ok()?
-        .strip_prefix("Bearer ")
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && t.len() <= 256)
-}
-
-/// The role of the owner token `headers` carry for this site, if they carry a live one.
-pub async fn role_of(
-    app: &App,
-    tenant: &tenants::Tenant,
-    headers: &HeaderMap,
-) -> Result<Option<u8>, tenants::StoreError> {
-    let Some(token) = bearer(headers) else {
-        return Ok(None);
-    };
-    let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-    if app.owner_tokens.admits(&tenant.identifier, &digest) {
-        return Ok(Some(ADMIN));
-    }
-    Ok(app
-        .store
-        .api_token_by_hash(tenant.id, &hex::encode(digest))
-        .await?
-        .map(|t| u8::try_from(t.role).unwrap_or(0)))
-}
-
-/// An owner call: its site, then a token of that site whose role may `access` `area`.
-pub async fn begin(
-    app: &App,
-    req: axum::extract::Request,
-    area: Area,
-    access: Access,
-) -> Result<(Call, axum::body::Body), ApiError> {
-    let (call, body) = Call::begin(app, req).await?;
-    require(app, &call, area, access).await?;
-    Ok((call, body))
-}
-
-/// The call's owner, when their token's role may `access` `area`: 401 without a live token
-/// of this site, 403 when the role may not.
-pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {
-    let role = role_of(app, &call.site.tenant, &call.headers)
-        .await
-        .map_err(|e| super::error::store_failure(&e))?;
-    let Some(role) = role else {
-        let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
-        e.body["ownerAuthRequired"] = true.into();
-        return Err(e);
-    };
-    if !allows(role, area, access) {
-        let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
-        e.body["role"] = role_name(role).into();
-        return Err(e);
-    }
-    Ok(role)
 }
 
 #[cfg(test)]

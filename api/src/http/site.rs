@@ -1,6 +1,7 @@
 //! `Host` → tenant → what the request needs of its site: the renderer's view of the content,
 //! the commerce settings, the locale and time zone, and the signing secret. One lookup for
-//! pages and API calls alike; the per-content-version part is cached in [`App`].
+//! pages and API calls alike, by the server's layer ([`crate::server::site`]); the
+//! per-content-version part is cached in [`crate::cache::Caches`].
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,8 +12,6 @@ use renderer::site::SiteContent;
 use serde_json::Value;
 use tenants::commerce::CommerceSettings;
 use tenants::{TemplateHash, TemplateVersion, Tenant};
-
-use crate::server::App;
 
 /// What a site's content version gives every request: built once per `(tenant, content
 /// version)`.
@@ -37,13 +36,6 @@ pub struct SiteBundle {
     /// What a restock sign-up shows when it worked (`merchandising.restockSuccessText`), if
     /// the owner set it; the island's default is SPEC's "Signed up!".
     pub restock_success_text: Option<String>,
-}
-
-impl SiteBundle {
-    /// Its cache weight ([`crate::cache::site_weight`]).
-    pub fn weight(&self) -> u32 {
-        crate::cache::site_weight(self.content_shape, self.products.len() as u64)
-    }
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -153,31 +145,11 @@ pub fn host_of(req: &Request) -> Option<String> {
         .or_else(|| req.uri().authority().map(|a| a.to_string()))
 }
 
-/// The request's site as [`resolve_layer`] found it, in the request's extensions: every
+/// The request's site as [`crate::server::site::resolve_layer`] found it, in the request's extensions: every
 /// reader (the page pipeline, the per-site cap, the [`crate::http::extract`] extractors)
 /// takes it from there, so a request's site is looked up once.
 #[derive(Clone)]
 pub struct Resolved(pub Result<Site, NoSite>);
-
-/// Paths that need no site: they are answered alike on every host (and the health check
-/// must not wait for the store).
-fn siteless(path: &str) -> bool {
-    path == "/healthz" || path == crate::openapi::PATH || path.starts_with("/_tessera/islands/")
-}
-
-/// The layer that resolves the request's site once, before the per-site cap and the
-/// handlers (`axum::middleware::from_fn_with_state`).
-pub async fn resolve_layer(
-    axum::extract::State(app): axum::extract::State<App>,
-    mut req: Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    if !siteless(req.uri().path()) {
-        let site = resolve(&app, host_of(&req)).await;
-        req.extensions_mut().insert(Resolved(site));
-    }
-    next.run(req).await
-}
 
 /// The site of a request, as the layer left it; a request the layer did not see (or a
 /// site-less path) has none.
@@ -185,59 +157,6 @@ pub fn of_request(req: &Request) -> Result<Site, NoSite> {
     req.extensions()
         .get::<Resolved>()
         .map_or(Err(NoSite::UnknownHost), |r| r.0.clone())
-}
-
-/// The site a request with this `Host` is for.
-pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
-    let host = host.ok_or(NoSite::UnknownHost)?;
-    let by_host = app.store.tenant_by_host(&host).await;
-    let found = match by_host {
-        // `tessera dev` answers every host with its one site.
-        Ok(None) if app.dev.is_some() => {
-            let id = app.dev.as_ref().map(|d| d.tenant).expect("dev");
-            app.store.tenant(id).await.map(|t| Some(Arc::new(t)))
-        }
-        other => other,
-    };
-    let tenant = match found {
-        Ok(Some(t)) => t,
-        // An unknown (or malformed) host: no tenant data at all.
-        Ok(None) | Err(tenants::StoreError::Invalid(_)) => return Err(NoSite::UnknownHost),
-        Err(e) => {
-            tracing::error!(%host, error = %e, "tenant lookup failed");
-            return Err(NoSite::Unavailable);
-        }
-    };
-    let snapshot = match app.store.site_content(tenant.id).await {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(tenant = %tenant.identifier, error = %e, "loading site content failed");
-            return Err(NoSite::Unavailable);
-        }
-    };
-    let secret = match app.store.tenant_secret(tenant.id).await {
-        Ok(s) => s,
-        Err(e) => {
-            tracing::error!(tenant = %tenant.identifier, error = %e, "loading the signing secret failed");
-            return Err(NoSite::Unavailable);
-        }
-    };
-    let key = (tenant.id, snapshot.tenant.content_version);
-    let version = snapshot.tenant.template_version;
-    let content = app
-        .caches
-        .sites
-        .get_with(key, async {
-            Arc::new(bundle(&snapshot, &app.captcha.settings()))
-        })
-        .await;
-    Ok(Site {
-        tenant,
-        template_version: version,
-        template_hash: snapshot.tenant.template_hash,
-        content,
-        secret,
-    })
 }
 
 /// The bundle of a site's content, with the captcha settings its islands are given.

@@ -2,17 +2,15 @@
 //! for this tenant), the visitor's cart as the page context's `shoppingCart`, and, on an
 //! order's page, the order (when the link's token opens it).
 //!
-//! A page view with a cart cookie reads the cart through [`PageCarts`], keyed by the
+//! A page view with a cart cookie reads the cart through the page-cart cache ([`crate::cache::Caches::page_carts`]), keyed by the
 //! revision the cookie names: every change to a cart makes a new revision and the changing
 //! call sets the cookie to it, so a cached cart is never an old one, on any node, and no
 //! visitor's cart is keyed by anything another visitor holds.
 
-use std::time::Duration;
-
 use axum::http::HeaderMap;
 use renderer::route::order_page;
 use template_lang::value::Node;
-use tenants::{CartKind, TenantId, now_ms};
+use tenants::{CartKind, now_ms};
 
 use crate::http::cookies;
 use crate::http::crumb;
@@ -20,21 +18,6 @@ use crate::http::site::Site;
 use crate::routes::commerce::json::{cart_json, order_json};
 use crate::routes::commerce::session::{cart_cookie, order_token_valid};
 use crate::server::App;
-
-/// Carts as pages show them, by (tenant, cart id, revision).
-pub struct PageCarts(moka::sync::Cache<(TenantId, String, i64), Node>);
-
-impl Default for PageCarts {
-    fn default() -> Self {
-        PageCarts(
-            moka::sync::Cache::builder()
-                .max_capacity(50_000)
-                // A cart's total depends on the time too (coupon dates).
-                .time_to_live(Duration::from_secs(300))
-                .build(),
-        )
-    }
-}
 
 /// What commerce gives a page view.
 #[derive(Default)]
@@ -71,13 +54,13 @@ pub async fn for_page(
     let settings = &site.content.commerce;
     if let Some(cookie) = cart_cookie(site, headers) {
         let key = (site.tenant.id, cookie.id.clone(), cookie.revision);
-        out.cart = match app.commerce.page_carts.0.get(&key) {
+        out.cart = match app.caches.page_carts.get(&key) {
             Some(node) => Some(node),
             None => match app.store.cart(site.tenant.id, &cookie.id).await {
                 Ok(Some(cart)) if !cart.purchased && cart.kind == CartKind::Cart => {
                     let totals = cart.price(settings, None, now_ms());
                     let node = Node::from_json(&cart_json(Some(&cart), &totals, settings, site));
-                    app.commerce.page_carts.0.insert(key, node.clone());
+                    app.caches.page_carts.insert(key, node.clone());
                     Some(node)
                 }
                 Ok(_) => None,

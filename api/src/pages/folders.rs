@@ -1,6 +1,7 @@
-//! Compiled template folders: loaded from the store, compiled once per distinct set of
-//! files (however many tenants share it), kept in [`crate::cache::Caches`], and where each
-//! one's renders run (inline, or on the blocking pool for a template that keeps being slow).
+//! Compiled template folders as the server keeps them (loaded and shared by
+//! [`crate::cache::Caches::folder`]: once per distinct set of files, however many tenants
+//! use it), and where each one's renders run (inline, or on the blocking pool for a
+//! template that keeps being slow).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -9,8 +10,6 @@ use std::time::Duration;
 
 use axum::http::HeaderValue;
 use renderer::folder::{TemplateFiles, TemplateFolder};
-
-use crate::server::App;
 
 /// A render slower than this moves its template's later renders off the async workers.
 /// Generous, because under load the wall-clock time of a render includes preemption.
@@ -118,12 +117,9 @@ impl LoadedFolder {
         self.source_bytes
     }
 
-    /// Its cache weight ([`crate::cache::folder_weight`]).
-    pub fn weight(&self) -> u32 {
-        crate::cache::folder_weight(
-            self.public_bytes,
-            self.source_bytes.saturating_sub(self.public_bytes),
-        )
+    /// The bytes of its public files (`assets/`, `scripts/`), kept as they are.
+    pub fn public_bytes(&self) -> u64 {
+        self.public_bytes
     }
 
     fn new(folder: TemplateFolder, source_bytes: u64) -> LoadedFolder {
@@ -131,9 +127,7 @@ impl LoadedFolder {
             .public
             .iter()
             .filter_map(|(path, bytes)| {
-                let tag =
-                    HeaderValue::from_str(&format!("\"{:016x}\"", crate::files::fnv1a(bytes)))
-                        .ok()?;
+                let tag = HeaderValue::from_str(&format!("\"{:016x}\"", fnv1a(bytes))).ok()?;
                 Some((path.clone(), tag))
             })
             .collect();
@@ -154,7 +148,7 @@ impl LoadedFolder {
 
 /// Why a template folder could not be loaded.
 #[derive(Clone, Debug)]
-pub(crate) enum FolderError {
+pub enum FolderError {
     /// Its files could not be read from the store (worth retrying: 503).
     Store(String),
     /// Compiling it panicked (a bug: 500).
@@ -170,60 +164,11 @@ impl std::fmt::Display for FolderError {
     }
 }
 
-/// The compiled template folder of the site's active template version (`None` if it has
-/// none). Folders are shared by content: the version's hash comes with the tenant row
-/// (stored at upload), so a tenant whose design another tenant already compiled costs no
-/// read of its files; otherwise its files are loaded and compiled once per distinct folder.
-/// A new upload is a new version with its own hash, so it never meets another folder.
-pub(crate) async fn load_folder(
-    app: &App,
-    site: &crate::http::site::Site,
-) -> Result<Option<Arc<LoadedFolder>>, FolderError> {
-    let Some(version) = site.template_version else {
-        return Ok(None);
-    };
-    let tenant = site.tenant.id;
-    // A version stored without a hash (by an older node) is hashed from its files once.
-    let known = match site.template_hash {
-        Some(hash) => Some(hash),
-        None => app.caches.template_hashes.get(&(tenant, version)).await,
-    };
-    if let Some(hash) = known
-        && let Some(folder) = app.caches.folders.get(&hash).await
-    {
-        return Ok(Some(folder));
-    }
-    let files = app
-        .store
-        .template_files(tenant, version)
-        .await
-        .map_err(|e| FolderError::Store(e.to_string()))?;
-    let hash = match known {
-        Some(hash) => hash,
-        None => {
-            let hash = tenants::template_hash(&files);
-            app.caches
-                .template_hashes
-                .insert((tenant, version), hash)
-                .await;
-            hash
-        }
-    };
-    let identifier = site.tenant.identifier.clone();
-    app.caches
-        .folders
-        .try_get_with(hash, async move {
-            let loaded = tokio::task::spawn_blocking(move || LoadedFolder::compile(files))
-                .await
-                .map_err(|e| FolderError::Compile(e.to_string()))?;
-            for p in &loaded.folder.problems {
-                tracing::warn!(tenant = %identifier, "template problem: {p}");
-            }
-            Ok::<_, FolderError>(Arc::new(loaded))
-        })
-        .await
-        .map(Some)
-        .map_err(|e| (*e).clone())
+/// A 64-bit FNV-1a hash: the ETags of public files and combined scripts.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf29ce484222325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+    })
 }
 
 #[cfg(test)]

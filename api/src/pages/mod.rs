@@ -19,7 +19,7 @@ use axum::response::{IntoResponse, Response};
 
 use crate::http::site::{NoSite, host_of};
 use crate::server::App;
-use folders::{FolderError, Moved, load_folder};
+use folders::{FolderError, Moved};
 
 pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
     (
@@ -60,7 +60,7 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
     };
     let tenant = found.tenant.clone();
     let site = found.content.render.clone();
-    let loaded = match load_folder(&app, &found).await {
+    let loaded = match app.caches.folder(&app.store, &found).await {
         Ok(Some(f)) => f,
         Ok(None) => {
             return plain(
@@ -161,7 +161,7 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
         use crate::routes::analytics::page_views;
         // A signed-in user of the site is a request with an owner token (a store failure
         // here counts the view rather than failing the page).
-        let role = crate::http::owner::role_of(&app, &tenant, req.headers())
+        let role = crate::http::extract::role_of(&app, &tenant, req.headers())
             .await
             .ok()
             .flatten();

@@ -12,3 +12,18 @@ pub mod lock_screen;
 pub mod owner;
 pub mod restock;
 pub mod site_users;
+
+/// The composer of the call's site's emails: its compiled template folder (a folder that
+/// cannot be loaded now leaves the default templates), title, host and locale.
+pub async fn composer(
+    app: &crate::server::App,
+    call: &crate::http::call::Call,
+) -> crate::email::Composer {
+    let folder = app
+        .caches
+        .folder(&app.store, &call.site)
+        .await
+        .ok()
+        .flatten();
+    crate::email::Composer::new(folder, &call.site, call.host())
+}

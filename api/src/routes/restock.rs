@@ -317,7 +317,7 @@ pub(crate) struct SendAll {
 /// them notified: one email per variant, written with the site's templates, only the
 /// address differing between its signers. How many went out per variant.
 async fn notify(app: &App, call: &Call, variants: &[(&str, &str)]) -> Result<Vec<u64>, ApiError> {
-    let composer = email::Composer::for_call(app, call).await;
+    let composer = crate::routes::composer(app, call).await;
     let notice = |product: &str, sku: &str| {
         let (title, url, description) = product_facts(call, product, sku);
         let data = json!({

@@ -1,6 +1,6 @@
 //! Per-site fairness: one site's flood cannot starve the others.
 //!
-//! Every request counts against its site (the one [`crate::http::site::resolve_layer`]
+//! Every request counts against its site (the one [`crate::server::site::resolve_layer`]
 //! found for its `Host`) while its handler runs. A site with `cap` requests in flight gets
 //! `503 Service Unavailable` with `Retry-After: 1` for the next one at once, before any work
 //! is done for it, so a flood of slow or expensive requests to one site holds at most `cap`

@@ -4,13 +4,14 @@
 //!
 //! Layers, from the outside in: the security headers of every answer ([`security`]); one
 //! strictly checked `Host` ([`crate::http::host`]); the request's site, resolved once
-//! ([`crate::http::site::resolve_layer`]); the per-site cap ([`fairness`]); tracing, panics
+//! ([`site::resolve_layer`]); the per-site cap ([`fairness`]); tracing, panics
 //! as 500s, the request timeout, compression and the refusal of U+0000 in the URI.
 
 pub mod fairness;
 pub mod listen;
 pub mod security;
-mod state;
+pub mod site;
+pub mod state;
 
 pub use state::{App, AppState};
 
@@ -94,7 +95,7 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
         // a store that does not answer cannot hold a request forever).
         .layer(axum::middleware::from_fn_with_state(
             app.clone(),
-            crate::http::site::resolve_layer,
+            site::resolve_layer,
         ))
         .layer(TimeoutLayer::with_status_code(
             StatusCode::REQUEST_TIMEOUT,

@@ -159,3 +159,9 @@ impl FromRef<App> for crate::routes::captcha::Captcha {
         app.captcha.clone()
     }
 }
+
+impl FromRef<App> for Option<Arc<crate::dev::Dev>> {
+    fn from_ref(app: &App) -> Self {
+        app.dev.clone()
+    }
+}

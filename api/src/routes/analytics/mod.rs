@@ -40,7 +40,7 @@ use crate::http::ApiError;
 use crate::http::call::{Call, respond};
 use crate::http::cookies;
 use crate::http::error::json_response;
-use crate::http::owner::{self, Access, Area};
+use crate::http::owner::{Access, Area};
 use crate::openapi::{ANALYTICS, OwnerErrors, VisitorErrors, WriteErrors};
 use crate::server::App;
 use queue::Record;
@@ -199,7 +199,7 @@ async fn summary(State(app): State<App>, req: Request) -> Response {
     respond(
         async {
             let (call, _) = Call::begin(&app, req).await?;
-            owner::require(&app, &call, Area::Analytics, Access::Read).await?;
+            crate::http::extract::require(&app, &call, Area::Analytics, Access::Read).await?;
             let days = match call.query("days") {
                 None => 7,
                 Some(d) => d

@@ -234,7 +234,7 @@ async fn confirmation<'a>(
     app: &App,
     call: &'a Call,
 ) -> impl FnOnce(&tenants::Order) -> Option<tenants::Email> + 'a {
-    let composer = crate::email::Composer::for_call(app, call).await;
+    let composer = crate::routes::composer(app, call).await;
     let title = crate::email::site_title(call).to_owned();
     move |order: &tenants::Order| {
         let data = super::confirmation::confirmation_data(order, &call.site, &title);

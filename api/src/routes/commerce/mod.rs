@@ -13,12 +13,12 @@ pub mod messages;
 pub mod money;
 pub mod orders;
 pub use crate::services::commerce::payment;
+pub use crate::services::commerce::{CommerceState, DEFAULT_CART_HOLD, DEFAULT_PAY_LATER_EXPIRY};
 pub mod session;
 pub mod stock;
 pub mod sweeper;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tenants::commerce::CommerceSettings;
 use utoipa_axum::router::OpenApiRouter;
@@ -26,63 +26,7 @@ use utoipa_axum::routes;
 
 use crate::http::call::Call;
 use crate::server::App;
-use payment::{NoLiveProvider, PaymentProvider, TestProvider};
 use session::CartCookie;
-
-/// How long a cart holds its stock after its last change, unless `serve` is told otherwise.
-pub const DEFAULT_CART_HOLD: Duration = Duration::from_secs(60 * 60);
-
-/// How long a pay-later order waits for payment before it expires and gives its stock
-/// back, unless `serve` is told otherwise (`--pay-later-expiry`): a week.
-pub const DEFAULT_PAY_LATER_EXPIRY: Duration = Duration::from_secs(7 * 24 * 60 * 60);
-
-/// The commerce part of the server's state.
-pub struct CommerceState {
-    /// Cards of stores in test mode.
-    pub test_payments: Arc<dyn PaymentProvider>,
-    /// Cards of stores not in test mode.
-    pub live_payments: Arc<dyn PaymentProvider>,
-    /// How long an idle cart holds its stock.
-    pub cart_hold: Duration,
-    /// How long a pay-later order waits for payment.
-    pub pay_later_expiry: Duration,
-    /// Carts as pages show them, by (tenant, cart id, revision): a page view with a cart
-    /// cookie reads its cart from here, and a change makes a new revision (and key).
-    pub page_carts: crate::pages::commerce::PageCarts,
-}
-
-impl CommerceState {
-    pub fn new(cart_hold: Duration) -> CommerceState {
-        CommerceState {
-            test_payments: Arc::new(TestProvider),
-            live_payments: Arc::new(NoLiveProvider),
-            cart_hold,
-            pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
-            page_carts: crate::pages::commerce::PageCarts::default(),
-        }
-    }
-
-    /// The card provider of a store in test mode (`test_mode`) or not.
-    pub fn payments(&self, test_mode: bool) -> &dyn PaymentProvider {
-        if test_mode {
-            self.test_payments.as_ref()
-        } else {
-            self.live_payments.as_ref()
-        }
-    }
-
-    /// With pay-later orders expiring after `expiry` unpaid.
-    pub fn with_pay_later_expiry(mut self, expiry: Duration) -> CommerceState {
-        self.pay_later_expiry = expiry;
-        self
-    }
-}
-
-impl Default for CommerceState {
-    fn default() -> Self {
-        CommerceState::new(DEFAULT_CART_HOLD)
-    }
-}
 
 /// The commerce routes, each registered from its handler's `#[utoipa::path]`.
 pub fn routes() -> OpenApiRouter<App> {

@@ -292,7 +292,7 @@ async fn submission_email(app: &App, call: &Call, n: Notice<'_>) -> tenants::Ema
         "page": n.page,
         "replyTo": reply_to,
     });
-    crate::email::Composer::for_call(app, call).await.email(
+    crate::routes::composer(app, call).await.email(
         crate::email::compose::FORM_SUBMISSION,
         &data,
         n.to,

@@ -61,7 +61,7 @@ pub(crate) async fn template_navigations(
     app: &App,
     site: &Site,
 ) -> Result<Vec<(String, String)>, crate::pages::folders::FolderError> {
-    let loaded = crate::pages::folders::load_folder(app, site).await?;
+    let loaded = app.caches.folder(&app.store, site).await?;
     Ok(loaded.map_or_else(Vec::new, |l| l.folder.navigations.clone()))
 }
 

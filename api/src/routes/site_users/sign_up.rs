@@ -159,7 +159,7 @@ pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
                 let node = call.site.content.render.member_area(a)?;
                 node.pointer(&["title"])?.as_str().map(str::to_owned)
             });
-            let composer = email::Composer::for_call(&app, &call).await;
+            let composer = crate::routes::composer(&app, &call).await;
             let data = |member: &tenants::SiteUser| {
                 json!({
                     "website": {"siteTitle": email::site_title(&call)},

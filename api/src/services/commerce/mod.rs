@@ -1,4 +1,61 @@
-//! The store's flows: checkout ([`checkout`]), and taking payment ([`payment`]).
+//! The store's flows: checkout ([`checkout`]), and taking payment ([`payment`]); and what
+//! the server keeps for them ([`CommerceState`]).
 
 pub mod checkout;
 pub mod payment;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use payment::{NoLiveProvider, PaymentProvider, TestProvider};
+
+/// How long a cart holds its stock after its last change, unless `serve` is told otherwise.
+pub const DEFAULT_CART_HOLD: Duration = Duration::from_secs(60 * 60);
+
+/// How long a pay-later order waits for payment before it expires and gives its stock
+/// back, unless `serve` is told otherwise (`--pay-later-expiry`): a week.
+pub const DEFAULT_PAY_LATER_EXPIRY: Duration = Duration::from_secs(7 * 24 * 60 * 60);
+
+/// The commerce part of the server's state.
+pub struct CommerceState {
+    /// Cards of stores in test mode.
+    pub test_payments: Arc<dyn PaymentProvider>,
+    /// Cards of stores not in test mode.
+    pub live_payments: Arc<dyn PaymentProvider>,
+    /// How long an idle cart holds its stock.
+    pub cart_hold: Duration,
+    /// How long a pay-later order waits for payment.
+    pub pay_later_expiry: Duration,
+}
+
+impl CommerceState {
+    pub fn new(cart_hold: Duration) -> CommerceState {
+        CommerceState {
+            test_payments: Arc::new(TestProvider),
+            live_payments: Arc::new(NoLiveProvider),
+            cart_hold,
+            pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
+        }
+    }
+
+    /// The card provider of a store in test mode (`test_mode`) or not.
+    pub fn payments(&self, test_mode: bool) -> &dyn PaymentProvider {
+        if test_mode {
+            self.test_payments.as_ref()
+        } else {
+            self.live_payments.as_ref()
+        }
+    }
+
+    /// With pay-later orders expiring after `expiry` unpaid.
+    pub fn with_pay_later_expiry(mut self, expiry: Duration) -> CommerceState {
+        self.pay_later_expiry = expiry;
+        self
+    }
+}
+
+impl Default for CommerceState {
+    fn default() -> Self {
+        CommerceState::new(DEFAULT_CART_HOLD)
+    }
+}
