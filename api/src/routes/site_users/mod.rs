@@ -33,7 +33,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tenants::{Cart, SiteUser};
+use tenants::SiteUser;
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -259,10 +259,9 @@ async fn sign_out(
             return Err(ApiError::new(StatusCode::FORBIDDEN, XSRF_FAIL));
         }
         let keep = call.query("cloneCart").is_some_and(|v| v == "true");
-        let copy: Option<Cart> =
-            members::sign_out(&app.store, call.site.tenant.id, &session, &user, keep)
-                .await
-                .map_err(|e| store_failure(&e))?;
+        let copy = members::sign_out(&app.store, call.site.tenant.id, &session, &user, keep)
+            .await
+            .map_err(|e| store_failure(&e))?;
         set.push(match copy {
             Some(cart) => set_cart_cookie(&call.site, &cart, https),
             None => cookies::clear(CART_COOKIE, https),
