@@ -1,6 +1,6 @@
 //! What every JSON route shares (DESIGN.md "JSON API conventions"): one call's context
 //! ([`call`]), the site a request is for ([`site`]) and its strictly parsed `Host` ([`host`]), the crumb check ([`crumb`]), JSON errors ([`error`]), bodies ([`body`]),
-//! rate limits ([`limits`]), the one rule for redirects back to the site ([`local_path`]), the owner's token ([`owner`]), cookies ([`cookies`]), signed values ([`signing`]), the security headers of every response ([`security`]) and the server's own small pages ([`small_page`]).
+//! rate limits ([`limits`]), the one rule for redirects back to the site ([`local_path`]), the owner's token ([`owner`]), the signed-in member ([`member`]), cookies ([`cookies`]), signed values ([`signing`]), the security headers of every response ([`security`]) and the server's own small pages ([`small_page`]).
 
 pub mod body;
 pub mod call;
@@ -12,6 +12,7 @@ pub mod extract;
 pub mod host;
 pub mod limits;
 pub mod local_path;
+pub mod member;
 pub mod owner;
 pub mod signing;
 pub mod site;

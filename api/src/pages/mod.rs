@@ -88,10 +88,9 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
     }
     // Password-protected collections this visitor has opened (unlock cookies checked), and
     // the member areas of a signed-in member.
-    let unlocked =
-        crate::routes::site_users::visitor_keys(&app, tenant.id, &site, req.headers()).await;
+    let unlocked = crate::http::member::visitor_keys(&app, tenant.id, &site, req.headers()).await;
     let signed_in =
-        crate::http::cookies::values(req.headers(), crate::routes::site_users::SESSION_COOKIE)
+        crate::http::cookies::values(req.headers(), crate::http::member::SESSION_COOKIE)
             .next()
             .is_some();
     let unlocked_any = !unlocked.is_empty();

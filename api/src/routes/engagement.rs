@@ -36,9 +36,9 @@ use crate::http::call::Call;
 use crate::http::error::store_failure;
 use crate::http::extract::family::FormSubmit;
 use crate::http::extract::{Change, Read, area};
+use crate::http::member::{MemberWriting, SIGNED_OUT, described};
 use crate::http::{ApiError, Created, Json, Owner, Write};
 use crate::openapi::{ENGAGEMENT, OwnerErrors, VisitorErrors, WriteErrors};
-use crate::routes::site_users::{MemberWriting, described};
 use crate::server::App;
 
 /// The longest comment, in characters.
@@ -88,8 +88,7 @@ async fn visible_item(app: &App, call: &Call, id: &str) -> Result<Node, ApiError
     // Only an item something keeps from someone needs the caller's keys.
     if site.lock_of(collection, &[]).is_some() {
         let keys =
-            crate::routes::site_users::visitor_keys(app, call.site.tenant.id, site, &call.headers)
-                .await;
+            crate::http::member::visitor_keys(app, call.site.tenant.id, site, &call.headers).await;
         if site.lock_of(collection, &keys).is_some() {
             return Err(ApiError::not_found(NOT_FOUND));
         }
@@ -196,10 +195,7 @@ struct CommentErrors;
 impl IntoResponses for CommentErrors {
     fn responses() -> BTreeMap<String, RefOr<DocResponse>> {
         let mut r = WriteErrors::responses();
-        r.insert(
-            "401".to_owned(),
-            described(&r["400"], crate::routes::site_users::SIGNED_OUT),
-        );
+        r.insert("401".to_owned(), described(&r["400"], SIGNED_OUT));
         r.insert(
             "403".to_owned(),
             described(
@@ -358,7 +354,7 @@ struct Liked {
 
 /// Who a like counts for (see the module's notes), as stored.
 async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
-    if let Some((_, user)) = crate::routes::site_users::member(app, call).await? {
+    if let Some((_, user)) = crate::http::member::member(app, call).await? {
         return Ok(format!("member:{}", user.id));
     }
     if let Some(v) = crate::routes::analytics::page_views::named_visitor(&call.headers) {

@@ -6,5 +6,6 @@ pub mod captcha;
 pub mod commerce;
 pub mod forms;
 pub mod lock_screen;
+pub mod members;
 pub mod owner;
 pub mod restock;

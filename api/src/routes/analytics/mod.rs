@@ -25,9 +25,11 @@ pub mod queue;
 
 use std::collections::BTreeMap;
 
-use axum::extract::{Path, Request, State};
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Path, Request, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::http::request::Parts;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tenants::{AnalyticsEvent, PerformanceRecord, now_ms};
@@ -36,11 +38,12 @@ use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::ApiError;
-use crate::http::call::{Call, respond};
+use crate::http::call::Call;
 use crate::http::cookies;
-use crate::http::error::json_response;
-use crate::http::owner::{Access, Area};
+use crate::http::extract::family::CrumbOnly;
+use crate::http::extract::{Read, area};
+use crate::http::site::Site;
+use crate::http::{ApiError, Json, Owner, Write};
 use crate::openapi::{ANALYTICS, OwnerErrors, VisitorErrors, WriteErrors};
 use crate::server::App;
 use queue::Record;
@@ -195,30 +198,24 @@ impl From<tenants::AnalyticsSummary> for Summary {
     params(("days" = Option<u16>, Query, minimum = 1, maximum = 366, description = "Days back, today included (7 unless given).")),
     security(("ownerToken" = [])),
     responses((status = 200, body = Summary), SummaryErrors))]
-async fn summary(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            crate::http::extract::require(&app, &call, Area::Analytics, Access::Read).await?;
-            let days = match call.query("days") {
-                None => 7,
-                Some(d) => d
-                    .parse::<u16>()
-                    .ok()
-                    .filter(|d| (1..=366).contains(d))
-                    .ok_or_else(|| {
-                        ApiError::field("days", "days must be a whole number from 1 to 366.")
-                    })?,
-            };
-            let s = app
-                .store
-                .analytics_summary(call.site.tenant.id, crate::cmd::analytics::first_day(days))
-                .await
-                .map_err(|e| crate::http::error::store_failure(&e))?;
-            Ok(json_response(StatusCode::OK, &json!(Summary::from(s))))
-        }
-        .await,
-    )
+async fn summary(
+    State(app): State<App>,
+    owner: Owner<area::Analytics, Read>,
+) -> Result<Json<Summary>, ApiError> {
+    let days = match owner.query("days") {
+        None => 7,
+        Some(d) => d
+            .parse::<u16>()
+            .ok()
+            .filter(|d| (1..=366).contains(d))
+            .ok_or_else(|| ApiError::field("days", "days must be a whole number from 1 to 366."))?,
+    };
+    let s = app
+        .store
+        .analytics_summary(owner.site.tenant.id, crate::cmd::analytics::first_day(days))
+        .await
+        .map_err(|e| crate::http::error::store_failure(&e))?;
+    Ok(Json(Summary::from(s)))
 }
 
 /// A name of an event, an app or a schema.
@@ -243,11 +240,19 @@ pub(crate) fn data_of(text: &str) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
-/// The body, at most [`MAX_BODY`]; too large is a 400 like any other bad body here.
-async fn body_bytes(body: axum::body::Body) -> Result<axum::body::Bytes, ApiError> {
-    crate::http::body::bytes(body, MAX_BODY)
-        .await
-        .map_err(|e| ApiError::bad_request(e.message().to_owned()))
+/// A tracking call's body: at most [`MAX_BODY`] bytes, whatever its content type (beacons
+/// send text); too large, or not sent in time, is a 400 like any other bad body here.
+struct Beacon(Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for Beacon {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _: &S) -> Result<Self, ApiError> {
+        crate::http::body::bytes(req.into_body(), MAX_BODY)
+            .await
+            .map(Beacon)
+            .map_err(|e| ApiError::bad_request(e.message().to_owned()))
+    }
 }
 
 /// A form-encoded body's fields (a 400 for one with U+0000).
@@ -334,10 +339,6 @@ pub fn record(app: &App, call: &Call, name: &str, data: Value) {
     keep(app, call, name, data, visitor_of(call, None));
 }
 
-fn ok(status: StatusCode) -> Result<Response, ApiError> {
-    Ok(json_response(status, &json!(Recorded {})))
-}
-
 /// A form-encoded event of the older tracker. Other fields are ignored.
 #[derive(ToSchema)]
 #[schema(as = RecordEventForm)]
@@ -378,52 +379,48 @@ struct HitForm {
     request_body(content = EventForm, content_type = "application/x-www-form-urlencoded"),
     security(("crumb" = []), ()),
     responses((status = 200, body = Recorded), CrumbTrackErrors))]
-async fn record_event(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            let form = form_fields(&body_bytes(body).await?)?;
-            crate::http::crumb::check(
-                &call.headers,
-                Some(field(&form, "crumb")),
-                &call.site.secret,
-            )?;
-            let name = field(&form, "event");
-            if !name_ok(name) {
-                return Err(ApiError::field("event", BAD_NAME));
-            }
-            let data = data_of(field(&form, "data"))?;
-            let visitor = visitor_of(&call, None);
-            keep(&app, &call, name, data, visitor);
-            ok(StatusCode::OK)
-        }
-        .await,
-    )
+async fn record_event(
+    State(app): State<App>,
+    call: Call,
+    Beacon(body): Beacon,
+) -> Result<Json<Recorded>, ApiError> {
+    let form = form_fields(&body)?;
+    crate::http::crumb::check(
+        &call.headers,
+        Some(field(&form, "crumb")),
+        &call.site.secret,
+    )?;
+    let name = field(&form, "event");
+    if !name_ok(name) {
+        return Err(ApiError::field("event", BAD_NAME));
+    }
+    let data = data_of(field(&form, "data"))?;
+    let visitor = visitor_of(&call, None);
+    keep(&app, &call, name, data, visitor);
+    Ok(Json(Recorded {}))
 }
 
 /// `POST /api/census/RecordHit`: a page view.
 #[utoipa::path(post, path = "/api/census/RecordHit", tag = ANALYTICS,
     request_body(content = HitForm, content_type = "application/x-www-form-urlencoded"),
     responses((status = 200, body = Recorded), VisitorErrors))]
-async fn record_hit(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            let form = form_fields(&body_bytes(body).await?)?;
-            let name = match field(&form, "event") {
-                "" => "pageview",
-                n => n,
-            };
-            if !name_ok(name) {
-                return Err(ApiError::field("event", BAD_NAME));
-            }
-            let data = data_of(field(&form, "data"))?;
-            let visitor = visitor_of(&call, Some(field(&form, VISITOR_COOKIE)));
-            keep(&app, &call, name, data, visitor);
-            ok(StatusCode::OK)
-        }
-        .await,
-    )
+async fn record_hit(
+    State(app): State<App>,
+    call: Call,
+    Beacon(body): Beacon,
+) -> Result<Json<Recorded>, ApiError> {
+    let form = form_fields(&body)?;
+    let name = match field(&form, "event") {
+        "" => "pageview",
+        n => n,
+    };
+    if !name_ok(name) {
+        return Err(ApiError::field("event", BAD_NAME));
+    }
+    let data = data_of(field(&form, "data"))?;
+    let visitor = visitor_of(&call, Some(field(&form, VISITOR_COOKIE)));
+    keep(&app, &call, name, data, visitor);
+    Ok(Json(Recorded {}))
 }
 
 /// The kinds of census record.
@@ -439,6 +436,24 @@ enum Kind {
     FormRender,
     #[schema(rename = "overlay")]
     Overlay,
+}
+
+/// The census kind of the path: one of [`Kind`]'s, else 404 (before the site is looked
+/// up, like an unknown route).
+struct CensusKind(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for CensusKind {
+    type Rejection = Response;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Response> {
+        let Path(kind) = Path::<String>::from_request_parts(parts, state)
+            .await
+            .map_err(IntoResponse::into_response)?;
+        match kind.as_str() {
+            "button-click" | "button-render" | "form-render" | "overlay" => Ok(CensusKind(kind)),
+            _ => Err(ApiError::not_found("Not Found").into_response()),
+        }
+    }
 }
 
 /// Unknown kinds are 404 too.
@@ -464,52 +479,42 @@ impl IntoResponses for CensusErrors {
         (Object = "application/json"),
         (String = "text/plain"))),
     responses((status = 200, body = Recorded), CensusErrors))]
-async fn census(State(app): State<App>, Path(kind): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            if !matches!(
-                kind.as_str(),
-                "button-click" | "button-render" | "form-render" | "overlay"
-            ) {
-                return Err(ApiError::not_found("Not Found"));
-            }
-            let (call, body) = Call::begin(&app, req).await?;
-            let bytes = body_bytes(body).await?;
-            let data = data_of(std::str::from_utf8(&bytes).unwrap_or(""))?;
-            let form_visitor = data
-                .get("visitorCookie")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let visitor = visitor_of(&call, form_visitor.as_deref());
-            keep(&app, &call, &kind, data, visitor);
-            ok(StatusCode::OK)
-        }
-        .await,
-    )
+async fn census(
+    State(app): State<App>,
+    CensusKind(kind): CensusKind,
+    call: Call,
+    Beacon(body): Beacon,
+) -> Result<Json<Recorded>, ApiError> {
+    let data = data_of(std::str::from_utf8(&body).unwrap_or(""))?;
+    let form_visitor = data
+        .get("visitorCookie")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let visitor = visitor_of(&call, form_visitor.as_deref());
+    keep(&app, &call, &kind, data, visitor);
+    Ok(Json(Recorded {}))
 }
 
 /// `POST /api/census/RecordQuickView/{itemId}`: an item's quick view was opened.
 #[utoipa::path(post, path = "/api/census/RecordQuickView/{id}", tag = ANALYTICS,
     params(("id" = String, Path, description = "The item (404 when not of this site).")),
     responses((status = 200, body = Recorded), SiteErrors))]
-async fn quick_view(State(app): State<App>, Path(id): Path<String>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let item = app
-                .store
-                .item(call.site.tenant.id, &id)
-                .await
-                .map_err(|e| crate::http::error::store_failure(&e))?
-                .ok_or_else(|| ApiError::not_found("Not Found"))?;
-            let mut data = Map::new();
-            data.insert("itemId".into(), json!(item.id));
-            data.insert("collectionId".into(), json!(item.collection_id));
-            keep(&app, &call, "quick-view", data, visitor_of(&call, None));
-            ok(StatusCode::OK)
-        }
-        .await,
-    )
+async fn quick_view(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    call: Call,
+) -> Result<Json<Recorded>, ApiError> {
+    let item = app
+        .store
+        .item(call.site.tenant.id, &id)
+        .await
+        .map_err(|e| crate::http::error::store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found("Not Found"))?;
+    let mut data = Map::new();
+    data.insert("itemId".into(), json!(item.id));
+    data.insert("collectionId".into(), json!(item.collection_id));
+    keep(&app, &call, "quick-view", data, visitor_of(&call, None));
+    Ok(Json(Recorded {}))
 }
 
 /// The newer tracker's body: JSON, or form-encoded from a beacon.
@@ -579,21 +584,19 @@ pub(crate) fn clanker_event_of(
         (ClankerBody = "application/json"),
         (ClankerBody = "application/x-www-form-urlencoded"))),
     responses((status = 202, body = Recorded), VisitorErrors))]
-async fn clanker_event(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            let (schema, content) = clanker_event_of(&body_bytes(body).await?, None)?;
-            let visitor = content
-                .get("analytics_id")
-                .and_then(Value::as_str)
-                .map(str::to_owned);
-            let visitor = visitor_of(&call, visitor.as_deref());
-            keep(&app, &call, &schema, content, visitor);
-            ok(StatusCode::ACCEPTED)
-        }
-        .await,
-    )
+async fn clanker_event(
+    State(app): State<App>,
+    call: Call,
+    Beacon(body): Beacon,
+) -> Result<(StatusCode, Json<Recorded>), ApiError> {
+    let (schema, content) = clanker_event_of(&body, None)?;
+    let visitor = content
+        .get("analytics_id")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    let visitor = visitor_of(&call, visitor.as_deref());
+    keep(&app, &call, &schema, content, visitor);
+    Ok((StatusCode::ACCEPTED, Json(Recorded {})))
 }
 
 /// `POST /api/v1/clanker/validate-event-content/{schemaName}`: checks an event, stores
@@ -608,21 +611,12 @@ async fn clanker_event(State(app): State<App>, req: Request) -> Response {
         (ClankerContent = "application/x-www-form-urlencoded"))),
     responses((status = 200, body = ValidEvent), VisitorErrors))]
 async fn clanker_validate(
-    State(app): State<App>,
     Path(schema): Path<String>,
-    req: Request,
-) -> Response {
-    respond(
-        async {
-            let (_, body) = Call::begin(&app, req).await?;
-            clanker_event_of(&body_bytes(body).await?, Some(&schema))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(ValidEvent { valid: true }),
-            ))
-        }
-        .await,
-    )
+    _: Site,
+    Beacon(body): Beacon,
+) -> Result<Json<ValidEvent>, ApiError> {
+    clanker_event_of(&body, Some(&schema))?;
+    Ok(Json(ValidEvent { valid: true }))
 }
 
 /// A script error on a page.
@@ -648,35 +642,33 @@ struct ErrorReports(Vec<ReportedError>);
 #[utoipa::path(post, path = "/api/events/RecordJavascriptErrors", tag = ANALYTICS,
     request_body = ErrorReports, security(("crumb" = [])),
     responses((status = 200, body = Recorded), CrumbTrackErrors))]
-async fn javascript_errors(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
-            let list: Vec<ReportedError> = crate::http::body::parse(&body_bytes(body).await?)?;
-            if list.is_empty() || list.len() > MAX_ERRORS {
-                return Err(ApiError::bad_request(format!(
-                    "Send 1-{MAX_ERRORS} error reports at a time."
-                )));
-            }
-            for e in &list {
-                if !name_ok(&e.event) {
-                    return Err(ApiError::field("event", BAD_NAME));
-                }
-            }
-            let visitor = visitor_of(&call, None);
-            for e in list {
-                let mut data = e.data;
-                data.insert("event".into(), json!(e.event));
-                if let Some(ts) = e.timestamp {
-                    data.insert("timestamp".into(), json!(ts));
-                }
-                keep(&app, &call, "javascript-error", data, visitor.clone());
-            }
-            ok(StatusCode::OK)
+async fn javascript_errors(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CrumbOnly>,
+    Beacon(body): Beacon,
+) -> Result<Json<Recorded>, ApiError> {
+    let list: Vec<ReportedError> = crate::http::body::parse(&body)?;
+    if list.is_empty() || list.len() > MAX_ERRORS {
+        return Err(ApiError::bad_request(format!(
+            "Send 1-{MAX_ERRORS} error reports at a time."
+        )));
+    }
+    for e in &list {
+        if !name_ok(&e.event) {
+            return Err(ApiError::field("event", BAD_NAME));
         }
-        .await,
-    )
+    }
+    let visitor = visitor_of(&call, None);
+    for e in list {
+        let mut data = e.data;
+        data.insert("event".into(), json!(e.event));
+        if let Some(ts) = e.timestamp {
+            data.insert("timestamp".into(), json!(ts));
+        }
+        keep(&app, &call, "javascript-error", data, visitor.clone());
+    }
+    Ok(Json(Recorded {}))
 }
 
 /// SPEC.md §7: the id a session recording would run under; this value means skip.
@@ -692,19 +684,10 @@ struct RecordingId {
 /// page is told to skip.
 #[utoipa::path(get, path = "/api/commerce/fullstory/getId", tag = ANALYTICS,
     responses((status = 200, body = RecordingId), SiteErrors))]
-async fn recording_id(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let _ = Call::begin(&app, req).await?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(RecordingId {
-                    id: RECORDING_MOCK_ID
-                }),
-            ))
-        }
-        .await,
-    )
+async fn recording_id(_: Site) -> Json<RecordingId> {
+    Json(RecordingId {
+        id: RECORDING_MOCK_ID,
+    })
 }
 
 /// The id a page's performance records carry.
@@ -717,19 +700,10 @@ struct PerformanceSettings {
 /// `GET /api/1/performance/settings`: a fresh id for a page's performance records.
 #[utoipa::path(get, path = "/api/1/performance/settings", tag = ANALYTICS,
     responses((status = 200, body = PerformanceSettings), SiteErrors))]
-async fn performance_settings(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let _ = Call::begin(&app, req).await?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(PerformanceSettings {
-                    page_load_id: tenants::new_id()
-                }),
-            ))
-        }
-        .await,
-    )
+async fn performance_settings(_: Site) -> Json<PerformanceSettings> {
+    Json(PerformanceSettings {
+        page_load_id: tenants::new_id(),
+    })
 }
 
 /// A performance measure of a page.
@@ -764,45 +738,43 @@ struct PerformanceRecords(Vec<Performance>);
         (PerformanceRecords = "application/json"),
         (PerformanceRecords = "text/plain"))),
     responses((status = 200, body = Recorded), VisitorErrors))]
-async fn performance_records(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            let list: Vec<Performance> = crate::http::body::parse(&body_bytes(body).await?)?;
-            if list.is_empty() || list.len() > MAX_RECORDS {
-                return Err(ApiError::bad_request(format!(
-                    "Send 1-{MAX_RECORDS} records at a time."
-                )));
+async fn performance_records(
+    State(app): State<App>,
+    call: Call,
+    Beacon(body): Beacon,
+) -> Result<Json<Recorded>, ApiError> {
+    let list: Vec<Performance> = crate::http::body::parse(&body)?;
+    if list.is_empty() || list.len() > MAX_RECORDS {
+        return Err(ApiError::bad_request(format!(
+            "Send 1-{MAX_RECORDS} records at a time."
+        )));
+    }
+    for p in &list {
+        for (f, v) in [
+            ("app", &p.app),
+            ("event", &p.event),
+            ("pageLoadId", &p.page_load_id),
+        ] {
+            if !name_ok(v) {
+                return Err(ApiError::field(f, BAD_NAME));
             }
-            for p in &list {
-                for (f, v) in [
-                    ("app", &p.app),
-                    ("event", &p.event),
-                    ("pageLoadId", &p.page_load_id),
-                ] {
-                    if !name_ok(v) {
-                        return Err(ApiError::field(f, BAD_NAME));
-                    }
-                }
-            }
-            if let Some(q) = &app.analytics {
-                for p in list {
-                    q.push(Record::Performance(
-                        call.site.tenant.id,
-                        PerformanceRecord {
-                            page_load_id: p.page_load_id,
-                            app: p.app,
-                            event: p.event,
-                            ts_ms: p.ts,
-                            data: Value::Object(p.data),
-                        },
-                    ));
-                }
-            }
-            ok(StatusCode::OK)
         }
-        .await,
-    )
+    }
+    if let Some(q) = &app.analytics {
+        for p in list {
+            q.push(Record::Performance(
+                call.site.tenant.id,
+                PerformanceRecord {
+                    page_load_id: p.page_load_id,
+                    app: p.app,
+                    event: p.event,
+                    ts_ms: p.ts,
+                    data: Value::Object(p.data),
+                },
+            ));
+        }
+    }
+    Ok(Json(Recorded {}))
 }
 
 #[cfg(test)]

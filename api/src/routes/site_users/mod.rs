@@ -22,50 +22,44 @@
 //! The cart follows the member: signing in makes the visitor's cart theirs (or moves its
 //! entries into the cart they already have, on any device), and the cart cookie names it.
 //! Signing out forgets it on this device; with `cloneCart=true` the visitor keeps a copy.
+//!
+//! The flows (signing in and up, confirming, signing out, joining) are
+//! [`crate::services::members`]; the member signed in on a request, and the
+//! [`MemberWriting`] extractor of their changes, are [`crate::http::member`].
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderMap, StatusCode};
-use axum::response::Response;
+use axum::extract::State;
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tenants::{SiteSession, SiteUser};
+use tenants::SiteUser;
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond, with_cookies};
+use crate::http::call::Call;
 use crate::http::cookies;
-use crate::http::error::{json_response, store_failure};
-use crate::http::limits::Family;
+use crate::http::error::store_failure;
+use crate::http::extract::family::{self, CrumbOnly};
+use crate::http::member::{
+    MemberWriting, SESSION_COOKIE, SIGNED_OUT, XSRF_FAIL, described, member, xsrf_matches,
+};
+use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
-use crate::routes::commerce::session::{CART_COOKIE, set_cart_cookie};
+use crate::routes::commerce::session::{CART_COOKIE, cart_cookie, set_cart_cookie};
 use crate::server::App;
+use crate::services::members::{self, SESSION_TTL, SignInError};
 
 pub mod sign_up;
 
-/// The session cookie.
-pub const SESSION_COOKIE: &str = "tessera-member";
 /// The cookie pages' scripts read (SPEC.md §6).
 pub const INFO_COOKIE: &str = "SiteUserInfo";
-/// The header a member's calls carry the session's `xsrfToken` in.
-pub const XSRF_HEADER: &str = "x-xsrf-token";
-
-/// How long a session lasts on the server from sign-in, with or without rememberMe.
-/// rememberMe only decides whether the cookie outlives the browser (then with this
-/// `Max-Age`, so it never outlives the session either).
-pub const SESSION_TTL: Duration = Duration::from_secs(12 * 3600);
 
 /// Designed here (SPEC.md does not show them).
 pub const MISSING: &str = "Please enter your email address and password.";
 pub const WRONG: &str = "Your email address or password is incorrect.";
-pub const SIGNED_OUT: &str = "You are not signed in.";
-pub const XSRF_FAIL: &str = "Your sign-in could not be confirmed. Please reload the page.";
 pub const BAD_LANGUAGE: &str = "That language is not supported.";
 pub const NOT_CONFIRMED: &str =
     "Please confirm your email address first: use the link we sent you when you signed up.";
@@ -99,102 +93,14 @@ impl IntoResponses for MemberErrors {
     }
 }
 
-/// An error answer like `like`, with other words.
-pub(crate) fn described(like: &RefOr<DocResponse>, description: &str) -> RefOr<DocResponse> {
-    let mut r = like.clone();
-    if let RefOr::T(a) = &mut r {
-        a.description = description.to_owned();
-    }
-    r
+/// The cart the call's cart cookie names, if it is signed for this site.
+fn visitor_cart(call: &Call) -> Option<String> {
+    cart_cookie(&call.site, &call.headers).map(|c| c.id)
 }
 
-/// The member signed in on this request, if any: a live session of this site.
-pub async fn member(app: &App, call: &Call) -> Result<Option<(SiteSession, SiteUser)>, ApiError> {
-    member_of(app, call.site.tenant.id, &call.headers)
-        .await
-        .map_err(|e| store_failure(&e))
-}
-
-async fn member_of(
-    app: &App,
-    tenant: tenants::TenantId,
-    headers: &HeaderMap,
-) -> tenants::Result<Option<(SiteSession, SiteUser)>> {
-    for token in cookies::values(headers, SESSION_COOKIE) {
-        let found = app.store.session(tenant, token).await?;
-        if found.is_some() {
-            return Ok(found);
-        }
-    }
-    Ok(None)
-}
-
-/// The keys a request holds ([`renderer::render::Request::unlocked`]): the collections its
-/// unlock cookies open and the member areas of its signed-in member.
-pub async fn visitor_keys(
-    app: &App,
-    tenant: tenants::TenantId,
-    site: &renderer::site::SiteContent,
-    headers: &HeaderMap,
-) -> Vec<String> {
-    let mut keys = crate::routes::lock_screen::unlocked(headers, site, tenant);
-    keys.extend(member_area_keys(app, tenant, site, headers).await);
-    keys
-}
-
-/// The member-area keys ([`renderer::site::member_area_key`]) of the member signed in on a
-/// request: none for a visitor (no lookup), on a site without member areas, or when the
-/// store cannot say (the page then shows the join page, never the content).
-async fn member_area_keys(
-    app: &App,
-    tenant: tenants::TenantId,
-    site: &renderer::site::SiteContent,
-    headers: &HeaderMap,
-) -> Vec<String> {
-    // The cookie first: most requests are visitors', and that check is the cheaper one.
-    if cookies::values(headers, SESSION_COOKIE).next().is_none()
-        || !site.collections.iter().any(|c| c.member_area().is_some())
-    {
-        return Vec::new();
-    }
-    let areas = async {
-        match member_of(app, tenant, headers).await? {
-            Some((_, user)) => app.store.member_areas_of(tenant, &user.id).await,
-            None => Ok(Vec::new()),
-        }
-    };
-    match areas.await {
-        Ok(areas) => areas
-            .iter()
-            .map(|a| renderer::site::member_area_key(a))
-            .collect(),
-        Err(e) => {
-            tracing::warn!(error = %e, "member areas of a page request");
-            Vec::new()
-        }
-    }
-}
-
-/// Signs `user` in on this call: a new session, the visitor's cart made theirs, and the
-/// cookies that say so.
-async fn start_session(
-    app: &App,
-    call: &Call,
-    user: &SiteUser,
-    remember: bool,
-) -> Result<(SiteSession, Vec<String>), ApiError> {
-    let tenant = call.site.tenant.id;
-    let session = app
-        .store
-        .create_session(tenant, &user.id, SESSION_TTL.as_millis() as i64)
-        .await
-        .map_err(|e| store_failure(&e))?;
-    let visitor_cart = call.cart_cookie().map(|c| c.id);
-    let cart = app
-        .store
-        .sign_in_cart(tenant, &user.id, visitor_cart.as_deref())
-        .await
-        .map_err(|e| store_failure(&e))?;
+/// The cookies of a member signed in on this call: the session, `SiteUserInfo`, and the
+/// cart cookie naming their cart.
+fn session_cookies(call: &Call, signed_in: &members::SignedIn, remember: bool) -> SetCookies {
     let https = call.client.https;
     let options = |http_only| cookies::Options {
         http_only,
@@ -202,57 +108,13 @@ async fn start_session(
         max_age: remember.then_some(SESSION_TTL),
     };
     let mut set = vec![
-        cookies::set(SESSION_COOKIE, &session.token, options(true)),
-        cookies::set(INFO_COOKIE, &info_value(user), options(false)),
+        cookies::set(SESSION_COOKIE, &signed_in.session.token, options(true)),
+        cookies::set(INFO_COOKIE, &info_value(&signed_in.user), options(false)),
     ];
-    if let Some(cart) = &cart {
+    if let Some(cart) = &signed_in.cart {
         set.push(set_cart_cookie(&call.site, cart, https));
     }
-    Ok((session, set))
-}
-
-/// The signed-in member of a state-changing call, as an extractor ([`member_writing`]).
-pub struct MemberWriting(pub SiteSession, pub SiteUser);
-
-impl axum::extract::FromRequestParts<App> for MemberWriting {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut axum::http::request::Parts,
-        app: &App,
-    ) -> Result<Self, ApiError> {
-        let call = Call::from_request_parts(parts, app).await?;
-        let (session, user) = member_writing(app, &call).await?;
-        Ok(MemberWriting(session, user))
-    }
-}
-
-/// The signed-in member of a state-changing call: 401 when there is none, 403 when the
-/// `X-XSRF-Token` header is not the session's.
-pub(crate) async fn member_writing(
-    app: &App,
-    call: &Call,
-) -> Result<(SiteSession, SiteUser), ApiError> {
-    let Some((session, user)) = member(app, call).await? else {
-        return Err(ApiError::new(StatusCode::UNAUTHORIZED, SIGNED_OUT));
-    };
-    if !xsrf_matches(&call.headers, &session) {
-        return Err(ApiError::new(StatusCode::FORBIDDEN, XSRF_FAIL));
-    }
-    Ok((session, user))
-}
-
-fn xsrf_matches(headers: &HeaderMap, session: &SiteSession) -> bool {
-    headers
-        .get(XSRF_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| {
-            // Constant time: `==` would tell by its timing how much of a guess was right.
-            bool::from(subtle::ConstantTimeEq::ct_eq(
-                v.as_bytes(),
-                session.xsrf_token.as_bytes(),
-            ))
-        })
+    SetCookies(set)
 }
 
 /// `SiteUserInfo`'s value for a member.
@@ -305,25 +167,6 @@ impl IntoResponses for SignInErrors {
     }
 }
 
-/// Checks a password off the async workers (Argon2 takes tens of milliseconds). An unknown
-/// email is checked against a made-up hash, so it takes as long as a wrong password.
-async fn password_ok(password: String, hash: Option<String>) -> bool {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    tokio::task::spawn_blocking(move || {
-        let decoy =
-            DECOY.get_or_init(|| tenants::password::hash("decoy-password").unwrap_or_default());
-        match &hash {
-            Some(h) => tenants::password::verify(&password, h),
-            None => {
-                tenants::password::verify(&password, decoy);
-                false
-            }
-        }
-    })
-    .await
-    .unwrap_or(false)
-}
-
 /// `POST /api/site-users/account/session`: signs a member in.
 ///
 /// Sets the session cookie (`tessera-member`), `SiteUserInfo`, and the member's cart cookie.
@@ -333,40 +176,33 @@ async fn password_ok(password: String, hash: Option<String>) -> bool {
         (status = 200, body = SignedIn,
             headers(("Set-Cookie" = String, description = "The session, `SiteUserInfo` and the cart."))),
         SignInErrors))]
-async fn sign_in(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::SignIn).await?;
-            let b: SignIn = read_json(body, MAX_JSON_BODY).await?;
-            if b.email.trim().is_empty() || b.password.is_empty() {
-                return Err(ApiError::bad_request(MISSING));
-            }
-            let tenant = call.site.tenant.id;
-            let user = app
-                .store
-                .site_user_by_email(tenant, &b.email)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let ok = password_ok(b.password, user.as_ref().map(|u| u.password_hash.clone())).await;
-            let Some(user) = user.filter(|_| ok) else {
-                return Err(ApiError::new(StatusCode::UNAUTHORIZED, WRONG));
-            };
-            // Said only to someone who knows the password.
-            if user.verified_ms.is_none() {
-                return Err(ApiError::new(StatusCode::FORBIDDEN, NOT_CONFIRMED));
-            }
-            let (session, set) = start_session(&app, &call, &user, b.remember_me).await?;
-            let body = SignedIn {
-                xsrf_token: session.xsrf_token,
-            };
-            Ok(with_cookies(
-                json_response(StatusCode::OK, &json!(body)),
-                set,
-            ))
-        }
-        .await,
+async fn sign_in(
+    State(app): State<App>,
+    call: Call,
+    _: Write<family::SignIn>,
+    Json(b): Json<SignIn>,
+) -> Result<(SetCookies, Json<SignedIn>), ApiError> {
+    let visitor_cart = visitor_cart(&call);
+    let signed_in = members::sign_in(
+        &app.store,
+        call.site.tenant.id,
+        &b.email,
+        b.password,
+        visitor_cart.as_deref(),
     )
+    .await
+    .map_err(|e| match e {
+        SignInError::Missing => ApiError::bad_request(MISSING),
+        SignInError::Wrong => ApiError::new(StatusCode::UNAUTHORIZED, WRONG),
+        SignInError::NotConfirmed => ApiError::new(StatusCode::FORBIDDEN, NOT_CONFIRMED),
+        SignInError::Store(e) => store_failure(&e),
+    })?;
+    Ok((
+        session_cookies(&call, &signed_in, b.remember_me),
+        Json(SignedIn {
+            xsrf_token: signed_in.session.xsrf_token,
+        }),
+    ))
 }
 
 /// Signed out.
@@ -408,46 +244,30 @@ impl IntoResponses for CrumbOnlyErrors {
         (status = 200, body = SignedOut,
             headers(("Set-Cookie" = String, description = "Clears the session and `SiteUserInfo`; the cart's cookie is cleared or names the copy."))),
         CrumbOnlyErrors))]
-async fn sign_out(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
-            let https = call.client.https;
-            let mut set = vec![
-                cookies::clear(SESSION_COOKIE, https),
-                cookies::clear(INFO_COOKIE, https),
-            ];
-            if let Some((session, user)) = member(&app, &call).await? {
-                if !xsrf_matches(&call.headers, &session) {
-                    return Err(ApiError::new(StatusCode::FORBIDDEN, XSRF_FAIL));
-                }
-                let tenant = call.site.tenant.id;
-                app.store
-                    .delete_session(tenant, &session.token)
-                    .await
-                    .map_err(|e| store_failure(&e))?;
-                let keep = call.query("cloneCart").is_some_and(|v| v == "true");
-                let copy = if keep {
-                    app.store
-                        .clone_member_cart(tenant, &user.id)
-                        .await
-                        .map_err(|e| store_failure(&e))?
-                } else {
-                    None
-                };
-                set.push(match copy {
-                    Some(cart) => set_cart_cookie(&call.site, &cart, https),
-                    None => cookies::clear(CART_COOKIE, https),
-                });
-            }
-            Ok(with_cookies(
-                json_response(StatusCode::OK, &json!(SignedOut { signed_out: true })),
-                set,
-            ))
+async fn sign_out(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CrumbOnly>,
+) -> Result<(SetCookies, Json<SignedOut>), ApiError> {
+    let https = call.client.https;
+    let mut set = vec![
+        cookies::clear(SESSION_COOKIE, https),
+        cookies::clear(INFO_COOKIE, https),
+    ];
+    if let Some((session, user)) = member(&app, &call).await? {
+        if !xsrf_matches(&call.headers, &session) {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, XSRF_FAIL));
         }
-        .await,
-    )
+        let keep = call.query("cloneCart").is_some_and(|v| v == "true");
+        let copy = members::sign_out(&app.store, call.site.tenant.id, &session, &user, keep)
+            .await
+            .map_err(|e| store_failure(&e))?;
+        set.push(match copy {
+            Some(cart) => set_cart_cookie(&call.site, &cart, https),
+            None => cookies::clear(CART_COOKIE, https),
+        });
+    }
+    Ok((SetCookies(set), Json(SignedOut { signed_out: true })))
 }
 
 #[derive(Deserialize, Default, ToSchema)]
@@ -487,27 +307,21 @@ pub fn language_tag(tag: &str) -> Option<String> {
     params(("X-XSRF-Token" = String, Header, description = "The session's `xsrfToken`.")),
     security(("crumb" = [])),
     responses((status = 200, body = LocaleSet), MemberErrors))]
-async fn set_locale(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
-            let (_, user) = member_writing(&app, &call).await?;
-            let b: Locale = read_json(body, MAX_JSON_BODY).await?;
-            let Some(language) = language_tag(b.language.trim()) else {
-                return Err(ApiError::field("language", BAD_LANGUAGE));
-            };
-            app.store
-                .set_site_user_locale(call.site.tenant.id, &user.id, &language)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(LocaleSet { language }),
-            ))
-        }
-        .await,
-    )
+async fn set_locale(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CrumbOnly>,
+    MemberWriting(_, user): MemberWriting,
+    Json(b): Json<Locale>,
+) -> Result<Json<LocaleSet>, ApiError> {
+    let Some(language) = language_tag(b.language.trim()) else {
+        return Err(ApiError::field("language", BAD_LANGUAGE));
+    };
+    app.store
+        .set_site_user_locale(call.site.tenant.id, &user.id, &language)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(LocaleSet { language }))
 }
 
 /// The signed-in member.
@@ -541,30 +355,23 @@ impl IntoResponses for AccountErrors {
 /// `GET /api/site-users/account`: the signed-in member.
 #[utoipa::path(get, path = "/api/site-users/account", tag = SITE_USERS,
     responses((status = 200, body = Account), AccountErrors))]
-async fn account(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, _) = Call::begin(&app, req).await?;
-            let Some((session, user)) = member(&app, &call).await? else {
-                return Err(ApiError::new(StatusCode::UNAUTHORIZED, SIGNED_OUT));
-            };
-            let areas = app
-                .store
-                .member_areas_of(call.site.tenant.id, &user.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let body = Account {
-                id: user.id,
-                email: user.email,
-                display_name: user.display_name,
-                locale: user.locale,
-                member_areas: areas,
-                xsrf_token: session.xsrf_token,
-            };
-            Ok(json_response(StatusCode::OK, &json!(body)))
-        }
-        .await,
-    )
+async fn account(State(app): State<App>, call: Call) -> Result<Json<Account>, ApiError> {
+    let Some((session, user)) = member(&app, &call).await? else {
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, SIGNED_OUT));
+    };
+    let areas = app
+        .store
+        .member_areas_of(call.site.tenant.id, &user.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(Account {
+        id: user.id,
+        email: user.email,
+        display_name: user.display_name,
+        locale: user.locale,
+        member_areas: areas,
+        xsrf_token: session.xsrf_token,
+    }))
 }
 
 #[cfg(test)]

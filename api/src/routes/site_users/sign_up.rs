@@ -14,42 +14,32 @@
 //! confirmed one. The link carries a random token of which the store keeps only the
 //! SHA-256; it works once, for [`LINK_TTL`]. Until it is used the account cannot sign in.
 //! Confirming signs the member in (as a sign-in without rememberMe) and joins them to the
-//! area they signed up from.
+//! area they signed up from. The flows are [`crate::services::members`].
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
-use axum::extract::{Request, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 
-use super::{MemberErrors, member_writing, start_session};
-use crate::email::{self, compose};
-use crate::http::ApiError;
-use crate::http::body::{MAX_JSON_BODY, json as read_json};
-use crate::http::call::{Call, respond, with_cookies};
-use crate::http::error::{json_response, store_failure};
-use crate::http::limits::Family;
-use crate::http::local_path::local_path;
-use crate::http::signing::random_hex;
+use super::{MemberErrors, session_cookies, visitor_cart};
+use crate::email;
+use crate::http::call::Call;
+use crate::http::error::store_failure;
+use crate::http::extract::family::{CrumbOnly, SignIn};
+use crate::http::member::MemberWriting;
 use crate::http::small_page;
+use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::server::App;
+use crate::services::members::{
+    self, ConfirmError, JoinError, SignUpError, SignUpInput, SignUpMail,
+};
 
-/// The confirmation link's route.
-pub const CONFIRM_PATH: &str = "/api/site-users/account/confirm";
-
-/// How long a confirmation link works.
-pub const LINK_TTL: Duration = Duration::from_secs(48 * 3600);
-
-/// Passwords shorter than this are refused.
-pub const MIN_PASSWORD: usize = 8;
-/// Longer ones too (Argon2 would hash anything; a limit keeps a request's cost bounded).
-pub const MAX_PASSWORD: usize = 256;
+pub use crate::services::members::{LINK_TTL, email_address};
 
 pub const BAD_EMAIL: &str = "Please enter a valid email address.";
 pub const SHORT_PASSWORD: &str = "Your password needs at least 8 characters.";
@@ -86,110 +76,51 @@ pub(crate) struct Body {
 /// an account).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct VerificationSent {
+pub(super) struct VerificationSent {
     verification_sent: bool,
     message: &'static str,
-}
-
-/// An email address as a sign-up accepts it, lower-cased: one the mailer can send the
-/// confirmation link to ([`tenants::email_address::deliverable`]).
-pub fn email_address(raw: &str) -> Option<String> {
-    tenants::email_address::deliverable(raw).map(str::to_lowercase)
-}
-
-/// The area `id` if the call's site declares it, else a 400 on `memberAreaId`.
-fn declared_area(call: &Call, id: &str) -> Result<String, ApiError> {
-    let id = id.trim();
-    match call.site.content.render.member_area(id) {
-        Some(_) => Ok(id.to_owned()),
-        None => Err(ApiError::field("memberAreaId", NO_SUCH_AREA)),
-    }
 }
 
 /// `POST /api/site-users/account`: a sign-up (202 whatever the address).
 #[utoipa::path(post, path = "/api/site-users/account", tag = SITE_USERS,
     request_body = Body, security(("crumb" = [])),
     responses((status = 202, body = VerificationSent), WriteErrors))]
-pub async fn sign_up(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            call.write(&app, Family::SignIn).await?;
-            let b: Body = read_json(body, MAX_JSON_BODY).await?;
-            if b.email.trim().is_empty() || b.password.is_empty() {
-                return Err(ApiError::bad_request(super::MISSING));
-            }
-            let Some(email) = email_address(&b.email) else {
-                return Err(ApiError::field("email", BAD_EMAIL));
-            };
-            let length = b.password.chars().count();
-            if length < MIN_PASSWORD {
-                return Err(ApiError::field("password", SHORT_PASSWORD));
-            }
-            if length > MAX_PASSWORD {
-                return Err(ApiError::field("password", LONG_PASSWORD));
-            }
-            let area = match b.member_area_id.as_deref().filter(|a| !a.trim().is_empty()) {
-                Some(a) => Some(declared_area(&call, a)?),
-                None => None,
-            };
-            let password = b.password;
-            let password_hash =
-                tokio::task::spawn_blocking(move || tenants::password::hash(&password))
-                    .await
-                    .map_err(|_| ApiError::unavailable())?
-                    .map_err(|e| {
-                        tracing::error!(error = %e, "hashing a sign-up's password");
-                        ApiError::unavailable()
-                    })?;
-            let token = random_hex(32);
-            let redirect = local_path(b.redirect.as_deref()).to_owned();
-            let display_name: String = b.display_name.trim().chars().take(100).collect();
-            let s = tenants::SignUp {
-                email: email.clone(),
-                password_hash,
-                display_name: display_name.clone(),
-                member_area: area.clone(),
-                redirect,
-                token_hash: tenants::secret_digest(&token),
-                ttl_ms: LINK_TTL.as_millis() as i64,
-            };
-            let origin = call.base_url();
-            let area_title = area.as_deref().and_then(|a| {
-                let node = call.site.content.render.member_area(a)?;
-                node.pointer(&["title"])?.as_str().map(str::to_owned)
-            });
-            let composer = crate::routes::composer(&app, &call).await;
-            let data = |member: &tenants::SiteUser| {
-                json!({
-                    "website": {"siteTitle": email::site_title(&call)},
-                    "member": {"email": member.email, "displayName": member.display_name},
-                    "memberArea": area_title.as_ref().map(|t| json!({"title": t})),
-                    "link": format!("{origin}{CONFIRM_PATH}?token={token}"),
-                    "linkHours": LINK_TTL.as_secs() / 3600,
-                    "signInUrl": format!("{origin}/"),
-                })
-            };
-            app.store
-                .sign_up(call.site.tenant.id, &s, |outcome| match outcome {
-                    tenants::SignedUp::Created(u) | tenants::SignedUp::Renewed(u) => {
-                        composer.email(compose::MEMBER_CONFIRMATION, &data(u), &u.email, None)
-                    }
-                    tenants::SignedUp::AlreadyMember(u) => {
-                        composer.email(compose::MEMBER_EXISTING, &data(u), &u.email, None)
-                    }
-                })
-                .await
-                .map_err(|e| store_failure(&e))?;
-            app.outbox.nudge();
-            let body = VerificationSent {
-                verification_sent: true,
-                message: CHECK_EMAIL,
-            };
-            Ok(json_response(StatusCode::ACCEPTED, &json!(body)))
-        }
-        .await,
-    )
+pub(super) async fn sign_up(
+    State(app): State<App>,
+    call: Call,
+    _: Write<SignIn>,
+    Json(b): Json<Body>,
+) -> Result<(StatusCode, Json<VerificationSent>), ApiError> {
+    let input = SignUpInput {
+        email: b.email,
+        password: b.password,
+        display_name: b.display_name,
+        member_area_id: b.member_area_id,
+        redirect: b.redirect,
+    };
+    let mail = SignUpMail {
+        composer: crate::routes::composer(&app, &call),
+        site_title: email::site_title(&call).to_owned(),
+        origin: call.base_url(),
+    };
+    members::sign_up(&app.store, &app.outbox, &call.site, input, mail)
+        .await
+        .map_err(|e| match e {
+            SignUpError::Missing => ApiError::bad_request(super::MISSING),
+            SignUpError::BadEmail => ApiError::field("email", BAD_EMAIL),
+            SignUpError::ShortPassword => ApiError::field("password", SHORT_PASSWORD),
+            SignUpError::LongPassword => ApiError::field("password", LONG_PASSWORD),
+            SignUpError::NoSuchArea => ApiError::field("memberAreaId", NO_SUCH_AREA),
+            SignUpError::Hashing => ApiError::unavailable(),
+            SignUpError::Store(e) => store_failure(&e),
+        })?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(VerificationSent {
+            verification_sent: true,
+            message: CHECK_EMAIL,
+        }),
+    ))
 }
 
 /// What the emailed link can get besides the redirect: a page when the link is spent, JSON
@@ -216,42 +147,55 @@ impl IntoResponses for ConfirmErrors {
         (status = 400, description = "The link has expired, was already used, or is not one.",
             body = String, content_type = "text/html"),
         ConfirmErrors))]
-pub async fn confirm(State(app): State<App>, req: Request) -> Response {
-    let spent = || {
-        small_page::page(
-            StatusCode::BAD_REQUEST,
-            "Link expired",
-            &format!("<p>{}</p>", small_page::escape(LINK_SPENT)),
-        )
-    };
-    let result = async {
-        let (call, _) = Call::begin(&app, req).await?;
-        let token = call.query("token").unwrap_or_default();
-        if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Ok(None);
-        }
-        let Some(confirmed) = app
-            .store
-            .confirm_sign_up(call.site.tenant.id, &tenants::secret_digest(&token))
-            .await
-            .map_err(|e| store_failure(&e))?
-        else {
-            return Ok(None);
-        };
-        let (_, set) = start_session(&app, &call, &confirmed.user, false).await?;
-        let mut r = StatusCode::SEE_OTHER.into_response();
-        if let Ok(location) = HeaderValue::from_str(local_path(Some(&confirmed.redirect))) {
-            r.headers_mut().insert(header::LOCATION, location);
-        }
-        r.headers_mut()
-            .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-        Ok::<_, ApiError>(Some(with_cookies(r, set)))
+pub(super) async fn confirm(State(app): State<App>, call: Call) -> Result<Confirmation, ApiError> {
+    let token = call.query("token").unwrap_or_default();
+    let visitor_cart = visitor_cart(&call);
+    match members::confirm(
+        &app.store,
+        call.site.tenant.id,
+        &token,
+        visitor_cart.as_deref(),
+    )
+    .await
+    {
+        Ok(confirmed) => Ok(Confirmation::SignedIn {
+            cookies: session_cookies(&call, &confirmed.signed_in, false),
+            location: confirmed.redirect,
+        }),
+        Err(ConfirmError::Spent) => Ok(Confirmation::Spent),
+        Err(ConfirmError::Store(e)) => Err(store_failure(&e)),
     }
-    .await;
-    match result {
-        Ok(Some(r)) => r,
-        Ok(None) => spent(),
-        Err(e) => respond(Err(e)),
+}
+
+/// What the emailed link gets: on to the sign-up's `redirect`, signed in, or a page that
+/// says the link is spent.
+pub(super) enum Confirmation {
+    SignedIn {
+        cookies: SetCookies,
+        /// A path on the site.
+        location: String,
+    },
+    Spent,
+}
+
+impl IntoResponse for Confirmation {
+    fn into_response(self) -> Response {
+        match self {
+            Confirmation::SignedIn { cookies, location } => {
+                let mut r = StatusCode::SEE_OTHER.into_response();
+                if let Ok(location) = HeaderValue::from_str(&location) {
+                    r.headers_mut().insert(header::LOCATION, location);
+                }
+                r.headers_mut()
+                    .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+                (cookies, r).into_response()
+            }
+            Confirmation::Spent => small_page::page(
+                StatusCode::BAD_REQUEST,
+                "Link expired",
+                &format!("<p>{}</p>", small_page::escape(LINK_SPENT)),
+            ),
+        }
     }
 }
 
@@ -268,7 +212,7 @@ pub(crate) struct Join {
 /// The member areas the member has joined, by id.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct MemberAreas {
+pub(super) struct MemberAreas {
     member_areas: Vec<String>,
 }
 
@@ -278,61 +222,18 @@ struct MemberAreas {
     params(("X-XSRF-Token" = String, Header, description = "The session's `xsrfToken`.")),
     security(("crumb" = [])),
     responses((status = 200, body = MemberAreas), MemberErrors))]
-pub async fn join(State(app): State<App>, req: Request) -> Response {
-    respond(
-        async {
-            let (call, body) = Call::begin(&app, req).await?;
-            crate::http::crumb::check(&call.headers, None, &call.site.secret)?;
-            let (_, user) = member_writing(&app, &call).await?;
-            let b: Join = read_json(body, MAX_JSON_BODY).await?;
-            let area = declared_area(&call, &b.member_area_id)?;
-            let tenant = call.site.tenant.id;
-            app.store
-                .join_member_area(tenant, &user.id, &area)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            let areas = app
-                .store
-                .member_areas_of(tenant, &user.id)
-                .await
-                .map_err(|e| store_failure(&e))?;
-            Ok(json_response(
-                StatusCode::OK,
-                &json!(MemberAreas {
-                    member_areas: areas
-                }),
-            ))
-        }
-        .await,
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn addresses() {
-        assert_eq!(
-            email_address(" Ana@Example.COM ").as_deref(),
-            Some("ana@example.com")
-        );
-        for bad in [
-            "",
-            "ana",
-            "ana@",
-            "@example.com",
-            "ana@example",
-            "ana@.com",
-            "ana@x.com.",
-            "a b@x.com",
-            "a@b@x.com",
-            // What the mailer could not send the link to.
-            "a\"b@x.com",
-            "a,b@x.com",
-            "x<attacker@evil.com>",
-        ] {
-            assert_eq!(email_address(bad), None, "{bad}");
-        }
-    }
+pub(super) async fn join(
+    State(app): State<App>,
+    call: Call,
+    _: Write<CrumbOnly>,
+    MemberWriting(_, user): MemberWriting,
+    Json(b): Json<Join>,
+) -> Result<Json<MemberAreas>, ApiError> {
+    let member_areas = members::join(&app.store, &call.site, &user, &b.member_area_id)
+        .await
+        .map_err(|e| match e {
+            JoinError::NoSuchArea => ApiError::field("memberAreaId", NO_SUCH_AREA),
+            JoinError::Store(e) => store_failure(&e),
+        })?;
+    Ok(Json(MemberAreas { member_areas }))
 }
