@@ -5,8 +5,8 @@ use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 
+use crate::http::small_page::{error_page, plain};
 use crate::pages::folders::LoadedFolder;
-use crate::pages::{error_page, plain};
 
 /// A template folder file, with a content type, an ETag and cache headers. The bytes are
 /// shared with the cached folder, not copied.

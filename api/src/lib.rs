@@ -13,6 +13,7 @@
 //! - [`email`], [`styles`], [`dev`]: the outbox and mailer, stylesheets, `tessera dev`;
 //! - [`cmd`]: the subcommands.
 
+pub mod analytics;
 pub mod cache;
 pub mod cmd;
 pub mod dev;

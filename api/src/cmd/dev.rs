@@ -17,7 +17,8 @@ use clap::Args;
 use serde_json::{Map, Value};
 
 use super::store_args::StoreArgs;
-use crate::server::{App, serve};
+use crate::server::serve;
+use crate::server::state::App;
 
 /// Serve a template folder with live reload while you edit it.
 #[derive(Args, Debug)]

@@ -20,7 +20,8 @@ use crate::http::owner::OwnerTokens;
 use crate::routes::captcha::Captcha;
 use crate::routes::commerce::CommerceState;
 use crate::server::listen::Limits;
-use crate::server::{App, serve};
+use crate::server::serve;
+use crate::server::state::App;
 
 /// Serve the demo tenants (or whatever the store holds) over HTTP.
 #[derive(Args, Debug)]
@@ -223,7 +224,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         .with_captcha(captcha)
         .with_owner_tokens(owner_tokens);
     if !args.no_analytics {
-        app = app.with_analytics(crate::routes::analytics::queue::Queue::start(store.clone()));
+        app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
     }
     let sweeper = crate::routes::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());

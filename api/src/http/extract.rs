@@ -37,7 +37,7 @@ use super::error::ApiError;
 use super::limits::{Family, Limits};
 use super::owner::{ADMIN, Access, Area, FORBIDDEN, UNAUTHORIZED, allows, role_name};
 use super::site::{NoSite, Resolved, Site};
-use crate::server::App;
+use crate::server::state::App;
 
 impl<S: Send + Sync> FromRequestParts<S> for Site {
     type Rejection = ApiError;

@@ -13,7 +13,7 @@ use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use super::call::Call;
 use super::cookies;
 use super::error::{ApiError, store_failure};
-use crate::server::App;
+use crate::server::state::App;
 
 /// The session cookie.
 pub const SESSION_COOKIE: &str = "tessera-member";

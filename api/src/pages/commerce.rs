@@ -17,7 +17,7 @@ use crate::http::crumb;
 use crate::http::site::Site;
 use crate::routes::commerce::json::{cart_json, order_json};
 use crate::routes::commerce::session::{cart_cookie, order_token_valid};
-use crate::server::App;
+use crate::server::state::App;
 
 /// What commerce gives a page view.
 #[derive(Default)]

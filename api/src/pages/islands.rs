@@ -59,7 +59,7 @@ pub fn available() -> bool {
 /// `GET /_tessera/islands/{file}`.
 pub async fn serve(Path(file): Path<String>) -> Response {
     let Some((_, bytes)) = built::FILES.iter().find(|(name, _)| *name == file) else {
-        return crate::pages::plain(StatusCode::NOT_FOUND, "Not Found");
+        return crate::http::small_page::plain(StatusCode::NOT_FOUND, "Not Found");
     };
     let kind = if file.ends_with(".css") {
         "text/css; charset=utf-8"

@@ -14,44 +14,13 @@ use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{StatusCode, header};
+use axum::response::Response;
 
-use crate::http::site::{NoSite, host_of};
-use crate::server::App;
+use crate::http::site::host_of;
+use crate::http::small_page::{error_page, no_site, plain, unavailable_page};
+use crate::server::state::App;
 use folders::{FolderError, Moved};
-
-pub(crate) fn plain(status: StatusCode, text: &'static str) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        text,
-    )
-        .into_response()
-}
-
-/// The answer of a page request when the store cannot be reached (the database is down or
-/// restarting): a short plain 503 with `Retry-After`, saying nothing of why (the reason is
-/// logged), and kept by no cache.
-pub(crate) fn unavailable_page() -> Response {
-    let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable");
-    let h = r.headers_mut();
-    h.insert(
-        header::RETRY_AFTER,
-        HeaderValue::from(crate::http::error::RETRY_AFTER_UNAVAILABLE.as_secs()),
-    );
-    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-    r
-}
-
-/// The plain answer of a page request that has no site.
-pub(crate) fn no_site(why: NoSite) -> Response {
-    match why {
-        // An unknown (or malformed) host: a plain 404 with no tenant data.
-        NoSite::UnknownHost => plain(StatusCode::NOT_FOUND, "Not Found"),
-        NoSite::Unavailable => unavailable_page(),
-    }
-}
 
 pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
     let found = match crate::http::site::of_request(&req) {
@@ -150,14 +119,14 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
-    // The page view, by the tracking rules (crate::routes::analytics::page_views), off the page's
+    // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
     let mut tracked = false;
     if let Some(queue) = &app.analytics
         && page.status == 200
         && page.content_type.starts_with("text/html")
     {
-        use crate::routes::analytics::page_views;
+        use crate::analytics::page_views;
         // A signed-in user of the site is a request with an owner token (a store failure
         // here counts the view rather than failing the page).
         let role = crate::http::extract::role_of(&app, &tenant, req.headers())
@@ -247,37 +216,4 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
     response
         .body(Body::from(page.body))
         .unwrap_or_else(|_| error_page())
-}
-
-pub(crate) fn error_page() -> Response {
-    (
-        StatusCode::INTERNAL_SERVER_ERROR,
-        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
-        renderer::render::ERROR_PAGE,
-    )
-        .into_response()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn a_page_without_its_store_is_a_short_plain_503() {
-        let r = no_site(NoSite::Unavailable);
-        assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
-        assert_eq!(r.headers()[header::RETRY_AFTER], "5");
-        assert_eq!(r.headers()[header::CACHE_CONTROL], "no-store");
-        assert!(
-            r.headers()[header::CONTENT_TYPE]
-                .to_str()
-                .unwrap()
-                .starts_with("text/plain")
-        );
-        let body = axum::body::to_bytes(r.into_body(), 1024).await.unwrap();
-        assert_eq!(&body[..], b"Service Unavailable");
-        let r = no_site(NoSite::UnknownHost);
-        assert_eq!(r.status(), StatusCode::NOT_FOUND);
-        assert!(r.headers().get(header::RETRY_AFTER).is_none());
-    }
 }

@@ -10,7 +10,7 @@ use utoipa_axum::routes;
 
 use crate::http::small_page;
 use crate::openapi::BILLING;
-use crate::server::App;
+use crate::server::state::App;
 
 pub const TRIAL_UPGRADE: &str = "/settings/billing/upgrade";
 pub const PLAN_UPGRADE: &str = "/settings/billing/subscriptions/website";

@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 use crate::http::site::Site;
 use crate::http::{ApiError, Json};
 use crate::openapi::{CAPTCHA, VisitorErrors};
-use crate::server::App;
+use crate::server::state::App;
 pub use crate::services::captcha::{
     CHALLENGE_LIFETIME, Captcha, Challenge, DEFAULT_DIFFICULTY, FAILED, MISSING,
     RECAPTCHA_VERIFY_URL, Refusal, solve,

@@ -39,7 +39,7 @@ use crate::http::extract::{Change, Read, area};
 use crate::http::member::{MemberWriting, SIGNED_OUT, described};
 use crate::http::{ApiError, Created, Json, Owner, Write};
 use crate::openapi::{ENGAGEMENT, OwnerErrors, VisitorErrors, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 /// The longest comment, in characters.
 pub const MAX_COMMENT: usize = 2000;
@@ -357,7 +357,7 @@ async fn liker(app: &App, call: &Call) -> Result<String, ApiError> {
     if let Some((_, user)) = crate::http::member::member(app, call).await? {
         return Ok(format!("member:{}", user.id));
     }
-    if let Some(v) = crate::routes::analytics::page_views::named_visitor(&call.headers) {
+    if let Some(v) = crate::analytics::page_views::named_visitor(&call.headers) {
         return Ok(format!("visitor:{v}"));
     }
     // The crumb was checked by `Write`: it is this browser's.

@@ -36,9 +36,9 @@ use utoipa_axum::routes;
 use crate::http::Visitor;
 use crate::http::local_path::local_path;
 use crate::http::site::{NoSite, Resolved};
+use crate::http::small_page::{error_page, no_site, plain};
 use crate::openapi::SITE_USERS;
-use crate::pages::{error_page, no_site, plain};
-use crate::server::App;
+use crate::server::state::App;
 pub use crate::services::lock_screen::{
     ATTEMPT_WINDOW, ATTEMPTS, MAX_ATTEMPTS, token, token_matches,
 };

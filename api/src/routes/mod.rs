@@ -16,7 +16,7 @@ pub mod site_users;
 /// The composer of the call's site's emails: its compiled template folder (a folder that
 /// cannot be loaded now leaves the default templates), title, host and locale.
 pub async fn composer(
-    app: &crate::server::App,
+    app: &crate::server::state::App,
     call: &crate::http::call::Call,
 ) -> crate::email::Composer {
     let folder = app

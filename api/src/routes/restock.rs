@@ -29,7 +29,7 @@ use crate::http::extract::family::FormSubmit;
 use crate::http::extract::{Change, Read, area};
 use crate::http::{ApiError, Json, Owner, Write};
 use crate::openapi::{OwnerErrors, RESTOCK, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 pub use crate::services::restock::restock_email_ok;
 use crate::services::restock::{SignUpError, Wish, send_notices, sign_up as take_sign_up};
 

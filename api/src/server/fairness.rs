@@ -118,7 +118,7 @@ fn busy(path: &str) -> Response {
         e.retry_after = Some(std::time::Duration::from_secs(1));
         e.into_response()
     } else {
-        crate::pages::plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable")
+        crate::http::small_page::plain(StatusCode::SERVICE_UNAVAILABLE, "Service Unavailable")
     };
     response
         .headers_mut()

@@ -106,8 +106,8 @@ pub fn headers(config: Config) -> Layer {
         ))
 }
 
-impl From<&crate::server::App> for Config {
-    fn from(app: &crate::server::App) -> Config {
+impl From<&crate::server::state::App> for Config {
+    fn from(app: &crate::server::state::App) -> Config {
         Config {
             dev: app.dev.is_some(),
             recaptcha: matches!(

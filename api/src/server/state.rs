@@ -9,7 +9,7 @@ use axum::extract::FromRef;
 use tenants::Store;
 
 use crate::pages::folders::INLINE_RENDER_LIMIT;
-use crate::routes::commerce::CommerceState;
+use crate::services::commerce::CommerceState;
 
 /// Shared state of the server: cloned for every request (axum's `State`), so it is one
 /// reference-counted pointer to [`AppState`].
@@ -38,7 +38,7 @@ pub struct AppState {
     /// Payment providers, the cart hold and the carts pages show.
     pub commerce: Arc<CommerceState>,
     /// The captcha provider of forms, newsletters and restock sign-ups.
-    pub captcha: crate::routes::captcha::Captcha,
+    pub captcha: crate::services::captcha::Captcha,
     /// Owners' tokens for the owner routes.
     pub owner_tokens: crate::http::owner::OwnerTokens,
     /// Nudges the mailer after mail is put in the outbox.
@@ -46,7 +46,7 @@ pub struct AppState {
     /// `tessera dev`: the one site every host gets, and the live-reload events.
     pub dev: Option<Arc<crate::dev::Dev>>,
     /// Where tracking calls put what they record; `None`: analytics is off.
-    pub analytics: Option<crate::routes::analytics::queue::Queue>,
+    pub analytics: Option<crate::analytics::queue::Queue>,
 }
 
 impl App {
@@ -100,13 +100,13 @@ impl App {
     }
 
     /// The same app recording analytics through `queue`.
-    pub fn with_analytics(mut self, queue: crate::routes::analytics::queue::Queue) -> App {
+    pub fn with_analytics(mut self, queue: crate::analytics::queue::Queue) -> App {
         self.setting_up().analytics = Some(queue);
         self
     }
 
     /// The same app with this captcha provider.
-    pub fn with_captcha(mut self, captcha: crate::routes::captcha::Captcha) -> App {
+    pub fn with_captcha(mut self, captcha: crate::services::captcha::Captcha) -> App {
         self.setting_up().captcha = captcha;
         self
     }
@@ -154,7 +154,7 @@ impl FromRef<App> for crate::email::Outbox {
     }
 }
 
-impl FromRef<App> for crate::routes::captcha::Captcha {
+impl FromRef<App> for crate::services::captcha::Captcha {
     fn from_ref(app: &App) -> Self {
         app.captcha.clone()
     }

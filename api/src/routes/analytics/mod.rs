@@ -13,15 +13,12 @@
 //! | `GET /api/commerce/fullstory/getId` | | `{id: "automated-mock-id"}` (no recording provider: skip) |
 //! | `POST /api/1/performance/records` | JSON `[{app, data, event, pageLoadId, ts}]`, at most 100 | `{}` |
 //!
-//! Pages are counted by the server as it answers them ([`page_views`]).
+//! Pages are counted by the server as it answers them ([`crate::analytics::page_views`]).
 //!
 //! A body that is too large, malformed or of the wrong shape is refused with 400 and nothing
-//! of it is stored. Accepted records go to the [`queue::Queue`] and are written in batches,
+//! of it is stored. Accepted records go to the [`crate::analytics::queue::Queue`] and are written in batches,
 //! never on a page's or a call's path. With analytics off (`serve --no-analytics`, and
 //! always under `tessera dev`) the calls answer the same and store nothing.
-
-pub mod page_views;
-pub mod queue;
 
 use std::collections::BTreeMap;
 
@@ -32,21 +29,21 @@ use axum::http::request::Parts;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
-use tenants::{AnalyticsEvent, PerformanceRecord, now_ms};
+use tenants::PerformanceRecord;
 use utoipa::openapi::{RefOr, response::Response as DocResponse};
 use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use crate::analytics::queue::Record;
+use crate::analytics::{keep, visitor_of};
 use crate::http::call::Call;
-use crate::http::cookies;
 use crate::http::extract::family::CrumbOnly;
 use crate::http::extract::{Read, area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Json, Owner, Write};
 use crate::openapi::{ANALYTICS, OwnerErrors, VisitorErrors, WriteErrors};
-use crate::server::App;
-use queue::Record;
+use crate::server::state::App;
 
 /// The largest body a tracking call reads.
 pub const MAX_BODY: usize = 32 * 1024;
@@ -57,7 +54,7 @@ pub const MAX_ERRORS: usize = 20;
 /// Performance records one call may carry.
 pub const MAX_RECORDS: usize = 100;
 /// The visitor cookie (SPEC.md §9: kept two years).
-pub const VISITOR_COOKIE: &str = "ss_cvr";
+pub use crate::analytics::VISITOR_COOKIE;
 
 pub const BAD_NAME: &str = "The event name must be 1-64 letters, digits, '_', '.', ':' or '-'.";
 pub const BAD_DATA: &str = "The event data must be a JSON object of at most 16 KB.";
@@ -265,78 +262,6 @@ fn form_fields(bytes: &[u8]) -> Result<Map<String, Value>, ApiError> {
 
 fn field<'a>(form: &'a Map<String, Value>, name: &str) -> &'a str {
     form.get(name).and_then(Value::as_str).unwrap_or("")
-}
-
-/// The page path an event is about: `pagePath`, else the path of `url`.
-pub(crate) fn page_path(data: &Map<String, Value>) -> String {
-    let raw = data
-        .get("pagePath")
-        .or_else(|| data.get("page_path"))
-        .and_then(Value::as_str)
-        .map(str::to_owned)
-        .or_else(|| {
-            let url = data.get("url").and_then(Value::as_str)?;
-            let after_host = url.split_once("://").map_or(url, |(_, r)| r);
-            Some(format!(
-                "/{}",
-                after_host.split_once('/').map_or("", |(_, p)| p)
-            ))
-        })
-        .unwrap_or_default();
-    let path = raw.split(['?', '#']).next().unwrap_or("");
-    path.chars().take(512).collect()
-}
-
-/// The host of the page the visitor came from (`referrer`, `page_referrer_url` or
-/// `referrerUrl`), unless it is this site.
-pub(crate) fn referrer_of(data: &Map<String, Value>, own_host: &str) -> Option<String> {
-    let url = ["referrer", "page_referrer_url", "referrerUrl"]
-        .iter()
-        .find_map(|k| data.get(*k).and_then(Value::as_str))?;
-    let rest = url.split_once("://")?.1;
-    let host = rest.split(['/', '?', '#']).next()?;
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    let host = host.split(':').next()?.to_ascii_lowercase();
-    let own = own_host
-        .split(':')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    (!host.is_empty() && host.len() <= 253 && host != own).then_some(host)
-}
-
-/// The visitor cookie, if it looks like one.
-fn visitor_of(call: &Call, form: Option<&str>) -> Option<String> {
-    cookies::values(&call.headers, VISITOR_COOKIE)
-        .next()
-        .or(form)
-        .filter(|v| (1..=128).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_graphic()))
-        .map(str::to_owned)
-}
-
-/// Queues an event (when analytics is on).
-fn keep(app: &App, call: &Call, name: &str, data: Map<String, Value>, visitor: Option<String>) {
-    if let Some(q) = &app.analytics {
-        let event = AnalyticsEvent {
-            occurred_ms: now_ms(),
-            name: name.to_owned(),
-            page_path: page_path(&data),
-            referrer: referrer_of(&data, &call.host()),
-            visitor_id: visitor,
-            data: Value::Object(data),
-        };
-        q.push(Record::Event(call.site.tenant.id, event));
-    }
-}
-
-/// Records an event the server itself knows of (a cart add, an order), with the
-/// visitor's cookie; nothing when analytics is off.
-pub fn record(app: &App, call: &Call, name: &str, data: Value) {
-    let data = match data {
-        Value::Object(m) => m,
-        _ => Map::new(),
-    };
-    keep(app, call, name, data, visitor_of(call, None));
 }
 
 /// A form-encoded event of the older tracker. Other fields are ignored.
@@ -780,6 +705,7 @@ async fn performance_records(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analytics::{page_path, referrer_of};
 
     #[test]
     fn names_and_paths() {

@@ -19,7 +19,7 @@ use crate::http::call::Call;
 use crate::http::extract::family::CartWrite;
 use crate::http::{ApiError, Json, JsonOrDefault, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 /// What visitors are told when their cart cookie names no open cart here.
 pub const NO_CART: &str = "Your cart was not found.";
@@ -291,7 +291,7 @@ pub(crate) async fn add_entry(
         .await
         .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
     let e = &added.newly_added;
-    crate::routes::analytics::record(
+    crate::analytics::record(
         &app,
         &call,
         tenants::ADD_TO_CART_EVENT,

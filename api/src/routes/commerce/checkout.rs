@@ -32,7 +32,7 @@ use crate::http::error::{FIELDS_INVALID, store_failure};
 use crate::http::extract::family::Checkout;
 use crate::http::{ApiError, Created, Json, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 use crate::services::commerce::checkout::{self as flow, CartRef, CheckoutError};
 pub use crate::services::commerce::checkout::{EMAIL_INVALID, email_valid};
 
@@ -190,7 +190,7 @@ pub(crate) async fn checkout(
     let order = flow::place(deps, site, &settings, ip, cart, b.into(), mail)
         .await
         .map_err(|e| refused(&call, &settings.currency, e))?;
-    crate::routes::analytics::record(
+    crate::analytics::record(
         &app,
         &call,
         tenants::PURCHASE_EVENT,

@@ -25,7 +25,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::call::Call;
-use crate::server::App;
+use crate::server::state::App;
 use session::CartCookie;
 
 /// The commerce routes, each registered from its handler's `#[utoipa::path]`.

@@ -18,7 +18,7 @@ use crate::http::error::store_failure;
 use crate::http::extract::family::GiftCard;
 use crate::http::{ApiError, Json, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 /// What a visitor is told about an order they cannot open.
 pub const NO_ORDER: &str = "Order not found.";

@@ -13,7 +13,7 @@ use crate::http::call::Call;
 use crate::http::error::store_failure;
 use crate::http::{ApiError, Json};
 use crate::openapi::{COMMERCE, VisitorErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 /// A product's stock, per variant.
 #[derive(Serialize, ToSchema)]

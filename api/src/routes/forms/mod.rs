@@ -28,7 +28,7 @@ use crate::http::error::store_failure;
 use crate::http::extract::family::FormSubmit;
 use crate::http::{ApiError, Json, Write};
 use crate::openapi::{FORMS, VisitorErrors, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 pub use crate::services::forms::KEY_LIFETIME;
 use crate::services::forms::{Forms, Notice, Sent, SubmitError, is_newsletter, wants_captcha};
 

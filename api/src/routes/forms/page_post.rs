@@ -18,7 +18,7 @@ use crate::http::ApiError;
 use crate::http::body::{MAX_JSON_BODY, bytes};
 use crate::http::call::Call;
 use crate::http::small_page::{self, escape};
-use crate::server::App;
+use crate::server::state::App;
 
 /// Designed here: a post from another site's page.
 pub const FOREIGN_ORIGIN: &str = "This form can only be sent from the site's own pages.";

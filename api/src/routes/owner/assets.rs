@@ -32,7 +32,7 @@ use crate::http::extract::{Change, Read, area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 /// SPEC.md §9: a megabyte is 1,000,000 bytes.
 pub const MAX_BYTES: usize = 20 * 1_000_000;

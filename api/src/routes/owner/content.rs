@@ -39,7 +39,7 @@ use crate::http::owner::{Access, Area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 pub const NO_COLLECTION: &str = "That collection does not exist.";
 pub const NO_ITEM: &str = "That item does not exist.";

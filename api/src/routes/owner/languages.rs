@@ -26,7 +26,7 @@ use crate::http::error::store_failure;
 use crate::http::extract::{Change, Read, area};
 use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 pub const EXISTS: &str = "This language already exists";
 pub const BAD_TAG: &str = "That is not a language tag (like fr-FR).";

@@ -30,7 +30,7 @@ use crate::http::extract::{Change, Read, area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 pub const NO_SUCH_NAVIGATION: &str = "That navigation is not in the site's template.";
 pub const WRONG_TEMPLATE: &str = "The site's template has changed since this layout was read.";

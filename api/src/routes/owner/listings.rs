@@ -18,7 +18,7 @@ use crate::http::error::store_failure;
 use crate::http::extract::{Read, area};
 use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 pub const NO_FORM: &str = "That form does not exist.";
 

@@ -25,7 +25,7 @@ use tenants::{Store, TenantId};
 
 use crate::http::ApiError;
 use crate::http::error::store_failure;
-use crate::server::App;
+use crate::server::state::App;
 
 pub mod assets;
 pub mod content;

@@ -31,7 +31,7 @@ use crate::http::extract::{Change, Read, area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 
 pub const BAD_NAMESPACE: &str = "A namespace is 1-64 letters, digits, '-', '_' or '.'.";
 pub const NOT_AN_OBJECT: &str = "Preferences are a JSON object.";

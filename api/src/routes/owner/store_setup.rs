@@ -26,7 +26,7 @@ use crate::http::extract::{Change, area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 use crate::services::owner::store_setup::{
     self as flow, AddCategoryError, CategoryRequest, CreateStoreError, StoreRequest,
 };

@@ -25,7 +25,7 @@ use crate::http::error::store_failure;
 use crate::http::extract::{Change, area};
 use crate::http::{ApiError, Created, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
-use crate::server::App;
+use crate::server::state::App;
 use crate::services::owner::templates::{self as flow, UploadError};
 
 pub const REFUSED: &str = "The template has problems, so the site keeps its current version.";

@@ -49,7 +49,7 @@ use crate::http::member::{
 use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::routes::commerce::session::{CART_COOKIE, cart_cookie, set_cart_cookie};
-use crate::server::App;
+use crate::server::state::App;
 use crate::services::members::{self, SESSION_TTL, SignInError};
 
 pub mod sign_up;

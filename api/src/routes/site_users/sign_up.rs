@@ -34,7 +34,7 @@ use crate::http::member::MemberWriting;
 use crate::http::small_page;
 use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
-use crate::server::App;
+use crate::server::state::App;
 use crate::services::members::{
     self, ConfirmError, JoinError, SignUpError, SignUpInput, SignUpMail,
 };

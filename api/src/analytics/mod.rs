@@ -1,0 +1,96 @@
+//! Recording what visitors do: the batched queue every record goes through ([`queue`]),
+//! the page views the server counts as it answers pages ([`page_views`]), and events the
+//! server itself knows of ([`record`]). The tracking calls are
+//! [`crate::routes::analytics`].
+
+pub mod page_views;
+pub mod queue;
+
+use serde_json::{Map, Value};
+use tenants::{AnalyticsEvent, now_ms};
+
+use crate::http::call::Call;
+use crate::http::cookies;
+use crate::server::state::App;
+use queue::Record;
+
+/// The cookie that names a visitor (SPEC.md §3 "Cookies"), two years.
+pub const VISITOR_COOKIE: &str = "ss_cvr";
+
+/// The page path an event is about: `pagePath`, else the path of `url`.
+pub fn page_path(data: &Map<String, Value>) -> String {
+    let raw = data
+        .get("pagePath")
+        .or_else(|| data.get("page_path"))
+        .and_then(Value::as_str)
+        .map(str::to_owned)
+        .or_else(|| {
+            let url = data.get("url").and_then(Value::as_str)?;
+            let after_host = url.split_once("://").map_or(url, |(_, r)| r);
+            Some(format!(
+                "/{}",
+                after_host.split_once('/').map_or("", |(_, p)| p)
+            ))
+        })
+        .unwrap_or_default();
+    let path = raw.split(['?', '#']).next().unwrap_or("");
+    path.chars().take(512).collect()
+}
+
+/// The host of the page the visitor came from (`referrer`, `page_referrer_url` or
+/// `referrerUrl`), unless it is this site.
+pub fn referrer_of(data: &Map<String, Value>, own_host: &str) -> Option<String> {
+    let url = ["referrer", "page_referrer_url", "referrerUrl"]
+        .iter()
+        .find_map(|k| data.get(*k).and_then(Value::as_str))?;
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    let host = host.split(':').next()?.to_ascii_lowercase();
+    let own = own_host
+        .split(':')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    (!host.is_empty() && host.len() <= 253 && host != own).then_some(host)
+}
+
+/// The visitor cookie, if it looks like one.
+pub(crate) fn visitor_of(call: &Call, form: Option<&str>) -> Option<String> {
+    cookies::values(&call.headers, VISITOR_COOKIE)
+        .next()
+        .or(form)
+        .filter(|v| (1..=128).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_graphic()))
+        .map(str::to_owned)
+}
+
+/// Queues an event (when analytics is on).
+pub(crate) fn keep(
+    app: &App,
+    call: &Call,
+    name: &str,
+    data: Map<String, Value>,
+    visitor: Option<String>,
+) {
+    if let Some(q) = &app.analytics {
+        let event = AnalyticsEvent {
+            occurred_ms: now_ms(),
+            name: name.to_owned(),
+            page_path: page_path(&data),
+            referrer: referrer_of(&data, &call.host()),
+            visitor_id: visitor,
+            data: Value::Object(data),
+        };
+        q.push(Record::Event(call.site.tenant.id, event));
+    }
+}
+
+/// Records an event the server itself knows of (a cart add, an order), with the
+/// visitor's cookie; nothing when analytics is off.
+pub fn record(app: &App, call: &Call, name: &str, data: Value) {
+    let data = match data {
+        Value::Object(m) => m,
+        _ => Map::new(),
+    };
+    keep(app, call, name, data, visitor_of(call, None));
+}
