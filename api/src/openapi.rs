@@ -316,6 +316,11 @@ impl Served {
         )
     }
 
+    /// The document's bytes (what `tessera openapi` prints).
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+
     pub fn response(&self) -> Response {
         // `Bytes` clones share the one buffer: no copy of the document per request.
         let mut r = self.0.clone().into_response();
