@@ -1501,7 +1501,7 @@ export interface components {
             /** @description The product's main image, if it has one. */
             imageUrl?: string | null;
             /** @description The product's additional-fields form, if it has one. */
-            additionalFieldsForm?: Record<string, never> | null;
+            additionalFieldsForm?: Record<string, unknown> | null;
         };
         /** @description The answer to an entry's change: the cart, and the entry as it is now. */
         CartEntryUpdated: {
@@ -1684,12 +1684,12 @@ export interface components {
             websiteId: string;
             namespace: string;
             /** @description Name → value; no value is null or "". */
-            preferences: Record<string, never>;
+            preferences: Record<string, unknown>;
             /**
              * @description Path → problem, when the stored preferences do not pass the store's rules (stored
              *     before they were checked): the store reads the namespace as if it were not set.
              */
-            errors?: Record<string, never> | null;
+            errors?: Record<string, unknown> | null;
         };
         /** @description A coupon code. */
         CouponBody: {
@@ -1787,13 +1787,13 @@ export interface components {
         };
         /** @description The header and footer objects. */
         HeaderFooterAnswer: {
-            header: Record<string, never>;
-            footer: Record<string, never>;
+            header: Record<string, unknown>;
+            footer: Record<string, unknown>;
         };
         /** @description The new header and footer. */
         HeaderFooterBody: {
-            header: Record<string, never>;
-            footer: Record<string, never>;
+            header: Record<string, unknown>;
+            footer: Record<string, unknown>;
         };
         /**
          * @description The instalment pill: the provider and its brand in this market, whether the cart may
@@ -1873,7 +1873,7 @@ export interface components {
             identifier: string;
             title: string;
             /** @description The stored links (as `UpdateNavigation` answers them, or as imported). */
-            links: Record<string, never>[];
+            links: Record<string, unknown>[];
         };
         LikeBody: {
             itemId: string;
@@ -1969,7 +1969,7 @@ export interface components {
             /** @description `[{tag, enabled}]` as `PUT …/languages` stores them (or as imported). */
             languages: unknown[];
             /** @description The translation provider's connection, from the import; null when none. */
-            connection?: Record<string, never> | null;
+            connection?: Record<string, unknown> | null;
         };
         /** @description Whether the site is multilingual. */
         MultilingualStatus: {
@@ -2338,7 +2338,7 @@ export interface components {
         };
         /** @description Items (an item is the import format's item, as stored). */
         OwnerItemList: {
-            items: Record<string, never>[];
+            items: Record<string, unknown>[];
         };
         /** @description The site's orders. */
         OwnerOrderList: {
@@ -2374,11 +2374,11 @@ export interface components {
         /** @description A form's submissions. */
         OwnerSubmissionList: {
             /** @description Oldest first, as stored. */
-            submissions: Record<string, never>[];
+            submissions: Record<string, unknown>[];
         };
         /** @description The newsletter's subscribers. */
         OwnerSubscriberList: {
-            subscribers: Record<string, never>[];
+            subscribers: Record<string, unknown>[];
         };
         /**
          * @description A way to pay.
@@ -2755,7 +2755,7 @@ export interface components {
          * @description A tracking call's answer: nothing to say (the record is queued, or dropped when
          *     analytics is off).
          */
-        TrackingAnswer: Record<string, never>;
+        TrackingAnswer: Record<string, unknown>;
         /** @description The unlock form (read pair by pair; other fields are ignored). */
         UnlockForm: {
             /** @description The password-protected collection's id. */
@@ -4540,7 +4540,7 @@ export interface operations {
         /** @description Field id → answer. */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -6032,7 +6032,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
                 "text/plain": string;
             };
         };
@@ -7230,7 +7230,7 @@ export interface operations {
         /** @description Name → value; null and "" values are dropped. Checked by the import's rules for the namespace: 400 with `errors` by path (`coupons.codes[0].percent`). */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -7853,7 +7853,7 @@ export interface operations {
         /** @description An item of the import format: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType`, and for a product `productType` (1-4) and `variants` (`sku`, `priceMinor`, `currency`, `qtyInStock` …). `id` and `collectionId` are ignored. */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -7863,7 +7863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */
@@ -7937,7 +7937,7 @@ export interface operations {
         /** @description An item of the import format, as for creating one. */
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -7947,7 +7947,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */
