@@ -29,6 +29,7 @@ enum Command {
     Analytics(cmd::analytics::AnalyticsArgs),
     Migrate(cmd::migrate::MigrateArgs),
     Token(cmd::token::TokenArgs),
+    Openapi(cmd::openapi::OpenapiArgs),
 }
 
 fn main() -> ExitCode {
@@ -42,5 +43,6 @@ fn main() -> ExitCode {
         Command::Analytics(args) => cmd::analytics::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
         Command::Token(args) => cmd::token::run(args),
+        Command::Openapi(args) => cmd::openapi::run(args),
     }
 }

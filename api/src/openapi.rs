@@ -6,7 +6,9 @@
 //! What every route shares lives here: the error body ([`ErrorBody`]), the sets of error
 //! answers a visitor call ([`VisitorErrors`], [`WriteErrors`]) and an owner call
 //! ([`OwnerErrors`]) can get, and the two ways of being let in (the crumb, the owner's
-//! bearer token).
+//! bearer token). [`page`] renders the document as an HTML reference at `/api/docs`.
+
+pub mod page;
 
 use std::collections::BTreeMap;
 
@@ -314,6 +316,11 @@ impl Served {
                 .expect("an OpenAPI document serializes")
                 .into(),
         )
+    }
+
+    /// The document's bytes (what `tessera openapi` prints).
+    pub fn bytes(&self) -> &[u8] {
+        &self.0
     }
 
     pub fn response(&self) -> Response {

@@ -114,7 +114,7 @@ describe("the cart page", () => {
 });
 
 describe("an entry's additional fields", () => {
-  const withFields = (fields: unknown, form: unknown = ENGRAVING) =>
+  const withFields = (fields: unknown, form: Record<string, unknown> | null = ENGRAVING) =>
     cart({ entries: [entry({ additionalFields: JSON.stringify(fields), additionalFieldsForm: form })] });
 
   it("shows each answer under its title, N/A when unanswered", async () => {

@@ -26,14 +26,19 @@ const BOOKING: SiteFormDef = {
   submissionMessage: "Thanks! We reply within one working day.",
   submissionHtml: '<p class="extra">Meanwhile, <b>read our guide</b>.</p>',
   successRedirect: null,
+  disclaimer: null,
   newsletter: false,
   captcha: false,
 };
 
 const NEWSLETTER: SiteFormDef = {
   id: "n1",
+  name: "Newsletter",
   fields: [{ id: "email", type: "email", title: "Email address", required: true }],
   submissionMessage: "You're on the list.",
+  submissionHtml: null,
+  successRedirect: null,
+  disclaimer: null,
   newsletter: true,
   captcha: false,
 };
@@ -142,7 +147,7 @@ describe("a form's answers", () => {
 
   it("a split date is a list of parts", () => {
     page(`<form data-form-id="d"><input name="when" value="05"><input name="when" value="01"><input name="when" value="2030"></form>`);
-    expect(collect(form(), { id: "d", fields: [{ id: "when", type: "date" }] }).when).toEqual(["05", "01", "2030"]);
+    expect(collect(form(), { fields: [{ id: "when", type: "date" }] }).when).toEqual(["05", "01", "2030"]);
   });
 
   it("are checked as the server checks them", () => {

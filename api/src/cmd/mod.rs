@@ -5,6 +5,7 @@ pub mod check;
 pub mod dev;
 pub mod import;
 pub mod migrate;
+pub mod openapi;
 pub mod render;
 pub mod serve;
 pub mod store_args;

@@ -66,12 +66,17 @@ pub fn router(app: App) -> Router {
 /// `tenant_max_in_flight` (0: no cap; [`crate::server::fairness`]).
 pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
     let (api, doc) = api_routes();
+    let reference = crate::openapi::page::Page::new(&doc);
     let doc = crate::openapi::Served::new(&doc);
     let mut routes = Router::new()
         .route("/healthz", get(|| async { "ok" }))
         .route(
             crate::openapi::PATH,
             get(move || std::future::ready(doc.response())),
+        )
+        .route(
+            crate::openapi::page::PATH,
+            get(move || std::future::ready(reference.response())),
         )
         .merge(api)
         .route(

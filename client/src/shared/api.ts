@@ -2,13 +2,15 @@
 // turn a failure into what the visitor reads (SPEC.md §8 "Add to cart").
 
 import * as m from "./messages";
+import type { ErrorBody } from "./types";
 
 /** A call that did not succeed. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    readonly body: Record<string, any> = {},
+    /** The answer's JSON: the `Error` shape, with the keys some answers add. */
+    readonly body: Partial<ErrorBody> & Record<string, any> = {},
     readonly retryAfter: number | null = null,
   ) {
     super(message);
@@ -20,7 +22,7 @@ export class ApiError extends Error {
 
   /** Field problems (`errors`: field → message). */
   get errors(): Record<string, string> {
-    return (this.body.errors as Record<string, string>) ?? {};
+    return this.body.errors ?? {};
   }
 }
 

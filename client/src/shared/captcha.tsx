@@ -12,10 +12,9 @@
 import { render } from "react-dom";
 import { call, failureText } from "./api";
 import * as fm from "./messages-forms";
+import type { Schemas } from "./types";
 
-export type Challenge =
-  | { provider: "proof-of-work"; challenge: string; difficulty: number }
-  | { provider: "recaptcha"; siteKey: string };
+export type Challenge = Schemas["CaptchaChallenge"];
 
 export interface Captcha {
   /** What to send as `captchaKey` / `captchaToken`, or null until completed. */

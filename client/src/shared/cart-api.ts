@@ -4,7 +4,7 @@
 
 import { call } from "./api";
 import { setCart } from "./cart";
-import type { FullCart, Location } from "./types";
+import type { FullCart, Location, Schemas } from "./types";
 
 const CART = "/api/commerce/shopping-cart";
 
@@ -19,7 +19,7 @@ function changed(cart: FullCart, token?: string | null): FullCart {
 }
 
 async function change(method: string, path: string, body: unknown, token?: string | null): Promise<FullCart> {
-  const r = await call<{ shoppingCart: FullCart }>(method, withToken(path, token), body);
+  const r = await call<Schemas["CartChanged"]>(method, withToken(path, token), body);
   return changed(r.shoppingCart, token);
 }
 

@@ -4,12 +4,10 @@
 // so they see the same state.)
 
 import { type CartSummary, pageData } from "./page";
+import type { FullCart } from "./types";
 
-export interface Cart extends CartSummary {
-  id: string | null;
-  entries: any[];
-  [key: string]: any;
-}
+/** The whole cart, as the cart routes answer it. */
+export type Cart = FullCart;
 
 type Listener = (cart: CartSummary | null) => void;
 

@@ -5,6 +5,7 @@
 // member signed in by an emailed link.
 
 import { ApiError, call } from "./api";
+import type { Schemas } from "./types";
 
 export const ACCOUNT = "/api/site-users/account";
 export const SESSION = "/api/site-users/account/session";
@@ -57,7 +58,7 @@ function store(token: string | null) {
 export async function xsrfToken(): Promise<string> {
   const kept = stored();
   if (kept) return kept;
-  const account = await call<{ xsrfToken: string }>("GET", ACCOUNT);
+  const account = await call<Schemas["MemberAccount"]>("GET", ACCOUNT);
   store(account.xsrfToken);
   return account.xsrfToken;
 }
@@ -81,7 +82,7 @@ export async function memberCall<T = any>(method: string, path: string, body?: u
 }
 
 export async function signIn(email: string, password: string, rememberMe: boolean): Promise<void> {
-  const r = await call<{ xsrfToken: string }>("POST", SESSION, { email, password, rememberMe });
+  const r = await call<Schemas["MemberSignedIn"]>("POST", SESSION, { email, password, rememberMe });
   store(r.xsrfToken);
 }
 
@@ -99,11 +100,11 @@ export async function signUp(fields: {
   memberAreaId?: string;
   redirect?: string;
 }): Promise<string | null> {
-  const r = await call<{ message?: string }>("POST", ACCOUNT, fields);
+  const r = await call<Schemas["VerificationSent"]>("POST", ACCOUNT, fields);
   return typeof r.message === "string" ? r.message : null;
 }
 
 export async function joinArea(memberAreaId: string): Promise<string[]> {
-  const r = await memberCall<{ memberAreas: string[] }>("POST", MEMBER_AREAS, { memberAreaId });
+  const r = await memberCall<Schemas["MemberAreas"]>("POST", MEMBER_AREAS, { memberAreaId });
   return r.memberAreas;
 }

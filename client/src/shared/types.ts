@@ -1,69 +1,27 @@
-// The shapes the commerce API answers with (README "Commerce API"): the cart with its
-// entries, as the cart page and checkout read them.
+// The API's shapes, as the OpenAPI document describes them: aliases of the types
+// openapi-typescript generates from it (`src/api/schema.d.ts`, made by
+// `scripts/api-reference`; never edit it by hand). A changed answer on the server changes
+// these, so the type check catches an island that still reads the old shape.
 
-export interface Money {
-  currency: string;
-  value: string;
-}
+import type { components } from "../api/schema";
 
-export interface Entry {
-  id: string;
-  itemId: string;
-  quantity: number;
-  chosenVariant: { sku: string; attributes: Record<string, string> };
-  /** The additional-fields form's answers, as the product's form named them. */
-  additionalFields: Record<string, unknown> | string | null;
-  title: string;
-  productType: number;
-  currency: string;
-  variantDescription: string;
-  price: Money;
-  lineTotal: Money;
-  subTotal: number;
-  url: string | null;
-  imageUrl: string | null;
-}
+/** Every schema of the document, by name. */
+export type Schemas = components["schemas"];
 
-export interface ShippingOption {
-  id: string;
-  name: string;
-  costCents: number;
-  cost: Money;
-}
-
-export interface Location {
-  country: string;
-  region?: string | null;
-  postalCode?: string | null;
-}
-
-export interface CheckoutTerms {
-  shipsTo: string[] | null;
-  testMode: boolean;
-  manualPayment: { label: string; instructions: string } | null;
-}
-
-export interface FullCart {
-  id: string | null;
-  currency: string;
-  entries: Entry[];
-  shippingOptions: ShippingOption[];
-  selectedShippingOption: ShippingOption | null;
-  shippingLocation: Location | null;
-  shippingUnavailable: boolean;
-  coupons: string[];
-  validCoupons: { code: string; type: string; discountCents: number }[];
-  invalidCoupons: { code: string; reason: string; message: string }[];
-  subtotalCents: number;
-  discountCents: number;
-  shippingCostCents: number;
-  taxCents: number;
-  grandTotalCents: number;
-  totalQuantity: number;
-  purelyDigital: boolean;
-  requiresShipping: boolean;
-  pricesIncludeTax: boolean;
-  minimumSubtotalCents: number | null;
-  checkoutMessage: string | null;
-  checkout: CheckoutTerms;
-}
+/** A money object (`{currency, value}`). */
+export type Money = Schemas["Money"];
+/** The cart, priced, as every cart route answers it (SPEC "Shopping cart"). */
+export type FullCart = Schemas["ShoppingCart"];
+/** A cart line (SPEC "Cart entry"). */
+export type Entry = Schemas["CartEntry"];
+export type ShippingOption = Schemas["CartShippingOption"];
+/** Where the cart ships (also the shipping-location route's body). */
+export type Location = Schemas["CartLocation"];
+/** What the checkout page offers, beside the cart. */
+export type CheckoutTerms = Schemas["CheckoutTerms"];
+/** The JSON body of every error answer. */
+export type ErrorBody = Schemas["Error"];
+/** A performance record (`POST /api/1/performance/records` takes a list). */
+export type PerformanceRecord = Schemas["PerformanceRecord"];
+/** An error report (`POST /api/events/RecordJavascriptErrors` takes a list). */
+export type ReportedError = Schemas["ReportedError"];

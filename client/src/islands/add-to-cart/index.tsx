@@ -14,6 +14,7 @@ import * as m from "../../shared/messages";
 import { alertModal } from "../../shared/modal";
 import { pageData } from "../../shared/page";
 import { checkQuantity, quantityInput } from "../../shared/quantity";
+import type { Schemas } from "../../shared/types";
 import { findVariant, missingOptions, optionNames, readVariants, selection } from "../../shared/variants";
 import { type ButtonState, ButtonMachine } from "./machine";
 
@@ -97,16 +98,16 @@ function wire(button: HTMLElement) {
   const add = async (sku: string, quantity: number, additionalFields?: string) => {
     const body = { itemId, sku, quantity, ...(additionalFields ? { additionalFields } : {}) };
     if (subscription) {
-      const r = await call("POST", "/api/3/commerce/cart/subscription", { ...body, qty: quantity });
+      const r = await call<Schemas["TokenCart"]>("POST", "/api/3/commerce/cart/subscription", { ...body, qty: quantity });
       navigate.to(r.checkoutUrl ?? `/checkout/subscription?cartToken=${encodeURIComponent(r.cartToken)}`);
       return;
     }
     if (productType === GIFT_CARD) {
-      const r = await call("POST", "/api/3/commerce/cart/gift-card", body);
+      const r = await call<Schemas["TokenCart"]>("POST", "/api/3/commerce/cart/gift-card", body);
       navigate.to(r.checkoutUrl ?? `/checkout/gift-card?cartToken=${encodeURIComponent(r.cartToken)}`);
       return;
     }
-    const r = await call("POST", "/api/commerce/shopping-cart/entries", body);
+    const r = await call<Schemas["CartAdded"]>("POST", "/api/commerce/shopping-cart/entries", body);
     setCart(r.shoppingCart);
     if (pageData().expressCheckout) {
       navigate.to("/checkout");

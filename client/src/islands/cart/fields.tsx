@@ -15,7 +15,7 @@ export const SAVE = "Save";
 
 /** The entry's form, when the product still has one. */
 function formOf(entry: Entry): FormDef | null {
-  return readForm((entry as Entry & { additionalFieldsForm?: unknown }).additionalFieldsForm ?? null);
+  return readForm(entry.additionalFieldsForm ?? null);
 }
 
 export async function editFields(entry: Entry, onCart: (c: FullCart) => void) {

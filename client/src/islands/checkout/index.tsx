@@ -14,7 +14,7 @@ import * as m from "../../shared/messages";
 import { formatMoney } from "../../shared/money";
 import { pageData } from "../../shared/page";
 import { Totals } from "../../shared/totals";
-import type { FullCart } from "../../shared/types";
+import type { FullCart, Schemas } from "../../shared/types";
 import {
   type AppliedGiftCard,
   type Details,
@@ -134,7 +134,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
     e.preventDefault();
     if (!giftCode.trim()) return;
     try {
-      const r = await call("POST", "/api/commerce/gift-cards/balance", { code: giftCode.trim() });
+      const r = await call<Schemas["GiftCardBalance"]>("POST", "/api/commerce/gift-cards/balance", { code: giftCode.trim() });
       setGift({ code: r.giftCard.code, balanceCents: r.giftCard.balanceCents });
       setGiftCode("");
       setProblems((p) => ({ ...p, giftCard: undefined }));
@@ -156,7 +156,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
     setMessage("");
     setBusy(true);
     try {
-      const r = await call("POST", "/api/commerce/checkout", checkoutBody(details, cart, { token, gift }));
+      const r = await call<Schemas["Placed"]>("POST", "/api/commerce/checkout", checkoutBody(details, cart, { token, gift }));
       placed.current = true;
       navigate.to(r.confirmationUrl);
     } catch (err) {

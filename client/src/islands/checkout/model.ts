@@ -3,7 +3,7 @@
 
 import { isEmail } from "../../shared/form";
 import * as m from "../../shared/messages";
-import type { FullCart } from "../../shared/types";
+import type { FullCart, Schemas } from "../../shared/types";
 
 export interface Details {
   email: string;
@@ -40,10 +40,7 @@ export const EMPTY_DETAILS: Details = {
 export type Field = keyof Details | "giftCard" | "payment" | "shippingOption";
 
 /** A gift card the buyer applied: its code and what is left on it. */
-export interface AppliedGiftCard {
-  code: string;
-  balanceCents: number;
-}
+export type AppliedGiftCard = Pick<Schemas["GiftCard"], "code" | "balanceCents">;
 
 /** What the buyer still pays after the gift card. */
 export function amountDue(cart: FullCart, gift: AppliedGiftCard | null): number {
@@ -86,8 +83,8 @@ export function checkoutBody(
   d: Details,
   cart: FullCart,
   opts: { token?: string | null; gift: AppliedGiftCard | null },
-): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+): Schemas["CheckoutBody"] {
+  const body: Schemas["CheckoutBody"] = {
     email: d.email.trim(),
     expectedGrandTotalCents: cart.grandTotalCents,
   };
@@ -110,9 +107,11 @@ export function checkoutBody(
     if (d.method === "manual") body.payment = { method: "manual" };
     else {
       const exp = parseExpiry(d.cardExpiry);
+      // An expiry that does not parse is left out (the local check stops it first; the
+      // server would name the field).
       body.payment = {
         method: "card",
-        card: { number: d.cardNumber.replace(/\s/g, ""), expMonth: exp?.month, expYear: exp?.year, cvc: d.cardCvc.trim() },
+        card: { number: d.cardNumber.replace(/\s/g, ""), expMonth: exp?.month, expYear: exp?.year, cvc: d.cardCvc.trim() } as Schemas["CheckoutCard"],
       };
     }
   }

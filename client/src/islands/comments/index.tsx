@@ -11,21 +11,12 @@ import { memberCall, siteUserInfo } from "../../shared/member";
 import { ErrorLine, SignInForm, formValue, problemsOf } from "../../shared/member-forms";
 import * as mm from "../../shared/messages-members";
 import { pageData } from "../../shared/page";
+import type { Schemas } from "../../shared/types";
 
 export const PATH = "/api/comments";
 
-export interface Comment {
-  id: string;
-  authorName: string;
-  body: string;
-  createdOn: number;
-}
-
-interface Listing {
-  commentState: number;
-  publicCommentCount: number;
-  comments: Comment[];
-}
+export type Comment = Schemas["Comment"];
+type Listing = Schemas["ItemComments"];
 
 const prefix = "tessera-comments";
 
@@ -51,7 +42,7 @@ function Form({ itemId, onPosted }: { itemId: string; onPosted: (c: Comment | nu
     setBusy(true);
     setProblem(null);
     try {
-      const r = await memberCall<{ comment: Comment & { state: string }; message: string }>("POST", PATH, { itemId, body });
+      const r = await memberCall<Schemas["CommentPosted"]>("POST", PATH, { itemId, body });
       setText("");
       onPosted(r.comment.state === "approved" ? r.comment : null, r.message);
     } catch (err) {

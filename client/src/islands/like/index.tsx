@@ -7,6 +7,7 @@ import { useState } from "react";
 import { render } from "react-dom";
 import { call, failureText } from "../../shared/api";
 import * as mm from "../../shared/messages-members";
+import type { Schemas } from "../../shared/types";
 
 export const PATH = "/api/likes";
 const KEY = (itemId: string) => `tessera-liked:${itemId}`;
@@ -37,7 +38,7 @@ export function Like({ itemId, count: initial }: { itemId: string; count: number
     setBusy(true);
     setProblem(null);
     try {
-      const r = await call<{ liked: boolean; likeCount: number }>("POST", PATH, { itemId });
+      const r = await call<Schemas["Liked"]>("POST", PATH, { itemId });
       setCount(r.likeCount);
       setLiked(true);
       remember(itemId);

@@ -8,6 +8,7 @@ import { render } from "react-dom";
 import { call, failureText } from "../../shared/api";
 import { ACCOUNT, signOut, siteUserInfo } from "../../shared/member";
 import * as mm from "../../shared/messages-members";
+import type { Schemas } from "../../shared/types";
 
 export function MemberBar({ name, reload }: { name: string | null; reload: () => void }) {
   const [busy, setBusy] = useState(false);
@@ -50,7 +51,7 @@ export function mount(reload: () => void = () => window.location.reload()) {
   const show = (name: string | null) => render(<MemberBar name={name} reload={reload} />, host);
   show(null);
   // The name is a nicety: the bar works without it.
-  call<{ displayName?: string; email?: string }>("GET", ACCOUNT)
+  call<Schemas["MemberAccount"]>("GET", ACCOUNT)
     .then((a) => show(a.displayName || a.email || null))
     .catch(() => undefined);
 }

@@ -5,6 +5,7 @@
 // phone, time, checkbox, and date when split into parts); likert sends `ID[question]`.
 
 import * as m from "../../shared/messages";
+import type { Schemas } from "../../shared/types";
 
 export interface SiteField {
   id: string;
@@ -18,18 +19,16 @@ export interface SiteField {
   key?: string;
 }
 
-/** One form of `GET /api/template/GetTemplateSchema?type=form`. */
-export interface SiteFormDef {
-  id: string;
-  name?: string;
+/** One form of `GET /api/template/GetTemplateSchema?type=form` (`PublicForm`). The document
+ *  leaves the form's own JSON (its fields and texts) free-form; this is what the island reads
+ *  of it. */
+export type SiteFormDef = Schemas["PublicForm"] & {
   fields: SiteField[];
   submissionMessage?: string | null;
   submissionHtml?: string | null;
   successRedirect?: string | null;
   disclaimer?: string | null;
-  newsletter?: boolean;
-  captcha?: boolean;
-}
+};
 
 export type SiteAnswer = string | string[] | Record<string, string>;
 
@@ -54,7 +53,7 @@ function given(el: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement): 
 
 /** Field id → answer, in the shapes SaveFormSubmission takes. Section fields hold nothing;
  *  a hidden field takes the page's query parameter of its name (`search`) when there is one. */
-export function collect(form: HTMLFormElement, def: SiteFormDef, search = ""): Record<string, SiteAnswer> {
+export function collect(form: HTMLFormElement, def: Pick<SiteFormDef, "fields">, search = ""): Record<string, SiteAnswer> {
   const query = new URLSearchParams(search);
   const out: Record<string, SiteAnswer> = {};
   for (const f of def.fields) {
@@ -108,7 +107,7 @@ function blank(a: SiteAnswer | undefined): boolean {
 
 /** Field id → problem ("Required", the character limit, the email format), as the server
  *  would find them. Likert is never required; hidden fields are the page's. */
-export function check(def: SiteFormDef, answers: Record<string, SiteAnswer>): Record<string, string> {
+export function check(def: Pick<SiteFormDef, "fields">, answers: Record<string, SiteAnswer>): Record<string, string> {
   const problems: Record<string, string> = {};
   for (const f of def.fields) {
     if (f.type === "section" || f.type === "hidden" || f.type === "likert") continue;

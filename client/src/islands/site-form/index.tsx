@@ -15,18 +15,18 @@ import type { Captcha } from "../../shared/captcha";
 import { quoted } from "../../shared/dom";
 import * as m from "../../shared/messages";
 import * as fm from "../../shared/messages-forms";
+import type { Schemas } from "../../shared/types";
 import { check, collect, length, type SiteFormDef } from "./answers";
 
 const SUBMIT = "button[type=submit], input[type=submit], button:not([type])";
 
-/** What SaveFormSubmission answers on success. */
-interface Saved {
-  success: boolean;
-  newsletter?: boolean;
+/** What SaveFormSubmission answers on success (`SavedAnswer`; its texts are the form's, as
+ *  the owner wrote them). */
+type Saved = Schemas["SavedAnswer"] & {
   submissionMessage?: string | null;
   submissionHtml?: string | null;
   successRedirect?: string | null;
-}
+};
 
 /** Where a success redirect goes (a seam for the tests: jsdom cannot navigate). */
 export const navigate = { to: (url: string) => window.location.assign(url) };
@@ -36,7 +36,7 @@ let schema: Promise<SiteFormDef[]> | null = null;
 /** The site's forms, fetched once a page (again after a failure). */
 export function definitions(): Promise<SiteFormDef[]> {
   if (!schema) {
-    const answer = call<{ forms?: SiteFormDef[] }>("GET", "/api/template/GetTemplateSchema?type=form").then((s) => s.forms ?? []);
+    const answer = call<Schemas["TemplateSchema"] & { forms?: SiteFormDef[] }>("GET", "/api/template/GetTemplateSchema?type=form").then((s) => s.forms ?? []);
     answer.catch(() => {
       if (schema === answer) schema = null;
     });
@@ -302,7 +302,7 @@ function enhance(form: HTMLFormElement) {
     lock();
     let key: string;
     try {
-      key = (await call<{ key: string }>("POST", "/api/form/FormSubmissionKey")).key;
+      key = (await call<Schemas["SubmissionKey"]>("POST", "/api/form/FormSubmissionKey")).key;
     } catch (e) {
       unlock();
       formProblem(e instanceof ApiError && e.crumbFail ? fm.FORM_CRUMB_FAILED : fm.FORM_KEY_FAILED);

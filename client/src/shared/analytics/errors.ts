@@ -3,6 +3,8 @@
 // and 10 waiting; sending waits for a second without new errors; stacks are cut at 5000
 // characters.
 
+import type { ReportedError } from "../types";
+
 /** The crumb cookie (read here, so the reporter does not bring the API helpers along). */
 function crumb(): string | null {
   const m = /(?:^|;\s*)crumb=([^;]*)/.exec(document.cookie);
@@ -15,7 +17,8 @@ export const MAX_QUEUED = 10;
 export const DEBOUNCE_MS = 1000;
 export const MAX_STACK = 5000;
 
-export interface Report {
+/** A report as this page sends it (one of the document's `ReportedError`s). */
+export interface Report extends ReportedError {
   event: "javascript-error";
   data: { message: string; stack: string; source: string; line: number; column: number; pagePath: string };
   timestamp: number;

@@ -3,6 +3,8 @@
 // whichever comes first, by beacon or by a call. Page-speed metrics are waited for at most
 // 60 s.
 
+import type { PerformanceRecord, Schemas } from "../types";
+
 export const SETTINGS_PATH = "/api/1/performance/settings";
 export const RECORDS_PATH = "/api/1/performance/records";
 export const SETTINGS_TIMEOUT_MS = 30_000;
@@ -11,7 +13,8 @@ export const METRICS_WAIT_MS = 60_000;
 /** The server takes at most this many records a call. */
 export const MAX_RECORDS = 100;
 
-export interface PerfRecord {
+/** A record as this page sends it (one of the document's `PerformanceRecord`s). */
+export interface PerfRecord extends PerformanceRecord {
   app: string;
   event: string;
   data: Record<string, unknown>;
@@ -32,7 +35,7 @@ export async function fetchPageLoadId(timeoutMs = SETTINGS_TIMEOUT_MS): Promise<
   try {
     const r = await fetch(SETTINGS_PATH, { credentials: "same-origin", signal: abort.signal });
     if (!r.ok) return null;
-    const body = await r.json();
+    const body: Partial<Schemas["PerformanceSettings"]> = await r.json();
     return typeof body.pageLoadId === "string" ? body.pageLoadId : null;
   } catch {
     return null;
