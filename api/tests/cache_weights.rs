@@ -3,7 +3,7 @@
 //! The server's caches are weighed in estimated bytes (`tenants::cache`,
 //! `api::cache`), so `--cache-mb` bounds memory only as well as the estimates are
 //! honest. This test imports every demo site into an embedded store, builds what each
-//! cache holds (the store's `SiteContent`, the app's `SiteBundle`, a compiled template
+//! cache holds (the store's `SiteSnapshot`, the app's `SiteBundle`, a compiled template
 //! folder, a bare cache entry) under a counting allocator, and checks each weigher's
 //! estimate against the bytes that stayed allocated. Run with `--nocapture` for the
 //! measured ratios.

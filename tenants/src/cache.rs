@@ -1,7 +1,7 @@
 //! The moka caches for what rendering reads, and how writes invalidate them.
 //!
 //! * tenant by host (including "no such host", so unknown hosts stay cheap);
-//! * site content ([`SiteContent`]) per tenant, tagged with the content version it was
+//! * site content ([`SiteSnapshot`]) per tenant, tagged with the content version it was
 //!   loaded at;
 //! * signing secrets per tenant (they never change).
 //!
@@ -29,7 +29,7 @@ use std::time::Duration;
 use moka::future::Cache;
 
 use crate::ids::TenantId;
-use crate::model::{SiteContent, Tenant};
+use crate::model::{SiteSnapshot, Tenant};
 
 /// What a write changed; decides which caches to drop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ impl Change {
 /// The per-store caches.
 pub(crate) struct Caches {
     pub(crate) hosts: Cache<String, Option<Arc<Tenant>>>,
-    pub(crate) content: Cache<TenantId, Arc<SiteContent>>,
+    pub(crate) content: Cache<TenantId, Arc<SiteSnapshot>>,
     /// Signing secrets per tenant (they never change; see `repo/secrets.rs`).
     pub(crate) secrets: moka::sync::Cache<TenantId, Arc<[u8; 32]>>,
     /// Highest content version heard of per tenant (from own writes or notifications), so a
@@ -184,7 +184,7 @@ fn host_weight(host: &str, tenant: &Option<Arc<Tenant>>) -> u32 {
 
 /// The weight of a site's content, from its [`JsonShape`] (measured when it was loaded):
 /// [`CONTENT_MEMORY_FACTOR`] per byte and [`CONTENT_VALUE_BYTES`] per value.
-pub fn content_weight(content: &SiteContent) -> u32 {
+pub fn content_weight(content: &SiteSnapshot) -> u32 {
     let shape = content.shape;
     weight(
         ENTRY_OVERHEAD + shape.bytes * CONTENT_MEMORY_FACTOR + shape.values * CONTENT_VALUE_BYTES,
@@ -207,7 +207,7 @@ impl Caches {
                 .build(),
             content: Cache::builder()
                 .max_capacity(budget.content)
-                .weigher(|_: &TenantId, content: &Arc<SiteContent>| content_weight(content))
+                .weigher(|_: &TenantId, content: &Arc<SiteSnapshot>| content_weight(content))
                 .time_to_live(ttl)
                 .build(),
             secrets: moka::sync::Cache::builder()
@@ -293,9 +293,9 @@ impl Caches {
 mod tests {
     use super::*;
 
-    fn content(tenant: i64, body: usize) -> Arc<SiteContent> {
+    fn content(tenant: i64, body: usize) -> Arc<SiteSnapshot> {
         Arc::new(
-            SiteContent {
+            SiteSnapshot {
                 tenant: Tenant {
                     id: TenantId(tenant),
                     identifier: format!("t{tenant}"),

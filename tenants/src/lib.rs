@@ -71,7 +71,7 @@
 //! lowering a quantity or removing an entry gives them back, an order keeps them, and
 //! [`Store::release_abandoned_carts`] gives back the units of idle carts while keeping the
 //! carts; checkout takes them again. Cart activity does not bump the content version, so
-//! [`SiteContent`] may show stock as of its load; read live levels with [`Store::stock`].
+//! [`SiteSnapshot`] may show stock as of its load; read live levels with [`Store::stock`].
 //!
 //! # Limits of this version
 //!

@@ -313,7 +313,7 @@ pub struct TemplateFile {
 /// content version (see [`crate::Store::site_content`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct SiteContent {
+pub struct SiteSnapshot {
     /// The tenant as of this snapshot.
     pub tenant: Tenant,
     /// Its domains, primary first.
@@ -335,15 +335,15 @@ pub struct SiteContent {
     /// Commerce preferences per namespace.
     pub commerce_preferences: BTreeMap<String, Map<String, Value>>,
     /// The size of all the above as JSON, measured once when loaded (see
-    /// [`SiteContent::measured`]): the caches weigh a site by it, and measuring means
+    /// [`SiteSnapshot::measured`]): the caches weigh a site by it, and measuring means
     /// serializing the whole site.
     #[serde(skip)]
     pub shape: JsonShape,
 }
 
-impl SiteContent {
-    /// The same content with its [`SiteContent::shape`] measured.
-    pub fn measured(mut self) -> SiteContent {
+impl SiteSnapshot {
+    /// The same content with its [`SiteSnapshot::shape`] measured.
+    pub fn measured(mut self) -> SiteSnapshot {
         self.shape = crate::cache::json_shape(&self);
         self
     }
@@ -437,7 +437,7 @@ mod tests {
             template_hash: None,
             created_ms: 0,
         };
-        let site = SiteContent {
+        let site = SiteSnapshot {
             tenant,
             domains: vec![],
             settings: SiteSettings::default(),

@@ -14,6 +14,11 @@ use crate::http::cookies;
 use crate::server::state::App;
 use queue::Record;
 
+/// The first roll-up day of the `days` that end today (UTC days: today is one of them).
+pub fn first_day(days: u16) -> i64 {
+    tenants::day_of(tenants::now_ms()) - (i64::from(days) - 1)
+}
+
 /// The cookie that names a visitor (SPEC.md §3 "Cookies"), two years.
 pub const VISITOR_COOKIE: &str = "ss_cvr";
 

@@ -28,16 +28,11 @@ pub struct AnalyticsArgs {
     pub store: StoreArgs,
 }
 
-/// The first roll-up day of the `days` that end today (UTC days: today is one of them).
-pub fn first_day(days: u16) -> i64 {
-    tenants::day_of(tenants::now_ms()) - (i64::from(days) - 1)
-}
-
 pub fn run(args: AnalyticsArgs) -> ExitCode {
     run_command(async {
         let (store, tenant) = args.store.open_site(&args.tenant).await?;
         let s = store
-            .analytics_summary(tenant.id, first_day(args.days))
+            .analytics_summary(tenant.id, crate::analytics::first_day(args.days))
             .await?;
         store.close().await?;
         match args.format {

@@ -226,7 +226,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     if !args.no_analytics {
         app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
     }
-    let sweeper = crate::routes::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
+    let sweeper = crate::services::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
     serve(listener, app, &limits).await?;
     sweeper.abort();

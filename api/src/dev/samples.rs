@@ -86,7 +86,7 @@ pub async fn fill(store: &Store, tenant: TenantId, files: &TemplateFiles) -> Vec
 async fn add_collection(
     store: &Store,
     tenant: TenantId,
-    site: &tenants::SiteContent,
+    site: &tenants::SiteSnapshot,
     files: &TemplateFiles,
     kind: &str,
 ) -> Option<(String, String)> {
@@ -161,7 +161,7 @@ async fn add_collection(
 async fn fill_navigations(
     store: &Store,
     tenant: TenantId,
-    site: &tenants::SiteContent,
+    site: &tenants::SiteSnapshot,
     files: &TemplateFiles,
     added: &[String],
 ) -> Vec<String> {

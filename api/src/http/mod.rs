@@ -5,6 +5,7 @@
 pub mod body;
 pub mod call;
 pub mod client;
+pub mod commerce;
 pub mod cookies;
 pub mod crumb;
 pub mod error;

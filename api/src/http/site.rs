@@ -160,7 +160,7 @@ pub fn of_request(req: &Request) -> Result<Site, NoSite> {
 }
 
 /// The bundle of a site's content, with the captcha settings its islands are given.
-pub fn bundle(snapshot: &tenants::SiteContent, captcha: &Value) -> SiteBundle {
+pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
     let website = &snapshot.settings.website;
     let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
     // A stored preference that does not read (from before the owner API checked them) is

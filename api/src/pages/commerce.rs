@@ -12,11 +12,11 @@ use renderer::route::order_page;
 use template_lang::value::Node;
 use tenants::{CartKind, now_ms};
 
+use crate::http::commerce::json::{cart_json, order_json};
+use crate::http::commerce::session::{cart_cookie, order_token_valid};
 use crate::http::cookies;
 use crate::http::crumb;
 use crate::http::site::Site;
-use crate::routes::commerce::json::{cart_json, order_json};
-use crate::routes::commerce::session::{cart_cookie, order_token_valid};
 use crate::server::state::App;
 
 /// What commerce gives a page view.

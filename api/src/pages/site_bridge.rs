@@ -1,4 +1,4 @@
-//! Turns the store's content snapshot (`tenants::SiteContent`) into what the renderer reads
+//! Turns the store's content snapshot (`tenants::SiteSnapshot`) into what the renderer reads
 //! (`renderer::site::SiteContent`): collection and item objects shaped as the page context
 //! expects (TEMPLATE-PLATFORM.md §3.4–3.6), products with `structuredContent` variants and
 //! money as decimal strings.
@@ -24,7 +24,7 @@ fn collection_url(c: &tenants::model::Collection) -> String {
     }
 }
 
-fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteContent) -> Value {
+fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteSnapshot) -> Value {
     let mut o = Map::new();
     o.insert("id".into(), json!(c.id));
     o.insert("urlId".into(), json!(c.url_id));
@@ -106,7 +106,7 @@ fn product_instalments(item: &tenants::model::Item, x: &ProductExtras<'_>) -> Op
     };
     let q =
         tenants::commerce::instalments::quote(settings.instalments.as_ref(), x.language, price)?;
-    Some(crate::routes::commerce::instalments::instalments_json(
+    Some(crate::http::commerce::instalments::instalments_json(
         &q, true, currency, x.locale,
     ))
 }
@@ -211,7 +211,7 @@ fn item_node(
 /// preferences, for the product pages' scarcity, sold-out and restock sign-up formatters:
 /// product id → settings, with one restock view per sold-out variant (hidden until chosen
 /// when the product has several). `Null` for a site with no products.
-fn merchandising(site: &tenants::model::SiteContent) -> Node {
+fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
     let prefs = site
         .commerce_preferences
         .get("merchandising")
@@ -270,7 +270,7 @@ fn merchandising(site: &tenants::model::SiteContent) -> Node {
 /// Builds the renderer's view of a site from the store's snapshot, with the store's
 /// commerce settings (products show the instalment pill) in the site's locale.
 pub fn site_content(
-    site: &tenants::model::SiteContent,
+    site: &tenants::model::SiteSnapshot,
     commerce: Option<&tenants::commerce::CommerceSettings>,
     locale: &icu_locale::Locale,
     captcha: &Value,

@@ -1,6 +1,6 @@
 //! Site content: settings, collections, items (with variants, categories, tags), store
 //! categories, navigation, header/footer, multilingual settings and commerce preferences,
-//! plus the cached [`SiteContent`] snapshot the renderer reads.
+//! plus the cached [`SiteSnapshot`] snapshot the renderer reads.
 //!
 //! Each write has a `*_in(tx, tenant, ..)` form used by the importer (many writes, one
 //! transaction) and a `Store` method that wraps it in its own transaction.
@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 use crate::cache::Change;
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
-use crate::model::{Category, Collection, HeaderFooter, Item, SiteContent, SiteSettings, Variant};
+use crate::model::{Category, Collection, HeaderFooter, Item, SiteSettings, SiteSnapshot, Variant};
 use crate::params;
 use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
@@ -651,7 +651,7 @@ impl Store {
 
     /// Everything the renderer reads for a tenant, from one consistent snapshot, cached
     /// until the tenant's content version changes (on any node).
-    pub async fn site_content(&self, tenant: TenantId) -> Result<Arc<SiteContent>> {
+    pub async fn site_content(&self, tenant: TenantId) -> Result<Arc<SiteSnapshot>> {
         self.revalidate_caches().await?;
         let caches = &self.inner.caches;
         // While notifications may be missed, the database answers (`cache.rs`, "Unsynced").
@@ -676,10 +676,10 @@ impl Store {
         self.load_site_content(tenant).await.map(Arc::new)
     }
 
-    /// Loads [`SiteContent`] without the cache: every statement in one [`Tx::query_all`]
+    /// Loads [`SiteSnapshot`] without the cache: every statement in one [`Tx::query_all`]
     /// inside one snapshot, so a cold site costs three trips to the database (begin, the
     /// reads, commit) however many tables it spans.
-    pub async fn load_site_content(&self, tenant: TenantId) -> Result<SiteContent> {
+    pub async fn load_site_content(&self, tenant: TenantId) -> Result<SiteSnapshot> {
         use crate::repo::{engagement, tenants};
         let mut statements = vec![
             tenants::tenant_query(tenant),
@@ -756,7 +756,7 @@ impl Store {
             .iter()
             .map(|r| Ok((r.text(0)?, r.json(1)?)))
             .collect::<Result<BTreeMap<_, _>>>()?;
-        Ok(SiteContent {
+        Ok(SiteSnapshot {
             tenant: tenants::tenant_from(&t, tenant)?,
             domains: tenants::domains_from(&domains)?,
             settings: settings_from(&settings)?,

@@ -6,10 +6,10 @@ use std::path::Path;
 
 use crate::common::Env;
 use tenants::import::import_dir;
-use tenants::{SiteContent, Store, TenantId};
+use tenants::{SiteSnapshot, Store, TenantId};
 
 /// A snapshot with what a copy may change (the tenant's numeric id and versions) cleared.
-fn comparable(mut site: SiteContent) -> SiteContent {
+fn comparable(mut site: SiteSnapshot) -> SiteSnapshot {
     site.tenant.id = TenantId(0);
     site.tenant.content_version = 0;
     site.tenant.template_version = None;
@@ -22,7 +22,7 @@ fn comparable(mut site: SiteContent) -> SiteContent {
 async fn everything(
     store: &Store,
     id: TenantId,
-) -> (SiteContent, Vec<tenants::Form>, Vec<tenants::TemplateFile>) {
+) -> (SiteSnapshot, Vec<tenants::Form>, Vec<tenants::TemplateFile>) {
     let site = store.load_site_content(id).await.unwrap();
     let version = site.tenant.template_version.expect("a template version");
     let files = store.template_files(id, version).await.unwrap();

@@ -209,7 +209,7 @@ async fn summary(
     };
     let s = app
         .store
-        .analytics_summary(owner.site.tenant.id, crate::cmd::analytics::first_day(days))
+        .analytics_summary(owner.site.tenant.id, crate::analytics::first_day(days))
         .await
         .map_err(|e| crate::http::error::store_failure(&e))?;
     Ok(Json(Summary::from(s)))

@@ -12,10 +12,12 @@ use tenants::commerce::{CommerceSettings, Location};
 use tenants::{AddToCart, Cart, CartEntry, CartKind, now_ms};
 use utoipa::ToSchema;
 
-use super::json::{EntryView, ShoppingCart, cart_view, entry_view};
-use super::messages::{QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, TOKEN_CART_FIXED, store_error};
-use super::session::{cart_of_token, cart_token, set_cart_cookie};
 use crate::http::call::Call;
+use crate::http::commerce::json::{EntryView, ShoppingCart, cart_view, entry_view};
+use crate::http::commerce::messages::{
+    QUANTITY_NOT_NUMBER, QUANTITY_NOT_WHOLE, TOKEN_CART_FIXED, store_error,
+};
+use crate::http::commerce::session::{cart_of_token, cart_token, set_cart_cookie};
 use crate::http::extract::family::CartWrite;
 use crate::http::{ApiError, Json, JsonOrDefault, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};

@@ -22,11 +22,11 @@ use tenants::{Address, StoreError};
 use utoipa::ToSchema;
 
 use super::cart::NO_CART;
-use super::json::{OrderView, order_view};
-use super::messages::store_error;
 use super::payment::{Card, PaymentError};
-use super::session::{CART_COOKIE, cart_of_token, confirmation_url, status_url};
 use crate::http::call::Call;
+use crate::http::commerce::json::{OrderView, order_view};
+use crate::http::commerce::messages::store_error;
+use crate::http::commerce::session::{CART_COOKIE, cart_of_token, confirmation_url, status_url};
 use crate::http::cookies;
 use crate::http::error::{FIELDS_INVALID, store_failure};
 use crate::http::extract::family::Checkout;

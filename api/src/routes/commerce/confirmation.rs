@@ -5,8 +5,8 @@
 use serde_json::{Value, json};
 use tenants::Order;
 
-use super::json::variant_description;
-use super::money::money_text;
+use crate::http::commerce::json::variant_description;
+use crate::http::commerce::money::money_text;
 use crate::http::site::Site;
 
 /// What the confirmation templates read: `website.siteTitle` and `order.*`.

@@ -7,16 +7,10 @@
 pub mod cart;
 pub mod checkout;
 pub mod confirmation;
-pub mod instalments;
-pub mod json;
-pub mod messages;
-pub mod money;
 pub mod orders;
 pub use crate::services::commerce::payment;
 pub use crate::services::commerce::{CommerceState, DEFAULT_CART_HOLD, DEFAULT_PAY_LATER_EXPIRY};
-pub mod session;
 pub mod stock;
-pub mod sweeper;
 
 use std::sync::Arc;
 
@@ -25,8 +19,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::call::Call;
+use crate::http::commerce::session::{self, CartCookie};
 use crate::server::state::App;
-use session::CartCookie;
 
 /// The commerce routes, each registered from its handler's `#[utoipa::path]`.
 pub fn routes() -> OpenApiRouter<App> {

@@ -9,11 +9,11 @@ use serde::{Deserialize, Serialize};
 use tenants::{StoreError, normalize_gift_card_code, now_ms};
 use utoipa::ToSchema;
 
-use super::json::{OrderView, order_view};
-use super::messages::store_error;
-use super::money::{Money, money_of};
-use super::session::{download_signed, order_token_valid};
 use crate::http::call::Call;
+use crate::http::commerce::json::{OrderView, order_view};
+use crate::http::commerce::messages::store_error;
+use crate::http::commerce::money::{Money, money_of};
+use crate::http::commerce::session::{download_signed, order_token_valid};
 use crate::http::error::store_failure;
 use crate::http::extract::family::GiftCard;
 use crate::http::{ApiError, Json, Write};

@@ -27,7 +27,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tenants::commerce::money::MAX_PRICE_MINOR;
 use tenants::store_setup::PRODUCTS_TYPE;
-use tenants::{Collection, Item, SiteContent, Store};
+use tenants::{Collection, Item, SiteSnapshot, Store};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -152,7 +152,7 @@ async fn collection_for(
     owner: &OwnerToken,
     id: &str,
     access: Access,
-) -> Result<(Arc<SiteContent>, Collection), ApiError> {
+) -> Result<(Arc<SiteSnapshot>, Collection), ApiError> {
     let site = site_content(store, owner.site.tenant.id).await?;
     let Some(c) = site.collection(id).cloned() else {
         // Not found for anyone who may read content at all; others learn nothing.
@@ -199,7 +199,7 @@ pub(crate) fn parse_item(body: Value) -> Result<Item, ApiError> {
 /// What is wrong with `item` as an item of `c`, by field.
 fn check_item(
     call_site: &Site,
-    site: &SiteContent,
+    site: &SiteSnapshot,
     c: &Collection,
     item: &Item,
     id: &str,
@@ -326,7 +326,7 @@ async fn item_for(
     owner: &OwnerToken,
     id: &str,
     access: Access,
-) -> Result<(Arc<SiteContent>, Collection, Item), ApiError> {
+) -> Result<(Arc<SiteSnapshot>, Collection, Item), ApiError> {
     let site = site_content(store, owner.site.tenant.id).await?;
     let found = site
         .items

@@ -219,7 +219,7 @@ struct NavigationSaved {
 
 /// What a stored navigation may link to.
 struct Targets<'a> {
-    collections: &'a tenants::SiteContent,
+    collections: &'a tenants::SiteSnapshot,
     areas: Vec<String>,
 }
 

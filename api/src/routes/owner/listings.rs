@@ -35,7 +35,7 @@ pub fn routes() -> OpenApiRouter<App> {
 #[schema(as = OwnerOrderList)]
 struct OrderList {
     /// Newest first, each as the order status page shows it.
-    orders: Vec<crate::routes::commerce::json::OrderView>,
+    orders: Vec<crate::http::commerce::json::OrderView>,
 }
 
 /// `GET /api/owner/orders`: the site's orders.
@@ -52,7 +52,7 @@ async fn orders(
         .map_err(|e| store_failure(&e))?;
     let orders = orders
         .iter()
-        .map(|o| crate::routes::commerce::json::order_view(o, &owner.site))
+        .map(|o| crate::http::commerce::json::order_view(o, &owner.site))
         .collect();
     Ok(Json(OrderList { orders }))
 }

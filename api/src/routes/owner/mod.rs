@@ -68,7 +68,7 @@ pub struct Deleted {
 pub async fn site_content(
     store: &Store,
     tenant: TenantId,
-) -> Result<std::sync::Arc<tenants::SiteContent>, ApiError> {
+) -> Result<std::sync::Arc<tenants::SiteSnapshot>, ApiError> {
     store
         .site_content(tenant)
         .await

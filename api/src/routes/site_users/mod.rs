@@ -40,6 +40,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::http::call::Call;
+use crate::http::commerce::session::{CART_COOKIE, cart_cookie, set_cart_cookie};
 use crate::http::cookies;
 use crate::http::error::store_failure;
 use crate::http::extract::family::{self, CrumbOnly};
@@ -48,7 +49,6 @@ use crate::http::member::{
 };
 use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
-use crate::routes::commerce::session::{CART_COOKIE, cart_cookie, set_cart_cookie};
 use crate::server::state::App;
 use crate::services::members::{self, SESSION_TTL, SignInError};
 

@@ -3,6 +3,7 @@
 
 pub mod checkout;
 pub mod payment;
+pub mod sweeper;
 
 use std::sync::Arc;
 use std::time::Duration;
