@@ -138,11 +138,16 @@ pub enum NoSite {
 
 /// The `Host` header (or the URI authority on HTTP/2).
 pub fn host_of(req: &Request) -> Option<String> {
-    req.headers()
+    host_of_parts(req.headers(), req.uri())
+}
+
+/// [`host_of`] from a request's headers and URI.
+pub fn host_of_parts(headers: &axum::http::HeaderMap, uri: &axum::http::Uri) -> Option<String> {
+    headers
         .get(header::HOST)
         .and_then(|h| h.to_str().ok())
         .map(str::to_string)
-        .or_else(|| req.uri().authority().map(|a| a.to_string()))
+        .or_else(|| uri.authority().map(|a| a.to_string()))
 }
 
 /// The request's site as [`crate::server::site::resolve_layer`] found it, in the request's extensions: every
@@ -150,14 +155,6 @@ pub fn host_of(req: &Request) -> Option<String> {
 /// takes it from there, so a request's site is looked up once.
 #[derive(Clone)]
 pub struct Resolved(pub Result<Site, NoSite>);
-
-/// The site of a request, as the layer left it; a request the layer did not see (or a
-/// site-less path) has none.
-pub fn of_request(req: &Request) -> Result<Site, NoSite> {
-    req.extensions()
-        .get::<Resolved>()
-        .map_or(Err(NoSite::UnknownHost), |r| r.0.clone())
-}
 
 /// The bundle of a site's content, with the captcha settings its islands are given.
 pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {

@@ -8,22 +8,58 @@ pub mod folders;
 pub mod islands;
 pub mod site_bridge;
 
-use std::net::SocketAddr;
+use std::convert::Infallible;
+use std::net::{IpAddr, SocketAddr};
 use std::panic::AssertUnwindSafe;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
-use axum::extract::{Request, State};
-use axum::http::{StatusCode, header};
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::response::Response;
 
-use crate::http::site::host_of;
+use crate::http::site::{NoSite, Resolved, Site};
 use crate::http::small_page::{error_page, no_site, plain, unavailable_page};
 use crate::server::state::App;
 use folders::{FolderError, Moved};
 
-pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
-    let found = match crate::http::site::of_request(&req) {
+/// What the page pipeline reads of a request: its site (as the server's layer found it),
+/// its URI and headers, the connection's peer and the `Host` it came in on. Taken out of
+/// the request rather than copied: the page route is its only reader.
+pub(crate) struct PageRequest {
+    site: Result<Site, NoSite>,
+    uri: Uri,
+    headers: HeaderMap,
+    peer: Option<IpAddr>,
+    host: Option<String>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for PageRequest {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, Infallible> {
+        let site = parts
+            .extensions
+            .remove::<Resolved>()
+            .map_or(Err(NoSite::UnknownHost), |r| r.0);
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        let host = crate::http::site::host_of_parts(&parts.headers, &parts.uri);
+        Ok(PageRequest {
+            site,
+            uri: std::mem::take(&mut parts.uri),
+            headers: std::mem::take(&mut parts.headers),
+            peer,
+            host,
+        })
+    }
+}
+
+pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
+    let found = match req.site {
         Ok(found) => found,
         Err(why) => return no_site(why),
     };
@@ -45,32 +81,27 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
             };
         }
     };
-    let path = req.uri().path().to_string();
-    let query = req.uri().query().unwrap_or("").to_string();
+    let path = req.uri.path().to_string();
+    let query = req.uri.query().unwrap_or("").to_string();
     if path == "/scripts/combo/" {
-        return crate::files::combo_scripts(&loaded, &query, req.headers());
+        return crate::files::combo_scripts(&loaded, &query, &req.headers);
     }
     if let Some(rel) = path.strip_prefix('/')
         && (rel.starts_with("assets/") || rel.starts_with("scripts/"))
     {
-        return crate::files::public_file(&loaded, rel, req.headers());
+        return crate::files::public_file(&loaded, rel, &req.headers);
     }
     // Password-protected collections this visitor has opened (unlock cookies checked), and
     // the member areas of a signed-in member.
-    let unlocked = crate::http::member::visitor_keys(&app, tenant.id, &site, req.headers()).await;
-    let signed_in =
-        crate::http::cookies::values(req.headers(), crate::http::member::SESSION_COOKIE)
-            .next()
-            .is_some();
+    let unlocked = crate::http::member::visitor_keys(&app, tenant.id, &site, &req.headers).await;
+    let signed_in = crate::http::cookies::values(&req.headers, crate::http::member::SESSION_COOKIE)
+        .next()
+        .is_some();
     let unlocked_any = !unlocked.is_empty();
-    let peer = req
-        .extensions()
-        .get::<axum::extract::ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
-    let https = crate::http::client::client_of(peer, req.headers(), &app.trusted_proxies).https;
+    let https = crate::http::client::client_of(req.peer, &req.headers, &app.trusted_proxies).https;
     // The crumb cookie, the visitor's cart and, on an order's page, the order.
     let commerce =
-        crate::pages::commerce::for_page(&app, &found, req.headers(), https, &path, &query).await;
+        crate::pages::commerce::for_page(&app, &found, &req.headers, https, &path, &query).await;
     let mut set_cookies = commerce.set_cookies;
     let (cart, order) = (commerce.cart, commerce.order);
     let personal_commerce = cart.is_some() || order.is_some();
@@ -129,19 +160,19 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
         use crate::analytics::page_views;
         // A signed-in user of the site is a request with an owner token (a store failure
         // here counts the view rather than failing the page).
-        let role = crate::http::extract::role_of(&app, &tenant, req.headers())
+        let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
             .await
             .ok()
             .flatten();
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
             let (visitor, cookies) = page_views::visitor(
-                req.headers(),
+                &req.headers,
                 page_views::restrictive(&found.content.render),
                 https,
             );
             set_cookies.extend(cookies);
-            let host = host_of(&req).unwrap_or_default();
+            let host = req.host.clone().unwrap_or_default();
             let t = page.page_type.unwrap_or_default();
             page_views::record(
                 queue,
@@ -150,7 +181,7 @@ pub(crate) async fn page(State(app): State<App>, req: Request) -> Response {
                 &page_path,
                 t,
                 visitor,
-                req.headers(),
+                &req.headers,
             );
         }
     }

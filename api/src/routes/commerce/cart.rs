@@ -22,6 +22,7 @@ use crate::http::extract::family::CartWrite;
 use crate::http::{ApiError, Json, JsonOrDefault, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::state::App;
+use tenants::Store;
 
 /// What visitors are told when their cart cookie names no open cart here.
 pub const NO_CART: &str = "Your cart was not found.";
@@ -464,7 +465,7 @@ pub(crate) async fn set_quantity(
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
 pub(crate) async fn remove_entry(
-    State(app): State<App>,
+    State(store): State<Store>,
     Path(entry_id): Path<String>,
     call: Call,
     _: Write<CartWrite>,
@@ -472,7 +473,7 @@ pub(crate) async fn remove_entry(
 ) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
     let t = call.site.tenant.id;
     let done = change(&call, b, NO_ENTRY, Carts::Shopping, async |_, cart, _| {
-        Ok(alone(app.store.remove_entry(t, cart, &entry_id).await?))
+        Ok(alone(store.remove_entry(t, cart, &entry_id).await?))
     })
     .await?;
     Ok(cart_changed(done))
@@ -575,7 +576,7 @@ pub(crate) async fn add_coupon(
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
 pub(crate) async fn remove_coupon(
-    State(app): State<App>,
+    State(store): State<Store>,
     Path(code): Path<String>,
     call: Call,
     _: Write<CartWrite>,
@@ -584,7 +585,7 @@ pub(crate) async fn remove_coupon(
     let missing = "This coupon is not on your cart.";
     let t = call.site.tenant.id;
     let done = change(&call, b, missing, Carts::AlsoToken, async |_, cart, _| {
-        Ok(alone(app.store.remove_coupon(t, cart, &code).await?))
+        Ok(alone(store.remove_coupon(t, cart, &code).await?))
     })
     .await?;
     Ok(cart_changed(done))
@@ -653,14 +654,14 @@ pub(crate) async fn set_location(
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
 pub(crate) async fn clear_location(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<CartWrite>,
     JsonOrDefault(b): JsonOrDefault<Empty>,
 ) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
     let t = call.site.tenant.id;
     let done = change(&call, b, NO_CART, Carts::AlsoToken, async |_, cart, _| {
-        Ok(alone(app.store.set_shipping_location(t, cart, None).await?))
+        Ok(alone(store.set_shipping_location(t, cart, None).await?))
     })
     .await?;
     Ok(cart_changed(done))
@@ -687,7 +688,7 @@ pub(crate) struct OptionBody {
         (status = 409, body = ErrorBody, description = "The cart was checked out."),
         WriteErrors))]
 pub(crate) async fn set_shipping_option(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<CartWrite>,
     JsonOrDefault(b): JsonOrDefault<OptionBody>,
@@ -704,9 +705,7 @@ pub(crate) async fn set_shipping_option(
                 let message = "That shipping option is not available for this order.";
                 return Err(ApiError::field("id", message).into());
             }
-            Ok(alone(
-                app.store.set_shipping_option(t, cart, Some(id)).await?,
-            ))
+            Ok(alone(store.set_shipping_option(t, cart, Some(id)).await?))
         },
     )
     .await?;

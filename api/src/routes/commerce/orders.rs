@@ -19,6 +19,7 @@ use crate::http::extract::family::GiftCard;
 use crate::http::{ApiError, Json, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::state::App;
+use tenants::Store;
 
 /// What a visitor is told about an order they cannot open.
 pub const NO_ORDER: &str = "Order not found.";
@@ -179,7 +180,7 @@ pub struct GiftCardView {
     responses((status = 200, body = GiftCardBalance, description = "The card's balance."),
         WriteErrors))]
 pub(crate) async fn gift_card_balance(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<GiftCard>,
     Json(b): Json<BalanceBody>,
@@ -190,7 +191,7 @@ pub(crate) async fn gift_card_balance(
     }
     let unknown = || ApiError::field("code", "No gift card has this code.");
     let code = normalize_gift_card_code(&typed).ok_or_else(unknown)?;
-    let card = match app.store.gift_card(call.site.tenant.id, &code).await {
+    let card = match store.gift_card(call.site.tenant.id, &code).await {
         Ok(Some(c)) => c,
         Ok(None) | Err(StoreError::NotFound(_)) => return Err(unknown()),
         Err(e) => return Err(store_failure(&e)),

@@ -30,6 +30,7 @@ use crate::server::state::App;
 use crate::services::owner::store_setup::{
     self as flow, AddCategoryError, CategoryRequest, CreateStoreError, StoreRequest,
 };
+use tenants::Store;
 
 pub const NO_MAIN_NAVIGATION: &str = "Unable to find site main navigation";
 pub const NO_TITLE: &str = "Please enter a title.";
@@ -230,7 +231,7 @@ pub(crate) struct CategoryBody {
             description = "The store already has a root category."),
         OwnerErrors))]
 async fn create_category(
-    State(app): State<App>,
+    State(store): State<Store>,
     Path((_, collection_id)): Path<(String, String)>,
     owner: Owner<area::Store, Change>,
     _: ThisWebsite,
@@ -243,7 +244,7 @@ async fn create_category(
         page_rendering: b.page_rendering,
         display_index: b.display_index,
     };
-    let made = flow::add_category(&app.store, owner.site.tenant.id, collection_id, asked)
+    let made = flow::add_category(&store, owner.site.tenant.id, collection_id, asked)
         .await
         .map_err(|e| match e {
             AddCategoryError::NoName => ApiError::field("displayName", NO_NAME),

@@ -51,6 +51,7 @@ use crate::http::{ApiError, Json, SetCookies, Write};
 use crate::openapi::{SITE_USERS, VisitorErrors, WriteErrors};
 use crate::server::state::App;
 use crate::services::members::{self, SESSION_TTL, SignInError};
+use tenants::Store;
 
 pub mod sign_up;
 
@@ -177,14 +178,14 @@ impl IntoResponses for SignInErrors {
             headers(("Set-Cookie" = String, description = "The session, `SiteUserInfo` and the cart."))),
         SignInErrors))]
 async fn sign_in(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<family::SignIn>,
     Json(b): Json<SignIn>,
 ) -> Result<(SetCookies, Json<SignedIn>), ApiError> {
     let visitor_cart = visitor_cart(&call);
     let signed_in = members::sign_in(
-        &app.store,
+        &store,
         call.site.tenant.id,
         &b.email,
         b.password,
@@ -308,7 +309,7 @@ pub fn language_tag(tag: &str) -> Option<String> {
     security(("crumb" = [])),
     responses((status = 200, body = LocaleSet), MemberErrors))]
 async fn set_locale(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<CrumbOnly>,
     MemberWriting(_, user): MemberWriting,
@@ -317,7 +318,7 @@ async fn set_locale(
     let Some(language) = language_tag(b.language.trim()) else {
         return Err(ApiError::field("language", BAD_LANGUAGE));
     };
-    app.store
+    store
         .set_site_user_locale(call.site.tenant.id, &user.id, &language)
         .await
         .map_err(|e| store_failure(&e))?;

@@ -38,6 +38,7 @@ use crate::server::state::App;
 use crate::services::members::{
     self, ConfirmError, JoinError, SignUpError, SignUpInput, SignUpMail,
 };
+use tenants::Store;
 
 pub use crate::services::members::{LINK_TTL, email_address};
 
@@ -147,17 +148,13 @@ impl IntoResponses for ConfirmErrors {
         (status = 400, description = "The link has expired, was already used, or is not one.",
             body = String, content_type = "text/html"),
         ConfirmErrors))]
-pub(super) async fn confirm(State(app): State<App>, call: Call) -> Result<Confirmation, ApiError> {
+pub(super) async fn confirm(
+    State(store): State<Store>,
+    call: Call,
+) -> Result<Confirmation, ApiError> {
     let token = call.query("token").unwrap_or_default();
     let visitor_cart = visitor_cart(&call);
-    match members::confirm(
-        &app.store,
-        call.site.tenant.id,
-        &token,
-        visitor_cart.as_deref(),
-    )
-    .await
-    {
+    match members::confirm(&store, call.site.tenant.id, &token, visitor_cart.as_deref()).await {
         Ok(confirmed) => Ok(Confirmation::SignedIn {
             cookies: session_cookies(&call, &confirmed.signed_in, false),
             location: confirmed.redirect,
@@ -223,13 +220,13 @@ pub(super) struct MemberAreas {
     security(("crumb" = [])),
     responses((status = 200, body = MemberAreas), MemberErrors))]
 pub(super) async fn join(
-    State(app): State<App>,
+    State(store): State<Store>,
     call: Call,
     _: Write<CrumbOnly>,
     MemberWriting(_, user): MemberWriting,
     Json(b): Json<Join>,
 ) -> Result<Json<MemberAreas>, ApiError> {
-    let member_areas = members::join(&app.store, &call.site, &user, &b.member_area_id)
+    let member_areas = members::join(&store, &call.site, &user, &b.member_area_id)
         .await
         .map_err(|e| match e {
             JoinError::NoSuchArea => ApiError::field("memberAreaId", NO_SUCH_AREA),
