@@ -120,7 +120,7 @@ pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
     ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, PURCHASE_EVENT, PerformanceRecord,
-    VISIT_EVENTS, day_of,
+    SESSION_KEY, VISIT_EVENTS, day_of,
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;

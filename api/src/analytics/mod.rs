@@ -74,10 +74,17 @@ pub(crate) fn keep(
     app: &App,
     call: &Call,
     name: &str,
-    data: Map<String, Value>,
+    mut data: Map<String, Value>,
     visitor: Option<String>,
 ) {
     if let Some(q) = &app.analytics {
+        // A page view's visit is the one its session cookie names, never what the call says.
+        data.remove(tenants::SESSION_KEY);
+        if tenants::VISIT_EVENTS.contains(&name)
+            && let Some(session) = page_views::session_of(&call.headers)
+        {
+            data.insert(tenants::SESSION_KEY.into(), Value::String(session));
+        }
         let event = AnalyticsEvent {
             occurred_ms: now_ms(),
             name: name.to_owned(),

@@ -78,21 +78,31 @@ pub fn named_visitor(headers: &HeaderMap) -> Option<String> {
     cookie_value(headers, VISITOR_COOKIE)
 }
 
-/// The visitor a page view counts for, and the cookies the page sets for it: the visitor
-/// and session cookies when missing, or, where visitors stay unnamed, the clearing of
-/// those the browser has.
-pub fn visitor(
-    headers: &HeaderMap,
-    restrictive: bool,
-    https: bool,
-) -> (Option<String>, Vec<String>) {
+/// Who a page view counts for: the visitor (`ss_cvr`) and their visit (`ss_cvt`, a session
+/// of 30 minutes from its first page).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub visitor: Option<String>,
+    pub session: Option<String>,
+}
+
+/// The visit a request belongs to (its `ss_cvt` cookie), if it names one.
+pub fn session_of(headers: &HeaderMap) -> Option<String> {
+    cookie_value(headers, SESSION_COOKIE)
+}
+
+/// Who a page view counts for, and the cookies the page sets for it: the visitor and
+/// session cookies when missing (a page without a session cookie starts a visit), or,
+/// where visitors stay unnamed, the clearing of those the browser has (and nobody: such a
+/// site counts page views, never visitors or visits).
+pub fn visitor(headers: &HeaderMap, restrictive: bool, https: bool) -> (Counted, Vec<String>) {
     if restrictive {
         let clear = VISITOR_COOKIES
             .iter()
             .filter(|c| cookies::values(headers, c).next().is_some())
             .map(|c| cookies::clear(c, https))
             .collect();
-        return (None, clear);
+        return (Counted::default(), clear);
     }
     let mut set = Vec::new();
     // Only the server reads them (the analytics island keeps its own ids in storage).
@@ -106,11 +116,18 @@ pub fn visitor(
         set.push(cookies::set(VISITOR_COOKIE, &id, options(VISITOR_TTL)));
         id
     });
-    if cookie_value(headers, SESSION_COOKIE).is_none() {
+    let session = session_of(headers).unwrap_or_else(|| {
         let session = crate::http::signing::random_hex(16);
         set.push(cookies::set(SESSION_COOKIE, &session, options(SESSION_TTL)));
-    }
-    (Some(id), set)
+        session
+    });
+    (
+        Counted {
+            visitor: Some(id),
+            session: Some(session),
+        },
+        set,
+    )
 }
 
 /// The page a visitor came from, from the `Referer` header.
@@ -125,12 +142,15 @@ pub fn record(
     host: &str,
     path: &str,
     page_type: u16,
-    visitor: Option<String>,
+    who: Counted,
     headers: &HeaderMap,
 ) {
     let mut data = Map::new();
     data.insert("pagePath".into(), json!(path));
     data.insert("pageType".into(), json!(page_type));
+    if let Some(session) = who.session {
+        data.insert(tenants::SESSION_KEY.into(), json!(session));
+    }
     if let Some(r) = referer(headers) {
         data.insert(
             "referrer".into(),
@@ -142,7 +162,7 @@ pub fn record(
         name: PAGE_VIEW.into(),
         page_path: super::page_path(&data),
         referrer: super::referrer_of(&data, host),
-        visitor_id: visitor,
+        visitor_id: who.visitor,
         data: Value::Object(data),
     };
     queue.push(Record::Event(tenant, event));
@@ -175,29 +195,37 @@ mod tests {
 
     #[test]
     fn visitor_cookies_are_set_kept_or_cleared() {
-        let (id, set) = visitor(&HeaderMap::new(), false, false);
-        let id = id.unwrap();
+        let (who, set) = visitor(&HeaderMap::new(), false, false);
+        let id = who.visitor.unwrap();
+        let session = who.session.unwrap();
         assert_eq!(set.len(), 2);
         assert!(
             set[0].starts_with(&format!("ss_cvr={id}")) && set[0].contains("Max-Age=63072000"),
             "{set:?}"
         );
         assert!(
-            set[1].starts_with("ss_cvt=") && set[1].contains("Max-Age=1800"),
+            set[1].starts_with(&format!("ss_cvt={session}")) && set[1].contains("Max-Age=1800"),
             "{set:?}"
         );
+        // The next page of the visit: the same visitor and visit, no cookie set.
         let (again, set) = visitor(
             &with_cookie(&format!("ss_cvr={id}; ss_cvt=s1")),
             false,
             false,
         );
-        assert_eq!((again.as_deref(), set.len()), (Some(id.as_str()), 0));
+        assert_eq!(again.visitor.as_deref(), Some(id.as_str()));
+        assert_eq!((again.session.as_deref(), set.len()), (Some("s1"), 0));
+        // A visitor whose visit ran out starts a new one.
+        let (back, set) = visitor(&with_cookie(&format!("ss_cvr={id}")), false, false);
+        assert_eq!(back.visitor.as_deref(), Some(id.as_str()));
+        assert!(back.session.is_some_and(|s| s != session && s != "s1"));
+        assert_eq!(set.len(), 1);
         // A made-up value is not a visitor.
         let (other, _) = visitor(&with_cookie("ss_cvr=<script>"), false, false);
-        assert_ne!(other.as_deref(), Some("<script>"));
+        assert_ne!(other.visitor.as_deref(), Some("<script>"));
         // Unnamed visitors: the cookies they have are cleared, nothing is set.
         let (none, clear) = visitor(&with_cookie("ss_cvr=a; ss_cid=b; crumb=c"), true, false);
-        assert_eq!(none, None);
+        assert_eq!(none, Counted::default());
         assert_eq!(clear.len(), 2);
         assert!(clear.iter().all(|c| c.contains("Max-Age=0")), "{clear:?}");
     }

@@ -1,7 +1,8 @@
 //! `tessera analytics TENANT [--days N] [--format json]`: what a site's visitors did in the
-//! last days: visits, unique visitors, top pages and referrers, cart adds, purchases and
-//! the conversion rate (the owner route `GET /api/analytics/summary` answers the same).
+//! last days: visits, page views, unique visitors, top pages and referrers, cart adds,
+//! purchases and the conversion rate (the owner route `GET /api/analytics/summary` answers the same).
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
@@ -14,7 +15,7 @@ pub enum Format {
     Json,
 }
 
-/// Show a site's visits, pages, referrers, cart adds and purchases.
+/// Show a site's visits, page views, pages, referrers, cart adds and purchases.
 #[derive(Args, Debug)]
 pub struct AnalyticsArgs {
     /// The site: its identifier or one of its domains.
@@ -35,11 +36,19 @@ pub fn run(args: AnalyticsArgs) -> ExitCode {
             .analytics_summary(tenant.id, crate::analytics::first_day(args.days))
             .await?;
         store.close().await?;
-        match args.format {
-            Format::Json => println!("{}", serde_json::to_string_pretty(&s)?),
-            Format::Text => print!("{}", text(&tenant.identifier, args.days, &s)),
+        let out = match args.format {
+            Format::Json => serde_json::to_string_pretty(&s)? + "\n",
+            Format::Text => text(&tenant.identifier, args.days, &s),
+        };
+        // A reader that stops early (`| head`) is not an error: what it read is the answer.
+        let mut stdout = std::io::stdout().lock();
+        match stdout
+            .write_all(out.as_bytes())
+            .and_then(|()| stdout.flush())
+        {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+            _ => Ok(()),
         }
-        Ok(())
     })
 }
 
@@ -51,6 +60,7 @@ pub fn text(site: &str, days: u16, s: &tenants::AnalyticsSummary) -> String {
     );
     for (label, n) in [
         ("visits", s.visits),
+        ("page views", s.page_views),
         ("unique visitors", s.unique_visitors),
         ("add to cart", s.add_to_carts),
         ("purchases", s.purchases),

@@ -166,7 +166,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             .flatten();
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
-            let (visitor, cookies) = page_views::visitor(
+            let (who, cookies) = page_views::visitor(
                 &req.headers,
                 page_views::restrictive(&found.content.render),
                 https,
@@ -174,15 +174,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             set_cookies.extend(cookies);
             let host = req.host.clone().unwrap_or_default();
             let t = page.page_type.unwrap_or_default();
-            page_views::record(
-                queue,
-                tenant.id,
-                &host,
-                &page_path,
-                t,
-                visitor,
-                &req.headers,
-            );
+            page_views::record(queue, tenant.id, &host, &page_path, t, who, &req.headers);
         }
     }
     if page.content_type.starts_with("text/html") {

@@ -371,7 +371,7 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
     let r = a.send("GET", summary, &owner, "");
     assert_eq!(r.status, 200, "{}", r.body);
     let want = json!({
-        "visits": 4, "uniqueVisitors": 2,
+        "visits": 2, "pageViews": 4, "uniqueVisitors": 2,
         "topPages": [["/shop", 3], ["/", 1]],
         "topReferrers": [["friend.example", 1], ["search.example", 1]],
         "addToCarts": 1, "purchases": 1, "conversionRate": 0.5,
@@ -411,7 +411,8 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
     let text = String::from_utf8(out.stdout).unwrap();
     for line in [
         "loam-lantern: the last 1 day",
-        "  visits            4",
+        "  visits            2",
+        "  page views        4",
         "  unique visitors   2",
         "  conversion rate   50.0%",
         "    /shop",
@@ -423,6 +424,23 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
     let mut json: Value = serde_json::from_slice(&out.stdout).unwrap();
     json.as_object_mut().unwrap().remove("sinceMs");
     assert_eq!(json, want);
+    // A reader that stops at once (`| head`): no panic, a clean exit.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .arg("analytics")
+        .args(["loam-lantern", "--format", "json"])
+        .args(&store)
+        .env_remove("DATABASE_URL")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success() && !stderr.contains("panicked"),
+        "{stderr}"
+    );
     let out = cli(&["no-such-site"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no site \"no-such-site\""));

@@ -1377,17 +1377,23 @@ export interface components {
             sinceMs: number;
             /**
              * Format: int64
-             * @description Page visits.
+             * @description Visits: sessions of 30 minutes from a visitor's first page (none on a site that
+             *     keeps visitors unnamed).
              */
             visits: number;
             /**
              * Format: int64
-             * @description Distinct visitor cookies among the visits.
+             * @description Pages seen.
+             */
+            pageViews: number;
+            /**
+             * Format: int64
+             * @description Distinct visitor cookies among the page views.
              */
             uniqueVisitors: number;
-            /** @description [path, visits], most first, at most 10. */
+            /** @description [path, page views], most first, at most 10. */
             topPages: components["schemas"]["Ranked"][];
-            /** @description [host, visits], most first, at most 10. */
+            /** @description [host, page views], most first, at most 10. */
             topReferrers: components["schemas"]["Ranked"][];
             /**
              * Format: int64

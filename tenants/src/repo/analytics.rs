@@ -47,6 +47,10 @@ pub struct PerformanceRecord {
 
 /// Event names that count as a page visit.
 pub const VISIT_EVENTS: [&str; 2] = ["pageview", "page_view"];
+
+/// The key of a page view's data that names its visit (a session of the site's
+/// visitor): the visits of a period are the distinct visits among its page views.
+pub const SESSION_KEY: &str = "session";
 /// The event the server records itself when a cart add succeeds.
 pub const ADD_TO_CART_EVENT: &str = "add-to-cart";
 /// The event the server records itself when an order is placed.
@@ -59,13 +63,16 @@ pub const PURCHASE_EVENT: &str = "purchase";
 pub struct AnalyticsSummary {
     /// The start of the period, epoch ms.
     pub since_ms: i64,
-    /// Page visits.
+    /// Visits: sessions of 30 minutes from a visitor's first page (distinct sessions among
+    /// the page views; a site that keeps visitors unnamed has none).
     pub visits: i64,
+    /// Pages seen.
+    pub page_views: i64,
     /// Distinct visitor cookies among the visits.
     pub unique_visitors: i64,
-    /// (path, visits), most first, at most 10.
+    /// (path, page views), most first, at most 10.
     pub top_pages: Vec<(String, i64)>,
-    /// (host, visits), most first, at most 10.
+    /// (host, page views), most first, at most 10.
     pub top_referrers: Vec<(String, i64)>,
     /// Successful cart adds.
     pub add_to_carts: i64,
@@ -89,6 +96,7 @@ mod metric {
     pub const PAGE: &str = "page";
     pub const REFERRER: &str = "referrer";
     pub const VISITOR: &str = "visitor";
+    pub const SESSION: &str = "session";
 }
 
 /// A roll-up row's key: (metric, day, label).
@@ -111,6 +119,8 @@ fn roll_up(events: &[AnalyticsEvent]) -> BTreeMap<DayKey<'_>, i64> {
             add(&mut days, (metric::REFERRER, day, referrer));
             let visitor = e.visitor_id.as_deref().unwrap_or("");
             add(&mut days, (metric::VISITOR, day, visitor));
+            let session = e.data.get(SESSION_KEY).and_then(|s| s.as_str());
+            add(&mut days, (metric::SESSION, day, session.unwrap_or("")));
         }
     }
     days
@@ -151,7 +161,7 @@ impl Store {
                  WHERE tenant_id = $1 AND metric = $2 AND day >= $3 AND {filter}"
             )
         };
-        let visits = tx
+        let page_views = tx
             .query_one(
                 &sum("label IN ($4, $5)"),
                 params![
@@ -175,14 +185,19 @@ impl Store {
                 .i64(0)?,
             );
         }
-        let unique_visitors = tx
-            .query_one(
-                "SELECT COUNT(DISTINCT label) FROM analytics_day \
-                 WHERE tenant_id = $1 AND metric = $2 AND day >= $3",
-                params![tenant, metric::VISITOR, since_day],
-            )
-            .await?
-            .i64(0)?;
+        let mut distinct = Vec::new();
+        for m in [metric::VISITOR, metric::SESSION] {
+            distinct.push(
+                tx.query_one(
+                    "SELECT COUNT(DISTINCT label) FROM analytics_day \
+                     WHERE tenant_id = $1 AND metric = $2 AND day >= $3",
+                    params![tenant, m, since_day],
+                )
+                .await?
+                .i64(0)?,
+            );
+        }
+        let (unique_visitors, visits) = (distinct[0], distinct[1]);
         let mut top = Vec::new();
         for m in [metric::PAGE, metric::REFERRER] {
             let rows = tx
@@ -205,6 +220,7 @@ impl Store {
         Ok(AnalyticsSummary {
             since_ms: since_day * DAY_MS,
             visits,
+            page_views,
             unique_visitors,
             top_pages: pages,
             top_referrers: referrers,

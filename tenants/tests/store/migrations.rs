@@ -172,7 +172,7 @@ async fn sqlite_version_7_analytics_are_rolled_up() {
     let after = store.analytics_summary(t, 3).await.unwrap();
     assert_eq!(after, before);
     assert_eq!(
-        (after.visits, after.unique_visitors, after.purchases),
+        (after.page_views, after.unique_visitors, after.purchases),
         (4, 2, 1)
     );
     assert_eq!(
@@ -180,7 +180,7 @@ async fn sqlite_version_7_analytics_are_rolled_up() {
         [("/shop".to_owned(), 3), ("/".to_owned(), 1)]
     );
     assert_eq!(after.top_referrers, [("search.example".to_owned(), 4)]);
-    assert_eq!(store.analytics_summary(t, 0).await.unwrap().visits, 5);
+    assert_eq!(store.analytics_summary(t, 0).await.unwrap().page_views, 5);
     store.close().await.unwrap();
 }
 

@@ -544,7 +544,8 @@ async fn analytics_and_performance(env: Env) {
         page_path: path.into(),
         visitor_id: Some(visitor.into()),
         referrer: referrer.map(str::to_owned),
-        data: json!({}),
+        // One visit a visitor (it runs past midnight: a period counts it once).
+        data: json!({ tenants::SESSION_KEY: format!("{visitor}-1") }),
     };
     let named = |name: &str| AnalyticsEvent {
         name: name.into(),
@@ -576,7 +577,7 @@ async fn analytics_and_performance(env: Env) {
         .unwrap();
     let s = env.store.analytics_summary(t, 5).await.unwrap();
     assert_eq!(s.since_ms, 5 * DAY);
-    assert_eq!((s.visits, s.unique_visitors), (4, 3));
+    assert_eq!((s.page_views, s.visits, s.unique_visitors), (4, 3, 3));
     assert_eq!(
         s.top_pages,
         [
@@ -605,12 +606,19 @@ async fn analytics_and_performance(env: Env) {
         .await
         .unwrap();
     let s = env.store.analytics_summary(t, 5).await.unwrap();
-    assert_eq!((s.visits, s.unique_visitors), (7, 4));
+    assert_eq!((s.page_views, s.visits, s.unique_visitors), (7, 4, 4));
     assert_eq!(s.top_pages[0], ("/".to_owned(), 4));
-    // Day 0's two events are outside both periods; day 6 alone is three visits by two.
+    // Day 0's two events are outside both periods; day 6 alone is three page views in two
+    // visits by two visitors.
     let s = env.store.analytics_summary(t, 6).await.unwrap();
-    assert_eq!((s.visits, s.unique_visitors, s.purchases), (3, 2, 0));
-    assert_eq!(env.store.analytics_summary(t, 0).await.unwrap().visits, 9);
+    assert_eq!(
+        (s.page_views, s.visits, s.unique_visitors, s.purchases),
+        (3, 2, 2, 0)
+    );
+    assert_eq!(
+        env.store.analytics_summary(t, 0).await.unwrap().page_views,
+        9
+    );
     let empty = env.store.analytics_summary(t, 7).await.unwrap();
     assert_eq!((empty.visits, empty.conversion_rate), (0, 0.0));
     assert!(empty.top_pages.is_empty() && empty.top_referrers.is_empty());

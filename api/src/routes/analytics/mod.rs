@@ -145,14 +145,17 @@ impl utoipa::ToSchema for Ranked {}
 struct Summary {
     /// The start of the period, epoch ms.
     since_ms: i64,
-    /// Page visits.
+    /// Visits: sessions of 30 minutes from a visitor's first page (none on a site that
+    /// keeps visitors unnamed).
     visits: i64,
-    /// Distinct visitor cookies among the visits.
+    /// Pages seen.
+    page_views: i64,
+    /// Distinct visitor cookies among the page views.
     unique_visitors: i64,
-    /// [path, visits], most first, at most 10.
+    /// [path, page views], most first, at most 10.
     #[schema(value_type = Vec<Ranked>)]
     top_pages: Vec<(String, i64)>,
-    /// [host, visits], most first, at most 10.
+    /// [host, page views], most first, at most 10.
     #[schema(value_type = Vec<Ranked>)]
     top_referrers: Vec<(String, i64)>,
     /// Successful cart adds.
@@ -168,6 +171,7 @@ impl From<tenants::AnalyticsSummary> for Summary {
         let tenants::AnalyticsSummary {
             since_ms,
             visits,
+            page_views,
             unique_visitors,
             top_pages,
             top_referrers,
@@ -178,6 +182,7 @@ impl From<tenants::AnalyticsSummary> for Summary {
         Summary {
             since_ms,
             visits,
+            page_views,
             unique_visitors,
             top_pages,
             top_referrers,
