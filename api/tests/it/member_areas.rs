@@ -213,7 +213,16 @@ fn members_areas_and_sign_up(backend: Backend) {
     assert!(
         phone.cookies.contains_key("tessera-member") && phone.cookies.contains_key("SiteUserInfo")
     );
-    assert_eq!(phone.get(&link).status, 400, "a link works once");
+    let spent = phone.get(&link);
+    assert_eq!(spent.status, 400, "a link works once");
+    // The page that says so leads back to the site.
+    assert!(
+        spent
+            .body
+            .contains("<a href=\"/\">Back to Harbor Lane Pottery</a>"),
+        "{}",
+        spent.body
+    );
     let r = phone.get(LESSON);
     assert_eq!(r.header("x-page-type"), Some("105"));
     assert_eq!(r.header("cache-control"), Some("private, no-store"));

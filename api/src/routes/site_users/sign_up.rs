@@ -159,7 +159,9 @@ pub(super) async fn confirm(
             cookies: session_cookies(&call, &confirmed.signed_in, false),
             location: confirmed.redirect,
         }),
-        Err(ConfirmError::Spent) => Ok(Confirmation::Spent),
+        Err(ConfirmError::Spent) => Ok(Confirmation::Spent {
+            site_title: crate::email::site_title(&call).to_owned(),
+        }),
         Err(ConfirmError::Store(e)) => Err(store_failure(&e)),
     }
 }
@@ -172,7 +174,8 @@ pub(super) enum Confirmation {
         /// A path on the site.
         location: String,
     },
-    Spent,
+    /// The link is spent: the page says so and leads back to the site's home page.
+    Spent { site_title: String },
 }
 
 impl IntoResponse for Confirmation {
@@ -187,10 +190,14 @@ impl IntoResponse for Confirmation {
                     .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
                 (cookies, r).into_response()
             }
-            Confirmation::Spent => small_page::page(
+            Confirmation::Spent { site_title } => small_page::page(
                 StatusCode::BAD_REQUEST,
                 "Link expired",
-                &format!("<p>{}</p>", small_page::escape(LINK_SPENT)),
+                &format!(
+                    "<p>{}</p><p><a href=\"/\">Back to {}</a></p>",
+                    small_page::escape(LINK_SPENT),
+                    small_page::escape(&site_title)
+                ),
             ),
         }
     }
