@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { mount, navigate } from "../src/islands/checkout/index";
+import { SHIPPING_LATER } from "../src/shared/totals";
 import { type Details, EMPTY_DETAILS, EXPIRY_FORMAT, amountDue, checkoutBody, fieldOf, localProblems, parseExpiry } from "../src/islands/checkout/model";
 import { cart, changed } from "./fixtures";
 import { fakeFetch, page, settle } from "./helpers";
@@ -122,6 +123,12 @@ describe("checkout", () => {
     expect(document.getElementById("checkout-email-problem")!.textContent).toBe("Required");
     expect(document.getElementById("checkout-email")!.getAttribute("aria-invalid")).toBe("true");
     expect(calls).toHaveLength(1);
+    // Filling a field in takes its problem away at once; the others stay until checked.
+    type("checkout-email", "ada@example.com");
+    await settle();
+    expect(document.getElementById("checkout-email-problem")).toBeNull();
+    expect(document.getElementById("checkout-email")!.getAttribute("aria-invalid")).toBeNull();
+    expect(document.getElementById("checkout-firstName-problem")!.textContent).toBe("Required");
   });
 
   it("shows the test card note, places the order (Placing Order…) and goes to the confirmation", async () => {
@@ -153,12 +160,21 @@ describe("checkout", () => {
     expect(to).toHaveBeenCalledWith("/commerce/order-confirmed/o1?token=t");
   });
 
+  it("prices no shipping before the buyer gives a country", async () => {
+    await checkoutPage(cart({ requiresShipping: true, shippingOptions: [option], selectedShippingOption: null, shippingLocation: null, shippingCostCents: 0 }));
+    expect(document.querySelector(".tessera-shipping")!.textContent).toBe(SHIPPING_LATER);
+    expect(document.querySelector(".tessera-shipping-options")).toBeNull();
+  });
+
   it("a declined card shows at the payment fields, and the button comes back", async () => {
     await checkoutPage(ready, { status: 402, body: { message: "Your card was declined." } });
     await fillIn();
     placeButton().click();
     await settle();
     expect(document.querySelector(".tessera-payment-problem")!.textContent).toBe("Your card was declined.");
+    // Said once, at the payment fields: not again above the button.
+    const said = document.querySelector(".tessera-checkout")!.textContent!.split("Your card was declined.").length - 1;
+    expect(said).toBe(1);
     expect(placeButton().textContent).toBe("Place Order");
   });
 

@@ -161,7 +161,8 @@ export interface paths {
         /**
          * Chooses how the cart ships.
          * @description {id} → `{shoppingCart}`. An id the store does not have is refused; one not offered for
-         *     the cart's location is kept, and the cheapest offered option is charged until it is.
+         *     the cart's location is kept, and the cheapest offered option is charged until it is;
+         *     before the cart has a location, no option is chosen or charged.
          */
         put: operations["commerce.set_shipping_option"];
         post?: never;

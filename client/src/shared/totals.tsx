@@ -3,6 +3,9 @@
 import { formatMoney } from "./money";
 import type { FullCart } from "./types";
 
+/** What shipping costs before the buyer has said where it goes. */
+export const SHIPPING_LATER = "Calculated from your address";
+
 export function Totals(props: {
   cart: FullCart;
   locale: string;
@@ -31,7 +34,7 @@ export function Totals(props: {
       {shipping && cart.requiresShipping && (
         <div>
           <dt>Shipping{cart.selectedShippingOption ? ` (${cart.selectedShippingOption.name})` : ""}</dt>
-          <dd class="tessera-shipping">{money(cart.shippingCostCents)}</dd>
+          <dd class="tessera-shipping">{cart.shippingLocation ? money(cart.shippingCostCents) : SHIPPING_LATER}</dd>
         </div>
       )}
       {cart.taxCents > 0 && (

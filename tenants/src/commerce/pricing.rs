@@ -12,9 +12,10 @@
 //!    `invalid_coupons` and takes nothing off; it stays on the cart and may apply later.
 //! 3. **Shipping**, only when something physical is in the cart: the options that ship to
 //!    the location (all options while the location is unknown), each priced flat, free from
-//!    a subtotal (after discounts) up, or by the total weight of the physical lines. The
-//!    buyer's choice when it is offered, else the cheapest. None offered: shipping cannot
-//!    be worked out and checkout refuses the location. A store with no shipping options at
+//!    a subtotal (after discounts) up, or by the total weight of the physical lines. Once
+//!    the location is known, the buyer's choice when it is offered, else the cheapest;
+//!    before, none is chosen or charged. None offered: shipping cannot be worked out and
+//!    checkout refuses the location. A store with no shipping options at
 //!    all charges nothing for shipping.
 //! 4. **Tax**, once the location is known: the most specific rule (country and region, then
 //!    country, then `*`) on the taxable amount — the discounted subtotal of taxable lines
@@ -263,14 +264,19 @@ pub fn price(settings: &CommerceSettings, req: &Request<'_>) -> Totals {
     } else {
         Vec::new()
     };
-    let chosen = req
-        .shipping_option
-        .and_then(|id| shipping_options.iter().find(|q| q.id == id))
-        .or_else(|| shipping_options.iter().min_by_key(|q| q.cost_minor));
+    // Nothing is chosen (nor charged) before the location is known: the options are listed
+    // as what may ship, but the buyer has not been offered any yet.
+    let chosen = req.location.and_then(|_| {
+        req.shipping_option
+            .and_then(|id| shipping_options.iter().find(|q| q.id == id))
+            .or_else(|| shipping_options.iter().min_by_key(|q| q.cost_minor))
+    });
     // A store with no shipping options does not charge for shipping (it arranges delivery
     // itself); one with options must have one that ships to the location.
-    let shipping_unavailable =
-        requires_shipping && !settings.shipping.is_empty() && chosen.is_none();
+    let shipping_unavailable = requires_shipping
+        && req.location.is_some()
+        && !settings.shipping.is_empty()
+        && chosen.is_none();
     let shipping_minor = match chosen {
         Some(_) if free_shipping => 0,
         Some(q) => q.cost_minor,
@@ -565,10 +571,12 @@ mod tests {
         let t = priced(&s, &heavy, &[], Some(&de), None);
         assert!(t.shipping_unavailable);
         assert_eq!(t.shipping_minor, 0);
-        // Unknown location: every option is shown.
+        // Unknown location: every option is shown, none chosen or charged yet.
         let light = [line(1, 1, 1000, 100)];
         let t = priced(&s, &light, &[], None, None);
         assert_eq!(t.shipping_options.len(), 2);
+        assert_eq!((t.selected_shipping_option, t.shipping_minor), (None, 0));
+        assert!(!t.shipping_unavailable);
         assert_eq!(t.tax_minor, 0, "no tax before the location is known");
         assert!(t.applied_taxes.is_empty());
     }

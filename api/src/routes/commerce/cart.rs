@@ -679,7 +679,8 @@ pub(crate) struct OptionBody {
 /// `PUT /api/commerce/shopping-cart/shipping-option`: chooses how the cart ships.
 ///
 /// {id} → `{shoppingCart}`. An id the store does not have is refused; one not offered for
-/// the cart's location is kept, and the cheapest offered option is charged until it is.
+/// the cart's location is kept, and the cheapest offered option is charged until it is;
+/// before the cart has a location, no option is chosen or charged.
 #[utoipa::path(put, path = "/api/commerce/shopping-cart/shipping-option", tag = COMMERCE,
     params(("cartToken" = Option<String>, Query, description = "A purchase's own cart instead of the visitor's (404 when the token is not this site's).")), request_body = OptionBody, security(("crumb" = [])),
     responses((status = 200, body = CartChanged,

@@ -104,7 +104,11 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const [giftCode, setGiftCode] = useState("");
   const placed = useRef(false);
   const money = (c: number) => formatMoney(c, cart.currency, locale);
-  const set = (f: keyof Details, v: string) => setDetails((d) => ({ ...d, [f]: v }));
+  // Editing a field takes its problem away: it is checked again on the next Place Order.
+  const set = (f: keyof Details, v: string) => {
+    setDetails((d) => ({ ...d, [f]: v }));
+    setProblems((p) => (p[f] ? { ...p, [f]: undefined } : p));
+  };
   const due = amountDue(cart, gift);
   const terms = cart.checkout;
 
@@ -177,9 +181,10 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
       }
       setProblems(server);
       // A problem with no field of its own shows above the button; otherwise the call's
-      // message ("One or more fields is invalid…", "Your card was declined.").
-      if (unplaced) setMessage(unplaced);
-      else setMessage(failureText(err));
+      // message ("One or more fields is invalid…"), unless a field already says it (a
+      // declined card shows at the payment fields, once).
+      const text = unplaced || failureText(err);
+      setMessage(Object.values(server).includes(text) ? "" : text);
       focusFirstProblem();
     }
   };
