@@ -137,9 +137,10 @@ export const scenarios = [
       await choose(page, { Size: "12 oz" });
       await eventually(() => page.locator(".product-price").innerText(), (t) => t.trim() === "$34.00", "the chosen price");
       const bowl = await open(context, server, "harbor-lane", "/shop/driftwood-serving-bowl");
-      const button = bowl.locator(".sqs-add-to-cart-button");
+      const button = bowl.locator(".product-sold-out-button");
       assert.equal((await button.innerText()).trim(), "Sold Out");
       assert.equal(await button.isDisabled(), true);
+      assert.equal(await bowl.locator(".sqs-add-to-cart-button").count(), 0, "no Add To Cart to press");
       assert.equal(await bowl.locator(".tessera-instalments, .product-installments").count(), 0);
     },
   ],

@@ -1549,7 +1549,7 @@ fn storefront_prices_and_sold_out(backend: Backend) {
     assert_eq!(bowl.status, 200);
     assert!(
         bowl.body.contains(
-            "<button type=\"button\" class=\"sqs-add-to-cart-button sold-out\" disabled aria-disabled=\"true\">Sold Out</button>"
+            "<button type=\"button\" class=\"product-sold-out-button\" disabled>Sold Out</button>"
         ),
         "{}",
         bowl.body
