@@ -107,10 +107,41 @@ export const scenarios = [
       await expectAlert(page, assert, "Unable to Add Item", "Quantity must be a number.");
       await qty.fill("1.5");
       assert.equal(await page.locator(".tessera-quantity-error").innerText(), "Quantity must be a whole number");
+      // 0 is refused, not taken for 1: the message, and nothing added.
+      await qty.fill("0");
+      assert.equal(await page.locator(".tessera-quantity-error").innerText(), "Quantity must be between 1 and 9999.");
+      await page.click(".sqs-add-to-cart-button");
+      await expectAlert(page, assert, "Unable to Add Item", "Quantity must be between 1 and 9999.");
+      assert.equal(await headerCount(page), "0");
       await qty.fill("3");
       assert.equal(await page.locator(".tessera-quantity-error").count(), 0);
       await page.click(".sqs-add-to-cart-button");
       await eventually(() => headerCount(page), (c) => c === "3", "the header count");
+    },
+  ],
+  [
+    "the built-in product view: prices with their currency, one way to choose, one instalment line, sold out disabled",
+    async ({ context, server, assert }) => {
+      const list = await context.newPage();
+      await list.goto(server.origin("harbor-lane") + "/shop", { waitUntil: "load" });
+      const prices = (await list.locator(".list-item .product-price").allInnerTexts()).map((t) => t.trim());
+      assert.deepEqual(prices, ["from $32.00", "$96.00", "$65.00"]);
+      const page = await open(context, server, "harbor-lane", MUG);
+      assert.equal((await page.locator(".product-price").innerText()).trim(), "from $32.00");
+      // The selects only: their radio-button twins are in the markup but not shown.
+      assert.equal(await page.locator('select[data-variant-option-name="Size"]').isVisible(), true);
+      assert.equal(await page.locator(".variant-radiobtn-wrapper").isVisible(), false);
+      await page.locator(".tessera-instalments-text").waitFor();
+      assert.equal(await page.locator(".product-installments").count(), 0, "the server's line gave way to the pill");
+      assert.equal((await page.locator("article").innerText()).match(/with Afterpay/g).length, 1);
+      await choose(page, { Size: "12 oz" });
+      await eventually(() => page.locator(".product-price").innerText(), (t) => t.trim() === "$34.00", "the chosen price");
+      const bowl = await open(context, server, "harbor-lane", "/shop/driftwood-serving-bowl");
+      const button = bowl.locator(".product-sold-out-button");
+      assert.equal((await button.innerText()).trim(), "Sold Out");
+      assert.equal(await button.isDisabled(), true);
+      assert.equal(await bowl.locator(".sqs-add-to-cart-button").count(), 0, "no Add To Cart to press");
+      assert.equal(await bowl.locator(".tessera-instalments, .product-installments").count(), 0);
     },
   ],
   [

@@ -118,6 +118,12 @@ describe("the add-to-cart island", () => {
     button().click();
     await flush();
     expect(alertText()).toContain("Quantity must be a whole number");
+    document.querySelector<HTMLInputElement>(".product-quantity-input input")!.value = "0";
+    document.querySelectorAll(".tessera-modal-host").forEach((h) => h.remove());
+    vi.advanceTimersByTime(1000);
+    button().click();
+    await flush();
+    expect(alertText()).toContain("Quantity must be between 1 and 9999.");
     expect(calls.length).toBe(0);
     expect(label()).toBe("Add To Cart");
   });

@@ -67,6 +67,15 @@ describe("the instalment pill", () => {
     expect(document.querySelector(".tessera-instalments-about")).toBeNull();
   });
 
+  it("takes the place of the server's line (the built-in product view): one line, not two", async () => {
+    page(PRODUCT.replace("</div>\n", '</div>\n  <p class="product-installments">or €10.50 with Afterpay</p>\n'), { instalments: { i1: pill } });
+    mount();
+    await settle();
+    expect(document.querySelectorAll(".product-installments").length).toBe(0);
+    expect(document.querySelectorAll(".tessera-instalments").length).toBe(1);
+    expect(document.body.textContent!.match(/with Afterpay/g)!.length).toBe(1);
+  });
+
   it("does not show for products without one (digital goods, subscriptions, other markets)", async () => {
     page(PRODUCT, { instalments: {} });
     mount();

@@ -8,8 +8,11 @@ describe("the quantity rule", () => {
   it("takes whole numbers from 1 to 9999", () => {
     expect(checkQuantity("3")).toEqual({ ok: true, quantity: 3 });
     expect(checkQuantity(" 12 ")).toEqual({ ok: true, quantity: 12 });
-    expect(checkQuantity("0")).toEqual({ ok: true, quantity: 1 });
-    expect(checkQuantity("100000")).toEqual({ ok: true, quantity: 9999 });
+    expect(checkQuantity("9999")).toEqual({ ok: true, quantity: 9999 });
+    expect(checkQuantity("0")).toEqual({ ok: false, message: m.QUANTITY_RANGE });
+    expect(checkQuantity("-2")).toEqual({ ok: false, message: m.QUANTITY_RANGE });
+    expect(checkQuantity("10000")).toEqual({ ok: false, message: m.QUANTITY_RANGE });
+    expect(m.QUANTITY_RANGE).toBe("Quantity must be between 1 and 9999.");
     expect(checkQuantity("abc")).toEqual({ ok: false, message: m.QUANTITY_NOT_NUMBER });
     expect(checkQuantity("")).toEqual({ ok: false, message: m.QUANTITY_NOT_NUMBER });
     expect(checkQuantity("1.5")).toEqual({ ok: false, message: m.QUANTITY_NOT_WHOLE });

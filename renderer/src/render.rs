@@ -466,6 +466,7 @@ pub fn page_context(
         ("website", site.website.clone()),
         ("websiteSettings", site.website_settings.clone()),
         ("template", TEMPLATE.clone()),
+        ("featureFlags", FEATURE_FLAGS.clone()),
         ("localizedStrings", localized_strings(site, folder)),
         (
             "showCart",
@@ -764,6 +765,13 @@ fn search(site: &SiteContent, query: &str, unlocked: &[String]) -> Vec<Node> {
 /// The page context's `template`, the same for every page (shared, not rebuilt).
 static TEMPLATE: LazyLock<Node> =
     LazyLock::new(|| obj(vec![("mobileStylesEnabled", Node::Bool(true))]));
+
+/// The page context's `featureFlags`, the same for every page: `useCLDRMoneyFormat`, so
+/// that every price a page prints (`product-price`, `subscription-price`, …) is written as
+/// the site's locale writes money in its currency ("from €14.00", "14,00 €"), never the
+/// legacy bare amount that needed the platform's script to add the currency.
+static FEATURE_FLAGS: LazyLock<Node> =
+    LazyLock::new(|| obj(vec![("useCLDRMoneyFormat", Node::Bool(true))]));
 
 /// The page context's `shoppingCart` of a visitor without a cart: the same empty cart on
 /// every page (shared, not rebuilt).

@@ -95,9 +95,13 @@ pub struct PageFacts<'a> {
     pub signed_in: bool,
     /// What the analytics island needs, when analytics is on.
     pub analytics: Option<AnalyticsFacts>,
-    /// The site's plan status (SPEC.md website status): trial (3), expired (1) and
-    /// parking-page (12) sites show it, through the analytics island.
+    /// The site's plan status (SPEC.md website status): a parking-page (12) site shows it
+    /// to everyone; trial (3) and expired (1) sites only to their owner ([`Self::owner`]),
+    /// through the analytics island.
     pub website_status: i64,
+    /// The request is the site's owner's (an owner token of the site, with any role): the
+    /// trial and expired banners, which link to billing, are for them, never for visitors.
+    pub owner: bool,
 }
 
 /// The analytics island's part of the page data (the page view itself the server counted).
@@ -109,6 +113,13 @@ pub struct AnalyticsFacts {
 
 /// Website statuses whose pages show something (SPEC.md §3: expired, trial, parking page).
 pub const STATUSES_SHOWN: [i64; 3] = [1, 3, 12];
+/// Of those, the ones shown only to the site's owner: the trial and expired banners.
+pub const OWNER_ONLY_STATUSES: [i64; 2] = [1, 3];
+
+/// Whether a page shows its site's plan status to this request.
+pub fn status_shown(status: i64, owner: bool) -> bool {
+    STATUSES_SHOWN.contains(&status) && (owner || !OWNER_ONLY_STATUSES.contains(&status))
+}
 
 /// The instalment pills of the products whose add-to-cart buttons are on the page
 /// (`data-item-id`), by item id; the pill island shows them and follows the chosen variant's
@@ -149,7 +160,7 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
             .unwrap_or(0.0)
     };
     let has_cart = count("totalQuantity") > 0.0;
-    let status_shown = STATUSES_SHOWN.contains(&facts.website_status);
+    let status_shown = status_shown(facts.website_status, facts.owner);
     let wanted = available()
         && (has_cart
             || facts.signed_in
@@ -212,7 +223,7 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
 mod tests {
     use super::*;
 
-    fn facts(products: &HashMap<String, ProductLink>, status: i64) -> PageFacts<'_> {
+    fn facts(products: &HashMap<String, ProductLink>, status: i64, owner: bool) -> PageFacts<'_> {
         PageFacts {
             currency: "USD",
             locale: "en-US",
@@ -226,14 +237,32 @@ mod tests {
                 page_type: Some(2),
             }),
             website_status: status,
+            owner,
         }
     }
 
-    fn finished(status: i64) -> String {
+    fn finished_for(status: i64, owner: bool) -> String {
         let products = HashMap::new();
         let mut body = format!("<head>{PLACEHOLDER}</head><body><p>No islands here</p></body>");
-        finish_page(&mut body, &facts(&products, status));
+        finish_page(&mut body, &facts(&products, status, owner));
         body
+    }
+
+    fn finished(status: i64) -> String {
+        finished_for(status, true)
+    }
+
+    #[test]
+    fn visitors_see_no_trial_or_expired_banner_only_the_parking_page() {
+        for status in OWNER_ONLY_STATUSES {
+            let page = finished_for(status, false);
+            assert!(
+                !page.contains("websiteStatus") && !page.contains(PREFIX),
+                "{status}: {page}"
+            );
+        }
+        let parked = finished_for(12, false);
+        assert!(parked.contains("\"websiteStatus\":12"), "{parked}");
     }
 
     #[test]

@@ -150,6 +150,12 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
+    // A signed-in user of the site is a request with an owner token (a store failure here
+    // takes it for a visitor's: the view is counted and no owner banner shows).
+    let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
+        .await
+        .ok()
+        .flatten();
     // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
     let mut tracked = false;
@@ -158,12 +164,6 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         && page.content_type.starts_with("text/html")
     {
         use crate::analytics::page_views;
-        // A signed-in user of the site is a request with an owner token (a store failure
-        // here counts the view rather than failing the page).
-        let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
-            .await
-            .ok()
-            .flatten();
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
             let (who, cookies) = page_views::visitor(
@@ -198,6 +198,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
                     page_type: page.page_type,
                 }),
             website_status: tenant.status.code(),
+            owner: role.is_some(),
         };
         crate::pages::islands::finish_page(&mut page.body, &facts);
         if let (Some(_), Some(version)) = (&app.dev, found.template_version) {
@@ -209,12 +210,13 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     }
     // A lock screen, a member area's join page, any page for a visitor who unlocked
     // something or is in a member area (protected content may show anywhere: the page
-    // itself, queries, search), a page showing the visitor's cart and an order's page are
-    // never stored by any cache; a page that sets a cookie is never stored by a shared one.
+    // itself, queries, search), a page showing the visitor's cart, an order's page and a
+    // page for the site's owner (their plan banner) are never stored by any cache; a page that sets a cookie is never stored by a shared one.
     use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
     let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
         || unlocked_any
-        || personal_commerce;
+        || personal_commerce
+        || role.is_some();
     let cache = if personal {
         "private, no-store"
     } else if !set_cookies.is_empty() {

@@ -1500,7 +1500,69 @@ fn token_carts(backend: Backend) {
     assert_eq!(v.cart(), shopping, "the shopping cart is untouched");
 }
 
+/// The text of a page: its tags out, white space runs made one space.
+fn page_text(body: &str) -> String {
+    let mut out = String::new();
+    let mut in_tag = false;
+    for c in body.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => {
+                in_tag = false;
+                out.push(' ');
+            }
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// What the storefront prints: every price with its currency (the template's own lists on
+/// loam-lantern, the built-in list and product view on harbor-lane), a sold-out product
+/// sold out with no live Add To Cart, and one instalment line.
+fn storefront_prices_and_sold_out(backend: Backend) {
+    let server = start(backend, &[]);
+    let mut l = Visitor::arrive(&server, LOAM, "203.0.113.41");
+    let shop = l.get("/shop");
+    assert_eq!(shop.status, 200);
+    let t = page_text(&shop.body);
+    assert!(t.contains("from €14.00"), "{t}");
+    assert!(!shop.body.contains("sqs-money-native"), "{}", shop.body);
+    let pot = page_text(&l.get("/shop/fern-terracotta-pot").body);
+    assert!(pot.contains("from €"), "{pot}");
+
+    let mut h = Visitor::arrive(&server, HARBOR, "203.0.113.42");
+    let list = page_text(&h.get("/shop").body);
+    for shown in [
+        "Tidepool Mug from $32.00",
+        "Driftwood Serving Bowl $96.00",
+        "Evening Class Gift Card $65.00",
+    ] {
+        assert!(list.contains(shown), "{shown}: {list}");
+    }
+    let mug = h.get("/shop/tidepool-mug");
+    let t = page_text(&mug.body);
+    assert!(t.contains("Tidepool Mug from $32.00"), "{t}");
+    assert_eq!(t.matches("with Afterpay").count(), 1, "{t}");
+    let bowl = h.get("/shop/driftwood-serving-bowl");
+    assert_eq!(bowl.status, 200);
+    assert!(
+        bowl.body.contains(
+            "<button type=\"button\" class=\"product-sold-out-button\" disabled>Sold Out</button>"
+        ),
+        "{}",
+        bowl.body
+    );
+    assert!(
+        !bowl.body.contains("Add To Cart") && !bowl.body.contains("with Afterpay"),
+        "{}",
+        bowl.body
+    );
+}
+
 crate::on_both_backends!(
+    storefront_prices_and_sold_out,
     token_carts,
     every_write_route_needs_the_crumb,
     cart_calls_follow_spec,

@@ -116,18 +116,48 @@ fn islands(backend: Backend) {
     }
 }
 
-/// A trial site (quillback) shows its plan status on every page, through the islands, and
-/// the banner's upgrade link answers; a paid site's page without islands has no script.
+/// A trial site (quillback) shows its plan status to its owner (a request with one of its
+/// owner tokens) on every page, through the islands, and the banner's upgrade link answers;
+/// its visitors never get the banner, and a paid site's page without islands has no script.
 fn plan_status(backend: Backend) {
     let server = Server::start(backend, &[]);
     let mut q = Visitor::arrive(&server, "quillback.localhost", "203.0.113.81");
     let page = q.get("/visit");
     assert_eq!(page.status, 200);
+    let data = page_data(&page.body);
     assert!(
-        loader_src(&page.body).is_some(),
-        "a trial site's page loads the islands"
+        data.as_ref()
+            .is_none_or(|d| d.get("websiteStatus").is_none()),
+        "a visitor gets no trial banner: {data:?}"
     );
-    assert_eq!(page_data(&page.body).unwrap()["websiteStatus"], 3);
+    let token = server.owner_token("quillback", "viewer");
+    let owner = crate::support::request(
+        server.port,
+        "GET",
+        "quillback.localhost",
+        "/visit",
+        &[("Authorization", &format!("Bearer {token}"))],
+        "",
+    );
+    assert_eq!(owner.status, 200);
+    assert!(
+        loader_src(&owner.body).is_some(),
+        "a trial site's page loads the islands for its owner"
+    );
+    assert_eq!(page_data(&owner.body).unwrap()["websiteStatus"], 3);
+    assert_eq!(owner.header("cache-control"), Some("private, no-store"));
+    let stranger = crate::support::request(
+        server.port,
+        "GET",
+        "quillback.localhost",
+        "/visit",
+        &[("Authorization", "Bearer not-a-token")],
+        "",
+    );
+    assert!(
+        page_data(&stranger.body).is_none_or(|d| d.get("websiteStatus").is_none()),
+        "an unknown token is a visitor"
+    );
     for path in [
         "/settings/billing/upgrade",
         "/settings/billing/subscriptions/website",

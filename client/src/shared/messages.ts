@@ -33,6 +33,8 @@ export const SOLD_OUT = "Sold Out";
 export const QUANTITY = "Quantity";
 export const QUANTITY_NOT_NUMBER = "Quantity must be a number.";
 export const QUANTITY_NOT_WHOLE = "Quantity must be a whole number";
+/** Ours (the server says the same): SPEC's quantity input runs from 1 to 9999. */
+export const QUANTITY_RANGE = "Quantity must be between 1 and 9999.";
 export const QUANTITY_MIN = 1;
 export const QUANTITY_MAX = 9999;
 

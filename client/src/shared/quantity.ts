@@ -1,4 +1,5 @@
-// The quantity input's rule (SPEC.md §5): a whole number from 1 to 9999.
+// The quantity input's rule (SPEC.md §5): a whole number from 1 to 9999; anything else is
+// refused with its message (SPEC's for not a number and not whole, ours for out of range).
 
 import { quoted } from "./dom";
 import * as m from "./messages";
@@ -10,7 +11,9 @@ export function checkQuantity(text: string): QuantityCheck {
   if (t === "" || !Number.isFinite(Number(t))) return { ok: false, message: m.QUANTITY_NOT_NUMBER };
   const n = Number(t);
   if (!Number.isInteger(n)) return { ok: false, message: m.QUANTITY_NOT_WHOLE };
-  return { ok: true, quantity: Math.min(m.QUANTITY_MAX, Math.max(m.QUANTITY_MIN, n)) };
+  // Out of range is refused, not moved into it: 0 must not add one.
+  if (n < m.QUANTITY_MIN || n > m.QUANTITY_MAX) return { ok: false, message: m.QUANTITY_RANGE };
+  return { ok: true, quantity: n };
 }
 
 /** The quantity input of a product on the page, if it shows one. */

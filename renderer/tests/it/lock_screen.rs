@@ -173,6 +173,7 @@ fn the_json_context_of_a_lock_screen_holds_no_content() {
             "website",
             "websiteSettings",
             "template",
+            "featureFlags",
             "localizedStrings",
             "showCart",
             "shoppingCart",

@@ -5,3 +5,4 @@ mod common;
 mod lock_screen;
 mod member_areas;
 mod render_site;
+mod store_pages;

@@ -269,7 +269,11 @@ fn with(path: &str, cart: Option<&Node>, order: Option<&Node>) -> renderer::rend
 }
 
 fn order(id: &str, kind: &str, status: &str) -> Node {
-    Node::from_json(&serde_json::json!({
+    Node::from_json(&order_json(id, kind, status))
+}
+
+fn order_json(id: &str, kind: &str, status: &str) -> serde_json::Value {
+    serde_json::json!({
         "id": id, "orderNumber": 7, "kind": kind, "status": status, "testMode": true,
         "statusUrl": format!("/commerce/orders/{id}?token=t"),
         "items": [{ "productName": "Tidepool <Mug>", "quantity": 2, "variantDescription": "Size: 12 oz",
@@ -279,7 +283,7 @@ fn order(id: &str, kind: &str, status: &str) -> Node {
         "grandTotal": { "value": "68.00", "currency": "USD" },
         "payment": { "method": "manual", "label": "Bank transfer", "instructions": "Pay to NL00" },
         "subscriptions": [{ "interval": "every month", "numBillingCycles": 0 }],
-    }))
+    })
 }
 
 /// Order pages show the order the server loaded for them, chosen by its kind and status;
@@ -325,6 +329,43 @@ fn order_pages_show_their_order() {
         assert!(!p.body.contains("Tidepool"));
     }
     assert_eq!(get("/order-confirmed/abc123", "").status, 404);
+}
+
+/// The built-in order page sets a line's name and variant apart, each total's label and
+/// amount on one row, and the address in its country's order.
+#[test]
+fn order_pages_set_names_totals_and_addresses_apart() {
+    let address = |country: &str, region: Option<&str>, postal: &str, city: &str| {
+        let mut o = order_json("abc123", "cart", "paid");
+        o["shippingAddress"] = serde_json::json!({
+            "firstName": "Pat", "lastName": "Rider", "line1": "1 Fore St", "country": country,
+            "postalCode": postal, "city": city, "region": region,
+        });
+        let p = with(
+            "/commerce/order-confirmed/abc123",
+            None,
+            Some(&Node::from_json(&o)),
+        );
+        assert_eq!(p.status, 200, "{}", p.body);
+        p.body
+    };
+    let us = address("US", Some("ME"), "04101", "Portland");
+    assert!(us.contains("1 Fore St<br>Portland, ME 04101<br>US"), "{us}");
+    let gb = address("GB", None, "SW1A 1AA", "London");
+    assert!(gb.contains("1 Fore St<br>London<br>SW1A 1AA<br>GB"), "{gb}");
+    let nl = address("NL", None, "1011 AB", "Amsterdam");
+    assert!(nl.contains("1 Fore St<br>1011 AB Amsterdam<br>NL"), "{nl}");
+    assert!(
+        us.contains(
+            "<span class=\"order-item-name\">Tidepool &lt;Mug&gt;</span><br><span class=\"order-item-variant\">Size: 12 oz</span>"
+        ),
+        "{us}"
+    );
+    assert!(
+        us.contains("<tr><th scope=\"row\">Total</th><td class=\"order-grand-total\">"),
+        "{us}"
+    );
+    assert!(!us.contains("<dt>"), "{us}");
 }
 
 /// A visitor's cart is the page context's `shoppingCart`, and the cart page lists it.

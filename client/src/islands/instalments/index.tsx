@@ -100,8 +100,12 @@ export function mountPill(button: HTMLElement, pill: InstalmentPill, root: Paren
   host.className = "tessera-instalments";
   host.dataset.itemId = id;
   host.dataset.provider = pill.provider;
+  // The server's line for pages without script (the built-in product view) gives way to
+  // the pill, which follows the chosen variant: one line, never two.
+  const line = product.querySelector(".product-installments");
   const price = product.querySelector(".product-price");
-  if (price) price.after(host);
+  if (line) line.replaceWith(host);
+  else if (price) price.after(host);
   else (button.closest(".sqs-add-to-cart-button-wrapper") ?? button).before(host);
   render(<Pill itemId={id} pill={pill} />, host);
 }

@@ -1,7 +1,8 @@
 // What a site's plan status shows (SPEC.md §3 "Enumerations", website status; §2 the
 // upgrade destinations): a trial site a banner with the trial upgrade, an expired site a
 // notice with the plan upgrade, a parking-page site (12) its "coming soon" page instead of
-// its content. Every other status shows nothing.
+// its content. Every other status shows nothing. The server sends the trial and expired
+// statuses only on its owner's pages (api/src/pages/islands.rs): visitors never see them.
 
 export const STATUS = {
   EXPIRED: 1,
