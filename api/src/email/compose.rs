@@ -16,10 +16,12 @@ use tenants::Email;
 pub const FORM_SUBMISSION: &str = "form-submission";
 pub const RESTOCK: &str = "restock";
 pub const ORDER_CONFIRMATION: &str = "order-confirmation";
+/// The owner's notice of a new order.
+pub const ORDER_NOTIFICATION: &str = "order-notification";
 pub const MEMBER_CONFIRMATION: &str = "member-confirmation";
 pub const MEMBER_EXISTING: &str = "member-existing";
 
-const DEFAULTS: [(&str, &str); 10] = [
+const DEFAULTS: [(&str, &str); 12] = [
     (
         "form-submission.txt",
         include_str!("defaults/form-submission.txt"),
@@ -37,6 +39,14 @@ const DEFAULTS: [(&str, &str); 10] = [
     (
         "order-confirmation.html",
         include_str!("defaults/order-confirmation.html"),
+    ),
+    (
+        "order-notification.txt",
+        include_str!("defaults/order-notification.txt"),
+    ),
+    (
+        "order-notification.html",
+        include_str!("defaults/order-notification.html"),
     ),
     (
         "member-confirmation.txt",

@@ -161,10 +161,18 @@ fn order_confirmation_and_restock_notice(backend: Backend) {
     );
     assert_eq!(r.status, 201, "{}", r.body);
     let order = r.json()["order"].clone();
-    let inbox = smtp.wait_for(1, Duration::from_secs(20));
-    assert_eq!(inbox.len(), 1);
-    let m = &inbox[0];
-    assert_eq!(m.to, ["ada@example.com"]);
+    // The buyer's confirmation, and the owner's notice at the site's contact address.
+    let inbox = smtp.wait_for(2, Duration::from_secs(20));
+    assert_eq!(inbox.len(), 2);
+    let owner = inbox
+        .iter()
+        .find(|m| m.to == ["hello@loam-lantern.localhost"])
+        .expect("the owner's notice");
+    assert_eq!(header(&owner.raw, "Reply-To"), Some("ada@example.com"));
+    let m = inbox
+        .iter()
+        .find(|m| m.to == ["ada@example.com"])
+        .expect("the buyer's confirmation");
     assert_eq!(
         header(&m.raw, "Subject"),
         Some(format!("Your order #{} at Loam & Lantern", order["orderNumber"]).as_str())
@@ -208,9 +216,9 @@ fn order_confirmation_and_restock_notice(backend: Backend) {
         "{}",
         r.body
     );
-    let inbox = smtp.wait_for(2, Duration::from_secs(20));
-    assert_eq!(inbox.len(), 2);
-    let m = &inbox[1];
+    let inbox = smtp.wait_for(3, Duration::from_secs(20));
+    assert_eq!(inbox.len(), 3);
+    let m = &inbox[2];
     assert_eq!(m.to, ["bo@example.com"]);
     assert_eq!(
         header(&m.raw, "Subject"),
@@ -227,8 +235,282 @@ fn order_confirmation_and_restock_notice(backend: Backend) {
     );
 }
 
+/// The site as a browser reaches it on a port of its own: every emailed link keeps it.
+const LOAM_ON_PORT: &str = "loam-lantern.localhost:18480";
+const ORIGIN: &str = "http://loam-lantern.localhost:18480";
+
+fn buy(v: &mut Visitor, lines: &[(&str, &str, i64)], address: Value) -> Value {
+    for (slug, sku, quantity) in lines {
+        let r = v.post(
+            "/api/commerce/shopping-cart/entries",
+            json!({"itemId": item_id("loam-lantern", slug), "sku": sku, "quantity": quantity}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    let r = v.post(
+        "/api/commerce/checkout",
+        json!({
+            "email": "ada@example.com",
+            "shippingAddress": address,
+            "payment": {"method": "card", "card": {"number": "4242 4242 4242 4242", "expMonth": 12,
+                "expYear": 2099, "cvc": "123"}},
+        }),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["order"].clone()
+}
+
+/// The queued email of `kind` to `to` about order `number`.
+fn mail_of(mails: &[tenants::QueuedEmail], kind: &str, to: &str, number: &Value) -> tenants::Email {
+    mails
+        .iter()
+        .map(|m| &m.email)
+        .find(|e| e.kind == kind && e.to == to && e.subject.contains(&format!("#{number} ")))
+        .unwrap_or_else(|| panic!("no {kind} to {to} for #{number}"))
+        .clone()
+}
+
+/// A server writing mail to its outbox files, with loam's owner token.
+fn start_without_smtp(backend: Backend) -> Server {
+    Server::start(
+        backend,
+        &[
+            "--owner-token",
+            OWNER,
+            "--cart-writes-per-minute",
+            "100000",
+            "--checkouts-per-minute",
+            "100000",
+        ],
+    )
+}
+
+const NL: fn() -> Value = || {
+    json!({"firstName": "Ada", "lastName": "Lovelace", "line1": "Lindengracht 1",
+           "city": "Amsterdam", "postalCode": "1015 KB", "country": "NL"})
+};
+
+/// Issue 42, item 1: the buyer's email carries the order page, every gift card code, every
+/// download link (signed, with when it stops working), the lines and totals.
+fn order_emails_carry_links_codes_and_totals(backend: Backend) {
+    let server = start_without_smtp(backend);
+    let mut v = Visitor::arrive(&server, LOAM_ON_PORT, "203.0.113.73");
+
+    // A gift card and a digital print: the email has the card's code, the print's download
+    // link (signed, working, with when it stops) and the order page, all on the site's port.
+    let order = buy(
+        &mut v,
+        &[
+            ("loam-lantern-gift-card", "GC-50", 1),
+            ("botanical-line-prints", "DG-PRINT", 1),
+        ],
+        Value::Null,
+    );
+    let id = order["id"].as_str().unwrap();
+    let code = order["giftCards"][0]["code"].as_str().unwrap();
+    let mails = outbox(&server, LOAM);
+    let m = mail_of(
+        &mails,
+        "order-confirmation",
+        "ada@example.com",
+        &order["orderNumber"],
+    );
+    let status_url = format!("{ORIGIN}/commerce/orders/{id}?token=");
+    let html = m.html.clone().unwrap();
+    for part in [&m.text, &html] {
+        assert!(part.contains(code), "the gift card code in {part}");
+        assert!(part.contains(&status_url), "the order page in {part}");
+        assert!(
+            part.contains(&format!("{ORIGIN}/api/commerce/downloads/{id}/1?expires=")),
+            "the download link in {part}"
+        );
+        assert!(part.contains("These links work until 20"), "{part}");
+    }
+    assert!(m.text.contains("1 x Botanical Line Prints"), "{}", m.text);
+    let total = order["grandTotalCents"].as_i64().unwrap();
+    assert!(
+        m.text
+            .contains(&format!("Total: €{}.{:02}", total / 100, total % 100)),
+        "{}",
+        m.text
+    );
+    // The download link in the email works.
+    let at = m.text.find("/api/commerce/downloads/").unwrap();
+    let link = m.text[at..].split_whitespace().next().unwrap().to_owned();
+    let file = v.get(&link);
+    assert_eq!(file.status, 200, "{link}: {}", file.body);
+    assert!(file.body.starts_with("%PDF-"));
+    // The order page link opens the order.
+    let page_link = m.text[m.text.find("/commerce/orders/").unwrap()..]
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned();
+    assert_eq!(v.get(&page_link).header("x-page-type"), Some("211"));
+}
+
+/// Issue 42, item 11: loam's prices include VAT: the email says so, as the page does, and
+/// adds none.
+fn order_emails_say_included_tax_as_the_page_does(backend: Backend) {
+    let server = start_without_smtp(backend);
+    let mut v = Visitor::arrive(&server, LOAM, "203.0.113.74");
+    let order = buy(&mut v, &[("house-potting-mix", "HPM-5", 2)], NL());
+    let tax = order["taxTotalCents"].as_i64().unwrap();
+    assert!(tax > 0, "{order}");
+    let tax = format!("€{}.{:02}", tax / 100, tax % 100);
+    let mails = outbox(&server, LOAM);
+    let m = mail_of(
+        &mails,
+        "order-confirmation",
+        "ada@example.com",
+        &order["orderNumber"],
+    );
+    assert!(
+        m.text.contains(&format!("Including tax: {tax}")),
+        "{}",
+        m.text
+    );
+    assert!(!m.text.contains("\nTax:"), "{}", m.text);
+    let html = m.html.unwrap();
+    assert!(
+        html.contains("<td>Including tax</td>") && !html.contains("<td>Tax</td>"),
+        "{html}"
+    );
+}
+
+/// The owner hears of each order (on by default), at the site's contact address unless
+/// the store's `notifications` preferences name another, replying to the buyer.
+fn owners_hear_of_each_order(backend: Backend) {
+    let server = start_without_smtp(backend);
+    let mut v = Visitor::arrive(&server, LOAM_ON_PORT, "203.0.113.75");
+    let order = buy(&mut v, &[("house-potting-mix", "HPM-5", 2)], NL());
+    let mails = outbox(&server, LOAM);
+    let n = mail_of(
+        &mails,
+        "order-notification",
+        "hello@loam-lantern.localhost",
+        &order["orderNumber"],
+    );
+    assert_eq!(n.reply_to.as_deref(), Some("ada@example.com"));
+    assert!(n.subject.starts_with("New order #"), "{}", n.subject);
+    assert!(n.text.contains("From: ada@example.com"), "{}", n.text);
+    assert!(n.text.contains("2 x "), "{}", n.text);
+    assert!(
+        n.text.contains(&format!("{ORIGIN}/commerce/orders/")),
+        "{}",
+        n.text
+    );
+    let notices = |server: &Server| {
+        outbox(server, LOAM)
+            .iter()
+            .filter(|m| m.email.kind == "order-notification")
+            .count()
+    };
+    assert_eq!(notices(&server), 1);
+
+    // Another address, then none: the store's `notifications` preferences.
+    let token = OWNER.split_once('=').unwrap().1;
+    let put = |body: Value| {
+        crate::support::request(
+            server.port,
+            "PUT",
+            LOAM,
+            "/api/v1/commerce-preferences/notifications",
+            &[
+                ("Authorization", &format!("Bearer {token}")),
+                ("Content-Type", "application/json"),
+            ],
+            &body.to_string(),
+        )
+    };
+    let r = put(json!({"orderEmailTo": "not an address"}));
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = put(json!({"orderEmailTo": "orders@example.com"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let order = buy(
+        &mut v,
+        &[("botanical-line-prints", "DG-PRINT", 1)],
+        Value::Null,
+    );
+    let mails = outbox(&server, LOAM);
+    mail_of(
+        &mails,
+        "order-notification",
+        "orders@example.com",
+        &order["orderNumber"],
+    );
+    let r = put(json!({"orderEmail": false}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    buy(
+        &mut v,
+        &[("botanical-line-prints", "DG-PRINT", 1)],
+        Value::Null,
+    );
+    assert_eq!(notices(&server), 2, "no notice once turned off");
+}
+
+/// Issue 42, item 13: a restock notice and the owner's list of waiting variants keep the
+/// port the site is served on.
+fn restock_links_keep_the_port(backend: Backend) {
+    let server = start_without_smtp(backend);
+    let mut v = Visitor::arrive(&server, LOAM_ON_PORT, "203.0.113.76");
+    let token = OWNER.split_once('=').unwrap().1;
+    let fern = item_id("loam-lantern", "fern-terracotta-pot");
+    let c = v.get("/api/captcha/challenge").json();
+    let captcha = api::routes::captcha::solve(
+        c["challenge"].as_str().unwrap(),
+        c["difficulty"].as_u64().unwrap() as u32,
+    );
+    let r = v.post(
+        RESTOCK,
+        json!({"productId": fern, "variantId": "FTP-L", "siteVisitorEmail": "bo@example.com",
+               "isJoinMailingList": false, "captchaToken": captcha}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let owner = |method: &str, path: &str, body: &str| {
+        crate::support::request(
+            server.port,
+            method,
+            LOAM_ON_PORT,
+            path,
+            &[
+                ("Authorization", &format!("Bearer {token}")),
+                ("Content-Type", "application/json"),
+            ],
+            body,
+        )
+    };
+    let groups = owner("GET", &format!("{RESTOCK}/groups"), "").json();
+    assert_eq!(
+        groups["signUpGroups"][0]["productUrl"],
+        format!("{ORIGIN}/shop/fern-terracotta-pot")
+    );
+    let r = owner(
+        "POST",
+        &format!("{RESTOCK}/send"),
+        &json!({"productId": fern, "variantId": "FTP-L"}).to_string(),
+    );
+    assert_eq!(r.json()["sent"], 1, "{}", r.body);
+    let notice = outbox(&server, LOAM)
+        .into_iter()
+        .find(|m| m.email.kind == "restock")
+        .unwrap()
+        .email;
+    assert!(
+        notice
+            .text
+            .contains(&format!("{ORIGIN}/shop/fern-terracotta-pot")),
+        "{}",
+        notice.text
+    );
+}
+
 on_both_backends!(
     retried_until_the_server_is_up,
     sent_after_kill_9,
-    order_confirmation_and_restock_notice
+    order_confirmation_and_restock_notice,
+    order_emails_carry_links_codes_and_totals,
+    order_emails_say_included_tax_as_the_page_does,
+    owners_hear_of_each_order,
+    restock_links_keep_the_port
 );

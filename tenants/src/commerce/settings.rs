@@ -42,6 +42,28 @@ pub struct CommerceSettings {
     pub instalments: Option<Instalments>,
     /// How buyers pay.
     pub payments: Payments,
+    /// Who is told of new orders.
+    pub notifications: Notifications,
+}
+
+/// `notifications`: the owner's email about each new order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notifications {
+    /// `notifications.orderEmail` (default true): the owner gets an email for each new order.
+    pub order_email: bool,
+    /// Where it goes: `notifications.orderEmailTo`, else the site's
+    /// `websiteSettings.contactEmail`; none (no email) when neither is an address.
+    pub order_email_to: Option<String>,
+}
+
+impl Default for Notifications {
+    /// On, with nowhere to send it until the site has an address.
+    fn default() -> Self {
+        Notifications {
+            order_email: true,
+            order_email_to: None,
+        }
+    }
 }
 
 /// `taxes`.
@@ -374,11 +396,12 @@ pub fn normalize_coupon_code(code: &str) -> Option<String> {
 /// The namespaces a store's commerce preferences may have: those read here, plus
 /// `merchandising` (the product pages' scarcity, sold-out and restock texts) and `store`.
 /// Anything else is a typo or junk, refused by the import and the owner API alike.
-pub const NAMESPACES: [&str; 8] = [
+pub const NAMESPACES: [&str; 9] = [
     "checkout",
     "coupons",
     "instalments",
     "merchandising",
+    "notifications",
     "payments",
     "shipping",
     "store",
@@ -477,6 +500,7 @@ impl CommerceSettings {
             coupons: coupons(&ns("coupons"), &currency)?,
             instalments: instalments(&ns("instalments"), &currency)?,
             payments: payments(&ns("payments"))?,
+            notifications: notifications(&ns("notifications"), website_settings)?,
             currency,
         })
     }
@@ -492,6 +516,7 @@ impl CommerceSettings {
             coupons: Vec::new(),
             instalments: None,
             payments: Payments::default(),
+            notifications: Notifications::default(),
         }
     }
 
@@ -712,6 +737,25 @@ fn payments(o: &Obj<'_>) -> Res<Payments> {
     })
 }
 
+fn notifications(o: &Obj<'_>, website_settings: &Map<String, Value>) -> Res<Notifications> {
+    o.only(&["orderEmail", "orderEmailTo"])?;
+    let order_email_to = match o.str("orderEmailTo")? {
+        Some(to) if !to.trim().is_empty() => match crate::email_address::deliverable(to) {
+            Some(to) => Some(to.to_owned()),
+            None => return fail(&o.at("orderEmailTo"), "must be an email address"),
+        },
+        _ => website_settings
+            .get("contactEmail")
+            .and_then(Value::as_str)
+            .and_then(crate::email_address::deliverable)
+            .map(str::to_owned),
+    };
+    Ok(Notifications {
+        order_email: o.bool("orderEmail", true)?,
+        order_email_to,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -902,5 +946,32 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.path, "checkout.minimumSubtotal");
+    }
+
+    #[test]
+    fn new_orders_are_mailed_to_the_contact_address_unless_told_otherwise() {
+        let website = json!({"contactEmail": "hello@shop.test"});
+        let website = website.as_object().unwrap();
+        let read =
+            |p: Value| CommerceSettings::from_site(website, &prefs(p)).map(|s| s.notifications);
+        assert_eq!(
+            read(json!({})).unwrap(),
+            Notifications {
+                order_email: true,
+                order_email_to: Some("hello@shop.test".into())
+            }
+        );
+        let n = read(
+            json!({"notifications": {"orderEmail": false, "orderEmailTo": "orders@shop.test"}}),
+        )
+        .unwrap();
+        assert_eq!(
+            (n.order_email, n.order_email_to.as_deref()),
+            (false, Some("orders@shop.test"))
+        );
+        assert!(read(json!({"notifications": {"orderEmailTo": "not an address"}})).is_err());
+        assert!(read(json!({"notifications": {"ordersTo": "a@shop.test"}})).is_err());
+        let none = CommerceSettings::from_site(&Map::new(), &prefs(json!({}))).unwrap();
+        assert_eq!(none.notifications.order_email_to, None);
     }
 }

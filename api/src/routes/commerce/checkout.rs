@@ -229,21 +229,35 @@ impl From<Body> for flow::Request {
     }
 }
 
-/// What writes an order's confirmation email, in the site's own templates.
+/// What writes an order's emails, in the site's own templates: the buyer's confirmation,
+/// and the owner's notice when the store sends one (`notifications`, on by default, to the
+/// site's contact address unless it names another). Links in both are absolute, from the
+/// site's origin this checkout came in on.
 async fn confirmation<'a>(
     app: &App,
     call: &'a Call,
-) -> impl FnOnce(&tenants::Order) -> Option<tenants::Email> + 'a {
+) -> impl FnOnce(&tenants::Order) -> Vec<tenants::Email> + 'a {
     let composer = crate::routes::composer(app, call).await;
     let title = crate::email::site_title(call).to_owned();
+    let origin = call.base_url();
+    let notify = call.settings().notifications.clone();
     move |order: &tenants::Order| {
-        let data = super::confirmation::confirmation_data(order, &call.site, &title);
-        Some(composer.email(
+        let data = super::confirmation::confirmation_data(order, &call.site, &title, &origin);
+        let mut mail = vec![composer.email(
             crate::email::compose::ORDER_CONFIRMATION,
             &data,
             &order.customer_email,
             None,
-        ))
+        )];
+        if let Some(owner) = notify.order_email_to.filter(|_| notify.order_email) {
+            mail.push(composer.email(
+                crate::email::compose::ORDER_NOTIFICATION,
+                &data,
+                &owner,
+                Some(order.customer_email.clone()),
+            ));
+        }
+        mail
     }
 }
 

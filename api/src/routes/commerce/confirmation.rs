@@ -1,24 +1,64 @@
-//! The order confirmation email's context (the `order-confirmation` templates,
-//! [`crate::email::compose`]): amounts as the site writes money, the lines with their
-//! variants, the pay-later instructions, the shipping address on one line.
+//! The context of an order's emails (the buyer's `order-confirmation` and the owner's
+//! `order-notification` templates, [`crate::email::compose`]): amounts as the site writes
+//! money, the lines with their variants, the totals labelled as the order page labels them
+//! (tax "Including tax" when the prices include it), the order page's link, every gift card
+//! code and download link the order gave (download links signed, with when they stop
+//! working), the pay-later instructions, the shipping address on one line. Every link is
+//! absolute, from `origin` (the site's origin the checkout came in on, [`Call::base_url`]).
+//!
+//! [`Call::base_url`]: crate::http::call::Call::base_url
 
 use serde_json::{Value, json};
-use tenants::Order;
+use tenants::{Order, OrderStatus, now_ms};
 
 use crate::http::commerce::json::variant_description;
 use crate::http::commerce::money::money_text;
+use crate::http::commerce::session::{DOWNLOAD_LINK_LIFETIME, download_url, status_url};
 use crate::http::site::Site;
 
-/// What the confirmation templates read: `website.siteTitle` and `order.*`.
-pub fn confirmation_data(order: &Order, site: &Site, site_title: &str) -> Value {
+/// When links made now stop working, as the site's clock reads it ("2026-11-29 12:00 CET").
+fn expiry_text(site: &Site, expires_ms: i64) -> String {
+    let tz = jiff::tz::TimeZone::get(&site.content.time_zone).unwrap_or(jiff::tz::TimeZone::UTC);
+    jiff::Timestamp::from_millisecond(expires_ms)
+        .map(|t| t.to_zoned(tz).strftime("%Y-%m-%d %H:%M %Z").to_string())
+        .unwrap_or_default()
+}
+
+/// What the order email templates read: `website.siteTitle`, `website.url` and `order.*`.
+pub fn confirmation_data(order: &Order, site: &Site, site_title: &str, origin: &str) -> Value {
     let cur = order.currency.as_str();
     let locale = &site.content.locale;
     let text = |minor: i64| money_text(minor, cur, locale);
     let some = |minor: i64| (minor != 0).then(|| text(minor));
+    let paid = order.status == OrderStatus::Paid;
+    let mut downloads = Vec::new();
+    let mut gift_cards = Vec::new();
     let lines: Vec<Value> = order
         .lines
         .iter()
         .map(|l| {
+            let codes: Vec<&str> = order
+                .gift_cards
+                .iter()
+                .filter(|g| g.line_position == l.position)
+                .map(|g| g.code.as_str())
+                .collect();
+            for g in order
+                .gift_cards
+                .iter()
+                .filter(|g| g.line_position == l.position)
+            {
+                gift_cards.push(json!({
+                    "code": g.code,
+                    "amount": money_text(g.initial_minor, &g.currency, locale),
+                    "title": l.product_name,
+                }));
+            }
+            let download = (paid && l.product_type == tenants::commerce::product_type::DIGITAL)
+                .then(|| format!("{origin}{}", download_url(site, &order.id, l.position)));
+            if let Some(url) = &download {
+                downloads.push(json!({"title": l.product_name, "url": url}));
+            }
             let options = site
                 .content
                 .products
@@ -30,6 +70,8 @@ pub fn confirmation_data(order: &Order, site: &Site, site_title: &str) -> Value 
                 "title": l.product_name,
                 "description": (!description.is_empty()).then_some(description),
                 "total": text(l.unit_price_minor * l.quantity),
+                "giftCardCodes": (!codes.is_empty()).then_some(codes),
+                "downloadUrl": download,
             })
         })
         .collect();
@@ -69,19 +111,32 @@ pub fn confirmation_data(order: &Order, site: &Site, site_title: &str) -> Value 
             .map(|m| m.instructions.clone()),
         _ => None,
     };
+    let included = order.details.prices_include_tax;
+    let downloads_expire = (!downloads.is_empty())
+        .then(|| expiry_text(site, now_ms() + DOWNLOAD_LINK_LIFETIME.as_millis() as i64));
     json!({
-        "website": { "siteTitle": site_title },
+        "website": { "siteTitle": site_title, "url": origin },
         "order": {
             "id": order.id,
             "orderNumber": order.order_number,
+            "url": format!("{origin}{}", status_url(site, &order.id)),
+            "awaitingPayment": order.status == OrderStatus::AwaitingPayment,
             "customerName": name,
             "customerEmail": order.customer_email,
             "lines": lines,
             "subtotal": text(order.subtotal_minor),
             "discount": some(order.discount_minor),
             "shipping": order.details.shipping_option.as_ref().map(|_| text(order.shipping_minor)),
-            "tax": some(order.tax_minor),
+            // Added tax, and tax the prices already include (as the order page: "Including
+            // tax"), never both.
+            "tax": some(order.tax_minor).filter(|_| !included),
+            "includedTax": some(order.tax_minor).filter(|_| included),
             "total": text(order.grand_total_minor),
+            "giftCardPaid": some(order.gift_card_minor),
+            "amountCharged": (order.gift_card_minor != 0).then(|| text(order.charged_minor())),
+            "giftCards": (!gift_cards.is_empty()).then_some(&gift_cards),
+            "downloads": (!downloads.is_empty()).then_some(&downloads),
+            "downloadsExpire": downloads_expire,
             "paymentInstructions": instructions,
             "shippingAddress": address,
         },

@@ -186,8 +186,8 @@ async fn the_cart(store: &Store, site: &Site, cart: &CartRef) -> Result<Cart, Ch
 
 /// Places the order for `cart`: see the module's notes for the order of work.
 /// `confirmation` is called once the payment is authorised and gives what writes the
-/// confirmation email, in the order's own transaction (never lost, never sent for a refused
-/// checkout).
+/// order's emails (the buyer's confirmation, the owner's notice), in the order's own
+/// transaction (never lost, never sent for a refused checkout).
 pub async fn place<M>(
     deps: Deps<'_>,
     site: &Site,
@@ -198,7 +198,7 @@ pub async fn place<M>(
     confirmation: impl AsyncFnOnce() -> M,
 ) -> Result<Order, CheckoutError>
 where
-    M: FnOnce(&Order) -> Option<Email>,
+    M: FnOnce(&Order) -> Vec<Email>,
 {
     let t = site.tenant.id;
     let cart = the_cart(deps.store, site, &cart).await?;

@@ -188,27 +188,29 @@ impl Store {
         cart_id: &str,
         c: &Checkout<'_>,
     ) -> Result<Order> {
-        self.place_order_with_mail(tenant, cart_id, c, |_| None)
+        self.place_order_with_mail(tenant, cart_id, c, |_| Vec::new())
             .await
     }
 
-    /// [`Store::place_order`], with the order's confirmation (what `confirmation` makes of
-    /// the placed order) put in the outbox in the same transaction: an order always has its
-    /// confirmation, and a refused checkout never sends one.
+    /// [`Store::place_order`], with the order's emails (what `mail` makes of the placed
+    /// order: the buyer's confirmation, the owner's notice) put in the outbox in the same
+    /// transaction: an order always has them, and a refused checkout never sends one.
     pub async fn place_order_with_mail(
         &self,
         tenant: TenantId,
         cart_id: &str,
         c: &Checkout<'_>,
-        confirmation: impl FnOnce(&Order) -> Option<crate::Email>,
+        mail: impl FnOnce(&Order) -> Vec<crate::Email>,
     ) -> Result<Order> {
         let mut tx = self.write().await?;
         let mut result = place_in(&mut tx, tenant, cart_id, c).await;
-        if let Ok(order) = &result
-            && let Some(mail) = confirmation(order)
-            && let Err(e) = crate::repo::outbox::enqueue_in(&mut tx, tenant, &mail).await
-        {
-            result = Err(e);
+        if let Ok(order) = &result {
+            for m in mail(order) {
+                if let Err(e) = crate::repo::outbox::enqueue_in(&mut tx, tenant, &m).await {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
         finish(tx, result).await
     }
