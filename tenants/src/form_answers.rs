@@ -211,9 +211,10 @@ pub fn check(fields: &Value, sent: &Map<String, Value>) -> Result<Map<String, Va
     }
 }
 
-/// An answer as one line of text: parts joined, likert as "question: answer", and "N/A"
-/// when unanswered.
-pub fn answer_text(v: &Value) -> String {
+/// An answer to a field of type `kind` as one line of text: a name's parts as a name is
+/// written ("Pat Rider"), other parts (an address's, a checkbox's choices) joined by commas,
+/// likert as "question: answer", and "N/A" when unanswered.
+pub fn answer_text(kind: Option<&str>, v: &Value) -> String {
     let text = match v {
         Value::String(s) => s.trim().to_owned(),
         Value::Array(a) => a
@@ -222,7 +223,7 @@ pub fn answer_text(v: &Value) -> String {
             .map(str::trim)
             .filter(|s| !s.is_empty())
             .collect::<Vec<_>>()
-            .join(", "),
+            .join(if kind == Some("name") { " " } else { ", " }),
         Value::Object(m) => m
             .iter()
             .map(|(q, a)| format!("{q}: {}", a.as_str().unwrap_or_default()))
@@ -337,10 +338,24 @@ mod tests {
 
     #[test]
     fn answers_read_back() {
-        assert_eq!(answer_text(&json!("")), NOT_ANSWERED);
-        assert_eq!(answer_text(&json!(["", "608", "555"])), "608, 555");
-        assert_eq!(answer_text(&json!({"Speed": "Agree"})), "Speed: Agree");
-        assert_eq!(answer_text(&json!([])), NOT_ANSWERED);
+        assert_eq!(answer_text(Some("text"), &json!("")), NOT_ANSWERED);
+        assert_eq!(
+            answer_text(Some("phone"), &json!(["", "608", "555"])),
+            "608, 555"
+        );
+        assert_eq!(
+            answer_text(Some("name"), &json!(["Pat", " Rider"])),
+            "Pat Rider"
+        );
+        assert_eq!(
+            answer_text(Some("checkbox"), &json!(["Road", "Gravel"])),
+            "Road, Gravel"
+        );
+        assert_eq!(
+            answer_text(None, &json!({"Speed": "Agree"})),
+            "Speed: Agree"
+        );
+        assert_eq!(answer_text(Some("name"), &json!([])), NOT_ANSWERED);
         assert!(
             email_ok("a@b.co") && !email_ok("a@b") && !email_ok("a b@c.de") && !email_ok("@c.de")
         );

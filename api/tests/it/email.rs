@@ -104,7 +104,7 @@ fn retried_until_the_server_is_up(backend: Backend) {
     assert!(header(&m.raw, "Message-ID").is_some_and(|id| id.ends_with("@tessera>")));
     let body = readable(&m.raw);
     for line in [
-        "Name: Ada, Lovelace",
+        "Name: Ada Lovelace",
         "Kind of bicycle: Road",
         "Preferred drop-off day: N/A",
         "Tell us about the problem: Creaks <when> climbing.",

@@ -277,9 +277,10 @@ async fn submission_email(app: &App, call: &Call, n: Notice<'_>) -> tenants::Ema
         .filter_map(|f| {
             let id = f.get("id")?.as_str()?;
             let title = f.get("title").and_then(Value::as_str).unwrap_or(id);
+            let kind = f.get("type").and_then(Value::as_str);
             let answer = n.answers.get(id).map_or_else(
                 || form_answers::NOT_ANSWERED.to_owned(),
-                form_answers::answer_text,
+                |a| form_answers::answer_text(kind, a),
             );
             Some(json!({ "id": id, "title": title, "answer": answer }))
         })
