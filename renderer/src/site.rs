@@ -198,6 +198,8 @@ impl Collection {
 pub enum NavLink {
     Collection {
         index: usize,
+        /// The link's own title: the collection's `navigationTitle` in this link.
+        title: Option<String>,
         children: Vec<NavLink>,
     },
     External {
@@ -434,7 +436,7 @@ impl SiteContent {
     /// Builds site content from one JSON document:
     /// `{ "website": {...}, "websiteSettings": {...}, "collections": [ {..., "items": [...],
     /// "collections": ["child-urlId", ...]} ], "navigations": { "main": [ "urlId" | {"title",
-    /// "url", "newWindow"} | {"collection": "urlId", "children": [...]} ] }, "blockFields":
+    /// "url", "newWindow"} | {"collection": "urlId", "title"?, "children": [...]} ] }, "blockFields":
     /// { "id": "<html>" } }`. Missing parts default to empty; the homepage is the collection
     /// with `"homepage": true`, else the first. A collection's `"lock": "<password hash>"`
     /// becomes [`Collection::lock`] (and `passwordProtected: true` on its node).
@@ -563,6 +565,7 @@ fn nav_link(v: &Value, index_of: &impl Fn(&str) -> Option<usize>) -> Result<NavL
     match v {
         Value::String(id) => Ok(NavLink::Collection {
             index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+            title: None,
             children: Vec::new(),
         }),
         Value::Object(o) if o.contains_key("collection") => {
@@ -579,6 +582,7 @@ fn nav_link(v: &Value, index_of: &impl Fn(&str) -> Option<usize>) -> Result<NavL
                 .unwrap_or_default();
             Ok(NavLink::Collection {
                 index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+                title: o.get("title").and_then(Value::as_str).map(str::to_owned),
                 children,
             })
         }

@@ -380,6 +380,12 @@ fn nav_links(links: &Value, by_id: &impl Fn(&str) -> Option<usize>) -> Vec<NavLi
                     .unwrap_or_default();
                 return Some(NavLink::Collection {
                     index: by_id(id)?,
+                    title: l
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_owned),
                     children,
                 });
             }

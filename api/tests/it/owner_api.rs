@@ -1186,10 +1186,62 @@ fn uploaded_files(backend: Backend) {
     assert_eq!(list(&editor).as_array().unwrap().len(), 1);
 }
 
+/// Issue 42, item 4: a navigation link's own title is what the page shows.
+fn navigation_titles(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let admin = token(&server, "loam-lantern", "admin");
+    let home = || request(server.port, "GET", LOAM, "/", &[], "").body;
+    // The fixture's own titles ("Welcome" for home, "Visit the shop" in the footer).
+    let page = home();
+    assert!(
+        page.contains(r#"<a href="/" aria-current="page">Welcome</a>"#)
+            && page.contains(r#"<a href="/about">Visit the shop</a>"#),
+        "{page}"
+    );
+    let layout = call(
+        &server,
+        LOAM,
+        &admin,
+        "GET",
+        "/api/commondata/GetSiteLayout",
+        &Value::Null,
+    )
+    .json();
+    let shop = layout["layout"][0]["links"][1]["collectionId"].clone();
+    let r = call(
+        &server,
+        LOAM,
+        &admin,
+        "POST",
+        "/api/widget/UpdateNavigation",
+        &json!({"fieldName": "mainNav", "navigation": {"items": [
+            {"collectionId": shop, "title": "Shop all"},
+        ]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let page = home();
+    assert!(page.contains(r#"<a href="/shop">Shop all</a>"#), "{page}");
+    // Without a title, the collection's navigation title.
+    call(
+        &server,
+        LOAM,
+        &admin,
+        "POST",
+        "/api/widget/UpdateNavigation",
+        &json!({"fieldName": "mainNav", "navigation": {"items": [{"collectionId": shop}]}}),
+    );
+    let page = home();
+    assert!(
+        page.contains(r#"<a href="/shop">Shop</a>"#) && !page.contains("Shop all"),
+        "{page}"
+    );
+}
+
 on_both_backends!(
     tokens_and_roles,
     store_creation,
     layout_and_settings,
     content_listings_and_templates,
-    uploaded_files
+    uploaded_files,
+    navigation_titles
 );
