@@ -194,6 +194,22 @@ fn item_node(
             structured.insert("onSale".into(), json!(first.on_sale));
         }
         structured.insert("variants".into(), Value::Array(variants));
+        // The options a shopper picks: the stored order when given, else every attribute
+        // name of the variants in the order they first appear (an item saved through the
+        // owner API or imported without it still shows its pickers).
+        if !structured.contains_key("variantOptionOrdering") {
+            let mut names: Vec<&str> = Vec::new();
+            for v in &item.variants {
+                for name in v.attributes.keys() {
+                    if !names.contains(&name.as_str()) {
+                        names.push(name);
+                    }
+                }
+            }
+            if !names.is_empty() {
+                structured.insert("variantOptionOrdering".into(), json!(names));
+            }
+        }
     }
     if !structured.is_empty() {
         o.insert("structuredContent".into(), Value::Object(structured));

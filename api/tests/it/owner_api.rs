@@ -4,7 +4,7 @@
 //! messages, the layout and navigation, header and footer, commerce preferences and
 //! languages; and each change served by the next page.
 
-use crate::support::{Backend, Response, Server, folder_upload, poll_until, request};
+use crate::support::{Backend, Response, Server, Visitor, folder_upload, poll_until, request};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
@@ -1186,6 +1186,107 @@ fn uploaded_files(backend: Backend) {
     assert_eq!(list(&editor).as_array().unwrap().len(), 1);
 }
 
+/// The store collection's items path on loam-lantern.
+fn shop_items(server: &Server) -> String {
+    let admin = token(server, "loam-lantern", "admin");
+    let list = call(
+        server,
+        LOAM,
+        &admin,
+        "GET",
+        "/api/owner/collections",
+        &Value::Null,
+    )
+    .json();
+    let shop = list["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["urlId"] == "shop")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    format!("/api/owner/collections/{shop}/items")
+}
+
+/// Issue 42, item 2: a product made of the documented body alone, in the import file's
+/// words, can be bought: its page has the size picker and Add To Cart takes a size.
+fn product_from_the_documented_body(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let manager = token(&server, "loam-lantern", "store-manager");
+    let items = shop_items(&server);
+    let post = |body: Value| call(&server, LOAM, &manager, "POST", &items, &body);
+
+    // The import file's names: no recordType, productType, currency or ordering.
+    let r = post(
+        json!({"urlId": "oat-throw", "title": "Oat Throw", "variants": [
+            {"sku": "OT-S", "attributes": {"Size": "Small"}, "price": "24.00", "stock": 3},
+            {"sku": "OT-L", "attributes": {"Size": "Large"}, "price": "38.50", "salePrice": "30.00",
+             "onSale": true, "stock": 0},
+        ]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let stored = r.json();
+    assert_eq!(
+        (stored["recordType"].clone(), stored["productType"].clone()),
+        (json!(11), json!(1))
+    );
+    let v = &stored["variants"];
+    assert_eq!(
+        (
+            v[0]["priceMinor"].clone(),
+            v[0]["qtyInStock"].clone(),
+            v[0]["currency"].clone()
+        ),
+        (json!(2400), json!(3), json!("EUR"))
+    );
+    assert_eq!(
+        (v[1]["priceMinor"].clone(), v[1]["salePriceMinor"].clone()),
+        (json!(3850), json!(3000))
+    );
+    let page = request(server.port, "GET", LOAM, "/shop/oat-throw", &[], "");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(r#"data-variant-option-name="Size""#)
+            && page.body.contains(r#"value="Small""#)
+            && page.body.contains(r#"value="Large""#),
+        "the size picker: {}",
+        page.body
+    );
+
+    // Add To Cart with the chosen size takes the variant.
+    let id = stored["id"].as_str().unwrap();
+    let mut buyer = Visitor::arrive(&server, LOAM, "10.9.0.1");
+    let entries = "/api/commerce/shopping-cart/entries";
+    let r = buyer.post(entries, json!({"itemId": id, "quantity": 1}));
+    assert_eq!(r.message(), "Please select the Size option.");
+    let r = buyer.post(entries, json!({"itemId": id, "sku": "OT-S", "quantity": 1}));
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // The stored names still work as aliases; one of each pair per variant.
+    let r = post(
+        json!({"urlId": "old-names", "title": "Old Names", "recordType": 11,
+        "productType": 1, "variants": [{"sku": "ON-1", "currency": "EUR", "priceMinor": 100,
+        "qtyInStock": 2}]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = post(json!({"urlId": "both", "title": "Both", "variants": [
+        {"sku": "B-1", "price": "1.00", "priceMinor": 100, "stock": 1, "qtyInStock": 1},
+        {"sku": "B-2", "price": "1.005", "stock": -1},
+    ]}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["errors"],
+        json!({
+            "variants[0].price": "Send price or priceMinor, not both.",
+            "variants[0].stock": "Send stock or qtyInStock, not both.",
+            "variants[1].price": "A price is a decimal like \"12.50\" in the store's currency.",
+            "variants[1].stock": "Stock is a whole number from 0.",
+        })
+    );
+}
+
 /// Issue 42, item 4: a navigation link's own title is what the page shows.
 fn navigation_titles(backend: Backend) {
     let server = Server::start(backend, &[]);
@@ -1243,5 +1344,6 @@ on_both_backends!(
     layout_and_settings,
     content_listings_and_templates,
     uploaded_files,
-    navigation_titles
+    navigation_titles,
+    product_from_the_documented_body
 );

@@ -7850,7 +7850,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An item of the import format: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType`, and for a product `productType` (1-4) and `variants` (`sku`, `priceMinor`, `currency`, `qtyInStock` …). `id` and `collectionId` are ignored. */
+        /** @description An item of the import format, in its words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType` (default 11, a store item, in a store; 1 elsewhere), and for a product `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: the page's pickers), `price: "12.50"`, `salePrice`, `onSale`, `stock`, `unlimited`, `currency` (default the store's), `weightGrams`). The stored names `priceMinor`, `salePriceMinor` and `qtyInStock` are read as aliases. `id` and `collectionId` are ignored. */
         requestBody: {
             content: {
                 "application/json": Record<string, unknown>;
