@@ -1338,12 +1338,102 @@ fn navigation_titles(backend: Backend) {
     );
 }
 
+/// Issue 42, item 15: `PATCH` changes what it names (JSON Merge Patch), checks the merged
+/// item as `PUT` does, for the same roles.
+fn items_patched(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let manager = token(&server, "loam-lantern", "store-manager");
+    let editor = token(&server, "loam-lantern", "editor");
+    let items = shop_items(&server);
+    let r = call(
+        &server,
+        LOAM,
+        &manager,
+        "POST",
+        &items,
+        &json!({"urlId": "patch-bowl", "title": "Patch Bowl", "tags": ["clay"],
+            "structuredContent": {"note": "a", "keep": "b"},
+            "variants": [{"sku": "PB-1", "price": "24.00", "stock": 3}]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/owner/items/{id}");
+    let patch = |t: &str, body: Value| call(&server, LOAM, t, "PATCH", &path, &body);
+
+    let r = patch(&manager, json!({"title": "Tenmoku Bowl"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let item = r.json();
+    assert_eq!(item["title"], "Tenmoku Bowl");
+    assert_eq!(item["urlId"], "patch-bowl");
+    assert_eq!(item["tags"], json!(["clay"]));
+    assert_eq!(item["variants"][0]["qtyInStock"], 3);
+    assert_eq!(item["variants"][0]["priceMinor"], 2400);
+    let page = request(server.port, "GET", LOAM, "/shop/patch-bowl", &[], "").body;
+    assert!(page.contains("Tenmoku Bowl"), "served at once");
+
+    // Objects merge key by key, null removes, arrays are replaced whole.
+    let r = patch(
+        &manager,
+        json!({"structuredContent": {"note": null}, "tags": null,
+            "variants": [{"sku": "PB-2", "price": "30.00", "stock": 1}]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let item = r.json();
+    assert_eq!(item["structuredContent"], json!({"keep": "b"}));
+    assert_eq!(item["tags"], json!([]));
+    assert_eq!(item["variants"].as_array().unwrap().len(), 1);
+    assert_eq!(item["variants"][0]["sku"], "PB-2");
+    assert_eq!(item["title"], "Tenmoku Bowl");
+
+    // The merged item is checked as PUT checks it; nothing is stored.
+    let r = patch(&manager, json!({"title": " ", "variants": []}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["errors"],
+        json!({"title": "Please enter a title.", "variants": "A product needs at least one variant."})
+    );
+    let r = patch(&manager, json!({"urlId": null}));
+    assert_eq!(r.status, 400, "{}", r.body);
+    // The same roles as PUT: the store is not the editor's; another site's token is not.
+    assert_eq!(patch(&editor, json!({"title": "x"})).status, 403);
+    assert_eq!(patch("", json!({"title": "x"})).status, 401);
+    let harbor = token(&server, "harbor-lane", "admin");
+    assert_eq!(
+        call(
+            &server,
+            HARBOR,
+            &harbor,
+            "PATCH",
+            &path,
+            &json!({"title": "x"})
+        )
+        .status,
+        404
+    );
+    let page = request(server.port, "GET", LOAM, "/shop/patch-bowl", &[], "").body;
+    assert!(page.contains("Tenmoku Bowl") && !page.contains(">x<"));
+
+    // PUT still replaces, in the import file's words as well.
+    let r = call(
+        &server,
+        LOAM,
+        &manager,
+        "PUT",
+        &path,
+        &json!({"urlId": "patch-bowl", "title": "Put Bowl",
+            "variants": [{"sku": "PB-3", "price": "5.00"}]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["variants"][0]["priceMinor"], 500);
+}
+
 on_both_backends!(
     tokens_and_roles,
     store_creation,
     layout_and_settings,
     content_listings_and_templates,
     uploaded_files,
+    product_from_the_documented_body,
     navigation_titles,
-    product_from_the_documented_body
+    items_patched
 );

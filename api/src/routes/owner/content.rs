@@ -6,6 +6,7 @@
 //! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items}` |
 //! | `POST /api/owner/collections/{id}/items` | content (store for a store), write | an item | 201 the item |
 //! | `PUT /api/owner/items/{id}` | as its collection, write | an item | the item |
+//! | `PATCH /api/owner/items/{id}` | as its collection, write | a JSON Merge Patch of the item | the item |
 //! | `DELETE /api/owner/items/{id}` | as its collection, write | | `{deleted: id}` |
 //! | `PUT /api/owner/items/{id}/stock` | store, write | `{sku, quantity?, unlimited?}` | `{sku, quantity, unlimited}` |
 //!
@@ -22,7 +23,9 @@
 //! item of another collection with `productType` or `variants` is refused, so a role
 //! without the store area (the editor) cannot put anything on sale.
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
-//! collection. The item's collection is the path's; an update keeps it.
+//! collection. The item's collection is the path's; an update keeps it. `PATCH` changes
+//! only what its body names (RFC 7396: a key set to null is removed, an array such as
+//! `variants` is replaced whole) and checks the merged item as `PUT` checks its body.
 
 use std::sync::Arc;
 
@@ -80,7 +83,7 @@ pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(collections))
         .routes(routes!(items, create_item))
-        .routes(routes!(update_item, delete_item))
+        .routes(routes!(update_item, patch_item, delete_item))
         .routes(routes!(set_stock))
 }
 
@@ -436,6 +439,51 @@ async fn update_item(
     // The body is read once the role may write to the item's collection.
     let body = read_json(body, MAX_JSON_BODY).await?;
     save_item(&store, &owner, &site, &c, &old, body).await
+}
+
+/// `PATCH /api/owner/items/{id}`: changes what the body names of an item (JSON Merge Patch).
+#[utoipa::path(patch, path = "/api/owner/items/{id}", tag = OWNER,
+    params(("id" = String, Path, description = "The item's id.")),
+    request_body(content = Object, content_type = "application/merge-patch+json",
+        description = "A JSON Merge Patch (RFC 7396) of the item as `GET` answers it: the \
+        keys it names are set, a key set to null is removed (its default comes back), an \
+        object is merged key by key and an array (`variants`, `tags` …) is replaced whole; \
+        the keys it leaves out keep their values. A variant may use the import format's \
+        words (`price`, `salePrice`, `stock`). The merged item is checked as `PUT` checks \
+        its body; `id` and `collectionId` are ignored."),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
+async fn patch_item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Json<Item>, ApiError> {
+    let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
+    // The body is read once the role may write to the item's collection.
+    let patch: Value = read_json(body, MAX_JSON_BODY).await?;
+    let mut merged = serde_json::to_value(&old).map_err(|_| ApiError::bad_request(NOT_AN_ITEM))?;
+    merge_patch(&mut merged, &patch);
+    save_item(&store, &owner, &site, &c, &old, merged).await
+}
+
+/// RFC 7396 §2: `patch` applied to `target`.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(t) = target else { return };
+    for (key, value) in patch {
+        if value.is_null() {
+            t.remove(key);
+        } else {
+            merge_patch(t.entry(key.clone()).or_insert(Value::Null), value);
+        }
+    }
 }
 
 /// `body` as the new state of `old` (an item of `c`), checked and stored.
