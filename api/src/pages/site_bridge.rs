@@ -375,8 +375,19 @@ pub fn site_content(
         homepage,
         merchandising: merchandising(site),
         locale,
+        header: header_footer_node(&site.header_footer.header),
+        footer: header_footer_node(&site.header_footer.footer),
         nav_cache: Default::default(),
         fragments: Default::default(),
+    }
+}
+
+/// The owner's header or footer object as the page context's `header` / `footer` (none
+/// when unset or empty).
+fn header_footer_node(v: &Value) -> Node {
+    match v {
+        Value::Object(o) if !o.is_empty() => Node::from_json(v),
+        _ => Node::Null,
     }
 }
 

@@ -1427,6 +1427,47 @@ fn items_patched(backend: Backend) {
     assert_eq!(r.json()["variants"][0]["priceMinor"], 500);
 }
 
+/// Issue 42, item 3: the header and footer settings reach the page: the fixture's footer
+/// text in the footer region's `{.section footer}`, `header`/`footer` in `?format=json`, and
+/// what `PUT /api/site-header-footer` saves on the next page.
+fn header_footer_reach_the_page(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let admin = token(&server, "loam-lantern", "admin");
+    let page = |path: &str| request(server.port, "GET", LOAM, path, &[], "");
+    let home = page("/").body;
+    assert!(
+        home.contains(
+            r#"<p class="footer-note">Loam & Lantern · Lindengracht 7, Amsterdam · open Wednesday to Sunday</p>"#
+        ),
+        "{home}"
+    );
+    let context = page("/?format=json").json();
+    assert_eq!(context["header"]["layout"], "brand-left");
+    assert_eq!(
+        context["footer"]["text"],
+        "Loam & Lantern · Lindengracht 7, Amsterdam · open Wednesday to Sunday"
+    );
+    let r = call(
+        &server,
+        LOAM,
+        &admin,
+        "PUT",
+        "/api/site-header-footer",
+        &json!({"header": {"layout": "centered"}, "footer": {"text": "Made in Loam"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let home = page("/").body;
+    assert!(
+        home.contains(r#"<p class="footer-note">Made in Loam</p>"#)
+            && !home.contains("Lindengracht 7, Amsterdam · open"),
+        "served at once: {home}"
+    );
+    assert_eq!(
+        page("/?format=json").json()["header"],
+        json!({"layout": "centered"})
+    );
+}
+
 on_both_backends!(
     tokens_and_roles,
     store_creation,
@@ -1435,5 +1476,6 @@ on_both_backends!(
     uploaded_files,
     product_from_the_documented_body,
     navigation_titles,
-    items_patched
+    items_patched,
+    header_footer_reach_the_page
 );
