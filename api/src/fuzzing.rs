@@ -147,7 +147,7 @@ pub const PARSERS: &[Parser] = &[
     }),
     ("owner_item", |b| {
         if let Ok(v) = parse::<Value>(b) {
-            let _ = crate::routes::owner::content::parse_item(v);
+            let _ = crate::routes::owner::content::parse_item(v, true, "USD");
         }
     }),
     (

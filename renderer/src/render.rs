@@ -481,6 +481,12 @@ pub fn page_context(
     if !matches!(site.merchandising, Node::Null) {
         entries.push(("productMerchandisingContext", site.merchandising.clone()));
     }
+    // The owner's header and footer settings (`PUT /api/site-header-footer`).
+    for (key, node) in [("header", &site.header), ("footer", &site.footer)] {
+        if !matches!(node, Node::Null) {
+            entries.push((key, node.clone()));
+        }
+    }
     match route {
         Route::Collection { index, query } => {
             let c = &site.collections[*index];

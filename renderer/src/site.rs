@@ -198,6 +198,8 @@ impl Collection {
 pub enum NavLink {
     Collection {
         index: usize,
+        /// The link's own title: the collection's `navigationTitle` in this link.
+        title: Option<String>,
         children: Vec<NavLink>,
     },
     External {
@@ -224,6 +226,10 @@ pub struct SiteContent {
     pub merchandising: Node,
     /// The site's locale (`website.language`), e.g. `en-US`.
     pub locale: String,
+    /// The owner's header and footer settings (`header`, `footer` of the page context;
+    /// `Null` when the site has none).
+    pub header: Node,
+    pub footer: Node,
     /// The data of navigation tags already built for this content.
     pub nav_cache: NavCache,
     /// What navigation and category blocks printed over [`NavCache`]'s data.
@@ -434,7 +440,8 @@ impl SiteContent {
     /// Builds site content from one JSON document:
     /// `{ "website": {...}, "websiteSettings": {...}, "collections": [ {..., "items": [...],
     /// "collections": ["child-urlId", ...]} ], "navigations": { "main": [ "urlId" | {"title",
-    /// "url", "newWindow"} | {"collection": "urlId", "children": [...]} ] }, "blockFields":
+    /// "url", "newWindow"} | {"collection": "urlId", "title"?, "children": [...]} ] }, "header": {...},
+    /// "footer": {...}, "blockFields":
     /// { "id": "<html>" } }`. Missing parts default to empty; the homepage is the collection
     /// with `"homepage": true`, else the first. A collection's `"lock": "<password hash>"`
     /// becomes [`Collection::lock`] (and `passwordProtected: true` on its node).
@@ -553,6 +560,8 @@ impl SiteContent {
                 .get("productMerchandisingContext")
                 .map_or(Node::Null, Node::from_json),
             locale,
+            header: doc.get("header").map_or(Node::Null, Node::from_json),
+            footer: doc.get("footer").map_or(Node::Null, Node::from_json),
             nav_cache: NavCache::default(),
             fragments: Fragments::default(),
         })
@@ -563,6 +572,7 @@ fn nav_link(v: &Value, index_of: &impl Fn(&str) -> Option<usize>) -> Result<NavL
     match v {
         Value::String(id) => Ok(NavLink::Collection {
             index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+            title: None,
             children: Vec::new(),
         }),
         Value::Object(o) if o.contains_key("collection") => {
@@ -579,6 +589,7 @@ fn nav_link(v: &Value, index_of: &impl Fn(&str) -> Option<usize>) -> Result<NavL
                 .unwrap_or_default();
             Ok(NavLink::Collection {
                 index: index_of(id).ok_or(format!("unknown collection {id}"))?,
+                title: o.get("title").and_then(Value::as_str).map(str::to_owned),
                 children,
             })
         }

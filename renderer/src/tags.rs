@@ -97,6 +97,21 @@ fn render_with<'a>(ctx: &mut Ctx<'a>, tag: &'a HostTag, data: Node, fragments: O
     }
 }
 
+/// A collection's node as a navigation link shows it: with the link's own title, when it
+/// has one, as its `navigationTitle`.
+fn titled(node: Node, title: &Option<String>) -> Node {
+    let (Some(title), Some(o)) = (title, node.as_object()) else {
+        return node;
+    };
+    let mut entries: Vec<(Arc<str>, Node)> =
+        o.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    match entries.iter_mut().find(|(k, _)| &**k == "navigationTitle") {
+        Some((_, v)) => *v = Node::from(title.as_str()),
+        None => entries.push(("navigationTitle".into(), Node::from(title.as_str()))),
+    }
+    Node::object(entries)
+}
+
 impl Tags<'_> {
     fn active_chain(&self) -> Vec<usize> {
         let mut chain = Vec::new();
@@ -115,7 +130,11 @@ impl Tags<'_> {
         links
             .iter()
             .filter_map(|link| match link {
-                NavLink::Collection { index, children } => {
+                NavLink::Collection {
+                    index,
+                    title,
+                    children,
+                } => {
                     let c: &Collection = self.site.collections.get(*index)?;
                     if matches!(c.node.pointer(&["enabled"]), Some(Node::Bool(false))) {
                         return None;
@@ -125,6 +144,7 @@ impl Tags<'_> {
                             .iter()
                             .map(|&i| NavLink::Collection {
                                 index: i,
+                                title: None,
                                 children: Vec::new(),
                             })
                             .collect()
@@ -134,7 +154,10 @@ impl Tags<'_> {
                     let is_active = active.first() == Some(index);
                     let folder_active = active.iter().skip(1).any(|a| a == index);
                     Some(scope(vec![
-                        ("collection", self.site.visible_node(*index, self.unlocked)),
+                        (
+                            "collection",
+                            titled(self.site.visible_node(*index, self.unlocked), title),
+                        ),
                         ("active", Node::Bool(is_active)),
                         ("folderActive", Node::Bool(folder_active)),
                         ("items", Node::array(self.nav_items(&kids, active))),
@@ -212,6 +235,7 @@ impl Tags<'_> {
                 .iter()
                 .map(|&i| NavLink::Collection {
                     index: i,
+                    title: None,
                     children: Vec::new(),
                 })
                 .collect(),

@@ -33,7 +33,8 @@
 //! or index, its child collections. The importer hashes it with Argon2id and stores only the
 //! hash (a PHC string); the plain text never reaches the database.
 //!
-//! An item: `{ id?, urlId, title, recordType? (default 1), body?, excerpt?, productType?,
+//! An item: `{ id?, urlId, title, recordType? (default 11, a store item, in a store
+//! collection (type 13); 1 elsewhere), body?, excerpt?, productType? (default 1 for a store item),
 //! starred?, author?, publishOn?, addedOn?, startDate?, endDate? (epoch ms, `YYYY-MM-DD` or
 //! RFC 3339), categories?, tags?, structuredContent?, data?, variants?: [Variant],
 //! download? }`. `download` (digital products only) is the path, relative to DIR, of the file
@@ -221,8 +222,9 @@ struct ItemFile {
     id: Option<String>,
     url_id: String,
     title: String,
-    #[serde(default = "one")]
-    record_type: i64,
+    /// 11 (a store item) in a store collection, 1 elsewhere, when absent.
+    #[serde(default)]
+    record_type: Option<i64>,
     #[serde(default)]
     body: String,
     #[serde(default)]
@@ -253,10 +255,6 @@ struct ItemFile {
     variants: Vec<VariantFile>,
     #[serde(default)]
     download: Option<String>,
-}
-
-fn one() -> i64 {
-    1
 }
 
 #[derive(Deserialize)]
@@ -550,6 +548,7 @@ fn convert_items(
     file: &str,
     items: Vec<ItemFile>,
     currency: &str,
+    store: bool,
 ) -> Result<(Vec<Item>, Vec<Option<DigitalFile>>), ImportError> {
     let mut seen = HashSet::new();
     let mut out = Vec::with_capacity(items.len());
@@ -569,6 +568,7 @@ fn convert_items(
                 .transpose()
                 .map_err(|r| err(file, at(field), r))
         };
+        let record_type = it.record_type.unwrap_or(if store { 11 } else { 1 });
         let mut skus = HashSet::new();
         let mut variants = Vec::new();
         for (j, v) in it.variants.into_iter().enumerate() {
@@ -608,7 +608,7 @@ fn convert_items(
                 weight_grams: v.weight_grams,
             });
         }
-        if it.record_type == 11 && variants.is_empty() {
+        if record_type == 11 && variants.is_empty() {
             return Err(err(
                 file,
                 at("variants"),
@@ -618,7 +618,7 @@ fn convert_items(
         let publish = when(&it.publish_on, "publishOn")?;
         let product_type = it
             .product_type
-            .or(if it.record_type == 11 { Some(1) } else { None });
+            .or(if record_type == 11 { Some(1) } else { None });
         downloads.push(match &it.download {
             None => None,
             Some(_) if product_type != Some(crate::commerce::product_type::DIGITAL) => {
@@ -637,7 +637,7 @@ fn convert_items(
             title: it.title,
             body: it.body,
             excerpt: it.excerpt,
-            record_type: it.record_type,
+            record_type,
             product_type,
             starred: it.starred,
             author: it.author,
@@ -766,7 +766,13 @@ pub(crate) fn parse_dir(dir: &Path, progress: &mut dyn FnMut(&str)) -> Result<Pa
                     format!("urlId {url_id:?} is used by another collection"),
                 ));
             }
-            let (items, downloads) = convert_items(dir, &rel, cf.items, &currency)?;
+            let (items, downloads) = convert_items(
+                dir,
+                &rel,
+                cf.items,
+                &currency,
+                cf.kind == crate::store_setup::PRODUCTS_TYPE,
+            )?;
             let password_hash = match &cf.password {
                 None => None,
                 Some(p) if p.trim().is_empty() => {

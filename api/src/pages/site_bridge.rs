@@ -194,6 +194,22 @@ fn item_node(
             structured.insert("onSale".into(), json!(first.on_sale));
         }
         structured.insert("variants".into(), Value::Array(variants));
+        // The options a shopper picks: the stored order when given, else every attribute
+        // name of the variants in the order they first appear (an item saved through the
+        // owner API or imported without it still shows its pickers).
+        if !structured.contains_key("variantOptionOrdering") {
+            let mut names: Vec<&str> = Vec::new();
+            for v in &item.variants {
+                for name in v.attributes.keys() {
+                    if !names.contains(&name.as_str()) {
+                        names.push(name);
+                    }
+                }
+            }
+            if !names.is_empty() {
+                structured.insert("variantOptionOrdering".into(), json!(names));
+            }
+        }
     }
     if !structured.is_empty() {
         o.insert("structuredContent".into(), Value::Object(structured));
@@ -359,8 +375,19 @@ pub fn site_content(
         homepage,
         merchandising: merchandising(site),
         locale,
+        header: header_footer_node(&site.header_footer.header),
+        footer: header_footer_node(&site.header_footer.footer),
         nav_cache: Default::default(),
         fragments: Default::default(),
+    }
+}
+
+/// The owner's header or footer object as the page context's `header` / `footer` (none
+/// when unset or empty).
+fn header_footer_node(v: &Value) -> Node {
+    match v {
+        Value::Object(o) if !o.is_empty() => Node::from_json(v),
+        _ => Node::Null,
     }
 }
 
@@ -380,6 +407,12 @@ fn nav_links(links: &Value, by_id: &impl Fn(&str) -> Option<usize>) -> Vec<NavLi
                     .unwrap_or_default();
                 return Some(NavLink::Collection {
                     index: by_id(id)?,
+                    title: l
+                        .get("title")
+                        .and_then(Value::as_str)
+                        .map(str::trim)
+                        .filter(|t| !t.is_empty())
+                        .map(str::to_owned),
                     children,
                 });
             }

@@ -4,7 +4,7 @@
 //! messages, the layout and navigation, header and footer, commerce preferences and
 //! languages; and each change served by the next page.
 
-use crate::support::{Backend, Response, Server, folder_upload, poll_until, request};
+use crate::support::{Backend, Response, Server, Visitor, folder_upload, poll_until, request};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
@@ -1186,10 +1186,296 @@ fn uploaded_files(backend: Backend) {
     assert_eq!(list(&editor).as_array().unwrap().len(), 1);
 }
 
+/// The store collection's items path on loam-lantern.
+fn shop_items(server: &Server) -> String {
+    let admin = token(server, "loam-lantern", "admin");
+    let list = call(
+        server,
+        LOAM,
+        &admin,
+        "GET",
+        "/api/owner/collections",
+        &Value::Null,
+    )
+    .json();
+    let shop = list["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["urlId"] == "shop")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    format!("/api/owner/collections/{shop}/items")
+}
+
+/// Issue 42, item 2: a product made of the documented body alone, in the import file's
+/// words, can be bought: its page has the size picker and Add To Cart takes a size.
+fn product_from_the_documented_body(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let manager = token(&server, "loam-lantern", "store-manager");
+    let items = shop_items(&server);
+    let post = |body: Value| call(&server, LOAM, &manager, "POST", &items, &body);
+
+    // The import file's names: no recordType, productType, currency or ordering.
+    let r = post(
+        json!({"urlId": "oat-throw", "title": "Oat Throw", "variants": [
+            {"sku": "OT-S", "attributes": {"Size": "Small"}, "price": "24.00", "stock": 3},
+            {"sku": "OT-L", "attributes": {"Size": "Large"}, "price": "38.50", "salePrice": "30.00",
+             "onSale": true, "stock": 0},
+        ]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let stored = r.json();
+    assert_eq!(
+        (stored["recordType"].clone(), stored["productType"].clone()),
+        (json!(11), json!(1))
+    );
+    let v = &stored["variants"];
+    assert_eq!(
+        (
+            v[0]["priceMinor"].clone(),
+            v[0]["qtyInStock"].clone(),
+            v[0]["currency"].clone()
+        ),
+        (json!(2400), json!(3), json!("EUR"))
+    );
+    assert_eq!(
+        (v[1]["priceMinor"].clone(), v[1]["salePriceMinor"].clone()),
+        (json!(3850), json!(3000))
+    );
+    let page = request(server.port, "GET", LOAM, "/shop/oat-throw", &[], "");
+    assert_eq!(page.status, 200);
+    assert!(
+        page.body.contains(r#"data-variant-option-name="Size""#)
+            && page.body.contains(r#"value="Small""#)
+            && page.body.contains(r#"value="Large""#),
+        "the size picker: {}",
+        page.body
+    );
+
+    // Add To Cart with the chosen size takes the variant.
+    let id = stored["id"].as_str().unwrap();
+    let mut buyer = Visitor::arrive(&server, LOAM, "10.9.0.1");
+    let entries = "/api/commerce/shopping-cart/entries";
+    let r = buyer.post(entries, json!({"itemId": id, "quantity": 1}));
+    assert_eq!(r.message(), "Please select the Size option.");
+    let r = buyer.post(entries, json!({"itemId": id, "sku": "OT-S", "quantity": 1}));
+    assert_eq!(r.status, 200, "{}", r.body);
+
+    // The stored names still work as aliases; one of each pair per variant.
+    let r = post(
+        json!({"urlId": "old-names", "title": "Old Names", "recordType": 11,
+        "productType": 1, "variants": [{"sku": "ON-1", "currency": "EUR", "priceMinor": 100,
+        "qtyInStock": 2}]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let r = post(json!({"urlId": "both", "title": "Both", "variants": [
+        {"sku": "B-1", "price": "1.00", "priceMinor": 100, "stock": 1, "qtyInStock": 1},
+        {"sku": "B-2", "price": "1.005", "stock": -1},
+    ]}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["errors"],
+        json!({
+            "variants[0].price": "Send price or priceMinor, not both.",
+            "variants[0].stock": "Send stock or qtyInStock, not both.",
+            "variants[1].price": "A price is a decimal like \"12.50\" in the store's currency.",
+            "variants[1].stock": "Stock is a whole number from 0.",
+        })
+    );
+}
+
+/// Issue 42, item 4: a navigation link's own title is what the page shows.
+fn navigation_titles(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let admin = token(&server, "loam-lantern", "admin");
+    let home = || request(server.port, "GET", LOAM, "/", &[], "").body;
+    // The fixture's own titles ("Welcome" for home, "Visit the shop" in the footer).
+    let page = home();
+    assert!(
+        page.contains(r#"<a href="/" aria-current="page">Welcome</a>"#)
+            && page.contains(r#"<a href="/about">Visit the shop</a>"#),
+        "{page}"
+    );
+    let layout = call(
+        &server,
+        LOAM,
+        &admin,
+        "GET",
+        "/api/commondata/GetSiteLayout",
+        &Value::Null,
+    )
+    .json();
+    let shop = layout["layout"][0]["links"][1]["collectionId"].clone();
+    let r = call(
+        &server,
+        LOAM,
+        &admin,
+        "POST",
+        "/api/widget/UpdateNavigation",
+        &json!({"fieldName": "mainNav", "navigation": {"items": [
+            {"collectionId": shop, "title": "Shop all"},
+        ]}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let page = home();
+    assert!(page.contains(r#"<a href="/shop">Shop all</a>"#), "{page}");
+    // Without a title, the collection's navigation title.
+    call(
+        &server,
+        LOAM,
+        &admin,
+        "POST",
+        "/api/widget/UpdateNavigation",
+        &json!({"fieldName": "mainNav", "navigation": {"items": [{"collectionId": shop}]}}),
+    );
+    let page = home();
+    assert!(
+        page.contains(r#"<a href="/shop">Shop</a>"#) && !page.contains("Shop all"),
+        "{page}"
+    );
+}
+
+/// Issue 42, item 15: `PATCH` changes what it names (JSON Merge Patch), checks the merged
+/// item as `PUT` does, for the same roles.
+fn items_patched(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let manager = token(&server, "loam-lantern", "store-manager");
+    let editor = token(&server, "loam-lantern", "editor");
+    let items = shop_items(&server);
+    let r = call(
+        &server,
+        LOAM,
+        &manager,
+        "POST",
+        &items,
+        &json!({"urlId": "patch-bowl", "title": "Patch Bowl", "tags": ["clay"],
+            "structuredContent": {"note": "a", "keep": "b"},
+            "variants": [{"sku": "PB-1", "price": "24.00", "stock": 3}]}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/owner/items/{id}");
+    let patch = |t: &str, body: Value| call(&server, LOAM, t, "PATCH", &path, &body);
+
+    let r = patch(&manager, json!({"title": "Tenmoku Bowl"}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let item = r.json();
+    assert_eq!(item["title"], "Tenmoku Bowl");
+    assert_eq!(item["urlId"], "patch-bowl");
+    assert_eq!(item["tags"], json!(["clay"]));
+    assert_eq!(item["variants"][0]["qtyInStock"], 3);
+    assert_eq!(item["variants"][0]["priceMinor"], 2400);
+    let page = request(server.port, "GET", LOAM, "/shop/patch-bowl", &[], "").body;
+    assert!(page.contains("Tenmoku Bowl"), "served at once");
+
+    // Objects merge key by key, null removes, arrays are replaced whole.
+    let r = patch(
+        &manager,
+        json!({"structuredContent": {"note": null}, "tags": null,
+            "variants": [{"sku": "PB-2", "price": "30.00", "stock": 1}]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let item = r.json();
+    assert_eq!(item["structuredContent"], json!({"keep": "b"}));
+    assert_eq!(item["tags"], json!([]));
+    assert_eq!(item["variants"].as_array().unwrap().len(), 1);
+    assert_eq!(item["variants"][0]["sku"], "PB-2");
+    assert_eq!(item["title"], "Tenmoku Bowl");
+
+    // The merged item is checked as PUT checks it; nothing is stored.
+    let r = patch(&manager, json!({"title": " ", "variants": []}));
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["errors"],
+        json!({"title": "Please enter a title.", "variants": "A product needs at least one variant."})
+    );
+    let r = patch(&manager, json!({"urlId": null}));
+    assert_eq!(r.status, 400, "{}", r.body);
+    // The same roles as PUT: the store is not the editor's; another site's token is not.
+    assert_eq!(patch(&editor, json!({"title": "x"})).status, 403);
+    assert_eq!(patch("", json!({"title": "x"})).status, 401);
+    let harbor = token(&server, "harbor-lane", "admin");
+    assert_eq!(
+        call(
+            &server,
+            HARBOR,
+            &harbor,
+            "PATCH",
+            &path,
+            &json!({"title": "x"})
+        )
+        .status,
+        404
+    );
+    let page = request(server.port, "GET", LOAM, "/shop/patch-bowl", &[], "").body;
+    assert!(page.contains("Tenmoku Bowl") && !page.contains(">x<"));
+
+    // PUT still replaces, in the import file's words as well.
+    let r = call(
+        &server,
+        LOAM,
+        &manager,
+        "PUT",
+        &path,
+        &json!({"urlId": "patch-bowl", "title": "Put Bowl",
+            "variants": [{"sku": "PB-3", "price": "5.00"}]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["variants"][0]["priceMinor"], 500);
+}
+
+/// Issue 42, item 3: the header and footer settings reach the page: the fixture's footer
+/// text in the footer region's `{.section footer}`, `header`/`footer` in `?format=json`, and
+/// what `PUT /api/site-header-footer` saves on the next page.
+fn header_footer_reach_the_page(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let admin = token(&server, "loam-lantern", "admin");
+    let page = |path: &str| request(server.port, "GET", LOAM, path, &[], "");
+    let home = page("/").body;
+    assert!(
+        home.contains(
+            r#"<p class="footer-note">Loam & Lantern · Lindengracht 7, Amsterdam · open Wednesday to Sunday</p>"#
+        ),
+        "{home}"
+    );
+    let context = page("/?format=json").json();
+    assert_eq!(context["header"]["layout"], "brand-left");
+    assert_eq!(
+        context["footer"]["text"],
+        "Loam & Lantern · Lindengracht 7, Amsterdam · open Wednesday to Sunday"
+    );
+    let r = call(
+        &server,
+        LOAM,
+        &admin,
+        "PUT",
+        "/api/site-header-footer",
+        &json!({"header": {"layout": "centered"}, "footer": {"text": "Made in Loam"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let home = page("/").body;
+    assert!(
+        home.contains(r#"<p class="footer-note">Made in Loam</p>"#)
+            && !home.contains("Lindengracht 7, Amsterdam · open"),
+        "served at once: {home}"
+    );
+    assert_eq!(
+        page("/?format=json").json()["header"],
+        json!({"layout": "centered"})
+    );
+}
+
 on_both_backends!(
     tokens_and_roles,
     store_creation,
     layout_and_settings,
     content_listings_and_templates,
-    uploaded_files
+    uploaded_files,
+    product_from_the_documented_body,
+    navigation_titles,
+    items_patched,
+    header_footer_reach_the_page
 );

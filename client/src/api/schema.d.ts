@@ -1145,7 +1145,8 @@ export interface paths {
         delete: operations["owner.delete_item"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Changes what the body names of an item (JSON Merge Patch). */
+        patch: operations["owner.patch_item"];
         trace?: never;
     };
     "/api/owner/items/{id}/stock": {
@@ -7857,7 +7858,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An item of the import format: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType`, and for a product `productType` (1-4) and `variants` (`sku`, `priceMinor`, `currency`, `qtyInStock` …). `id` and `collectionId` are ignored. */
+        /** @description An item of the import format, in its words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType` (default 11, a store item, in a store; 1 elsewhere), and for a product `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: the page's pickers), `price: "12.50"`, `salePrice`, `onSale`, `stock`, `unlimited`, `currency` (default the store's), `weightGrams`). The stored names `priceMinor`, `salePriceMinor` and `qtyInStock` are read as aliases. `id` and `collectionId` are ignored. */
         requestBody: {
             content: {
                 "application/json": Record<string, unknown>;
@@ -8034,6 +8035,90 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerDeleted"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch_item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The item's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the item as `GET` answers it: the keys it names are set, a key set to null is removed (its default comes back), an object is merged key by key and an array (`variants`, `tags` …) is replaced whole; the keys it leaves out keep their values. A variant may use the import format's words (`price`, `salePrice`, `stock`). The merged item is checked as `PUT` checks its body; `id` and `collectionId` are ignored. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description The item as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

@@ -6,18 +6,26 @@
 //! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items}` |
 //! | `POST /api/owner/collections/{id}/items` | content (store for a store), write | an item | 201 the item |
 //! | `PUT /api/owner/items/{id}` | as its collection, write | an item | the item |
+//! | `PATCH /api/owner/items/{id}` | as its collection, write | a JSON Merge Patch of the item | the item |
 //! | `DELETE /api/owner/items/{id}` | as its collection, write | | `{deleted: id}` |
 //! | `PUT /api/owner/items/{id}/stock` | store, write | `{sku, quantity?, unlimited?}` | `{sku, quantity, unlimited}` |
 //!
-//! An item is the import format's item (`urlId`, `title`, `body`, `excerpt`, `recordType`,
-//! `publishOn`, `tags`, `categories`, and for products `productType` and `variants` with
-//! `sku`, `priceMinor`, `currency`, `qtyInStock` …). A product needs a type (1-4) and at
-//! least one variant, each with a unique SKU, a price from 0 to
-//! [`MAX_PRICE_MINOR`] in the store's currency. Only a store collection holds products: an
+//! An item is the import format's item, in its words (`urlId`, `title`, `body`, `excerpt`,
+//! `recordType`, `publishOn`, `tags`, `categories`, and for products `productType` and
+//! `variants` with `sku`, `attributes`, `price: "12.50"`, `salePrice`, `onSale`, `stock`,
+//! `unlimited`, `currency`, `weightGrams`). `recordType` defaults to 11 (a store item) in a
+//! store and 1 elsewhere, `productType` to 1 (physical) in a store, a variant's currency to
+//! the store's. The stored names `priceMinor`, `salePriceMinor` (minor units) and
+//! `qtyInStock` are still read, as aliases (one of each pair per variant). A product needs a
+//! type (1-4) and at least one variant, each with a unique SKU, a price from 0 to
+//! [`MAX_PRICE_MINOR`] in the store's currency. The page's option pickers come from the
+//! variants' `attributes` (see `pages::site_bridge`). Only a store collection holds products: an
 //! item of another collection with `productType` or `variants` is refused, so a role
 //! without the store area (the editor) cannot put anything on sale.
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
-//! collection. The item's collection is the path's; an update keeps it.
+//! collection. The item's collection is the path's; an update keeps it. `PATCH` changes
+//! only what its body names (RFC 7396: a key set to null is removed, an array such as
+//! `variants` is replaced whole) and checks the merged item as `PUT` checks its body.
 
 use std::sync::Arc;
 
@@ -61,7 +69,11 @@ pub const BAD_STOCK: &str = "Stock is a whole number from 0.";
 pub const NO_VARIANT: &str = "That product has no variant with this SKU.";
 pub const TOO_MANY_PRODUCTS: &str = "A store has at most 200 products.";
 pub const TOO_MANY_ITEMS: &str = "A collection has at most 250 items.";
-pub const NOT_AN_ITEM: &str = "An item is a JSON object with urlId, title and recordType.";
+pub const NOT_AN_ITEM: &str = "An item is a JSON object with urlId and title.";
+pub const NOT_A_PRICE: &str = "A price is a decimal like \"12.50\" in the store's currency.";
+pub const PRICE_TWICE: &str = "Send price or priceMinor, not both.";
+pub const SALE_PRICE_TWICE: &str = "Send salePrice or salePriceMinor, not both.";
+pub const STOCK_TWICE: &str = "Send stock or qtyInStock, not both.";
 
 /// SPEC.md §9.
 pub const MAX_PRODUCTS: usize = 200;
@@ -71,7 +83,7 @@ pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(collections))
         .routes(routes!(items, create_item))
-        .routes(routes!(update_item, delete_item))
+        .routes(routes!(update_item, patch_item, delete_item))
         .routes(routes!(set_stock))
 }
 
@@ -181,19 +193,83 @@ async fn items(
     }))
 }
 
-/// An item body as the owner sends it.
-pub(crate) fn parse_item(body: Value) -> Result<Item, ApiError> {
+/// An item body as the owner sends it, for a collection (a store when `store`) whose prices
+/// are in `currency`: the import file's names (`price`, `salePrice`, `stock`) or the stored
+/// ones (`priceMinor`, `salePriceMinor`, `qtyInStock`), with the import's defaults.
+pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Item, ApiError> {
     let Value::Object(mut o) = body else {
         return Err(ApiError::bad_request(NOT_AN_ITEM));
     };
     // The server names the item and its collection.
     o.remove("id");
     o.remove("collectionId");
+    o.entry("recordType")
+        .or_insert_with(|| if store { 11 } else { 1 }.into());
+    if store {
+        o.entry("productType").or_insert_with(|| 1.into());
+    }
+    if let Some(Value::Array(variants)) = o.get_mut("variants") {
+        let mut errors = Map::new();
+        for (i, v) in variants.iter_mut().enumerate() {
+            if let Value::Object(v) = v {
+                import_names(v, currency, &format!("variants[{i}]"), &mut errors);
+            }
+        }
+        if !errors.is_empty() {
+            return Err(ApiError::fields(errors));
+        }
+    }
     serde_json::from_value(Value::Object(o)).map_err(|e| {
         let mut err = ApiError::bad_request(NOT_AN_ITEM);
         err.body["detail"] = e.to_string().into();
         err
     })
+}
+
+/// A variant in the import file's words (`price: "12.50"`, `salePrice`, `stock`, no
+/// currency) in the stored ones, its problems added to `errors` under `at`.
+fn import_names(
+    v: &mut Map<String, Value>,
+    store_currency: &str,
+    at: &str,
+    errors: &mut Map<String, Value>,
+) {
+    let currency = match v.get("currency") {
+        Some(Value::String(c)) => c.clone(),
+        _ => store_currency.to_owned(),
+    };
+    v.entry("currency").or_insert_with(|| store_currency.into());
+    for (name, stored, twice) in [
+        ("price", "priceMinor", PRICE_TWICE),
+        ("salePrice", "salePriceMinor", SALE_PRICE_TWICE),
+    ] {
+        let Some(text) = v.remove(name) else { continue };
+        if v.contains_key(stored) {
+            errors.insert(format!("{at}.{name}"), twice.into());
+            continue;
+        }
+        let minor = match &text {
+            Value::String(t) => tenants::commerce::money::parse_price(t.trim(), &currency).ok(),
+            _ => None,
+        };
+        match minor {
+            Some(m) => {
+                v.insert(stored.into(), m.into());
+            }
+            None => {
+                errors.insert(format!("{at}.{name}"), NOT_A_PRICE.into());
+            }
+        }
+    }
+    if let Some(stock) = v.remove("stock") {
+        if v.contains_key("qtyInStock") {
+            errors.insert(format!("{at}.stock"), STOCK_TWICE.into());
+        } else if stock.as_i64().is_none_or(|n| n < 0) {
+            errors.insert(format!("{at}.stock"), BAD_STOCK.into());
+        } else {
+            v.insert("qtyInStock".into(), stock);
+        }
+    }
 }
 
 /// What is wrong with `item` as an item of `c`, by field.
@@ -279,10 +355,14 @@ fn check_item(
 /// `POST /api/owner/collections/{id}/items`: adds an item to a collection.
 #[utoipa::path(post, path = "/api/owner/collections/{id}/items", tag = OWNER,
     params(("id" = String, Path, description = "The collection's id.")),
-    request_body(content = Object, description = "An item of the import format: `urlId` \
-        (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType`, \
-        and for a product `productType` (1-4) and `variants` (`sku`, `priceMinor`, `currency`, \
-        `qtyInStock` …). `id` and `collectionId` are ignored."),
+    request_body(content = Object, description = "An item of the import format, in its \
+        words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, \
+        `recordType` (default 11, a store item, in a store; 1 elsewhere), and for a product \
+        `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: \
+        the page's pickers), `price: \"12.50\"`, `salePrice`, `onSale`, `stock`, \
+        `unlimited`, `currency` (default the store's), `weightGrams`). The stored names \
+        `priceMinor`, `salePriceMinor` and `qtyInStock` are read as aliases. `id` and \
+        `collectionId` are ignored."),
     security(("ownerToken" = [])),
     responses((status = 201, body = Object, description = "The item as stored, with its id."),
         OwnerErrors))]
@@ -294,7 +374,8 @@ async fn create_item(
 ) -> Result<Created<Item>, ApiError> {
     let (site, c) = collection_for(&store, &owner, &id, Access::Write).await?;
     // The body is read once the role may write to this collection.
-    let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+    let body = read_json(body, MAX_JSON_BODY).await?;
+    let mut item = parse_item(body, is_store(&c), &owner.site.content.commerce.currency)?;
     item.collection_id = c.id.clone();
     check_item(&owner.site, &site, &c, &item, "")?;
     let count = site.items_of(&c.id).count();
@@ -356,12 +437,70 @@ async fn update_item(
 ) -> Result<Json<Item>, ApiError> {
     let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
     // The body is read once the role may write to the item's collection.
-    let mut item = parse_item(read_json(body, MAX_JSON_BODY).await?)?;
+    let body = read_json(body, MAX_JSON_BODY).await?;
+    save_item(&store, &owner, &site, &c, &old, body).await
+}
+
+/// `PATCH /api/owner/items/{id}`: changes what the body names of an item (JSON Merge Patch).
+#[utoipa::path(patch, path = "/api/owner/items/{id}", tag = OWNER,
+    params(("id" = String, Path, description = "The item's id.")),
+    request_body(content = Object, content_type = "application/merge-patch+json",
+        description = "A JSON Merge Patch (RFC 7396) of the item as `GET` answers it: the \
+        keys it names are set, a key set to null is removed (its default comes back), an \
+        object is merged key by key and an array (`variants`, `tags` …) is replaced whole; \
+        the keys it leaves out keep their values. A variant may use the import format's \
+        words (`price`, `salePrice`, `stock`). The merged item is checked as `PUT` checks \
+        its body; `id` and `collectionId` are ignored."),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
+async fn patch_item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Json<Item>, ApiError> {
+    let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
+    // The body is read once the role may write to the item's collection.
+    let patch: Value = read_json(body, MAX_JSON_BODY).await?;
+    let mut merged = serde_json::to_value(&old).map_err(|_| ApiError::bad_request(NOT_AN_ITEM))?;
+    merge_patch(&mut merged, &patch);
+    save_item(&store, &owner, &site, &c, &old, merged).await
+}
+
+/// RFC 7396 §2: `patch` applied to `target`.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(patch) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Map::new());
+    }
+    let Value::Object(t) = target else { return };
+    for (key, value) in patch {
+        if value.is_null() {
+            t.remove(key);
+        } else {
+            merge_patch(t.entry(key.clone()).or_insert(Value::Null), value);
+        }
+    }
+}
+
+/// `body` as the new state of `old` (an item of `c`), checked and stored.
+async fn save_item(
+    store: &Store,
+    owner: &OwnerToken,
+    site: &SiteSnapshot,
+    c: &Collection,
+    old: &Item,
+    body: Value,
+) -> Result<Json<Item>, ApiError> {
+    let mut item = parse_item(body, is_store(c), &owner.site.content.commerce.currency)?;
     item.id = old.id.clone();
     item.collection_id = c.id.clone();
     item.added_on = old.added_on;
     item.updated_on = tenants::now_ms();
-    check_item(&owner.site, &site, &c, &item, &id)?;
+    check_item(&owner.site, site, c, &item, &old.id)?;
     store
         .put_item(owner.site.tenant.id, &item)
         .await
