@@ -1468,7 +1468,101 @@ fn header_footer_reach_the_page(backend: Backend) {
     );
 }
 
+/// The announcement bar: shown, changed and taken away through the owner API, on the next
+/// page; checked (words, length, where it leads); an editor may, a viewer may read, another
+/// site's token may not; the rest of the site's settings stay as they were.
+fn announcement_bar_from_the_owner_api(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let editor = token(&server, "loam-lantern", "editor");
+    let viewer = token(&server, "loam-lantern", "viewer");
+    let harbor = token(&server, "harbor-lane", "admin");
+    let page = |path: &str| request(server.port, "GET", LOAM, path, &[], "");
+    const FIXTURE: &str = "Free local delivery on orders over €60";
+    assert!(page("/").body.contains(FIXTURE));
+    let bar = "/api/owner/announcement-bar";
+    let r = call(&server, LOAM, &viewer, "GET", bar, &Value::Null);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["announcementBar"]["style"], 1);
+    assert!(
+        r.json()["announcementBar"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with(FIXTURE)
+    );
+
+    let new = json!({"text": "  Winter sale: 20% off pots  ", "clickthroughUrl": {"url": "/shop"}});
+    let r = call(&server, LOAM, &editor, "PUT", bar, &new);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        r.json()["announcementBar"],
+        json!({"text": "Winter sale: 20% off pots", "clickthroughUrl": {"url": "/shop", "newWindow": false}})
+    );
+    let home = page("/").body;
+    assert!(
+        home.contains(r#"<p class="announcement">Winter sale: 20% off pots</p>"#)
+            && !home.contains(FIXTURE),
+        "on the next page: {home}"
+    );
+    // The other settings are kept.
+    let context = page("/?format=json").json();
+    assert_eq!(
+        context["websiteSettings"]["storeSettings"]["businessName"],
+        "Loam & Lantern"
+    );
+
+    // Checked, by field; nothing stored.
+    for (body, field) in [
+        (json!({"text": "   "}), "text"),
+        (json!({"text": "x".repeat(501)}), "text"),
+        (
+            json!({"text": "Sale", "clickthroughUrl": {"url": "javascript:alert(1)"}}),
+            "clickthroughUrl.url",
+        ),
+        (
+            json!({"text": "Sale", "clickthroughUrl": {"url": "//evil.example"}}),
+            "clickthroughUrl.url",
+        ),
+    ] {
+        let r = call(&server, LOAM, &editor, "PUT", bar, &body);
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{body}: {}", r.body);
+    }
+    let r = call(
+        &server,
+        LOAM,
+        &editor,
+        "PUT",
+        bar,
+        &json!({"text": "Sale", "clickthroughUrl": {"url": "https://example.com/sale", "newWindow": true}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // A viewer reads but does not change; another site's token is nobody here.
+    assert_eq!(call(&server, LOAM, &viewer, "PUT", bar, &new).status, 403);
+    assert_eq!(
+        call(&server, LOAM, &viewer, "DELETE", bar, &Value::Null).status,
+        403
+    );
+    assert_eq!(call(&server, LOAM, &harbor, "PUT", bar, &new).status, 401);
+    assert_eq!(
+        call(&server, LOAM, "", "GET", bar, &Value::Null).status,
+        401
+    );
+    assert!(
+        page("/")
+            .body
+            .contains(r#"<p class="announcement">Sale</p>"#)
+    );
+
+    let r = call(&server, LOAM, &editor, "DELETE", bar, &Value::Null);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json(), json!({"announcementBar": null}));
+    assert!(!page("/").body.contains(r#"class="announcement""#));
+    let r = call(&server, LOAM, &viewer, "GET", bar, &Value::Null);
+    assert_eq!(r.json(), json!({"announcementBar": null}));
+}
+
 on_both_backends!(
+    announcement_bar_from_the_owner_api,
     tokens_and_roles,
     store_creation,
     layout_and_settings,

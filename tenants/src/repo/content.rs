@@ -488,6 +488,32 @@ impl Store {
         Ok(())
     }
 
+    /// Sets one key of the site's `websiteSettings` (removes it for `null`) and keeps the
+    /// rest: read and written under the tenant row's lock, so two changes of different keys
+    /// at once never undo each other.
+    pub async fn set_website_setting(
+        &self,
+        tenant: TenantId,
+        key: &str,
+        value: serde_json::Value,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        tx.execute(
+            "UPDATE tenant SET content_version = content_version WHERE id = $1",
+            params![tenant],
+        )
+        .await?;
+        let mut settings = settings_in(&mut tx, tenant).await?;
+        if value.is_null() {
+            settings.website_settings.remove(key);
+        } else {
+            settings.website_settings.insert(key.to_owned(), value);
+        }
+        put_settings_in(&mut tx, tenant, &settings).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
     /// The site settings (empty objects if never set).
     pub async fn site_settings(&self, tenant: TenantId) -> Result<SiteSettings> {
         let mut tx = self.read().await?;

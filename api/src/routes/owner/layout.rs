@@ -53,6 +53,11 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(site_layout))
         .routes(routes!(update_navigation))
         .routes(routes!(header_footer, put_header_footer))
+        .routes(routes!(
+            announcement_bar,
+            put_announcement_bar,
+            delete_announcement_bar
+        ))
 }
 
 /// The template's navigations, `(name, title)` in `template.conf` order (none without a
@@ -458,4 +463,135 @@ async fn put_header_footer(
         .await
         .map_err(|e| store_failure(&e))?;
     Ok(Json(hf_answer(&hf)))
+}
+
+/// The longest announcement, in characters.
+pub const MAX_ANNOUNCEMENT: usize = 500;
+/// An announcement without words.
+pub const NO_ANNOUNCEMENT: &str = "Write the announcement, or remove the bar.";
+/// An announcement over [`MAX_ANNOUNCEMENT`].
+pub const LONG_ANNOUNCEMENT: &str = "An announcement can have at most 500 characters.";
+/// A link that is neither a path on the site nor a web address.
+pub const BAD_CLICKTHROUGH: &str =
+    "Link to a page of the site (/shop) or a web address (https://…).";
+
+/// Where the bar leads when clicked.
+#[derive(Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Clickthrough {
+    /// A path on the site (`/shop`) or an `http(s)://` address.
+    url: String,
+    /// Open it in a new window.
+    #[serde(default)]
+    new_window: bool,
+}
+
+/// The announcement bar above the site's header (`websiteSettings.announcementBarSettings`:
+/// templates show `text` where they place the bar).
+#[derive(Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct AnnouncementBar {
+    /// What the bar says: 1-500 characters.
+    #[serde(default)]
+    #[schema(required = true, min_length = 1, max_length = 500)]
+    text: String,
+    /// The template's style for it, when the template offers several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    style: Option<i64>,
+    /// Where it leads, if anywhere.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clickthrough_url: Option<Clickthrough>,
+}
+
+/// The site's announcement bar, if it has one.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+struct AnnouncementBarAnswer {
+    #[schema(nullable = true)]
+    announcement_bar: Option<AnnouncementBar>,
+}
+
+const ANNOUNCEMENT_KEY: &str = "announcementBarSettings";
+
+/// `GET /api/owner/announcement-bar`: the bar above the site's header.
+#[utoipa::path(get, path = "/api/owner/announcement-bar", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = AnnouncementBarAnswer,
+        description = "The bar (`null` when the site shows none, or one the owner API cannot read)."),
+        OwnerErrors))]
+async fn announcement_bar(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Read>,
+) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
+    let content = site_content(&store, owner.site.tenant.id).await?;
+    let bar = content
+        .settings
+        .website_settings
+        .get(ANNOUNCEMENT_KEY)
+        .and_then(|v| serde_json::from_value::<AnnouncementBar>(v.clone()).ok())
+        .filter(|b| !b.text.trim().is_empty());
+    Ok(Json(AnnouncementBarAnswer {
+        announcement_bar: bar,
+    }))
+}
+
+/// `PUT /api/owner/announcement-bar`: shows (or changes) the bar above the site's header,
+/// on every page from the next one on.
+#[utoipa::path(put, path = "/api/owner/announcement-bar", tag = OWNER,
+    request_body = AnnouncementBar, security(("ownerToken" = [])),
+    responses((status = 200, body = AnnouncementBarAnswer, description = "As stored."), OwnerErrors))]
+async fn put_announcement_bar(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Change>,
+    Json(mut b): Json<AnnouncementBar>,
+) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
+    b.text = b.text.trim().to_owned();
+    if b.text.is_empty() {
+        return Err(ApiError::field("text", NO_ANNOUNCEMENT));
+    }
+    if b.text.chars().count() > MAX_ANNOUNCEMENT {
+        return Err(ApiError::field("text", LONG_ANNOUNCEMENT));
+    }
+    if let Some(c) = &mut b.clickthrough_url {
+        c.url = c.url.trim().to_owned();
+        let path = c.url.starts_with('/') && !c.url.starts_with("//");
+        let web = ["https://", "http://"].iter().any(|p| {
+            c.url
+                .get(..p.len())
+                .is_some_and(|head| head.eq_ignore_ascii_case(p))
+                && c.url.len() > p.len()
+        });
+        let printable = c
+            .url
+            .chars()
+            .all(|ch| !ch.is_control() && !ch.is_whitespace());
+        if !(path || web) || !printable || c.url.len() > 2048 {
+            return Err(ApiError::field("clickthroughUrl.url", BAD_CLICKTHROUGH));
+        }
+    }
+    let value = serde_json::to_value(&b).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    store
+        .set_website_setting(owner.site.tenant.id, ANNOUNCEMENT_KEY, value)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(AnnouncementBarAnswer {
+        announcement_bar: Some(b),
+    }))
+}
+
+/// `DELETE /api/owner/announcement-bar`: takes the bar away.
+#[utoipa::path(delete, path = "/api/owner/announcement-bar", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = AnnouncementBarAnswer, description = "No bar now."), OwnerErrors))]
+async fn delete_announcement_bar(
+    State(store): State<Store>,
+    owner: Owner<area::Content, Change>,
+) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
+    store
+        .set_website_setting(owner.site.tenant.id, ANNOUNCEMENT_KEY, Value::Null)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(AnnouncementBarAnswer {
+        announcement_bar: None,
+    }))
 }
