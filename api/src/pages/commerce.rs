@@ -24,6 +24,9 @@ use crate::server::state::App;
 pub struct PageCommerce {
     /// `Set-Cookie` lines for the response.
     pub set_cookies: Vec<String>,
+    /// The visitor's crumb: their cookie's, or the one this page view sets (the cart's
+    /// forms carry it, [`crate::pages::cart_forms`]).
+    pub crumb: String,
     /// The visitor's open cart, as `shoppingCart`.
     pub cart: Option<Node>,
     /// The order an order page shows.
@@ -40,16 +43,20 @@ pub async fn for_page(
     query: &str,
 ) -> PageCommerce {
     let mut out = PageCommerce::default();
-    if crumb::of_visitor(headers, &site.secret).is_none() {
-        out.set_cookies.push(cookies::set(
-            crumb::COOKIE,
-            &crumb::new(&site.secret),
-            cookies::Options {
-                http_only: false,
-                https,
-                max_age: None,
-            },
-        ));
+    match crumb::of_visitor(headers, &site.secret) {
+        Some(c) => out.crumb = c.to_owned(),
+        None => {
+            out.crumb = crumb::new(&site.secret);
+            out.set_cookies.push(cookies::set(
+                crumb::COOKIE,
+                &out.crumb,
+                cookies::Options {
+                    http_only: false,
+                    https,
+                    max_age: None,
+                },
+            ));
+        }
     }
     let settings = &site.content.commerce;
     if let Some(cookie) = cart_cookie(site, headers) {

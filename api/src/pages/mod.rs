@@ -3,6 +3,7 @@
 //! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the islands'
 //! data ([`islands`]) → headers. A template's own files are [`crate::files`].
 
+pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
@@ -103,11 +104,13 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     let commerce =
         crate::pages::commerce::for_page(&app, &found, &req.headers, https, &path, &query).await;
     let mut set_cookies = commerce.set_cookies;
+    let crumb = commerce.crumb;
     let (cart, order) = (commerce.cart, commerce.order);
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
     let page_path = path.clone();
+    let page_query = query.clone();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -177,7 +180,20 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             page_views::record(queue, tenant.id, &host, &page_path, t, who, &req.headers);
         }
     }
+    // The cart's forms (Add To Cart, the cart page's quantity and remove) carry the crumb.
+    let mut carries_crumb = false;
     if page.content_type.starts_with("text/html") {
+        use crate::pages::cart_forms;
+        let message = cart_forms::message_of(&found.secret, &page_query);
+        let back = cart_forms::back_path(&page_path, &page_query);
+        carries_crumb = cart_forms::add_forms(
+            &mut page.body,
+            &cart_forms::FormFacts {
+                crumb: &crumb,
+                back: &back,
+                message: message.as_ref(),
+            },
+        );
         let settings = &found.content.render.website_settings;
         let facts = crate::pages::islands::PageFacts {
             currency: found.content.commerce.currency.as_str(),
@@ -211,7 +227,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     // A lock screen, a member area's join page, any page for a visitor who unlocked
     // something or is in a member area (protected content may show anywhere: the page
     // itself, queries, search), a page showing the visitor's cart, an order's page and a
-    // page for the site's owner (their plan banner) are never stored by any cache; a page that sets a cookie is never stored by a shared one.
+    // page for the site's owner (their plan banner) are never stored by any cache; a page that
+    // sets a cookie or carries the visitor's crumb is never stored by a shared one.
     use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
     let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
         || unlocked_any
@@ -219,7 +236,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         || role.is_some();
     let cache = if personal {
         "private, no-store"
-    } else if !set_cookies.is_empty() {
+    } else if !set_cookies.is_empty() || carries_crumb {
         "private, no-cache"
     } else {
         "no-cache"

@@ -10,6 +10,7 @@
 mod support;
 
 mod analytics;
+mod cart_forms;
 mod check_cli;
 mod commerce;
 mod cookie_flags;

@@ -216,6 +216,53 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/commerce/shopping-cart/form/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add To Cart without JavaScript.
+         * @description Form fields as `CartAddForm`; the rules and messages of `POST
+         *     /api/commerce/shopping-cart/entries` (or, for `purchase`, of the subscription and
+         *     gift-card carts). Answered with 303: to `/cart` (`/checkout` with express checkout, the
+         *     purchase's own checkout for a subscription or gift card), or back to `back` with the
+         *     message in its query when refused.
+         */
+        post: operations["commerce.form_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/commerce/shopping-cart/form/entries/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The cart page's quantity and
+         *     remove without JavaScript.
+         * @description Form fields as `CartEntryForm`; the rules and messages of `PUT` and `DELETE
+         *     /api/commerce/shopping-cart/entries/{entryId}`. Answered with 303 to `/cart`, with the
+         *     message in its query when refused.
+         */
+        post: operations["commerce.form_entry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/commerce/inventory/stock": {
         parameters: {
             query?: never;
@@ -1501,6 +1548,29 @@ export interface components {
             /** @enum {string} */
             provider: "recaptcha";
         };
+        /** @description The add form, as the document lists it. */
+        CartAddForm: {
+            /** @description The crumb (the `crumb` cookie's value; `X-CSRF-Token` may carry it instead). */
+            crumb?: string | null;
+            /** @description The product item. */
+            itemId: string;
+            /**
+             * @description A chosen value of option `<name>`, as `variant-option-<name>` (repeated: the first
+             *     non-empty value counts). Every option sent must be chosen.
+             */
+            "variant-option-{name}"?: string | null;
+            /** @description The variant, for a form without options. */
+            sku?: string | null;
+            /** @description Units, 1-9999 (1 when missing). */
+            quantity?: string | null;
+            /**
+             * @description `cart` (the default), `subscription` or `gift-card`: a subscription or a gift card
+             *     is a cart of its own, checked out by its token.
+             */
+            purchase?: string | null;
+            /** @description The page the form is on (a path on this site), where a refusal comes back to. */
+            back?: string | null;
+        };
         /** @description The answer to an add: the cart, and the entry that was added or increased. */
         CartAdded: {
             shoppingCart: components["schemas"]["ShoppingCart"];
@@ -1550,6 +1620,15 @@ export interface components {
             imageUrl?: string | null;
             /** @description The product's additional-fields form, if it has one. */
             additionalFieldsForm?: Record<string, unknown> | null;
+        };
+        /** @description The cart page's form for one entry, as the document lists it. */
+        CartEntryForm: {
+            /** @description The crumb (the `crumb` cookie's value; `X-CSRF-Token` may carry it instead). */
+            crumb?: string | null;
+            /** @description The entry's new quantity, 1-9999. */
+            quantity?: string | null;
+            /** @description Any value: remove the entry (the quantity is then not read). */
+            remove?: string | null;
         };
         /** @description The answer to an entry's change: the cart, and the entry as it is now. */
         CartEntryUpdated: {
@@ -3926,6 +4005,173 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "commerce.form_add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CartAddForm"];
+            };
+        };
+        responses: {
+            /** @description Added: on to the cart (or checkout). Refused (an option not chosen, a variant sold out or unavailable, a quantity refused, an unknown item): back to `back` with `cart-error` (the message), `cart-error-for` (the item) and `cart-error-sig` in its query; the page shows the message. */
+            303: {
+                headers: {
+                    /** @description `/cart`, `/checkout`, a purchase's checkout, or `back`. */
+                    Location?: string;
+                    /** @description The cart cookie (`tessera-cart`) at the cart's new revision. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path or query has a NUL character (U+0000), which no route takes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No crumb, or not the visitor's (SPEC's crumb message). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No site has this host. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form is larger than 16 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many cart changes from this client; try again in a few seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store cannot be reached right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    "commerce.form_entry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The entry's id. */
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["CartEntryForm"];
+            };
+        };
+        responses: {
+            /** @description Changed, or refused (a quantity refused, not enough in stock, no such entry): on to `/cart`, a refusal's message in its query (`cart-error`, `cart-error-sig`), which the cart page shows. */
+            303: {
+                headers: {
+                    /** @description `/cart`. */
+                    Location?: string;
+                    /** @description The cart cookie (`tessera-cart`) at the cart's new revision. */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The path or query has a NUL character (U+0000), which no route takes. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No crumb, or not the visitor's (SPEC's crumb message). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description No site has this host. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The form is larger than 16 KB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Too many cart changes from this client; try again in a few seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The store cannot be reached right now. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };

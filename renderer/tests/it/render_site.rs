@@ -400,6 +400,39 @@ fn the_cart_page_lists_the_visitors_cart() {
     assert!(json.body.contains(r#""totalQuantity":3"#), "{}", json.body);
 }
 
+/// Without JavaScript, each cart line is a form posting its quantity, or its removal, to
+/// the cart's form route (the server adds the crumb).
+#[test]
+fn the_cart_page_changes_lines_with_form_posts() {
+    let cart = Node::from_json(&serde_json::json!({
+        "totalQuantity": 2,
+        "entries": [{ "id": "e1", "itemId": "i1", "title": "Fern \"Pot\" <b>", "quantity": 2,
+                      "lineTotal": { "value": "44.00", "currency": "EUR" } }],
+        "subtotal": { "value": "44.00", "currency": "EUR" },
+    }));
+    let p = with("/cart", Some(&cart), None);
+    let form = r#"<form class="cart-entry-form" method="post" action="/api/commerce/shopping-cart/form/entries/e1">"#;
+    assert!(p.body.contains(form), "{}", p.body);
+    let line = &p.body[p.body.find(form).unwrap()..];
+    let line = &line[..line.find("</form>").unwrap()];
+    assert!(
+        line.contains(r#"type="number" name="quantity" value="2" min="1" max="9999" step="1""#),
+        "{line}"
+    );
+    assert!(
+        line.contains(r#"aria-label="Quantity of Fern &quot;Pot&quot; &lt;b&gt;""#),
+        "{line}"
+    );
+    assert!(
+        line.contains(r#"<button type="submit" class="cart-entry-update">Update</button>"#),
+        "{line}"
+    );
+    assert!(
+        line.contains(r#"<button type="submit" class="cart-entry-remove" name="remove" value="1""#),
+        "{line}"
+    );
+}
+
 #[test]
 fn format_json_returns_the_context() {
     let p = get("/blog/second", "format=json");

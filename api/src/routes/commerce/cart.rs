@@ -252,6 +252,17 @@ pub(crate) struct AddBody {
 }
 
 impl AddBody {
+    /// What a page's form asks for: the item, the variant, the quantity as typed.
+    pub(super) fn of_form(item_id: String, sku: String, quantity: Option<String>) -> AddBody {
+        AddBody {
+            item_id: Some(item_id),
+            sku: Some(sku),
+            quantity: quantity.map(Value::String),
+            qty: None,
+            additional_fields: None,
+        }
+    }
+
     fn add(self, settings: &CommerceSettings) -> Result<AddToCart, ApiError> {
         let item_id = required("itemId", &self.item_id)?.to_owned();
         Ok(AddToCart {
@@ -281,6 +292,18 @@ pub(crate) async fn add_entry(
     _: Write<CartWrite>,
     Json(b): Json<AddBody>,
 ) -> Result<(SetCookies, Json<CartAdded>), ApiError> {
+    let (cookie, added) = add_item(&app, &call, b).await?;
+    Ok((cookie, Json(added)))
+}
+
+/// Adds `b` to the visitor's cart (made, with its cookie, on the first add): the cookie at
+/// the cart's new revision and the answer. The JSON route's and the page form's add
+/// ([`super::cart_form`]).
+pub(super) async fn add_item(
+    app: &App,
+    call: &Call,
+    b: AddBody,
+) -> Result<(SetCookies, CartAdded), ApiError> {
     let settings = call.settings();
     let add = b.add(&settings)?;
     let cookie = call.cart_cookie();
@@ -295,17 +318,17 @@ pub(crate) async fn add_entry(
         .map_err(|e| store_error(&e, &call.site.content, &settings.currency, NO_PRODUCT))?;
     let e = &added.newly_added;
     crate::analytics::record(
-        &app,
-        &call,
+        app,
+        call,
         tenants::ADD_TO_CART_EVENT,
         json!({"itemId": e.item_id, "sku": e.sku, "quantity": add.quantity}),
     );
     Ok((
-        cart_cookie_at(&call, &added.shopping_cart),
-        Json(CartAdded {
-            shopping_cart: priced(&call, &added.shopping_cart, &settings),
+        cart_cookie_at(call, &added.shopping_cart),
+        CartAdded {
+            shopping_cart: priced(call, &added.shopping_cart, &settings),
             newly_added: entry_view(&added.newly_added, &call.site.content),
-        }),
+        },
     ))
 }
 
@@ -435,26 +458,37 @@ pub(crate) async fn set_quantity(
     _: Write<CartWrite>,
     JsonOrDefault(b): JsonOrDefault<QuantityBody>,
 ) -> Result<(SetCookies, Json<CartEntryUpdated>), ApiError> {
+    let done = change_quantity(&app, &call, &entry_id, b.quantity).await?;
+    Ok(entry_updated(&call, done))
+}
+
+/// Sets entry `entry_id`'s quantity (`None`: "Required"). The JSON route's and the cart
+/// page form's ([`super::cart_form`]).
+pub(super) async fn change_quantity(
+    app: &App,
+    call: &Call,
+    entry_id: &str,
+    quantity: Option<Value>,
+) -> Result<(SetCookies, ShoppingCart, CartEntry), ApiError> {
     let t = call.site.tenant.id;
-    let done = change(
-        &call,
-        b,
+    change(
+        call,
+        quantity,
         NO_ENTRY,
         Carts::Shopping,
-        async |settings, cart, b| {
-            if b.quantity.is_none() {
+        async |settings, cart, quantity| {
+            if quantity.is_none() {
                 return Err(ApiError::field("quantity", "Required").into());
             }
-            let q = quantity(b.quantity.as_ref())?;
+            let q = self::quantity(quantity.as_ref())?;
             let single = !settings.multiple_quantity_for_services;
             Ok(app
                 .store
-                .set_entry_quantity(t, cart, &entry_id, q, single)
+                .set_entry_quantity(t, cart, entry_id, q, single)
                 .await?)
         },
     )
-    .await?;
-    Ok(entry_updated(&call, done))
+    .await
 }
 
 /// `DELETE /api/commerce/shopping-cart/entries/{entryId}`: removes an entry.
@@ -469,14 +503,23 @@ pub(crate) async fn remove_entry(
     Path(entry_id): Path<String>,
     call: Call,
     _: Write<CartWrite>,
-    JsonOrDefault(b): JsonOrDefault<Empty>,
+    JsonOrDefault(_): JsonOrDefault<Empty>,
 ) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
+    Ok(cart_changed(remove(&store, &call, &entry_id).await?))
+}
+
+/// Removes entry `entry_id`. The JSON route's and the cart page form's
+/// ([`super::cart_form`]).
+pub(super) async fn remove(
+    store: &Store,
+    call: &Call,
+    entry_id: &str,
+) -> Result<(SetCookies, ShoppingCart, ()), ApiError> {
     let t = call.site.tenant.id;
-    let done = change(&call, b, NO_ENTRY, Carts::Shopping, async |_, cart, _| {
-        Ok(alone(store.remove_entry(t, cart, &entry_id).await?))
+    change(call, (), NO_ENTRY, Carts::Shopping, async |_, cart, _| {
+        Ok(alone(store.remove_entry(t, cart, entry_id).await?))
     })
-    .await?;
-    Ok(cart_changed(done))
+    .await
 }
 
 /// An entry's additional-fields answers.
@@ -736,6 +779,7 @@ pub(crate) async fn subscription_cart(
         "/checkout/subscription",
     )
     .await
+    .map(Json)
 }
 
 /// `POST /api/3/commerce/cart/gift-card`: makes a cart of its own for one gift card.
@@ -755,17 +799,20 @@ pub(crate) async fn gift_card_cart(
     _: Write<CartWrite>,
     Json(b): Json<AddBody>,
 ) -> Result<Json<TokenCart>, ApiError> {
-    token_cart(&app, &call, b, CartKind::GiftCard, "/checkout/gift-card").await
+    token_cart(&app, &call, b, CartKind::GiftCard, "/checkout/gift-card")
+        .await
+        .map(Json)
 }
 
-/// Makes a purchase's own cart of `kind` holding `b`, and its token and checkout `page`.
-async fn token_cart(
+/// Makes a purchase's own cart of `kind` holding `b`, and its token and checkout `page`
+/// (the JSON routes' and the page form's, [`super::cart_form`]).
+pub(super) async fn token_cart(
     app: &App,
     call: &Call,
     b: AddBody,
     kind: CartKind,
     page: &str,
-) -> Result<Json<TokenCart>, ApiError> {
+) -> Result<TokenCart, ApiError> {
     let settings = call.settings();
     let add = b.add(&settings)?;
     let cart = app
@@ -778,10 +825,10 @@ async fn token_cart(
         "{page}?cartToken={}",
         form_urlencoded::byte_serialize(token.as_bytes()).collect::<String>()
     );
-    Ok(Json(TokenCart {
+    Ok(TokenCart {
         cart_token: token,
         checkout_url: url,
-    }))
+    })
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 //! in README.md ("Commerce API").
 
 pub mod cart;
+pub mod cart_form;
 pub mod checkout;
 pub mod confirmation;
 pub mod orders;
@@ -35,6 +36,8 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(cart::set_shipping_option))
         .routes(routes!(cart::subscription_cart))
         .routes(routes!(cart::gift_card_cart))
+        .routes(routes!(cart_form::form_add))
+        .routes(routes!(cart_form::form_entry))
         .routes(routes!(stock::stock))
         .routes(routes!(stock::stock_slash))
         .routes(routes!(checkout::checkout))
