@@ -269,6 +269,75 @@ fn add_to_cart_without_javascript(backend: Backend) {
     );
     assert_eq!(m, "Please select the Size option.");
 
+    // A subscription and a gift card are carts of their own: on to their checkout.
+    for (url_id, purchase, option, value, checkout) in [
+        (
+            "monthly-plant-box",
+            "subscription",
+            "Size",
+            "Small plant",
+            "/checkout/subscription?cartToken=",
+        ),
+        (
+            "loam-lantern-gift-card",
+            "gift-card",
+            "Amount",
+            "€50",
+            "/checkout/gift-card?cartToken=",
+        ),
+    ] {
+        let path = format!("/shop/{url_id}");
+        let page = v.get(&path);
+        assert_eq!(
+            field(&page.body, "purchase").as_deref(),
+            Some(purchase),
+            "{url_id}"
+        );
+        let id = item_id("loam-lantern", url_id);
+        let name = format!("variant-option-{option}");
+        let pairs = |chosen: &'static str| {
+            vec![
+                ("crumb".to_owned(), crumb.clone()),
+                ("itemId".to_owned(), id.clone()),
+                ("purchase".to_owned(), purchase.to_owned()),
+                ("back".to_owned(), path.clone()),
+                (name.clone(), chosen.to_owned()),
+            ]
+        };
+        let unchosen = pairs("");
+        let unchosen: Vec<(&str, &str)> = unchosen
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let m = refused(&mut v, &path, &unchosen);
+        let expected = if purchase == "gift-card" {
+            "Select a denomination for the Gift Card".to_owned()
+        } else {
+            format!("Please select the {option} option.")
+        };
+        assert_eq!(m, expected);
+        let chosen = pairs(value);
+        let chosen: Vec<(&str, &str)> = chosen
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        let to = location(&post_form(&mut v, ADD, &chosen));
+        assert!(to.starts_with(checkout), "{to}");
+        let token = to.split("cartToken=").nth(1).unwrap();
+        let own = v.get(&format!("/api/commerce/shopping-cart?cartToken={token}"));
+        assert_eq!(
+            own.json()["entries"][0]["itemId"],
+            id.as_str(),
+            "{}",
+            own.body
+        );
+        assert_eq!(
+            quantities(&mut v),
+            [("FTP-S".to_owned(), 2)],
+            "the shopping cart is untouched"
+        );
+    }
+
     // The cart page: quantity and remove as form posts, 303 back to the cart.
     let cart = v.get("/cart");
     let entry = v.cart()["entries"][0]["id"].as_str().unwrap().to_owned();
