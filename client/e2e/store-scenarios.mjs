@@ -120,6 +120,64 @@ export const scenarios = [
     },
   ],
   [
+    "without JavaScript: Add To Cart, the cart's quantity and remove are form posts",
+    async ({ context, server, assert }) => {
+      // A browser with JavaScript off: the server's forms alone (api/src/pages/cart_forms.rs).
+      const nojs = await context.browser().newContext({ javaScriptEnabled: false });
+      try {
+        const page = await nojs.newPage();
+        const go = async (tenant, path) => {
+          const res = await page.goto(server.origin(tenant) + path, { waitUntil: "load" });
+          assert.equal(res?.status(), 200, `${tenant}${path}`);
+        };
+        const submitted = async (click) => {
+          await Promise.all([page.waitForNavigation({ waitUntil: "load" }), page.click(click)]);
+          return new URL(page.url());
+        };
+        const message = () => page.locator(".tessera-cart-message").innerText().then((t) => t.trim());
+        await go("loam-lantern", APRON);
+        assert.equal(await page.locator("[data-tessera-mounted]").count(), 0, "no island ran");
+        assert.equal((await page.locator("button.sqs-add-to-cart-button").innerText()).trim(), "Add To Cart");
+        // One option missing: back on the product, SPEC's message by the button.
+        await choose(page, { Size: "S/M" });
+        let at = await submitted(".sqs-add-to-cart-button");
+        assert.equal(at.pathname, APRON);
+        assert.equal(await message(), "Please select the Colour option.");
+        // A sold-out variant: the store's message.
+        await choose(page, { Size: "S/M", Colour: "Charcoal" });
+        at = await submitted(".sqs-add-to-cart-button");
+        assert.equal(at.pathname, APRON);
+        assert.equal(await message(), "Sorry, we do not have enough of that item available.");
+        // Two of L/XL in Oat: on to the cart, which lists them.
+        await choose(page, { Size: "L/XL", Colour: "Oat" });
+        await page.fill(".product-quantity-input input", "2");
+        at = await submitted(".sqs-add-to-cart-button");
+        assert.equal(at.pathname, "/cart");
+        const qty = page.locator(".cart-entry-quantity-input");
+        assert.equal(await qty.count(), 1);
+        assert.equal(await qty.inputValue(), "2");
+        assert.match(await page.locator(".cart-entry-title").innerText(), /Linen Potting Apron/);
+        // The quantity changed and the line removed, each a post and back to the cart.
+        await qty.fill("3");
+        at = await submitted(".cart-entry-update");
+        assert.equal(at.pathname, "/cart");
+        assert.equal(await page.locator(".cart-entry-quantity-input").inputValue(), "3");
+        assert.equal((await page.locator(".sqs-cart-quantity").first().innerText()).trim(), "3");
+        at = await submitted(".cart-entry-remove");
+        assert.equal(at.pathname, "/cart");
+        assert.equal((await page.locator(".cart-empty").innerText()).trim(), "You have nothing in your shopping cart.");
+        // The built-in product view (harbor-lane) posts the same way.
+        await go("harbor-lane", MUG);
+        await choose(page, { Size: "12 oz" });
+        at = await submitted(".sqs-add-to-cart-button");
+        assert.equal(at.pathname, "/cart");
+        assert.match(await page.locator(".cart-entry-title").innerText(), /Tidepool Mug/);
+      } finally {
+        await nojs.close();
+      }
+    },
+  ],
+  [
     "the built-in product view: prices with their currency, one way to choose, one instalment line, sold out disabled",
     async ({ context, server, assert }) => {
       const list = await context.newPage();

@@ -104,6 +104,44 @@ describe("the add-to-cart island", () => {
     expect(label()).toBe("Add To Cart");
   });
 
+  it("enhances the server's form post: a click or a key adds in place, the form is never sent", async () => {
+    // As the server writes it for a page without JavaScript (api/src/pages/cart_forms.rs).
+    page(`
+      <div class="product-variants" data-item-id="i1" data-variants='[{"sku":"S","attributes":{"Size":"Small"},"qtyInStock":3}]'>
+        <select data-variant-option-name="Size" name="variant-option-Size" form="f1"><option value="">Select Size</option><option>Small</option></select>
+      </div>
+      <div class="product-quantity-input" data-item-id="i1"><input type="number" value="1" name="quantity" form="f1"></div>
+      <div class="sqs-add-to-cart-button-wrapper">
+        <form id="f1" method="post" action="/api/commerce/shopping-cart/form/add" hidden>
+          <input type="hidden" name="crumb" value="tok"><input type="hidden" name="itemId" value="i1">
+        </form>
+        <button type="submit" form="f1" class="sqs-add-to-cart-button" role="button" tabindex="0" data-item-id="i1" data-product-type="1">
+          <div class="sqs-add-to-cart-button-inner">Add To Cart</div>
+        </button>
+      </div>`);
+    const sent: string[] = [];
+    document.getElementById("f1")!.addEventListener("submit", (e) => {
+      sent.push("submit");
+      e.preventDefault();
+    });
+    const calls = fakeFetch(cartAnswer, cartAnswer);
+    mount();
+    document.querySelector<HTMLSelectElement>("select")!.value = "Small";
+    button().click();
+    await flush();
+    expect(JSON.parse(calls[0].init.body as string)).toEqual({ itemId: "i1", sku: "S", quantity: 1 });
+    expect(sent).toEqual([]);
+    vi.advanceTimersByTime(3000);
+    await flush();
+    const enter = new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true });
+    button().dispatchEvent(enter);
+    await flush();
+    expect(enter.defaultPrevented).toBe(true);
+    expect(calls.length).toBe(2);
+    expect(sent).toEqual([]);
+    expect(label()).toBe(m.ADDING);
+  });
+
   it("asks for every option and a good quantity before adding", async () => {
     page(product());
     const calls = fakeFetch();

@@ -4,7 +4,9 @@
 // cart token, gift cards to the gift-card page with the chosen denomination (a cart of its
 // own, by its token); with express checkout the item goes in the cart and the visitor on to
 // checkout. Failures show in an alert titled as SPEC says, and the button is idle again a
-// second later.
+// second later. Without JavaScript the server makes the button the submit button of a form
+// post (api/src/pages/cart_forms.rs); the island takes its click (and Enter, Space), so the
+// form is never sent.
 
 import { quoted } from "../../shared/dom";
 import { render } from "react-dom";
