@@ -1,7 +1,8 @@
 //! The page pipeline: the request's site (resolved by the server's layer) → its compiled
 //! template folder ([`folders`]) → the visitor's unlocks, crumb, cart and order
-//! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the islands'
-//! data ([`islands`]) → headers. A template's own files are [`crate::files`].
+//! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the cart's
+//! forms ([`cart_forms`]) → the islands' data ([`islands`]) → headers. A template's own
+//! files are [`crate::files`].
 
 pub mod cart_forms;
 pub mod commerce;
