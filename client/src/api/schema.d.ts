@@ -1631,6 +1631,12 @@ export interface components {
              */
             expectedGrandTotalCents?: number | null;
             payment?: components["schemas"]["CheckoutPayment"] | null;
+            /**
+             * @description Order notes, kept when the store asks for them (`checkout.orderNotes` in the cart's
+             *     `checkout`); at most 1000 characters.
+             */
+            orderNotes?: string | null;
+            giftCardRecipient?: components["schemas"]["GiftCardRecipientInput"] | null;
         };
         /** @description Card details as the buyer typed them. */
         CheckoutCard: {
@@ -1677,6 +1683,19 @@ export interface components {
         CheckoutTerms: {
             /** @description Country codes the store ships to; null when some option ships anywhere. */
             shipsTo?: string[] | null;
+            /**
+             * @description The countries a shipping address may name, with their regions: those the store
+             *     ships to (every ISO 3166-1 country when some option ships anywhere); empty when
+             *     nothing in the cart ships.
+             */
+            countries: components["schemas"]["Country"][];
+            /**
+             * @description The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
+             *     no notes are asked for.
+             */
+            orderNotesLabel?: string | null;
+            /** @description A shipping address needs a phone number (`checkout.requireShippingPhone`). */
+            requireShippingPhone: boolean;
             /** @description Cards go to the test provider. */
             testMode: boolean;
             manualPayment?: components["schemas"]["ManualPayment"] | null;
@@ -1745,6 +1764,18 @@ export interface components {
              *     before they were checked): the store reads the namespace as if it were not set.
              */
             errors?: Record<string, unknown> | null;
+        };
+        /** @description A country an address may name (ISO 3166-1), with its regions. */
+        Country: {
+            /** @description Two-letter ISO 3166-1 code. */
+            code: string;
+            /** @description English name. */
+            name: string;
+            /**
+             * @description Its regions (ISO 3166-2), by name: an address in this country names one. Empty for a
+             *     country without regions.
+             */
+            regions: components["schemas"]["Region"][];
         };
         /** @description A coupon code. */
         CouponBody: {
@@ -1823,6 +1854,18 @@ export interface components {
         GiftCardBalanceBody: {
             /** @description `XXXX-XXXX-XXXX-XXXX`; any case, with or without the dashes. */
             code: string;
+        };
+        /** @description A gift card purchase's recipient. */
+        GiftCardRecipient: {
+            email: string;
+            message?: string | null;
+        };
+        /** @description A gift card's recipient. */
+        GiftCardRecipientInput: {
+            /** @description Their email address; blank or left out: the buyer's own. */
+            email?: string | null;
+            /** @description A message to them, in their email. */
+            message?: string | null;
         };
         /** @description A variant with people waiting for it. */
         Group: {
@@ -2228,6 +2271,8 @@ export interface components {
             amountCharged: components["schemas"]["Money"];
             /** Format: int64 */
             amountChargedCents: number;
+            notes?: components["schemas"]["OrderNotes"] | null;
+            giftCardRecipient?: components["schemas"]["GiftCardRecipient"] | null;
         };
         /** @description An order, for its buyer. */
         OrderAnswer: {
@@ -2292,6 +2337,13 @@ export interface components {
          * @enum {string}
          */
         OrderKind: "cart" | "subscription" | "gift-card";
+        /** @description Order notes. */
+        OrderNotes: {
+            /** @description The label checkout showed (`checkout.orderNotesLabel`). */
+            label: string;
+            /** @description What the buyer wrote. */
+            text: string;
+        };
         /** @description How an order was paid. */
         OrderPayment: {
             /** @enum {string} */
@@ -2526,6 +2578,13 @@ export interface components {
         /** @description The session recording's id: always [`RECORDING_MOCK_ID`], which means skip. */
         RecordingId: {
             id: string;
+        };
+        /** @description A region of a country (ISO 3166-2). */
+        Region: {
+            /** @description The code within the country (`ME` for `US-ME`): what an address's `region` takes. */
+            code: string;
+            /** @description English name. */
+            name: string;
         };
         /** @description A script error on a page. */
         ReportedError: {
