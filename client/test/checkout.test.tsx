@@ -44,7 +44,7 @@ describe("the checkout form's own checks", () => {
   });
 
   it("asks for a region where the country has them, from the list", () => {
-    const { countries } = cart().checkout;
+    const countries = cart().checkout.countries ?? [];
     expect(localProblems({ ...filled, region: "" }, true, true, countries)).toEqual({ region: "Required" });
     expect(localProblems({ ...filled, region: "" }, true, true, [])).toEqual({});
     expect(localProblems({ ...filled, country: "GI", region: "" }, true, true, countries)).toEqual({});
@@ -264,6 +264,15 @@ describe("checkout", () => {
     await settle();
     const body = JSON.parse(String(calls.find((c) => c.url === "/api/commerce/checkout")!.init.body));
     expect(body.giftCardRecipient).toEqual({ email: "bo@example.com", message: "Happy birthday" });
+  });
+
+  it("a store that ships anywhere lists every country, read once from the shared list", async () => {
+    const anywhere = cart({ shippingLocation: null, checkout: { ...ready.checkout, shipsTo: null, countries: null } });
+    const every = { countries: [{ code: "AQ", name: "Antarctica", regions: [] }, { code: "US", name: "United States of America", regions: [{ code: "ME", name: "Maine" }] }] };
+    const calls = await checkoutPage(anywhere, { body: every });
+    expect(calls.filter((c) => c.url === "/api/commerce/countries")).toHaveLength(1);
+    const country = document.querySelector<HTMLSelectElement>("select#checkout-country")!;
+    expect([...country.options].map((o) => o.value)).toEqual(["", "AQ", "US"]);
   });
 
   it("prices no shipping before the buyer gives a country", async () => {

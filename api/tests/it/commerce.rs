@@ -1584,6 +1584,25 @@ fn addresses_take_countries_and_regions_from_lists(backend: Backend) {
         "{states:?}"
     );
     assert!(states.contains(&json!({"code": "NY", "name": "New York"})));
+    // A store that ships anywhere reads every country from one shared, cacheable list.
+    let all = v.get("/api/commerce/countries");
+    assert_eq!(all.status, 200);
+    assert_eq!(all.header("cache-control"), Some("public, max-age=86400"));
+    let all = all.json();
+    let nl = all["countries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "NL")
+        .unwrap();
+    assert!(
+        nl["regions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"code": "NH", "name": "Noord-Holland"})),
+        "{nl}"
+    );
+    assert!(all["countries"].as_array().unwrap().len() > 240);
 
     // Quoting: a region is a code of the country's list; a country is a code of the list.
     let loc = "/api/commerce/shopping-cart/shipping-location";

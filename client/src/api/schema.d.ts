@@ -340,6 +340,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/commerce/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every country with its regions. */
+        get: operations["commerce.countries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/template/GetTemplateSchema": {
         parameters: {
             query?: never;
@@ -1684,11 +1701,11 @@ export interface components {
             /** @description Country codes the store ships to; null when some option ships anywhere. */
             shipsTo?: string[] | null;
             /**
-             * @description The countries a shipping address may name, with their regions: those the store
-             *     ships to (every ISO 3166-1 country when some option ships anywhere); empty when
-             *     nothing in the cart ships.
+             * @description The countries a shipping address may name, with their regions, when the cart ships:
+             *     those the store ships to. Null when nothing in the cart ships or some option ships
+             *     anywhere (then every country: `GET /api/commerce/countries`).
              */
-            countries: components["schemas"]["Country"][];
+            countries?: components["schemas"]["Country"][] | null;
             /**
              * @description The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
              *     no notes are asked for.
@@ -1764,6 +1781,11 @@ export interface components {
              *     before they were checked): the store reads the namespace as if it were not set.
              */
             errors?: Record<string, unknown> | null;
+        };
+        /** @description Every country with its regions. */
+        Countries: {
+            /** @description By code. */
+            countries: components["schemas"]["Country"][];
         };
         /** @description A country an address may name (ISO 3166-1), with its regions. */
         Country: {
@@ -4392,6 +4414,57 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "commerce.countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every ISO 3166-1 country with its ISO 3166-2 regions, by name. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=86400`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Countries"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -262,10 +262,10 @@ pub enum CouponReason {
 pub struct CheckoutTermsView {
     /// Country codes the store ships to; null when some option ships anywhere.
     pub ships_to: Option<Vec<String>>,
-    /// The countries a shipping address may name, with their regions: those the store
-    /// ships to (every ISO 3166-1 country when some option ships anywhere); empty when
-    /// nothing in the cart ships.
-    pub countries: Vec<CountryView>,
+    /// The countries a shipping address may name, with their regions, when the cart ships:
+    /// those the store ships to. Null when nothing in the cart ships or some option ships
+    /// anywhere (then every country: `GET /api/commerce/countries`).
+    pub countries: Option<Vec<CountryView>>,
     /// The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
     /// no notes are asked for.
     pub order_notes_label: Option<String>,
@@ -300,7 +300,8 @@ pub struct RegionView {
     pub name: String,
 }
 
-fn country_view(c: tenants::commerce::places::Country) -> CountryView {
+/// A country with its regions, by name.
+pub fn country_view(c: tenants::commerce::places::Country) -> CountryView {
     CountryView {
         code: c.code.to_owned(),
         name: c.name.to_owned(),
@@ -444,8 +445,8 @@ pub fn cart_json(
 }
 
 /// What the checkout page offers, beside the cart: where the store ships (`shipsTo`, country
-/// codes; null when some option ships anywhere) and, when the cart ships, those countries
-/// with their regions for the address's lists; whether cards go to the test provider; and
+/// codes; null when some option ships anywhere) and, when the cart ships to a list, those
+/// countries with their regions for the address's lists; whether cards go to the test provider; and
 /// the pay-later method, if the store has one.
 fn checkout_terms(settings: &CommerceSettings, ships: bool) -> CheckoutTermsView {
     let anywhere = settings.shipping.iter().any(|o| o.countries.is_empty());
@@ -460,15 +461,13 @@ fn checkout_terms(settings: &CommerceSettings, ships: bool) -> CheckoutTermsView
         all
     });
     use tenants::commerce::places;
-    let countries = match (&ships_to, ships) {
-        (_, false) => Vec::new(),
-        (Some(codes), true) => codes
+    let countries = ships_to.as_ref().filter(|_| ships).map(|codes| {
+        codes
             .iter()
             .filter_map(|c| places::country(c))
             .map(country_view)
-            .collect(),
-        (None, true) => places::countries().map(country_view).collect(),
-    };
+            .collect()
+    });
     CheckoutTermsView {
         ships_to,
         countries,

@@ -17,6 +17,7 @@ import { Totals } from "../../shared/totals";
 import type { FullCart, Schemas } from "../../shared/types";
 import {
   type AppliedGiftCard,
+  type Country,
   type Details,
   EMPTY_DETAILS,
   type Field,
@@ -133,13 +134,13 @@ function TextArea(props: {
   );
 }
 
-export function Checkout(props: { initial: FullCart; token?: string | null; kind?: string | null }) {
+export function Checkout(props: { initial: FullCart; token?: string | null; kind?: string | null; everyCountry?: Country[] | null }) {
   const { token, kind } = props;
   const { locale } = pageData();
   const [cart, setCartState] = useState(props.initial);
   const [details, setDetails] = useState<Details>(() => ({
     ...EMPTY_DETAILS,
-    country: props.initial.shippingLocation?.country ?? (props.initial.checkout.countries.length === 1 ? props.initial.checkout.countries[0].code : ""),
+    country: props.initial.shippingLocation?.country ?? (props.initial.checkout.countries?.length === 1 ? props.initial.checkout.countries[0].code : ""),
     region: props.initial.shippingLocation?.region ?? "",
   }));
   const [problems, setProblems] = useState<Problems>({});
@@ -148,6 +149,8 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const [gift, setGift] = useState<AppliedGiftCard | null>(null);
   const [giftCode, setGiftCode] = useState("");
   const placed = useRef(false);
+  // A store that ships anywhere: every country, from the shared list (read by `mount`).
+  const everyCountry = props.everyCountry ?? null;
   const money = (c: number) => formatMoney(c, cart.currency, locale);
   // Editing a field takes its problem away: it is checked again on the next Place Order.
   const set = (f: keyof Details, v: string) => {
@@ -196,7 +199,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const place = async (e: Event) => {
     e.preventDefault();
     if (busy || placed.current) return;
-    const found = localProblems(details, cart.requiresShipping, due > 0, terms.countries, terms.requireShippingPhone);
+    const found = localProblems(details, cart.requiresShipping, due > 0, terms.countries ?? everyCountry ?? [], terms.requireShippingPhone);
     setProblems(found);
     if (Object.keys(found).length > 0) {
       setMessage(m.FORM_INVALID);
@@ -237,7 +240,8 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
 
   if (cart.entries.length === 0) return <p class="cart-empty">{EMPTY}</p>;
   const blocked = cart.checkoutMessage;
-  const regions = regionsOf(terms.countries, details.country);
+  const countries = terms.countries ?? everyCountry ?? [];
+  const regions = regionsOf(countries, details.country);
   const gifts = cart.entries.some((e) => e.productType === 4);
   return (
     <div class="tessera-checkout">
@@ -298,7 +302,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
                   }}
                 >
                   <option value="">Select country</option>
-                  {terms.countries.map((c) => (
+                  {countries.map((c) => (
                     <option key={c.code} value={c.code}>
                       {countryName(c.code, locale, c.name)}
                     </option>
@@ -504,6 +508,14 @@ export async function mount() {
     render(<p class="tessera-error" role="alert">{failureText(e)}</p>, root);
     return;
   }
+  // A cart that ships from a store that ships anywhere: every country, from the shared list.
+  let every: Country[] | null = null;
+  if (cart.requiresShipping && !cart.checkout.countries) {
+    every = await call<Schemas["Countries"]>("GET", "/api/commerce/countries").then(
+      (r) => r.countries,
+      () => null,
+    );
+  }
   root.textContent = "";
-  render(<Checkout initial={cart} token={token} kind={kind} />, root);
+  render(<Checkout initial={cart} token={token} kind={kind} everyCountry={every} />, root);
 }
