@@ -142,6 +142,10 @@ export const accessScenarios = [
       // The country list: typed letters choose, as in any select.
       await tabTo(page, "#checkout-country");
       await page.keyboard.type("Netherlands");
+      // The province list, as the country has them.
+      await tabTo(page, "#checkout-region");
+      await page.keyboard.type("Noord-Holland");
+      await eventually(() => page.locator("#checkout-region").inputValue(), (v) => v === "NH", "the province");
       await eventually(() => page.locator(".tessera-shipping-options input").count(), (n) => n > 0, "the shipping options");
       await tabTo(page, ".tessera-shipping-options input");
       // Arrow keys move through a radio group and choose.

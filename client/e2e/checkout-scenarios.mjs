@@ -84,6 +84,7 @@ async function fillCheckout(page, { card = APPROVED, shipping = true } = {}) {
     await page.fill("#checkout-city", "Amsterdam");
     await page.fill("#checkout-postalCode", "1015 KD");
     await page.selectOption("#checkout-country", "NL");
+    await page.selectOption("#checkout-region", "NH");
     await page.locator("#checkout-postalCode").blur();
     await page.locator(".tessera-shipping-options input[value=parcel]").check();
     await page.locator(".tessera-shipping-options input[value=parcel]:checked").waitFor();
@@ -103,6 +104,46 @@ async function placeOrder(page) {
 }
 
 export const checkoutScenarios = [
+  [
+    "harbor-lane: the state from its list, Maine's sales tax collected, the studio's order notes",
+    async ({ context, server, assert }) => {
+      const product = await open(context, server, "harbor-lane", "/shop/tidepool-mug");
+      await choose(product, { Size: "12 oz" });
+      await product.click(".sqs-add-to-cart-button");
+      await product.locator(".tessera-cart-pill").waitFor({ timeout: 8000 });
+      const page = await context.newPage();
+      await page.goto(server.origin("harbor-lane") + "/checkout", { waitUntil: "load" });
+      await page.locator(".tessera-checkout").waitFor();
+      // The one country the studio ships to is chosen; its states are a labelled list.
+      assert.equal(await page.locator("select#checkout-country").inputValue(), "US");
+      const state = page.getByLabel("State or region");
+      assert.equal(await state.evaluate((el) => el.tagName), "SELECT");
+      assert.equal(await state.evaluate((el) => el.required), true);
+      assert.ok((await state.locator("option").allInnerTexts()).includes("Maine"));
+      await page.fill("#checkout-email", "ada@example.com");
+      await page.fill("#checkout-firstName", "Ada");
+      await page.fill("#checkout-lastName", "Lovelace");
+      await page.fill("#checkout-line1", "12 Fore St");
+      await page.fill("#checkout-city", "Portland");
+      await page.fill("#checkout-postalCode", "04101");
+      // Placing without a state says so at the state.
+      await page.click(".tessera-place-order");
+      await eventually(() => text(page, "#checkout-region-problem").catch(() => ""), (t) => t === "Required", "the state's problem");
+      await state.selectOption({ label: "Maine" });
+      // 5.5% of $34.00.
+      await eventually(() => text(page, ".tessera-tax").catch(() => ""), (t) => t === "$1.87", "Maine's tax");
+      await page.locator(".tessera-shipping-options input:checked").waitFor();
+      await page.fill("#checkout-cardNumber", APPROVED);
+      await page.fill("#checkout-cardExpiry", "12 / 30");
+      await page.fill("#checkout-cardCvc", "123");
+      // The studio asks for order notes under its own label.
+      await page.getByLabel("Notes for the studio").fill("Gift wrap <please>");
+      await placeOrder(page);
+      assert.match(await page.locator("body").innerText(), /\$1\.87/);
+      assert.equal((await page.locator(".order-notes h2").innerText()).trim(), "Notes for the studio");
+      assert.equal((await page.locator(".order-notes p").innerText()).trim(), "Gift wrap <please>");
+    },
+  ],
   [
     "the cart page: change a quantity, remove an entry, a coupon; checkout with the test card",
     async ({ context, server, assert }) => {

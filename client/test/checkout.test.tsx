@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { mount, navigate } from "../src/islands/checkout/index";
 import { SHIPPING_LATER } from "../src/shared/totals";
 import { type Details, EMPTY_DETAILS, EXPIRY_FORMAT, amountDue, checkoutBody, fieldOf, localProblems, parseExpiry } from "../src/islands/checkout/model";
-import { cart, changed } from "./fixtures";
+import { cart, changed, entry } from "./fixtures";
 import { fakeFetch, page, settle } from "./helpers";
 
 afterEach(() => vi.unstubAllGlobals());
@@ -16,6 +16,7 @@ const filled: Details = {
   city: "Amsterdam",
   postalCode: "1015 KD",
   country: "nl",
+  region: "NH",
   cardNumber: "4242 4242 4242 4242",
   cardExpiry: "12 / 30",
   cardCvc: "123",
@@ -42,6 +43,13 @@ describe("the checkout form's own checks", () => {
     expect(localProblems({ ...filled, cardExpiry: "13/30" }, true, true)).toEqual({ cardExpiry: EXPIRY_FORMAT });
   });
 
+  it("asks for a region where the country has them, from the list", () => {
+    const countries = cart().checkout.countries ?? [];
+    expect(localProblems({ ...filled, region: "" }, true, true, countries)).toEqual({ region: "Required" });
+    expect(localProblems({ ...filled, region: "" }, true, true, [])).toEqual({});
+    expect(localProblems({ ...filled, country: "GI", region: "" }, true, true, countries)).toEqual({});
+  });
+
   it("asks for no address when nothing ships and no card when nothing is due or paid later", () => {
     const contactOnly = { ...EMPTY_DETAILS, email: "a@b.co" };
     expect(localProblems(contactOnly, false, false)).toEqual({});
@@ -63,7 +71,7 @@ describe("the checkout form's own checks", () => {
       email: "ada@example.com",
       expectedGrandTotalCents: 2095,
       cartToken: "tok",
-      shippingAddress: { firstName: "Ada", lastName: "de Vries", line1: "Lindengracht 12", city: "Amsterdam", postalCode: "1015 KD", country: "NL" },
+      shippingAddress: { firstName: "Ada", lastName: "de Vries", line1: "Lindengracht 12", city: "Amsterdam", region: "NH", postalCode: "1015 KD", country: "NL" },
       shippingOptionId: "parcel",
       giftCardCode: "GC-ABCD",
       payment: { method: "card", card: { number: "4242424242424242", expMonth: 12, expYear: 2030, cvc: "123" } },
@@ -93,10 +101,20 @@ function type(id: string, value: string) {
   el.dispatchEvent(new Event("input", { bubbles: true }));
 }
 
+function pick(id: string, value: string) {
+  const el = document.getElementById(id) as HTMLSelectElement;
+  el.value = value;
+  el.dispatchEvent(new Event("change", { bubbles: true }));
+}
+
 async function fillIn() {
   for (const [f, v] of Object.entries(filled)) {
     if (f === "method" || f === "country" || !v) continue;
-    type(`checkout-${f}`, v);
+    if (f === "region") {
+      // Picked only when the cart's location has not chosen it already (a pick prices it).
+      if ((document.getElementById("checkout-region") as HTMLSelectElement).value !== v) pick("checkout-region", v);
+    }
+    else type(`checkout-${f}`, v);
   }
   await settle();
 }
@@ -113,7 +131,7 @@ async function checkoutPage(c: ReturnType<typeof cart>, ...answers: Parameters<t
 
 describe("checkout", () => {
   const option = { id: "parcel", name: "Parcel post", costCents: 695, cost: { currency: "EUR", value: "6.95" } };
-  const ready = cart({ shippingLocation: { country: "NL" }, shippingOptions: [option], selectedShippingOption: option, shippingCostCents: 695, grandTotalCents: 2095 });
+  const ready = cart({ shippingLocation: { country: "NL", region: "NH" }, shippingOptions: [option], selectedShippingOption: option, shippingCostCents: 695, grandTotalCents: 2095 });
 
   it("says Required by each empty field and sends nothing", async () => {
     const calls = await checkoutPage(ready);
@@ -158,6 +176,103 @@ describe("checkout", () => {
     expect(body.shippingOptionId).toBe("parcel");
     expect(body.expectedGrandTotalCents).toBe(2095);
     expect(to).toHaveBeenCalledWith("/commerce/order-confirmed/o1?token=t");
+  });
+
+  it("takes the country and its region from lists, and prices the region picked", async () => {
+    const noWhere = cart({ requiresShipping: true, shippingOptions: [option], selectedShippingOption: null, shippingLocation: null });
+    const maine = cart({ shippingLocation: { country: "US", region: "ME" }, taxCents: 187 });
+    const calls = await checkoutPage(noWhere, changed(cart({ shippingLocation: { country: "US" } })), changed(maine));
+    const country = document.querySelector<HTMLSelectElement>("select#checkout-country")!;
+    expect(document.querySelector("label[for=checkout-country]")!.textContent).toBe("Country");
+    expect([...country.options].map((o) => o.value)).toEqual(["", "NL", "GI", "US"]);
+    // No region list until a country with regions is picked.
+    expect(document.getElementById("checkout-region")).toBeNull();
+    pick("checkout-country", "US");
+    await settle();
+    const region = document.querySelector<HTMLSelectElement>("select#checkout-region")!;
+    expect(document.querySelector("label[for=checkout-region]")!.textContent).toBe("State or region");
+    expect(region.required).toBe(true);
+    expect([...region.options].map((o) => [o.value, o.textContent])).toEqual([
+      ["", "Select state or region"],
+      ["ME", "Maine"],
+      ["NY", "New York"],
+    ]);
+    pick("checkout-region", "ME");
+    await settle();
+    const located = calls.filter((c) => c.url === "/api/commerce/shopping-cart/shipping-location");
+    expect(located.map((c) => JSON.parse(String(c.init.body)))).toEqual([
+      { country: "US", region: null, postalCode: null },
+      { country: "US", region: "ME", postalCode: null },
+    ]);
+    // Another country starts without a region; one without regions has no list.
+    pick("checkout-country", "GI");
+    await settle();
+    expect(document.getElementById("checkout-region")).toBeNull();
+  });
+
+  it("asks for the fields the store names: order notes under its label, the phone it requires", async () => {
+    const terms = { ...ready.checkout, orderNotesLabel: "Notes for the studio", requireShippingPhone: true };
+    const calls = await checkoutPage({ ...ready, checkout: terms }, { status: 201, body: { confirmationUrl: "/done" } });
+    vi.spyOn(navigate, "to").mockImplementation(() => {});
+    const notes = document.querySelector<HTMLTextAreaElement>("textarea#checkout-orderNotes")!;
+    expect(document.querySelector("label[for=checkout-orderNotes]")!.textContent).toBe("Notes for the studio (optional)");
+    expect(notes.maxLength).toBe(1000);
+    const phone = document.querySelector<HTMLInputElement>("input#checkout-phone")!;
+    expect(phone.type).toBe("tel");
+    expect(phone.required).toBe(true);
+    await fillIn();
+    placeButton().click();
+    await settle();
+    expect(document.getElementById("checkout-phone-problem")!.textContent).toBe("Required");
+    type("checkout-phone", "+1 207 555 0100");
+    notes.value = "Leave it by the kiln";
+    notes.dispatchEvent(new Event("input", { bubbles: true }));
+    await settle();
+    placeButton().click();
+    await settle();
+    const body = JSON.parse(String(calls.find((c) => c.url === "/api/commerce/checkout")!.init.body));
+    expect(body.orderNotes).toBe("Leave it by the kiln");
+    expect(body.shippingAddress.phone).toBe("+1 207 555 0100");
+  });
+
+  it("asks for neither when the store names neither", async () => {
+    await checkoutPage(ready);
+    expect(document.getElementById("checkout-orderNotes")).toBeNull();
+    expect(document.getElementById("checkout-phone")).toBeNull();
+    expect(document.getElementById("checkout-recipientEmail")).toBeNull();
+  });
+
+  it("a gift card purchase takes a recipient's email and a message", async () => {
+    const gift = cart({ requiresShipping: false, entries: [entry({ productType: 4, title: "Gift Card", subTotal: 5000 })], grandTotalCents: 5000 });
+    const calls = await checkoutPage(gift, { status: 201, body: { confirmationUrl: "/done" } });
+    vi.spyOn(navigate, "to").mockImplementation(() => {});
+    expect(document.querySelector("label[for=checkout-recipientEmail]")!.textContent).toBe("Recipient's email (optional)");
+    expect(document.querySelector<HTMLTextAreaElement>("textarea#checkout-recipientMessage")!.maxLength).toBe(500);
+    type("checkout-email", "ada@example.com");
+    type("checkout-recipientEmail", "bo@");
+    for (const [f, v] of [["cardNumber", "4242 4242 4242 4242"], ["cardExpiry", "12 / 30"], ["cardCvc", "123"]]) type(`checkout-${f}`, v);
+    await settle();
+    placeButton().click();
+    await settle();
+    expect(document.getElementById("checkout-recipientEmail-problem")!.textContent).toMatch(/^Email is not valid/);
+    type("checkout-recipientEmail", "bo@example.com");
+    const message = document.querySelector<HTMLTextAreaElement>("#checkout-recipientMessage")!;
+    message.value = "Happy birthday";
+    message.dispatchEvent(new Event("input", { bubbles: true }));
+    await settle();
+    placeButton().click();
+    await settle();
+    const body = JSON.parse(String(calls.find((c) => c.url === "/api/commerce/checkout")!.init.body));
+    expect(body.giftCardRecipient).toEqual({ email: "bo@example.com", message: "Happy birthday" });
+  });
+
+  it("a store that ships anywhere lists every country, read once from the shared list", async () => {
+    const anywhere = cart({ shippingLocation: null, checkout: { ...ready.checkout, shipsTo: null, countries: null } });
+    const every = { countries: [{ code: "AQ", name: "Antarctica", regions: [] }, { code: "US", name: "United States of America", regions: [{ code: "ME", name: "Maine" }] }] };
+    const calls = await checkoutPage(anywhere, { body: every });
+    expect(calls.filter((c) => c.url === "/api/commerce/countries")).toHaveLength(1);
+    const country = document.querySelector<HTMLSelectElement>("select#checkout-country")!;
+    expect([...country.options].map((o) => o.value)).toEqual(["", "AQ", "US"]);
   });
 
   it("prices no shipping before the buyer gives a country", async () => {

@@ -69,7 +69,18 @@ export function cart(over: Partial<FullCart> = {}): FullCart {
     pricesIncludeTax: true,
     minimumSubtotalCents: null,
     checkoutMessage: null,
-    checkout: { shipsTo: ["NL", "BE"], testMode: true, manualPayment: null },
+    checkout: {
+      shipsTo: ["NL", "BE", "US"],
+      countries: [
+        { code: "NL", name: "Netherlands (Kingdom of the)", regions: [{ code: "NH", name: "Noord-Holland" }, { code: "UT", name: "Utrecht" }] },
+        { code: "GI", name: "Gibraltar", regions: [] },
+        { code: "US", name: "United States of America", regions: [{ code: "ME", name: "Maine" }, { code: "NY", name: "New York" }] },
+      ],
+      orderNotesLabel: null,
+      requireShippingPhone: false,
+      testMode: true,
+      manualPayment: null,
+    },
     ...over,
   };
 }

@@ -20,8 +20,12 @@ pub const ORDER_CONFIRMATION: &str = "order-confirmation";
 pub const ORDER_NOTIFICATION: &str = "order-notification";
 pub const MEMBER_CONFIRMATION: &str = "member-confirmation";
 pub const MEMBER_EXISTING: &str = "member-existing";
+/// A gift card's code, to the recipient the buyer named.
+pub const GIFT_CARD: &str = "gift-card";
 
-const DEFAULTS: [(&str, &str); 12] = [
+const DEFAULTS: [(&str, &str); 14] = [
+    ("gift-card.txt", include_str!("defaults/gift-card.txt")),
+    ("gift-card.html", include_str!("defaults/gift-card.html")),
     (
         "form-submission.txt",
         include_str!("defaults/form-submission.txt"),

@@ -359,7 +359,7 @@ fn the_owner_sees_visits_carts_and_orders(backend: Backend) {
         json!({
             "email": "ada@example.com",
             "shippingAddress": {"firstName": "Ada", "lastName": "Lovelace", "line1": "Lindengracht 1",
-                                "city": "Amsterdam", "postalCode": "1015 KB", "country": "NL"},
+                                "city": "Amsterdam", "postalCode": "1015 KB", "region": "NH", "country": "NL"},
             "payment": {"method": "card", "card": {"number": "4242 4242 4242 4242", "expMonth": 12, "expYear": 2099, "cvc": "123"}},
         }),
     );

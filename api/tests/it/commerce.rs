@@ -52,9 +52,15 @@ fn added(v: &mut Visitor, url_id: &str, sku: &str, quantity: i64) -> Value {
     r.json()
 }
 
+/// An address in `country`, with a region of it (from the ISO 3166-2 list) where it has them.
 fn address(country: &str) -> Value {
+    let region = match country {
+        "NL" => json!("NH"),
+        "US" => json!("NY"),
+        _ => Value::Null,
+    };
     json!({ "firstName": "Ada", "lastName": "Lovelace", "line1": "Lindengracht 1",
-            "city": "Amsterdam", "postalCode": "1015 KB", "country": country })
+            "city": "Amsterdam", "postalCode": "1015 KB", "country": country, "region": region })
 }
 
 fn card(number: &str) -> Value {
@@ -1561,7 +1567,124 @@ fn storefront_prices_and_sold_out(backend: Backend) {
     );
 }
 
+/// Addresses take a country from a list and, where it has them, a region from its list
+/// (ISO 3166-1 and 3166-2): harbor-lane's checkout offers the US with its states, refuses a
+/// state by name or none at all (shipping and billing, quoting and placing), and collects
+/// Maine's tax on the code.
+fn addresses_take_countries_and_regions_from_lists(backend: Backend) {
+    let server = start(backend, &[]);
+    let mut v = Visitor::arrive(&server, HARBOR, "203.0.113.36");
+    let c = added(&mut v, "tidepool-mug", "TPM-12", 1)["shoppingCart"].clone();
+    let countries = c["checkout"]["countries"].as_array().unwrap();
+    assert_eq!(countries.len(), 1, "{countries:?}");
+    assert_eq!(countries[0]["code"], "US");
+    let states = countries[0]["regions"].as_array().unwrap();
+    assert!(
+        states.contains(&json!({"code": "ME", "name": "Maine"})),
+        "{states:?}"
+    );
+    assert!(states.contains(&json!({"code": "NY", "name": "New York"})));
+    // A store that ships anywhere reads every country from one shared, cacheable list.
+    let all = v.get("/api/commerce/countries");
+    assert_eq!(all.status, 200);
+    assert_eq!(all.header("cache-control"), Some("public, max-age=86400"));
+    let all = all.json();
+    let nl = all["countries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["code"] == "NL")
+        .unwrap();
+    assert!(
+        nl["regions"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"code": "NH", "name": "Noord-Holland"})),
+        "{nl}"
+    );
+    assert!(all["countries"].as_array().unwrap().len() > 240);
+
+    // Quoting: a region is a code of the country's list; a country is a code of the list.
+    let loc = "/api/commerce/shopping-cart/shipping-location";
+    let r = v.put(loc, json!({"country": "US", "region": "Maine"}));
+    assert_eq!(
+        (r.status, r.json()["errors"]["region"].as_str()),
+        (400, Some("Choose a region from the list.")),
+        "{}",
+        r.body
+    );
+    let r = v.put(loc, json!({"country": "XZ"}));
+    assert_eq!(
+        (r.status, r.json()["errors"]["country"].as_str()),
+        (400, Some("Choose a country from the list.")),
+        "{}",
+        r.body
+    );
+    let c = v
+        .put(loc, json!({"country": "us", "region": "us-me"}))
+        .json()["shoppingCart"]
+        .clone();
+    assert_eq!(c["shippingLocation"]["region"], "ME");
+    assert_eq!(c["taxCents"], 187, "5.5% of $34.00: {c}");
+
+    // Placing: the shipping and billing addresses alike.
+    let maine = |region: Value| {
+        let mut a = address("US");
+        a["region"] = region;
+        a["city"] = json!("Portland");
+        a
+    };
+    let place = |v: &mut Visitor, extra: Value| {
+        let mut body = json!({
+            "email": "ada@example.com",
+            "shippingAddress": maine(json!("ME")),
+            "payment": card("4242 4242 4242 4242"),
+        });
+        for (k, x) in extra.as_object().unwrap() {
+            body[k] = x.clone();
+        }
+        v.post(CHECKOUT, body)
+    };
+    for (extra, field, message) in [
+        (
+            json!({"shippingAddress": maine(json!("Maine"))}),
+            "shippingAddress.region",
+            "Choose a region from the list.",
+        ),
+        (
+            json!({"shippingAddress": maine(Value::Null)}),
+            "shippingAddress.region",
+            "Required",
+        ),
+        (
+            json!({"billingAddress": maine(json!("ZZ"))}),
+            "billingAddress.region",
+            "Choose a region from the list.",
+        ),
+        (
+            json!({"billingAddress": {"firstName": "A", "lastName": "B", "line1": "1", "city": "C",
+            "postalCode": "1", "country": "Maine"}}),
+            "billingAddress.country",
+            "Choose a country from the list.",
+        ),
+    ] {
+        let r = place(&mut v, extra.clone());
+        assert_eq!(
+            (r.status, r.json()["errors"][field].as_str()),
+            (400, Some(message)),
+            "{extra}: {}",
+            r.body
+        );
+    }
+    let r = place(&mut v, json!({"shippingAddress": maine(json!("me"))}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let order = &r.json()["order"];
+    assert_eq!(order["shippingAddress"]["region"], "ME");
+    assert_eq!(order["taxTotalCents"], 187, "{order}");
+}
+
 crate::on_both_backends!(
+    addresses_take_countries_and_regions_from_lists,
     storefront_prices_and_sold_out,
     token_carts,
     every_write_route_needs_the_crumb,

@@ -387,6 +387,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/commerce/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every country with its regions. */
+        get: operations["commerce.countries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/template/GetTemplateSchema": {
         parameters: {
             query?: never;
@@ -1710,6 +1727,12 @@ export interface components {
              */
             expectedGrandTotalCents?: number | null;
             payment?: components["schemas"]["CheckoutPayment"] | null;
+            /**
+             * @description Order notes, kept when the store asks for them (`checkout.orderNotes` in the cart's
+             *     `checkout`); at most 1000 characters.
+             */
+            orderNotes?: string | null;
+            giftCardRecipient?: components["schemas"]["GiftCardRecipientInput"] | null;
         };
         /** @description Card details as the buyer typed them. */
         CheckoutCard: {
@@ -1756,6 +1779,19 @@ export interface components {
         CheckoutTerms: {
             /** @description Country codes the store ships to; null when some option ships anywhere. */
             shipsTo?: string[] | null;
+            /**
+             * @description The countries a shipping address may name, with their regions, when the cart ships:
+             *     those the store ships to. Null when nothing in the cart ships or some option ships
+             *     anywhere (then every country: `GET /api/commerce/countries`).
+             */
+            countries?: components["schemas"]["Country"][] | null;
+            /**
+             * @description The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
+             *     no notes are asked for.
+             */
+            orderNotesLabel?: string | null;
+            /** @description A shipping address needs a phone number (`checkout.requireShippingPhone`). */
+            requireShippingPhone: boolean;
             /** @description Cards go to the test provider. */
             testMode: boolean;
             manualPayment?: components["schemas"]["ManualPayment"] | null;
@@ -1824,6 +1860,23 @@ export interface components {
              *     before they were checked): the store reads the namespace as if it were not set.
              */
             errors?: Record<string, unknown> | null;
+        };
+        /** @description Every country with its regions. */
+        Countries: {
+            /** @description By code. */
+            countries: components["schemas"]["Country"][];
+        };
+        /** @description A country an address may name (ISO 3166-1), with its regions. */
+        Country: {
+            /** @description Two-letter ISO 3166-1 code. */
+            code: string;
+            /** @description English name. */
+            name: string;
+            /**
+             * @description Its regions (ISO 3166-2), by name: an address in this country names one. Empty for a
+             *     country without regions.
+             */
+            regions: components["schemas"]["Region"][];
         };
         /** @description A coupon code. */
         CouponBody: {
@@ -1902,6 +1955,18 @@ export interface components {
         GiftCardBalanceBody: {
             /** @description `XXXX-XXXX-XXXX-XXXX`; any case, with or without the dashes. */
             code: string;
+        };
+        /** @description A gift card purchase's recipient. */
+        GiftCardRecipient: {
+            email: string;
+            message?: string | null;
+        };
+        /** @description A gift card's recipient. */
+        GiftCardRecipientInput: {
+            /** @description Their email address; blank or left out: the buyer's own. */
+            email?: string | null;
+            /** @description A message to them, in their email. */
+            message?: string | null;
         };
         /** @description A variant with people waiting for it. */
         Group: {
@@ -2307,6 +2372,8 @@ export interface components {
             amountCharged: components["schemas"]["Money"];
             /** Format: int64 */
             amountChargedCents: number;
+            notes?: components["schemas"]["OrderNotes"] | null;
+            giftCardRecipient?: components["schemas"]["GiftCardRecipient"] | null;
         };
         /** @description An order, for its buyer. */
         OrderAnswer: {
@@ -2371,6 +2438,13 @@ export interface components {
          * @enum {string}
          */
         OrderKind: "cart" | "subscription" | "gift-card";
+        /** @description Order notes. */
+        OrderNotes: {
+            /** @description The label checkout showed (`checkout.orderNotesLabel`). */
+            label: string;
+            /** @description What the buyer wrote. */
+            text: string;
+        };
         /** @description How an order was paid. */
         OrderPayment: {
             /** @enum {string} */
@@ -2605,6 +2679,13 @@ export interface components {
         /** @description The session recording's id: always [`RECORDING_MOCK_ID`], which means skip. */
         RecordingId: {
             id: string;
+        };
+        /** @description A region of a country (ISO 3166-2). */
+        Region: {
+            /** @description The code within the country (`ME` for `US-ME`): what an address's `region` takes. */
+            code: string;
+            /** @description English name. */
+            name: string;
         };
         /** @description A script error on a page. */
         ReportedError: {
@@ -4579,6 +4660,57 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "commerce.countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every ISO 3166-1 country with its ISO 3166-2 regions, by name. */
+            200: {
+                headers: {
+                    /** @description `public, max-age=86400`. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Countries"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

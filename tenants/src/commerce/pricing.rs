@@ -382,13 +382,17 @@ fn shipping_cost(rate: &ShippingRate, goods_minor: i64, grams: i64) -> Option<i6
 }
 
 /// The most specific rule for a location: country and region, then country, then `*`.
+/// Regions compare by their ISO 3166-2 code within the country (`ME`, `us-me` and `US-ME`
+/// are one region); a region that is no code of the country (a name, "Maine") matches no
+/// region's rule.
 pub fn tax_rule<'r>(rules: &'r [TaxRule], location: &Location) -> Option<&'r TaxRule> {
-    let country = location.country.to_ascii_uppercase();
-    let region = location.region.as_deref().map(str::to_ascii_lowercase);
+    let country = location.country.trim().to_ascii_uppercase();
+    let region = location
+        .region
+        .as_deref()
+        .map(|r| super::places::region_key(&country, r));
     let exact = rules.iter().find(|r| {
-        r.country == country
-            && r.region.is_some()
-            && r.region.as_deref().map(str::to_ascii_lowercase) == region
+        r.country == country && r.region.is_some() && r.region.as_deref() == region.as_deref()
     });
     exact
         .or_else(|| {
@@ -705,6 +709,22 @@ mod tests {
             ..ny.clone()
         };
         assert_eq!(priced(&store(), &lines, &[], Some(&ca), None).tax_minor, 0);
+        let full_code = Location {
+            region: Some("US-NY".into()),
+            ..ny.clone()
+        };
+        assert_eq!(
+            priced(&store(), &lines, &[], Some(&full_code), None).tax_minor,
+            888
+        );
+        let by_name = Location {
+            region: Some("New York".into()),
+            ..ny.clone()
+        };
+        assert_eq!(
+            priced(&store(), &lines, &[], Some(&by_name), None).tax_minor,
+            0
+        );
         let fr = Location {
             country: "FR".into(),
             ..Default::default()

@@ -3,7 +3,7 @@
 //!
 //! | namespace | keys |
 //! |---|---|
-//! | `checkout` | `minimumSubtotal` (price): the smallest subtotal that may check out |
+//! | `checkout` | `minimumSubtotal` (price): the smallest subtotal that may check out; `orderNotesLabel` (text, at most 200 characters): checkout asks for order notes under this label; `requireShippingPhone` (bool, default false): a shipping address needs a phone number |
 //! | `taxes` | `pricesIncludeTax` (bool), `rules`: `[{ name?, country, region?, rate, appliesToShipping? }]` |
 //! | `shipping` | `options`: `[{ id, name, countries?, kind, ... }]` with `kind` `flat` (`price`), `free-above` (`price`, `freeAbove`) or `weight` (`rates: [{ upToGrams, price }]`) |
 //! | `coupons` | `codes`: `[{ code, kind, percent? , amount?, minimumSubtotal?, startsOn?, expiresOn? }]` with `kind` `percent`, `fixed` or `free-shipping` |
@@ -11,7 +11,8 @@
 //! | `payments` | `testMode` (default true), `manual`: `{ label, instructions }` |
 //!
 //! Prices are decimal strings in the site currency (`"12.50"`), rates and percentages
-//! decimal strings (`"21"`, `"7.5"`), countries ISO 3166 alpha-2 codes or `*` (any), dates
+//! decimal strings (`"21"`, `"7.5"`), countries ISO 3166-1 alpha-2 codes or `*` (any), a tax
+//! rule's region the ISO 3166-2 code of one of its country's regions (`ME` or `US-ME`), dates
 //! `YYYY-MM-DD` (a whole day, UTC) or RFC 3339 instants. Other keys of these namespaces are
 //! left alone (owners keep other preferences there); the objects inside the lists refuse
 //! unknown keys, so a typo is an error rather than a silently ignored rule.
@@ -30,6 +31,10 @@ pub struct CommerceSettings {
     pub currency: String,
     /// `checkout.minimumSubtotal`, minor units.
     pub minimum_subtotal_minor: Option<i64>,
+    /// `checkout.orderNotesLabel`: when set, checkout asks for order notes under it.
+    pub order_notes_label: Option<String>,
+    /// `checkout.requireShippingPhone` (default false): a shipping address needs a phone.
+    pub require_shipping_phone: bool,
     /// `storeSettings.multipleQuantityAllowedForServices` (SPEC default true).
     pub multiple_quantity_for_services: bool,
     /// Tax rules.
@@ -83,7 +88,8 @@ pub struct TaxRule {
     pub name: String,
     /// ISO country code (upper case) or `*` for any country.
     pub country: String,
-    /// A region within the country (state, province), compared without case.
+    /// A region within the country (state, province): its ISO 3166-2 code within the
+    /// country (`ME` for `US-ME`), upper case ([`super::places`]).
     pub region: Option<String>,
     /// Percent (`21` for 21%).
     pub rate: Decimal,
@@ -368,18 +374,33 @@ impl<'a> Obj<'a> {
 
 fn country_code(path: &str, text: &str, any_allowed: bool) -> Res<String> {
     let up = text.trim().to_ascii_uppercase();
-    let ok =
-        (up.len() == 2 && up.bytes().all(|b| b.is_ascii_uppercase())) || (any_allowed && up == "*");
-    if ok {
-        Ok(up)
-    } else {
-        fail(
+    if any_allowed && up == "*" {
+        return Ok(up);
+    }
+    match super::places::country(&up) {
+        Some(c) => Ok(c.code.to_owned()),
+        None => fail(
             path,
             format!(
-                "{text:?} is not a two-letter country code{}",
+                "{text:?} is not an ISO 3166 country code{}",
                 if any_allowed { " or *" } else { "" }
             ),
-        )
+        ),
+    }
+}
+
+/// A tax rule's region: the code of one of the country's ISO 3166-2 regions (`ME`, or
+/// `US-ME`), kept as its code within the country.
+fn region_code(path: &str, country: &str, text: &str) -> Res<String> {
+    match super::places::region(country, text) {
+        Some(r) => Ok(r.code.to_owned()),
+        None if super::places::has_regions(country) => fail(
+            path,
+            format!(
+                "{text:?} is not a region code of {country} (ISO 3166-2, such as the ME of US-ME)"
+            ),
+        ),
+        None => fail(path, format!("{country} has no regions")),
     }
 }
 
@@ -492,8 +513,22 @@ impl CommerceSettings {
         };
         let checkout = ns("checkout");
         let minimum_subtotal_minor = checkout.price("minimumSubtotal", &currency)?;
+        let order_notes_label = checkout
+            .str("orderNotesLabel")?
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(str::to_owned);
+        if order_notes_label
+            .as_deref()
+            .is_some_and(|l| l.chars().count() > 200)
+        {
+            return fail(&checkout.at("orderNotesLabel"), "at most 200 characters");
+        }
+        let require_shipping_phone = checkout.bool("requireShippingPhone", false)?;
         Ok(CommerceSettings {
             minimum_subtotal_minor,
+            order_notes_label,
+            require_shipping_phone,
             multiple_quantity_for_services,
             taxes: taxes(&ns("taxes"))?,
             shipping: shipping(&ns("shipping"), &currency)?,
@@ -510,6 +545,8 @@ impl CommerceSettings {
         CommerceSettings {
             currency: currency.to_owned(),
             minimum_subtotal_minor: None,
+            order_notes_label: None,
+            require_shipping_phone: false,
             multiple_quantity_for_services: true,
             taxes: Taxes::default(),
             shipping: Vec::new(),
@@ -533,14 +570,13 @@ fn taxes(o: &Obj<'_>) -> Res<Taxes> {
         let r = Obj::of(format!("{}.rules[{i}]", o.path), v)?;
         r.only(&["name", "country", "region", "rate", "appliesToShipping"])?;
         let country = country_code(&r.at("country"), r.required_str("country")?, true)?;
-        let region = r
-            .str("region")?
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(str::to_owned);
+        let region = r.str("region")?.map(str::trim).filter(|s| !s.is_empty());
         if region.is_some() && country == "*" {
             return fail(&r.at("region"), "a region needs a country");
         }
+        let region = region
+            .map(|text| region_code(&r.at("region"), &country, text))
+            .transpose()?;
         let rule = TaxRule {
             name: r.str("name")?.unwrap_or("Tax").to_owned(),
             country,
@@ -548,11 +584,10 @@ fn taxes(o: &Obj<'_>) -> Res<Taxes> {
             rate: r.percent("rate")?,
             applies_to_shipping: r.bool("appliesToShipping", false)?,
         };
-        if rules.iter().any(|x: &TaxRule| {
-            x.country == rule.country
-                && x.region.as_deref().map(str::to_ascii_lowercase)
-                    == rule.region.as_deref().map(str::to_ascii_lowercase)
-        }) {
+        if rules
+            .iter()
+            .any(|x: &TaxRule| x.country == rule.country && x.region == rule.region)
+        {
             return fail(&r.path, "a second rule for the same country and region");
         }
         rules.push(rule);
@@ -791,7 +826,7 @@ mod tests {
         let s = CommerceSettings::from_site(
             &site("EUR"),
             &prefs(json!({
-                "checkout": {"minimumSubtotal": "15.00", "orderNotesLabel": "kept"},
+                "checkout": {"minimumSubtotal": "15.00", "orderNotesLabel": " Gift message ", "requireShippingPhone": true, "termsUrl": "kept"},
                 "taxes": {"pricesIncludeTax": true, "rules": [
                     {"name": "BTW", "country": "nl", "rate": "21", "appliesToShipping": true},
                     {"country": "US", "region": "NY", "rate": "8.875"},
@@ -814,6 +849,9 @@ mod tests {
         .unwrap();
         assert_eq!(s.currency, "EUR");
         assert_eq!(s.minimum_subtotal_minor, Some(1500));
+        assert_eq!(s.order_notes_label.as_deref(), Some("Gift message"));
+        assert!(s.require_shipping_phone);
+        assert!(!CommerceSettings::plain("EUR").require_shipping_phone);
         assert!(s.taxes.prices_include_tax);
         assert_eq!(s.taxes.rules[0].country, "NL");
         assert_eq!(s.taxes.rules[1].rate, "8.875".parse::<Decimal>().unwrap());
@@ -881,7 +919,38 @@ mod tests {
         );
         assert_eq!(
             error(json!({"taxes": {"rules": [{"country": "Netherlands", "rate": "21"}]}})),
-            "taxes.rules[0].country: \"Netherlands\" is not a two-letter country code or *"
+            "taxes.rules[0].country: \"Netherlands\" is not an ISO 3166 country code or *"
+        );
+    }
+
+    #[test]
+    fn tax_rules_name_countries_and_regions_by_their_iso_codes() {
+        let rules = |v: Value| {
+            CommerceSettings::from_site(&site("USD"), &prefs(json!({"taxes": {"rules": v}})))
+                .map(|s| s.taxes.rules)
+        };
+        let ok = rules(json!([
+            {"country": "us", "region": "me", "rate": "5.5"},
+            {"country": "US", "region": "US-NY", "rate": "8.875"}
+        ]))
+        .unwrap();
+        assert_eq!(ok[0].region.as_deref(), Some("ME"));
+        assert_eq!(ok[1].region.as_deref(), Some("NY"));
+        let error = |v: Value| rules(v).unwrap_err().to_string();
+        assert_eq!(
+            error(json!([{"country": "US", "region": "Maine", "rate": "5.5"}])),
+            "taxes.rules[0].region: \"Maine\" is not a region code of US (ISO 3166-2, such as the ME of US-ME)"
+        );
+        assert_eq!(
+            error(json!([{"country": "XX", "rate": "5"}])),
+            "taxes.rules[0].country: \"XX\" is not an ISO 3166 country code or *"
+        );
+        assert_eq!(
+            error(json!([
+                {"country": "US", "region": "ME", "rate": "5.5"},
+                {"country": "US", "region": "us-me", "rate": "5"}
+            ])),
+            "taxes.rules[1]: a second rule for the same country and region"
         );
     }
 

@@ -262,10 +262,57 @@ pub enum CouponReason {
 pub struct CheckoutTermsView {
     /// Country codes the store ships to; null when some option ships anywhere.
     pub ships_to: Option<Vec<String>>,
+    /// The countries a shipping address may name, with their regions, when the cart ships:
+    /// those the store ships to. Null when nothing in the cart ships or some option ships
+    /// anywhere (then every country: `GET /api/commerce/countries`).
+    pub countries: Option<Vec<CountryView>>,
+    /// The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
+    /// no notes are asked for.
+    pub order_notes_label: Option<String>,
+    /// A shipping address needs a phone number (`checkout.requireShippingPhone`).
+    pub require_shipping_phone: bool,
     /// Cards go to the test provider.
     pub test_mode: bool,
     /// The store's pay-later method, if it has one.
     pub manual_payment: Option<ManualPaymentView>,
+}
+
+/// A country an address may name (ISO 3166-1), with its regions.
+#[derive(Serialize, ToSchema)]
+#[schema(as = Country)]
+pub struct CountryView {
+    /// Two-letter ISO 3166-1 code.
+    pub code: String,
+    /// English name.
+    pub name: String,
+    /// Its regions (ISO 3166-2), by name: an address in this country names one. Empty for a
+    /// country without regions.
+    pub regions: Vec<RegionView>,
+}
+
+/// A region of a country (ISO 3166-2).
+#[derive(Serialize, ToSchema)]
+#[schema(as = Region)]
+pub struct RegionView {
+    /// The code within the country (`ME` for `US-ME`): what an address's `region` takes.
+    pub code: String,
+    /// English name.
+    pub name: String,
+}
+
+/// A country with its regions, by name.
+pub fn country_view(c: tenants::commerce::places::Country) -> CountryView {
+    CountryView {
+        code: c.code.to_owned(),
+        name: c.name.to_owned(),
+        regions: tenants::commerce::places::regions(c.code)
+            .into_iter()
+            .map(|r| RegionView {
+                code: r.code.to_owned(),
+                name: r.name.to_owned(),
+            })
+            .collect(),
+    }
 }
 
 /// A pay-later method (bank transfer, pay on collection).
@@ -383,7 +430,7 @@ pub fn cart_view(
         checkout_message: below_minimum
             .map(|m| minimum_subtotal(&money_text(m, &currency, &b.locale))),
         installments: pill,
-        checkout: checkout_terms(settings),
+        checkout: checkout_terms(settings, totals.requires_shipping),
     }
 }
 
@@ -398,9 +445,10 @@ pub fn cart_json(
 }
 
 /// What the checkout page offers, beside the cart: where the store ships (`shipsTo`, country
-/// codes; null when some option ships anywhere), whether cards go to the test provider, and
+/// codes; null when some option ships anywhere) and, when the cart ships to a list, those
+/// countries with their regions for the address's lists; whether cards go to the test provider; and
 /// the pay-later method, if the store has one.
-fn checkout_terms(settings: &CommerceSettings) -> CheckoutTermsView {
+fn checkout_terms(settings: &CommerceSettings, ships: bool) -> CheckoutTermsView {
     let anywhere = settings.shipping.iter().any(|o| o.countries.is_empty());
     let ships_to = (!anywhere).then(|| {
         let mut all: Vec<String> = settings
@@ -412,8 +460,19 @@ fn checkout_terms(settings: &CommerceSettings) -> CheckoutTermsView {
         all.dedup();
         all
     });
+    use tenants::commerce::places;
+    let countries = ships_to.as_ref().filter(|_| ships).map(|codes| {
+        codes
+            .iter()
+            .filter_map(|c| places::country(c))
+            .map(country_view)
+            .collect()
+    });
     CheckoutTermsView {
         ships_to,
+        countries,
+        order_notes_label: settings.order_notes_label.clone(),
+        require_shipping_phone: settings.require_shipping_phone,
         test_mode: settings.payments.test_mode,
         manual_payment: settings
             .payments
@@ -529,6 +588,32 @@ pub struct OrderView {
     /// What the payment method was charged.
     pub amount_charged: Money,
     pub amount_charged_cents: i64,
+    /// The buyer's order notes, under the label checkout asked with.
+    #[schema(value_type = Option<OrderNotesSchema>)]
+    pub notes: Option<tenants::OrderNotes>,
+    /// Who the gift cards it bought are for, when the buyer named someone.
+    #[schema(value_type = Option<GiftCardRecipientSchema>)]
+    pub gift_card_recipient: Option<tenants::GiftCardRecipient>,
+}
+
+/// Order notes.
+#[derive(ToSchema)]
+#[schema(as = OrderNotes)]
+#[allow(dead_code)] // `tenants::OrderNotes` as it serializes
+pub struct OrderNotesSchema {
+    /// The label checkout showed (`checkout.orderNotesLabel`).
+    label: String,
+    /// What the buyer wrote.
+    text: String,
+}
+
+/// A gift card purchase's recipient.
+#[derive(ToSchema)]
+#[schema(as = GiftCardRecipient)]
+#[allow(dead_code)] // `tenants::GiftCardRecipient` as it serializes
+pub struct GiftCardRecipientSchema {
+    email: String,
+    message: Option<String>,
 }
 
 /// What an order is for.
@@ -765,6 +850,8 @@ pub fn order_view(o: &Order, site: &Site) -> OrderView {
             })
             .collect(),
         prices_include_tax: o.details.prices_include_tax,
+        notes: o.details.notes.clone(),
+        gift_card_recipient: o.details.gift_card_recipient.clone(),
         gift_cards: o
             .gift_cards
             .iter()

@@ -22,6 +22,7 @@ use crate::http::extract::family::CartWrite;
 use crate::http::{ApiError, Json, JsonOrDefault, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, VisitorErrors, WriteErrors};
 use crate::server::state::App;
+use crate::services::commerce::checkout::check_place;
 use tenants::Store;
 
 /// What visitors are told when their cart cookie names no open cart here.
@@ -667,11 +668,23 @@ pub(crate) async fn set_location(
 ) -> Result<(SetCookies, Json<CartChanged>), ApiError> {
     let t = call.site.tenant.id;
     let done = change(&call, b, NO_CART, Carts::AlsoToken, async |_, cart, b| {
-        let location = Location {
+        let mut location = Location {
             country: required("country", &b.country)?.to_owned(),
             region: b.region,
             postal_code: b.postal_code,
         };
+        // The country and region from their lists; the region may come later.
+        let mut errors = serde_json::Map::new();
+        check_place(
+            "",
+            &mut location.country,
+            &mut location.region,
+            false,
+            &mut errors,
+        );
+        if !errors.is_empty() {
+            return Err(ApiError::fields(errors).into());
+        }
         match app
             .store
             .set_shipping_location(t, cart, Some(&location))

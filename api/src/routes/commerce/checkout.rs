@@ -67,6 +67,29 @@ pub(crate) struct Body {
     expected_grand_total_cents: Option<i64>,
     #[serde(default)]
     payment: Option<PaymentBody>,
+    /// Order notes, kept when the store asks for them (`checkout.orderNotes` in the cart's
+    /// `checkout`); at most 1000 characters.
+    #[serde(default)]
+    #[schema(max_length = 1000)]
+    order_notes: Option<String>,
+    /// Who the gift cards bought are for (a gift card purchase only): they get their own
+    /// email with the code and the message.
+    #[serde(default)]
+    gift_card_recipient: Option<RecipientBody>,
+}
+
+/// A gift card's recipient.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = GiftCardRecipientInput)]
+pub(crate) struct RecipientBody {
+    /// Their email address; blank or left out: the buyer's own.
+    #[serde(default)]
+    #[schema(max_length = 256)]
+    email: Option<String>,
+    /// A message to them, in their email.
+    #[serde(default)]
+    #[schema(max_length = 500)]
+    message: Option<String>,
 }
 
 /// How the buyer pays: `card` (with the card) or the store's pay-later method (`manual`).
@@ -225,12 +248,18 @@ impl From<Body> for flow::Request {
                 method: p.method,
                 card: p.card,
             }),
+            order_notes: b.order_notes,
+            gift_card_recipient: b.gift_card_recipient.map(|g| flow::Recipient {
+                email: g.email,
+                message: g.message,
+            }),
         }
     }
 }
 
 /// What writes an order's emails, in the site's own templates: the buyer's confirmation,
-/// and the owner's notice when the store sends one (`notifications`, on by default, to the
+/// the gift cards' codes to the recipient the buyer named, and the owner's notice when the
+/// store sends one (`notifications`, on by default, to the
 /// site's contact address unless it names another). Links in both are absolute, from the
 /// site's origin this checkout came in on.
 async fn confirmation<'a>(
@@ -249,6 +278,22 @@ async fn confirmation<'a>(
             &order.customer_email,
             None,
         )];
+        // The gift cards' codes, to the recipient the buyer named (the buyer has them in
+        // the confirmation; a pay-later order's cards come with payment, on its page).
+        if let Some(to) = order
+            .details
+            .gift_card_recipient
+            .as_ref()
+            .filter(|_| !order.gift_cards.is_empty())
+        {
+            let gift = super::confirmation::gift_card_data(order, &call.site, &title, &origin);
+            mail.push(composer.email(
+                crate::email::compose::GIFT_CARD,
+                &gift,
+                &to.email,
+                Some(order.customer_email.clone()),
+            ));
+        }
         if let Some(owner) = notify.order_email_to.filter(|_| notify.order_email) {
             mail.push(composer.email(
                 crate::email::compose::ORDER_NOTIFICATION,

@@ -3,7 +3,8 @@
 //! money, the lines with their variants, the totals labelled as the order page labels them
 //! (tax "Including tax" when the prices include it), the order page's link, every gift card
 //! code and download link the order gave (download links signed, with when they stop
-//! working), the pay-later instructions, the shipping address on one line. Every link is
+//! working), the pay-later instructions, the shipping address on one line, the phone and the
+//! order notes; and the context of the `gift-card` email a named recipient gets. Every link is
 //! absolute, from `origin` (the site's origin the checkout came in on, [`Call::base_url`]).
 //!
 //! [`Call::base_url`]: crate::http::call::Call::base_url
@@ -139,6 +140,33 @@ pub fn confirmation_data(order: &Order, site: &Site, site_title: &str, origin: &
             "downloadsExpire": downloads_expire,
             "paymentInstructions": instructions,
             "shippingAddress": address,
+            "phone": order.details.shipping_address.as_ref().and_then(|a| a.phone.clone()),
+            "notes": order.details.notes,
         },
+    })
+}
+
+/// What the `gift-card` email to a gift card's recipient reads: `website.*`, `from` (the
+/// buyer's name, else their email), `message` (theirs, if any) and `giftCards` (each code
+/// with its amount and title, as in the order email).
+pub fn gift_card_data(order: &Order, site: &Site, site_title: &str, origin: &str) -> Value {
+    let order_data = confirmation_data(order, site, site_title, origin);
+    let from = order
+        .details
+        .billing_address
+        .as_ref()
+        .or(order.details.shipping_address.as_ref())
+        .map(|a| {
+            format!("{} {}", a.first_name, a.last_name)
+                .trim()
+                .to_owned()
+        })
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| order.customer_email.clone());
+    json!({
+        "website": order_data["website"],
+        "from": from,
+        "message": order.details.gift_card_recipient.as_ref().and_then(|r| r.message.clone()),
+        "giftCards": order_data["order"]["giftCards"],
     })
 }

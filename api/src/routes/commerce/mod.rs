@@ -9,6 +9,7 @@ pub mod cart_form;
 pub mod checkout;
 pub mod confirmation;
 pub mod orders;
+pub mod places;
 pub use crate::services::commerce::payment;
 pub use crate::services::commerce::{CommerceState, DEFAULT_CART_HOLD, DEFAULT_PAY_LATER_EXPIRY};
 pub mod stock;
@@ -44,6 +45,7 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(orders::order))
         .routes(routes!(orders::download))
         .routes(routes!(orders::gift_card_balance))
+        .routes(routes!(places::countries))
 }
 
 /// What the commerce routes read of a call.

@@ -71,7 +71,23 @@ pub struct Request {
     pub expected_grand_total_cents: Option<i64>,
     /// Needed unless a gift card or coupons cover it all.
     pub payment: Option<Payment>,
+    /// The buyer's order notes, kept when the store asks for them
+    /// (`checkout.orderNotesLabel`).
+    pub order_notes: Option<String>,
+    /// Who the gift cards bought are for: an email address (blank: the buyer) and a message.
+    pub gift_card_recipient: Option<Recipient>,
 }
+
+/// Who a gift card purchase is for, as sent.
+pub struct Recipient {
+    pub email: Option<String>,
+    pub message: Option<String>,
+}
+
+/// The longest order notes taken, in characters.
+pub const ORDER_NOTES_MAX: usize = 1000;
+/// The longest message to a gift card's recipient, in characters.
+pub const GIFT_MESSAGE_MAX: usize = 500;
 
 /// Why checkout did not place an order. No money is held after any of them.
 #[derive(Debug, thiserror::Error)]
@@ -105,8 +121,59 @@ pub enum CheckoutError {
     PayLaterLimited(ApiError),
 }
 
-/// Checks an address's fields into `errors` under `prefix` (`shippingAddress.city`).
-fn check_address(prefix: &str, a: &Address, errors: &mut Map<String, Value>) {
+/// The message for a country that is not an ISO 3166-1 code.
+pub const COUNTRY_NOT_LISTED: &str = "Choose a country from the list.";
+/// The message for a region that is not one of the country's ISO 3166-2 regions.
+pub const REGION_NOT_LISTED: &str = "Choose a region from the list.";
+
+/// The country and region of an address or location checked against the ISO lists
+/// ([`tenants::commerce::places`]): field → message into `errors` under `prefix` (empty
+/// for a bare location), and the country and region codes kept as the lists write them
+/// (`us`, `us-me` → `US`, `ME`). `region_required`: a country with regions needs one (an
+/// address); a location being quoted may not have it yet.
+pub fn check_place(
+    prefix: &str,
+    country: &mut String,
+    region: &mut Option<String>,
+    region_required: bool,
+    errors: &mut Map<String, Value>,
+) {
+    use tenants::commerce::places;
+    let key = |field: &str| {
+        if prefix.is_empty() {
+            field.to_owned()
+        } else {
+            format!("{prefix}.{field}")
+        }
+    };
+    let text = country.trim();
+    if text.is_empty() {
+        return; // "Required", said by the caller.
+    }
+    let Some(c) = places::country(text) else {
+        errors.insert(key("country"), json!(COUNTRY_NOT_LISTED));
+        return;
+    };
+    *country = c.code.to_owned();
+    match region.as_deref().map(str::trim).filter(|r| !r.is_empty()) {
+        Some(r) => match places::region(c.code, r) {
+            Some(found) => *region = Some(found.code.to_owned()),
+            None => {
+                errors.insert(key("region"), json!(REGION_NOT_LISTED));
+            }
+        },
+        None => {
+            *region = None;
+            if region_required && places::has_regions(c.code) {
+                errors.insert(key("region"), json!("Required"));
+            }
+        }
+    }
+}
+
+/// Checks an address's fields into `errors` under `prefix` (`shippingAddress.city`), and
+/// writes its country and region as their codes.
+fn check_address(prefix: &str, a: &mut Address, errors: &mut Map<String, Value>) {
     let mut need = |field: &str, value: &str| {
         let value = value.trim();
         if value.is_empty() {
@@ -124,14 +191,6 @@ fn check_address(prefix: &str, a: &Address, errors: &mut Map<String, Value>) {
     need("city", &a.city);
     need("postalCode", &a.postal_code);
     need("country", &a.country);
-    let c = a.country.trim();
-    let two_letters = c.len() == 2 && c.chars().all(|ch| ch.is_ascii_alphabetic());
-    if !c.is_empty() && !two_letters {
-        errors.insert(
-            format!("{prefix}.country"),
-            json!("Use the two-letter country code (US, NL, GB ...)."),
-        );
-    }
     for (field, v) in [
         ("line2", &a.line2),
         ("region", &a.region),
@@ -144,30 +203,89 @@ fn check_address(prefix: &str, a: &Address, errors: &mut Map<String, Value>) {
             );
         }
     }
+    if !errors.contains_key(&format!("{prefix}.region")) {
+        check_place(prefix, &mut a.country, &mut a.region, true, errors);
+    }
 }
 
-/// The buyer's email and addresses checked against the cart (the shipping address is
-/// needed when something ships): field → message for each problem.
-fn check_details(r: &Request, ships: bool) -> Result<(), CheckoutError> {
+/// What checkout keeps besides the addresses: the order notes under the store's label, and
+/// the gift cards' recipient (none when the email is blank: the buyer gets the code).
+struct Extras {
+    notes: Option<tenants::OrderNotes>,
+    recipient: Option<tenants::GiftCardRecipient>,
+}
+
+/// The buyer's email and addresses checked against the cart and the store's settings (the
+/// shipping address is needed when something ships, its phone when the store says so;
+/// order notes and a gift card's recipient are bounded): field → message for each problem.
+fn check_details(
+    r: &mut Request,
+    ships: bool,
+    gifts: bool,
+    settings: &CommerceSettings,
+) -> Result<Extras, CheckoutError> {
     let mut errors = Map::new();
+    let too_long = |max: usize| json!(format!("At most {max} characters."));
+    let notes = match (
+        &settings.order_notes_label,
+        r.order_notes.as_deref().map(str::trim),
+    ) {
+        (Some(label), Some(text)) if !text.is_empty() => {
+            if text.chars().count() > ORDER_NOTES_MAX {
+                errors.insert("orderNotes".into(), too_long(ORDER_NOTES_MAX));
+            }
+            Some(tenants::OrderNotes {
+                label: label.clone(),
+                text: text.to_owned(),
+            })
+        }
+        _ => None,
+    };
+    let recipient = match r.gift_card_recipient.as_ref().filter(|_| gifts) {
+        Some(Recipient { email, message }) => {
+            let email = email.as_deref().map(str::trim).unwrap_or("");
+            let message = message.as_deref().map(str::trim).filter(|m| !m.is_empty());
+            if !email.is_empty() && !email_valid(email) {
+                errors.insert("giftCardRecipient.email".into(), json!(EMAIL_INVALID));
+            }
+            if message.is_some_and(|m| m.chars().count() > GIFT_MESSAGE_MAX) {
+                errors.insert(
+                    "giftCardRecipient.message".into(),
+                    too_long(GIFT_MESSAGE_MAX),
+                );
+            }
+            (!email.is_empty()).then(|| tenants::GiftCardRecipient {
+                email: email.to_owned(),
+                message: message.map(str::to_owned),
+            })
+        }
+        None => None,
+    };
+    if ships
+        && settings.require_shipping_phone
+        && let Some(a) = &r.shipping_address
+        && a.phone.as_deref().is_none_or(|p| p.trim().is_empty())
+    {
+        errors.insert("shippingAddress.phone".into(), json!("Required"));
+    }
     let email = r.email.as_deref().map(str::trim).unwrap_or("");
     if email.is_empty() {
         errors.insert("email".into(), json!("Required"));
     } else if !email_valid(email) {
         errors.insert("email".into(), json!(EMAIL_INVALID));
     }
-    match &r.shipping_address {
+    match &mut r.shipping_address {
         Some(a) => check_address("shippingAddress", a, &mut errors),
         None if ships => {
             errors.insert("shippingAddress".into(), json!("Required"));
         }
         None => {}
     }
-    if let Some(a) = &r.billing_address {
+    if let Some(a) = &mut r.billing_address {
         check_address("billingAddress", a, &mut errors);
     }
     if errors.is_empty() {
-        Ok(())
+        Ok(Extras { notes, recipient })
     } else {
         Err(CheckoutError::Fields(errors))
     }
@@ -194,7 +312,7 @@ pub async fn place<M>(
     settings: &CommerceSettings,
     client: IpAddr,
     cart: CartRef,
-    r: Request,
+    mut r: Request,
     confirmation: impl AsyncFnOnce() -> M,
 ) -> Result<Order, CheckoutError>
 where
@@ -220,7 +338,11 @@ where
         .entries
         .iter()
         .any(|e| e.product_type == tenants::commerce::product_type::PHYSICAL);
-    check_details(&r, ships)?;
+    let gifts = cart
+        .entries
+        .iter()
+        .any(|e| e.product_type == tenants::commerce::product_type::GIFT_CARD);
+    let extras = check_details(&mut r, ships, gifts, settings)?;
     let email = r.email.as_deref().map(str::trim).unwrap_or("");
 
     let terms = CheckoutTerms {
@@ -232,6 +354,8 @@ where
         shipping_option_id: r.shipping_option_id.clone().filter(|s| !s.is_empty()),
         gift_card_code: r.gift_card_code.clone().filter(|s| !s.trim().is_empty()),
         now_ms: now_ms(),
+        notes: extras.notes,
+        gift_card_recipient: extras.recipient,
     };
     let quote = deps
         .store
@@ -353,7 +477,7 @@ mod tests {
         let mut errors = Map::new();
         check_address(
             "shippingAddress",
-            &Address {
+            &mut Address {
                 country: "Netherlands".into(),
                 ..Default::default()
             },
@@ -362,11 +486,49 @@ mod tests {
         for f in ["firstName", "lastName", "line1", "city", "postalCode"] {
             assert_eq!(errors[&format!("shippingAddress.{f}")], "Required");
         }
-        assert!(
-            errors["shippingAddress.country"]
-                .as_str()
-                .unwrap()
-                .contains("two-letter")
+        assert_eq!(errors["shippingAddress.country"], COUNTRY_NOT_LISTED);
+    }
+
+    #[test]
+    fn countries_and_regions_come_from_the_lists() {
+        let check = |country: &str, region: Option<&str>| {
+            let mut errors = Map::new();
+            let mut a = Address {
+                first_name: "Ada".into(),
+                last_name: "L".into(),
+                line1: "1 Main St".into(),
+                city: "Portland".into(),
+                postal_code: "04101".into(),
+                country: country.into(),
+                region: region.map(str::to_owned),
+                ..Default::default()
+            };
+            check_address("billingAddress", &mut a, &mut errors);
+            (errors, a.country, a.region)
+        };
+        let (errors, country, region) = check("us", Some("us-me"));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!((country.as_str(), region.as_deref()), ("US", Some("ME")));
+        assert_eq!(
+            check("US", Some("Maine")).0["billingAddress.region"],
+            REGION_NOT_LISTED
+        );
+        assert_eq!(check("US", None).0["billingAddress.region"], "Required");
+        assert_eq!(
+            check("US", Some(" ")).0["billingAddress.region"],
+            "Required"
+        );
+        assert_eq!(
+            check("XX", None).0["billingAddress.country"],
+            COUNTRY_NOT_LISTED
+        );
+        // Gibraltar has no regions: none is needed, and none is taken.
+        let (errors, _, region) = check("gi", None);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(region, None);
+        assert_eq!(
+            check("GI", Some("ME")).0["billingAddress.region"],
+            REGION_NOT_LISTED
         );
     }
 }

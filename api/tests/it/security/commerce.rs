@@ -71,7 +71,7 @@ fn add(v: &mut Visitor, item: &str, sku: &str, quantity: i64, fields: Option<Val
 
 fn address() -> Value {
     json!({ "firstName": "Ada", "lastName": "Lovelace", "line1": "Lindengracht 1",
-            "city": "Amsterdam", "postalCode": "1015 KB", "country": "NL" })
+            "city": "Amsterdam", "postalCode": "1015 KB", "region": "NH", "country": "NL" })
 }
 
 fn pay_later(v: &mut Visitor) -> Response {

@@ -17,13 +17,17 @@ import { Totals } from "../../shared/totals";
 import type { FullCart, Schemas } from "../../shared/types";
 import {
   type AppliedGiftCard,
+  type Country,
   type Details,
   EMPTY_DETAILS,
   type Field,
   amountDue,
   checkoutBody,
   fieldOf,
+  GIFT_MESSAGE_MAX,
+  ORDER_NOTES_MAX,
   localProblems,
+  regionsOf,
 } from "./model";
 
 export const PLACE_ORDER = "Place Order";
@@ -32,17 +36,19 @@ export const EMPTY = "You have nothing in your shopping cart.";
 export const TEST_MODE = "Test mode: pay with the card 4242 4242 4242 4242, any future expiry date and any security code.";
 export const NOTHING_TO_PAY = "Nothing to pay: your gift card covers this order.";
 export const NO_SHIPPING = "We do not ship to this address.";
+export const RECIPIENT_NOTE = "Leave the email empty to get the code yourself; a recipient gets their own email with the code and your message.";
 
 /** Where the browser goes next (tests replace it). */
 export const navigate = { to: (url: string) => window.location.assign(url) };
 
 type Problems = Partial<Record<Field, string>>;
 
-function countryName(code: string, locale: string): string {
+/** A country's name in the page's language, else the list's English name. */
+function countryName(code: string, locale: string, fallback: string): string {
   try {
-    return new Intl.DisplayNames([locale], { type: "region" }).of(code) ?? code;
+    return new Intl.DisplayNames([locale], { type: "region" }).of(code) ?? fallback;
   } catch {
-    return code;
+    return fallback;
   }
 }
 
@@ -54,9 +60,10 @@ function Input(props: {
   set: (f: keyof Details, v: string) => void;
   autoComplete?: string;
   optional?: boolean;
-  inputMode?: "numeric" | "email" | "text";
+  inputMode?: "numeric" | "email" | "text" | "tel";
   onBlur?: () => void;
-  type?: "text" | "email";
+  type?: "text" | "email" | "tel";
+  maxLength?: number;
 }) {
   const { field, label, details, problems, set } = props;
   const id = `checkout-${field}`;
@@ -72,6 +79,7 @@ function Input(props: {
     "aria-describedby": problem ? `${id}-problem` : undefined,
     onInput: (e: Event) => set(field, (e.target as HTMLInputElement).value),
     onBlur: props.onBlur,
+    maxLength: props.maxLength,
   };
   return (
     <div class={`tessera-field${props.optional ? "" : " required"}`}>
@@ -79,7 +87,7 @@ function Input(props: {
         {label}
         {props.optional && <span class="tessera-optional"> (optional)</span>}
       </label>
-      {props.type === "email" ? <input type="email" {...attrs} /> : <input type="text" {...attrs} />}
+      {props.type === "email" ? <input type="email" {...attrs} /> : props.type === "tel" ? <input type="tel" {...attrs} /> : <input type="text" {...attrs} />}
       {problem && (
         <p id={`${id}-problem`} class="tessera-error">
           {problem}
@@ -89,13 +97,51 @@ function Input(props: {
   );
 }
 
-export function Checkout(props: { initial: FullCart; token?: string | null; kind?: string | null }) {
+/** An optional text area with its label (order notes, a gift card's message). */
+function TextArea(props: {
+  field: keyof Details;
+  label: string;
+  maxLength: number;
+  details: Details;
+  problems: Problems;
+  set: (f: keyof Details, v: string) => void;
+}) {
+  const { field, details, problems, set } = props;
+  const id = `checkout-${field}`;
+  const problem = problems[field];
+  return (
+    <div class="tessera-field">
+      <label for={id}>
+        {props.label}
+        <span class="tessera-optional"> (optional)</span>
+      </label>
+      <textarea
+        id={id}
+        name={field}
+        rows={3}
+        maxLength={props.maxLength}
+        value={details[field]}
+        aria-invalid={problem ? "true" : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onInput={(e) => set(field, (e.target as HTMLTextAreaElement).value)}
+      />
+      {problem && (
+        <p id={`${id}-problem`} class="tessera-error">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Checkout(props: { initial: FullCart; token?: string | null; kind?: string | null; everyCountry?: Country[] | null }) {
   const { token, kind } = props;
   const { locale } = pageData();
   const [cart, setCartState] = useState(props.initial);
   const [details, setDetails] = useState<Details>(() => ({
     ...EMPTY_DETAILS,
-    country: props.initial.shippingLocation?.country ?? (props.initial.checkout.shipsTo?.length === 1 ? props.initial.checkout.shipsTo[0] : ""),
+    country: props.initial.shippingLocation?.country ?? (props.initial.checkout.countries?.length === 1 ? props.initial.checkout.countries[0].code : ""),
+    region: props.initial.shippingLocation?.region ?? "",
   }));
   const [problems, setProblems] = useState<Problems>({});
   const [message, setMessage] = useState("");
@@ -103,6 +149,8 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const [gift, setGift] = useState<AppliedGiftCard | null>(null);
   const [giftCode, setGiftCode] = useState("");
   const placed = useRef(false);
+  // A store that ships anywhere: every country, from the shared list (read by `mount`).
+  const everyCountry = props.everyCountry ?? null;
   const money = (c: number) => formatMoney(c, cart.currency, locale);
   // Editing a field takes its problem away: it is checked again on the next Place Order.
   const set = (f: keyof Details, v: string) => {
@@ -121,7 +169,8 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
       setCartState(await setLocation(loc, token));
       setProblems((p) => ({ ...p, country: undefined }));
     } catch (e) {
-      setProblems((p) => ({ ...p, country: fieldProblem(e, "country") }));
+      if (e instanceof ApiError && e.errors.region) setProblems((p) => ({ ...p, region: e.errors.region }));
+      else setProblems((p) => ({ ...p, country: fieldProblem(e, "country") }));
     }
   };
 
@@ -150,7 +199,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const place = async (e: Event) => {
     e.preventDefault();
     if (busy || placed.current) return;
-    const found = localProblems(details, cart.requiresShipping, due > 0);
+    const found = localProblems(details, cart.requiresShipping, due > 0, terms.countries ?? everyCountry ?? [], terms.requireShippingPhone);
     setProblems(found);
     if (Object.keys(found).length > 0) {
       setMessage(m.FORM_INVALID);
@@ -191,7 +240,9 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
 
   if (cart.entries.length === 0) return <p class="cart-empty">{EMPTY}</p>;
   const blocked = cart.checkoutMessage;
-  const shipsTo = terms.shipsTo;
+  const countries = terms.countries ?? everyCountry ?? [];
+  const regions = regionsOf(countries, details.country);
+  const gifts = cart.entries.some((e) => e.productType === 4);
   return (
     <div class="tessera-checkout">
       <form class="tessera-checkout-form" onSubmit={place} noValidate aria-busy={busy ? "true" : undefined}>
@@ -209,6 +260,14 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
           <h2 id="checkout-contact-heading">Contact</h2>
           <Input field="email" label="Email" type="email" inputMode="email" autoComplete="email" details={details} problems={problems} set={set} />
         </section>
+        {gifts && (
+          <section aria-labelledby="checkout-recipient-heading">
+            <h2 id="checkout-recipient-heading">Who is it for?</h2>
+            <p class="tessera-note">{RECIPIENT_NOTE}</p>
+            <Input field="recipientEmail" label="Recipient's email" type="email" inputMode="email" optional autoComplete="off" details={details} problems={problems} set={set} />
+            <TextArea field="recipientMessage" label="Message" maxLength={GIFT_MESSAGE_MAX} details={details} problems={problems} set={set} />
+          </section>
+        )}
         {cart.requiresShipping && (
           <section aria-labelledby="checkout-shipping-heading">
             <h2 id="checkout-shipping-heading">Shipping address</h2>
@@ -220,12 +279,11 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
             <Input field="line2" label="Apartment, suite" optional autoComplete="address-line2" details={details} problems={problems} set={set} />
             <div class="tessera-row">
               <Input field="city" label="City" autoComplete="address-level2" details={details} problems={problems} set={set} />
-              <Input field="region" label="State or region" optional autoComplete="address-level1" details={details} problems={problems} set={set} onBlur={() => locate()} />
               <Input field="postalCode" label="Postal code" autoComplete="postal-code" details={details} problems={problems} set={set} onBlur={() => locate()} />
             </div>
-            <div class="tessera-field required">
-              <label for="checkout-country">Country</label>
-              {shipsTo ? (
+            <div class="tessera-row">
+              <div class="tessera-field required">
+                <label for="checkout-country">Country</label>
                 <select
                   id="checkout-country"
                   name="country"
@@ -235,37 +293,63 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
                   aria-invalid={problems.country ? "true" : undefined}
                   aria-describedby={problems.country ? "checkout-country-problem" : undefined}
                   onChange={(e) => {
-                    const next = { ...details, country: (e.target as HTMLSelectElement).value };
+                    const country = (e.target as HTMLSelectElement).value;
+                    // A region belongs to its country: another country starts without one.
+                    const next = { ...details, country, region: "" };
                     setDetails(next);
+                    setProblems((p) => ({ ...p, country: undefined, region: undefined }));
                     locate(next);
                   }}
                 >
                   <option value="">Select country</option>
-                  {shipsTo.map((c) => (
-                    <option key={c} value={c}>
-                      {countryName(c, locale)}
+                  {countries.map((c) => (
+                    <option key={c.code} value={c.code}>
+                      {countryName(c.code, locale, c.name)}
                     </option>
                   ))}
                 </select>
-              ) : (
-                <input
-                  id="checkout-country"
-                  name="country"
-                  autoComplete="country"
-                  required
-                  maxLength={2}
-                  value={details.country}
-                  aria-invalid={problems.country ? "true" : undefined}
-                  onInput={(e) => set("country", (e.target as HTMLInputElement).value)}
-                  onBlur={() => locate()}
-                />
-              )}
-              {problems.country && (
-                <p id="checkout-country-problem" class="tessera-error">
-                  {problems.country}
-                </p>
+                {problems.country && (
+                  <p id="checkout-country-problem" class="tessera-error">
+                    {problems.country}
+                  </p>
+                )}
+              </div>
+              {regions.length > 0 && (
+                <div class="tessera-field required">
+                  <label for="checkout-region">State or region</label>
+                  <select
+                    id="checkout-region"
+                    name="region"
+                    autoComplete="address-level1"
+                    required
+                    value={details.region}
+                    aria-invalid={problems.region ? "true" : undefined}
+                    aria-describedby={problems.region ? "checkout-region-problem" : undefined}
+                    onChange={(e) => {
+                      const next = { ...details, region: (e.target as HTMLSelectElement).value };
+                      setDetails(next);
+                      setProblems((p) => ({ ...p, region: undefined }));
+                      locate(next);
+                    }}
+                  >
+                    <option value="">Select state or region</option>
+                    {regions.map((r) => (
+                      <option key={r.code} value={r.code}>
+                        {r.name}
+                      </option>
+                    ))}
+                  </select>
+                  {problems.region && (
+                    <p id="checkout-region-problem" class="tessera-error">
+                      {problems.region}
+                    </p>
+                  )}
+                </div>
               )}
             </div>
+            {terms.requireShippingPhone && (
+              <Input field="phone" label="Phone" type="tel" inputMode="tel" autoComplete="tel" details={details} problems={problems} set={set} />
+            )}
             {cart.shippingLocation && (
               <fieldset class="tessera-shipping-options" aria-describedby={problems.shippingOption ? "checkout-option-problem" : undefined}>
                 <legend>Shipping method</legend>
@@ -294,6 +378,11 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
                 )}
               </fieldset>
             )}
+          </section>
+        )}
+        {terms.orderNotesLabel && (
+          <section class="tessera-order-notes">
+            <TextArea field="orderNotes" label={terms.orderNotesLabel} maxLength={ORDER_NOTES_MAX} details={details} problems={problems} set={set} />
           </section>
         )}
         <section aria-labelledby="checkout-payment-heading">
@@ -419,6 +508,14 @@ export async function mount() {
     render(<p class="tessera-error" role="alert">{failureText(e)}</p>, root);
     return;
   }
+  // A cart that ships from a store that ships anywhere: every country, from the shared list.
+  let every: Country[] | null = null;
+  if (cart.requiresShipping && !cart.checkout.countries) {
+    every = await call<Schemas["Countries"]>("GET", "/api/commerce/countries").then(
+      (r) => r.countries,
+      () => null,
+    );
+  }
   root.textContent = "";
-  render(<Checkout initial={cart} token={token} kind={kind} />, root);
+  render(<Checkout initial={cart} token={token} kind={kind} everyCountry={every} />, root);
 }

@@ -15,6 +15,10 @@ export interface Details {
   region: string;
   postalCode: string;
   country: string;
+  phone: string;
+  orderNotes: string;
+  recipientEmail: string;
+  recipientMessage: string;
   method: "card" | "manual";
   cardNumber: string;
   cardExpiry: string;
@@ -31,6 +35,10 @@ export const EMPTY_DETAILS: Details = {
   region: "",
   postalCode: "",
   country: "",
+  phone: "",
+  orderNotes: "",
+  recipientEmail: "",
+  recipientMessage: "",
   method: "card",
   cardNumber: "",
   cardExpiry: "",
@@ -63,12 +71,36 @@ export const EXPIRY_FORMAT = "Enter the expiry as MM / YY.";
 
 const ADDRESS: (keyof Details)[] = ["firstName", "lastName", "line1", "city", "postalCode", "country"];
 
-/** The problems the form can see before sending (the server checks everything again). */
-export function localProblems(d: Details, ships: boolean, pays: boolean): Partial<Record<Field, string>> {
+/** A country an address may name, with its regions (the checkout terms' `countries`). */
+export type Country = Schemas["Country"];
+
+/** The regions of `code` among `countries` (none when it has none, or is not listed). */
+export function regionsOf(countries: Country[], code: string): Country["regions"] {
+  return countries.find((c) => c.code === code.trim().toUpperCase())?.regions ?? [];
+}
+
+/** The longest order notes the server takes. */
+export const ORDER_NOTES_MAX = 1000;
+/** The longest message to a gift card's recipient. */
+export const GIFT_MESSAGE_MAX = 500;
+
+/** The problems the form can see before sending (the server checks everything again).
+ * `countries`: the address's lists; a country with regions needs one. `phone`: the store
+ * needs a phone number with the shipping address. */
+export function localProblems(
+  d: Details,
+  ships: boolean,
+  pays: boolean,
+  countries: Country[] = [],
+  phone = false,
+): Partial<Record<Field, string>> {
   const p: Partial<Record<Field, string>> = {};
   if (!d.email.trim()) p.email = m.REQUIRED;
   else if (!isEmail(d.email.trim())) p.email = m.EMAIL_INVALID;
   if (ships) for (const f of ADDRESS) if (!d[f].trim()) p[f] = m.REQUIRED;
+  if (ships && !d.region.trim() && regionsOf(countries, d.country).length > 0) p.region = m.REQUIRED;
+  if (ships && phone && !d.phone.trim()) p.phone = m.REQUIRED;
+  if (d.recipientEmail.trim() && !isEmail(d.recipientEmail.trim())) p.recipientEmail = m.EMAIL_INVALID;
   if (pays && d.method === "card") {
     if (!d.cardNumber.trim()) p.cardNumber = m.REQUIRED;
     if (!d.cardExpiry.trim()) p.cardExpiry = m.REQUIRED;
@@ -100,9 +132,14 @@ export function checkoutBody(
       postalCode: d.postalCode.trim(),
       country: d.country.trim().toUpperCase(),
     };
+    if (d.phone.trim()) body.shippingAddress.phone = d.phone.trim();
     if (cart.selectedShippingOption) body.shippingOptionId = cart.selectedShippingOption.id;
   }
   if (opts.gift) body.giftCardCode = opts.gift.code;
+  if (cart.checkout.orderNotesLabel && d.orderNotes.trim()) body.orderNotes = d.orderNotes.trim();
+  if (d.recipientEmail.trim() && cart.entries.some((e) => e.productType === 4)) {
+    body.giftCardRecipient = { email: d.recipientEmail.trim(), message: d.recipientMessage.trim() || undefined };
+  }
   if (amountDue(cart, opts.gift) > 0) {
     if (d.method === "manual") body.payment = { method: "manual" };
     else {
@@ -133,6 +170,9 @@ export function fieldOf(key: string): Field | null {
     payment: "payment",
     giftCardCode: "giftCard",
     shippingOptionId: "shippingOption",
+    orderNotes: "orderNotes",
+    "giftCardRecipient.email": "recipientEmail",
+    "giftCardRecipient.message": "recipientMessage",
   };
   return known[key] ?? null;
 }

@@ -39,6 +39,10 @@ pub struct CheckoutTerms {
     pub gift_card_code: Option<String>,
     /// Now, epoch ms (coupon dates, subscription billing).
     pub now_ms: i64,
+    /// The buyer's order notes (checked by the caller), kept on the order.
+    pub notes: Option<super::OrderNotes>,
+    /// Who the gift cards are for (checked by the caller), kept on the order.
+    pub gift_card_recipient: Option<super::GiftCardRecipient>,
 }
 
 /// What a checkout asks for.
@@ -323,6 +327,8 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
             })
             .collect(),
         prices_include_tax: totals.prices_include_tax,
+        notes: c.terms.notes.clone(),
+        gift_card_recipient: c.terms.gift_card_recipient.clone(),
     };
     let now = c.terms.now_ms;
     let paid_ms = (status == OrderStatus::Paid).then_some(now);

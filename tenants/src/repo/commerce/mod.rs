@@ -41,7 +41,7 @@ pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
-pub use orders::{Order, OrderDetails, OrderLine, OrderStatus};
+pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};
 pub use subscriptions::Subscription;
 
 /// SPEC "Quantity input: minimum 1, maximum 9999".

@@ -126,6 +126,30 @@ pub struct OrderDetails {
     pub taxes: Vec<OrderTax>,
     /// Tax was included in the prices.
     pub prices_include_tax: bool,
+    /// The buyer's order notes, under the label checkout asked with.
+    pub notes: Option<OrderNotes>,
+    /// Who the gift cards it bought are for, when the buyer named someone.
+    pub gift_card_recipient: Option<GiftCardRecipient>,
+}
+
+/// Order notes (`checkout.orderNotesLabel`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OrderNotes {
+    /// The label checkout showed.
+    pub label: String,
+    /// What the buyer wrote.
+    pub text: String,
+}
+
+/// The person a gift card purchase is for: they get their own email with the code.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftCardRecipient {
+    /// Their email address.
+    pub email: String,
+    /// The buyer's message to them.
+    pub message: Option<String>,
 }
 
 /// A placed order.
