@@ -309,6 +309,61 @@ async fn restock_raises_tell_each_signer_once(env: Env) {
             .await,
         Err(StoreError::NotFound(_))
     ));
+    // A visitor's sign-up is taken only while the variant is sold out (checked under its
+    // lock, so it is never left waiting behind a raise).
+    assert!(matches!(
+        env.store
+            .restock_signup_if_sold_out(t, &item, "MUG-L", "new@example.test", false, None)
+            .await,
+        Err(StoreError::Conflict(_))
+    ));
+    env.store
+        .set_stock(t, &item, "MUG-L", 0, false)
+        .await
+        .unwrap();
+    let s = env
+        .store
+        .restock_signup_if_sold_out(t, &item, "MUG-L", "New@example.test", false, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (s.email.as_str(), s.notified_ms),
+        ("new@example.test", None)
+    );
+    assert!(matches!(
+        env.store
+            .restock_signup_if_sold_out(t, &item, "NOPE", "new@example.test", false, None)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    // Sign-ups on one node while the owner raises on another: each one taken is told.
+    let node2 = env.another_node().await;
+    let signups = (0..12).map(|i| {
+        let (store, item) = (env.store.clone(), item.clone());
+        async move {
+            let email = format!("race{i}@example.test");
+            store
+                .restock_signup_if_sold_out(t, &item, "MUG-L", &email, false, None)
+                .await
+        }
+    });
+    let raise = async {
+        tokio::task::yield_now().await;
+        node2
+            .set_stock_notifying(t, &item, "MUG-L", 1, false, Some(notice))
+            .await
+            .unwrap()
+    };
+    let (taken, told) = tokio::join!(futures_util::future::join_all(signups), raise);
+    let taken = taken.iter().filter(|r| r.is_ok()).count() as u64;
+    // Three waited already: l0, l1 (left by the raise with the setting off) and new@.
+    assert_eq!(
+        told,
+        taken + 3,
+        "every sign-up taken before the raise is told by it"
+    );
+    let waiting = env.store.restock_groups(t, None, 10).await.unwrap().rows;
+    assert!(waiting.iter().all(|g| g.sku != "MUG-L"), "{waiting:?}");
 }
 
 async fn site_users_and_sessions(env: Env) {

@@ -59,24 +59,27 @@ pub(crate) async fn old_levels_in(
     item_id: &str,
     sku: Option<&str>,
 ) -> Result<Vec<(String, i64, bool)>> {
-    const LOCK: &str = "UPDATE product_variant SET qty_in_stock = qty_in_stock WHERE tenant_id = $1 AND item_id = $2";
-    const LEVELS: &str = "RETURNING sku, qty_in_stock, unlimited";
-    match sku {
+    let rows = match sku {
         Some(sku) => {
             tx.query(
-                &format!("{LOCK} AND sku = $3 {LEVELS}"),
+                "UPDATE product_variant SET qty_in_stock = qty_in_stock WHERE tenant_id = $1 AND item_id = $2 \
+                 AND sku = $3 RETURNING sku, qty_in_stock, unlimited",
                 params![tenant, item_id, sku],
             )
-            .await
+            .await?
         }
         None => {
-            tx.query(&format!("{LOCK} {LEVELS}"), params![tenant, item_id])
-                .await
+            tx.query(
+                "UPDATE product_variant SET qty_in_stock = qty_in_stock WHERE tenant_id = $1 AND item_id = $2 \
+                 RETURNING sku, qty_in_stock, unlimited",
+                params![tenant, item_id],
+            )
+            .await?
         }
-    }?
-    .iter()
-    .map(|r| Ok((r.text(0)?, r.i64(1)?, r.bool(2)?)))
-    .collect()
+    };
+    rows.iter()
+        .map(|r| Ok((r.text(0)?, r.i64(1)?, r.bool(2)?)))
+        .collect()
 }
 
 /// Gives `qty` units back (no-op for unlimited variants or deleted products).
