@@ -526,9 +526,11 @@ async fn save_item(
     item.added_on = old.added_on;
     item.updated_on = tenants::now_ms();
     check_item(&owner.site, site, c, &item, &old.id)?;
-    let composer = match is_store(c) {
-        true => restock_composer(app, owner).await,
-        false => None,
+    // Only a store's items have variants.
+    let composer = if is_store(c) {
+        restock_composer(app, owner).await
+    } else {
+        None
     };
     let notice = |product: &str, sku: &str| {
         let composer = composer.as_ref()?;
