@@ -14,6 +14,7 @@ use std::fmt;
 
 use serde_json::Value;
 use template_lang::compile::PartialEntry;
+use template_lang::error::Pos;
 use template_lang::{Template, Use};
 
 use crate::folder::{TemplateFiles, TemplateFolder, load};
@@ -121,7 +122,7 @@ impl Checker<'_> {
     /// What one compiled template uses, its positions mapped to files by `locate`.
     fn uses(
         template: &Template,
-        locate: &dyn Fn(u32) -> (String, u32),
+        locate: &dyn Fn(Pos) -> (String, Pos),
     ) -> Vec<(String, u32, u32, Use)> {
         template
             .uses()
@@ -132,8 +133,8 @@ impl Checker<'_> {
                     | Use::Include { at, .. }
                     | Use::HostTag { at, .. } => *at,
                 };
-                let (file, line) = locate(at.line);
-                (file, line, at.col, u)
+                let (file, at) = locate(at);
+                (file, at.line, at.col, u)
             })
             .collect()
     }
@@ -143,7 +144,7 @@ impl Checker<'_> {
     fn template(
         &mut self,
         template: &Template,
-        locate: &dyn Fn(u32) -> (String, u32),
+        locate: &dyn Fn(Pos) -> (String, Pos),
     ) -> Vec<(String, bool)> {
         let navigations: BTreeSet<String> = self
             .folder
@@ -394,11 +395,11 @@ pub fn check(files: &TemplateFiles) -> Vec<Finding> {
     // Layouts: positions map back to their region files.
     let layouts: Vec<_> = std::mem::take(&mut c.folder.layouts);
     for layout in &layouts {
-        let locate = |line: u32| {
+        let locate = |pos: Pos| {
             layout
-                .locate(line)
-                .map_or((format!("layout '{}'", layout.key), line), |(f, l)| {
-                    (f.to_owned(), l)
+                .locate(pos)
+                .map_or((format!("layout '{}'", layout.key), pos), |(f, p)| {
+                    (f.to_owned(), p)
                 })
         };
         c.template(&layout.template, &locate);
@@ -408,7 +409,7 @@ pub fn check(files: &TemplateFiles) -> Vec<Finding> {
         for (ext, template) in [("list", &t.list), ("item", &t.item)] {
             if let Some(template) = template {
                 let file = format!("collections/{stem}.{ext}");
-                c.template(template, &|line| (file.clone(), line));
+                c.template(template, &|pos| (file.clone(), pos));
             }
         }
     }
@@ -449,7 +450,7 @@ pub fn check(files: &TemplateFiles) -> Vec<Finding> {
     let pages = std::mem::take(&mut c.folder.pages);
     for (stem, page) in &pages {
         let file = format!("pages/{stem}.page");
-        c.template(&page.template, &|line| (file.clone(), line));
+        c.template(&page.template, &|pos| (file.clone(), pos));
     }
     let block_names: Vec<String> = files
         .keys()
@@ -460,7 +461,7 @@ pub fn check(files: &TemplateFiles) -> Vec<Finding> {
         if let Some(PartialEntry::Ready(template)) = c.folder.blocks.get(name) {
             let template = template.clone();
             let file = format!("blocks/{name}");
-            let applied = c.template(&template, &|line| (file.clone(), line));
+            let applied = c.template(&template, &|pos| (file.clone(), pos));
             graph.insert(name.clone(), applied);
         }
     }

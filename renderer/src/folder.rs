@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicUsize;
 
 use serde_json::Value;
+use template_lang::error::{Pos, UNCLOSED_TAG_HINT};
 use template_lang::value::Node;
 use template_lang::{CompileOptions, Partials, Registry, Template};
 
@@ -61,25 +62,50 @@ pub struct Layout {
     pub name: String,
     pub regions: Vec<String>,
     pub template: Template,
-    /// The region files the template was assembled from, each with the line of the
-    /// assembled source where it starts, to report positions in the region's own terms.
-    pub origins: Vec<(String, u32)>,
+    /// The region files the template was assembled from, each with the line and column of
+    /// the assembled source where it starts (a region after one that does not end its last
+    /// line starts inside that line), to report positions in the region's own terms.
+    pub origins: Vec<(String, Pos)>,
 }
 
 impl Layout {
-    /// The region file and line within it for `line` of the assembled layout.
-    pub fn locate(&self, line: u32) -> Option<(&str, u32)> {
-        locate(&self.origins, line)
+    /// The region file and the position within it for `pos` of the assembled layout.
+    pub fn locate(&self, pos: Pos) -> Option<(&str, Pos)> {
+        locate(&self.origins, pos)
     }
 }
 
-/// The file and its own line for `line` of a source assembled from `origins`.
-fn locate(origins: &[(String, u32)], line: u32) -> Option<(&str, u32)> {
-    origins
+/// The file and its own position for `pos` of a source assembled from `origins` (line 0,
+/// an unknown position, stays as it is, in the first file).
+fn locate(origins: &[(String, Pos)], pos: Pos) -> Option<(&str, Pos)> {
+    if pos.line == 0 {
+        return origins.first().map(|(f, _)| (f.as_str(), pos));
+    }
+    let (file, first) = origins
         .iter()
         .rev()
-        .find(|(_, first)| *first <= line.max(1))
-        .map(|(f, first)| (f.as_str(), line.saturating_sub(first - 1)))
+        .find(|(_, first)| (first.line, first.col) <= (pos.line, pos.col.max(1)))?;
+    let col = if pos.line == first.line {
+        pos.col.saturating_sub(first.col - 1)
+    } else {
+        pos.col
+    };
+    Some((
+        file.as_str(),
+        Pos {
+            line: pos.line - (first.line - 1),
+            col,
+        },
+    ))
+}
+
+/// Where the next text appended to `source` starts.
+fn end_of(source: &str) -> Pos {
+    let line_start = source.rfind('\n').map_or(0, |i| i + 1);
+    Pos {
+        line: source.matches('\n').count() as u32 + 1,
+        col: source[line_start..].chars().count() as u32 + 1,
+    }
 }
 
 /// A collection type declared by `collections/<type>.conf`.
@@ -277,18 +303,35 @@ impl Loader<'_> {
     /// Compiles a template file; syntax errors become problems (the template still loads).
     fn template(&mut self, path: &str) -> Option<Template> {
         let source = self.text(path)?;
-        Some(self.compile(path, &source, &[(path.to_string(), 1)]))
+        Some(self.compile(
+            path,
+            &source,
+            &[(path.to_string(), Pos { line: 1, col: 1 })],
+        ))
     }
 
-    /// Compiles `source`, whose lines come from the files in `origins` (file, first line
-    /// of that file's text in `source`), so problems point at the right file.
-    fn compile(&mut self, name: &str, source: &str, origins: &[(String, u32)]) -> Template {
+    /// Compiles `source`, whose text comes from the files in `origins` (file, where that
+    /// file's text starts in `source`), so problems point at the right file, line and
+    /// column. A stray `{.end}` (or `{.or}` …) whose block tag was left unclosed is put at
+    /// that tag, with a hint ([`template_lang::Diagnostic::unclosed_tag`]): the message
+    /// still says what the engine says, and where the stray one is.
+    fn compile(&mut self, name: &str, source: &str, origins: &[(String, Pos)]) -> Template {
         let c = Template::compile_with(source, self.registry, &self.options);
+        let place = |pos: Pos| {
+            locate(origins, pos).map_or((name.to_string(), pos), |(f, p)| (f.to_string(), p))
+        };
         for e in c.errors {
-            let (line, col) = e.pos.map_or((0, 0), |p| (p.line, p.col));
-            let (file, line) =
-                locate(origins, line).map_or((name.to_string(), line), |(f, l)| (f.to_string(), l));
-            self.problem(&file, line, col, e.message);
+            let (file, at) = place(e.pos.unwrap_or_default());
+            match e.unclosed_tag(source).map(place) {
+                Some((tag_file, tag)) => {
+                    let message = format!(
+                        "{} ({file}:{}:{}); hint: {UNCLOSED_TAG_HINT}",
+                        e.message, at.line, at.col
+                    );
+                    self.problem(&tag_file, tag.line, tag.col, message);
+                }
+                None => self.problem(&file, at.line, at.col, e.message),
+            }
         }
         c.template
     }
@@ -511,8 +554,7 @@ fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {
                 continue;
             };
             if let Some(text) = l.text(&path) {
-                let first_line = source.matches('\n').count() as u32 + 1;
-                origins.push((path, first_line));
+                origins.push((path, end_of(&source)));
                 source.push_str(&text);
             }
         }

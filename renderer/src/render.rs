@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock};
 
+use template_lang::error::Pos;
 use template_lang::value::{Node, View};
 use template_lang::{Diagnostic, Env, Injects, Template, execute};
 
@@ -196,7 +197,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
     errors.extend(
         diagnostics
             .drain(..)
-            .map(|d| describe(&d, folder, &|line| (main_file.clone(), line))),
+            .map(|d| describe(&d, folder, &|pos| (main_file.clone(), pos))),
     );
     if format.as_deref() == Some("main-content") {
         let mut p = Page::new(status, "text/html; charset=utf-8", main);
@@ -234,10 +235,10 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         &mut diagnostics,
         &folder.page_size,
     );
-    let file_of = |line| {
-        layout.locate(line).map_or_else(
-            || (format!("layout '{}'", layout.key), line),
-            |(f, l)| (f.to_string(), l),
+    let file_of = |pos| {
+        layout.locate(pos).map_or_else(
+            || (format!("layout '{}'", layout.key), pos),
+            |(f, p)| (f.to_string(), p),
         )
     };
     errors.extend(diagnostics.iter().map(|d| describe(d, folder, &file_of)));
@@ -396,20 +397,20 @@ fn main_template<'f>(
 }
 
 /// An execution error as `file:line:col: message`: the file is the block for errors inside
-/// a block partial, else the template's own file (`file_of` maps a line of the executed
-/// source to its file and line, for layouts assembled from regions).
+/// a block partial, else the template's own file (`file_of` maps a position of the
+/// executed source to its file and position, for layouts assembled from regions).
 fn describe(
     d: &Diagnostic,
     folder: &TemplateFolder,
-    file_of: &dyn Fn(u32) -> (String, u32),
+    file_of: &dyn Fn(Pos) -> (String, Pos),
 ) -> String {
-    let (line, col) = d.pos.map_or((0, 0), |p| (p.line, p.col));
-    let (file, line) = match &d.partial {
-        Some(p) if folder.blocks.get(p).is_some() => (format!("blocks/{p}"), line),
-        Some(p) => (format!("built-in partial '{p}'"), line),
-        None => file_of(line),
+    let pos = d.pos.unwrap_or_default();
+    let (file, pos) = match &d.partial {
+        Some(p) if folder.blocks.get(p).is_some() => (format!("blocks/{p}"), pos),
+        Some(p) => (format!("built-in partial '{p}'"), pos),
+        None => file_of(pos),
     };
-    format!("{file}:{line}:{col}: {}", d.message)
+    format!("{file}:{}:{}: {}", pos.line, pos.col, d.message)
 }
 
 /// The join page's `memberArea`: the area as `websiteSettings.memberAreas` declares it

@@ -77,6 +77,92 @@ impl Diagnostic {
     }
 }
 
+/// The hint `tessera check` and `tessera dev` give with a stray `{.end}` (or `{.or}` …)
+/// whose block tag was never closed: not one of the engine's messages, which stay the
+/// reference's.
+pub const UNCLOSED_TAG_HINT: &str = "this tag is not closed: it needs a `}`";
+
+impl Diagnostic {
+    /// For a syntax error about a `{.end}`, `{.or}` or `{.alternates with}` at root ("Instruction END not
+    /// allowed at root"), in `source` (the text the diagnostic's position is in): where the
+    /// block tag it was meant to close starts, when one before it was left unclosed — a
+    /// `{.section …`, `{.repeated section …`, `{.if …`, `{.macro …` or `{.predicate? …` with
+    /// no `}` before the next `{` or with its `}` on a later line, which the engine reads as
+    /// text. The nearest such tag before the error; `None` when there is none (or the
+    /// diagnostic is another one, or in a partial).
+    pub fn unclosed_tag(&self, source: &str) -> Option<Pos> {
+        let stray = self.message.starts_with("SyntaxError: Instruction ")
+            && self.message.ends_with(" not allowed at root");
+        if self.phase != Phase::Syntax || !stray || self.partial.is_some() {
+            return None;
+        }
+        let end = offset_of(source, self.pos?)?;
+        let before = &source[..end];
+        let mut found = None;
+        crate::syntax::scan::scan(before, |piece| match piece {
+            crate::syntax::scan::Piece::Text(text) => {
+                let base = text.as_ptr() as usize - before.as_ptr() as usize;
+                for (k, _) in text.match_indices("{.") {
+                    if opens_block(&text[k + 2..]) {
+                        found = Some(base + k);
+                    }
+                }
+            }
+            // A tag whose `}` is on a later line is no tag either.
+            crate::syntax::scan::Piece::Tag(content, at, _)
+                if content.contains('\n')
+                    && content.strip_prefix('.').is_some_and(opens_block)
+                    && crate::syntax::tag::parse_tag(content).is_none() =>
+            {
+                found = Some(at);
+            }
+            _ => {}
+        });
+        let at = found?;
+        let line_start = before[..at].rfind('\n').map_or(0, |i| i + 1);
+        Some(Pos {
+            line: 1 + before[..at].matches('\n').count() as u32,
+            col: 1 + before[line_start..at].chars().count() as u32,
+        })
+    }
+}
+
+/// The byte offset of `pos` (1-based line and character column) in `source`.
+fn offset_of(source: &str, pos: Pos) -> Option<usize> {
+    let line_start = if pos.line <= 1 {
+        0
+    } else {
+        source
+            .match_indices('\n')
+            .nth(pos.line as usize - 2)
+            .map(|(i, _)| i + 1)?
+    };
+    let line_end = source[line_start..]
+        .find('\n')
+        .map_or(source.len(), |i| line_start + i);
+    let line = &source[line_start..line_end];
+    let col = pos.col.max(1) as usize - 1;
+    match line.char_indices().nth(col) {
+        Some((i, _)) => Some(line_start + i),
+        None if line.chars().count() == col => Some(line_end),
+        None => None,
+    }
+}
+
+/// Whether the text after a `{.` begins a tag that opens a block: `section`, `repeated`,
+/// `if` or `macro` and a space, or a predicate (`name?`).
+fn opens_block(rest: &str) -> bool {
+    let word_len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+        .unwrap_or(rest.len());
+    let (word, after) = rest.split_at(word_len);
+    match word {
+        "" => false,
+        "section" | "repeated" | "if" | "macro" => after.starts_with([' ', '\t']),
+        _ => after.starts_with('?'),
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.partial {

@@ -83,7 +83,7 @@ pub const SCRIPT: &str = r#"(() => {
       document.body.appendChild(o);
     }
     o.textContent = "tessera dev: the template has errors; the last good version is still served\n\n" +
-      problems.map((p) => `${p.location}: ${p.message}${p.source ? "\n  " + p.source + "\n  " + " ".repeat(Math.max(0, p.column - 1)) + "^" : ""}`).join("\n\n");
+      problems.map((p) => `${p.location}: ${p.message}${p.source ? "\n  " + p.source + "\n  " + p.caret : ""}`).join("\n\n");
   };
   const es = new EventSource("/_tessera/dev/events");
   es.onmessage = (e) => {
@@ -173,7 +173,18 @@ fn overlay_problem(f: &Finding, files: &TemplateFiles) -> Value {
     } else {
         format!("{}:{}:{}", f.file, f.line, f.column)
     };
-    json!({"location": location, "file": f.file, "line": f.line, "column": f.column, "message": f.message, "source": source})
+    // The caret under the column, as `tessera check` puts it: the tabs before it kept, so
+    // it lines up under a line indented with tabs too.
+    let caret = source.as_deref().map(|line| {
+        let pad: String = line
+            .chars()
+            .take(f.column.saturating_sub(1) as usize)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        format!("{pad}^")
+    });
+    json!({"location": location, "file": f.file, "line": f.line, "column": f.column,
+           "message": f.message, "source": source, "caret": caret})
 }
 
 /// Reads, compiles and checks the folder; on success stores it as the next version.
@@ -298,4 +309,34 @@ pub fn watch(
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_overlay_caret_is_under_the_column_after_tabs() {
+        let files = renderer::folder::template_files([(
+            "regions/site.region",
+            "<body>\n\t\t<p>{.section x<b>{@}</b>{.end}</p>\r\n",
+        )]);
+        let finding = Finding {
+            file: "regions/site.region".into(),
+            line: 2,
+            column: 6,
+            severity: Severity::Error,
+            message: "m".into(),
+        };
+        let p = overlay_problem(&finding, &files);
+        assert_eq!(p["location"], "regions/site.region:2:6");
+        assert_eq!(p["source"], "\t\t<p>{.section x<b>{@}</b>{.end}</p>");
+        assert_eq!(p["caret"], "\t\t   ^");
+        let whole = Finding {
+            line: 0,
+            column: 0,
+            ..finding
+        };
+        assert_eq!(overlay_problem(&whole, &files)["caret"], Value::Null);
+    }
 }

@@ -313,20 +313,32 @@ pub(crate) struct SendAll {
     send_requests: Vec<SendRequest>,
 }
 
+/// A variant's back-in-stock notice, written with the site's templates (`emails/restock`):
+/// the product's title (`title` when given: an item being saved), page and the variant's
+/// options; the address is left for the store to fill in per signer. What the owner's send
+/// and a raise of a sold-out variant ([`crate::routes::owner`]'s item and stock routes) send.
+pub(crate) fn restock_notice(
+    composer: &email::Composer,
+    call: &Call,
+    product: &str,
+    sku: &str,
+    title: Option<&str>,
+) -> tenants::Email {
+    let (stored_title, url, description) = product_facts(call, product, sku);
+    let data = json!({
+        "website": {"siteTitle": email::site_title(call)},
+        "product": {"id": product, "title": title.unwrap_or(&stored_title), "url": url},
+        "variant": {"sku": sku, "description": description},
+    });
+    composer.email(compose::RESTOCK, &data, "", None)
+}
+
 /// Emails the waiting signers of each variant `(product id, sku)` (once each) and marks
 /// them notified: one email per variant, written with the site's templates, only the
 /// address differing between its signers. How many went out per variant.
 async fn notify(app: &App, call: &Call, variants: &[(&str, &str)]) -> Result<Vec<u64>, ApiError> {
     let composer = crate::routes::composer(app, call).await;
-    let notice = |product: &str, sku: &str| {
-        let (title, url, description) = product_facts(call, product, sku);
-        let data = json!({
-            "website": {"siteTitle": email::site_title(call)},
-            "product": {"id": product, "title": title, "url": url},
-            "variant": {"sku": sku, "description": description},
-        });
-        composer.email(compose::RESTOCK, &data, "", None)
-    };
+    let notice = |product: &str, sku: &str| restock_notice(&composer, call, product, sku, None);
     send_notices(
         &app.store,
         &app.outbox,

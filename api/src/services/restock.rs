@@ -127,12 +127,15 @@ pub async fn sign_up(
     }
     let join =
         w.join_mailing_list && merchandising_flag(site, w.product_id, "mailingListSignUpEnabled");
+    // Stored only if still sold out, checked again under the variant's lock: a raise at
+    // this moment either comes first (the variant is in stock) or finds the sign-up.
     match store
-        .restock_signup(t, w.product_id, w.variant_id, email, join, w.language)
+        .restock_signup_if_sold_out(t, w.product_id, w.variant_id, email, join, w.language)
         .await
     {
         Ok(_) => Ok(()),
         Err(StoreError::NotFound(_)) => Err(SignUpError::UnknownVariant),
+        Err(StoreError::Conflict(_)) => Err(SignUpError::InStock),
         Err(e) => Err(e.into()),
     }
 }

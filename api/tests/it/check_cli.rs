@@ -198,6 +198,53 @@ fn syntax_formatters_and_predicates() {
     );
 }
 
+/// A block tag missing its `}` is text to the engine, which then finds a `{.end}` with
+/// nothing to end: the finding is at the tag, with a hint, the engine's words and where the
+/// `{.end}` is. A region after one that does not end its last line: columns in its own
+/// terms.
+#[test]
+fn an_unclosed_tag_is_pointed_at() {
+    assert_findings(
+        "unclosed",
+        &[(
+            "site.region",
+            Some(&SITE.replace(
+                "<body>",
+                "<body>\n<div>{.section website.x\n  <b>{siteTitle}</b>\n{.end}</div>",
+            )),
+        )],
+        &[
+            "site.region:4:6: error: SyntaxError: Instruction END not allowed at root \
+           (site.region:6:1); hint: this tag is not closed: it needs a `}`",
+        ],
+        1,
+    );
+    let two_regions = CONF.replace("[\"site\"]", "[\"top\", \"site\"]");
+    assert_findings(
+        "unclosed-across-regions",
+        &[
+            ("template.conf", Some(&two_regions)),
+            ("top.region", Some("<!-- top -->\n  <i>{.if website.x</i>")),
+            ("site.region", Some(&format!("{{.end}}{SITE}"))),
+        ],
+        &[
+            "top.region:2:6: error: SyntaxError: Instruction END not allowed at root \
+           (site.region:1:1); hint: this tag is not closed: it needs a `}`",
+        ],
+        1,
+    );
+    assert_findings(
+        "region-columns",
+        &[
+            ("template.conf", Some(&two_regions)),
+            ("top.region", Some("<!-- top -->")),
+            ("site.region", Some(&format!("{{.shiny?}}x{{.end}}{SITE}"))),
+        ],
+        &["site.region:1:1: error: SyntaxError: Predicate 'shiny?' is unknown"],
+        1,
+    );
+}
+
 #[test]
 fn partials_and_recursion() {
     assert_findings(

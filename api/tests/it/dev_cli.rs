@@ -260,6 +260,35 @@ fn serves_reloads_and_holds_back_a_broken_save() {
             .1
             .contains("<h5>Recipes: sample 1</h5>")
     );
+    // A block tag missing its `}` in a region: the overlay points at the tag, with a hint,
+    // and says where the `{.end}` it leaves with nothing to end is.
+    edit(
+        "regions/bottom.region",
+        "{.section website.location}<address>",
+        "{.section website.location<address>",
+    );
+    let e = events.next();
+    assert_eq!(e["type"], "problems", "{e}");
+    let problem = &e["problems"][0];
+    assert_eq!(problem["location"], "regions/bottom.region:6:9", "{e}");
+    assert_eq!(
+        (&problem["line"], &problem["column"]),
+        (&6.into(), &9.into())
+    );
+    let message = problem["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "SyntaxError: Instruction END not allowed at root (regions/bottom.region:6:"
+        ) && message.ends_with("hint: this tag is not closed: it needs a `}`"),
+        "{message}"
+    );
+    assert!(
+        problem["source"]
+            .as_str()
+            .unwrap()
+            .starts_with("        {.section website.location<address>"),
+        "{e}"
+    );
     drop(dev);
     std::fs::remove_dir_all(&folder).unwrap();
 }

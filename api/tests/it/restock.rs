@@ -456,6 +456,200 @@ fn owners_page_and_send(backend: Backend) {
     );
 }
 
+/// The restock notices of the loam-lantern outbox, by address.
+fn notices(server: &Server) -> Vec<(String, String)> {
+    let (_, outbox) = store_facts(server);
+    let mut n: Vec<(String, String)> = outbox
+        .into_iter()
+        .filter(|m| m.email.kind == "restock")
+        .map(|m| (m.email.to, m.email.subject))
+        .collect();
+    n.sort();
+    n
+}
+
+/// An owner's raise of a sold-out variant sends its waiting notices by itself (the
+/// commerce setting `restock.autoNotify`, on by default), each signer once: through the
+/// stock route and the item's PUT and PATCH; a raise of a variant in stock sends nothing;
+/// two raises at once and the owner's send at the same moment tell each signer once; with
+/// the setting off nothing goes by itself and the owner's send still works.
+fn raises_send_notices_once(backend: Backend) {
+    let server = start(backend);
+    let fern = item_id("loam-lantern", "fern-terracotta-pot");
+    let apron = item_id("loam-lantern", "linen-potting-apron");
+    let mats = item_id("loam-lantern", "cork-plant-mats");
+    let snips = item_id("loam-lantern", "bypass-pruning-snips");
+    let as_owner = |method: &str, path: &str, body: Value| {
+        let r = owner(&server, LOAM, LOAM_TOKEN, method, path, body);
+        assert_eq!(r.status, 200, "{method} {path}: {}", r.body);
+        r
+    };
+    let mut v = Visitor::arrive(&server, LOAM, "203.0.113.83");
+    let mut waiting = |product: &str, sku: &str, who: &str, n: usize| -> Vec<String> {
+        (0..n)
+            .map(|i| {
+                let email = format!("{who}{i}@example.com");
+                let r = sign_up(&mut v, product, sku, &email, false);
+                assert_eq!(r.status, 200, "{}", r.body);
+                email
+            })
+            .collect()
+    };
+    let ferns = waiting(&fern, "FTP-L", "fern", 5);
+    let aprons = waiting(&apron, "LPA-S-CHR", "apron", 1);
+    let mat_signers = waiting(&mats, "CPM-4S", "mat", 3);
+    let snip_signers = waiting(&snips, "BPS-1", "snips", 2);
+    let stock = |item: &str, sku: &str, quantity: i64| {
+        as_owner(
+            "PUT",
+            &format!("/api/owner/items/{item}/stock"),
+            json!({"sku": sku, "quantity": quantity}),
+        )
+    };
+
+    // 0 → 2 with five waiting: five notices, one each, saying it is back.
+    stock(&fern, "FTP-L", 2);
+    let sent = notices(&server);
+    assert_eq!(
+        sent,
+        ferns
+            .iter()
+            .map(|e| (
+                e.clone(),
+                "Fern Terracotta Pot is back in stock at Loam & Lantern".to_owned()
+            ))
+            .collect::<Vec<_>>()
+    );
+    // Sold out and back again: nobody is waiting any more.
+    stock(&fern, "FTP-L", 0);
+    stock(&fern, "FTP-L", 4);
+    assert_eq!(notices(&server).len(), 5);
+
+    // The setting off: a raise sends nothing and the signer keeps waiting ...
+    let prefs = "/api/v1/commerce-preferences/restock";
+    as_owner("PUT", prefs, json!({"autoNotify": false}));
+    stock(&apron, "LPA-S-CHR", 3);
+    assert_eq!(notices(&server).len(), 5, "nothing sent by itself");
+    // ... and on again, 3 → 5 is no restock: still nothing.
+    as_owner("PUT", prefs, json!({"autoNotify": true}));
+    stock(&apron, "LPA-S-CHR", 5);
+    assert_eq!(notices(&server).len(), 5, "a raise of a variant in stock");
+    // The owner's send still tells them.
+    let r = as_owner(
+        "POST",
+        &format!("{RESTOCK}/send"),
+        json!({"productId": apron, "variantId": "LPA-S-CHR"}),
+    );
+    assert_eq!(r.json()["sent"], 1);
+    assert!(notices(&server).iter().any(|(to, _)| *to == aprons[0]));
+    // A setting that is not one is refused.
+    let r = owner(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        "PUT",
+        prefs,
+        json!({"autoNotify": "yes"}),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+
+    // Two raises at once and the owner's send: three signers, three notices.
+    let (stock, as_owner, mats) = (&stock, &as_owner, mats.as_str());
+    std::thread::scope(|s| {
+        let raises: Vec<_> = [2, 3]
+            .into_iter()
+            .map(|q| s.spawn(move || stock(mats, "CPM-4S", q)))
+            .collect();
+        let send = s.spawn(move || {
+            as_owner(
+                "POST",
+                &format!("{RESTOCK}/send"),
+                json!({"productId": mats, "variantId": "CPM-4S"}),
+            )
+        });
+        for r in raises {
+            r.join().unwrap();
+        }
+        send.join().unwrap();
+    });
+    let sent = notices(&server);
+    for m in &mat_signers {
+        assert_eq!(sent.iter().filter(|(to, _)| to == m).count(), 1, "{m}");
+    }
+    assert_eq!(sent.len(), 9);
+
+    // The item's PATCH (a new title, the variant back in stock): its signers are told,
+    // with the new title.
+    let shop = as_owner("GET", "/api/owner/collections", Value::Null).json()["collections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["urlId"] == "shop")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let items = as_owner(
+        "GET",
+        &format!("/api/owner/collections/{shop}/items"),
+        Value::Null,
+    )
+    .json();
+    let item = items["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == snips.as_str())
+        .unwrap()
+        .clone();
+    let mut variants = item["variants"].clone();
+    variants[0]["qtyInStock"] = json!(6);
+    as_owner(
+        "PATCH",
+        &format!("/api/owner/items/{snips}"),
+        json!({"title": "Bypass Pruning Snips, sharpened", "variants": variants}),
+    );
+    let sent = notices(&server);
+    assert_eq!(sent.len(), 11);
+    for m in &snip_signers {
+        assert!(
+            sent.contains(&(
+                m.clone(),
+                "Bypass Pruning Snips, sharpened is back in stock at Loam & Lantern".to_owned()
+            )),
+            "{m}: {sent:?}"
+        );
+    }
+    // The PUT of the whole item, sold out and then back (the five fern signers were told
+    // already): nothing more.
+    let mut fern_item = as_owner(
+        "GET",
+        &format!("/api/owner/collections/{shop}/items"),
+        Value::Null,
+    )
+    .json()["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["id"] == fern.as_str())
+        .unwrap()
+        .clone();
+    fern_item["variants"][2]["qtyInStock"] = json!(0);
+    as_owner(
+        "PUT",
+        &format!("/api/owner/items/{fern}"),
+        fern_item.clone(),
+    );
+    let late = waiting(&fern, "FTP-L", "late", 1);
+    fern_item["variants"][2]["qtyInStock"] = json!(7);
+    as_owner("PUT", &format!("/api/owner/items/{fern}"), fern_item);
+    let sent = notices(&server);
+    assert_eq!(sent.len(), 12, "{sent:?}");
+    assert!(sent.iter().any(|(to, _)| *to == late[0]));
+    let r = as_owner("GET", &format!("{RESTOCK}/groups"), Value::Null);
+    assert_eq!(r.json()["signUpGroups"], json!([]), "nobody waits");
+}
+
 /// A stand-in for Google's siteverify: `success` when the posted response is `good-token`
 /// and the secret is the configured one. Returns its URL.
 fn fake_siteverify() -> String {
@@ -546,5 +740,6 @@ fn recaptcha_when_configured(backend: Backend) {
 on_both_backends!(
     sign_ups_follow_spec,
     owners_page_and_send,
+    raises_send_notices_once,
     recaptcha_when_configured
 );

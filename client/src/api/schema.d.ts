@@ -1224,14 +1224,22 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replaces an item (it stays in its collection). */
+        /**
+         * Replaces an item (it stays in its collection).
+         * @description A variant it raises from sold out sends its waiting restock notices, as the stock route
+         *     does.
+         */
         put: operations["owner.update_item"];
         post?: never;
         /** Deletes an item. */
         delete: operations["owner.delete_item"];
         options?: never;
         head?: never;
-        /** Changes what the body names of an item (JSON Merge Patch). */
+        /**
+         * Changes what the body names of an item (JSON Merge Patch).
+         * @description A variant it raises from sold out sends its waiting restock notices, as the stock route
+         *     does.
+         */
         patch: operations["owner.patch_item"];
         trace?: never;
     };
@@ -1243,7 +1251,12 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Sets a product variant's stock. */
+        /**
+         * Sets a product variant's stock.
+         * @description A raise from sold out (to more than 0, or unlimited) sends the variant's waiting restock
+         *     notices in the same write, each signer once, unless the commerce preference
+         *     `restock.autoNotify` is `false`.
+         */
         put: operations["owner.set_stock"];
         post?: never;
         delete?: never;

@@ -448,6 +448,63 @@ fn partial_recursion_stops_at_depth_16() {
     assert!(r.runtime[0].contains("exceeded maximum recursion depth of 16"));
 }
 
+/// A block tag missing its `}` is text to the engine, so the error is at the `{.end}` that
+/// then has nothing to end (the reference's words and place); `unclosed_tag` finds the tag
+/// that was meant, for `tessera check` and `tessera dev` to point at.
+#[test]
+fn an_unclosed_block_tag_is_found_from_the_stray_end() {
+    use template_lang::error::Pos;
+    let unclosed = |src: &str| -> Vec<(String, String, Option<String>)> {
+        let c = template_lang::Template::compile(src, template_lang::Registry::standard());
+        c.errors
+            .iter()
+            .map(|e| {
+                (
+                    e.message.clone(),
+                    e.pos.unwrap().to_string(),
+                    e.unclosed_tag(src).map(|p: Pos| p.to_string()),
+                )
+            })
+            .collect()
+    };
+    let end = "SyntaxError: Instruction END not allowed at root".to_string();
+    // The `}` missing at the line's end: the tag runs into the next line's `{`.
+    assert_eq!(
+        unclosed("<p>a</p>\n<div>  {.section website.x\n  <b>{siteTitle}</b>\n{.end}</div>\n"),
+        [(end.clone(), "4:1".into(), Some("2:8".into()))]
+    );
+    // Missing mid-line, before other tags; with characters that are not ASCII before it.
+    let r = unclosed("<h1>Café ☕</h1>{.section website.siteTagLine<p>{@}</p>{.end}");
+    assert_eq!(r, [(end.clone(), "1:55".into(), Some("1:16".into()))]);
+    // `{.or}` and `{.end}` both point back at it; a predicate and `{.repeated section`.
+    let r = unclosed("x\n  {.if website.x\n<a>{.or}b{.end}");
+    assert_eq!(
+        r.iter().map(|e| e.2.clone()).collect::<Vec<_>>(),
+        [Some("2:3".to_string()), Some("2:3".to_string())]
+    );
+    let r = unclosed("{.repeated section items <li>{@}</li>{.end}");
+    assert_eq!(r[0].2.as_deref(), Some("1:1"));
+    let r = unclosed("{.main-image? <img src=\"{x}\">{.end}");
+    assert_eq!(r[0].2.as_deref(), Some("1:1"));
+    // A `}` on a later line does not close it either.
+    let r = unclosed("{.section a\n}x{.end}");
+    assert_eq!(r[0].2.as_deref(), Some("1:1"));
+    // The nearest before the stray one; closed tags and other text are not it.
+    let r = unclosed("{.section a}{.section c\n{.section d}x{.end}{.end}{.end}");
+    assert_eq!(
+        r.iter()
+            .map(|e| (e.1.as_str(), e.2.as_deref()))
+            .collect::<Vec<_>>(),
+        [("2:26", Some("1:13"))]
+    );
+    // A stray `{.end}` with no such tag before it: no hint; other errors: none.
+    assert_eq!(
+        unclosed("{.section a}x{.end}{.end} {.var x}"),
+        [(end, "1:20".into(), None)]
+    );
+    assert_eq!(unclosed("{.section a}x")[0].2, None);
+}
+
 #[test]
 fn syntax_errors_keep_the_reference_wording_and_recovery() {
     let r = run("{.section a}x", r#"{"a":1}"#);

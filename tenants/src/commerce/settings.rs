@@ -9,6 +9,7 @@
 //! | `coupons` | `codes`: `[{ code, kind, percent? , amount?, minimumSubtotal?, startsOn?, expiresOn? }]` with `kind` `percent`, `fixed` or `free-shipping` |
 //! | `instalments` | `provider` (`afterpay`), `minimum`, `maximum` (prices), `payments` (default 4) |
 //! | `payments` | `testMode` (default true), `manual`: `{ label, instructions }` |
+//! | `restock` | `autoNotify` (default true): a variant an owner raises from sold out sends its waiting restock notices by itself |
 //!
 //! Prices are decimal strings in the site currency (`"12.50"`), rates and percentages
 //! decimal strings (`"21"`, `"7.5"`), countries ISO 3166-1 alpha-2 codes or `*` (any), a tax
@@ -49,6 +50,23 @@ pub struct CommerceSettings {
     pub payments: Payments,
     /// Who is told of new orders.
     pub notifications: Notifications,
+    /// Restock notices.
+    pub restock: Restock,
+}
+
+/// `restock`: the back-in-stock notices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Restock {
+    /// `restock.autoNotify` (default true): when an owner raises a sold-out variant's stock
+    /// (the owner API's item and stock routes), its waiting sign-ups are sent their notices
+    /// then, once each; off, they wait for the owner's send.
+    pub auto_notify: bool,
+}
+
+impl Default for Restock {
+    fn default() -> Self {
+        Restock { auto_notify: true }
+    }
 }
 
 /// `notifications`: the owner's email about each new order.
@@ -417,13 +435,14 @@ pub fn normalize_coupon_code(code: &str) -> Option<String> {
 /// The namespaces a store's commerce preferences may have: those read here, plus
 /// `merchandising` (the product pages' scarcity, sold-out and restock texts) and `store`.
 /// Anything else is a typo or junk, refused by the import and the owner API alike.
-pub const NAMESPACES: [&str; 9] = [
+pub const NAMESPACES: [&str; 10] = [
     "checkout",
     "coupons",
     "instalments",
     "merchandising",
     "notifications",
     "payments",
+    "restock",
     "shipping",
     "store",
     "taxes",
@@ -536,6 +555,7 @@ impl CommerceSettings {
             instalments: instalments(&ns("instalments"), &currency)?,
             payments: payments(&ns("payments"))?,
             notifications: notifications(&ns("notifications"), website_settings)?,
+            restock: restock(&ns("restock"))?,
             currency,
         })
     }
@@ -554,6 +574,7 @@ impl CommerceSettings {
             instalments: None,
             payments: Payments::default(),
             notifications: Notifications::default(),
+            restock: Restock::default(),
         }
     }
 
@@ -788,6 +809,13 @@ fn notifications(o: &Obj<'_>, website_settings: &Map<String, Value>) -> Res<Noti
     Ok(Notifications {
         order_email: o.bool("orderEmail", true)?,
         order_email_to,
+    })
+}
+
+fn restock(o: &Obj<'_>) -> Res<Restock> {
+    o.only(&["autoNotify"])?;
+    Ok(Restock {
+        auto_notify: o.bool("autoNotify", true)?,
     })
 }
 
@@ -1042,5 +1070,26 @@ mod tests {
         assert!(read(json!({"notifications": {"ordersTo": "a@shop.test"}})).is_err());
         let none = CommerceSettings::from_site(&Map::new(), &prefs(json!({}))).unwrap();
         assert_eq!(none.notifications.order_email_to, None);
+    }
+
+    #[test]
+    fn restock_notices_send_themselves_unless_turned_off() {
+        let read =
+            |p: Value| CommerceSettings::from_site(&site("EUR"), &prefs(p)).map(|s| s.restock);
+        assert_eq!(read(json!({})).unwrap(), Restock { auto_notify: true });
+        assert!(read(json!({"restock": {}})).unwrap().auto_notify);
+        assert!(
+            !read(json!({"restock": {"autoNotify": false}}))
+                .unwrap()
+                .auto_notify
+        );
+        assert_eq!(
+            read(json!({"restock": {"autoNotify": "no"}}))
+                .unwrap_err()
+                .path,
+            "restock.autoNotify"
+        );
+        assert!(read(json!({"restock": {"autoNotfy": false}})).is_err());
+        assert!(check_namespace(&site("EUR"), "restock", &Map::new()).is_ok());
     }
 }

@@ -15,6 +15,7 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::model::{Category, Collection, HeaderFooter, Item, SiteSettings, SiteSnapshot, Variant};
 use crate::params;
+use crate::repo::restock::{RestockNotice, notify_restocked_in, sold_out};
 use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
 
@@ -568,10 +569,44 @@ impl Store {
 
     /// Creates or replaces an item with its variants, categories and tags; returns its id.
     pub async fn put_item(&self, tenant: TenantId, item: &Item) -> Result<String> {
+        self.put_item_notifying(tenant, item, None)
+            .await
+            .map(|(id, _)| id)
+    }
+
+    /// [`Store::put_item`], and when `notice` is given, the waiting restock sign-ups of each
+    /// variant that was sold out (or not there) and no longer is told in the same
+    /// transaction (each once, see [`crate::repo::restock::take_waiting_in`]). Returns the
+    /// id and how many were told. The item's variant rows are locked before their old
+    /// levels are read.
+    pub async fn put_item_notifying(
+        &self,
+        tenant: TenantId,
+        item: &Item,
+        notice: Option<&RestockNotice<'_>>,
+    ) -> Result<(String, u64)> {
         let mut tx = self.write().await?;
+        let old = match notice {
+            Some(_) if !item.id.is_empty() => {
+                super::commerce::stock::old_levels_in(&mut tx, tenant, &item.id, None).await?
+            }
+            _ => Vec::new(),
+        };
         let id = put_item_in(&mut tx, tenant, item).await?;
+        let mut told = 0;
+        if let Some(notice) = notice {
+            for v in &item.variants {
+                let was_sold_out = old
+                    .iter()
+                    .find(|(sku, _, _)| *sku == v.sku)
+                    .is_none_or(|&(_, qty, unlimited)| sold_out(qty, unlimited));
+                if was_sold_out && !sold_out(v.qty_in_stock, v.unlimited) {
+                    told += notify_restocked_in(&mut tx, tenant, &id, &v.sku, notice).await?;
+                }
+            }
+        }
         self.commit_change(tx, tenant, Change::Content).await?;
-        Ok(id)
+        Ok((id, told))
     }
 
     /// One item by id, with variants, categories and tags.

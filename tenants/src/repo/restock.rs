@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::params;
-use crate::sql::Row;
+use crate::sql::{Row, Tx};
 use crate::store::Store;
 
 /// A visitor's sign-up for one variant.
@@ -85,6 +85,68 @@ fn page_of<T>(mut rows: Vec<T>, limit: usize, cursor: impl Fn(&T) -> String) -> 
     }
 }
 
+/// A variant's back-in-stock notice, written by the caller (the server, with the site's
+/// templates) for `(item id, sku)`: one email for all its waiting signers, the store
+/// addressing a copy to each. `None` sends nothing (the sign-ups are still marked told).
+pub type RestockNotice<'a> = dyn Fn(&str, &str) -> Option<crate::Email> + Send + Sync + 'a;
+
+/// Whether stock at `qty` (`unlimited` or not) is sold out: what a sign-up waits on.
+pub(crate) fn sold_out(qty: i64, unlimited: bool) -> bool {
+    !unlimited && qty <= 0
+}
+
+/// Marks every waiting sign-up of a variant notified and returns them (oldest first), in
+/// `tx`. The mark is one conditional `UPDATE`, so of two transactions that take the same
+/// sign-ups at once (two nodes, two raises), the second finds them marked and takes none:
+/// each sign-up is taken once, and its notice goes in the outbox in the same transaction.
+pub(crate) async fn take_waiting_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    sku: &str,
+) -> Result<Vec<RestockSignup>> {
+    let mut taken = tx
+        .query(
+            &format!(
+                "UPDATE restock_signup SET notified_ms = $4 WHERE tenant_id = $1 AND item_id = $2 \
+                 AND sku = $3 AND notified_ms IS NULL RETURNING {SIGNUP_COLUMNS}"
+            ),
+            params![tenant, item_id, sku, now_ms()],
+        )
+        .await?
+        .iter()
+        .map(signup_from_row)
+        .collect::<Result<Vec<_>>>()?;
+    taken.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(taken)
+}
+
+/// Sends the notices of a variant that came back in stock, in `tx`: its waiting sign-ups
+/// taken ([`take_waiting_in`]) and a copy of `notice`'s email addressed to each put in the
+/// outbox. How many were told.
+pub(crate) async fn notify_restocked_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    sku: &str,
+    notice: &RestockNotice<'_>,
+) -> Result<u64> {
+    let taken = take_waiting_in(tx, tenant, item_id, sku).await?;
+    if taken.is_empty() {
+        return Ok(0);
+    }
+    if let Some(mail) = notice(item_id, sku) {
+        for s in &taken {
+            let to_one = crate::Email {
+                to: s.email.clone(),
+                ..mail.clone()
+            };
+            super::outbox::enqueue_in(tx, tenant, &to_one).await?;
+        }
+    }
+    Ok(taken.len() as u64)
+}
+
 impl Store {
     /// Records a sign-up for a variant (idempotent per email and variant), and puts the
     /// address on the site's mailing list when asked to. `NotFound` for an unknown variant.
@@ -98,18 +160,46 @@ impl Store {
         join_mailing_list: bool,
         language: Option<&str>,
     ) -> Result<RestockSignup> {
+        let wish = (item_id, sku, email, join_mailing_list, language);
+        self.take_signup(tenant, wish, false).await
+    }
+
+    /// [`Store::restock_signup`] for a variant that is sold out at that moment: `Conflict`
+    /// when it is in stock. The variant's row is locked first, so a sign-up and an owner's
+    /// raise ([`Store::set_stock_notifying`]) at the same moment go one after the other:
+    /// the sign-up is refused, or stored before the raise takes the waiting sign-ups,
+    /// never left waiting for a variant already back.
+    pub async fn restock_signup_if_sold_out(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+        email: &str,
+        join_mailing_list: bool,
+        language: Option<&str>,
+    ) -> Result<RestockSignup> {
+        let wish = (item_id, sku, email, join_mailing_list, language);
+        self.take_signup(tenant, wish, true).await
+    }
+
+    async fn take_signup(
+        &self,
+        tenant: TenantId,
+        (item_id, sku, email, join_mailing_list, language): (&str, &str, &str, bool, Option<&str>),
+        only_sold_out: bool,
+    ) -> Result<RestockSignup> {
         let email = email.trim().to_lowercase();
         let mut tx = self.write().await?;
-        if tx
-            .query_opt(
-                "SELECT 1 FROM product_variant WHERE tenant_id = $1 AND item_id = $2 AND sku = $3",
-                params![tenant, item_id, sku],
-            )
-            .await?
-            .is_none()
-        {
+        let level =
+            super::commerce::stock::old_levels_in(&mut tx, tenant, item_id, Some(sku)).await?;
+        let Some(&(_, qty, unlimited)) = level.first() else {
             return Err(StoreError::NotFound(format!(
                 "variant {sku} of item {item_id}"
+            )));
+        };
+        if only_sold_out && !sold_out(qty, unlimited) {
+            return Err(StoreError::Conflict(format!(
+                "variant {sku} of item {item_id} is in stock"
             )));
         }
         tx.execute(
@@ -202,29 +292,12 @@ impl Store {
         sku: &str,
         compose: impl Fn(&RestockSignup) -> Option<crate::Email>,
     ) -> Result<u64> {
-        let now = now_ms();
         let mut tx = self.write().await?;
-        let pending = tx
-            .query(
-                &format!(
-                    "SELECT {SIGNUP_COLUMNS} FROM restock_signup WHERE tenant_id = $1 AND item_id = $2 \
-                     AND sku = $3 AND notified_ms IS NULL ORDER BY id"
-                ),
-                params![tenant, item_id, sku],
-            )
-            .await?
-            .iter()
-            .map(signup_from_row)
-            .collect::<Result<Vec<_>>>()?;
+        let pending = take_waiting_in(&mut tx, tenant, item_id, sku).await?;
         for s in &pending {
             if let Some(mail) = compose(s) {
                 super::outbox::enqueue_in(&mut tx, tenant, &mail).await?;
             }
-            tx.execute(
-                "UPDATE restock_signup SET notified_ms = $3 WHERE tenant_id = $1 AND id = $2",
-                params![tenant, s.id.as_str(), now],
-            )
-            .await?;
         }
         tx.commit().await?;
         Ok(pending.len() as u64)

@@ -180,6 +180,192 @@ async fn restock_signups_group_and_paginate(env: Env) {
     );
 }
 
+/// The notice an owner's raise sends: the store addresses a copy to each signer.
+fn back_in_stock(item: &str, sku: &str) -> Option<Email> {
+    Some(Email {
+        kind: "restock".into(),
+        from: "shop@example.test".into(),
+        to: String::new(),
+        reply_to: None,
+        subject: format!("{item}/{sku} is back"),
+        text: "Back in stock".into(),
+        html: None,
+    })
+}
+
+/// Restock notices that send themselves when an owner raises a sold-out variant: each
+/// waiting sign-up told once, whatever raises and sends run at once on two nodes; a raise
+/// of a variant in stock, or one without a notice (the setting off), sends nothing.
+async fn restock_raises_tell_each_signer_once(env: Env) {
+    let t = env.tenant("shop").await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut p = product(&c, "mug", "MUG-S", 0);
+    let mut large = p.variants[0].clone();
+    large.sku = "MUG-L".into();
+    large.qty_in_stock = 3;
+    p.variants.push(large);
+    let item = env.store.put_item(t, &p).await.unwrap();
+    p.id = item.clone();
+    for i in 0..5 {
+        let email = format!("s{i}@example.test");
+        env.store
+            .restock_signup(t, &item, "MUG-S", &email, false, None)
+            .await
+            .unwrap();
+    }
+    // Sign-ups left waiting on a variant that is in stock (raised with the setting off).
+    for i in 0..2 {
+        let email = format!("l{i}@example.test");
+        env.store
+            .restock_signup(t, &item, "MUG-L", &email, false, None)
+            .await
+            .unwrap();
+    }
+    let notice: &tenants::RestockNotice = &back_in_stock;
+    // 3 → 5 is no restock.
+    let told = env
+        .store
+        .set_stock_notifying(t, &item, "MUG-L", 5, false, Some(notice))
+        .await
+        .unwrap();
+    assert_eq!(told, 0);
+    // 0 → 2 and 0 → 3 on two nodes at once, and the owner's send on a third handle: the
+    // five are told once between them.
+    let (node2, node3) = (env.another_node().await, env.another_node().await);
+    let (a, b, c3) = tokio::join!(
+        env.store
+            .set_stock_notifying(t, &item, "MUG-S", 2, false, Some(notice)),
+        node2.set_stock_notifying(t, &item, "MUG-S", 3, false, Some(notice)),
+        node3.send_restock_notices(t, &item, "MUG-S", |s| {
+            Some(Email {
+                to: s.email.clone(),
+                ..back_in_stock(&item, "MUG-S").unwrap()
+            })
+        }),
+    );
+    assert_eq!(a.unwrap() + b.unwrap() + c3.unwrap(), 5);
+    let outbox = env.store.outbox(t).await.unwrap();
+    let mut to: Vec<&str> = outbox.iter().map(|m| m.email.to.as_str()).collect();
+    to.sort();
+    assert_eq!(
+        to,
+        (0..5)
+            .map(|i| format!("s{i}@example.test"))
+            .collect::<Vec<_>>()
+    );
+    assert!(outbox.iter().all(|m| m.email.kind == "restock"));
+    // Sold out again, a new sign-up; a raise without a notice (the setting off) sends
+    // nothing and leaves it waiting for the owner.
+    env.store
+        .set_stock(t, &item, "MUG-S", 0, false)
+        .await
+        .unwrap();
+    env.store
+        .restock_signup(t, &item, "MUG-S", "late@example.test", false, None)
+        .await
+        .unwrap();
+    env.store
+        .set_stock(t, &item, "MUG-S", 4, false)
+        .await
+        .unwrap();
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 5);
+    // The item written whole (an owner's PUT) with the variant sold out and then back:
+    // the late signer is told by the raise; MUG-L (in stock before and after) tells
+    // nobody.
+    p.variants[0].qty_in_stock = 0;
+    env.store.put_item(t, &p).await.unwrap();
+    p.variants[0].qty_in_stock = 0;
+    p.variants[0].unlimited = true;
+    p.variants[1].qty_in_stock = 9;
+    let (_, told) = env
+        .store
+        .put_item_notifying(t, &p, Some(notice))
+        .await
+        .unwrap();
+    assert_eq!(told, 1, "unlimited is in stock");
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert_eq!(outbox.len(), 6);
+    assert!(
+        outbox.iter().any(|m| m.email.to == "late@example.test"
+            && m.email.subject == format!("{item}/MUG-S is back"))
+    );
+    // Nobody waits for MUG-S any more; MUG-L's two still wait for the owner's send.
+    let groups = env.store.restock_groups(t, None, 10).await.unwrap().rows;
+    assert_eq!(
+        groups
+            .iter()
+            .map(|g| (g.sku.as_str(), g.pending))
+            .collect::<Vec<_>>(),
+        [("MUG-L", 2)]
+    );
+    // An unknown variant is refused.
+    assert!(matches!(
+        env.store
+            .set_stock_notifying(t, &item, "NOPE", 1, false, Some(notice))
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    // A visitor's sign-up is taken only while the variant is sold out (checked under its
+    // lock, so it is never left waiting behind a raise).
+    assert!(matches!(
+        env.store
+            .restock_signup_if_sold_out(t, &item, "MUG-L", "new@example.test", false, None)
+            .await,
+        Err(StoreError::Conflict(_))
+    ));
+    env.store
+        .set_stock(t, &item, "MUG-L", 0, false)
+        .await
+        .unwrap();
+    let s = env
+        .store
+        .restock_signup_if_sold_out(t, &item, "MUG-L", "New@example.test", false, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        (s.email.as_str(), s.notified_ms),
+        ("new@example.test", None)
+    );
+    assert!(matches!(
+        env.store
+            .restock_signup_if_sold_out(t, &item, "NOPE", "new@example.test", false, None)
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    // Sign-ups on one node while the owner raises on another: each one taken is told.
+    let node2 = env.another_node().await;
+    let signups = (0..12).map(|i| {
+        let (store, item) = (env.store.clone(), item.clone());
+        async move {
+            let email = format!("race{i}@example.test");
+            store
+                .restock_signup_if_sold_out(t, &item, "MUG-L", &email, false, None)
+                .await
+        }
+    });
+    let raise = async {
+        tokio::task::yield_now().await;
+        node2
+            .set_stock_notifying(t, &item, "MUG-L", 1, false, Some(notice))
+            .await
+            .unwrap()
+    };
+    let (taken, told) = tokio::join!(futures_util::future::join_all(signups), raise);
+    let taken = taken.iter().filter(|r| r.is_ok()).count() as u64;
+    // Three waited already: l0, l1 (left by the raise with the setting off) and new@.
+    assert_eq!(
+        told,
+        taken + 3,
+        "every sign-up taken before the raise is told by it"
+    );
+    let waiting = env.store.restock_groups(t, None, 10).await.unwrap().rows;
+    assert!(waiting.iter().all(|g| g.sku != "MUG-L"), "{waiting:?}");
+}
+
 async fn site_users_and_sessions(env: Env) {
     let t = env.tenant("site").await;
     let u = env
@@ -793,6 +979,7 @@ crate::on_both_backends!(
     outbox_leases_retries_and_sends,
     forms_keys_and_submissions,
     restock_signups_group_and_paginate,
+    restock_raises_tell_each_signer_once,
     site_users_and_sessions,
     sign_ups_confirm_once_and_join_areas,
     comments_wait_for_the_owner_and_likes_count_once,

@@ -26,6 +26,11 @@
 //! collection. The item's collection is the path's; an update keeps it. `PATCH` changes
 //! only what its body names (RFC 7396: a key set to null is removed, an array such as
 //! `variants` is replaced whole) and checks the merged item as `PUT` checks its body.
+//!
+//! A `PUT`, `PATCH` or stock `PUT` that raises a sold-out variant (to more than 0, or
+//! unlimited) tells its waiting restock sign-ups in the same write, each once, unless the
+//! store's `restock.autoNotify` is off (`tenants::Store::set_stock_notifying`); the
+//! notice is the owner's send's ([`crate::routes::restock`]).
 
 use std::sync::Arc;
 
@@ -35,18 +40,20 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use tenants::commerce::money::MAX_PRICE_MINOR;
 use tenants::store_setup::PRODUCTS_TYPE;
-use tenants::{Collection, Item, SiteSnapshot, Store};
+use tenants::{Collection, Item, RestockNotice, SiteSnapshot, Store};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Deleted, refused, site_content};
+use crate::email::Composer;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::extract::{OwnerToken, Read, area};
 use crate::http::owner::{Access, Area};
 use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
+use crate::routes::restock::restock_notice;
 use crate::server::state::App;
 
 pub const NO_COLLECTION: &str = "That collection does not exist.";
@@ -423,6 +430,9 @@ async fn item_for(
 }
 
 /// `PUT /api/owner/items/{id}`: replaces an item (it stays in its collection).
+///
+/// A variant it raises from sold out sends its waiting restock notices, as the stock route
+/// does.
 #[utoipa::path(put, path = "/api/owner/items/{id}", tag = OWNER,
     params(("id" = String, Path, description = "The item's id.")),
     request_body(content = Object, description = "An item of the import format, as for \
@@ -430,18 +440,21 @@ async fn item_for(
     security(("ownerToken" = [])),
     responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
 async fn update_item(
-    State(store): State<Store>,
+    State(app): State<App>,
     Path(id): Path<String>,
     owner: OwnerToken,
     body: Body,
 ) -> Result<Json<Item>, ApiError> {
-    let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
+    let (site, c, old) = item_for(&app.store, &owner, &id, Access::Write).await?;
     // The body is read once the role may write to the item's collection.
     let body = read_json(body, MAX_JSON_BODY).await?;
-    save_item(&store, &owner, &site, &c, &old, body).await
+    save_item(&app, &owner, &site, &c, &old, body).await
 }
 
 /// `PATCH /api/owner/items/{id}`: changes what the body names of an item (JSON Merge Patch).
+///
+/// A variant it raises from sold out sends its waiting restock notices, as the stock route
+/// does.
 #[utoipa::path(patch, path = "/api/owner/items/{id}", tag = OWNER,
     params(("id" = String, Path, description = "The item's id.")),
     request_body(content = Object, content_type = "application/merge-patch+json",
@@ -454,17 +467,17 @@ async fn update_item(
     security(("ownerToken" = [])),
     responses((status = 200, body = Object, description = "The item as stored."), OwnerErrors))]
 async fn patch_item(
-    State(store): State<Store>,
+    State(app): State<App>,
     Path(id): Path<String>,
     owner: OwnerToken,
     body: Body,
 ) -> Result<Json<Item>, ApiError> {
-    let (site, c, old) = item_for(&store, &owner, &id, Access::Write).await?;
+    let (site, c, old) = item_for(&app.store, &owner, &id, Access::Write).await?;
     // The body is read once the role may write to the item's collection.
     let patch: Value = read_json(body, MAX_JSON_BODY).await?;
     let mut merged = serde_json::to_value(&old).map_err(|_| ApiError::bad_request(NOT_AN_ITEM))?;
     merge_patch(&mut merged, &patch);
-    save_item(&store, &owner, &site, &c, &old, merged).await
+    save_item(&app, &owner, &site, &c, &old, merged).await
 }
 
 /// RFC 7396 §2: `patch` applied to `target`.
@@ -486,9 +499,21 @@ fn merge_patch(target: &mut Value, patch: &Value) {
     }
 }
 
-/// `body` as the new state of `old` (an item of `c`), checked and stored.
+/// The writer of restock notices when the store sends them by itself as a sold-out variant
+/// comes back (`restock.autoNotify`, on unless turned off); `None` when it does not.
+async fn restock_composer(app: &App, owner: &OwnerToken) -> Option<Composer> {
+    if owner.site.content.commerce.restock.auto_notify {
+        Some(crate::routes::composer(app, owner).await)
+    } else {
+        None
+    }
+}
+
+/// `body` as the new state of `old` (an item of `c`), checked and stored; the waiting
+/// restock sign-ups of each variant it brings back in stock are told in the same write
+/// (each once) when the store says so.
 async fn save_item(
-    store: &Store,
+    app: &App,
     owner: &OwnerToken,
     site: &SiteSnapshot,
     c: &Collection,
@@ -501,10 +526,31 @@ async fn save_item(
     item.added_on = old.added_on;
     item.updated_on = tenants::now_ms();
     check_item(&owner.site, site, c, &item, &old.id)?;
-    store
-        .put_item(owner.site.tenant.id, &item)
+    // Only a store's items have variants.
+    let composer = if is_store(c) {
+        restock_composer(app, owner).await
+    } else {
+        None
+    };
+    let notice = |product: &str, sku: &str| {
+        let composer = composer.as_ref()?;
+        Some(restock_notice(
+            composer,
+            owner,
+            product,
+            sku,
+            Some(&item.title),
+        ))
+    };
+    let notice: Option<&RestockNotice> = composer.is_some().then_some(&notice);
+    let (_, told) = app
+        .store
+        .put_item_notifying(owner.site.tenant.id, &item, notice)
         .await
         .map_err(|e| refused(&e, NO_ITEM))?;
+    if told > 0 {
+        app.outbox.nudge();
+    }
     Ok(Json(item))
 }
 
@@ -551,17 +597,21 @@ struct StockSet {
 }
 
 /// `PUT /api/owner/items/{id}/stock`: sets a product variant's stock.
+///
+/// A raise from sold out (to more than 0, or unlimited) sends the variant's waiting restock
+/// notices in the same write, each signer once, unless the commerce preference
+/// `restock.autoNotify` is `false`.
 #[utoipa::path(put, path = "/api/owner/items/{id}/stock", tag = OWNER,
     params(("id" = String, Path, description = "The product's item id.")),
     request_body = StockBody, security(("ownerToken" = [])),
     responses((status = 200, body = StockSet), OwnerErrors))]
 async fn set_stock(
-    State(store): State<Store>,
+    State(app): State<App>,
     Path(id): Path<String>,
     owner: OwnerToken,
     body: Body,
 ) -> Result<Json<StockSet>, ApiError> {
-    let (_, c, item) = item_for(&store, &owner, &id, Access::Write).await?;
+    let (_, c, item) = item_for(&app.store, &owner, &id, Access::Write).await?;
     // A store's item: `item_for` checked the role may change the store.
     if !is_store(&c) {
         return Err(ApiError::not_found(NO_ITEM));
@@ -575,10 +625,28 @@ async fn set_stock(
     if quantity < 0 {
         return Err(ApiError::field("quantity", BAD_STOCK));
     }
-    store
-        .set_stock(owner.site.tenant.id, &id, &b.sku, quantity, b.unlimited)
+    // A raise from sold out tells the variant's waiting sign-ups, in the same write.
+    let composer = restock_composer(&app, &owner).await;
+    let notice = |product: &str, sku: &str| {
+        let composer = composer.as_ref()?;
+        Some(restock_notice(composer, &owner, product, sku, None))
+    };
+    let notice: Option<&RestockNotice> = composer.is_some().then_some(&notice);
+    let told = app
+        .store
+        .set_stock_notifying(
+            owner.site.tenant.id,
+            &id,
+            &b.sku,
+            quantity,
+            b.unlimited,
+            notice,
+        )
         .await
         .map_err(|e| refused(&e, NO_VARIANT))?;
+    if told > 0 {
+        app.outbox.nudge();
+    }
     Ok(Json(StockSet {
         sku: b.sku,
         quantity,

@@ -26,7 +26,7 @@ mod files;
 mod gift_cards;
 mod member_carts;
 mod orders;
-mod stock;
+pub(crate) mod stock;
 mod subscriptions;
 
 use std::collections::BTreeMap;

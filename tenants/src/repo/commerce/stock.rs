@@ -6,6 +6,7 @@ use crate::cache::Change;
 use crate::error::{Result, StoreError};
 use crate::ids::TenantId;
 use crate::params;
+use crate::repo::restock::{RestockNotice, notify_restocked_in, sold_out};
 use crate::sql::{Row, Tx};
 use crate::store::Store;
 
@@ -47,6 +48,38 @@ pub(super) async fn return_rows(tx: &mut Tx, tenant: TenantId, rows: Vec<Row>) -
         return_stock(tx, tenant, item, sku, *qty).await?;
     }
     Ok(())
+}
+
+/// The `(sku, qty_in_stock, unlimited)` of a product's variants (of one, with `sku`), the
+/// rows locked for the rest of `tx` (a no-op `UPDATE`, which waits for a concurrent change
+/// and then reads what it left, on both backends).
+pub(crate) async fn old_levels_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    sku: Option<&str>,
+) -> Result<Vec<(String, i64, bool)>> {
+    let rows = match sku {
+        Some(sku) => {
+            tx.query(
+                "UPDATE product_variant SET qty_in_stock = qty_in_stock WHERE tenant_id = $1 AND item_id = $2 \
+                 AND sku = $3 RETURNING sku, qty_in_stock, unlimited",
+                params![tenant, item_id, sku],
+            )
+            .await?
+        }
+        None => {
+            tx.query(
+                "UPDATE product_variant SET qty_in_stock = qty_in_stock WHERE tenant_id = $1 AND item_id = $2 \
+                 RETURNING sku, qty_in_stock, unlimited",
+                params![tenant, item_id],
+            )
+            .await?
+        }
+    };
+    rows.iter()
+        .map(|r| Ok((r.text(0)?, r.i64(1)?, r.bool(2)?)))
+        .collect()
 }
 
 /// Gives `qty` units back (no-op for unlimited variants or deleted products).
@@ -97,26 +130,51 @@ impl Store {
         qty: i64,
         unlimited: bool,
     ) -> Result<()> {
+        self.set_stock_notifying(tenant, item_id, sku, qty, unlimited, None)
+            .await
+            .map(|_| ())
+    }
+
+    /// [`Store::set_stock`], and when `notice` is given and the variant was sold out and no
+    /// longer is, its waiting restock sign-ups told in the same transaction (each once, see
+    /// [`crate::repo::restock::take_waiting_in`]). Returns how many were told. The
+    /// variant's row is locked before its old level is read, so of two raises at once only
+    /// the one that finds it sold out sends.
+    pub async fn set_stock_notifying(
+        &self,
+        tenant: TenantId,
+        item_id: &str,
+        sku: &str,
+        qty: i64,
+        unlimited: bool,
+        notice: Option<&RestockNotice<'_>>,
+    ) -> Result<u64> {
         if qty < 0 {
             return Err(StoreError::Invalid("stock must not be negative".into()));
         }
         let mut tx = self.write().await?;
-        let n = tx
-            .execute(
-                "UPDATE product_variant SET qty_in_stock = $4, unlimited = $5 WHERE tenant_id = $1 AND item_id = $2 AND sku = $3",
-                params![tenant, item_id, sku, qty, unlimited],
-            )
-            .await?;
-        if n == 0 {
+        let old = old_levels_in(&mut tx, tenant, item_id, Some(sku)).await?;
+        let Some(&(_, was_qty, was_unlimited)) = old.first() else {
             return Err(StoreError::NotFound(format!(
                 "variant {sku} of item {item_id}"
             )));
-        }
+        };
+        tx.execute(
+            "UPDATE product_variant SET qty_in_stock = $4, unlimited = $5 WHERE tenant_id = $1 AND item_id = $2 AND sku = $3",
+            params![tenant, item_id, sku, qty, unlimited],
+        )
+        .await?;
+        let told = match notice {
+            Some(notice) if sold_out(was_qty, was_unlimited) && !sold_out(qty, unlimited) => {
+                notify_restocked_in(&mut tx, tenant, item_id, sku, notice).await?
+            }
+            _ => 0,
+        };
         // Pages show the owner's stock figures (sold out, "only N left"), so a restock is a
         // content change on every node; carts and orders move stock without one (see the
         // module doc of `commerce`).
         self.commit_change(tx, tenant, Change::Content).await?;
-        Ok(())
+        Ok(told)
     }
 
     /// Tenants with carts that hold stock and last changed before `updated_before_ms`: what
