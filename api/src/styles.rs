@@ -470,7 +470,7 @@ mod tests {
         // A failure is remembered too, until the fix.
         files.insert(
             "styles/site.less".into(),
-            b"body { margin: @nope; }".to_vec().into(),
+            b"@import 'nope'; body { margin: 1px; }".to_vec().into(),
         );
         let problems = last.compile(&files, &none).problems;
         assert_eq!(
@@ -479,7 +479,7 @@ mod tests {
                 .map(|p| (p.file.as_str(), p.line))
                 .collect::<Vec<_>>(),
             [("styles/site.less", 1)],
-            "an undefined variable"
+            "a file that is not there"
         );
         assert_eq!(last.compile(&files, &none).problems, problems);
         assert_eq!(last.runs(), 4);
@@ -623,15 +623,49 @@ mod tests {
                 ),
             ]
         );
-        // An error inside a mixin that matched still stops the stylesheet.
+        // Another error inside a mixin that matched still stops the stylesheet.
         let out = compile_folder(
-            &[("site.less", ".m(@a) { w: @a + @nope; }\n.x { .m(1); }\n")],
+            &[(
+                "site.less",
+                ".m(@a) { w: image-size('a.png'); }\n.x { .m(1); }\n",
+            )],
             json!({}),
         );
         assert!(
-            out.problems[0].message.contains("@nope is undefined"),
+            out.problems[0].message.contains("not supported"),
             "{:?}",
             out.problems
+        );
+    }
+
+    /// A declaration using a variable that is not defined is left out, as the platform's
+    /// compiler leaves it, with a warning; so is a mixin call whose arguments use one. The
+    /// rest of the stylesheet stays.
+    #[test]
+    fn an_undefined_variable_leaves_out_its_declaration_with_a_warning() {
+        let less = ".a {\n  x: 1;\n  border-top: 1px solid @borderColor;\n  y: darken(@nope, 10%);\n}\n\
+                    @gap: @undefinedGap;\n.b { margin: @gap; padding: 2px; }\n\
+                    .m(@w) { width: @w; }\n.c { .m(@nowhere); z: 3; }\n";
+        let out = compile_folder(&[("site.less", less)], json!({}));
+        assert_eq!(out.problems, []);
+        assert_eq!(
+            out.css.unwrap(),
+            ".a {\n  x: 1;\n}\n.b {\n  padding: 2px;\n}\n.c {\n  z: 3;\n}\n"
+        );
+        let left = "is left out, as the platform's compiler does";
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (3, format!("LESS: variable @borderColor is undefined: the declaration {left}").as_str()),
+                (4, format!("LESS: Error evaluating function `darken`: variable @nope is undefined: the declaration {left}").as_str()),
+                (6, format!("LESS: variable @undefinedGap is undefined: the declaration {left}").as_str()),
+                (9, format!("LESS: variable @nowhere is undefined: the call {left}").as_str()),
+            ]
         );
     }
 
@@ -670,7 +704,7 @@ mod tests {
             &[
                 ("base.less", "@gap: 10px;\n.base { margin: @gap; }\n"),
                 ("gone.less", ""),
-                ("broken.less", ".b {\n  color: @nope;\n}\n"),
+                ("broken.less", ".b {\n  w: image-size('b.png');\n}\n"),
                 ("parts.less", "@import 'parts/bad';\n"),
                 ("page.css", ".page { padding: @gap; }\n"),
             ],
@@ -691,7 +725,11 @@ mod tests {
                 ),
                 // Imports are read before anything is evaluated.
                 ("styles/parts.less", 1, "LESS: 'parts/bad' wasn't found."),
-                ("styles/broken.less", 2, "LESS: variable @nope is undefined"),
+                (
+                    "styles/broken.less",
+                    2,
+                    "LESS: Error evaluating function `image-size`: image-size(), image-width() and image-height() are not supported: stylesheets cannot read image files",
+                ),
             ]
         );
         let css = out.css.expect("the others compiled");

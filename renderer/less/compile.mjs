@@ -21,8 +21,9 @@
 // own port of them): `math: "always"` (a division needs no parentheses: `240/200` is 1.2,
 // as `font: 12px/1.5` stays shorthand) and the legacy selector interpolation
 // `(~"@{x}") { … }`, read as `@{x} { … }`; a mixin call that matches no definition (too few
-// or too many arguments, or none by that name) is left out with a warning, as the
-// platform's compiler does in its default safe mode (see `dialect` and `MixinCall` below).
+// or too many arguments, or none by that name) and a declaration using an undefined
+// variable are left out with a warning, as the platform's compiler does in its default
+// safe mode (see `dialect` and `dropped` below).
 //
 // The compiler has no filesystem (issue 40): every file it can import, inline or embed is
 // in INPUT, held in memory, and `MemoryFiles` below is its only file manager. A name that
@@ -184,13 +185,19 @@ less.functions.functionRegistry.addMultiple({
   "image-height": noImages,
 });
 
-// The platform's safe mode (its compiler's default): a mixin call that matches no
-// definition — none by that name, or none taking that many arguments (`.flex(0 1 auto)`
-// for `.flex(@grow, @shrink, @basis)`) — is left out, and the stylesheet compiles without
-// it. LESS 4 stops the compile there; this lets it go on, and each call left out is
-// reported as a warning. Only the call's own failure is caught: an error inside a mixin
-// that did match still stops the compile.
+// The platform's safe mode (its compiler's default), which stylesheets were written
+// against: what would stop LESS 4 there is left out, and the stylesheet compiles without
+// it; each is reported as a warning (`dropped`, with what was left out).
+//
+// - A mixin call that matches no definition — none by that name, or none taking that many
+//   arguments (`.flex(0 1 auto)` for `.flex(@grow, @shrink, @basis)`) — or whose arguments
+//   use an undefined variable is left out. Only the call's own failure is caught: another
+//   error inside a mixin that did match goes on.
+// - A declaration using a variable that is not defined (`border-top: 1px solid
+//   @borderColor;`) is left out; a variable defined with one stays undefined where it is
+//   used, and each declaration using it is left out there.
 const dropped = [];
+const undefinedVariable = (e) => Boolean(e) && /(^|: )variable @\S+ is undefined$/.test(e.message ?? "");
 const MixinCall = less.tree.mixin.Call;
 const callEval = MixinCall.prototype.eval;
 MixinCall.prototype.eval = function (context) {
@@ -202,9 +209,38 @@ MixinCall.prototype.eval = function (context) {
       e.index === this.getIndex() &&
       e.filename === this.fileInfo().filename &&
       /^No matching definition was found for |^\S+ is undefined$/.test(e.message ?? "");
-    if (!own) throw e;
-    dropped.push(e);
+    // An undefined variable that gets here is in the call's arguments (one in the mixin's
+    // declarations is left out with its declaration, below).
+    if (!own && !undefinedVariable(e)) throw e;
+    dropped.push({ error: e, what: "the call" });
     return [];
+  }
+};
+const Declaration = less.tree.Declaration;
+const declarationEval = Declaration.prototype.eval;
+Declaration.prototype.eval = function (context) {
+  try {
+    return declarationEval.call(this, context);
+  } catch (e) {
+    if (!undefinedVariable(e)) throw e;
+    dropped.push({ error: e, what: "the declaration" });
+    // A variable keeps its (failing) value, so each use is left out where it is; any other
+    // declaration is hidden from the output.
+    const value = this.variable ? this.value : new less.tree.Anonymous("");
+    const left = new Declaration(this.name, value, this.important, this.merge, this.getIndex(), this.fileInfo(), this.inline, this.variable);
+    left.addVisibilityBlock();
+    return left;
+  }
+};
+// LESS marks a variable as being evaluated and, when it is undefined, throws with the mark
+// still on (it never needed to go on); the next use would then be "recursive".
+const variableEval = less.tree.Variable.prototype.eval;
+less.tree.Variable.prototype.eval = function (context) {
+  try {
+    return variableEval.call(this, context);
+  } catch (e) {
+    this.evaluating = false;
+    throw e;
   }
 };
 
@@ -276,10 +312,17 @@ async function compileAll(input, files) {
         // The platform's arithmetic (less.js 1.3.3): `240/200` divides, no parentheses needed.
         math: "always",
       });
-      const warnings = dropped.map((e) => ({
-        ...problemOf({ ...e, ...lineOf(files, e.filename, e.index) }),
-        message: `${e.message}: the call is left out, as the platform's compiler does`,
-      }));
+      const seen = new Set();
+      const warnings = [];
+      for (const { error: e, what } of dropped) {
+        const warning = {
+          ...problemOf({ ...e, ...lineOf(files, e.filename, e.index) }),
+          message: `${e.message}: ${what} is left out, as the platform's compiler does`,
+        };
+        const key = JSON.stringify(warning);
+        if (!seen.has(key)) warnings.push(warning);
+        seen.add(key);
+      }
       return { css: out.css, problems, warnings };
     } catch (e) {
       const problem = problemOf(e);
