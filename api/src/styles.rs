@@ -568,6 +568,10 @@ mod tests {
                 "content: \"\\2665\";",
             ),
             (
+                "@import 'sqs-ui-font'; .next { .sqs-ui-font(right-arrow, after); }",
+                ".next:after {",
+            ),
+            (
                 "@import 'social-icon-font'; .share { .sqs-ui-font(share); }",
                 ".social-facebook:before {",
             ),
