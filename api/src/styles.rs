@@ -51,6 +51,11 @@ const PLATFORM: [(&str, &str); 4] = [
     ),
 ];
 
+/// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.
+pub(crate) fn tweaks_tail(files: &TemplateFiles, settings: &Map<String, Value>) -> String {
+    tweaks::tail(files, settings)
+}
+
 /// The entry file the compiler makes among the folder's stylesheets, that imports them in
 /// order (a problem in it is template.conf's).
 const ENTRY: &str = ".tessera-entry.less";

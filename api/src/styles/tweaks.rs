@@ -120,9 +120,15 @@ fn identifier(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
 }
 
-/// A value that cannot end a declaration or a block.
+/// A value that cannot end a declaration or a block, nor leave a string or a parenthesis
+/// open (which would swallow what follows it).
 fn safe(value: &str) -> bool {
-    !value.trim().is_empty() && !value.contains([';', '{', '}', '\n', '\r'])
+    let count = |c: char| value.matches(c).count();
+    !value.trim().is_empty()
+        && !value.contains([';', '{', '}', '\n', '\r', '\\'])
+        && count('"') % 2 == 0
+        && count('\'') % 2 == 0
+        && count('(') == count(')')
 }
 
 /// A site's value as text (`12` for a number).
@@ -313,7 +319,8 @@ mod tests {
         );
         let site = json!({"tweaks": {
             "Site Max Width": "960px",
-            "body-font": {"fontSize": "18px", "font-weight": 700, "bad": "1; } x {"},
+            "body-font": {"fontSize": "18px", "font-weight": 700, "bad": "1; } x {",
+                          "font-family": "\"Open", "x": "url(a"},
             "tweak-heading-font": "not a font",
             "tweak-layout": "B",
             "tweak-other": "3px",
