@@ -84,7 +84,8 @@ pub fn needs_compiling(files: &TemplateFiles) -> bool {
 }
 
 /// `@name: value;` lines for the tweaks that are safe to put in a stylesheet (a name of
-/// letters, digits and dashes; a value without `;`, braces or line breaks).
+/// letters, digits and dashes; a value without `;`, braces, backslashes or line breaks that
+/// leaves no string or parenthesis open).
 pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
     let mut out = String::new();
     let Some(tweaks) = settings.get("tweaks").and_then(Value::as_object) else {
@@ -100,7 +101,7 @@ pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        let value_ok = !value.trim().is_empty() && !value.contains([';', '{', '}', '\n', '\r']);
+        let value_ok = tweaks::safe(&value);
         if name_ok && value_ok {
             out.push_str(&format!(
                 "@{}: {};\n",
@@ -424,6 +425,7 @@ mod tests {
         let settings = json!({"tweaks": {
             "tweak-site-width": "960px", "tweak-accent": "#c24a1a", "tweak-gap": 12,
             "tweak-evil": "red; } body { display: none", "bad name": "1px", "tweak-empty": " ",
+            "tweak-open": "\"Georgia", "tweak-paren": "url(a",
         }});
         let out = tweak_overrides(settings.as_object().unwrap());
         assert_eq!(

@@ -122,7 +122,7 @@ fn identifier(name: &str) -> bool {
 
 /// A value that cannot end a declaration or a block, nor leave a string or a parenthesis
 /// open (which would swallow what follows it).
-fn safe(value: &str) -> bool {
+pub(super) fn safe(value: &str) -> bool {
     let count = |c: char| value.matches(c).count();
     !value.trim().is_empty()
         && !value.contains([';', '{', '}', '\n', '\r', '\\'])
