@@ -588,6 +588,10 @@ mod tests {
                 "@import url(\"https://fonts.example/css?family=A%20B:400,700\") screen;\n",
             ),
             (
+                "@IMPORT URL(https://fonts.example/css?family=D);",
+                "@import url(\"https://fonts.example/css?family=D\");",
+            ),
+            (
                 "@import \"//fonts.example/css2?family=C:wght@400;700&display=swap\";",
                 "@import url(\"//fonts.example/css2?family=C:wght@400;700&display=swap\");",
             ),
