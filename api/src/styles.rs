@@ -538,12 +538,19 @@ mod tests {
         }
     }
 
-    /// A folder of `stylesheets` (name, text), compiled leniently with the site's `tweaks`.
+    /// A folder of `stylesheets` (name, text; an empty text is a file that is not there; a
+    /// name starting with `~` is a file of styles/ that template.conf does not list),
+    /// compiled leniently with the site's `tweaks`.
     fn compile_folder(sheets: &[(&str, &str)], tweaks: Value) -> Compiled {
-        let names: Vec<&str> = sheets.iter().map(|(n, _)| *n).collect();
+        let names: Vec<&str> = sheets
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| !n.starts_with('~'))
+            .collect();
         let conf = json!({"name": "t", "stylesheets": names}).to_string();
         let mut files = vec![("template.conf".to_owned(), conf)];
         for (name, text) in sheets.iter().filter(|(_, t)| !t.is_empty()) {
+            let name = name.trim_start_matches('~');
             files.push((format!("styles/{name}"), (*text).to_owned()));
         }
         let settings = json!({ "tweaks": tweaks });
@@ -721,6 +728,9 @@ mod tests {
                 ("gone.less", ""),
                 ("broken.less", ".b {\n  w: image-size('b.png');\n}\n"),
                 ("parts.less", "@import 'parts/bad';\n"),
+                // A problem in a file a stylesheet imports is that stylesheet's.
+                ("deep.less", "@import \"parts/deep\";\n.deep { a: 1; }\n"),
+                ("~parts/deep.less", ".d {\n  w: image-size('d.png');\n}\n"),
                 ("page.css", ".page { padding: @gap; }\n"),
             ],
             json!({}),
@@ -742,6 +752,11 @@ mod tests {
                 ("styles/parts.less", 1, "LESS: 'parts/bad' wasn't found."),
                 (
                     "styles/broken.less",
+                    2,
+                    "LESS: Error evaluating function `image-size`: image-size(), image-width() and image-height() are not supported: stylesheets cannot read image files",
+                ),
+                (
+                    "styles/parts/deep.less",
                     2,
                     "LESS: Error evaluating function `image-size`: image-size(), image-width() and image-height() are not supported: stylesheets cannot read image files",
                 ),
