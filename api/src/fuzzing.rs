@@ -240,8 +240,9 @@ pub mod less {
     }
 
     /// Everything Tessera does around Node, without Node: the compiler's stdin built from
-    /// the folder (valid JSON holding exactly the folder's styles/ and an entry), the tweak
-    /// lines (never able to close a block), and the compiler's answer read back (the input
+    /// the folder (valid JSON holding exactly the folder's styles/ and its stylesheets), the tweak
+    /// lines and the tweaks' variables (never able to close a block but their own), and the
+    /// compiler's answer read back (the input
     /// taken as what Node printed): a problem in template.conf or in styles/.
     pub fn input(bytes: &[u8]) {
         let (files, settings) = folder(bytes);
@@ -250,10 +251,21 @@ pub mod less {
             assert!(line.starts_with('@') && line.ends_with(';'), "{line}");
             assert!(!line.contains(['{', '}']), "{line}");
         }
-        let input = crate::styles::compiler_input(&files, &settings).expect("site.less is there");
+        // The tweaks' variables and a site font's rule: never more than one block each.
+        for line in crate::styles::tweaks_tail(&files, &settings).lines() {
+            let variable =
+                line.starts_with('@') && line.ends_with(';') && !line.contains(['{', '}']);
+            let rule = line.starts_with('.')
+                && line.ends_with(" }")
+                && line.matches('{').count() == 1
+                && line.matches('}').count() == 1;
+            assert!(variable || rule, "{line}");
+        }
+        let input = crate::styles::compiler_input(&files, &settings);
         let input: Value = serde_json::from_slice(&input).expect("the compiler's input is JSON");
         let sent = input["files"].as_object().expect("files");
-        assert!(sent.contains_key(input["entry"].as_str().expect("an entry")));
+        assert_eq!(input["stylesheets"], serde_json::json!(["site.less"]));
+        assert!(input["tail"].is_string());
         assert!(sent.contains_key("site.less") && sent.contains_key("parts/a.less"));
         let text = String::from_utf8_lossy(bytes);
         let problem = crate::styles::less_problem(&text, &text);

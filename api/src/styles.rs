@@ -2,8 +2,15 @@
 //! template.conf's `stylesheets`, in order, compiled as LESS with the `less` npm package
 //! (bundled into the binary by `client/build.mjs`, run with Node), the site's tweak values
 //! (`websiteSettings.tweaks`, `{"tweak-site-width": "960px"}`) overriding the folder's
-//! `@tweak-…` variables, and the platform's imports that folders use without shipping
-//! (`sqs-grid-breaker`, `svg-icon-templates`: our own, in `renderer/less/platform/`).
+//! `@tweak-…` variables, the variables the platform derives from the tweak declarations
+//! ([`tweaks`]: a font tweak's `@tweak-h1-font-font-size` …), and the platform's imports
+//! that folders use without shipping (`sqs-grid-breaker`, `svg-icon-templates`,
+//! `sqs-ui-font`, `social-icon-font`: our own, in `renderer/less/platform/`).
+//!
+//! In the platform's dialect (issue 45; `renderer/less/compile.mjs` says how): division
+//! without parentheses, the legacy `(~"@{x}") { … }` selectors, a mixin call that matches
+//! no definition left out (a warning). A stylesheet that is missing or does not compile is
+//! reported and left out, and the others are compiled without it ([`compile_each`]).
 //!
 //! It runs at import, template upload and `tessera dev`/`check` time, never while serving a
 //! page; the CSS is stored with the template version as [`COMPILED_CSS`], which the renderer
@@ -13,6 +20,7 @@
 //! and the platform's imports, in memory, and runs bounded in time and memory ([`node`]).
 
 mod node;
+mod tweaks;
 
 pub use node::{HEAP_MB, MAX_CONCURRENT, MAX_CSS_BYTES, QUEUE_WAIT, TIMEOUT};
 
@@ -24,7 +32,7 @@ use renderer::folder::{TemplateFiles, TemplateProblem, less_feature};
 use serde_json::{Map, Value};
 
 /// Our versions of the platform's LESS imports.
-const PLATFORM: [(&str, &str); 2] = [
+const PLATFORM: [(&str, &str); 4] = [
     (
         "sqs-grid-breaker.less",
         include_str!("../../renderer/less/platform/sqs-grid-breaker.less"),
@@ -33,9 +41,23 @@ const PLATFORM: [(&str, &str); 2] = [
         "svg-icon-templates.less",
         include_str!("../../renderer/less/platform/svg-icon-templates.less"),
     ),
+    (
+        "sqs-ui-font.less",
+        include_str!("../../renderer/less/platform/sqs-ui-font.less"),
+    ),
+    (
+        "social-icon-font.less",
+        include_str!("../../renderer/less/platform/social-icon-font.less"),
+    ),
 ];
 
-/// The entry file, among the folder's stylesheets, that imports them in order.
+/// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.
+pub(crate) fn tweaks_tail(files: &TemplateFiles, settings: &Map<String, Value>) -> String {
+    tweaks::tail(files, settings)
+}
+
+/// The entry file the compiler makes among the folder's stylesheets, that imports them in
+/// order (a problem in it is template.conf's).
 const ENTRY: &str = ".tessera-entry.less";
 
 /// The `stylesheets` of template.conf (which may have comments), in order.
@@ -62,7 +84,8 @@ pub fn needs_compiling(files: &TemplateFiles) -> bool {
 }
 
 /// `@name: value;` lines for the tweaks that are safe to put in a stylesheet (a name of
-/// letters, digits and dashes; a value without `;`, braces or line breaks).
+/// letters, digits and dashes; a value without `;`, braces, backslashes or line breaks that
+/// leaves no string or parenthesis open).
 pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
     let mut out = String::new();
     let Some(tweaks) = settings.get("tweaks").and_then(Value::as_object) else {
@@ -78,7 +101,7 @@ pub(crate) fn tweak_overrides(settings: &Map<String, Value>) -> String {
             && name
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
-        let value_ok = !value.trim().is_empty() && !value.contains([';', '{', '}', '\n', '\r']);
+        let value_ok = tweaks::safe(&value);
         if name_ok && value_ok {
             out.push_str(&format!(
                 "@{}: {};\n",
@@ -99,64 +122,111 @@ fn problem(file: &str, line: u32, column: u32, message: String) -> TemplateProbl
     }
 }
 
-/// The folder's stylesheets compiled into one CSS text, or the problem (`styles/x.less`,
-/// line and column, LESS's message). `Ok(None)` when nothing needs compiling. Blocking: it
-/// runs Node, bounded as [`node`] says.
+/// What compiling a folder's stylesheets gave.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compiled {
+    /// The CSS of the stylesheets that compiled, in order; `None` when nothing needed
+    /// compiling or none compiled.
+    pub css: Option<String>,
+    /// Why a stylesheet was left out: missing (template.conf's problem) or not compiling
+    /// (its file, line and column, LESS's message); or why nothing compiled.
+    pub problems: Vec<TemplateProblem>,
+    /// What compiled only as the platform's compiler allows (a mixin call left out).
+    pub warnings: Vec<TemplateProblem>,
+}
+
+/// The folder's stylesheets compiled into one CSS text, or the first problem
+/// (`styles/x.less`, line and column, LESS's message): what an import or an upload takes.
+/// `Ok(None)` when nothing needs compiling. Blocking: it runs Node, bounded as [`node`] says.
 pub fn compile(
     files: &TemplateFiles,
     settings: &Map<String, Value>,
 ) -> Result<Option<String>, TemplateProblem> {
+    let compiled = compile_each(files, settings);
+    match compiled.problems.into_iter().next() {
+        Some(p) => Err(p),
+        None => Ok(compiled.css),
+    }
+}
+
+/// The folder's stylesheets compiled, each one that is missing or does not compile reported
+/// and left out, so the others still give the site's CSS (issue 45): what `tessera dev` and
+/// `tessera check` show. Blocking: it runs Node, bounded as [`node`] says.
+pub fn compile_each(files: &TemplateFiles, settings: &Map<String, Value>) -> Compiled {
     if !needs_compiling(files) {
-        return Ok(None);
+        return Compiled::default();
     }
-    let Some(compiler) = crate::pages::islands::built::LESS_COMPILER else {
-        return Err(problem(
-            "template.conf",
-            0,
-            0,
-            "this folder's stylesheets use LESS, and this tessera was built without Node, so it has no LESS compiler".into(),
-        ));
-    };
-    let input = compiler_input(files, settings)?;
     let conf = |message: String| problem("template.conf", 0, 0, message);
-    let out = node::run(compiler, &input).map_err(|failure| {
-        conf(match failure {
-            node::Failure::Busy => format!(
-                "LESS: this server is compiling {} stylesheets already and none finished within {} s; please try again in a moment",
-                node::MAX_CONCURRENT,
-                node::QUEUE_WAIT.as_secs()
-            ),
-            node::Failure::Timeout => format!(
-                "LESS: compiling the stylesheets took longer than {} s, so it was stopped (a mixin or loop that does not end?)",
-                node::TIMEOUT.as_secs()
-            ),
-            node::Failure::OutOfMemory => format!(
-                "LESS: compiling the stylesheets needed more than {} MB of memory, so it was stopped",
-                node::HEAP_MB
-            ),
-            node::Failure::TooLarge => format!(
-                "LESS: the compiled stylesheet is larger than {} MB",
-                node::MAX_CSS_BYTES / 1_000_000
-            ),
-            node::Failure::Node(e) => format!("running node for the LESS compiler: {e}"),
-        })
-    })?;
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    if out.success {
-        return Ok(Some(stdout));
+    let Some(compiler) = crate::pages::islands::built::LESS_COMPILER else {
+        return Compiled {
+            problems: vec![conf("this folder's stylesheets use LESS, and this tessera was built without Node, so it has no LESS compiler".into())],
+            ..Compiled::default()
+        };
+    };
+    let mut problems: Vec<TemplateProblem> = stylesheets(files)
+        .into_iter()
+        .filter(|name| !files.contains_key(&format!("styles/{name}")))
+        .map(|name| conf(format!("stylesheet '{name}' not found in styles/")))
+        .collect();
+    let input = compiler_input(files, settings);
+    let out = match node::run(compiler, &input) {
+        Ok(out) => out,
+        Err(failure) => {
+            problems.push(conf(match failure {
+                node::Failure::Busy => format!(
+                    "LESS: this server is compiling {} stylesheets already and none finished within {} s; please try again in a moment",
+                    node::MAX_CONCURRENT,
+                    node::QUEUE_WAIT.as_secs()
+                ),
+                node::Failure::Timeout => format!(
+                    "LESS: compiling the stylesheets took longer than {} s, so it was stopped (a mixin or loop that does not end?)",
+                    node::TIMEOUT.as_secs()
+                ),
+                node::Failure::OutOfMemory => format!(
+                    "LESS: compiling the stylesheets needed more than {} MB of memory, so it was stopped",
+                    node::HEAP_MB
+                ),
+                node::Failure::TooLarge => format!(
+                    "LESS: the compiled stylesheet is larger than {} MB",
+                    node::MAX_CSS_BYTES / 1_000_000
+                ),
+                node::Failure::Node(e) => format!("running node for the LESS compiler: {e}"),
+            }));
+            return Compiled {
+                problems,
+                ..Compiled::default()
+            };
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let Ok(answer) = serde_json::from_str::<Value>(&stdout) else {
+        problems.push(less_problem(&stdout, &out.stderr));
+        return Compiled {
+            problems,
+            ..Compiled::default()
+        };
+    };
+    let listed = |key: &str| -> Vec<TemplateProblem> {
+        answer[key]
+            .as_array()
+            .map(|a| a.iter().map(problem_of).collect())
+            .unwrap_or_default()
+    };
+    problems.extend(listed("problems"));
+    Compiled {
+        css: answer["css"].as_str().map(str::to_owned),
+        problems,
+        warnings: listed("warnings"),
     }
-    Err(less_problem(&stdout, &out.stderr))
 }
 
 /// What the compiler reads on stdin: the folder's styles/ files (base64, as they may be
-/// images for `data-uri`), the entry that imports the `stylesheets` in order with the
-/// tweaks last, and the platform's imports. Nothing else is within its reach.
-pub(crate) fn compiler_input(
-    files: &TemplateFiles,
-    settings: &Map<String, Value>,
-) -> Result<Vec<u8>, TemplateProblem> {
+/// images for `data-uri`), the `stylesheets` it has in order, what goes after them (the
+/// tweaks' variables, [`tweaks::tail`]), and the platform's imports. Nothing else is
+/// within its reach.
+pub(crate) fn compiler_input(files: &TemplateFiles, settings: &Map<String, Value>) -> Vec<u8> {
     use base64::Engine;
-    let mut styles: Map<String, Value> = files
+    let styles: Map<String, Value> = files
         .iter()
         .filter_map(|(path, bytes)| Some((path.strip_prefix("styles/")?, bytes)))
         .map(|(name, bytes)| {
@@ -164,36 +234,33 @@ pub(crate) fn compiler_input(
             (name.to_owned(), Value::String(b64))
         })
         .collect();
-    let mut entry = String::new();
-    for name in stylesheets(files) {
-        if !files.contains_key(&format!("styles/{name}")) {
-            return Err(problem(
-                "template.conf",
-                0,
-                0,
-                format!("stylesheet '{name}' not found in styles/"),
-            ));
-        }
-        // `(less)`: a `.css` file is LESS too (TEMPLATE-PLATFORM.md §1.8), so its
-        // variables and imports work.
-        entry.push_str(&format!("@import (less) {:?};\n", name));
-    }
-    // Later definitions win everywhere in LESS, so the site's tweak values go last.
-    entry.push_str(&tweak_overrides(settings));
-    let entry = base64::engine::general_purpose::STANDARD.encode(entry);
-    styles.insert(ENTRY.to_owned(), Value::String(entry));
+    let present: Vec<String> = stylesheets(files)
+        .into_iter()
+        .filter(|name| files.contains_key(&format!("styles/{name}")))
+        .collect();
     let platform: Map<String, Value> = PLATFORM
         .iter()
         .map(|(name, text)| ((*name).to_owned(), Value::String((*text).to_owned())))
         .collect();
-    let input = serde_json::json!({"entry": ENTRY, "files": styles, "platform": platform});
-    Ok(input.to_string().into_bytes())
+    let input = serde_json::json!({
+        "stylesheets": present,
+        // Later definitions win everywhere in LESS, so the tweaks go last.
+        "tail": tweaks::tail(files, settings),
+        "files": styles,
+        "platform": platform,
+    });
+    input.to_string().into_bytes()
 }
 
 /// The compiler's error (its JSON on stdout, else Node's stderr) as the folder's problem.
 pub(crate) fn less_problem(stdout: &str, stderr: &str) -> TemplateProblem {
     let e: Value = serde_json::from_str(stdout)
         .unwrap_or_else(|_| serde_json::json!({"message": stderr.trim().to_owned()}));
+    problem_of(&e)
+}
+
+/// One of the compiler's `{"message", "filename", "line", "column"}` as the folder's problem.
+fn problem_of(e: &Value) -> TemplateProblem {
     let file = e["filename"].as_str().unwrap_or("");
     let file = if file.is_empty() || file == ENTRY {
         "template.conf".to_owned()
@@ -215,16 +282,14 @@ pub(crate) fn less_problem(stdout: &str, stderr: &str) -> TemplateProblem {
 /// them, so saving a block or a template never waits for Node.
 #[derive(Default)]
 pub struct LastCompile {
-    last: std::sync::Mutex<Option<([u8; 32], CompileOutcome)>>,
+    last: std::sync::Mutex<Option<([u8; 32], Compiled)>>,
     /// How many times Node ran the compiler (`tessera dev` says when a save needed it).
     runs: AtomicU64,
 }
 
-type CompileOutcome = Result<Option<String>, TemplateProblem>;
-
 impl LastCompile {
-    /// [`compile`], or the last outcome when the inputs are the same.
-    pub fn compile(&self, files: &TemplateFiles, settings: &Map<String, Value>) -> CompileOutcome {
+    /// [`compile_each`], or the last outcome when the inputs are the same.
+    pub fn compile(&self, files: &TemplateFiles, settings: &Map<String, Value>) -> Compiled {
         use sha2::{Digest, Sha256};
         let mut inputs = Sha256::new();
         for (path, bytes) in files.iter().filter(|(p, _)| p.starts_with("styles/")) {
@@ -236,7 +301,7 @@ impl LastCompile {
             inputs.update(name.as_bytes());
             inputs.update([0]);
         }
-        inputs.update(tweak_overrides(settings).as_bytes());
+        inputs.update(tweaks::tail(files, settings).as_bytes());
         let key: [u8; 32] = inputs.finalize().into();
         let mut last = self.last.lock().expect("last compile");
         if let Some((k, outcome)) = &*last
@@ -244,7 +309,7 @@ impl LastCompile {
         {
             return outcome.clone();
         }
-        let outcome = compile(files, settings);
+        let outcome = compile_each(files, settings);
         if needs_compiling(files) {
             self.runs.fetch_add(1, Ordering::Relaxed);
         }
@@ -258,57 +323,67 @@ impl LastCompile {
     }
 }
 
-/// The folder's files with its compiled stylesheet added (when it needs one): what the
-/// renderer loads. The problem, if compiling failed.
+/// The folder's files with its compiled stylesheet added (when it needs one, of the
+/// stylesheets that compiled): what the renderer loads. Why a stylesheet was left out.
 pub fn with_compiled(
     files: TemplateFiles,
     settings: &Map<String, Value>,
-) -> (TemplateFiles, Option<TemplateProblem>) {
-    with_compiled_by(files, settings, &LastCompile::default())
+) -> (TemplateFiles, Vec<TemplateProblem>) {
+    let (files, compiled) = with_compiled_by(files, settings, &LastCompile::default());
+    (files, compiled.problems)
 }
 
 fn with_compiled_by(
     mut files: TemplateFiles,
     settings: &Map<String, Value>,
     last: &LastCompile,
-) -> (TemplateFiles, Option<TemplateProblem>) {
-    match last.compile(&files, settings) {
-        Ok(Some(css)) => {
-            files.insert(COMPILED_CSS.to_owned(), css.into_bytes().into());
-            (files, None)
-        }
-        Ok(None) => (files, None),
-        Err(p) => (files, Some(p)),
+) -> (TemplateFiles, Compiled) {
+    let compiled = last.compile(&files, settings);
+    if let Some(css) = &compiled.css {
+        files.insert(COMPILED_CSS.to_owned(), css.clone().into_bytes().into());
     }
+    (files, compiled)
 }
 
 /// A folder checked as the renderer will load it, its LESS compiled first (with `settings`'
 /// tweaks, unless `last` compiled the same inputs): its files with the compiled stylesheet,
-/// and every finding ([`renderer::check`]),
-/// a stylesheet that does not compile among them. What `tessera check` and `tessera dev`
-/// both show.
+/// and every finding ([`renderer::check`]), each stylesheet that is missing or does not
+/// compile among them (errors) and each mixin call left out (warnings). What `tessera
+/// check` and `tessera dev` both show.
 pub fn checked(
     files: TemplateFiles,
     settings: &Map<String, Value>,
     last: &LastCompile,
 ) -> (TemplateFiles, Vec<renderer::check::Finding>) {
     use renderer::check::{Finding, Severity};
-    let (files, less) = with_compiled_by(files, settings, last);
+    let (files, compiled) = with_compiled_by(files, settings, last);
     let mut findings = renderer::check::check(&files);
-    if let Some(p) = less {
+    if !compiled.problems.is_empty() {
         // The stylesheets' own problem says it; "was not compiled" on top would be noise.
         findings.retain(|f| !f.message.contains("but was not compiled"));
+    }
+    let less = compiled
+        .problems
+        .into_iter()
+        .map(|p| (p, Severity::Error))
+        .chain(
+            compiled
+                .warnings
+                .into_iter()
+                .map(|p| (p, Severity::Warning)),
+        );
+    for (p, severity) in less {
         findings.push(Finding {
             file: p.file,
             line: p.line,
             column: p.column,
-            severity: Severity::Error,
+            severity,
             message: p.message,
         });
-        findings.sort();
-        // A missing stylesheet is both the loader's and the compiler's finding.
-        findings.dedup();
     }
+    findings.sort();
+    // A missing stylesheet is both the loader's and the compiler's finding.
+    findings.dedup();
     (files, findings)
 }
 
@@ -350,6 +425,7 @@ mod tests {
         let settings = json!({"tweaks": {
             "tweak-site-width": "960px", "tweak-accent": "#c24a1a", "tweak-gap": 12,
             "tweak-evil": "red; } body { display: none", "bad name": "1px", "tweak-empty": " ",
+            "tweak-open": "\"Georgia", "tweak-paren": "url(a",
         }});
         let out = tweak_overrides(settings.as_object().unwrap());
         assert_eq!(
@@ -376,7 +452,10 @@ mod tests {
             ("site.region", "<body></body>"),
         ]);
         let none = Map::new();
-        let css = |o: CompileOutcome| o.expect("compiles").expect("a stylesheet");
+        let css = |o: Compiled| {
+            assert_eq!(o.problems, [], "compiles");
+            o.css.expect("a stylesheet")
+        };
         assert!(css(last.compile(&files, &none)).contains("margin: 10px"));
         assert_eq!(last.runs(), 1);
         // A template or block saved: the stylesheet is the last one.
@@ -398,21 +477,23 @@ mod tests {
         // A failure is remembered too, until the fix.
         files.insert(
             "styles/site.less".into(),
-            b"body { margin: @nope; }".to_vec().into(),
+            b"@import 'nope'; body { margin: 1px; }".to_vec().into(),
         );
-        let problem = last
-            .compile(&files, &none)
-            .expect_err("an undefined variable");
+        let problems = last.compile(&files, &none).problems;
         assert_eq!(
-            (problem.file.as_str(), problem.line),
-            ("styles/site.less", 1)
+            problems
+                .iter()
+                .map(|p| (p.file.as_str(), p.line))
+                .collect::<Vec<_>>(),
+            [("styles/site.less", 1)],
+            "a file that is not there"
         );
-        assert!(last.compile(&files, &none).is_err());
+        assert_eq!(last.compile(&files, &none).problems, problems);
         assert_eq!(last.runs(), 4);
     }
 
     /// A one-stylesheet folder with a few more files in styles/, compiled.
-    fn compile_site(less: &str) -> CompileOutcome {
+    fn compile_site(less: &str) -> Result<Option<String>, TemplateProblem> {
         let conf = r#"{"name": "t", "stylesheets": ["site.less"]}"#;
         compile(
             &folder(&[
@@ -455,6 +536,242 @@ mod tests {
                 .unwrap();
             assert!(css.contains(expect), "{less}: {css}");
         }
+    }
+
+    /// A folder of `stylesheets` (name, text; an empty text is a file that is not there; a
+    /// name starting with `~` is a file of styles/ that template.conf does not list),
+    /// compiled leniently with the site's `tweaks`.
+    fn compile_folder(sheets: &[(&str, &str)], tweaks: Value) -> Compiled {
+        let names: Vec<&str> = sheets
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| !n.starts_with('~'))
+            .collect();
+        let conf = json!({"name": "t", "stylesheets": names}).to_string();
+        let mut files = vec![("template.conf".to_owned(), conf)];
+        for (name, text) in sheets.iter().filter(|(_, t)| !t.is_empty()) {
+            let name = name.trim_start_matches('~');
+            files.push((format!("styles/{name}"), (*text).to_owned()));
+        }
+        let settings = json!({ "tweaks": tweaks });
+        compile_each(
+            &renderer::folder::template_files(files.iter().map(|(p, t)| (p.as_str(), t.as_str()))),
+            settings.as_object().unwrap(),
+        )
+    }
+
+    /// The platform's LESS (issue 45): what folders written for it compile to.
+    #[test]
+    fn the_platforms_dialect_compiles_as_the_platform_compiles_it() {
+        for (less, expect) in [
+            // Division without parentheses; the font shorthand stays one.
+            (
+                "@w: 240px; .a { r: 240/200; h: @w/2; font: 12px/1.5 serif; }",
+                ".a {\n  r: 1.2;\n  h: 120px;\n  font: 12px/1.5 serif;\n}",
+            ),
+            // The legacy selector interpolation.
+            (
+                "@n: 3; .grid { (~\".col:nth-child(@{n}n+1)\") { clear: left; } }",
+                ".grid .col:nth-child(3n + 1) {\n  clear: left;\n}",
+            ),
+            // A value in that form is not a selector.
+            ("@n: 3; .a { w: (~\"@{n}px\"); }", "w: 3px;"),
+            // The platform's icon fonts and their mixins.
+            (
+                "@import 'sqs-ui-font'; .like { .sqs-ui-font(heart); .sqs-ui-font-size(24px); }",
+                "content: \"\\2665\";",
+            ),
+            (
+                "@import 'sqs-ui-font'; .next { .sqs-ui-font(right-arrow, after); }",
+                ".next:after {",
+            ),
+            (
+                "@import 'social-icon-font'; .share { .sqs-ui-font(share); }",
+                ".social-facebook:before {",
+            ),
+            // Remote imports: kept for the browser with their media, never fetched.
+            (
+                "@import url(https://fonts.example/css?family=A B:400,700) screen;\n.a { b: 1; }",
+                "@import url(\"https://fonts.example/css?family=A%20B:400,700\") screen;\n",
+            ),
+            (
+                "@IMPORT URL(https://fonts.example/css?family=D);",
+                "@import url(\"https://fonts.example/css?family=D\");",
+            ),
+            (
+                "@import \"//fonts.example/css2?family=C:wght@400;700&display=swap\";",
+                "@import url(\"//fonts.example/css2?family=C:wght@400;700&display=swap\");",
+            ),
+        ] {
+            let out = compile_folder(&[("site.less", less)], json!({}));
+            assert_eq!(out.problems, [], "{less}");
+            let css = out.css.expect("css");
+            assert!(css.contains(expect), "{less}: {css}");
+        }
+    }
+
+    /// A mixin call that matches no definition (too few or too many arguments, or none by
+    /// that name) is left out as the platform's compiler leaves it, with a warning; the
+    /// rest of the rule stays.
+    #[test]
+    fn a_mixin_call_that_matches_nothing_is_left_out_with_a_warning() {
+        let less = ".flex(@grow, @shrink, @basis) { flex: @grow @shrink @basis; }\n\
+                    .row {\n  .flex(0 1 auto);\n  .platform-only(red);\n  display: flex;\n}\n\
+                    .col { .flex(1, 0, auto); }\n";
+        let out = compile_folder(&[("site.less", less)], json!({}));
+        assert_eq!(out.problems, []);
+        let css = out.css.unwrap();
+        assert!(css.contains(".row {\n  display: flex;\n}"), "{css}");
+        assert!(css.contains(".col {\n  flex: 1 0 auto;\n}"), "{css}");
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| (w.file.as_str(), w.line, w.column, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (
+                    "styles/site.less",
+                    3,
+                    3,
+                    "LESS: No matching definition was found for `.flex(0 1 auto)`: the call is left out, as the platform's compiler does"
+                ),
+                (
+                    "styles/site.less",
+                    4,
+                    3,
+                    "LESS: .platform-only is undefined: the call is left out, as the platform's compiler does"
+                ),
+            ]
+        );
+        // Another error inside a mixin that matched still stops the stylesheet.
+        let out = compile_folder(
+            &[(
+                "site.less",
+                ".m(@a) { w: image-size('a.png'); }\n.x { .m(1); }\n",
+            )],
+            json!({}),
+        );
+        assert!(
+            out.problems[0].message.contains("not supported"),
+            "{:?}",
+            out.problems
+        );
+    }
+
+    /// A declaration using a variable that is not defined is left out, as the platform's
+    /// compiler leaves it, with a warning; so is a mixin call whose arguments use one. The
+    /// rest of the stylesheet stays.
+    #[test]
+    fn an_undefined_variable_leaves_out_its_declaration_with_a_warning() {
+        let less = ".a {\n  x: 1;\n  border-top: 1px solid @borderColor;\n  y: darken(@nope, 10%);\n}\n\
+                    @gap: @undefinedGap;\n.b { margin: @gap; padding: 2px; }\n\
+                    .m(@w) { width: @w; }\n.c { .m(@nowhere); z: 3; }\n";
+        let out = compile_folder(&[("site.less", less)], json!({}));
+        assert_eq!(out.problems, []);
+        assert_eq!(
+            out.css.unwrap(),
+            ".a {\n  x: 1;\n}\n.b {\n  padding: 2px;\n}\n.c {\n  z: 3;\n}\n"
+        );
+        let left = "is left out, as the platform's compiler does";
+        let warnings: Vec<_> = out
+            .warnings
+            .iter()
+            .map(|w| (w.line, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            warnings,
+            [
+                (3, format!("LESS: variable @borderColor is undefined: the declaration {left}").as_str()),
+                (4, format!("LESS: Error evaluating function `darken`: variable @nope is undefined: the declaration {left}").as_str()),
+                (6, format!("LESS: variable @undefinedGap is undefined: the declaration {left}").as_str()),
+                (9, format!("LESS: variable @nowhere is undefined: the call {left}").as_str()),
+            ]
+        );
+    }
+
+    /// Font tweaks give a variable per property, from the folder's defaults and the site's
+    /// font; a value tweak's site value reaches its variable by the tweak's title.
+    #[test]
+    fn tweak_declarations_give_the_platforms_variables() {
+        let tweak = "// tweak: {\"title\": \"tweak-h1-font\", \"type\": \"font\"}\n\
+                     .tweak-h1-font {\n  font-family: Georgia, serif;\n  font-size: 32px;\n}\n\
+                     // tweak: {\"title\": \"Site Max Width\", \"type\": \"value\"}\n\
+                     @pageWidth: 640px;\n";
+        let site = "h1 { .tweak-h1-font; }\n\
+                    .title { font-size: @tweak-h1-font-font-size * 1.5; max-width: @pageWidth; }\n";
+        let sheets = [("tweak.less", tweak), ("site.less", site)];
+        let css = compile_folder(&sheets, json!({})).css.unwrap();
+        assert!(
+            css.contains("font-size: 48px;\n  max-width: 640px;"),
+            "{css}"
+        );
+        let own = json!({
+            "tweak-h1-font": {"font-family": "Inter, sans-serif", "fontSize": "40px"},
+            "Site Max Width": "960px",
+        });
+        let css = compile_folder(&sheets, own).css.unwrap();
+        assert!(
+            css.contains(".title {\n  font-size: 60px;\n  max-width: 960px;"),
+            "{css}"
+        );
+        assert!(css.contains("h1 {\n  font-family: Georgia, serif;\n  font-size: 32px;\n  font-family: Inter, sans-serif;\n  font-size: 40px;\n}"), "{css}");
+    }
+
+    /// A missing or broken stylesheet is reported and left out; the others still compile.
+    #[test]
+    fn one_missing_or_broken_stylesheet_does_not_blank_the_others() {
+        let out = compile_folder(
+            &[
+                ("base.less", "@gap: 10px;\n.base { margin: @gap; }\n"),
+                ("gone.less", ""),
+                ("broken.less", ".b {\n  w: image-size('b.png');\n}\n"),
+                ("parts.less", "@import 'parts/bad';\n"),
+                // A problem in a file a stylesheet imports is that stylesheet's.
+                ("deep.less", "@import \"parts/deep\";\n.deep { a: 1; }\n"),
+                ("~parts/deep.less", ".d {\n  w: image-size('d.png');\n}\n"),
+                ("page.css", ".page { padding: @gap; }\n"),
+            ],
+            json!({}),
+        );
+        let problems: Vec<_> = out
+            .problems
+            .iter()
+            .map(|p| (p.file.as_str(), p.line, p.message.as_str()))
+            .collect();
+        assert_eq!(
+            problems,
+            [
+                (
+                    "template.conf",
+                    0,
+                    "stylesheet 'gone.less' not found in styles/"
+                ),
+                // Imports are read before anything is evaluated.
+                ("styles/parts.less", 1, "LESS: 'parts/bad' wasn't found."),
+                (
+                    "styles/broken.less",
+                    2,
+                    "LESS: Error evaluating function `image-size`: image-size(), image-width() and image-height() are not supported: stylesheets cannot read image files",
+                ),
+                (
+                    "styles/parts/deep.less",
+                    2,
+                    "LESS: Error evaluating function `image-size`: image-size(), image-width() and image-height() are not supported: stylesheets cannot read image files",
+                ),
+            ]
+        );
+        let css = out.css.expect("the others compiled");
+        assert_eq!(
+            css,
+            ".base {\n  margin: 10px;\n}\n.page {\n  padding: 10px;\n}\n"
+        );
+        // The import takes only a folder that compiles whole: the first problem.
+        let conf = r#"{"name": "t", "stylesheets": ["a.less", "b.less"]}"#;
+        let files = folder(&[("template.conf", conf), ("styles/b.less", ".b { c: 1; }")]);
+        let p = compile(&files, &Map::new()).expect_err("a.less is missing");
+        assert_eq!(p.message, "stylesheet 'a.less' not found in styles/");
     }
 
     #[test]

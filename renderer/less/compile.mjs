@@ -4,12 +4,26 @@
 // embedded in the binary.
 //
 // usage: node less-compiler.cjs < INPUT.json
-//   INPUT: {"entry": "name", "files": {"name": base64, …}, "platform": {"name": text, …}}
-//   `files` are the folder's styles/ (paths relative to it, `partials/x.less`), `entry`
-//   one of them; `platform` the platform's imports (`sqs-grid-breaker.less`).
-// stdout: the CSS; on a LESS error, exit 1 and stdout
-// {"message", "filename", "line", "column"} (filename relative to styles/, "" when the
-// problem is not in one of the folder's files).
+//   INPUT: {"stylesheets": ["name", …], "tail": "@x: y;\n…", "files": {"name": base64, …},
+//           "platform": {"name": text, …}}
+//   `files` are the folder's styles/ (paths relative to it, `partials/x.less`),
+//   `stylesheets` the ones template.conf lists (in order, each one of `files`), `tail` the
+//   variables the server puts after them (the tweaks'), `platform` the platform's imports
+//   (`sqs-grid-breaker.less`).
+// stdout: {"css": text or null, "problems": [{"message", "filename", "line", "column"}],
+// "warnings": [the same]} (filename relative to styles/, "" when the problem is not in one
+// of the folder's files).
+// A stylesheet that does not compile is left out and reported, and the others are compiled
+// without it (issue 45): one broken file does not blank the site's CSS. `css` is null only
+// when no stylesheet could be kept.
+//
+// The dialect is the platform's (Squarespace compiled with less.js 1.3.3's rules, later its
+// own port of them): `math: "always"` (a division needs no parentheses: `240/200` is 1.2,
+// as `font: 12px/1.5` stays shorthand) and the legacy selector interpolation
+// `(~"@{x}") { … }`, read as `@{x} { … }`; a mixin call that matches no definition (too few
+// or too many arguments, or none by that name) and a declaration using an undefined
+// variable are left out with a warning, as the platform's compiler does in its default
+// safe mode (see `dialect` and `dropped` below).
 //
 // The compiler has no filesystem (issue 40): every file it can import, inline or embed is
 // in INPUT, held in memory, and `MemoryFiles` below is its only file manager. A name that
@@ -44,6 +58,31 @@ function outside(name) {
 function plainCssImport(name) {
   const remote = /^(https?:)?\/\//i.test(name) && !/["'()\\\s]/.test(name);
   return remote ? `@import (css) url("${name}");\n` : null;
+}
+
+/// The platform's dialect, rewritten as LESS 4 reads it; the text keeps its line breaks, so
+/// LESS's line numbers stay the file's.
+///
+/// - The legacy selector interpolation of less.js before 1.4, `(~".col-@{n}") { … }` (a
+///   selector that is an escaped string in parentheses), becomes `.col-@{n} { … }`: only
+///   where a selector starts (after `{`, `}`, `;` or at a line's start) and is followed by
+///   its block, so values such as `width: (~"calc(…)");` are left alone.
+/// - A remote import (`@import url(https://fonts.googleapis.com/css?family=A) screen;`)
+///   becomes the plain CSS import it is, `@import (css) url("…") screen;`, kept in the
+///   output for the browser with its media, never fetched.
+function dialect(text) {
+  return text
+    .replace(
+      /(^|[{};])([ \t]*)\(\s*~\s*(?:"([^"\\\n]*)"|'([^'\\\n]*)')\s*\)(?=[^;{}()\n]*\{)/gm,
+      (_, before, space, dq, sq) => `${before}${space}${dq ?? sq}`,
+    )
+    .replace(
+      /@import\s*(?:\([^)\n]*\)\s*)?(?:url\(\s*(["']?)((?:https?:)?\/\/[^"'()\n]+?)\1\s*\)|(["'])((?:https?:)?\/\/[^"'\n]+)\3)([^;{}\n]*);/gi,
+      (_, _q, inUrl, _q2, quoted, media) => {
+        const url = (inUrl ?? quoted).trim().replace(/\s/g, "%20");
+        return `@import (css) url("${url}")${media.trimEnd()};`;
+      },
+    );
 }
 
 class MemoryFiles extends less.AbstractFileManager {
@@ -89,7 +128,7 @@ class MemoryFiles extends less.AbstractFileManager {
         if (bytes) {
           return {
             filename: full,
-            contents: options.rawBuffer ? bytes : bytes.toString("utf8"),
+            contents: options.rawBuffer ? bytes : dialect(bytes.toString("utf8")),
           };
         }
       }
@@ -146,6 +185,65 @@ less.functions.functionRegistry.addMultiple({
   "image-height": noImages,
 });
 
+// The platform's safe mode (its compiler's default), which stylesheets were written
+// against: what would stop LESS 4 there is left out, and the stylesheet compiles without
+// it; each is reported as a warning (`dropped`, with what was left out).
+//
+// - A mixin call that matches no definition — none by that name, or none taking that many
+//   arguments (`.flex(0 1 auto)` for `.flex(@grow, @shrink, @basis)`) — or whose arguments
+//   use an undefined variable is left out. Only the call's own failure is caught: another
+//   error inside a mixin that did match goes on.
+// - A declaration using a variable that is not defined (`border-top: 1px solid
+//   @borderColor;`) is left out; a variable defined with one stays undefined where it is
+//   used, and each declaration using it is left out there.
+const dropped = [];
+const undefinedVariable = (e) => Boolean(e) && /(^|: )variable @\S+ is undefined$/.test(e.message ?? "");
+const MixinCall = less.tree.mixin.Call;
+const callEval = MixinCall.prototype.eval;
+MixinCall.prototype.eval = function (context) {
+  try {
+    return callEval.call(this, context);
+  } catch (e) {
+    const own =
+      e &&
+      e.index === this.getIndex() &&
+      e.filename === this.fileInfo().filename &&
+      /^No matching definition was found for |^\S+ is undefined$/.test(e.message ?? "");
+    // An undefined variable that gets here is in the call's arguments (one in the mixin's
+    // declarations is left out with its declaration, below).
+    if (!own && !undefinedVariable(e)) throw e;
+    dropped.push({ error: e, what: "the call" });
+    return [];
+  }
+};
+const Declaration = less.tree.Declaration;
+const declarationEval = Declaration.prototype.eval;
+Declaration.prototype.eval = function (context) {
+  try {
+    return declarationEval.call(this, context);
+  } catch (e) {
+    if (!undefinedVariable(e)) throw e;
+    dropped.push({ error: e, what: "the declaration" });
+    // A variable keeps its (failing) value, so each use is left out where it is; any other
+    // declaration is hidden from the output.
+    const value = this.variable ? this.value : new less.tree.Anonymous("");
+    const left = new Declaration(this.name, value, this.important, this.merge, this.getIndex(), this.fileInfo(), this.inline, this.variable);
+    left.addVisibilityBlock();
+    return left;
+  }
+};
+// LESS marks a variable as being evaluated and, when it is undefined, throws with the mark
+// still on (it never needed to go on); the next use would then be "recursive".
+const variableEval = less.tree.Variable.prototype.eval;
+less.tree.Variable.prototype.eval = function (context) {
+  try {
+    return variableEval.call(this, context);
+  } catch (e) {
+    this.evaluating = false;
+    throw e;
+  }
+};
+
 function readStdin() {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -155,29 +253,100 @@ function readStdin() {
   });
 }
 
+/// The entry that imports `stylesheets` in order (a `.css` one as LESS too, so its
+/// variables and imports work), then `tail`.
+function entryText(stylesheets, tail) {
+  return stylesheets.map((name) => `@import (less) ${JSON.stringify(name)};\n`).join("") + tail;
+}
+
+/// A LESS error as the server reports it: its file relative to styles/ ("" when it is not
+/// one of the folder's files).
+function problemOf(e) {
+  const name = typeof e.filename === "string" && e.filename.startsWith(STYLES) ? e.filename.slice(STYLES.length) : "";
+  return { message: e.message ?? String(e), filename: name, line: e.line ?? 0, column: (e.column ?? 0) + 1 };
+}
+
+/// The line and column (from 0) of offset `index` in the file `filename` (as LESS read it).
+function lineOf(files, filename, index) {
+  const text = dialect(files.files.get(filename)?.toString("utf8") ?? "");
+  const before = text.slice(0, index ?? 0).split("\n");
+  return { line: before.length, column: before[before.length - 1].length };
+}
+
+/// Which of `stylesheets` the problem is in: the one that is its file, else the one that
+/// imports its file (by name, `@import 'parts/x'` for `parts/x.less`), else none.
+function culprit(problem, stylesheets, files) {
+  const file = problem.filename;
+  if (!file || file === ENTRY_NAME) return null;
+  if (stylesheets.includes(file)) return file;
+  const bare = file.replace(/\.(less|css)$/, "");
+  const names = [file, bare, posix.basename(file), posix.basename(bare)];
+  return (
+    stylesheets.find((s) => {
+      const text = files.files.get(posix.join(STYLES, s))?.toString("utf8") ?? "";
+      return [...text.matchAll(/@import\s*(?:\([^)]*\)\s*)?(?:url\()?\s*["']([^"']+)["']/g)].some((m) =>
+        names.includes(posix.normalize(m[1])),
+      );
+    }) ?? null
+  );
+}
+
+const ENTRY_NAME = ".tessera-entry.less";
+
+/// The stylesheets compiled together, leaving out (and reporting) each that does not compile.
+async function compileAll(input, files) {
+  const problems = [];
+  let kept = [...(input.stylesheets ?? [])];
+  const tail = input.tail ?? "";
+  for (;;) {
+    dropped.length = 0;
+    const entry = posix.join(STYLES, ENTRY_NAME);
+    files.files.set(entry, Buffer.from(entryText(kept, tail), "utf8"));
+    try {
+      const out = await less.render(entryText(kept, tail), {
+        filename: entry,
+        paths: [],
+        // Template folders write `@import 'x'` for files that sit next to them.
+        relativeUrls: false,
+        javascriptEnabled: false,
+        // The platform's arithmetic (less.js 1.3.3): `240/200` divides, no parentheses needed.
+        math: "always",
+      });
+      const seen = new Set();
+      const warnings = [];
+      for (const { error: e, what } of dropped) {
+        const warning = {
+          ...problemOf({ ...e, ...lineOf(files, e.filename, e.index) }),
+          message: `${e.message}: ${what} is left out, as the platform's compiler does`,
+        };
+        const key = JSON.stringify(warning);
+        if (!seen.has(key)) warnings.push(warning);
+        seen.add(key);
+      }
+      return { css: out.css, problems, warnings };
+    } catch (e) {
+      const problem = problemOf(e);
+      problems.push(problem);
+      const bad = culprit(problem, kept, files);
+      // Not in one stylesheet (the tweaks, the compiler itself): nothing can be kept.
+      if (!bad) return { css: null, problems };
+      kept = kept.filter((s) => s !== bad);
+      if (kept.length === 0) return { css: null, problems };
+    }
+  }
+}
+
 // Bundled as CommonJS (what the `less` build is), so no top-level await.
 (async () => {
+  let result;
   try {
     const input = JSON.parse(await readStdin());
     const files = new MemoryFiles(input.files ?? {}, input.platform ?? {});
     less.environment.clearFileManagers();
     less.environment.addFileManager(files);
-    const entry = posix.join(STYLES, input.entry);
-    const source = files.files.get(entry);
-    if (!source) throw refused(`'${input.entry}' wasn't found.`);
-    const out = await less.render(source.toString("utf8"), {
-      filename: entry,
-      paths: [],
-      // Template folders write `@import 'x'` for files that sit next to them.
-      relativeUrls: false,
-      javascriptEnabled: false,
-    });
-    process.stdout.write(out.css);
+    result = await compileAll(input, files);
   } catch (e) {
-    const name = typeof e.filename === "string" && e.filename.startsWith(STYLES) ? e.filename.slice(STYLES.length) : "";
-    process.stdout.write(
-      JSON.stringify({ message: e.message ?? String(e), filename: name, line: e.line ?? 0, column: (e.column ?? 0) + 1 }),
-    );
-    process.exitCode = 1;
+    result = { css: null, problems: [problemOf(e)] };
   }
+  process.stdout.write(JSON.stringify(result));
 })();

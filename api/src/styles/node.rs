@@ -48,9 +48,9 @@ pub enum Failure {
     Node(String),
 }
 
-/// What the compiler printed, when it finished in time.
+/// What the compiler printed, when it finished in time (its answer is on stdout; stderr
+/// says why when it died without one).
 pub struct Finished {
-    pub success: bool,
     pub stdout: Vec<u8>,
     pub stderr: String,
 }
@@ -136,11 +136,7 @@ fn supervise(mut child: Child, input: &[u8]) -> Result<Finished, Failure> {
     if out_of_memory(&status, &stderr) {
         return Err(Failure::OutOfMemory);
     }
-    Ok(Finished {
-        success: status.success(),
-        stdout,
-        stderr,
-    })
+    Ok(Finished { stdout, stderr })
 }
 
 /// V8 aborts with "JavaScript heap out of memory" when the heap limit is reached.

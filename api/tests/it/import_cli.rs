@@ -101,7 +101,7 @@ fn a_stylesheet_that_does_not_compile_stops_the_import() {
     let text = std::fs::read_to_string(&site).unwrap();
     std::fs::write(
         &site,
-        text.replacen("@tweak-text-color", "@tweak-text-colour", 1),
+        text.replacen("'sqs-grid-breaker'", "'sqs-grid-breakr'", 1),
     )
     .unwrap();
     let data = dir.0.join("data");
@@ -114,9 +114,7 @@ fn a_stylesheet_that_does_not_compile_stops_the_import() {
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains(
-            "template/styles/site.less: 3:58: LESS: variable @tweak-text-colour is undefined"
-        ),
+        stderr.contains("template/styles/site.less: 1:1: LESS: 'sqs-grid-breakr' wasn't found."),
         "{stderr}"
     );
     let out = tessera(&[
