@@ -4127,12 +4127,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path or query has a NUL character (U+0000), which no route takes. */
+            /** @description A form that cannot be read (a field with a NUL character). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -4212,12 +4213,13 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description The path or query has a NUL character (U+0000), which no route takes. */
+            /** @description A form that cannot be read (a field with a NUL character). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "text/html": string;
                     "application/json": components["schemas"]["Error"];
                 };
             };
