@@ -88,7 +88,11 @@ async function fillCheckout(page, { card = APPROVED, shipping = true } = {}) {
     await page.locator("#checkout-postalCode").blur();
     await page.locator(".tessera-shipping-options input[value=parcel]").check();
     await page.locator(".tessera-shipping-options input[value=parcel]:checked").waitFor();
-    await eventually(() => page.locator(".tessera-shipping").count(), (n) => n > 0, "the shipping line");
+    // The shipping line is there from the start ("Calculated from your address"); wait until
+    // it shows the chosen option's price: the quote for the address and option just chosen.
+    const chosen = await page.locator(".tessera-shipping-options label:has(input[value=parcel])").innerText();
+    const price = chosen.split("—").pop().trim();
+    await eventually(() => text(page, ".tessera-shipping").catch(() => ""), (t) => t === price, "the shipping line's price");
   }
   if (card) {
     await page.fill("#checkout-cardNumber", card);

@@ -210,6 +210,37 @@ describe("checkout", () => {
     expect(document.getElementById("checkout-region")).toBeNull();
   });
 
+  it("shows the cart of the last place chosen when an earlier answer comes back after it", async () => {
+    const noWhere = cart({ requiresShipping: true, shippingOptions: [option], selectedShippingOption: null, shippingLocation: null });
+    const maine = cart({ shippingLocation: { country: "US", region: "ME" }, taxCents: 187 });
+    await checkoutPage(noWhere);
+    // The first answer (the country alone, no tax) is held back until the second (Maine)
+    // has been shown.
+    let releaseFirst!: () => void;
+    let n = 0;
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => {
+        n += 1;
+        if (n === 1) {
+          await new Promise<void>((r) => (releaseFirst = r));
+          return new Response(JSON.stringify({ shoppingCart: cart({ shippingLocation: { country: "US" }, taxCents: 0 }) }), { status: 200 });
+        }
+        return new Response(JSON.stringify({ shoppingCart: maine }), { status: 200 });
+      }),
+    );
+    pick("checkout-country", "US");
+    await settle();
+    pick("checkout-region", "ME");
+    await settle();
+    const tax = () => document.querySelector(".tessera-tax")?.textContent;
+    expect(tax()).toBe("€1.87");
+    releaseFirst();
+    await settle();
+    expect(n).toBe(2);
+    expect(tax()).toBe("€1.87");
+  });
+
   it("asks for the fields the store names: order notes under its label, the phone it requires", async () => {
     const terms = { ...ready.checkout, orderNotesLabel: "Notes for the studio", requireShippingPhone: true };
     const calls = await checkoutPage({ ...ready, checkout: terms }, { status: 201, body: { confirmationUrl: "/done" } });

@@ -160,14 +160,31 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
   const due = amountDue(cart, gift);
   const terms = cart.checkout;
 
+  // Cart changes (where it ships, the shipping option) can be in flight at once, and their
+  // answers can come back out of order: only the latest one's cart is shown, so the total
+  // the order is placed against is the one for what the visitor chose last.
+  const latest = useRef(0);
+  const changeCart = async (send: () => Promise<FullCart>): Promise<boolean> => {
+    const n = ++latest.current;
+    let next: FullCart;
+    try {
+      next = await send();
+    } catch (e) {
+      if (n !== latest.current) return false;
+      throw e;
+    }
+    if (n !== latest.current) return false;
+    setCartState(next);
+    return true;
+  };
+
   const locate = async (next: Details = details) => {
     if (!cart.requiresShipping || !next.country.trim()) return;
     const loc = { country: next.country.trim().toUpperCase(), region: next.region.trim() || null, postalCode: next.postalCode.trim() || null };
     const had = cart.shippingLocation;
     if (had && had.country === loc.country && (had.region ?? null) === loc.region && (had.postalCode ?? null) === loc.postalCode) return;
     try {
-      setCartState(await setLocation(loc, token));
-      setProblems((p) => ({ ...p, country: undefined }));
+      if (await changeCart(() => setLocation(loc, token))) setProblems((p) => ({ ...p, country: undefined }));
     } catch (e) {
       if (e instanceof ApiError && e.errors.region) setProblems((p) => ({ ...p, region: e.errors.region }));
       else setProblems((p) => ({ ...p, country: fieldProblem(e, "country") }));
@@ -176,8 +193,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
 
   const chooseOption = async (id: string) => {
     try {
-      setCartState(await setShippingOption(id, token));
-      setProblems((p) => ({ ...p, shippingOption: undefined }));
+      if (await changeCart(() => setShippingOption(id, token))) setProblems((p) => ({ ...p, shippingOption: undefined }));
     } catch (e) {
       setProblems((p) => ({ ...p, shippingOption: fieldProblem(e, "id") }));
     }
@@ -224,7 +240,7 @@ export function Checkout(props: { initial: FullCart; token?: string | null; kind
         }
         if (err.status === 409 && err.body.grandTotalCents !== undefined) {
           // The total moved (a price, a coupon's dates): show the new one to agree to.
-          fetchCart(token).then(setCartState, () => {});
+          changeCart(() => fetchCart(token)).catch(() => {});
         }
         if (err.status === 402) server.payment = err.message;
       }
