@@ -20,8 +20,12 @@ pub const ORDER_CONFIRMATION: &str = "order-confirmation";
 pub const ORDER_NOTIFICATION: &str = "order-notification";
 pub const MEMBER_CONFIRMATION: &str = "member-confirmation";
 pub const MEMBER_EXISTING: &str = "member-existing";
+/// An owner's password-reset link.
+pub const OWNER_RESET: &str = "owner-reset";
+/// An invitation to the owner app.
+pub const OWNER_INVITE: &str = "owner-invite";
 
-const DEFAULTS: [(&str, &str); 12] = [
+const DEFAULTS: [(&str, &str); 16] = [
     (
         "form-submission.txt",
         include_str!("defaults/form-submission.txt"),
@@ -63,6 +67,19 @@ const DEFAULTS: [(&str, &str); 12] = [
     (
         "member-existing.html",
         include_str!("defaults/member-existing.html"),
+    ),
+    ("owner-reset.txt", include_str!("defaults/owner-reset.txt")),
+    (
+        "owner-reset.html",
+        include_str!("defaults/owner-reset.html"),
+    ),
+    (
+        "owner-invite.txt",
+        include_str!("defaults/owner-invite.txt"),
+    ),
+    (
+        "owner-invite.html",
+        include_str!("defaults/owner-invite.html"),
     ),
 ];
 

@@ -1,6 +1,7 @@
 //! The owner API: what a site's owner changes without the import format, behind a token
 //! of the site with a role that may do it ([`crate::http::owner`]). One module per part:
 //!
+//! - [`accounts`]: signing in to the owner app, and the links that set passwords;
 //! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
 //! - [`layout`]: the navigations and the header and footer;
 //! - [`preferences`]: commerce preferences;
@@ -27,6 +28,7 @@ use crate::http::ApiError;
 use crate::http::error::store_failure;
 use crate::server::state::App;
 
+pub mod accounts;
 pub mod assets;
 pub mod content;
 pub mod languages;
@@ -40,6 +42,7 @@ pub mod templates;
 /// alike ([`crate::openapi::check_names`]).
 pub fn routes() -> OpenApiRouter<App> {
     let parts = [
+        accounts::routes(),
         store_setup::routes(),
         layout::routes(),
         preferences::routes(),
