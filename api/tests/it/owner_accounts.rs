@@ -3,7 +3,8 @@
 //! rate limits per client and per address), the session cookie and its CSRF token on the
 //! owner routes, another site's and a member's cookie, a role without the area, signing
 //! out; password resets and first-password links (mailed through the outbox, on the
-//! site's own origin), and the `/config` shell.
+//! site's own origin); Settings → Access (accounts, invitations, tokens), and the
+//! `/config` shell.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -20,6 +21,7 @@ const CSRF_FAIL: &str = "This needs the owner app's CSRF token.";
 
 on_both_backends!(
     sessions_csrf_and_roles,
+    access_accounts_invites_tokens,
     limits_resets_and_links,
     owner_cli,
     config_shell,
@@ -661,4 +663,325 @@ fn config_shell(backend: Backend) {
     // A host no site has: a plain 404.
     let r = request(server.port, "GET", "nobody.localhost", "/config", &[], "");
     assert_eq!(r.status, 404);
+}
+
+fn access_accounts_invites_tokens(backend: Backend) {
+    let server = start(backend);
+    add_owner(
+        &server,
+        "loam-lantern",
+        "ann@example.test",
+        "admin",
+        "ann's password",
+    );
+    add_owner(
+        &server,
+        "loam-lantern",
+        "wes@example.test",
+        "website-manager",
+        "wes's password",
+    );
+    add_owner(
+        &server,
+        "loam-lantern",
+        "sam@example.test",
+        "store-manager",
+        "sam's password",
+    );
+    add_owner(
+        &server,
+        "harbor-lane",
+        "hal@example.test",
+        "admin",
+        "hal's password",
+    );
+    let host = format!("{LOAM}:{}", server.port);
+    let mut ann = Browser::new(&server, &host, "192.0.2.1");
+    let mut wes = Browser::new(&server, &host, "192.0.2.2");
+    let mut sam = Browser::new(&server, &host, "192.0.2.3");
+    let mut hal = Browser::new(&server, HARBOR, "192.0.2.4");
+    for (b, email, password) in [
+        (&mut ann, "ann@example.test", "ann's password"),
+        (&mut wes, "wes@example.test", "wes's password"),
+        (&mut sam, "sam@example.test", "sam's password"),
+        (&mut hal, "hal@example.test", "hal's password"),
+    ] {
+        assert_eq!(b.sign_in(email, password).status, 200);
+    }
+
+    // The list: by address; the access area is the admin's and the website manager's.
+    let list = ann.call("GET", "/api/owner/accounts", &Value::Null);
+    assert_eq!(list.status, 200, "{}", list.body);
+    let emails: Vec<String> = list.json()["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["email"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        emails,
+        ["ann@example.test", "sam@example.test", "wes@example.test"]
+    );
+    assert!(list.json()["accounts"][0]["hasPassword"].as_bool().unwrap());
+    assert!(!list.body.contains("argon2"), "{}", list.body);
+    assert_eq!(
+        wes.call("GET", "/api/owner/accounts", &Value::Null).status,
+        200
+    );
+    for path in ["/api/owner/accounts", "/api/owner/tokens"] {
+        assert_eq!(sam.call("GET", path, &Value::Null).status, 403, "{path}");
+        assert_eq!(request(server.port, "GET", LOAM, path, &[], "").status, 401);
+    }
+    let id_of = |b: &mut Browser, email: &str| -> String {
+        let r = b.call("GET", "/api/owner/accounts", &Value::Null).json();
+        r["accounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["email"] == email)
+            .unwrap_or_else(|| panic!("no {email} in {r}"))["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let ann_id = id_of(&mut ann, "ann@example.test");
+    let hal_id = id_of(&mut hal, "hal@example.test");
+
+    // Invitations: CSRF, the fields, the admin role for admins only, no second account.
+    ann.send_csrf = false;
+    let r = ann.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "cat@example.test", "role": "editor"}),
+    );
+    assert_eq!((r.status, r.message()), (403, CSRF_FAIL.to_owned()));
+    ann.send_csrf = true;
+    let r = ann.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "cat@example.test", "role": "owner"}),
+    );
+    assert!(r.json()["errors"]["role"].is_string(), "{}", r.body);
+    let r = ann.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "cat", "role": "editor"}),
+    );
+    assert!(r.json()["errors"]["email"].is_string(), "{}", r.body);
+    let r = ann.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "Sam@example.test", "role": 4}),
+    );
+    assert_eq!(r.status, 409, "{}", r.body);
+    let r = wes.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "boss@example.test", "role": "admin"}),
+    );
+    assert_eq!(r.status, 403, "{}", r.body);
+    let r = sam.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "x@example.test", "role": "viewer"}),
+    );
+    assert_eq!(r.status, 403);
+    let r = ann.call(
+        "POST",
+        "/api/owner/invites",
+        &json!({"email": "Cat@example.test", "role": "editor"}),
+    );
+    assert_eq!(r.status, 202, "{}", r.body);
+    assert_eq!(r.json()["invite"]["email"], "cat@example.test");
+    assert_eq!(r.json()["invite"]["roleName"], "editor");
+    let invites = ann.call("GET", "/api/owner/accounts", &Value::Null).json()["invites"].clone();
+    assert_eq!(invites.as_array().unwrap().len(), 1, "{invites}");
+    let mails = owner_emails(&server, "loam-lantern");
+    assert_eq!(mails.len(), 1, "{mails:?}");
+    assert_eq!(mails[0].0, "cat@example.test");
+    assert!(
+        mails[0].1.contains("ann@example.test invited you"),
+        "{}",
+        mails[0].1
+    );
+    let token = link_token(&mails[0].1, &format!("http://{host}/config/invite?token="));
+
+    // Accepting it makes the account with its role, signed in.
+    let mut cat = Browser::new(&server, LOAM, "192.0.2.5");
+    let r = cat.call(
+        "POST",
+        "/api/owner/password",
+        &json!({"token": token, "password": "cat's password"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["account"]["roleName"], "editor");
+    assert_eq!(r.json()["areas"]["store"], Value::Null);
+    assert_eq!(
+        cat.call("GET", "/api/owner/session", &Value::Null).status,
+        200
+    );
+    assert!(
+        ann.call("GET", "/api/owner/accounts", &Value::Null).json()["invites"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    let cat_id = id_of(&mut ann, "cat@example.test");
+
+    // A new role ends the account's sessions; another site's account is not found here.
+    let r = ann.call(
+        "PATCH",
+        &format!("/api/owner/accounts/{cat_id}"),
+        &json!({"role": "viewer"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["roleName"], "viewer");
+    assert_eq!(
+        cat.call("GET", "/api/owner/session", &Value::Null).status,
+        401
+    );
+    let r = ann.call(
+        "PATCH",
+        &format!("/api/owner/accounts/{hal_id}"),
+        &json!({"role": "viewer"}),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    assert_eq!(
+        ann.call(
+            "DELETE",
+            &format!("/api/owner/accounts/{hal_id}"),
+            &Value::Null
+        )
+        .status,
+        404
+    );
+    assert_eq!(
+        hal.call("GET", "/api/owner/session", &Value::Null).status,
+        200
+    );
+    // Never the last admin; a website manager touches no admin.
+    let r = ann.call(
+        "PATCH",
+        &format!("/api/owner/accounts/{ann_id}"),
+        &json!({"role": "viewer"}),
+    );
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(
+        ann.call(
+            "DELETE",
+            &format!("/api/owner/accounts/{ann_id}"),
+            &Value::Null
+        )
+        .status,
+        409
+    );
+    assert_eq!(
+        wes.call(
+            "DELETE",
+            &format!("/api/owner/accounts/{ann_id}"),
+            &Value::Null
+        )
+        .status,
+        403
+    );
+    let r = wes.call(
+        "DELETE",
+        &format!("/api/owner/accounts/{cat_id}"),
+        &Value::Null,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["deleted"], cat_id.as_str());
+    assert_eq!(
+        wes.call(
+            "DELETE",
+            &format!("/api/owner/accounts/{cat_id}"),
+            &Value::Null
+        )
+        .status,
+        404
+    );
+
+    // Tokens: made with the secret shown once, listed without it, revoked at once.
+    let r = ann.call(
+        "POST",
+        "/api/owner/tokens",
+        &json!({"name": "ci", "role": "store-manager"}),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let secret = r.json()["secret"].as_str().unwrap().to_owned();
+    let id = r.json()["token"]["id"].as_str().unwrap().to_owned();
+    assert!(secret.starts_with("tsk_"));
+    assert_eq!(
+        server
+            .owner_call(LOAM, &secret, "GET", "/api/owner/orders", &Value::Null)
+            .status,
+        200
+    );
+    assert_eq!(
+        server
+            .owner_call(HARBOR, &secret, "GET", "/api/owner/orders", &Value::Null)
+            .status,
+        401
+    );
+    let list = ann.call("GET", "/api/owner/tokens", &Value::Null);
+    assert!(
+        list.body.contains(&id) && !list.body.contains(&secret),
+        "{}",
+        list.body
+    );
+    assert_eq!(list.json()["tokens"][0]["roleName"], "store-manager");
+    assert!(
+        ann.call(
+            "POST",
+            "/api/owner/tokens",
+            &json!({"name": "x".repeat(101), "role": "viewer"})
+        )
+        .json()["errors"]["name"]
+            .is_string()
+    );
+    assert_eq!(
+        wes.call(
+            "POST",
+            "/api/owner/tokens",
+            &json!({"name": "root", "role": "admin"})
+        )
+        .status,
+        403
+    );
+    // Another site's token id is not found here.
+    let theirs = hal
+        .call(
+            "POST",
+            "/api/owner/tokens",
+            &json!({"name": "h", "role": "viewer"}),
+        )
+        .json()["token"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(
+        ann.call(
+            "DELETE",
+            &format!("/api/owner/tokens/{theirs}"),
+            &Value::Null
+        )
+        .status,
+        404
+    );
+    ann.send_csrf = false;
+    assert_eq!(
+        ann.call("DELETE", &format!("/api/owner/tokens/{id}"), &Value::Null)
+            .status,
+        403
+    );
+    ann.send_csrf = true;
+    let r = ann.call("DELETE", &format!("/api/owner/tokens/{id}"), &Value::Null);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.json()["revokedMs"].is_i64());
+    assert_eq!(
+        server
+            .owner_call(LOAM, &secret, "GET", "/api/owner/orders", &Value::Null)
+            .status,
+        401
+    );
 }

@@ -2,6 +2,7 @@
 //! of the site with a role that may do it ([`crate::http::owner`]). One module per part:
 //!
 //! - [`accounts`]: signing in to the owner app, and the links that set passwords;
+//! - [`access`]: owner accounts, invitations and API tokens (Settings → Access);
 //! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
 //! - [`layout`]: the navigations and the header and footer;
 //! - [`preferences`]: commerce preferences;
@@ -28,6 +29,7 @@ use crate::http::ApiError;
 use crate::http::error::store_failure;
 use crate::server::state::App;
 
+pub mod access;
 pub mod accounts;
 pub mod assets;
 pub mod content;
@@ -43,6 +45,7 @@ pub mod templates;
 pub fn routes() -> OpenApiRouter<App> {
     let parts = [
         accounts::routes(),
+        access::routes(),
         store_setup::routes(),
         layout::routes(),
         preferences::routes(),
