@@ -985,3 +985,72 @@ fn access_accounts_invites_tokens(backend: Backend) {
         401
     );
 }
+
+/// `tessera serve` on the embedded default (`./data` of its working directory) adds an
+/// admin per demo site and prints its password once; the account signs in. (Elsewhere, a
+/// data directory of a test's choosing or PostgreSQL, there are none: `owner_cli` lists
+/// harbor-lane's owners as empty.)
+#[test]
+fn demo_owners_on_the_embedded_default() {
+    use std::io::{BufRead, BufReader};
+    let dir = std::env::temp_dir().join(format!("tessera-demo-owners-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--no-analytics"])
+        .arg("--fixtures")
+        .arg(crate::support::root().join("fixtures"))
+        .current_dir(&dir)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let sites = crate::support::fixture_dirs().len();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = stdout.next().unwrap().unwrap();
+    let port: u16 = first
+        .rsplit(':')
+        .next()
+        .unwrap()
+        .trim_end_matches('/')
+        .parse()
+        .unwrap();
+    std::thread::spawn(move || for _ in stdout {});
+    let mut owners = Vec::new();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap()).lines();
+    for line in stderr.by_ref() {
+        let line = line.unwrap();
+        if let Some((_, rest)) = line.split_once(" owner app: ") {
+            owners.push(rest.to_owned());
+        }
+        if line.contains("shown this once") {
+            break;
+        }
+    }
+    std::thread::spawn(move || for _ in stderr {});
+    assert_eq!(owners.len(), sites, "{owners:?}");
+    let loam = owners
+        .iter()
+        .find(|o| o.contains("as owner@loam-lantern.example"))
+        .unwrap_or_else(|| panic!("{owners:?}"));
+    assert!(
+        loam.starts_with(&format!("http://{LOAM}:{port}/config ")),
+        "{loam}"
+    );
+    let password = loam.rsplit("password ").next().unwrap();
+    let r = request(
+        port,
+        "POST",
+        LOAM,
+        "/api/owner/session",
+        &[("Content-Type", "application/json")],
+        &json!({"email": "owner@loam-lantern.example", "password": password}).to_string(),
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["account"]["roleName"], "admin");
+}
