@@ -159,8 +159,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
-    // A signed-in user of the site is a request with an owner token (a store failure here
-    // takes it for a visitor's: the view is counted and no owner banner shows).
+    // A signed-in user of the site is a request with an owner token or an owner's session
+    // (a store failure here takes it for a visitor's: the view is counted and no owner
+    // banner shows).
     let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
         .await
         .ok()

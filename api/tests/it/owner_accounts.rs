@@ -49,7 +49,7 @@ fn owner_cmd(server: &Server, args: &[&str], stdin: &str) -> std::process::Outpu
 }
 
 /// Adds an owner with a password, through the CLI.
-fn add_owner(server: &Server, site: &str, email: &str, role: &str, password: &str) {
+pub(crate) fn add_owner(server: &Server, site: &str, email: &str, role: &str, password: &str) {
     let out = owner_cmd(
         server,
         &["add", site, email, "--role", role, "--password-stdin"],
@@ -131,6 +131,33 @@ impl Browser {
         }
         r
     }
+}
+
+/// Adds an owner of `site` (admin) and signs them in on `host`: their `tessera-owner`
+/// cookie, as a `Cookie` header's value.
+pub(crate) fn owner_session(server: &Server, site: &str, host: &str) -> String {
+    add_owner(
+        server,
+        site,
+        "signed-in@example.test",
+        "admin",
+        "signed-in password",
+    );
+    let r = request(
+        server.port,
+        "POST",
+        host,
+        "/api/owner/session",
+        &[("Content-Type", "application/json")],
+        &json!({"email": "signed-in@example.test", "password": "signed-in password"}).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    r.header("set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned()
 }
 
 fn start(backend: Backend) -> Server {
