@@ -1,6 +1,7 @@
-//! `tessera owner add|list|remove SITE`: the owner app's accounts of a site. `add` takes
-//! the password on standard input (`--password-stdin`), or prints a one-time link (one
-//! hour) on the site's primary domain where the owner sets it.
+//! `tessera owner add|list|remove|link SITE`: the owner app's accounts of a site. `add`
+//! takes the password on standard input (`--password-stdin`), or prints a one-time link
+//! (one hour) on the site's primary domain where the owner sets it; `link` prints a new one
+//! for an existing account (a lost link, a forgotten password without mail).
 
 use std::io::Read;
 use std::process::ExitCode;
@@ -39,6 +40,17 @@ pub enum Action {
         #[command(flatten)]
         store: StoreArgs,
     },
+    /// Print a new one-time link (valid one hour) where an existing owner sets their
+    /// password; earlier ones stop working.
+    Link {
+        tenant: String,
+        email: String,
+        /// The port the site is served on, for the link.
+        #[arg(long, value_name = "PORT")]
+        port: Option<u16>,
+        #[command(flatten)]
+        store: StoreArgs,
+    },
     /// List a site's owner accounts.
     List {
         tenant: String,
@@ -63,6 +75,22 @@ pub fn origin(domain: &str, port: Option<u16>) -> String {
         Some(p) if !(local && p == 80 || !local && p == 443) => format!("{scheme}://{domain}:{p}"),
         _ => format!("{scheme}://{domain}"),
     }
+}
+
+/// A new first-password link for the site's account with `email` on the site's primary
+/// domain (`None`: no such account).
+async fn set_password_link(
+    s: &tenants::Store,
+    site: &tenants::Tenant,
+    email: &str,
+    port: Option<u16>,
+) -> tenants::Result<Option<String>> {
+    let domains = s.domains(site.id).await?;
+    let domain = domains.first().map_or_else(
+        || format!("{}.localhost", site.identifier),
+        |d| d.host.clone(),
+    );
+    flows::set_password_link(s, site.id, email, &origin(&domain, port)).await
 }
 
 /// The password on standard input: its first line, without the line's end.
@@ -138,6 +166,20 @@ pub fn run(args: OwnerArgs) -> ExitCode {
                 );
                 if let Some(link) = link {
                     println!("set the password within the hour, once, at: {link}");
+                }
+            }
+            Action::Link {
+                tenant,
+                email,
+                port,
+                store,
+            } => {
+                let (s, site) = store.open_site(&tenant).await?;
+                let link = set_password_link(&s, &site, &email, port).await;
+                s.close().await?;
+                match link? {
+                    Some(link) => println!("set the password within the hour, once, at: {link}"),
+                    None => anyhow::bail!("{} has no owner {email:?}", site.identifier),
                 }
             }
             Action::List { tenant, store } => {

@@ -663,6 +663,31 @@ fn owner_cli(backend: Backend) {
             .status
             .success()
     );
+    // A new link for an existing owner (a lost one); none for an unknown address.
+    let text = ok(&owner_cmd(
+        &server,
+        &["link", "loam-lantern", "ANA@example.test", "--port", &port],
+        "",
+    ));
+    let token = link_token(&text, &prefix);
+    assert!(
+        !owner_cmd(
+            &server,
+            &["link", "loam-lantern", "nobody@example.test"],
+            ""
+        )
+        .status
+        .success()
+    );
+    let mut c = Browser::new(&server, LOAM, "192.0.2.11");
+    let set = c.call(
+        "POST",
+        "/api/owner/password",
+        &json!({"token": token, "password": "ana's second"}),
+    );
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert_eq!(c.sign_in("ana@example.test", "ana's password").status, 401);
+    assert_eq!(c.sign_in("ana@example.test", "ana's second").status, 200);
 }
 
 fn config_shell(backend: Backend) {

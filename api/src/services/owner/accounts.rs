@@ -64,8 +64,8 @@ pub async fn sign_in(
     }
     let account = store.owner_account_by_email(tenant, email).await?;
     let hash = account.as_ref().and_then(|a| a.password_hash.clone());
-    // A password too long to be anyone's is still checked (against the decoy), so its
-    // refusal takes as long too.
+    // A password longer than any account's can be is refused without hashing, whatever
+    // the address: its quick answer says nothing about the account.
     let ok = password.chars().count() <= MAX_PASSWORD && passwords::matches(password, hash).await;
     let Some(account) = account.filter(|_| ok) else {
         return Err(SignInError::Wrong);
