@@ -325,12 +325,22 @@ fn allowed(role: Option<u8>, area: Area, access: Access) -> Result<u8, ApiError>
     Ok(role)
 }
 
-/// The call's owner, when their role may `access` `area` ([`OwnerToken::may`]).
+/// The call's owner, when their role may `access` `area` ([`OwnerToken::may`]). Not
+/// knowing the call's method, it asks a session for its CSRF token whatever the method
+/// (403 without it), as the extractors do for changes.
 pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {
-    let role = role_of(app, &call.site.tenant, &call.headers)
+    let owner = owner_of(app, &call.site.tenant, &call.headers)
         .await
         .map_err(|e| super::error::store_failure(&e))?;
-    allowed(role, area, access)
+    if let Some(Authenticated {
+        principal: Principal::Account { session, .. },
+        ..
+    }) = &owner
+        && !csrf_matches(&call.headers, session)
+    {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, CSRF_FAIL));
+    }
+    allowed(owner.map(|o| o.role), area, access)
 }
 
 impl std::ops::Deref for OwnerToken {
