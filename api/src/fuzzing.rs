@@ -121,6 +121,35 @@ pub const PARSERS: &[Parser] = &[
         only::<Vec<crate::routes::analytics::Performance>>,
     ),
     // The owner API.
+    // The owner app's accounts and Settings → Access.
+    (
+        "owner_sign_in",
+        only::<crate::routes::owner::accounts::SignIn>,
+    ),
+    (
+        "owner_password_reset",
+        only::<crate::routes::owner::accounts::ResetBody>,
+    ),
+    ("owner_password", |b| {
+        if let Ok(v) = parse::<Value>(b)
+            && parse::<crate::routes::owner::accounts::SetPasswordBody>(b).is_ok()
+            && let Some(p) = v.get("password").and_then(Value::as_str)
+        {
+            let _ = crate::services::owner::accounts::check_password(p);
+        }
+    }),
+    (
+        "owner_invite",
+        only::<crate::routes::owner::access::InviteBody>,
+    ),
+    (
+        "owner_account_change",
+        only::<crate::routes::owner::access::AccountChange>,
+    ),
+    (
+        "owner_token",
+        only::<crate::routes::owner::access::TokenBody>,
+    ),
     (
         "owner_store",
         only::<crate::routes::owner::store_setup::StoreBody>,

@@ -29,6 +29,7 @@ enum Command {
     Analytics(cmd::analytics::AnalyticsArgs),
     Migrate(cmd::migrate::MigrateArgs),
     Token(cmd::token::TokenArgs),
+    Owner(cmd::owner::OwnerArgs),
     Openapi(cmd::openapi::OpenapiArgs),
 }
 
@@ -43,6 +44,7 @@ fn main() -> ExitCode {
         Command::Analytics(args) => cmd::analytics::run(args),
         Command::Migrate(args) => cmd::migrate::run(args),
         Command::Token(args) => cmd::token::run(args),
+        Command::Owner(args) => cmd::owner::run(args),
         Command::Openapi(args) => cmd::openapi::run(args),
     }
 }

@@ -37,6 +37,7 @@ pub const OWNER: &str = "owner";
 /// The security scheme names the annotations use.
 pub const CRUMB: &str = "crumb";
 pub const OWNER_TOKEN: &str = "ownerToken";
+pub const OWNER_SESSION: &str = "ownerSession";
 
 #[derive(OpenApi)]
 #[openapi(
@@ -90,6 +91,14 @@ impl Modify for Security {
                     ))
                     .build(),
             ),
+        );
+        components.add_security_scheme(
+            OWNER_SESSION,
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                "tessera-owner",
+                "The owner app's session (`POST /api/owner/session`); every change made \
+                 with it carries the session's `csrf` in `X-CSRF-Token`.",
+            ))),
         );
     }
 }

@@ -143,6 +143,9 @@ pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};
 pub use repo::member_areas::{Confirmed, SignUp, SignedUp};
 pub use repo::outbox::{Email, QueuedEmail};
+pub use repo::owner_accounts::{
+    LinkPurpose, LinkUsed, NewOwnerLink, OwnerAccount, OwnerInvite, OwnerSession, SessionLife,
+};
 pub use repo::restock::{CursorPage, RestockGroup, RestockNotice, RestockSignup};
 pub use repo::site_users::{SiteSession, SiteUser};
 pub use repo::tenants::normalize_host;

@@ -6,6 +6,7 @@ pub mod dev;
 pub mod import;
 pub mod migrate;
 pub mod openapi;
+pub mod owner;
 pub mod render;
 pub mod serve;
 pub mod store_args;

@@ -170,8 +170,12 @@ pub fn run(args: ServeArgs) -> ExitCode {
 async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     let (store_budget, app_budget) = crate::cache::split(args.cache_mb << 20);
     let store = args.store.open_with_budget(store_budget).await?;
+    let mut demo_owners = Vec::new();
     if store.tenants().await?.is_empty() {
         import_fixtures(&store, &args.fixtures).await?;
+        if is_embedded_default(&args.store) {
+            demo_owners = add_demo_owners(&store).await?;
+        }
     }
     let listener = tokio::net::TcpListener::bind(args.listen).await?;
     let port = listener.local_addr()?.port();
@@ -184,7 +188,22 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         let domains = store.domains(tenant.id).await?;
         if let Some(d) = domains.iter().find(|d| d.primary).or(domains.first()) {
             println!("{}: http://{}:{port}/", tenant.identifier, d.host);
+            if let Some((_, email, password)) = demo_owners
+                .iter()
+                .find(|(id, _, _)| *id == tenant.identifier)
+            {
+                eprintln!(
+                    "tessera: {} owner app: http://{}:{port}/config as {email}, password {password}",
+                    tenant.identifier, d.host
+                );
+            }
         }
+    }
+    if !demo_owners.is_empty() {
+        eprintln!(
+            "tessera: the demo owners' passwords are shown this once (the store keeps their \
+             hashes); `tessera owner add` makes others"
+        );
     }
     let rates = Rates {
         cart_writes_per_minute: args.cart_writes_per_minute,
@@ -233,6 +252,40 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     mailer.abort();
     store.close().await?;
     Ok(())
+}
+
+/// Whether the store is the embedded one in the default `./data`: a local try-out, the
+/// one store where `serve` adds demo owner accounts (never on PostgreSQL, never in a data
+/// directory an operator chose).
+fn is_embedded_default(store: &super::store_args::StoreArgs) -> bool {
+    matches!(store.config(), tenants::StoreConfig::Embedded { .. })
+        && store.data_dir == Path::new("./data")
+}
+
+/// The demo owner of a site: `owner@<identifier>.example`.
+pub fn demo_owner_email(identifier: &str) -> String {
+    format!("owner@{identifier}.example")
+}
+
+/// One admin account per site of a freshly imported embedded default store, each with a
+/// random password: (site identifier, email, password), to print once.
+async fn add_demo_owners(store: &tenants::Store) -> anyhow::Result<Vec<(String, String, String)>> {
+    let mut made = Vec::new();
+    for tenant in store.tenants().await? {
+        let email = demo_owner_email(&tenant.identifier);
+        let password = format!("demo-{}", crate::http::signing::random_hex(8));
+        let hash = crate::services::passwords::hash(password.clone()).await?;
+        store
+            .create_owner_account(
+                tenant.id,
+                &email,
+                i64::from(crate::http::owner::ADMIN),
+                Some(&hash),
+            )
+            .await?;
+        made.push((tenant.identifier, email, password));
+    }
+    Ok(made)
 }
 
 /// Imports every folder under `dir` that holds a `tenant.json`, in name order.

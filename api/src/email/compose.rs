@@ -22,8 +22,12 @@ pub const MEMBER_CONFIRMATION: &str = "member-confirmation";
 pub const MEMBER_EXISTING: &str = "member-existing";
 /// A gift card's code, to the recipient the buyer named.
 pub const GIFT_CARD: &str = "gift-card";
+/// An owner's password-reset link.
+pub const OWNER_RESET: &str = "owner-reset";
+/// An invitation to the owner app.
+pub const OWNER_INVITE: &str = "owner-invite";
 
-const DEFAULTS: [(&str, &str); 14] = [
+const DEFAULTS: [(&str, &str); 18] = [
     ("gift-card.txt", include_str!("defaults/gift-card.txt")),
     ("gift-card.html", include_str!("defaults/gift-card.html")),
     (
@@ -67,6 +71,19 @@ const DEFAULTS: [(&str, &str); 14] = [
     (
         "member-existing.html",
         include_str!("defaults/member-existing.html"),
+    ),
+    ("owner-reset.txt", include_str!("defaults/owner-reset.txt")),
+    (
+        "owner-reset.html",
+        include_str!("defaults/owner-reset.html"),
+    ),
+    (
+        "owner-invite.txt",
+        include_str!("defaults/owner-invite.txt"),
+    ),
+    (
+        "owner-invite.html",
+        include_str!("defaults/owner-invite.html"),
     ),
 ];
 

@@ -32,9 +32,19 @@ pub struct Options {
 
 /// A `Set-Cookie` value: `Path=/`, `SameSite=Lax`, and the options.
 pub fn set(name: &str, value: &str, o: Options) -> String {
+    build(name, value, o, SameSite::Lax)
+}
+
+/// A `Set-Cookie` value sent only with the site's own requests (`SameSite=Strict`): the
+/// owner app's session, which no link from another site may carry.
+pub fn set_strict(name: &str, value: &str, o: Options) -> String {
+    build(name, value, o, SameSite::Strict)
+}
+
+fn build(name: &str, value: &str, o: Options, same_site: SameSite) -> String {
     let mut c = Cookie::build((name, value))
         .path("/")
-        .same_site(SameSite::Lax)
+        .same_site(same_site)
         .http_only(o.http_only)
         .secure(o.https);
     if let Some(age) = o.max_age {
@@ -45,9 +55,18 @@ pub fn set(name: &str, value: &str, o: Options) -> String {
 
 /// A `Set-Cookie` value that deletes the cookie.
 pub fn clear(name: &str, https: bool) -> String {
+    clear_as(name, https, SameSite::Lax)
+}
+
+/// [`clear`] for a cookie set by [`set_strict`].
+pub fn clear_strict(name: &str, https: bool) -> String {
+    clear_as(name, https, SameSite::Strict)
+}
+
+fn clear_as(name: &str, https: bool, same_site: SameSite) -> String {
     let mut c = Cookie::build((name, ""))
         .path("/")
-        .same_site(SameSite::Lax)
+        .same_site(same_site)
         .http_only(true)
         .secure(https)
         .max_age(cookie::time::Duration::ZERO)
@@ -107,5 +126,16 @@ mod tests {
             !plain.contains("HttpOnly") && !plain.contains("Secure") && !plain.contains("Max-Age")
         );
         assert!(clear("tessera-cart", false).contains("Max-Age=0"));
+        let strict = set_strict(
+            "tessera-owner",
+            "v",
+            Options {
+                http_only: true,
+                https: false,
+                max_age: None,
+            },
+        );
+        assert!(strict.contains("SameSite=Strict") && strict.contains("HttpOnly"));
+        assert!(clear_strict("tessera-owner", true).contains("SameSite=Strict"));
     }
 }

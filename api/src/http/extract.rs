@@ -9,10 +9,11 @@
 //! - [`Call`]: both, for handlers that need the site and the visitor;
 //! - [`Write<F>`]: a state-changing visitor call: the crumb checked, then the rate limit of
 //!   family `F` spent (403 `crumbFail`, 429);
-//! - [`Owner<A, X>`](Owner): an owner call: a live token of this site whose role may read
-//!   (`X` = [`Read`]) or change ([`Write`]) area `A` (401, 403);
+//! - [`Owner<A, X>`](Owner): an owner call: a live token or owner session of this site
+//!   whose role may read (`X` = [`Read`]) or change ([`Write`]) area `A` (401, 403; a
+//!   session's change also needs its CSRF token, 403);
 //! - [`OwnerToken`]: an owner call whose area the handler learns later (the role of its
-//!   token, checked with [`OwnerToken::may`]);
+//!   token or session, checked with [`OwnerToken::may`]);
 //! - [`Json<T>`]: a JSON body of at most [`MAX_JSON_BODY`] bytes, its rejection our JSON
 //!   error naming the field; as an answer, JSON that no cache keeps.
 //!
@@ -35,7 +36,10 @@ use super::call::Call;
 use super::client::client_of;
 use super::error::ApiError;
 use super::limits::{Family, Limits};
-use super::owner::{ADMIN, Access, Area, FORBIDDEN, UNAUTHORIZED, allows, role_name};
+use super::owner::{
+    ADMIN, Access, Area, CSRF_FAIL, CSRF_HEADER, FORBIDDEN, SESSION_COOKIE, SESSION_LIFE,
+    UNAUTHORIZED, allows, role_name,
+};
 use super::site::{NoSite, Resolved, Site};
 use crate::server::state::App;
 
@@ -209,16 +213,52 @@ pub mod area {
     }
 
     areas!(
-        Content, Design, Store, Orders, Forms, Analytics, Comments, Languages
+        Content, Design, Store, Orders, Forms, Analytics, Comments, Languages, Access
     );
 }
 
-/// An owner call on area `A` with access `X`: the call (site, headers) and the role of its
-/// token, which may do it (401 without a live token of this site, 403 when the role may
-/// not).
+/// Who an owner call comes from.
+#[derive(Clone, Debug)]
+pub enum Principal {
+    /// A bearer token: its id and name (`None` and empty for a `--owner-token` of the run).
+    Token { id: Option<String>, name: String },
+    /// An owner account signed in to the owner app (the session cookie).
+    Account {
+        account: tenants::OwnerAccount,
+        session: tenants::OwnerSession,
+    },
+}
+
+impl Principal {
+    /// Who did it, for a record: the account's address, else the token's name or id.
+    pub fn actor(&self) -> String {
+        match self {
+            Principal::Account { account, .. } => account.email.clone(),
+            Principal::Token { id, name } if !name.is_empty() => {
+                format!("token {name} ({})", id.as_deref().unwrap_or("serve-time"))
+            }
+            Principal::Token { id, .. } => {
+                format!("token {}", id.as_deref().unwrap_or("serve-time"))
+            }
+        }
+    }
+}
+
+/// An owner let in: the role and who.
+#[derive(Clone, Debug)]
+pub struct Authenticated {
+    pub role: u8,
+    pub principal: Principal,
+}
+
+/// An owner call on area `A` with access `X`: the call (site, headers), the role of its
+/// token or signed-in account, which may do it, and who that is (401 without a live token
+/// or session of this site, 403 when the role may not or a session's write lacks its CSRF
+/// token).
 pub struct Owner<A, X = Read> {
     pub call: Call,
     pub role: u8,
+    pub principal: Principal,
     _what: PhantomData<(A, X)>,
 }
 
@@ -238,37 +278,44 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let token = OwnerToken::from_request_parts(parts, state).await?;
         let role = token.may(A::AREA, X::ACCESS)?;
+        let principal = token.owner.map(|o| o.principal).ok_or_else(unauthorized)?;
         Ok(Owner {
             call: token.call,
             role,
+            principal,
             _what: PhantomData,
         })
     }
 }
 
 /// An owner call whose area is known only once the handler has found what it touches (a
-/// collection's items are the store's or the content's): the call, and the role of its
-/// token when it carries a live one of this site. Nothing is refused here: the handler
-/// asks [`OwnerToken::may`] once it knows the area.
+/// collection's items are the store's or the content's): the call, and its owner when it
+/// carries a live token or session of this site. Only a session's write without its CSRF
+/// token is refused here (403); the handler asks [`OwnerToken::may`] once it knows the area.
 pub struct OwnerToken {
     pub call: Call,
     pub role: Option<u8>,
+    pub owner: Option<Authenticated>,
 }
 
 impl OwnerToken {
-    /// The role, when it may `access` `area`: 401 without a live token of this site, 403
-    /// when the role may not (as [`Owner`] refuses).
+    /// The role, when it may `access` `area`: 401 without a live token or session of this
+    /// site, 403 when the role may not (as [`Owner`] refuses).
     pub fn may(&self, area: Area, access: Access) -> Result<u8, ApiError> {
         allowed(self.role, area, access)
     }
 }
 
+fn unauthorized() -> ApiError {
+    let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
+    e.body["ownerAuthRequired"] = true.into();
+    e
+}
+
 /// `role` when it may `access` `area`: 401 without one, 403 when it may not.
 fn allowed(role: Option<u8>, area: Area, access: Access) -> Result<u8, ApiError> {
     let Some(role) = role else {
-        let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
-        e.body["ownerAuthRequired"] = true.into();
-        return Err(e);
+        return Err(unauthorized());
     };
     if !allows(role, area, access) {
         let mut e = ApiError::new(StatusCode::FORBIDDEN, FORBIDDEN);
@@ -278,12 +325,22 @@ fn allowed(role: Option<u8>, area: Area, access: Access) -> Result<u8, ApiError>
     Ok(role)
 }
 
-/// The call's owner, when their token's role may `access` `area` ([`OwnerToken::may`]).
+/// The call's owner, when their role may `access` `area` ([`OwnerToken::may`]). Not
+/// knowing the call's method, it asks a session for its CSRF token whatever the method
+/// (403 without it), as the extractors do for changes.
 pub async fn require(app: &App, call: &Call, area: Area, access: Access) -> Result<u8, ApiError> {
-    let role = role_of(app, &call.site.tenant, &call.headers)
+    let owner = owner_of(app, &call.site.tenant, &call.headers)
         .await
         .map_err(|e| super::error::store_failure(&e))?;
-    allowed(role, area, access)
+    if let Some(Authenticated {
+        principal: Principal::Account { session, .. },
+        ..
+    }) = &owner
+        && !csrf_matches(&call.headers, session)
+    {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, CSRF_FAIL));
+    }
+    allowed(owner.map(|o| o.role), area, access)
 }
 
 impl std::ops::Deref for OwnerToken {
@@ -302,11 +359,40 @@ where
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
         let call = Call::from_request_parts(parts, state).await?;
         let app = App::from_ref(state);
-        let role = role_of(&app, &call.site.tenant, &call.headers)
+        let owner = owner_of(&app, &call.site.tenant, &call.headers)
             .await
             .map_err(|e| super::error::store_failure(&e))?;
-        Ok(OwnerToken { call, role })
+        // A browser sends the session cookie with whatever the page that makes the call
+        // asks; a change made with it must show the session's CSRF token, which only the
+        // owner app (a page of this site) can read. A token in a header needs none.
+        if let Some(Authenticated {
+            principal: Principal::Account { session, .. },
+            ..
+        }) = &owner
+            && !parts.method.is_safe()
+            && !csrf_matches(&call.headers, session)
+        {
+            return Err(ApiError::new(StatusCode::FORBIDDEN, CSRF_FAIL));
+        }
+        Ok(OwnerToken {
+            call,
+            role: owner.as_ref().map(|o| o.role),
+            owner,
+        })
     }
+}
+
+/// Whether the call's [`CSRF_HEADER`] is the session's (compared in constant time).
+pub fn csrf_matches(headers: &HeaderMap, session: &tenants::OwnerSession) -> bool {
+    headers
+        .get(CSRF_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            bool::from(subtle::ConstantTimeEq::ct_eq(
+                v.as_bytes(),
+                session.csrf.as_bytes(),
+            ))
+        })
 }
 
 /// The owner token the request carries (`Authorization: Bearer …`), if any.
@@ -320,24 +406,64 @@ fn bearer(headers: &HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty() && t.len() <= 256)
 }
 
-/// The role of the owner token `headers` carry for this site, if they carry a live one.
+/// The role of the owner the request carries for this site, if it carries a live token or
+/// session of it.
 pub async fn role_of(
     app: &App,
     tenant: &tenants::Tenant,
     headers: &HeaderMap,
 ) -> Result<Option<u8>, tenants::StoreError> {
-    let Some(token) = bearer(headers) else {
-        return Ok(None);
-    };
-    let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
-    if app.owner_tokens.admits(&tenant.identifier, &digest) {
-        return Ok(Some(ADMIN));
+    Ok(owner_of(app, tenant, headers).await?.map(|o| o.role))
+}
+
+/// The owner the request carries for this site: a live token in `Authorization` (which
+/// alone decides when it is there), else a live session named by the session cookie.
+/// Both are looked up under the request's site, so another site's are nobody here.
+pub async fn owner_of(
+    app: &App,
+    tenant: &tenants::Tenant,
+    headers: &HeaderMap,
+) -> Result<Option<Authenticated>, tenants::StoreError> {
+    let role = |r: i64| u8::try_from(r).unwrap_or(0);
+    if let Some(token) = bearer(headers) {
+        let digest: [u8; 32] = Sha256::digest(token.as_bytes()).into();
+        if app.owner_tokens.admits(&tenant.identifier, &digest) {
+            return Ok(Some(Authenticated {
+                role: ADMIN,
+                principal: Principal::Token {
+                    id: None,
+                    name: String::new(),
+                },
+            }));
+        }
+        return Ok(app
+            .store
+            .api_token_by_hash(tenant.id, &hex::encode(digest))
+            .await?
+            .map(|t| Authenticated {
+                role: role(t.role),
+                principal: Principal::Token {
+                    id: Some(t.id),
+                    name: t.name,
+                },
+            }));
     }
-    Ok(app
-        .store
-        .api_token_by_hash(tenant.id, &hex::encode(digest))
-        .await?
-        .map(|t| u8::try_from(t.role).unwrap_or(0)))
+    for token in super::cookies::values(headers, SESSION_COOKIE) {
+        if token.len() != 64 {
+            continue;
+        }
+        if let Some((session, account)) = app
+            .store
+            .owner_session(tenant.id, token, SESSION_LIFE)
+            .await?
+        {
+            return Ok(Some(Authenticated {
+                role: role(account.role),
+                principal: Principal::Account { account, session },
+            }));
+        }
+    }
+    Ok(None)
 }
 
 /// A JSON body (at most [`MAX_JSON_BODY`]; 413 beyond, 408 when it is not sent in time,

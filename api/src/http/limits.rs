@@ -27,6 +27,9 @@ pub enum Family {
     FormSubmit,
     /// Member sign-ins (each a password guess).
     SignIn,
+    /// Owner sign-ins and password-reset requests, per client and per address: each a
+    /// password guess, or an email sent.
+    OwnerSignIn,
     /// Pay-later orders: each holds stock until it is paid or expires, and mails whatever
     /// address the buyer typed, with no payment to stop a script. Counted per hour.
     PayLater,
@@ -41,6 +44,7 @@ impl Family {
             Family::GiftCard => "gift-card",
             Family::FormSubmit => "form",
             Family::SignIn => "sign-in",
+            Family::OwnerSignIn => "owner-sign-in",
             Family::PayLater => "pay-later",
         }
     }
@@ -81,7 +85,7 @@ impl Rates {
             Family::Checkout => self.checkouts_per_minute,
             Family::GiftCard => self.gift_card_lookups_per_minute,
             Family::FormSubmit => self.form_submissions_per_minute,
-            Family::SignIn => self.sign_ins_per_minute,
+            Family::SignIn | Family::OwnerSignIn => self.sign_ins_per_minute,
             Family::PayLater => {
                 let per_hour = self.pay_later_orders_per_hour.max(1);
                 return RateBucket {
@@ -129,7 +133,29 @@ impl Limits {
         tenant: TenantId,
         client: IpAddr,
     ) -> Result<(), ApiError> {
-        let key = bucket_key(family.key(), client);
+        self.spend(family, tenant, bucket_key(family.key(), client))
+            .await
+    }
+
+    /// Spends one call of `family` for what `subject` names (an email address) on this
+    /// tenant, whoever the client: a bucket keyed by the subject's SHA-256, so the store
+    /// never holds the address itself.
+    pub async fn check_subject(
+        &self,
+        family: Family,
+        tenant: TenantId,
+        subject: &str,
+    ) -> Result<(), ApiError> {
+        let digest = tenants::secret_digest(subject);
+        self.spend(
+            family,
+            tenant,
+            format!("{}:{}", family.key(), &digest[..32]),
+        )
+        .await
+    }
+
+    async fn spend(&self, family: Family, tenant: TenantId, key: String) -> Result<(), ApiError> {
         match self
             .store
             .spend_rate(tenant, &key, self.rates.bucket(family))

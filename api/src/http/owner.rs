@@ -1,4 +1,5 @@
-//! Who may call the owner routes: a bearer token of the request's site, with a role.
+//! Who may call the owner routes: a bearer token of the request's site, or an owner
+//! account signed in to the site (the [`SESSION_COOKIE`]), with a role.
 //!
 //! Tokens are made by `tessera token create SITE --role ROLE` and stored as their SHA-256
 //! (`tenants::ApiToken`); `tessera serve --owner-token SITE=TOKEN` (or
@@ -22,6 +23,19 @@ pub struct OwnerTokens(HashMap<String, [u8; 32]>);
 pub const UNAUTHORIZED: &str = "This needs the site owner's token (Authorization: Bearer …).";
 /// A token whose role may not do this.
 pub const FORBIDDEN: &str = "This token's role does not allow this.";
+/// A signed-in owner's write without the session's CSRF token in [`CSRF_HEADER`].
+pub const CSRF_FAIL: &str = "This needs the owner app's CSRF token.";
+
+/// The owner app's session cookie (HttpOnly, SameSite=Strict; not the member's
+/// `tessera-member`).
+pub const SESSION_COOKIE: &str = "tessera-owner";
+/// The header a signed-in owner's writes carry the session's `csrf` in.
+pub const CSRF_HEADER: &str = "x-csrf-token";
+/// How long an owner session lasts: 14 days from its last use, 30 days at most.
+pub const SESSION_LIFE: tenants::SessionLife = tenants::SessionLife {
+    idle_ms: 14 * 86_400_000,
+    max_ms: 30 * 86_400_000,
+};
 
 /// SPEC.md §3's user roles: number and the name `tessera token create --role` takes.
 pub const ROLES: [(u8, &str); 14] = [
@@ -83,6 +97,23 @@ pub enum Area {
     Comments,
     /// Languages and the translation connection.
     Languages,
+    /// Who may sign in to the owner app, invitations, and the API tokens.
+    Access,
+}
+
+impl Area {
+    /// Every area, in the order `GET /api/owner/session` lists them.
+    pub const ALL: [Area; 9] = [
+        Area::Content,
+        Area::Design,
+        Area::Store,
+        Area::Orders,
+        Area::Forms,
+        Area::Analytics,
+        Area::Comments,
+        Area::Languages,
+        Area::Access,
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,27 +122,28 @@ pub enum Access {
     Write,
 }
 
-/// Whether `role` may `access` `area`. Admins and website managers may do anything; the
-/// viewer reads what holds no one's personal data; the others do their job.
+/// Whether `role` may `access` `area`. Admins and website managers may do anything (they
+/// alone manage access); the viewer reads what holds no one's personal data; the others do
+/// their job.
 pub fn allows(role: u8, area: Area, access: Access) -> bool {
-    use Access::Read;
-    use Area::*;
+    use Area::{Analytics, Comments, Content, Design, Forms, Languages, Orders, Store};
+    const READ: Access = Access::Read;
     match role {
         1 | 15 => true,
         // billing: what was bought.
-        2 => (area, access) == (Orders, Read),
+        2 => (area, access) == (Orders, READ),
         // reporting: numbers and what came in.
-        3 => access == Read && matches!(area, Analytics | Orders | Forms),
+        3 => access == READ && matches!(area, Analytics | Orders | Forms),
         // editor: the site's words, pages, look and languages, and its comments.
         4 => matches!(area, Content | Design | Languages | Comments),
         // moderator: comments.
         6 => area == Comments,
         // store manager: the store, and reading its orders and restock lists.
-        8 => area == Store || (area == Orders && access == Read),
+        8 => area == Store || (area == Orders && access == READ),
         // viewer: read anything without personal data.
-        10 => access == Read && matches!(area, Content | Design | Store | Analytics | Languages),
+        10 => access == READ && matches!(area, Content | Design | Store | Analytics | Languages),
         // campaigns editor: the mailing lists (newsletter sign-ups are form answers).
-        11 => (area, access) == (Forms, Read),
+        11 => (area, access) == (Forms, READ),
         // commenter, scheduling roles, none: nothing in this API.
         _ => false,
     }
@@ -174,12 +206,9 @@ mod tests {
 
     #[test]
     fn what_roles_may_do() {
-        use Access::*;
-        use Area::*;
-        let areas = [
-            Content, Design, Store, Orders, Forms, Analytics, Comments, Languages,
-        ];
-        for area in areas {
+        use Access::{Read, Write};
+        use Area::{Analytics, Comments, Content, Design, Forms, Orders, Store};
+        for area in Area::ALL {
             for access in [Read, Write] {
                 assert!(allows(ADMIN, area, access) && allows(15, area, access));
                 for nothing in [7, 9, 12, 13, 14, 0, 5] {
@@ -188,8 +217,12 @@ mod tests {
                 // The viewer never writes, and never reads people's data.
                 assert_eq!(
                     allows(VIEWER, area, access),
-                    access == Read && !matches!(area, Orders | Forms | Comments)
+                    access == Read && !matches!(area, Orders | Forms | Comments | Area::Access)
                 );
+                // Access is the admin's and the website manager's alone.
+                if area == Area::Access {
+                    assert!((2..15).all(|r| !allows(r, area, access)));
+                }
             }
         }
         assert!(allows(8, Store, Write) && allows(8, Orders, Read) && !allows(8, Orders, Write));

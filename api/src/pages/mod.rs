@@ -8,6 +8,7 @@ pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
+pub mod owner_app;
 pub mod site_bridge;
 
 use std::convert::Infallible;
@@ -61,6 +62,10 @@ impl<S: Send + Sync> FromRequestParts<S> for PageRequest {
 }
 
 pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
+    // `/config/` itself, which the router's `/config/{*rest}` does not take.
+    if owner_app::is_app_path(req.uri.path()) {
+        return owner_app::shell(Resolved(req.site)).await;
+    }
     let found = match req.site {
         Ok(found) => found,
         Err(why) => return no_site(why),
@@ -154,8 +159,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
-    // A signed-in user of the site is a request with an owner token (a store failure here
-    // takes it for a visitor's: the view is counted and no owner banner shows).
+    // A signed-in user of the site is a request with an owner token or an owner's session
+    // (a store failure here takes it for a visitor's: the view is counted and no owner
+    // banner shows).
     let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
         .await
         .ok()

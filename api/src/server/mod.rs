@@ -84,6 +84,14 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
             get(crate::pages::islands::serve),
         )
         .route(crate::dev::EVENTS, get(crate::dev::events))
+        .route(
+            crate::pages::owner_app::PATH,
+            get(crate::pages::owner_app::shell),
+        )
+        .route(
+            crate::pages::owner_app::PATHS,
+            get(crate::pages::owner_app::shell),
+        )
         .fallback(crate::pages::page)
         // Text with U+0000 in a path or query is refused before any route reads it.
         .layer(axum::middleware::from_fn(crate::http::body::nul_free_uri))

@@ -55,7 +55,7 @@ pub enum SignInError {
 
 /// Signs a member in with their address and password: a new session, and the visitor's
 /// cart (`visitor_cart`, the one their cart cookie names) made theirs. A wrong password
-/// and an unknown address take as long to refuse ([`password_ok`]); an unconfirmed
+/// and an unknown address take as long to refuse ([`super::passwords::matches`]); an unconfirmed
 /// address is said only to someone who knows the password.
 pub async fn sign_in(
     store: &Store,
@@ -68,7 +68,8 @@ pub async fn sign_in(
         return Err(SignInError::Missing);
     }
     let user = store.site_user_by_email(tenant, email).await?;
-    let ok = password_ok(password, user.as_ref().map(|u| u.password_hash.clone())).await;
+    let ok =
+        super::passwords::matches(password, user.as_ref().map(|u| u.password_hash.clone())).await;
     let Some(user) = user.filter(|_| ok) else {
         return Err(SignInError::Wrong);
     };
@@ -76,25 +77,6 @@ pub async fn sign_in(
         return Err(SignInError::NotConfirmed);
     }
     Ok(start_session(store, tenant, user, visitor_cart).await?)
-}
-
-/// Checks a password off the async workers (Argon2 takes tens of milliseconds). An unknown
-/// email is checked against a made-up hash, so it takes as long as a wrong password.
-async fn password_ok(password: String, hash: Option<String>) -> bool {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    tokio::task::spawn_blocking(move || {
-        let decoy =
-            DECOY.get_or_init(|| tenants::password::hash("decoy-password").unwrap_or_default());
-        match &hash {
-            Some(h) => tenants::password::verify(&password, h),
-            None => {
-                tenants::password::verify(&password, decoy);
-                false
-            }
-        }
-    })
-    .await
-    .unwrap_or(false)
 }
 
 /// Signs `user` in: a new session for [`SESSION_TTL`], and the visitor's cart made theirs
@@ -220,13 +202,9 @@ pub async fn sign_up<C: Future<Output = Composer>>(
         None => None,
     };
     let password = input.password;
-    let password_hash = tokio::task::spawn_blocking(move || tenants::password::hash(&password))
+    let password_hash = super::passwords::hash(password)
         .await
-        .map_err(|_| SignUpError::Hashing)?
-        .map_err(|e| {
-            tracing::error!(error = %e, "hashing a sign-up's password");
-            SignUpError::Hashing
-        })?;
+        .map_err(|_| SignUpError::Hashing)?;
     let token = random_hex(32);
     let s = tenants::SignUp {
         email,

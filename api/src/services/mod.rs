@@ -8,4 +8,5 @@ pub mod forms;
 pub mod lock_screen;
 pub mod members;
 pub mod owner;
+pub mod passwords;
 pub mod restock;

@@ -492,6 +492,13 @@ fn page_views_follow_the_tracking_rules(backend: Backend) {
         200
     );
     v.get("/config/pages");
+    // Nor a signed-in owner's (the owner app's session cookie).
+    let session = crate::owner_accounts::owner_session(&server, "harbor-lane", HARBOR);
+    assert_eq!(
+        v.send("GET", "/journal", &[("Cookie", &session)], "")
+            .status,
+        200
+    );
     // A lock screen is not counted either (skyward's members page).
     let mut sky = Visitor::new(&server, "skyward.localhost", "10.9.0.2");
     assert_eq!(sky.get("/members").header("x-page-type"), Some("103"));

@@ -27,6 +27,7 @@ mod islands;
 mod many_nodes;
 mod member_areas;
 mod openapi;
+mod owner_accounts;
 mod owner_api;
 mod render_cli;
 mod restock;

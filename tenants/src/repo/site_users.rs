@@ -55,7 +55,7 @@ pub struct SiteSession {
 }
 
 /// 256 bits from std's randomly keyed SipHash (keys from the OS), hex-encoded.
-fn secret_token() -> String {
+pub(crate) fn secret_token() -> String {
     let mut out = String::with_capacity(64);
     for i in 0..4u64 {
         let mut h = std::hash::RandomState::new().build_hasher();

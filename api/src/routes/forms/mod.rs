@@ -20,7 +20,7 @@ use utoipa::{IntoResponses, PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-mod page_post;
+pub(crate) mod page_post;
 
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::call::Call;

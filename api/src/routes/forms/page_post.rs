@@ -34,7 +34,7 @@ pub fn is_page_post(headers: &HeaderMap) -> bool {
 }
 
 /// The authority (`host[:port]`) of an `http(s)://` URL.
-fn authority(url: &str) -> Option<&str> {
+pub(crate) fn authority(url: &str) -> Option<&str> {
     let rest = url
         .strip_prefix("https://")
         .or_else(|| url.strip_prefix("http://"))?;

@@ -1,6 +1,8 @@
 //! The owner API: what a site's owner changes without the import format, behind a token
 //! of the site with a role that may do it ([`crate::http::owner`]). One module per part:
 //!
+//! - [`accounts`]: signing in to the owner app, and the links that set passwords;
+//! - [`access`]: owner accounts, invitations and API tokens (Settings → Access);
 //! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
 //! - [`layout`]: the navigations and the header and footer;
 //! - [`preferences`]: commerce preferences;
@@ -27,6 +29,8 @@ use crate::http::ApiError;
 use crate::http::error::store_failure;
 use crate::server::state::App;
 
+pub mod access;
+pub mod accounts;
 pub mod assets;
 pub mod content;
 pub mod languages;
@@ -40,6 +44,8 @@ pub mod templates;
 /// alike ([`crate::openapi::check_names`]).
 pub fn routes() -> OpenApiRouter<App> {
     let parts = [
+        accounts::routes(),
+        access::routes(),
         store_setup::routes(),
         layout::routes(),
         preferences::routes(),

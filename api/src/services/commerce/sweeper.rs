@@ -71,6 +71,9 @@ pub fn spawn(store: Store, commerce: Arc<CommerceState>) -> tokio::task::JoinHan
                 if let Err(e) = store.sweep_expired_sign_ups().await {
                     tracing::warn!(error = %e, "removing expired sign-up links failed");
                 }
+                if let Err(e) = store.sweep_owner_sessions().await {
+                    tracing::warn!(error = %e, "removing ended owner sessions and links failed");
+                }
                 since_forget = Duration::ZERO;
             }
         }

@@ -1,0 +1,6 @@
+//! `owner_account_change`: see api::fuzzing::PARSERS.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| api::fuzzing::body("owner_account_change", data));
