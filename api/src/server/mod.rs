@@ -83,6 +83,8 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
             "/_tessera/islands/{*file}",
             get(crate::pages::islands::serve),
         )
+        // The owner's app's HTML shell (its files are among the islands').
+        .merge(crate::routes::config::routes())
         .route(crate::dev::EVENTS, get(crate::dev::events))
         .fallback(crate::pages::page)
         // Text with U+0000 in a path or query is refused before any route reads it.
