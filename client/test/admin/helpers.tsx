@@ -1,6 +1,6 @@
 // The owner app's test bench: the shell's markup, a fake server that answers by method and
 // path (recording what was sent), and the app rendered at a path under /config.
-import { cleanup, render, screen, waitFor } from "@testing-library/preact";
+import { act, cleanup, render, screen, waitFor } from "@testing-library/preact";
 import { vi } from "vitest";
 import { setCsrf } from "../../src/admin/api/client";
 import type { Me } from "../../src/admin/api/types";
@@ -98,5 +98,15 @@ export const money = (minor: number, currency = "EUR") => ({
   currency,
   formatted: `€${(minor / 100).toFixed(2)}`,
 });
+
+/** Picks `value` in the select labelled `label`, as a browser does (input, then change). */
+export function choose(label: string, value: string) {
+  const select = screen.getByLabelText(label) as HTMLSelectElement;
+  act(() => {
+    select.value = value;
+    select.dispatchEvent(new Event("input", { bubbles: true }));
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+  });
+}
 
 export { screen, waitFor };

@@ -47,7 +47,10 @@ export default function Dashboard() {
 }
 
 function Numbers({ data }: { data: Data }) {
-  const x = useMemo(() => data.daily.map((d) => d.dayMs), [data]);
+  const series = useMemo(() => {
+    const x = data.daily.map((d) => d.dayMs);
+    return METRICS.map((m) => ({ x, y: data.daily.map(m.daily) }));
+  }, [data]);
   const { today, days7, days30 } = data.periods;
   return (
     <section aria-labelledby="numbers">
@@ -65,14 +68,14 @@ function Numbers({ data }: { data: Data }) {
           </tr>
         </thead>
         <tbody>
-          {METRICS.map((m) => (
+          {METRICS.map((m, i) => (
             <tr key={m.name}>
               <th scope="row">{m.name}</th>
               <td>{m.value(today)}</td>
               <td>{m.value(days7)}</td>
               <td>{m.value(days30)}</td>
               <td>
-                <Sparkline label={m.name} series={{ x, y: data.daily.map(m.daily) }} />
+                <Sparkline label={m.name} series={series[i]} />
               </td>
             </tr>
           ))}
