@@ -44,16 +44,25 @@ function Shell() {
     navigated();
   }
 
-  const signedIn = useCallback((me: Me) => {
+  const accept = useCallback((me: Me) => {
     setCsrf(me.csrf);
     setState({ kind: "in", me });
   }, []);
+  // From the sign-in (or set-password) form: the form goes away, and the screen that
+  // replaces it takes the focus, as after a navigation.
+  const signedIn = useCallback(
+    (me: Me) => {
+      navigated();
+      accept(me);
+    },
+    [accept],
+  );
   const load = useCallback(() => {
     setState({ kind: "loading" });
-    api<Me>("GET", "/api/owner/session").then(signedIn, (e: ApiError) =>
+    api<Me>("GET", "/api/owner/session").then(accept, (e: ApiError) =>
       setState(e.status === 401 ? { kind: "out" } : { kind: "failed", message: e.message }),
     );
-  }, [signedIn]);
+  }, [accept]);
   useEffect(() => {
     load();
     whenSignedOut(() => {
@@ -67,6 +76,7 @@ function Shell() {
   const signOut = useCallback(() => {
     api("DELETE", "/api/owner/session").then(
       () => {
+        navigated();
         setCsrf(null);
         setState({ kind: "out" });
         announce("You have signed out.");

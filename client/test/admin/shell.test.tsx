@@ -76,7 +76,9 @@ describe("signing in", () => {
     type("Email", "owner@loam.example");
     type("Password", "demo-password");
     fireEvent.click(screen.getByRole("button", { name: "Sign in" }));
-    await heading("Customers");
+    const h1 = await heading("Customers");
+    // The form went away: the screen's heading has the focus.
+    await waitFor(() => expect(document.activeElement).toBe(h1));
     expect(window.location.pathname).toBe("/config/customers");
     expect(navNames()).toEqual(NAV);
     expect(screen.getByRole("link", { name: "Customers" }).getAttribute("aria-current")).toBe("page");
