@@ -19,6 +19,8 @@ const Orders = lazy(() => import("./screens/orders"));
 const Order = lazy(() => import("./screens/order"));
 const Products = lazy(() => import("./screens/products"));
 const Inventory = lazy(() => import("./screens/inventory"));
+const Customers = lazy(() => import("./screens/customers"));
+const Analytics = lazy(() => import("./screens/analytics"));
 const Later = lazy(() => import("./screens/later"));
 
 export const BASE = "/config";
@@ -181,12 +183,12 @@ function Screens({ me }: { me: Me }) {
       </Route>
       <Route path="/customers">
         <Guard me={me} areas={["orders"]}>
-          <Later title="Customers" />
+          <Customers />
         </Guard>
       </Route>
       <Route path="/analytics">
         <Guard me={me} areas={["analytics"]}>
-          <Later title="Analytics" />
+          <Analytics />
         </Guard>
       </Route>
       <Route path="/settings" nest>

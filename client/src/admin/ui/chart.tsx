@@ -1,6 +1,6 @@
-// A small line chart (uPlot), loaded with its own chunk only when a chart is shown. The
-// numbers are always beside it as text: the chart adds the shape, never the only meaning,
-// so it is hidden from assistive technology.
+// Line charts (uPlot), loaded with their own chunk only when a chart is shown. The numbers
+// are always there as text too: a chart adds the shape, never the only meaning, so it is
+// hidden from assistive technology.
 import { useEffect, useRef } from "preact/hooks";
 
 export interface Series {
@@ -9,14 +9,19 @@ export interface Series {
   y: number[];
 }
 
-export function Sparkline({ series, label }: { series: Series; label: string }) {
+export interface Lines {
+  x: number[];
+  lines: { label: string; y: number[]; dashed?: boolean }[];
+}
+
+function useChart(draw: (into: HTMLElement, m: typeof import("./chart-draw")) => { destroy(): void }, deps: unknown[]) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => {
     let plot: { destroy(): void } | null = null;
     let gone = false;
     import("./chart-draw")
-      .then(({ draw }) => {
-        if (!gone && ref.current) plot = draw(ref.current, series);
+      .then((m) => {
+        if (!gone && ref.current) plot = draw(ref.current, m);
       })
       .catch(() => {
         // No chart (a failed chunk, no canvas): the numbers are there anyway.
@@ -25,6 +30,18 @@ export function Sparkline({ series, label }: { series: Series; label: string }) 
       gone = true;
       plot?.destroy();
     };
-  }, [series]);
+  }, deps);
+  return ref;
+}
+
+export function Sparkline({ series, label }: { series: Series; label: string }) {
+  const ref = useChart((into, m) => m.draw(into, series), [series]);
   return <div ref={ref} class="sparkline" aria-hidden="true" data-chart={label} />;
+}
+
+/** A larger chart of several lines over days, with a legend (line styles differ, not only
+ *  colours). */
+export function LineChart({ data, label }: { data: Lines; label: string }) {
+  const ref = useChart((into, m) => m.drawLines(into, data), [data]);
+  return <div ref={ref} class="chart" aria-hidden="true" data-chart={label} />;
 }

@@ -21,7 +21,8 @@ export function useQuery(): [URLSearchParams, (changes: Record<string, string>) 
   return [params, set];
 }
 
-/** `GET path` whenever it changes: the data, the failure, and a way to load it again. */
+/** `GET path` whenever it changes (nothing while it is ""): the data, the failure, and a
+ *  way to load it again. */
 export function useGet<T>(path: string) {
   const [state, setState] = useState<{ path: string; data: T | null; error: string | null }>({
     path,
@@ -29,6 +30,7 @@ export function useGet<T>(path: string) {
     error: null,
   });
   const load = useCallback(() => {
+    if (!path) return;
     let live = true;
     setState((s) => ({ path, data: s.path === path ? s.data : null, error: null }));
     get<T>(path).then(
@@ -40,6 +42,6 @@ export function useGet<T>(path: string) {
     };
   }, [path]);
   useEffect(load, [load]);
-  const loading = state.path !== path || (state.data === null && state.error === null);
+  const loading = !!path && (state.path !== path || (state.data === null && state.error === null));
   return { data: state.path === path ? state.data : null, error: state.error, loading, reload: load, setData: (data: T) => setState({ path, data, error: null }) };
 }
