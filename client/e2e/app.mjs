@@ -136,6 +136,16 @@ export async function fakeOwnerApi(page, { signedIn }) {
           ],
           next: null,
         });
+      case "GET /api/owner/accounts":
+        return json(200, {
+          accounts: [
+            { id: "a1", email: ME.account.email, role: 1, roleName: "admin", createdMs: Date.UTC(2026, 10, 1), passwordSet: true },
+            { id: "a2", email: "sam@example.com", role: 8, roleName: "store-manager", createdMs: Date.UTC(2026, 10, 2), passwordSet: false },
+          ],
+          invites: [{ id: "i1", email: "kim@example.com", role: 4, roleName: "editor", expiresMs: Date.UTC(2026, 11, 4) }],
+        });
+      case "GET /api/owner/tokens":
+        return json(200, { tokens: [{ id: "t1", name: "stock sync", role: 8, roleName: "store-manager", createdMs: Date.UTC(2026, 10, 3), lastUsedMs: null }] });
       case "GET /api/owner/analytics":
         return json(200, {
           daily: DASHBOARD.daily,
@@ -225,6 +235,10 @@ const scenarios = [
         }
         assert.deepEqual(await axe(page), [], heading);
       }
+      await page.getByRole("link", { name: "Access" }).click();
+      await h1Focused(page, "Access");
+      await page.getByText("stock sync", { exact: true }).waitFor();
+      assert.deepEqual(await axe(page), [], "Settings → Access");
       await page.goto(`${origin}/config/orders/o1002`);
       await page.getByRole("heading", { level: 1, name: "Order #1002" }).waitFor();
       assert.deepEqual(await axe(page), [], "an order");

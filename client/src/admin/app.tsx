@@ -21,7 +21,7 @@ const Products = lazy(() => import("./screens/products"));
 const Inventory = lazy(() => import("./screens/inventory"));
 const Customers = lazy(() => import("./screens/customers"));
 const Analytics = lazy(() => import("./screens/analytics"));
-const Later = lazy(() => import("./screens/later"));
+const Settings = lazy(() => import("./screens/settings"));
 
 export const BASE = "/config";
 
@@ -193,7 +193,7 @@ function Screens({ me }: { me: Me }) {
       </Route>
       <Route path="/settings" nest>
         <Guard me={me} areas={["store", "access"]}>
-          <Later title="Settings" />
+          <Settings />
         </Guard>
       </Route>
       <Route path="/reset">
