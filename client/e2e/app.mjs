@@ -136,6 +136,21 @@ export async function fakeOwnerApi(page, { signedIn }) {
           ],
           next: null,
         });
+      case "GET /api/owner/collections":
+        return json(200, { collections: [{ id: "shop", title: "Shop", type: 13 }] });
+      case "GET /api/owner/collections/shop/items":
+        return json(200, {
+          items: [
+            {
+              id: "apron",
+              title: "Linen potting apron",
+              urlId: "linen-potting-apron",
+              body: "<p>Sturdy.</p>",
+              productType: 1,
+              variants: VARIANTS.map((v) => ({ sku: v.sku, attributes: v.attributes, currency: "EUR", priceMinor: 4200, qtyInStock: v.stock ?? 0, unlimited: v.stock === null })),
+            },
+          ],
+        });
       case "GET /api/owner/accounts":
         return json(200, {
           accounts: [
@@ -242,6 +257,10 @@ const scenarios = [
       await page.goto(`${origin}/config/orders/o1002`);
       await page.getByRole("heading", { level: 1, name: "Order #1002" }).waitFor();
       assert.deepEqual(await axe(page), [], "an order");
+      await page.goto(`${origin}/config/products/apron`);
+      await page.getByRole("heading", { level: 1, name: "Linen potting apron" }).waitFor();
+      await page.getByRole("group", { name: "Variant 3" }).waitFor();
+      assert.deepEqual(await axe(page), [], "the product form");
     },
   ],
   [

@@ -18,6 +18,7 @@ const Dashboard = lazy(() => import("./screens/dashboard"));
 const Orders = lazy(() => import("./screens/orders"));
 const Order = lazy(() => import("./screens/order"));
 const Products = lazy(() => import("./screens/products"));
+const Product = lazy(() => import("./screens/product"));
 const Inventory = lazy(() => import("./screens/inventory"));
 const Customers = lazy(() => import("./screens/customers"));
 const Analytics = lazy(() => import("./screens/analytics"));
@@ -170,6 +171,18 @@ function Screens({ me }: { me: Me }) {
         <Guard me={me} areas={["orders"]}>
           <Orders />
         </Guard>
+      </Route>
+      <Route path="/products/new">
+        <Guard me={me} areas={["store"]}>
+          <Product />
+        </Guard>
+      </Route>
+      <Route path="/products/:id">
+        {(p) => (
+          <Guard me={me} areas={["store"]}>
+            <Product id={p.id} />
+          </Guard>
+        )}
       </Route>
       <Route path="/products">
         <Guard me={me} areas={["store"]}>

@@ -1,8 +1,11 @@
 // Products: the catalogue with image, type, lowest price, stock and visibility; search and
-// keyset paging. `GET /api/owner/products?q&after`. (Adding and editing come next.)
+// keyset paging. `GET /api/owner/products?q&after`; "Add product" and each title open the
+// product form (screens/product.tsx) for a role that may change the store.
 import { useState } from "preact/hooks";
 import { withQuery } from "../api/client";
 import type { ProductRow } from "../api/types";
+import { Link } from "wouter";
+import { canWrite, useSession } from "../session";
 import { Field } from "../ui/field";
 import { count } from "../ui/format";
 import { Empty, ErrorText, Heading, Loading } from "../ui/page";
@@ -18,6 +21,8 @@ const TYPES: Record<string, string> = {
 };
 
 export default function Products() {
+  const { me } = useSession();
+  const writable = canWrite(me, "store");
   const [params, setParams] = useQuery();
   const q = params.get("q") ?? "";
   const after = params.get("after") ?? "";
@@ -27,6 +32,13 @@ export default function Products() {
   return (
     <>
       <Heading title="Products">Products</Heading>
+      {writable && (
+        <p>
+          <Link href="/products/new" class="button">
+            Add product
+          </Link>
+        </p>
+      )}
       <form
         class="filters"
         role="search"
@@ -66,7 +78,7 @@ export default function Products() {
               {data.products.map((p) => (
                 <tr key={p.id}>
                   <td>{p.image && <img src={p.image} alt="" width={48} height={48} loading="lazy" />}</td>
-                  <th scope="row">{p.title}</th>
+                  <th scope="row">{writable ? <Link href={`/products/${encodeURIComponent(p.id)}`}>{p.title}</Link> : p.title}</th>
                   <td>{TYPES[p.type] ?? p.type}</td>
                   <td class="num">
                     {p.price.formatted}
