@@ -151,6 +151,8 @@ export async function fakeOwnerApi(page, { signedIn }) {
             },
           ],
         });
+      case "POST /api/owner/collections/shop/items":
+        return json(201, { ...JSON.parse(req.postData()), id: "new1" });
       case "GET /api/owner/accounts":
         return json(200, {
           accounts: [
@@ -287,6 +289,37 @@ const scenarios = [
       await page.getByText("Fulfilment saved.").waitFor({ state: "attached" });
       const post = sent.find((s) => s.key === "POST /api/owner/orders/o1002/fulfilments");
       assert.deepEqual(JSON.parse(post.body), { lines: [{ lineId: 0, quantity: 1 }], carrier: "", trackingNumber: "RM123456789GB" });
+      assert.equal(post.headers["x-csrf-token"], "csrf-e2e");
+    },
+  ],
+  [
+    "keyboard only: add a product from the products list",
+    async ({ page, origin, sent }) => {
+      await page.goto(`${origin}/config/products`);
+      const add = page.getByRole("link", { name: "Add product" });
+      await add.waitFor();
+      await tabTo(page, add);
+      await page.keyboard.press("Enter");
+      await h1Focused(page, "Add product");
+      await tabTo(page, page.getByLabel("Title", { exact: true }));
+      await page.keyboard.type("Rain gauge");
+      await tabTo(page, page.getByRole("group", { name: "Variant 1" }).getByLabel("SKU", { exact: true }));
+      await page.keyboard.type("RG-1");
+      await tabTo(page, page.getByRole("group", { name: "Variant 1" }).getByLabel("Price (EUR)", { exact: true }));
+      await page.keyboard.type("12.50");
+      await tabTo(page, page.getByRole("group", { name: "Variant 1" }).getByLabel("Unlimited stock", { exact: true }));
+      await page.keyboard.press("Space");
+      await tabTo(page, page.getByRole("button", { name: "Add product" }));
+      await page.keyboard.press("Enter");
+      await page.waitForFunction(() => location.pathname === "/config/products/new1");
+      const post = sent.find((s) => s.key === "POST /api/owner/collections/shop/items");
+      assert.deepEqual(JSON.parse(post.body), {
+        title: "Rain gauge",
+        urlId: "rain-gauge",
+        body: "",
+        productType: 1,
+        variants: [{ sku: "RG-1", attributes: {}, price: "12.50", onSale: false, unlimited: true }],
+      });
       assert.equal(post.headers["x-csrf-token"], "csrf-e2e");
     },
   ],
