@@ -87,6 +87,27 @@ describe("inventory", () => {
   });
 });
 
+describe("restock notices", () => {
+  it("emails the people waiting for a variant after confirming", async () => {
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${INVENTORY}`]: { body: { variants: [variant("LPA-S", 4), variant("LPA-M", 5, { restockWaiting: 3 })], next: null } },
+      "POST /api/site-users/account/notifications/restock/send": { body: { sent: 3 } },
+    });
+    open("/config/inventory");
+    await heading("Inventory");
+    expect(await screen.findAllByRole("button", { name: /^Email them/ })).toHaveLength(1);
+    fireEvent.click(await screen.findByRole("button", { name: "Email them: the 3 waiting for Linen potting apron, M, LPA-M" }));
+    const dialog = await screen.findByRole("dialog", { name: "Send restock notices" });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Send notices" }));
+    await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("Restock notice sent to 3 people."));
+    const sent = calls.find((c) => c.method === "POST")!;
+    expect(sent.body).toEqual({ productId: "apron", variantId: "LPA-M" });
+    expect(sent.headers["X-CSRF-Token"]).toBe("csrf-123");
+    expect(screen.queryByRole("button", { name: /^Email them/ })).toBeNull();
+  });
+});
+
 describe("products", () => {
   const product = (id: string, extra: Partial<ProductRow> = {}): ProductRow => ({
     id,

@@ -1,11 +1,15 @@
 // The owner app's test bench: the shell's markup, a fake server that answers by method and
 // path (recording what was sent), and the app rendered at a path under /config.
-import { act, cleanup, render, screen, waitFor } from "@testing-library/preact";
+import { act, cleanup, configure, render, screen, waitFor } from "@testing-library/preact";
 import { vi } from "vitest";
 import { setCsrf } from "../../src/admin/api/client";
 import type { Me } from "../../src/admin/api/types";
 import { App } from "../../src/admin/app";
 import { announce, resetNavigations } from "../../src/admin/ui/page";
+
+// Each screen is a chunk the test loads on first use, which on a busy machine takes more
+// than the default second.
+configure({ asyncUtilTimeout: 5000 });
 
 export interface Reply {
   status?: number;

@@ -3,7 +3,8 @@
 // search, keyset paging, and the restock sign-ups waiting per variant.
 // `GET /api/owner/inventory?q&lowStock&after`.
 import { useId, useState } from "preact/hooks";
-import { api, ApiError, withQuery } from "../api/client";
+import { api, ApiError, post, withQuery } from "../api/client";
+import { Dialog } from "../ui/dialog";
 import type { InventoryUpdate, VariantRow } from "../api/types";
 import { canWrite, useSession } from "../session";
 import { Field } from "../ui/field";
@@ -34,6 +35,7 @@ export default function Inventory() {
   const [drafts, setDrafts] = useState<Record<string, Draft>>({});
   const [saving, setSaving] = useState(false);
   const [saveError, setSaveError] = useState<ApiError | null>(null);
+  const [notify, setNotify] = useState<VariantRow | null>(null);
 
   const changed: (InventoryUpdate & { row: VariantRow })[] = [];
   let invalid = false;
@@ -144,7 +146,17 @@ export default function Inventory() {
                       count(v.stock)
                     )}
                   </td>
-                  <td class="num">{count(v.restockWaiting)}</td>
+                  <td class="num">
+                    {count(v.restockWaiting)}
+                    {writable && v.restockWaiting > 0 && (
+                      <>
+                        {" "}
+                        <button type="button" aria-label={`Email them: the ${count(v.restockWaiting)} waiting for ${describe(v)}`} onClick={() => setNotify(v)}>
+                          Email them
+                        </button>
+                      </>
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -159,7 +171,50 @@ export default function Inventory() {
           <Pager label="Pages of stock" next={data.next} onNext={pages.next} onPrevious={pages.previous} />
         </form>
       )}
+      {notify && data && (
+        <NotifyDialog
+          row={notify}
+          onClose={() => setNotify(null)}
+          onSent={(sent) => {
+            setNotify(null);
+            setData({ ...data, variants: data.variants.map((v) => (key(v) === key(notify) ? { ...v, restockWaiting: 0 } : v)) });
+            announce(`Restock notice sent to ${sent} ${sent === 1 ? "person" : "people"}.`);
+          }}
+        />
+      )}
     </>
+  );
+}
+
+function NotifyDialog({ row, onClose, onSent }: { row: VariantRow; onClose: () => void; onSent: (sent: number) => void }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const send = async () => {
+    setBusy(true);
+    try {
+      const answer = await post<{ sent: number }>("/api/site-users/account/notifications/restock/send", { productId: row.itemId, variantId: row.sku });
+      onSent(answer?.sent ?? 0);
+    } catch (e) {
+      setError((e as ApiError).message);
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog title="Send restock notices" onClose={onClose}>
+      <p>
+        Email the {count(row.restockWaiting)} {row.restockWaiting === 1 ? "person" : "people"} waiting for {describe(row)} that it is back? Each is emailed once.
+      </p>
+      {row.stock === 0 && <p>Its stock is 0: save a new stock first, or they will find it sold out.</p>}
+      <ErrorText message={error} />
+      <div class="actions">
+        <button type="button" class="primary" disabled={busy} onClick={send}>
+          Send notices
+        </button>
+        <button type="button" onClick={onClose}>
+          Not now
+        </button>
+      </div>
+    </Dialog>
   );
 }
 
