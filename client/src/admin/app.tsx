@@ -129,7 +129,7 @@ function Shell() {
       <SessionContext.Provider value={session}>
         <Layout>
           <Suspense fallback={<Loading what="the page" />}>
-            <Screens me={state.me} />
+            <Screens me={state.me} signedIn={signedIn} />
           </Suspense>
         </Layout>
       </SessionContext.Provider>
@@ -154,9 +154,14 @@ function Guard({ me, areas, children }: { me: Me; areas: AreaName[]; children: a
   );
 }
 
-function Screens({ me }: { me: Me }) {
+function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
   return (
     <Switch>
+      {/* An invite or reset link opened while signed in: setting the password signs in as
+          that link's account. */}
+      <Route path="/set-password">
+        <SetPassword onSignedIn={signedIn} />
+      </Route>
       <Route path="/">
         <Dashboard />
       </Route>

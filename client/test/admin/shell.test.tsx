@@ -203,6 +203,23 @@ describe("passwords", () => {
     expect(window.location.pathname).toBe("/config");
   });
 
+  it("opens an emailed link while signed in as someone else", async () => {
+    const other = { ...me(), account: { id: "a9", email: "kim@example.com", role: 4, roleName: "editor" } };
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      "POST /api/owner/password": { body: other },
+      "GET /api/owner/dashboard": { body: dashboard },
+    });
+    open("/config/set-password?token=invite-1");
+    await heading("Choose a password");
+    type("New password", "a long enough one");
+    type("Repeat the password", "a long enough one");
+    fireEvent.click(screen.getByRole("button", { name: "Save password and sign in" }));
+    await heading("Dashboard");
+    expect(screen.getByRole("banner").textContent).toContain("kim@example.com");
+    expect(calls.find((c) => c.path === "/api/owner/password")!.body).toEqual({ token: "invite-1", password: "a long enough one" });
+  });
+
   it("says a link without its token is incomplete", async () => {
     server({ [`GET ${SESSION}`]: { status: 401 } });
     open("/config/set-password");
