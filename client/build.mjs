@@ -4,7 +4,13 @@
 // content hash, so the server can let browsers keep them for good. `react` and `react-dom`
 // are preact/compat (../shared/DEPENDENCIES.md §6).
 //
-// usage: node build.mjs OUTDIR      (writes OUTDIR/manifest.json: loader, styles, files)
+// The owner's app (src/admin/, served at /config) is a build of its own: one entry
+// (admin/main), each screen a dynamic import (its own chunk), its stylesheet, all under
+// admin/ — so the storefront's chunks never carry the app's code, nor the app the islands'.
+//
+// usage: node build.mjs OUTDIR      (writes OUTDIR/manifest.json: loader, styles, islands,
+//                                    admin {entry, styles}, files; and OUTDIR/admin-meta.json,
+//                                    the app build's esbuild metafile, for the budget check)
 import { readdirSync, writeFileSync, rmSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +25,9 @@ export const alias = {
   "react-dom": "preact/compat",
   "react-dom/client": "preact/compat/client",
   "react/jsx-runtime": "preact/jsx-runtime",
+  // wouter's shim for React < 18: preact/compat has the hook itself.
+  "use-sync-external-store/shim/index.js": "preact/compat",
+  "use-sync-external-store/shim": "preact/compat",
 };
 
 const islands = readdirSync(path.join(here, "src/islands"), { withFileTypes: true })
@@ -51,12 +60,33 @@ const result = await esbuild.build({
   logLevel: "warning",
 });
 
-const files = Object.keys(result.metafile.outputs).map((f) => path.relative(out, path.resolve(f)));
+// The owner's app.
+const admin = await esbuild.build({
+  entryPoints: { "admin/main": path.join(here, "src/admin/main.tsx") },
+  outdir: out,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  target: "es2020",
+  minify: true,
+  legalComments: "none",
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  alias,
+  entryNames: "[dir]/[name]-[hash]",
+  chunkNames: "admin/chunks/[name]-[hash]",
+  metafile: true,
+  logLevel: "warning",
+});
+writeFileSync(path.join(out, "admin-meta.json"), JSON.stringify(admin.metafile));
+
+const files = [...Object.keys(result.metafile.outputs), ...Object.keys(admin.metafile.outputs)].map((f) => path.relative(out, path.resolve(f)));
 const find = (prefix, ext) => files.find((f) => f.startsWith(prefix) && f.endsWith(ext)) ?? null;
 const manifest = {
   loader: find("loader-", ".js"),
   styles: find("styles-", ".css"),
   islands,
+  admin: { entry: find("admin/main-", ".js"), styles: find("admin/main-", ".css") },
   files: files.sort(),
 };
 // The server's LESS compiler (renderer/less/compile.mjs with the `less` package), for
@@ -75,4 +105,4 @@ await esbuild.build({
 });
 manifest.lessCompiler = "server/less-compiler.cjs";
 writeFileSync(path.join(out, "manifest.json"), JSON.stringify(manifest, null, 2));
-console.log(`islands: ${islands.join(", ")} -> ${path.relative(process.cwd(), out) || "."}`);
+console.log(`islands: ${islands.join(", ")}; owner app: ${manifest.admin.entry} -> ${path.relative(process.cwd(), out) || "."}`);

@@ -8,8 +8,16 @@ export default defineConfig({
       "react-dom": "preact/compat",
       "react-dom/client": "preact/compat/client",
       "react/jsx-runtime": "preact/jsx-runtime",
+      "use-sync-external-store/shim/index.js": "preact/compat",
+      "use-sync-external-store/shim": "preact/compat",
     },
   },
   esbuild: { jsx: "automatic", jsxImportSource: "preact" },
-  test: { environment: "jsdom", include: ["test/**/*.test.{ts,tsx}"] },
+  test: {
+    environment: "jsdom",
+    include: ["test/**/*.test.{ts,tsx}"],
+    // Packages written against React (wouter) go through the
+    // aliases above too, as in the bundle, rather than loading React proper from node_modules.
+    server: { deps: { inline: ["wouter"] } },
+  },
 });

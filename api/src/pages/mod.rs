@@ -8,7 +8,6 @@ pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
-pub mod owner_app;
 pub mod site_bridge;
 
 use std::convert::Infallible;
@@ -62,10 +61,6 @@ impl<S: Send + Sync> FromRequestParts<S> for PageRequest {
 }
 
 pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
-    // `/config/` itself, which the router's `/config/{*rest}` does not take.
-    if owner_app::is_app_path(req.uri.path()) {
-        return owner_app::shell(Resolved(req.site)).await;
-    }
     let found = match req.site {
         Ok(found) => found,
         Err(why) => return no_site(why),

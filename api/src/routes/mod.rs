@@ -6,6 +6,7 @@ pub mod analytics;
 pub mod billing;
 pub mod captcha;
 pub mod commerce;
+pub mod config;
 pub mod engagement;
 pub mod forms;
 pub mod lock_screen;

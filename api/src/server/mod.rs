@@ -83,15 +83,20 @@ pub fn capped_router(app: App, tenant_max_in_flight: usize) -> Router {
             "/_tessera/islands/{*file}",
             get(crate::pages::islands::serve),
         )
+        // The owner's app's HTML shell (its files are among the islands').
+        .route(
+            crate::routes::config::PATH,
+            get(crate::routes::config::shell),
+        )
+        .route(
+            crate::routes::config::SLASH,
+            get(crate::routes::config::shell),
+        )
+        .route(
+            crate::routes::config::ANY,
+            get(crate::routes::config::shell),
+        )
         .route(crate::dev::EVENTS, get(crate::dev::events))
-        .route(
-            crate::pages::owner_app::PATH,
-            get(crate::pages::owner_app::shell),
-        )
-        .route(
-            crate::pages::owner_app::PATHS,
-            get(crate::pages::owner_app::shell),
-        )
         .fallback(crate::pages::page)
         // Text with U+0000 in a path or query is refused before any route reads it.
         .layer(axum::middleware::from_fn(crate::http::body::nul_free_uri))

@@ -13,6 +13,7 @@ mod analytics;
 mod cart_forms;
 mod check_cli;
 mod commerce;
+mod config;
 mod cookie_flags;
 mod dev_cli;
 mod email;

@@ -169,11 +169,12 @@ on_both_backends!(document_is_served);
 
 /// Every `.route(...)` left in the source is one of these, registered in server.rs outside
 /// the document on purpose: they are not JSON API routes.
-const UNDOCUMENTED: [&str; 7] = [
+const UNDOCUMENTED: [&str; 8] = [
     "\"/healthz\"",
     // The owner app's HTML shell, a page like the site's own.
-    "crate::pages::owner_app::PATH",
-    "crate::pages::owner_app::PATHS",
+    "crate::routes::config::PATH",
+    "crate::routes::config::SLASH",
+    "crate::routes::config::ANY",
     "crate::openapi::PATH",
     "crate::openapi::page::PATH",
     "\"/_tessera/islands/{*file}\"",

@@ -3,8 +3,8 @@
 //! rate limits per client and per address), the session cookie and its CSRF token on the
 //! owner routes, another site's and a member's cookie, a role without the area, signing
 //! out; password resets and first-password links (mailed through the outbox, on the
-//! site's own origin); Settings → Access (accounts, invitations, tokens), and the
-//! `/config` shell.
+//! site's own origin); Settings → Access (accounts, invitations, tokens). The `/config`
+//! shell itself is `config.rs`'s.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -24,7 +24,6 @@ on_both_backends!(
     access_accounts_invites_tokens,
     limits_resets_and_links,
     owner_cli,
-    config_shell,
 );
 
 /// `tessera owner …` against the server's store, with `stdin` on its standard input.
@@ -688,33 +687,6 @@ fn owner_cli(backend: Backend) {
     assert_eq!(set.status, 200, "{}", set.body);
     assert_eq!(c.sign_in("ana@example.test", "ana's password").status, 401);
     assert_eq!(c.sign_in("ana@example.test", "ana's second").status, 200);
-}
-
-fn config_shell(backend: Backend) {
-    let server = start(backend);
-    for path in ["/config", "/config/", "/config/orders/123?x=1"] {
-        let r = request(server.port, "GET", LOAM, path, &[], "");
-        assert_eq!(r.status, 200, "{path}: {}", r.head);
-        assert!(r.header("content-type").unwrap().starts_with("text/html"));
-        assert_eq!(r.header("cache-control"), Some("no-store"));
-        let csp = r.header("content-security-policy").unwrap();
-        assert!(
-            csp.contains("script-src 'self';") && csp.contains("frame-ancestors 'none'"),
-            "{csp}"
-        );
-        assert!(!csp.contains("unsafe-inline"), "{csp}");
-        assert_eq!(r.header("x-robots-tag"), Some("noindex, nofollow"));
-        assert!(
-            r.body
-                .contains("<meta name=\"robots\" content=\"noindex, nofollow\">")
-        );
-        // Nothing of the site's pages: no islands, no tracking, no visitor cookies.
-        assert!(!r.body.contains("/_tessera/islands/") && !r.body.contains("analytics"));
-        assert!(r.header("set-cookie").is_none(), "{}", r.head);
-    }
-    // A host no site has: a plain 404.
-    let r = request(server.port, "GET", "nobody.localhost", "/config", &[], "");
-    assert_eq!(r.status, 404);
 }
 
 fn access_accounts_invites_tokens(backend: Backend) {

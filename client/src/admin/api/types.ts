@@ -1,0 +1,213 @@
+// The JSON the owner's app reads, as the issue 43 plan's contract fixes it (camelCase; money
+// as `Money`, times as epoch milliseconds `…Ms`, lists as `{<plural>: T[], next}`).
+// Written by hand while the routes are built on other branches; when they land, these
+// become aliases of the generated `client/src/api/schema.d.ts` types (one file to swap).
+
+export interface Money {
+  minor: number;
+  currency: string;
+  /** Formatted by the server in the site's locale. */
+  formatted: string;
+}
+
+/** A list page: the rows under their plural key, and the cursor of the next page. */
+export type Page<K extends string, T> = { [key in K]: T[] } & { next: string | null };
+
+// ---- A. accounts and the session ----
+
+export type AreaName =
+  | "content"
+  | "design"
+  | "store"
+  | "orders"
+  | "forms"
+  | "analytics"
+  | "comments"
+  | "languages"
+  | "access";
+export type Access = "write" | "read" | null;
+
+export interface Me {
+  /** Null when the caller is a bearer token. */
+  account: { id: string; email: string; role: number; roleName: string } | null;
+  csrf: string | null;
+  site: { identifier: string; title: string; currency: string };
+  areas: Record<AreaName, Access>;
+}
+
+export interface Account {
+  id: string;
+  email: string;
+  role: number;
+  roleName: string;
+  createdMs: number;
+  passwordSet: boolean;
+}
+
+export interface Invite {
+  id: string;
+  email: string;
+  role: number;
+  roleName: string;
+  expiresMs: number;
+}
+
+export interface ApiToken {
+  id: string;
+  name: string;
+  role: number;
+  roleName: string;
+  createdMs: number;
+  lastUsedMs: number | null;
+}
+
+// ---- B. orders ----
+
+export type PaymentState = "awaiting-payment" | "paid" | "partially-refunded" | "refunded" | "expired";
+export type FulfilmentState = "unfulfilled" | "partially-fulfilled" | "fulfilled" | "not-required";
+export type OrderAction = "mark-paid" | "fulfil" | "cancel" | "refund" | "resend-confirmation";
+
+export interface OrderSummary {
+  id: string;
+  number: number | string;
+  placedMs: number;
+  email: string;
+  /** The billing or shipping name, or "". */
+  name: string;
+  total: Money;
+  payment: PaymentState;
+  fulfilment: FulfilmentState;
+  cancelled: boolean;
+  itemCount: number;
+  testMode: boolean;
+}
+
+export interface Address {
+  firstName?: string;
+  lastName?: string;
+  address1?: string;
+  address2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  countryCode?: string;
+  phone?: string;
+  [key: string]: string | undefined;
+}
+
+export interface OrderLine {
+  position: number;
+  itemId: string;
+  sku: string;
+  productName: string;
+  productType: string;
+  attributes: Record<string, string>;
+  quantity: number;
+  fulfilledQuantity: number;
+  refundedQuantity: number;
+  unitPrice: Money;
+  lineTotal: Money;
+  additionalFields: { label: string; value: string }[];
+}
+
+export interface OrderDetail extends OrderSummary {
+  lines: OrderLine[];
+  subtotal: Money;
+  discount: Money;
+  shipping: Money;
+  tax: Money;
+  taxIncluded: boolean;
+  giftCardPaid: Money;
+  charged: Money;
+  refunded: Money;
+  coupons: string[];
+  shippingAddress: Address | null;
+  billingAddress: Address | null;
+  shippingOption: { name: string } | null;
+  paymentMethod: string;
+  notes: { label: string; text: string } | null;
+  giftCards: { code: string; balance: Money }[];
+  downloads: { productName: string; expiresMs: number }[];
+  fulfilments: {
+    id: string;
+    createdMs: number;
+    carrier: string;
+    trackingNumber: string;
+    lines: { position: number; quantity: number }[];
+  }[];
+  history: { atMs: number; kind: string; actor: string; text: string }[];
+  /** The moves the state machine allows now and the caller's role may make. */
+  actions: OrderAction[];
+}
+
+// ---- C. catalog, customers, analytics ----
+
+export interface PeriodNumbers {
+  visits: number;
+  pageViews: number;
+  orders: number;
+  revenue: Money;
+  /** orders / visits, 0..1. */
+  conversion: number;
+}
+
+export interface DailyRow {
+  dayMs: number;
+  visits: number;
+  pageViews: number;
+  orders: number;
+  revenueMinor: number;
+}
+
+export interface Dashboard {
+  periods: { today: PeriodNumbers; days7: PeriodNumbers; days30: PeriodNumbers };
+  /** 30 days, oldest first. */
+  daily: DailyRow[];
+  todo: { toFulfil: number; unpaid: number; lowStock: number; restockWaiting: number };
+}
+
+export interface Analytics {
+  daily: DailyRow[];
+  topPages: { path: string; views: number }[];
+  referrers: { host: string; visits: number }[];
+  funnel: { pageViews: number; addToCart: number; checkout: number; purchase: number };
+}
+
+export interface ProductRow {
+  id: string;
+  title: string;
+  type: string;
+  image: string | null;
+  /** The lowest price. */
+  price: Money;
+  onSale: boolean;
+  /** Null: unlimited. */
+  stock: number | null;
+  visible: boolean;
+}
+
+export interface VariantRow {
+  itemId: string;
+  sku: string;
+  productTitle: string;
+  attributes: Record<string, string>;
+  /** Null: unlimited. */
+  stock: number | null;
+  restockWaiting: number;
+}
+
+export interface InventoryUpdate {
+  itemId: string;
+  sku: string;
+  stock: number | null;
+}
+
+export interface CustomerRow {
+  email: string;
+  name: string;
+  orders: number;
+  spent: Money;
+  lastOrderMs: number | null;
+  member: boolean;
+  subscriber: boolean;
+}

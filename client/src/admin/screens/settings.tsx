@@ -1,0 +1,45 @@
+// Settings: Store (not built yet) and Access (owners, invites, API tokens), each shown to
+// the roles that may use it. Nested under /settings.
+import { Link, Route, Switch } from "wouter";
+import { lazy } from "preact/compat";
+import { allows, useSession } from "../session";
+import { Heading } from "../ui/page";
+import Later from "./later";
+
+const Access = lazy(() => import("./access"));
+
+export default function Settings() {
+  const { me } = useSession();
+  const store = allows(me, ["store"]);
+  const access = allows(me, ["access"]);
+  return (
+    <Switch>
+      <Route path="/access">{access ? <Access /> : <NoAccess />}</Route>
+      <Route path="/store">{store ? <Later title="Store settings" /> : <NoAccess />}</Route>
+      <Route>
+        <Heading title="Settings">Settings</Heading>
+        <ul class="todo">
+          {store && (
+            <li>
+              <Link href="/store">Store settings</Link>: currency, checkout, payment, shipping, tax, coupons, emails
+            </li>
+          )}
+          {access && (
+            <li>
+              <Link href="/access">Access</Link>: owners and their roles, invites, API tokens
+            </li>
+          )}
+        </ul>
+      </Route>
+    </Switch>
+  );
+}
+
+function NoAccess() {
+  return (
+    <>
+      <Heading title="No access">No access</Heading>
+      <p>Your role does not open this page.</p>
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+// A labelled control with its error, tied together for assistive technology.
+import { useId } from "preact/hooks";
+
+type InputProps = {
+  type?: string;
+  autoComplete?: string;
+  required?: boolean;
+  min?: string | number;
+  step?: string | number;
+  inputMode?: "numeric" | "decimal" | "text" | "email" | "search";
+  placeholder?: string;
+  disabled?: boolean;
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+  error?: string;
+  hint?: string;
+};
+
+export function Field({ label, value, onValue, error, hint, ...rest }: InputProps) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return (
+    <div class={error ? "field invalid" : "field"}>
+      <label for={id}>{label}</label>
+      {hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      <input
+        {...(rest as Record<string, unknown>)}
+        id={id}
+        value={value}
+        onInput={(e) => onValue((e.currentTarget as HTMLInputElement).value)}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {error && (
+        <span class="field-error" id={`${id}-error`}>
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+type SelectProps = {
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+  options: [string, string][];
+};
+
+export function Select({ label, value, onValue, options }: SelectProps) {
+  const id = useId();
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select id={id} value={value} onChange={(e) => onValue((e.currentTarget as HTMLSelectElement).value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
