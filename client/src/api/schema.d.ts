@@ -2482,7 +2482,7 @@ export interface components {
          * @description Whether an order is paid.
          * @enum {string}
          */
-        OrderStatus: "paid" | "awaiting-payment" | "expired";
+        OrderStatus: "paid" | "awaiting-payment" | "expired" | "partially-refunded" | "refunded";
         /** @description A subscription an order started. */
         OrderSubscription: {
             id: string;

@@ -13,6 +13,7 @@ mod invalidation;
 mod isolation;
 mod keys;
 mod migrations;
+mod orders;
 mod rate_limits;
 mod resolution;
 mod tenant_scoping;
