@@ -8,7 +8,9 @@ use crate::common::{Env, buy};
 use crate::content::{collection, product};
 use tenants::commerce::CommerceSettings;
 use tenants::commerce::order_state::{Fulfilment, Illegal, Payment, RefundRequest};
-use tenants::{AddToCart, Checkout, CheckoutTerms, PaymentMethod, StoreError, TenantId};
+use tenants::{
+    AddToCart, Checkout, CheckoutTerms, OrderQuery, PaymentMethod, StoreError, TenantId,
+};
 
 /// A shop with a mug (1250, `stock` units) and an unlimited download (500); the tenant and
 /// the two item ids.
@@ -466,7 +468,181 @@ async fn concurrent_moves_take_turns(env: Env) {
     assert_eq!(record.fulfilments.len(), 3);
 }
 
+fn query(limit: i64) -> OrderQuery {
+    OrderQuery {
+        limit,
+        ..Default::default()
+    }
+}
+
+async fn numbers(env: &Env, t: TenantId, q: OrderQuery) -> Vec<i64> {
+    let page = env.store.order_page(t, &q).await.unwrap();
+    page.orders.iter().map(|o| o.number).collect()
+}
+
+async fn the_list_filters_searches_and_pages(env: Env) {
+    let (t, mug, ebook) = shop(&env, "shop", 50).await;
+    let a = card_order(&env, t, &[(&mug, "MUG-M", 2), (&ebook, "EBOOK", 1)]).await;
+    let b = pay_later_order(&env, t, &mug, 1).await;
+    let c = card_order(&env, t, &[(&ebook, "EBOOK", 1)]).await;
+    let d = pay_later_order(&env, t, &mug, 1).await;
+    env.store.cancel_order(t, &d.id, "").await.unwrap();
+    let e = card_order(&env, t, &[(&mug, "MUG-M", 1)]).await;
+    env.store
+        .fulfil_order(t, &e.id, &[(0, 1)], "", "", "")
+        .await
+        .unwrap();
+    let all: Vec<i64> = [&e, &d, &c, &b, &a]
+        .iter()
+        .map(|o| o.order_number)
+        .collect();
+
+    // Pages of two, newest first, every order once.
+    let mut seen = Vec::new();
+    let mut q = query(2);
+    loop {
+        let page = env.store.order_page(t, &q).await.unwrap();
+        assert!(page.orders.len() <= 2);
+        seen.extend(page.orders.iter().map(|o| o.number));
+        match page.next {
+            Some(next) => q.after = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, all);
+
+    let row = &env.store.order_page(t, &query(50)).await.unwrap().orders[4];
+    assert_eq!(row.id, a.id);
+    assert_eq!((row.item_count, row.total_minor), (3, 3000));
+    assert_eq!(
+        (row.email.as_str(), row.name.as_str()),
+        ("buyer@b.test", "Test Buyer")
+    );
+    assert_eq!(
+        (row.payment, row.fulfilment, row.cancelled),
+        (Payment::Paid, Fulfilment::Unfulfilled, false)
+    );
+
+    let search = |s: &str| OrderQuery {
+        q: Some(s.into()),
+        ..query(50)
+    };
+    assert_eq!(
+        numbers(&env, t, search(&format!("#{}", c.order_number))).await,
+        [c.order_number]
+    );
+    assert_eq!(
+        numbers(&env, t, search("  LOVELACE ")).await,
+        [d.order_number, b.order_number]
+    );
+    assert_eq!(
+        numbers(&env, t, search("LATER@B")).await,
+        [d.order_number, b.order_number]
+    );
+    assert!(numbers(&env, t, search("%")).await.is_empty());
+    assert!(numbers(&env, t, search("b_test")).await.is_empty());
+
+    let awaiting = OrderQuery {
+        payment: Some(Payment::AwaitingPayment),
+        cancelled: Some(false),
+        ..query(50)
+    };
+    assert_eq!(numbers(&env, t, awaiting).await, [b.order_number]);
+    let cancelled = OrderQuery {
+        cancelled: Some(true),
+        ..query(50)
+    };
+    assert_eq!(numbers(&env, t, cancelled).await, [d.order_number]);
+    let not_required = OrderQuery {
+        fulfilment: Some(Fulfilment::NotRequired),
+        ..query(50)
+    };
+    assert_eq!(numbers(&env, t, not_required).await, [c.order_number]);
+    let fulfilled = OrderQuery {
+        fulfilment: Some(Fulfilment::Fulfilled),
+        ..query(50)
+    };
+    assert_eq!(numbers(&env, t, fulfilled).await, [e.order_number]);
+    let window = OrderQuery {
+        from_ms: Some(b.created_ms),
+        to_ms: Some(d.created_ms),
+        ..query(50)
+    };
+    let inside = numbers(&env, t, window).await;
+    assert!(
+        inside.contains(&b.order_number)
+            && !inside.contains(&a.order_number)
+            && !inside.contains(&d.order_number)
+    );
+
+    // Another site sees none of them.
+    let other = env.tenant("other").await;
+    assert!(
+        env.store
+            .order_page(other, &query(50))
+            .await
+            .unwrap()
+            .orders
+            .is_empty()
+    );
+
+    for bad in [
+        query(0),
+        query(tenants::MAX_ORDER_PAGE + 1),
+        search(&"x".repeat(tenants::MAX_ORDER_SEARCH_CHARS + 1)),
+        OrderQuery {
+            after: Some("yesterday".into()),
+            ..query(5)
+        },
+    ] {
+        assert!(
+            matches!(
+                env.store.order_page(t, &bad).await,
+                Err(StoreError::Invalid(_))
+            ),
+            "{bad:?}"
+        );
+    }
+}
+
+/// At 100,000 orders the first page and a later one read the list's index (no sort of the
+/// whole table), on both backends, and come back in order.
+async fn the_list_uses_its_index_at_100k_orders(env: Env) {
+    let t = env.tenant("big").await;
+    let noise = env.tenant("noise").await;
+    let now = tenants::now_ms();
+    env.store.seed_orders(noise, 1_000, now).await.unwrap();
+    env.store.seed_orders(t, 100_000, now).await.unwrap();
+    let first = env.store.order_page(t, &query(50)).await.unwrap();
+    assert_eq!(first.orders.len(), 50);
+    assert_eq!(first.orders[0].number, 1);
+    let second = OrderQuery {
+        after: first.next.clone(),
+        ..query(50)
+    };
+    assert_eq!(
+        numbers(&env, t, second.clone()).await,
+        (51..=100).collect::<Vec<_>>()
+    );
+    let awaiting = OrderQuery {
+        payment: Some(Payment::AwaitingPayment),
+        ..query(50)
+    };
+    let page = env.store.order_page(t, &awaiting).await.unwrap();
+    assert_eq!(page.orders[0].number, 10);
+    for q in [query(50), second, awaiting] {
+        let plan = env.store.explain_order_page(t, &q).await.unwrap();
+        assert!(plan.contains("customer_order_by_placed"), "{q:?}\n{plan}");
+        assert!(
+            !plan.contains("TEMP B-TREE") && !plan.contains("Sort "),
+            "{q:?}\n{plan}"
+        );
+    }
+}
+
 crate::on_both_backends!(
+    the_list_filters_searches_and_pages,
+    the_list_uses_its_index_at_100k_orders,
     fulfilment_by_line,
     cancelling_gives_stock_back,
     refunds_are_bounded_by_the_charge,

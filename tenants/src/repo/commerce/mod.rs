@@ -26,6 +26,7 @@ mod files;
 mod gift_cards;
 mod member_carts;
 mod order_admin;
+mod order_list;
 mod orders;
 pub(crate) mod stock;
 mod subscriptions;
@@ -46,6 +47,7 @@ pub use order_admin::{
     LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderRecord,
     OrderRefund,
 };
+pub use order_list::{MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS, OrderPage, OrderQuery, OrderSummary};
 pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};
 pub use subscriptions::Subscription;
 
