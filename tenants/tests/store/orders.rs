@@ -10,6 +10,7 @@ use tenants::commerce::CommerceSettings;
 use tenants::commerce::order_state::{Fulfilment, Illegal, Payment, RefundRequest};
 use tenants::{
     AddToCart, Checkout, CheckoutTerms, OrderQuery, PaymentMethod, StoreError, TenantId,
+    no_order_mail,
 };
 
 /// A shop with a mug (1250, `stock` units) and an unlimited download (500); the tenant and
@@ -143,7 +144,15 @@ async fn fulfilment_by_line(env: Env) {
 
     let (o, shipment) = env
         .store
-        .fulfil_order(t, &order.id, &[(0, 2)], " UPS ", "1Z999", "owner@shop.test")
+        .fulfil_order(
+            t,
+            &order.id,
+            &[(0, 2)],
+            " UPS ",
+            "1Z999",
+            "owner@shop.test",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     assert_eq!(o.fulfilment, Fulfilment::PartiallyFulfilled);
@@ -154,7 +163,7 @@ async fn fulfilment_by_line(env: Env) {
     assert_eq!(
         illegal(
             env.store
-                .fulfil_order(t, &order.id, &[(0, 2)], "", "", "")
+                .fulfil_order(t, &order.id, &[(0, 2)], "", "", "", &no_order_mail)
                 .await
         ),
         Illegal::TooManyToShip {
@@ -165,7 +174,7 @@ async fn fulfilment_by_line(env: Env) {
     assert_eq!(
         illegal(
             env.store
-                .fulfil_order(t, &order.id, &[(1, 1)], "", "", "")
+                .fulfil_order(t, &order.id, &[(1, 1)], "", "", "", &no_order_mail)
                 .await
         ),
         Illegal::LineDoesNotShip(1)
@@ -173,7 +182,7 @@ async fn fulfilment_by_line(env: Env) {
     assert_eq!(
         illegal(
             env.store
-                .fulfil_order(t, &order.id, &[(9, 1)], "", "", "")
+                .fulfil_order(t, &order.id, &[(9, 1)], "", "", "", &no_order_mail)
                 .await
         ),
         Illegal::NoSuchLine(9)
@@ -181,13 +190,21 @@ async fn fulfilment_by_line(env: Env) {
     let too_long = "x".repeat(tenants::MAX_TRACKING_CHARS + 1);
     assert!(matches!(
         env.store
-            .fulfil_order(t, &order.id, &[(0, 1)], "", &too_long, "")
+            .fulfil_order(t, &order.id, &[(0, 1)], "", &too_long, "", &no_order_mail)
             .await,
         Err(StoreError::Invalid(_))
     ));
     let (o, _) = env
         .store
-        .fulfil_order(t, &order.id, &[(0, 1)], "", "", "owner@shop.test")
+        .fulfil_order(
+            t,
+            &order.id,
+            &[(0, 1)],
+            "",
+            "",
+            "owner@shop.test",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     assert_eq!(o.fulfilment, Fulfilment::Fulfilled);
@@ -195,13 +212,17 @@ async fn fulfilment_by_line(env: Env) {
     assert_eq!(
         illegal(
             env.store
-                .fulfil_order(t, &order.id, &[(0, 1)], "", "", "")
+                .fulfil_order(t, &order.id, &[(0, 1)], "", "", "", &no_order_mail)
                 .await
         ),
         Illegal::AlreadyFulfilled
     );
     assert_eq!(
-        illegal(env.store.cancel_order(t, &order.id, "").await),
+        illegal(
+            env.store
+                .cancel_order(t, &order.id, "", &no_order_mail)
+                .await
+        ),
         Illegal::AlreadyFulfilled
     );
 
@@ -224,15 +245,15 @@ async fn fulfilment_by_line(env: Env) {
     );
     for r in [
         env.store
-            .fulfil_order(other, &order.id, &[(0, 1)], "", "", "")
+            .fulfil_order(other, &order.id, &[(0, 1)], "", "", "", &no_order_mail)
             .await
             .map(|_| ()),
         env.store
-            .cancel_order(other, &order.id, "")
+            .cancel_order(other, &order.id, "", &no_order_mail)
             .await
             .map(|_| ()),
         env.store
-            .mark_paid(other, &order.id, "UTC", "")
+            .mark_paid(other, &order.id, "UTC", "", &no_order_mail)
             .await
             .map(|_| ()),
         env.store
@@ -250,16 +271,28 @@ async fn cancelling_gives_stock_back(env: Env) {
     let order = pay_later_order(&env, t, &mug, 3).await;
     assert_eq!(order.customer_name, "Ada Lovelace");
     assert_eq!(stock(&env, t, &mug).await, 2);
-    let o = env.store.cancel_order(t, &order.id, "owner").await.unwrap();
+    let o = env
+        .store
+        .cancel_order(t, &order.id, "owner", &no_order_mail)
+        .await
+        .unwrap();
     assert!(o.cancelled_ms.is_some());
     assert_eq!(o.status, Payment::AwaitingPayment);
     assert_eq!(stock(&env, t, &mug).await, 5);
     assert_eq!(
-        illegal(env.store.cancel_order(t, &order.id, "").await),
+        illegal(
+            env.store
+                .cancel_order(t, &order.id, "", &no_order_mail)
+                .await
+        ),
         Illegal::Cancelled
     );
     assert_eq!(
-        illegal(env.store.mark_paid(t, &order.id, "UTC", "").await),
+        illegal(
+            env.store
+                .mark_paid(t, &order.id, "UTC", "", &no_order_mail)
+                .await
+        ),
         Illegal::Cancelled
     );
     assert_eq!(
@@ -277,11 +310,15 @@ async fn cancelling_gives_stock_back(env: Env) {
     let order = card_order(&env, t, &[(&mug, "MUG-M", 2)]).await;
     assert_eq!(stock(&env, t, &mug).await, 3);
     env.store
-        .fulfil_order(t, &order.id, &[(0, 1)], "", "", "")
+        .fulfil_order(t, &order.id, &[(0, 1)], "", "", "", &no_order_mail)
         .await
         .unwrap();
     assert_eq!(
-        illegal(env.store.cancel_order(t, &order.id, "").await),
+        illegal(
+            env.store
+                .cancel_order(t, &order.id, "", &no_order_mail)
+                .await
+        ),
         Illegal::RefundFirst
     );
     let (_, refund) = env
@@ -290,10 +327,21 @@ async fn cancelling_gives_stock_back(env: Env) {
         .await
         .unwrap();
     env.store
-        .finish_refund(t, &order.id, &refund.id, Ok("re_1".into()), "")
+        .finish_refund(
+            t,
+            &order.id,
+            &refund.id,
+            Ok("re_1".into()),
+            "",
+            &no_order_mail,
+        )
         .await
         .unwrap();
-    let o = env.store.cancel_order(t, &order.id, "").await.unwrap();
+    let o = env
+        .store
+        .cancel_order(t, &order.id, "", &no_order_mail)
+        .await
+        .unwrap();
     assert_eq!(
         (o.status, o.cancelled_ms.is_some()),
         (Payment::Refunded, true)
@@ -328,13 +376,27 @@ async fn refunds_are_bounded_by_the_charge(env: Env) {
     assert_eq!(pending.state, "pending");
     let o = env
         .store
-        .finish_refund(t, &order.id, &pending.id, Err("declined".into()), "owner")
+        .finish_refund(
+            t,
+            &order.id,
+            &pending.id,
+            Err("declined".into()),
+            "owner",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     assert_eq!((o.status, o.refunded_minor), (Payment::Paid, 0));
     assert!(matches!(
         env.store
-            .finish_refund(t, &order.id, &pending.id, Ok("x".into()), "")
+            .finish_refund(
+                t,
+                &order.id,
+                &pending.id,
+                Ok("x".into()),
+                "",
+                &no_order_mail
+            )
             .await,
         Err(StoreError::NotFound(_))
     ));
@@ -344,7 +406,14 @@ async fn refunds_are_bounded_by_the_charge(env: Env) {
     assert_eq!(r.amount_minor, 1250);
     assert_eq!(o.lines[0].refunded_quantity, 1);
     env.store
-        .finish_refund(t, &order.id, &r.id, Ok("re_2".into()), "owner")
+        .finish_refund(
+            t,
+            &order.id,
+            &r.id,
+            Ok("re_2".into()),
+            "owner",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     assert_eq!(
@@ -358,7 +427,14 @@ async fn refunds_are_bounded_by_the_charge(env: Env) {
     assert_eq!(o.status, Payment::Refunded);
     let o = env
         .store
-        .finish_refund(t, &order.id, &r.id, Ok("re_3".into()), "owner")
+        .finish_refund(
+            t,
+            &order.id,
+            &r.id,
+            Ok("re_3".into()),
+            "owner",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     assert_eq!((o.status, o.refunded_minor), (Payment::Refunded, 2500));
@@ -395,20 +471,24 @@ async fn marking_paid_delivers_once(env: Env) {
     assert_eq!(
         illegal(
             env.store
-                .fulfil_order(t, &order.id, &[(0, 1)], "", "", "")
+                .fulfil_order(t, &order.id, &[(0, 1)], "", "", "", &no_order_mail)
                 .await
         ),
         Illegal::NotPaid
     );
     let o = env
         .store
-        .mark_paid(t, &order.id, "UTC", "owner@shop.test")
+        .mark_paid(t, &order.id, "UTC", "owner@shop.test", &no_order_mail)
         .await
         .unwrap();
     assert_eq!(o.status, Payment::Paid);
     assert!(o.paid_ms.is_some());
     assert_eq!(
-        illegal(env.store.mark_paid(t, &order.id, "UTC", "").await),
+        illegal(
+            env.store
+                .mark_paid(t, &order.id, "UTC", "", &no_order_mail)
+                .await
+        ),
         Illegal::AlreadyPaid
     );
     let record = env.store.order_record(t, &order.id).await.unwrap().unwrap();
@@ -443,7 +523,7 @@ async fn concurrent_moves_take_turns(env: Env) {
                     .map(|_| "refund")
             } else {
                 store
-                    .fulfil_order(t, &id, &[(0, 1)], "", "", "")
+                    .fulfil_order(t, &id, &[(0, 1)], "", "", "", &no_order_mail)
                     .await
                     .map(|_| "ship")
             }
@@ -486,10 +566,13 @@ async fn the_list_filters_searches_and_pages(env: Env) {
     let b = pay_later_order(&env, t, &mug, 1).await;
     let c = card_order(&env, t, &[(&ebook, "EBOOK", 1)]).await;
     let d = pay_later_order(&env, t, &mug, 1).await;
-    env.store.cancel_order(t, &d.id, "").await.unwrap();
+    env.store
+        .cancel_order(t, &d.id, "", &no_order_mail)
+        .await
+        .unwrap();
     let e = card_order(&env, t, &[(&mug, "MUG-M", 1)]).await;
     env.store
-        .fulfil_order(t, &e.id, &[(0, 1)], "", "", "")
+        .fulfil_order(t, &e.id, &[(0, 1)], "", "", "", &no_order_mail)
         .await
         .unwrap();
     let all: Vec<i64> = [&e, &d, &c, &b, &a]

@@ -44,8 +44,8 @@ pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
 pub use order_admin::{
-    LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderRecord,
-    OrderRefund,
+    LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderMail,
+    OrderRecord, OrderRefund, no_order_mail,
 };
 pub use order_list::{MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS, OrderPage, OrderQuery, OrderSummary};
 pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};

@@ -27,6 +27,22 @@ use crate::params;
 use crate::sql::Tx;
 use crate::store::Store;
 
+/// What writes a move's emails to the buyer, from the order as the move left it; they are
+/// put in the outbox in the move's transaction.
+pub type OrderMail<'a> = &'a (dyn Fn(&Order) -> Vec<crate::Email> + Send + Sync);
+
+/// No email (for moves nobody is told about, and tests).
+pub fn no_order_mail(_: &Order) -> Vec<crate::Email> {
+    Vec::new()
+}
+
+async fn send(tx: &mut Tx, tenant: TenantId, mail: OrderMail<'_>, order: &Order) -> Result<()> {
+    for email in mail(order) {
+        crate::repo::outbox::enqueue_in(tx, tenant, &email).await?;
+    }
+    Ok(())
+}
+
 /// The longest carrier name or tracking number kept.
 pub const MAX_TRACKING_CHARS: usize = 200;
 /// The longest refund reason kept.
@@ -275,6 +291,7 @@ impl Store {
         order_id: &str,
         time_zone: &str,
         actor: &str,
+        mail: OrderMail<'_>,
     ) -> Result<Order> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -291,6 +308,7 @@ impl Store {
         fulfil(&mut tx, tenant, &order, time_zone, now).await?;
         record_event(&mut tx, tenant, order_id, now, "paid", actor, json!({})).await?;
         let order = reload(&mut tx, tenant, order_id).await?;
+        send(&mut tx, tenant, mail, &order).await?;
         tx.commit().await?;
         Ok(order)
     }
@@ -305,6 +323,7 @@ impl Store {
         carrier: &str,
         tracking_number: &str,
         actor: &str,
+        mail: OrderMail<'_>,
     ) -> Result<(Order, OrderFulfilment)> {
         let carrier = bounded("carrier", carrier, MAX_TRACKING_CHARS)?;
         let tracking_number = bounded("trackingNumber", tracking_number, MAX_TRACKING_CHARS)?;
@@ -361,6 +380,7 @@ impl Store {
         )
         .await?;
         let order = settle_fulfilment(&mut tx, tenant, order_id).await?;
+        send(&mut tx, tenant, mail, &order).await?;
         tx.commit().await?;
         Ok((order, shipment))
     }
@@ -373,6 +393,7 @@ impl Store {
         tenant: TenantId,
         order_id: &str,
         actor: &str,
+        mail: OrderMail<'_>,
     ) -> Result<Order> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -413,6 +434,7 @@ impl Store {
         )
         .await?;
         let order = reload(&mut tx, tenant, order_id).await?;
+        send(&mut tx, tenant, mail, &order).await?;
         tx.commit().await?;
         Ok(order)
     }
@@ -498,6 +520,7 @@ impl Store {
         refund_id: &str,
         outcome: std::result::Result<String, String>,
         actor: &str,
+        mail: OrderMail<'_>,
     ) -> Result<Order> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -516,6 +539,7 @@ impl Store {
         let amount = r.i64(0)?;
         let lines: Vec<LineUnits> = r.json(1)?;
         let reason = r.text(2)?;
+        let done = outcome.is_ok();
         match outcome {
             Ok(reference) => {
                 tx.execute(
@@ -572,6 +596,9 @@ impl Store {
             }
         }
         let order = settle_fulfilment(&mut tx, tenant, order_id).await?;
+        if done {
+            send(&mut tx, tenant, mail, &order).await?;
+        }
         tx.commit().await?;
         Ok(order)
     }
@@ -586,6 +613,7 @@ impl Store {
         kind: &str,
         actor: &str,
         data: Value,
+        mail: OrderMail<'_>,
     ) -> Result<Order> {
         let mut tx = self.write().await?;
         let order = lock(&mut tx, tenant, order_id).await?;
@@ -595,6 +623,7 @@ impl Store {
             return refuse(tx, why).await;
         }
         record_event(&mut tx, tenant, order_id, now_ms(), kind, actor, data).await?;
+        send(&mut tx, tenant, mail, &order).await?;
         tx.commit().await?;
         Ok(order)
     }

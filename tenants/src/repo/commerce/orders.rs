@@ -494,7 +494,16 @@ impl Store {
         order_id: &str,
         time_zone: &str,
     ) -> Result<Order> {
-        match self.mark_paid(tenant, order_id, time_zone, "").await {
+        match self
+            .mark_paid(
+                tenant,
+                order_id,
+                time_zone,
+                "",
+                &super::order_admin::no_order_mail,
+            )
+            .await
+        {
             Err(StoreError::Illegal(_)) => self
                 .order(tenant, order_id)
                 .await?
