@@ -315,6 +315,7 @@ impl Store {
 
     /// "Mark as fulfilled": ships `lines` (`(position, quantity)`, physical lines only, no
     /// more than each has left) with an optional carrier and tracking number.
+    #[allow(clippy::too_many_arguments)]
     pub async fn fulfil_order(
         &self,
         tenant: TenantId,
@@ -605,6 +606,7 @@ impl Store {
 
     /// Adds an event to an order's history that changes nothing else ("confirmation
     /// resent"), after checking the state machine allows `action` (when given).
+    #[allow(clippy::too_many_arguments)]
     pub async fn record_order_event(
         &self,
         tenant: TenantId,
