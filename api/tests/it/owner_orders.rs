@@ -259,6 +259,7 @@ fn each_move_with_its_email(backend: Backend) {
         &[
             ("loam-lantern-gift-card", "GC-50", 1),
             ("house-potting-mix", "HPM-5", 2),
+            ("houseplant-care-guide", "DG-CARE", 1),
         ],
         json!({"payment": {"method": "manual"}, "email": "grace@example.com",
                "billingAddress": address("Grace"),
@@ -269,7 +270,8 @@ fn each_move_with_its_email(backend: Backend) {
     let detail = admin("GET", &path(""), Value::Null).json();
     assert_eq!(detail["payment"], "awaiting-payment");
     assert!(!detail["paymentMethod"].as_str().unwrap().is_empty());
-    assert_eq!(detail["lines"].as_array().unwrap().len(), 2);
+    assert_eq!(detail["lines"].as_array().unwrap().len(), 3, "{detail}");
+    assert_eq!(detail["downloads"], json!([]));
     let pot_line = detail["lines"]
         .as_array()
         .unwrap()
@@ -312,6 +314,20 @@ fn each_move_with_its_email(backend: Backend) {
     assert_eq!(to_buyer.len(), 1);
     let code_tail = paid["giftCards"][0]["code"].as_str().unwrap();
     assert!(to_buyer[0].text.contains(code_tail), "{}", to_buyer[0].text);
+    assert!(
+        to_buyer[0].text.contains("Your downloads:"),
+        "{}",
+        to_buyer[0].text
+    );
+    assert!(
+        to_buyer[0].text.contains(&format!("{id}")),
+        "{}",
+        to_buyer[0].text
+    );
+    assert_eq!(paid["downloads"].as_array().unwrap().len(), 1);
+    assert!(
+        paid["downloads"][0]["expiresMs"].as_i64().unwrap() > paid["placedMs"].as_i64().unwrap()
+    );
     let to_recipient = mails(&server, "gift-card", "bo@example.com");
     assert_eq!(to_recipient.len(), 1);
     assert!(
