@@ -320,7 +320,7 @@ fn each_move_with_its_email(backend: Backend) {
         to_buyer[0].text
     );
     assert!(
-        to_buyer[0].text.contains(&format!("{id}")),
+        to_buyer[0].text.contains(id.as_str()),
         "{}",
         to_buyer[0].text
     );
