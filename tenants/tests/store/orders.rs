@@ -476,21 +476,39 @@ async fn marking_paid_delivers_once(env: Env) {
         ),
         Illegal::NotPaid
     );
+    // The move's email is written from the order as the move left it, and goes in the
+    // outbox with the move; a refused move sends none.
+    let mail = |o: &tenants::Order| {
+        vec![tenants::Email {
+            kind: "order-paid".into(),
+            from: "shop@shop.test".into(),
+            to: o.customer_email.clone(),
+            reply_to: None,
+            subject: format!("Paid: #{} is {}", o.order_number, o.status.as_str()),
+            text: String::new(),
+            html: None,
+        }]
+    };
     let o = env
         .store
-        .mark_paid(t, &order.id, "UTC", "owner@shop.test", &no_order_mail)
+        .mark_paid(t, &order.id, "UTC", "owner@shop.test", &mail)
         .await
         .unwrap();
     assert_eq!(o.status, Payment::Paid);
     assert!(o.paid_ms.is_some());
     assert_eq!(
-        illegal(
-            env.store
-                .mark_paid(t, &order.id, "UTC", "", &no_order_mail)
-                .await
-        ),
+        illegal(env.store.mark_paid(t, &order.id, "UTC", "", &mail).await),
         Illegal::AlreadyPaid
     );
+    let sent: Vec<_> = env
+        .store
+        .outbox(t)
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|m| m.email.subject)
+        .collect();
+    assert_eq!(sent, [format!("Paid: #{} is paid", order.order_number)]);
     let record = env.store.order_record(t, &order.id).await.unwrap().unwrap();
     assert_eq!(record.history[1].kind, "paid");
     assert_eq!(record.history[1].actor, "owner@shop.test");
