@@ -372,9 +372,13 @@ async fn csv(
                 }
             }
         }
+        if chunk.is_empty() && w.page.is_none() {
+            return None;
+        }
         Some((Ok(chunk), w))
     });
-    let mut r = Body::from_stream(stream).into_response();
+    // Fused: a layer that polls the body again after its end gets the end again.
+    let mut r = Body::from_stream(futures_util::StreamExt::fuse(stream)).into_response();
     let h = r.headers_mut();
     h.insert(
         header::CONTENT_TYPE,
