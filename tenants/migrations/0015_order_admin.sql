@@ -71,3 +71,8 @@ CREATE TABLE order_event (
     PRIMARY KEY (tenant_id, order_id, seq),
     FOREIGN KEY (tenant_id, order_id) REFERENCES customer_order (tenant_id, id) ON DELETE CASCADE
 );
+
+-- The history of orders placed before: when each was placed, and when a pay-later one was
+-- marked paid.
+INSERT INTO order_event (tenant_id, order_id, seq, at_ms, kind, actor, data) SELECT tenant_id, id, 1, created_ms, 'placed', '', '{}' FROM customer_order;
+INSERT INTO order_event (tenant_id, order_id, seq, at_ms, kind, actor, data) SELECT tenant_id, id, 2, paid_ms, 'paid', '', '{}' FROM customer_order WHERE paid_ms IS NOT NULL AND paid_ms > created_ms;
