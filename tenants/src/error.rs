@@ -26,6 +26,10 @@ pub enum StoreError {
     /// subtotal below the minimum, ...).
     #[error("refused: {0}")]
     Refused(crate::commerce::Refusal),
+    /// The owner asked for a move an order's state does not allow (or for more units or
+    /// money than it has left); nothing was changed.
+    #[error("{0}")]
+    Illegal(crate::commerce::order_state::Illegal),
     /// Input the store refuses (bad host name, negative quantity, malformed JSON, ...).
     #[error("invalid input: {0}")]
     Invalid(String),

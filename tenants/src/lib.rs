@@ -135,9 +135,11 @@ pub mod store_setup {
 }
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
-    CheckoutTerms, DigitalFile, GiftCard, GiftCardRecipient, MAX_QUANTITY, Order, OrderDetails,
-    OrderLine, OrderNotes, OrderStatus, PaymentMethod, StockLevel, Subscription,
-    normalize_gift_card_code,
+    CheckoutTerms, DigitalFile, GiftCard, GiftCardRecipient, LineUnits, MAX_ORDER_PAGE,
+    MAX_ORDER_SEARCH_CHARS, MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order,
+    OrderDetails, OrderEvent, OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage,
+    OrderQuery, OrderRecord, OrderRefund, OrderStatus, OrderSummary, PaymentMethod, StockLevel,
+    Subscription, no_order_mail, normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};

@@ -96,10 +96,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "owner_accounts",
         sql: include_str!("../migrations/0015_owner_accounts.sql"),
     },
+    Migration {
+        version: 16,
+        name: "order_admin",
+        sql: include_str!("../migrations/0016_order_admin.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 15;
+pub const LATEST_VERSION: i64 = 16;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

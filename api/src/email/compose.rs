@@ -26,8 +26,42 @@ pub const GIFT_CARD: &str = "gift-card";
 pub const OWNER_RESET: &str = "owner-reset";
 /// An invitation to the owner app.
 pub const OWNER_INVITE: &str = "owner-invite";
+/// The owner marked a pay-later order paid: what payment opens (gift card codes, downloads).
+pub const ORDER_PAID: &str = "order-paid";
+/// The owner shipped units of an order (carrier and tracking number when given).
+pub const ORDER_SHIPPED: &str = "order-shipped";
+/// The owner cancelled an order.
+pub const ORDER_CANCELLED: &str = "order-cancelled";
+/// The owner refunded part or all of an order.
+pub const ORDER_REFUNDED: &str = "order-refunded";
 
-const DEFAULTS: [(&str, &str); 18] = [
+const DEFAULTS: [(&str, &str); 26] = [
+    ("order-paid.txt", include_str!("defaults/order-paid.txt")),
+    ("order-paid.html", include_str!("defaults/order-paid.html")),
+    (
+        "order-shipped.txt",
+        include_str!("defaults/order-shipped.txt"),
+    ),
+    (
+        "order-shipped.html",
+        include_str!("defaults/order-shipped.html"),
+    ),
+    (
+        "order-cancelled.txt",
+        include_str!("defaults/order-cancelled.txt"),
+    ),
+    (
+        "order-cancelled.html",
+        include_str!("defaults/order-cancelled.html"),
+    ),
+    (
+        "order-refunded.txt",
+        include_str!("defaults/order-refunded.txt"),
+    ),
+    (
+        "order-refunded.html",
+        include_str!("defaults/order-refunded.html"),
+    ),
     ("gift-card.txt", include_str!("defaults/gift-card.txt")),
     ("gift-card.html", include_str!("defaults/gift-card.html")),
     (

@@ -602,7 +602,9 @@ fn checkout_asks_for_the_fields_the_store_names(backend: Backend) {
         "{html}"
     );
     let listed = owner("GET", "/api/owner/orders", Value::Null).json();
-    assert_eq!(listed["orders"][0]["notes"]["text"], notes, "{listed}");
+    let id = listed["orders"][0]["id"].as_str().unwrap().to_owned();
+    let detail = owner("GET", &format!("/api/owner/orders/{id}"), Value::Null).json();
+    assert_eq!(detail["notes"]["text"], notes, "{detail}");
 
     // A gift card for someone else: a bad address is named; then they get their own email.
     let mut g = Visitor::arrive(&server, LOAM, "203.0.113.78");

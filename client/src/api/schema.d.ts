@@ -1430,23 +1430,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/owner/orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** The site's orders. */
-        get: operations["owner.orders"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/owner/forms": {
         parameters: {
             query?: never;
@@ -1492,6 +1475,171 @@ export interface paths {
         get: operations["owner.subscribers"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's orders, newest first, filtered, a page at a time. */
+        get: operations["owner.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The orders the list's filters select, every page, as CSV
+         *     (a header row, then one row per order, newest first; at most 100,000 rows). Streamed a
+         *     page at a time.
+         */
+        get: operations["owner.csv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An order with its lines, payment, shipments and history,
+         *     and the moves the caller may make on it now.
+         */
+        get: operations["owner.detail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}/mark-paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Mark as paid", for an order awaiting a
+         *     pay-later payment: it is delivered (gift cards issued, downloads opened, subscriptions
+         *     started) and the buyer is sent what that opens (`order-paid`: gift card codes and
+         *     download links), and a gift card's named recipient their code (`gift-card`).
+         */
+        post: operations["owner.mark_paid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}/fulfilments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Mark as fulfilled": ships units of physical
+         *     lines (all that is left when `lines` is empty), with an optional carrier and tracking
+         *     number, and emails the buyer (`order-shipped`, with both).
+         */
+        post: operations["owner.fulfil"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Cancel order", for an order not delivered yet:
+         *     a paid one is first refunded what is left of its charge (through the payment provider;
+         *     `order-refunded`), then its units not shipped go back to stock, what a gift card paid
+         *     goes back on the card, and the buyer is told (`order-cancelled`).
+         */
+        post: operations["owner.cancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * "Refund", full or partial, through the payment
+         *     provider of the order's payment (the test provider for test-mode orders; a pay-later
+         *     payment is recorded as given back, the owner pays it back outside the store), never
+         *     more than was charged; the buyer is told (`order-refunded`).
+         */
+        post: operations["owner.refund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/orders/{id}/resend-confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the buyer their order
+         *     confirmation again (`order-confirmation`, as it reads now).
+         */
+        post: operations["owner.resend_confirmation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2647,7 +2795,7 @@ export interface components {
          * @description Whether an order is paid.
          * @enum {string}
          */
-        OrderStatus: "paid" | "awaiting-payment" | "expired";
+        OrderStatus: "paid" | "awaiting-payment" | "expired" | "partially-refunded" | "refunded";
         /** @description A subscription an order started. */
         OrderSubscription: {
             id: string;
@@ -2746,6 +2894,11 @@ export interface components {
         OwnerDeleted: {
             deleted: string;
         };
+        /** @description An additional-fields answer. */
+        OwnerFieldAnswer: {
+            label: string;
+            value: string;
+        };
         /** @description The site's forms. */
         OwnerFormList: {
             forms: components["schemas"]["OwnerFormSummary"][];
@@ -2759,6 +2912,28 @@ export interface components {
              * @description How many submissions are stored.
              */
             submissions: number;
+        };
+        /** @description Units of one line. */
+        OwnerFulfilLine: {
+            /**
+             * Format: int64
+             * @description The line's `position`.
+             */
+            lineId: number;
+            /** Format: int64 */
+            quantity: number;
+        };
+        /** @description A shipment. */
+        OwnerFulfilmentRequest: {
+            /**
+             * @description The lines and units shipped (a line is named by its `position`). Empty or absent:
+             *     everything left to ship.
+             */
+            lines?: components["schemas"]["OwnerFulfilLine"][];
+            /** @description At most 200 characters. */
+            carrier?: string;
+            /** @description At most 200 characters. */
+            trackingNumber?: string;
         };
         /**
          * @description What each area allows the caller: `write`, `read`, or null for nothing.
@@ -2794,6 +2969,12 @@ export interface components {
         OwnerItemList: {
             items: Record<string, unknown>[];
         };
+        OwnerLineUnits: {
+            /** Format: int64 */
+            position: number;
+            /** Format: int64 */
+            quantity: number;
+        };
         /** @description Who is calling, and what they may do. */
         OwnerMe: {
             account?: components["schemas"]["OwnerMeAccount"] | null;
@@ -2813,14 +2994,155 @@ export interface components {
             /** @description The role's name (`admin`, `store-manager` …). */
             roleName: string;
         };
-        /** @description The site's orders. */
+        /** @description An amount: minor units, the currency, and as the site's pages print it. */
+        OwnerMoney: {
+            /** Format: int64 */
+            minor: number;
+            currency: string;
+            /** @description In the site's locale ("$12.50"). */
+            formatted: string;
+        };
+        /** @description An order as the owner's order page shows it. */
+        OwnerOrderDetail: components["schemas"]["OwnerOrderSummary"] & {
+            lines: components["schemas"]["OwnerOrderLine"][];
+            subtotal: components["schemas"]["OwnerMoney"];
+            discount: components["schemas"]["OwnerMoney"];
+            shipping: components["schemas"]["OwnerMoney"];
+            tax: components["schemas"]["OwnerMoney"];
+            taxIncluded: boolean;
+            giftCardPaid: components["schemas"]["OwnerMoney"];
+            /** @description What the payment method was charged. */
+            charged: components["schemas"]["OwnerMoney"];
+            refunded: components["schemas"]["OwnerMoney"];
+            coupons: string[];
+            shippingAddress?: components["schemas"]["PostalAddress"] | null;
+            billingAddress?: components["schemas"]["PostalAddress"] | null;
+            shippingOption?: components["schemas"]["OwnerShippingOption"] | null;
+            /** @description "Visa •••• 4242", the pay-later method's name, or "" when nothing was left to pay. */
+            paymentMethod: string;
+            notes?: components["schemas"]["OwnerOrderNotes"] | null;
+            giftCards: components["schemas"]["OwnerOrderGiftCard"][];
+            downloads: components["schemas"]["OwnerOrderDownload"][];
+            fulfilments: components["schemas"]["OwnerOrderFulfilment"][];
+            history: components["schemas"]["OwnerOrderEvent"][];
+            /**
+             * @description The moves the order's state allows now and the caller's role may make:
+             *     `mark-paid`, `fulfil`, `cancel`, `refund`, `resend-confirmation`.
+             */
+            actions: string[];
+        };
+        OwnerOrderDownload: {
+            productName: string;
+            /**
+             * Format: int64
+             * @description When a link made now stops working (epoch ms).
+             */
+            expiresMs: number;
+        };
+        OwnerOrderEvent: {
+            /** Format: int64 */
+            atMs: number;
+            /**
+             * @description `placed`, `paid`, `fulfilled`, `cancelled`, `refunded`, `refund-failed`,
+             *     `confirmation-resent`, `expired`.
+             */
+            kind: string;
+            /** @description The owner's email or the token's name; "" for the store itself. */
+            actor: string;
+            /** @description What happened, in words. */
+            text: string;
+        };
+        OwnerOrderFulfilment: {
+            id: string;
+            /** Format: int64 */
+            createdMs: number;
+            carrier: string;
+            trackingNumber: string;
+            lines: components["schemas"]["OwnerLineUnits"][];
+        };
+        /** @description A gift card the order bought. */
+        OwnerOrderGiftCard: {
+            /** @description The code's last four characters. */
+            code: string;
+            balance: components["schemas"]["OwnerMoney"];
+        };
+        /** @description An order's line on the owner's order page. */
+        OwnerOrderLine: {
+            /** Format: int64 */
+            position: number;
+            itemId: string;
+            sku: string;
+            productName: string;
+            /**
+             * Format: int64
+             * @description 1 physical, 2 digital, 3 service, 4 gift card.
+             */
+            productType: number;
+            attributes: {
+                [key: string]: string;
+            };
+            /** Format: int64 */
+            quantity: number;
+            /** Format: int64 */
+            fulfilledQuantity: number;
+            /** Format: int64 */
+            refundedQuantity: number;
+            unitPrice: components["schemas"]["OwnerMoney"];
+            lineTotal: components["schemas"]["OwnerMoney"];
+            additionalFields: components["schemas"]["OwnerFieldAnswer"][];
+        };
+        /** @description A page of the owner's list. */
         OwnerOrderList: {
-            /** @description Newest first, each as the order status page shows it. */
-            orders: components["schemas"]["Order"][];
+            /** @description Newest first. */
+            orders: components["schemas"]["OwnerOrderSummary"][];
+            /** @description `after` for the next page; null on the last. */
+            next?: string | null;
+        };
+        OwnerOrderNotes: {
+            label: string;
+            text: string;
+        };
+        /** @description An order in the owner's list. */
+        OwnerOrderSummary: {
+            id: string;
+            /** Format: int64 */
+            number: number;
+            /**
+             * Format: int64
+             * @description When it was placed (epoch ms).
+             */
+            placedMs: number;
+            email: string;
+            /** @description The billing (else shipping) name, "" when checkout asked none. */
+            name: string;
+            total: components["schemas"]["OwnerMoney"];
+            /** @description `awaiting-payment`, `paid`, `partially-refunded`, `refunded` or `expired`. */
+            payment: string;
+            /** @description `unfulfilled`, `partially-fulfilled`, `fulfilled` or `not-required`. */
+            fulfilment: string;
+            cancelled: boolean;
+            /**
+             * Format: int64
+             * @description Units ordered.
+             */
+            itemCount: number;
+            testMode: boolean;
         };
         OwnerPasswordReset: {
             /** @description The account's address. */
             email: string;
+        };
+        /** @description A refund: an amount, or units of lines (at their unit prices), with a reason. */
+        OwnerRefundRequest: {
+            /**
+             * Format: int64
+             * @description Minor units; give this or `lines`.
+             */
+            amount?: number | null;
+            /** @description Units of lines (each line named by its `position`); give this or `amount`. */
+            lines?: components["schemas"]["OwnerFulfilLine"][] | null;
+            /** @description Shown to the buyer; at most 500 characters. */
+            reason?: string;
         };
         /** @description The answer to a reset request: the same whatever the address. */
         OwnerResetRequested: {
@@ -2831,6 +3153,9 @@ export interface components {
             token: string;
             /** @description The new password: 8 to 128 characters. */
             password: string;
+        };
+        OwnerShippingOption: {
+            name: string;
         };
         OwnerSignIn: {
             /** @description Required (400 naming the field when blank). */
@@ -10218,82 +10543,6 @@ export interface operations {
             };
         };
     };
-    "owner.orders": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["OwnerOrderList"];
-                };
-            };
-            /** @description The body or a parameter is not what the route takes (the message says which). */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No token, or not a token of this site. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The token's role does not allow this. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description No site has this host, or the thing named does not exist. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is larger than the route takes. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The store cannot be reached right now; nothing was changed. */
-            503: {
-                headers: {
-                    /** @description Seconds to wait. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     "owner.forms": {
         parameters: {
             query?: never;
@@ -10496,6 +10745,743 @@ export interface operations {
             };
             /** @description No site has this host, or the thing named does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.list": {
+        parameters: {
+            query?: {
+                /**
+                 * @description An order number (`12` or `#12`), or part of the buyer's email or name; at most 200
+                 *     characters.
+                 */
+                q?: string;
+                /** @description `awaiting-payment`, `paid`, `partially-refunded`, `refunded` or `expired`. */
+                payment?: string;
+                /** @description `unfulfilled`, `partially-fulfilled`, `fulfilled` or `not-required`. */
+                fulfilment?: string;
+                /** @description `true`: only cancelled orders; `false`: only the others. */
+                cancelled?: boolean;
+                /** @description Placed at or after (epoch ms). */
+                fromMs?: number;
+                /** @description Placed before (epoch ms). */
+                toMs?: number;
+                /** @description The previous page's `next`. */
+                after?: string;
+                /** @description Orders per page, 1 to 200 (50 when not given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderList"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.csv": {
+        parameters: {
+            query?: {
+                /**
+                 * @description An order number (`12` or `#12`), or part of the buyer's email or name; at most 200
+                 *     characters.
+                 */
+                q?: string;
+                /** @description `awaiting-payment`, `paid`, `partially-refunded`, `refunded` or `expired`. */
+                payment?: string;
+                /** @description `unfulfilled`, `partially-fulfilled`, `fulfilled` or `not-required`. */
+                fulfilment?: string;
+                /** @description `true`: only cancelled orders; `false`: only the others. */
+                cancelled?: boolean;
+                /** @description Placed at or after (epoch ms). */
+                fromMs?: number;
+                /** @description Placed before (epoch ms). */
+                toMs?: number;
+                /** @description The previous page's `next`. */
+                after?: string;
+                /** @description Orders per page, 1 to 200 (50 when not given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `number,placed,email,name,total,currency,payment,fulfilment,cancelled,items,test`, then a row per order; a value starting with = + - @ is led by '. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.mark_paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is not awaiting payment. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.fulfil": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerFulfilmentRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order cannot be fulfilled now, or not these units. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is cancelled, expired or delivered. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider did not refund; nothing was cancelled. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerRefundRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order cannot be refunded now, or not that much. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The payment provider did not refund; nothing was refunded. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.resend_confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The order's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerOrderDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The order is cancelled or expired. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

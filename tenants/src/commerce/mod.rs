@@ -5,6 +5,7 @@
 
 pub mod instalments;
 pub mod money;
+pub mod order_state;
 pub mod places;
 pub mod pricing;
 pub mod refusal;

@@ -351,6 +351,7 @@ impl StoreError {
             },
             StoreError::Invalid(s) => StoreError::Invalid(s.clone()),
             StoreError::Refused(r) => StoreError::Refused(r.clone()),
+            StoreError::Illegal(r) => StoreError::Illegal(r.clone()),
             StoreError::Migration(s) => StoreError::Migration(s.clone()),
             StoreError::Postgres(s) => StoreError::Postgres(s.clone()),
             StoreError::Sqlite(s) => StoreError::Sqlite(s.clone()),

@@ -13,6 +13,7 @@ mod invalidation;
 mod isolation;
 mod keys;
 mod migrations;
+mod orders;
 mod owner_accounts;
 mod rate_limits;
 mod resolution;

@@ -635,6 +635,10 @@ pub enum OrderStatusSchema {
     AwaitingPayment,
     /// A pay-later order not paid in time (`serve --pay-later-expiry`).
     Expired,
+    /// Paid, and part of the charge refunded.
+    PartiallyRefunded,
+    /// Paid, and all of the charge refunded.
+    Refunded,
 }
 
 /// A postal address.
@@ -764,7 +768,7 @@ pub struct BillingPeriod {
 /// its confirmation and status pages.
 pub fn order_view(o: &Order, site: &Site) -> OrderView {
     let cur = o.currency.as_str();
-    let paid = o.status == OrderStatus::Paid;
+    let paid = o.paid_and_standing();
     let settings = &*site.content.commerce;
     let m = |minor: i64| money_of(minor, cur);
     let items = o

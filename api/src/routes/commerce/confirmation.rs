@@ -31,7 +31,7 @@ pub fn confirmation_data(order: &Order, site: &Site, site_title: &str, origin: &
     let locale = &site.content.locale;
     let text = |minor: i64| money_text(minor, cur, locale);
     let some = |minor: i64| (minor != 0).then(|| text(minor));
-    let paid = order.status == OrderStatus::Paid;
+    let paid = order.paid_and_standing();
     let mut downloads = Vec::new();
     let mut gift_cards = Vec::new();
     let lines: Vec<Value> = order

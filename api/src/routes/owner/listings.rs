@@ -1,8 +1,8 @@
-//! What came in, for the owner to read: orders, form answers and newsletter subscribers.
+//! What came in, for the owner to read: form answers and newsletter subscribers (orders
+//! are [`super::orders`]).
 //!
 //! | route | role may | answer |
 //! |---|---|---|
-//! | `GET /api/owner/orders` | orders, read | `{orders}` newest first (as the order status page shows them) |
 //! | `GET /api/owner/forms` | forms, read | `{forms: [{id, name, submissions}]}` |
 //! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{submissions}` oldest first |
 //! | `GET /api/owner/subscribers` | forms, read | `{subscribers}` |
@@ -24,37 +24,9 @@ pub const NO_FORM: &str = "That form does not exist.";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(orders))
         .routes(routes!(forms))
         .routes(routes!(submissions))
         .routes(routes!(subscribers))
-}
-
-/// The site's orders.
-#[derive(Serialize, ToSchema)]
-#[schema(as = OwnerOrderList)]
-struct OrderList {
-    /// Newest first, each as the order status page shows it.
-    orders: Vec<crate::http::commerce::json::OrderView>,
-}
-
-/// `GET /api/owner/orders`: the site's orders.
-#[utoipa::path(get, path = "/api/owner/orders", tag = OWNER,
-    security(("ownerToken" = [])),
-    responses((status = 200, body = OrderList), OwnerErrors))]
-async fn orders(
-    State(store): State<Store>,
-    owner: Owner<area::Orders, Read>,
-) -> Result<Json<OrderList>, ApiError> {
-    let orders = store
-        .orders(owner.site.tenant.id)
-        .await
-        .map_err(|e| store_failure(&e))?;
-    let orders = orders
-        .iter()
-        .map(|o| crate::http::commerce::json::order_view(o, &owner.site))
-        .collect();
-    Ok(Json(OrderList { orders }))
 }
 
 /// The site's forms.

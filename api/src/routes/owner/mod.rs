@@ -8,7 +8,8 @@
 //! - [`preferences`]: commerce preferences;
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
-//! - [`listings`]: orders, form answers and subscribers;
+//! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
+//! - [`listings`]: form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
@@ -36,6 +37,7 @@ pub mod content;
 pub mod languages;
 pub mod layout;
 pub mod listings;
+pub mod orders;
 pub mod preferences;
 pub mod store_setup;
 pub mod templates;
@@ -52,6 +54,7 @@ pub fn routes() -> OpenApiRouter<App> {
         languages::routes(),
         content::routes(),
         listings::routes(),
+        orders::routes(),
         templates::routes(),
         assets::routes(),
     ];

@@ -78,6 +78,20 @@ pub trait PaymentProvider: Send + Sync {
     fn capture<'a>(&'a self, auth: &'a Authorization) -> Pending<'a, Result<(), PaymentError>>;
     /// Lets the reservation go (when placing the order failed).
     fn void<'a>(&'a self, auth: &'a Authorization) -> Pending<'a, ()>;
+    /// Gives back part or all of a captured payment (`reference`, as [`Authorization`]
+    /// named it); the provider's reference for the refund.
+    fn refund<'a>(&'a self, refund: &'a Refund) -> Pending<'a, Result<String, PaymentError>>;
+}
+
+/// What to give back of a captured payment.
+#[derive(Clone, Debug)]
+pub struct Refund {
+    /// The payment's reference ([`Authorization::reference`]).
+    pub payment_reference: String,
+    pub amount_minor: i64,
+    pub currency: String,
+    /// For the provider's records ("Refund of order #12 at loam-lantern: damaged").
+    pub description: String,
 }
 
 /// The approved test card.
@@ -183,6 +197,19 @@ impl PaymentProvider for TestProvider {
     fn void<'a>(&'a self, _auth: &'a Authorization) -> Pending<'a, ()> {
         Box::pin(async {})
     }
+
+    /// Any positive amount of a test payment is refunded (no money moves).
+    fn refund<'a>(&'a self, refund: &'a Refund) -> Pending<'a, Result<String, PaymentError>> {
+        Box::pin(async move {
+            if refund.amount_minor <= 0 {
+                return Err(PaymentError::Declined("Nothing to refund.".into()));
+            }
+            Ok(format!(
+                "test_refund_{}",
+                crate::http::signing::random_hex(8)
+            ))
+        })
+    }
 }
 
 /// The provider of a store that is not in test mode: none is set up in this version, so
@@ -207,6 +234,14 @@ impl PaymentProvider for NoLiveProvider {
 
     fn void<'a>(&'a self, _auth: &'a Authorization) -> Pending<'a, ()> {
         Box::pin(async {})
+    }
+
+    fn refund<'a>(&'a self, _refund: &'a Refund) -> Pending<'a, Result<String, PaymentError>> {
+        Box::pin(async {
+            Err(PaymentError::Unavailable(
+                "Card payments are not set up for this store.".into(),
+            ))
+        })
     }
 }
 
@@ -249,6 +284,23 @@ mod tests {
         assert!(
             matches!(other, Err(PaymentError::Declined(m)) if m.contains("4242 4242 4242 4242"))
         );
+    }
+
+    #[tokio::test]
+    async fn test_payments_refund() {
+        let r = |amount_minor| Refund {
+            payment_reference: "test_1".into(),
+            amount_minor,
+            currency: "USD".into(),
+            description: "test".into(),
+        };
+        let done = TestProvider.refund(&r(500)).await.unwrap();
+        assert!(done.starts_with("test_refund_"), "{done}");
+        assert!(TestProvider.refund(&r(0)).await.is_err());
+        assert!(matches!(
+            NoLiveProvider.refund(&r(500)).await,
+            Err(PaymentError::Unavailable(_))
+        ));
     }
 
     #[test]

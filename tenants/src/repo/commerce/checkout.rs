@@ -13,11 +13,13 @@
 use super::carts::{finish, load_cart, normalize_location, open_for_change};
 use super::gift_cards::{self, gift_card_in};
 use super::orders::{
-    ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, fulfil, load_orders,
+    ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, customer_name, fulfil,
+    load_orders,
 };
 use super::stock::take_stock;
 use super::{Address, Cart, Order, PaymentMethod};
 use crate::commerce::Refusal;
+use crate::commerce::order_state::Fulfilment;
 use crate::commerce::pricing::{self, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
 use crate::error::{Result, StoreError};
@@ -332,11 +334,20 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     };
     let now = c.terms.now_ms;
     let paid_ms = (status == OrderStatus::Paid).then_some(now);
+    let fulfilment = if cart
+        .entries
+        .iter()
+        .any(|e| e.product_type == pricing::product_type::PHYSICAL)
+    {
+        Fulfilment::Unfulfilled
+    } else {
+        Fulfilment::NotRequired
+    };
     tx.execute(
         "INSERT INTO customer_order (tenant_id, id, order_number, cart_id, created_ms, currency, subtotal_minor, \
          tax_minor, shipping_minor, discount_minor, grand_total_minor, customer_email, status, test_mode, kind, \
-         gift_card_minor, paid_ms, details) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+         gift_card_minor, paid_ms, details, fulfilment, customer_name) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
         params![
             tenant,
             order_id.as_str(),
@@ -355,7 +366,9 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
             cart.kind.as_str(),
             gift_card_minor,
             paid_ms,
-            serde_json::to_string(&details)?
+            serde_json::to_string(&details)?,
+            fulfilment.as_str(),
+            customer_name(&details)
         ],
     )
     .await?;
@@ -382,6 +395,16 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     tx.execute(
         "UPDATE cart SET purchased = TRUE, held = FALSE, order_id = $3 WHERE tenant_id = $1 AND id = $2",
         params![tenant, cart_id, order_id.as_str()],
+    )
+    .await?;
+    super::order_admin::record_event(
+        tx,
+        tenant,
+        &order_id,
+        now,
+        "placed",
+        "",
+        serde_json::json!({}),
     )
     .await?;
     let order = load_order(tx, tenant, &order_id).await?;

@@ -1,6 +1,5 @@
 //! The files digital products deliver, and the download of one by a paid order.
 
-use super::OrderStatus;
 use super::orders::load_orders;
 use crate::commerce::Refusal;
 use crate::commerce::pricing::product_type;
@@ -87,7 +86,7 @@ impl Store {
             .ok_or_else(|| {
                 StoreError::NotFound(format!("digital line {line_position} of order {order_id}"))
             })?;
-        if order.status != OrderStatus::Paid {
+        if !order.paid_and_standing() {
             return Err(StoreError::Refused(Refusal::NotPaid));
         }
         let row = tx

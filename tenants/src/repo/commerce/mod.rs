@@ -25,6 +25,8 @@ mod checkout;
 mod files;
 mod gift_cards;
 mod member_carts;
+mod order_admin;
+mod order_list;
 mod orders;
 pub(crate) mod stock;
 mod subscriptions;
@@ -41,6 +43,11 @@ pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
+pub use order_admin::{
+    LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderMail,
+    OrderRecord, OrderRefund, no_order_mail,
+};
+pub use order_list::{MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS, OrderPage, OrderQuery, OrderSummary};
 pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};
 pub use subscriptions::Subscription;
 

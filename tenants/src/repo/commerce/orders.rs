@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::gift_cards::{self, GiftCard};
 use super::subscriptions::{self, Subscription};
 use super::{Address, CartKind, PaymentMethod};
+use crate::commerce::order_state::{self, Fulfilment, LineState, Payment, State};
 use crate::commerce::pricing::product_type;
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, now_ms};
@@ -17,36 +18,9 @@ use crate::params;
 use crate::sql::Tx;
 use crate::store::Store;
 
-/// Whether an order is paid.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum OrderStatus {
-    /// Paid: gift cards are issued, subscriptions started, downloads open.
-    Paid,
-    /// Placed with a pay-later method; delivered once the owner marks it paid.
-    AwaitingPayment,
-    /// A pay-later order not paid in time: its units went back on sale, its gift-card part
-    /// back on the card; it can no longer be marked paid.
-    Expired,
-}
-
-impl OrderStatus {
-    pub(super) fn as_str(self) -> &'static str {
-        match self {
-            OrderStatus::Paid => "paid",
-            OrderStatus::AwaitingPayment => "awaiting-payment",
-            OrderStatus::Expired => "expired",
-        }
-    }
-
-    fn parse(s: &str) -> OrderStatus {
-        match s {
-            "awaiting-payment" => OrderStatus::AwaitingPayment,
-            "expired" => OrderStatus::Expired,
-            _ => OrderStatus::Paid,
-        }
-    }
-}
+/// Where an order's payment stands (the state machine's payment part,
+/// [`crate::commerce::order_state`]).
+pub type OrderStatus = Payment;
 
 /// A line of an order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -70,6 +44,10 @@ pub struct OrderLine {
     pub unit_price_minor: i64,
     /// The additional-fields answers.
     pub additional_fields: Option<Value>,
+    /// Units shipped (what does not ship counts as shipped once paid).
+    pub fulfilled_quantity: i64,
+    /// Units refunded.
+    pub refunded_quantity: i64,
 }
 
 /// A shipping option as ordered.
@@ -182,8 +160,16 @@ pub struct Order {
     pub gift_card_minor: i64,
     /// Buyer's email.
     pub customer_email: String,
-    /// Paid or awaiting payment.
+    /// Where its payment stands.
     pub status: OrderStatus,
+    /// Where its shipping stands.
+    pub fulfilment: Fulfilment,
+    /// When it was cancelled (epoch ms).
+    pub cancelled_ms: Option<i64>,
+    /// What was given back of the charge, minor units.
+    pub refunded_minor: i64,
+    /// The billing (else shipping) name, "" when none was asked.
+    pub customer_name: String,
     /// When it was paid (epoch ms).
     pub paid_ms: Option<i64>,
     /// Paid in test mode (no real payment).
@@ -203,6 +189,63 @@ impl Order {
     pub fn charged_minor(&self) -> i64 {
         self.grand_total_minor - self.gift_card_minor
     }
+
+    /// Paid, not refunded in full and not cancelled: its downloads are open and its
+    /// pages and emails show it paid.
+    pub fn paid_and_standing(&self) -> bool {
+        matches!(self.status, Payment::Paid | Payment::PartiallyRefunded)
+            && self.cancelled_ms.is_none()
+    }
+
+    /// Its state, as the state machine sees it.
+    pub fn state(&self) -> State {
+        State {
+            payment: self.status,
+            fulfilment: self.fulfilment,
+            cancelled: self.cancelled_ms.is_some(),
+            charged_minor: self.charged_minor(),
+            refunded_minor: self.refunded_minor,
+        }
+    }
+
+    /// Its lines, as the state machine sees them.
+    pub fn line_states(&self) -> Vec<LineState> {
+        self.lines
+            .iter()
+            .map(|l| LineState {
+                position: l.position,
+                product_type: l.product_type,
+                quantity: l.quantity,
+                unit_price_minor: l.unit_price_minor,
+                fulfilled: l.fulfilled_quantity,
+                refunded: l.refunded_quantity,
+            })
+            .collect()
+    }
+
+    /// What the owner may do to it now (before asking whether their role may).
+    pub fn actions(&self) -> Vec<order_state::Action> {
+        order_state::allowed(&self.state())
+    }
+}
+
+/// The name the owner searches an order by: the billing name, else the shipping name.
+pub(super) fn customer_name(details: &OrderDetails) -> String {
+    let name = |a: &Option<Address>| {
+        a.as_ref()
+            .map(|a| {
+                format!("{} {}", a.first_name.trim(), a.last_name.trim())
+                    .trim()
+                    .to_owned()
+            })
+            .unwrap_or_default()
+    };
+    let billing = name(&details.billing_address);
+    if billing.is_empty() {
+        name(&details.shipping_address)
+    } else {
+        billing
+    }
 }
 
 /// Orders matching `filter` (an SQL condition; parameters after `$1` = tenant), newest
@@ -220,7 +263,8 @@ pub(super) async fn load_orders(
             &format!(
                 "SELECT id, order_number, cart_id, created_ms, currency, subtotal_minor, tax_minor, shipping_minor, \
                  discount_minor, grand_total_minor, customer_email, status, test_mode, kind, gift_card_minor, paid_ms, \
-                 details FROM customer_order WHERE tenant_id = $1 {filter} ORDER BY order_number DESC"
+                 details, fulfilment, cancelled_ms, refunded_minor, customer_name FROM customer_order \
+                 WHERE tenant_id = $1 {filter} ORDER BY order_number DESC"
             ),
             p,
         )
@@ -232,7 +276,7 @@ pub(super) async fn load_orders(
         for l in tx
             .query(
                 "SELECT position, item_id, sku, product_name, product_type, attributes, quantity, unit_price_minor, \
-                 additional_fields FROM order_line WHERE tenant_id = $1 AND order_id = $2 ORDER BY position",
+                 additional_fields, fulfilled_quantity, refunded_quantity FROM order_line WHERE tenant_id = $1 AND order_id = $2 ORDER BY position",
                 params![tenant, id.as_str()],
             )
             .await?
@@ -250,6 +294,8 @@ pub(super) async fn load_orders(
                     .opt_text(8)?
                     .map(|s| serde_json::from_str(&s))
                     .transpose()?,
+                fulfilled_quantity: l.i64(9)?,
+                refunded_quantity: l.i64(10)?,
             });
         }
         let gift_cards = gift_cards::gift_cards_of_order(tx, tenant, &id).await?;
@@ -265,12 +311,18 @@ pub(super) async fn load_orders(
             discount_minor: r.i64(8)?,
             grand_total_minor: r.i64(9)?,
             customer_email: r.text(10)?,
-            status: OrderStatus::parse(&r.text(11)?),
+            status: Payment::parse(&r.text(11)?)
+                .ok_or_else(|| StoreError::decode("an order's payment state"))?,
             test_mode: r.bool(12)?,
             kind: CartKind::parse(&r.text(13)?),
             gift_card_minor: r.i64(14)?,
             paid_ms: r.opt_i64(15)?,
             details: r.json(16)?,
+            fulfilment: Fulfilment::parse(&r.text(17)?)
+                .ok_or_else(|| StoreError::decode("an order's fulfilment state"))?,
+            cancelled_ms: r.opt_i64(18)?,
+            refunded_minor: r.i64(19)?,
+            customer_name: r.text(20)?,
             id,
             lines,
             gift_cards,
@@ -289,6 +341,12 @@ pub(super) async fn fulfil(
     time_zone: &str,
     now: i64,
 ) -> Result<()> {
+    // What does not ship is delivered now.
+    tx.execute(
+        "UPDATE order_line SET fulfilled_quantity = quantity WHERE tenant_id = $1 AND order_id = $2 AND product_type <> $3",
+        params![tenant, order.id.as_str(), product_type::PHYSICAL],
+    )
+    .await?;
     for line in &order.lines {
         if line.product_type == product_type::GIFT_CARD {
             for _ in 0..line.quantity {
@@ -356,7 +414,8 @@ impl Store {
         let mut tx = self.read().await?;
         let rows = tx
             .query(
-                "SELECT DISTINCT tenant_id FROM customer_order WHERE status = $1 AND created_ms < $2 ORDER BY tenant_id",
+                "SELECT DISTINCT tenant_id FROM customer_order WHERE status = $1 AND created_ms < $2 AND cancelled_ms IS NULL \
+                 ORDER BY tenant_id",
                 params![OrderStatus::AwaitingPayment.as_str(), placed_before_ms],
             )
             .await?;
@@ -378,7 +437,8 @@ impl Store {
         let candidates: Vec<String> = {
             let mut tx = self.read().await?;
             tx.query(
-                "SELECT id FROM customer_order WHERE tenant_id = $1 AND status = $2 AND created_ms < $3 ORDER BY id",
+                "SELECT id FROM customer_order WHERE tenant_id = $1 AND status = $2 AND created_ms < $3 \
+                 AND cancelled_ms IS NULL ORDER BY id",
                 params![tenant, awaiting, placed_before_ms],
             )
             .await?
@@ -391,7 +451,8 @@ impl Store {
             let mut tx = self.write().await?;
             let locked = tx
                 .execute(
-                    "UPDATE customer_order SET status = $3 WHERE tenant_id = $1 AND id = $2 AND status = $4 AND created_ms < $5",
+                    "UPDATE customer_order SET status = $3 WHERE tenant_id = $1 AND id = $2 AND status = $4 AND created_ms < $5 \
+                     AND cancelled_ms IS NULL",
                     params![tenant, order.as_str(), OrderStatus::Expired.as_str(), awaiting, placed_before_ms],
                 )
                 .await?;
@@ -407,6 +468,16 @@ impl Store {
                 .await?;
             super::stock::return_rows(&mut tx, tenant, lines).await?;
             gift_cards::refund_order(&mut tx, tenant, &order).await?;
+            super::order_admin::record_event(
+                &mut tx,
+                tenant,
+                &order,
+                now_ms(),
+                "expired",
+                "",
+                serde_json::json!({}),
+            )
+            .await?;
             tx.commit().await?;
             expired += 1;
         }
@@ -415,33 +486,29 @@ impl Store {
 
     /// Marks an order placed with a pay-later method paid, and delivers what it bought
     /// (gift cards, subscriptions, downloads). `NotFound` for no such order; an order that
-    /// is paid already is returned unchanged.
+    /// is paid already, expired or cancelled is returned unchanged
+    /// ([`Store::mark_paid`] says why instead).
     pub async fn mark_order_paid(
         &self,
         tenant: TenantId,
         order_id: &str,
         time_zone: &str,
     ) -> Result<Order> {
-        let now = now_ms();
-        let mut tx = self.write().await?;
-        let changed = tx
-            .execute(
-                "UPDATE customer_order SET status = $3, paid_ms = $4 WHERE tenant_id = $1 AND id = $2 AND status = $5",
-                params![tenant, order_id, OrderStatus::Paid.as_str(), now, OrderStatus::AwaitingPayment.as_str()],
+        match self
+            .mark_paid(
+                tenant,
+                order_id,
+                time_zone,
+                "",
+                &super::order_admin::no_order_mail,
             )
-            .await?;
-        let order = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
-            .await?
-            .pop()
-            .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))?;
-        if changed == 1 {
-            fulfil(&mut tx, tenant, &order, time_zone, now).await?;
+            .await
+        {
+            Err(StoreError::Illegal(_)) => self
+                .order(tenant, order_id)
+                .await?
+                .ok_or_else(|| StoreError::NotFound(format!("order {order_id}"))),
+            other => other,
         }
-        let order = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
-            .await?
-            .pop()
-            .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))?;
-        tx.commit().await?;
-        Ok(order)
     }
 }
