@@ -120,10 +120,11 @@ pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
     ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, PURCHASE_EVENT, PerformanceRecord,
-    SESSION_KEY, VISIT_EVENTS, day_of,
+    SESSION_KEY, SLOT_MS, VISIT_EVENTS, day_of, slot_of,
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
+pub use repo::owner_stats::{MAX_SPANS, OwnerTodo, Span, SpanCounts};
 pub use repo::rate_limits::Bucket as RateBucket;
 pub use repo::store_setup::{CreatedStore, NewStore};
 pub use repo::templates::template_hash;

@@ -91,10 +91,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "cart_entry_lines",
         sql: include_str!("../migrations/0014_cart_entry_lines.sql"),
     },
+    Migration {
+        version: 15,
+        name: "analytics_slots",
+        sql: include_str!("../migrations/0015_analytics_slots.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 14;
+pub const LATEST_VERSION: i64 = 15;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

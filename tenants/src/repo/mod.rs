@@ -10,6 +10,7 @@ pub(crate) mod engagement;
 pub(crate) mod forms;
 pub(crate) mod member_areas;
 pub(crate) mod outbox;
+pub(crate) mod owner_stats;
 pub(crate) mod rate_limits;
 pub(crate) mod restock;
 pub(crate) mod secrets;

@@ -13,6 +13,7 @@ mod invalidation;
 mod isolation;
 mod keys;
 mod migrations;
+mod owner_stats;
 mod rate_limits;
 mod resolution;
 mod tenant_scoping;

@@ -1,0 +1,256 @@
+//! The owner's dashboard and analytics counts: spans of the site's calendar read from the
+//! quarter-hour roll-ups and the orders, top pages and referrers, and the to-do counts.
+
+use serde_json::json;
+
+use crate::common::{Env, buy};
+use crate::content::{collection, product};
+use tenants::{AddToCart, AnalyticsEvent, DAY_MS, SLOT_MS, Span, StoreError, now_ms};
+
+crate::on_both_backends!(
+    days_count_visits_views_funnel_and_orders,
+    top_pages_and_referrers_of_a_span,
+    todo_counts_what_needs_doing,
+    too_many_spans_are_refused,
+);
+
+/// An event `at` ms, of `session` when it is a page view with one.
+fn event(
+    at: i64,
+    name: &str,
+    path: &str,
+    session: Option<&str>,
+    referrer: Option<&str>,
+) -> AnalyticsEvent {
+    AnalyticsEvent {
+        occurred_ms: at,
+        name: name.into(),
+        page_path: path.into(),
+        visitor_id: Some("v".into()),
+        referrer: referrer.map(str::to_owned),
+        data: session.map_or(json!({}), |s| json!({ "session": s })),
+    }
+}
+
+/// A day starting at 05:00 UTC (New York's winter midnight): what falls before 05:00 is
+/// the day before.
+const DAY: i64 = 20_000 * DAY_MS + 5 * 3_600_000;
+
+async fn days_count_visits_views_funnel_and_orders(env: Env) {
+    let t = env.tenant("stats").await;
+    let other = env.tenant("other").await;
+    let h = 3_600_000;
+    env.store
+        .record_events(
+            t,
+            &[
+                // The day before (04:59 UTC).
+                event(DAY - 60_000, "pageview", "/", Some("s0"), None),
+                // The day: two visits, s1 crossing a quarter hour.
+                event(DAY + h, "pageview", "/", Some("s1"), Some("search.example")),
+                event(DAY + h + SLOT_MS, "pageview", "/shop", Some("s1"), None),
+                event(DAY + 2 * h, "page_view", "/shop", Some("s2"), None),
+                event(DAY + 2 * h, "add-to-cart", "/shop", None, None),
+                event(DAY + 2 * h, "pageview", "/checkout", Some("s2"), None),
+                event(
+                    DAY + 2 * h,
+                    "pageview",
+                    "/checkout/subscription",
+                    Some("s2"),
+                    None,
+                ),
+                event(DAY + 2 * h, "purchase", "/checkout", None, None),
+                event(DAY + 2 * h, "something-else", "/", None, None),
+                // The day after (the next 05:00 UTC).
+                event(DAY + DAY_MS, "pageview", "/", Some("s1"), None),
+            ],
+        )
+        .await
+        .unwrap();
+    // Another site's visits are never counted.
+    env.store
+        .record_events(other, &[event(DAY + h, "pageview", "/", Some("x"), None)])
+        .await
+        .unwrap();
+
+    let day = |k: i64| Span {
+        start_ms: DAY + k * DAY_MS,
+        end_ms: DAY + (k + 1) * DAY_MS,
+    };
+    let both = Span {
+        start_ms: DAY,
+        end_ms: DAY + 2 * DAY_MS,
+    };
+    let c = env
+        .store
+        .span_counts(t, &[day(-1), day(0), day(1), both], false)
+        .await
+        .unwrap();
+    assert_eq!((c[0].visits, c[0].page_views), (1, 1));
+    let d = &c[1];
+    assert_eq!(
+        (
+            d.visits,
+            d.page_views,
+            d.add_to_carts,
+            d.checkouts,
+            d.purchases
+        ),
+        (2, 5, 1, 2, 1)
+    );
+    assert_eq!((c[2].visits, c[2].page_views), (1, 1));
+    // A period's visits are distinct: s1 came on both days.
+    assert_eq!((c[3].visits, c[3].page_views), (2, 6));
+    assert_eq!(c[3].orders, 0);
+
+    // Orders: a test order counts only when test orders are asked for; revenue is what is
+    // paid.
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let item = env
+        .store
+        .put_item(t, &product(&c, "mug", "MUG", 5))
+        .await
+        .unwrap();
+    let cart = env.store.create_cart(t).await.unwrap();
+    let add = AddToCart {
+        item_id: item,
+        sku: "MUG".into(),
+        quantity: 2,
+        ..Default::default()
+    };
+    env.store.add_to_cart(t, &cart.id, &add).await.unwrap();
+    let order = buy(&env.store, t, &cart.id, "a@example.com").await.unwrap();
+    let now = now_ms();
+    let today = Span {
+        start_ms: now - DAY_MS,
+        end_ms: now + DAY_MS,
+    };
+    let live = env.store.span_counts(t, &[today], false).await.unwrap();
+    assert_eq!((live[0].orders, live[0].revenue_minor), (0, 0));
+    let test = env.store.span_counts(t, &[today], true).await.unwrap();
+    assert_eq!(
+        (test[0].orders, test[0].revenue_minor),
+        (1, order.grand_total_minor)
+    );
+    assert!(order.grand_total_minor >= 2500);
+    let elsewhere = env.store.span_counts(other, &[today], true).await.unwrap();
+    assert_eq!(elsewhere[0].orders, 0);
+}
+
+async fn top_pages_and_referrers_of_a_span(env: Env) {
+    let t = env.tenant("stats").await;
+    let mut events = Vec::new();
+    for (i, path) in ["/a", "/b", "/b", "/c", "/c", "/c"].iter().enumerate() {
+        let referrer = (i % 2 == 0).then_some("news.example");
+        events.push(event(DAY + i as i64, "pageview", path, Some("s"), referrer));
+    }
+    // Outside the span.
+    events.push(event(
+        DAY + DAY_MS,
+        "pageview",
+        "/a",
+        Some("s"),
+        Some("late.example"),
+    ));
+    env.store.record_events(t, &events).await.unwrap();
+    let span = Span {
+        start_ms: DAY,
+        end_ms: DAY + DAY_MS,
+    };
+    let (pages, referrers) = env.store.span_top(t, span, 2).await.unwrap();
+    assert_eq!(pages, [("/c".to_owned(), 3), ("/b".to_owned(), 2)]);
+    assert_eq!(referrers, [("news.example".to_owned(), 3)]);
+    let other = env.tenant("other").await;
+    let (pages, referrers) = env.store.span_top(other, span, 10).await.unwrap();
+    assert!(pages.is_empty() && referrers.is_empty());
+}
+
+async fn todo_counts_what_needs_doing(env: Env) {
+    let t = env.tenant("shop").await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let low = env
+        .store
+        .put_item(t, &product(&c, "low", "LOW", 3))
+        .await
+        .unwrap();
+    env.store
+        .put_item(t, &product(&c, "plenty", "PLENTY", 50))
+        .await
+        .unwrap();
+    let sold_out = env
+        .store
+        .put_item(t, &product(&c, "none", "NONE", 0))
+        .await
+        .unwrap();
+    for email in ["a@example.com", "b@example.com"] {
+        env.store
+            .restock_signup(t, &sold_out, "NONE", email, false, None)
+            .await
+            .unwrap();
+    }
+    let todo = env.store.owner_todo(t, 5, true).await.unwrap();
+    assert_eq!(
+        (
+            todo.low_stock,
+            todo.to_fulfil,
+            todo.unpaid,
+            todo.restock_waiting
+        ),
+        (2, 0, 0, 2)
+    );
+    assert_eq!(env.store.owner_todo(t, 0, true).await.unwrap().low_stock, 1);
+
+    let cart = env.store.create_cart(t).await.unwrap();
+    let add = AddToCart {
+        item_id: low,
+        sku: "LOW".into(),
+        quantity: 1,
+        ..Default::default()
+    };
+    env.store.add_to_cart(t, &cart.id, &add).await.unwrap();
+    buy(&env.store, t, &cart.id, "a@example.com").await.unwrap();
+    assert_eq!(env.store.owner_todo(t, 5, true).await.unwrap().to_fulfil, 1);
+    // A live store does not count its test orders.
+    assert_eq!(
+        env.store.owner_todo(t, 5, false).await.unwrap().to_fulfil,
+        0
+    );
+    // Another site has nothing to do.
+    let other = env.tenant("other").await;
+    assert_eq!(
+        env.store.owner_todo(other, 5, true).await.unwrap(),
+        Default::default()
+    );
+}
+
+async fn too_many_spans_are_refused(env: Env) {
+    let t = env.tenant("stats").await;
+    let spans = vec![
+        Span {
+            start_ms: DAY,
+            end_ms: DAY + DAY_MS
+        };
+        tenants::MAX_SPANS + 1
+    ];
+    let err = env.store.span_counts(t, &spans, false).await.unwrap_err();
+    assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
+    let year = vec![
+        Span {
+            start_ms: DAY,
+            end_ms: DAY + DAY_MS
+        };
+        366
+    ];
+    assert_eq!(
+        env.store.span_counts(t, &year, false).await.unwrap().len(),
+        366
+    );
+}
