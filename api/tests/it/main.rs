@@ -28,6 +28,7 @@ mod many_nodes;
 mod member_areas;
 mod openapi;
 mod owner_api;
+mod owner_data;
 mod render_cli;
 mod restock;
 mod security;

@@ -1265,6 +1265,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today, the last 7 and 30 days (visits, page views, orders,
+         *     revenue, conversion), the last 30 days one by one, and what needs doing.
+         * @description Any owner may call it; each part the role may not read is `null`.
+         */
+        get: operations["owner.dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The days of a period in the site's time zone
+         *     (from the day holding `fromMs` to the day holding the instant before `toMs`; the last
+         *     30 days unless given; at most 366 days): visits, page views, orders and revenue per day,
+         *     the top pages and referrers, the funnel page view → add to cart → checkout → purchase,
+         *     and the totals.
+         */
+        get: operations["owner.analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/orders": {
         parameters: {
             query?: never;
@@ -2519,6 +2563,30 @@ export interface components {
             taxCents: number;
             tax: components["schemas"]["Money"];
         };
+        /** @description `GET /api/owner/analytics`. */
+        OwnerAnalytics: {
+            /**
+             * Format: int64
+             * @description The period's first instant (the first day's local midnight), epoch ms.
+             */
+            fromMs: number;
+            /**
+             * Format: int64
+             * @description The instant after the period (the day after's local midnight), epoch ms.
+             */
+            toMs: number;
+            /** @description The time zone the days are counted in. */
+            timeZone: string;
+            /** @description Each day of the period, oldest first. */
+            daily: components["schemas"]["OwnerDay"][];
+            /** @description The most viewed pages, most first, at most 10. */
+            topPages: components["schemas"]["OwnerTopPage"][];
+            /** @description The referring hosts, most first, at most 10. */
+            referrers: components["schemas"]["OwnerReferrer"][];
+            funnel: components["schemas"]["OwnerFunnel"];
+            /** @description The whole period. */
+            totals: components["schemas"]["OwnerPeriod"];
+        };
         /** @description The site's collections. */
         OwnerCollectionList: {
             collections: components["schemas"]["OwnerCollectionSummary"][];
@@ -2539,6 +2607,41 @@ export interface components {
             /** @description How many items it has. */
             items: number;
         };
+        /** @description `GET /api/owner/dashboard`. */
+        OwnerDashboard: {
+            periods: components["schemas"]["OwnerPeriods"];
+            /** @description The last 30 days, oldest first, today last. */
+            daily: components["schemas"]["OwnerDay"][];
+            todo: components["schemas"]["OwnerTodo"];
+        };
+        /** @description One day of the site's calendar. */
+        OwnerDay: {
+            /**
+             * Format: int64
+             * @description The day's first instant (its local midnight), epoch ms.
+             */
+            dayMs: number;
+            /**
+             * Format: int64
+             * @description `null` without analytics read.
+             */
+            visits?: number | null;
+            /**
+             * Format: int64
+             * @description `null` without analytics read.
+             */
+            pageViews?: number | null;
+            /**
+             * Format: int64
+             * @description `null` without orders read.
+             */
+            orders?: number | null;
+            /**
+             * Format: int64
+             * @description The paid orders' grand totals, minor units; `null` without orders read.
+             */
+            revenueMinor?: number | null;
+        };
         /** @description The answer to a deletion: the id of what is gone. */
         OwnerDeleted: {
             deleted: string;
@@ -2557,14 +2660,98 @@ export interface components {
              */
             submissions: number;
         };
+        /** @description The funnel of a period. */
+        OwnerFunnel: {
+            /**
+             * Format: int64
+             * @description Pages seen.
+             */
+            pageViews: number;
+            /**
+             * Format: int64
+             * @description Successful cart adds.
+             */
+            addToCart: number;
+            /**
+             * Format: int64
+             * @description Views of the checkout pages.
+             */
+            checkout: number;
+            /**
+             * Format: int64
+             * @description Orders placed by visitors (the purchase events).
+             */
+            purchase: number;
+        };
         /** @description Items (an item is the import format's item, as stored). */
         OwnerItemList: {
             items: Record<string, unknown>[];
+        };
+        /**
+         * @description An amount as the owner's app reads it: minor units, the currency, and the text the
+         *     site's locale writes it as.
+         */
+        OwnerMoney: {
+            /**
+             * Format: int64
+             * @description The amount in minor units (cents).
+             * @example 1250
+             */
+            minor: number;
+            /**
+             * @description ISO currency code.
+             * @example EUR
+             */
+            currency: string;
+            /**
+             * @description The amount as the site's locale writes it.
+             * @example €12.50
+             */
+            formatted: string;
         };
         /** @description The site's orders. */
         OwnerOrderList: {
             /** @description Newest first, each as the order status page shows it. */
             orders: components["schemas"]["Order"][];
+        };
+        /** @description What a period adds up to. */
+        OwnerPeriod: {
+            /**
+             * Format: int64
+             * @description Visits (sessions); `null` without analytics read.
+             */
+            visits?: number | null;
+            /**
+             * Format: int64
+             * @description Page views; `null` without analytics read.
+             */
+            pageViews?: number | null;
+            /**
+             * Format: int64
+             * @description Orders placed; `null` without orders read.
+             */
+            orders?: number | null;
+            revenue?: components["schemas"]["OwnerMoney"] | null;
+            /**
+             * Format: double
+             * @description Orders per visit, 0 to 1 (0 without visits); `null` unless the role reads both.
+             */
+            conversion?: number | null;
+        };
+        /** @description The dashboard's three periods, each ending now. */
+        OwnerPeriods: {
+            /** @description Today, in the site's time zone. */
+            today: components["schemas"]["OwnerPeriod"];
+            /** @description The last 7 days, today included. */
+            days7: components["schemas"]["OwnerPeriod"];
+            /** @description The last 30 days, today included. */
+            days30: components["schemas"]["OwnerPeriod"];
+        };
+        /** @description A referring site and the visits it sent (page views that came from it). */
+        OwnerReferrer: {
+            host: string;
+            /** Format: int64 */
+            visits: number;
         };
         /** @description A variant's new stock. */
         OwnerStockBody: {
@@ -2600,6 +2787,37 @@ export interface components {
         /** @description The newsletter's subscribers. */
         OwnerSubscriberList: {
             subscribers: Record<string, unknown>[];
+        };
+        /** @description What needs doing. */
+        OwnerTodo: {
+            /**
+             * Format: int64
+             * @description Paid orders to send (every paid order that is not a gift card purchase, until orders
+             *     can be marked fulfilled); `null` without orders read.
+             */
+            toFulfil?: number | null;
+            /**
+             * Format: int64
+             * @description Orders awaiting a pay-later payment; `null` without orders read.
+             */
+            unpaid?: number | null;
+            /**
+             * Format: int64
+             * @description Variants with counted stock at or under `restock.lowStockAt` (default 5); `null`
+             *     without store read.
+             */
+            lowStock?: number | null;
+            /**
+             * Format: int64
+             * @description Restock sign-ups not yet sent their notice; `null` without store read.
+             */
+            restockWaiting?: number | null;
+        };
+        /** @description A page and its views. */
+        OwnerTopPage: {
+            path: string;
+            /** Format: int64 */
+            views: number;
         };
         /**
          * @description A way to pay.
@@ -8914,6 +9132,145 @@ export interface operations {
             };
             /** @description The body is larger than the route takes. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDashboard"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.analytics": {
+        parameters: {
+            query?: {
+                /** @description An instant of the first day, epoch ms (29 days before toMs's day unless given). */
+                fromMs?: number;
+                /** @description The instant after the period, epoch ms (now unless given); after fromMs, at most 366 days on. */
+                toMs?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerAnalytics"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

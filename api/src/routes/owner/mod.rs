@@ -6,6 +6,7 @@
 //! - [`preferences`]: commerce preferences;
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
+//! - [`dashboard`]: the dashboard and the analytics of a period;
 //! - [`listings`]: orders, form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
@@ -29,6 +30,7 @@ use crate::server::state::App;
 
 pub mod assets;
 pub mod content;
+pub mod dashboard;
 pub mod languages;
 pub mod layout;
 pub mod listings;
@@ -45,6 +47,7 @@ pub fn routes() -> OpenApiRouter<App> {
         preferences::routes(),
         languages::routes(),
         content::routes(),
+        dashboard::routes(),
         listings::routes(),
         templates::routes(),
         assets::routes(),
