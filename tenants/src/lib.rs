@@ -124,6 +124,9 @@ pub use repo::analytics::{
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
+pub use repo::inventory::{
+    InventoryCursor, InventoryPage, InventoryQuery, InventoryRow, MAX_PAGE, StockUpdate,
+};
 pub use repo::owner_stats::{MAX_SPANS, OwnerTodo, Span, SpanCounts};
 pub use repo::rate_limits::Bucket as RateBucket;
 pub use repo::store_setup::{CreatedStore, NewStore};

@@ -8,6 +8,7 @@ pub(crate) mod commerce;
 pub(crate) mod content;
 pub(crate) mod engagement;
 pub(crate) mod forms;
+pub(crate) mod inventory;
 pub(crate) mod member_areas;
 pub(crate) mod outbox;
 pub(crate) mod owner_stats;

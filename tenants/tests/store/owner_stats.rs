@@ -5,13 +5,18 @@ use serde_json::json;
 
 use crate::common::{Env, buy};
 use crate::content::{collection, product};
-use tenants::{AddToCart, AnalyticsEvent, DAY_MS, SLOT_MS, Span, StoreError, now_ms};
+use tenants::{
+    AddToCart, AnalyticsEvent, DAY_MS, Email, InventoryQuery, SLOT_MS, Span, StockUpdate,
+    StoreError, TenantId, now_ms,
+};
 
 crate::on_both_backends!(
     days_count_visits_views_funnel_and_orders,
     top_pages_and_referrers_of_a_span,
     todo_counts_what_needs_doing,
     too_many_spans_are_refused,
+    inventory_lists_filters_and_pages,
+    stocks_change_together_and_tell_waiting_signers,
 );
 
 /// An event `at` ms, of `session` when it is a page view with one.
@@ -253,4 +258,235 @@ async fn too_many_spans_are_refused(env: Env) {
         env.store.span_counts(t, &year, false).await.unwrap().len(),
         366
     );
+}
+
+/// A shop with a two-variant mug (S: 0, L: 3), a bowl (20) and an unlimited print: the
+/// tenant and the three item ids.
+async fn inventory_shop(env: &Env, identifier: &str) -> (TenantId, [String; 3]) {
+    let t = env.tenant(identifier).await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut mug = product(&c, "mug", "MUG-S", 0);
+    mug.title = "Mug".into();
+    let mut large = mug.variants[0].clone();
+    large.sku = "MUG-L".into();
+    large.qty_in_stock = 3;
+    large.attributes = [("Size".to_string(), "L".to_string())].into();
+    mug.variants.push(large);
+    let mug = env.store.put_item(t, &mug).await.unwrap();
+    let mut bowl = product(&c, "bowl", "BOWL_1", 20);
+    bowl.title = "Bowl 50%".into();
+    let bowl = env.store.put_item(t, &bowl).await.unwrap();
+    let mut print = product(&c, "print", "PRINT", 0);
+    print.title = "Print".into();
+    print.variants[0].unlimited = true;
+    let print = env.store.put_item(t, &print).await.unwrap();
+    (t, [mug, bowl, print])
+}
+
+fn query(q: Option<&str>, low_stock: Option<i64>, limit: usize) -> InventoryQuery {
+    InventoryQuery {
+        q: q.map(str::to_owned),
+        low_stock,
+        after: None,
+        limit,
+    }
+}
+
+async fn inventory_lists_filters_and_pages(env: Env) {
+    let (t, [mug, _bowl, _print]) = inventory_shop(&env, "shop").await;
+    env.store
+        .restock_signup(t, &mug, "MUG-S", "a@example.com", false, None)
+        .await
+        .unwrap();
+    let all = env
+        .store
+        .inventory(t, &query(None, None, 50))
+        .await
+        .unwrap();
+    let rows: Vec<_> = all
+        .rows
+        .iter()
+        .map(|r| {
+            (
+                r.product_title.as_str(),
+                r.sku.as_str(),
+                r.stock,
+                r.restock_waiting,
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("Bowl 50%", "BOWL_1", Some(20), 0),
+            ("Mug", "MUG-S", Some(0), 1),
+            ("Mug", "MUG-L", Some(3), 0),
+            ("Print", "PRINT", None, 0),
+        ]
+    );
+    assert_eq!(all.rows[2].attributes["Size"], "L");
+    assert!(all.next.is_none());
+
+    // Low stock: counted stock at or under the threshold, never unlimited.
+    let low = env
+        .store
+        .inventory(t, &query(None, Some(5), 50))
+        .await
+        .unwrap();
+    let skus: Vec<_> = low.rows.iter().map(|r| r.sku.as_str()).collect();
+    assert_eq!(skus, ["MUG-S", "MUG-L"]);
+    // Search by title or SKU, any case; `%` and `_` are plain characters.
+    for (q, want) in [
+        ("mug-l", vec!["MUG-L"]),
+        ("MUG", vec!["MUG-S", "MUG-L"]),
+        ("50%", vec!["BOWL_1"]),
+        ("_", vec!["BOWL_1"]),
+        ("%", vec!["BOWL_1"]),
+        ("nothing", vec![]),
+    ] {
+        let page = env
+            .store
+            .inventory(t, &query(Some(q), None, 50))
+            .await
+            .unwrap();
+        let skus: Vec<_> = page.rows.iter().map(|r| r.sku.as_str()).collect();
+        assert_eq!(skus, want, "{q}");
+    }
+    // Pages of one row, following the cursor, give every row once.
+    let mut seen = Vec::new();
+    let mut q = query(None, None, 1);
+    loop {
+        let page = env.store.inventory(t, &q).await.unwrap();
+        assert!(page.rows.len() <= 1);
+        seen.extend(page.rows.iter().map(|r| r.sku.clone()));
+        match page.next {
+            Some(next) => q.after = Some(next),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ["BOWL_1", "MUG-S", "MUG-L", "PRINT"]);
+    // Another site has none of these.
+    let other = env.tenant("other").await;
+    assert!(
+        env.store
+            .inventory(other, &query(None, None, 50))
+            .await
+            .unwrap()
+            .rows
+            .is_empty()
+    );
+    let mine = [(mug.clone(), "MUG-L".to_owned())];
+    assert!(
+        env.store
+            .inventory_of(other, &mine)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        env.store.inventory_of(t, &mine).await.unwrap()[0].stock,
+        Some(3)
+    );
+}
+
+fn back(item: &str, sku: &str) -> Option<Email> {
+    Some(Email {
+        kind: "restock".into(),
+        from: "shop@example.test".into(),
+        to: String::new(),
+        reply_to: None,
+        subject: format!("{item}/{sku} is back"),
+        text: "Back in stock".into(),
+        html: None,
+    })
+}
+
+fn update(item: &str, sku: &str, qty: i64, unlimited: bool) -> StockUpdate {
+    StockUpdate {
+        item_id: item.into(),
+        sku: sku.into(),
+        qty,
+        unlimited,
+    }
+}
+
+async fn stocks_change_together_and_tell_waiting_signers(env: Env) {
+    let (t, [mug, bowl, print]) = inventory_shop(&env, "shop").await;
+    for email in ["a@example.com", "b@example.com"] {
+        env.store
+            .restock_signup(t, &mug, "MUG-S", email, false, None)
+            .await
+            .unwrap();
+    }
+    let notice: &tenants::RestockNotice = &back;
+    let told = env
+        .store
+        .set_stocks_notifying(
+            t,
+            &[
+                update(&mug, "MUG-S", 4, false),
+                update(&bowl, "BOWL_1", 0, false),
+                update(&print, "PRINT", 7, false),
+                update(&mug, "MUG-L", 0, true),
+            ],
+            Some(notice),
+        )
+        .await
+        .unwrap()
+        .unwrap();
+    // The raise from sold out told both signers; the others told nobody.
+    assert_eq!(told, [2, 0, 0, 0]);
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert_eq!(outbox.len(), 2);
+    let levels: Vec<_> = env
+        .store
+        .inventory(t, &query(None, None, 50))
+        .await
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| (r.sku, r.stock, r.restock_waiting))
+        .collect();
+    assert_eq!(
+        levels,
+        [
+            ("BOWL_1".to_owned(), Some(0), 0),
+            ("MUG-S".to_owned(), Some(4), 0),
+            ("MUG-L".to_owned(), None, 0),
+            ("PRINT".to_owned(), Some(7), 0),
+        ]
+    );
+
+    // One unknown variant (or another site's) changes nothing: the index names it.
+    let other = env.tenant("other").await;
+    let r = env
+        .store
+        .set_stocks_notifying(
+            t,
+            &[
+                update(&bowl, "BOWL_1", 9, false),
+                update(&mug, "NOPE", 1, false),
+            ],
+            None,
+        )
+        .await
+        .unwrap();
+    assert_eq!(r, Err(1));
+    let r = env
+        .store
+        .set_stocks_notifying(other, &[update(&bowl, "BOWL_1", 9, false)], None)
+        .await
+        .unwrap();
+    assert_eq!(r, Err(0));
+    let r = env
+        .store
+        .set_stocks_notifying(t, &[update(&bowl, "BOWL_1", -1, false)], None)
+        .await
+        .unwrap();
+    assert_eq!(r, Err(0));
+    assert_eq!(env.store.stock(t, &bowl).await.unwrap()[0].qty_in_stock, 0);
 }
