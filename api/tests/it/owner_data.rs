@@ -16,6 +16,7 @@ const HOUR: i64 = 3_600_000;
 on_both_backends!(
     dashboard_and_analytics_count_the_sites_own_days,
     each_role_sees_its_parts,
+    inventory_lists_and_changes_stock,
 );
 
 fn start(backend: Backend) -> Server {
@@ -350,4 +351,254 @@ fn each_role_sees_its_parts(backend: Backend) {
     let (d, analytics) = dashboard("reporting");
     assert_eq!(analytics, 200);
     assert_eq!(d["periods"]["today"]["conversion"], json!(0.5));
+}
+
+fn inventory(server: &Server, token: &str, query: &str) -> crate::support::Response {
+    owner_get(server, LOAM, token, &format!("/api/owner/inventory{query}"))
+}
+
+fn patch(server: &Server, host: &str, token: &str, body: Value) -> crate::support::Response {
+    server.owner_call(host, token, "PATCH", "/api/owner/inventory", &body)
+}
+
+/// Every variant of loam-lantern, following the pages of `limit` rows.
+fn every_variant(server: &Server, limit: usize) -> Vec<Value> {
+    let mut rows = Vec::new();
+    let mut query = format!("?limit={limit}");
+    for _ in 0..100 {
+        let r = inventory(server, LOAM_TOKEN, &query);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let page = r.json();
+        let got = page["variants"].as_array().unwrap();
+        assert!(got.len() <= limit);
+        rows.extend(got.iter().cloned());
+        match page["next"].as_str() {
+            Some(next) => query = format!("?limit={limit}&after={next}"),
+            None => return rows,
+        }
+    }
+    panic!("more than 100 pages");
+}
+
+fn variant<'a>(rows: &'a [Value], sku: &str) -> &'a Value {
+    rows.iter()
+        .find(|r| r["sku"] == json!(sku))
+        .unwrap_or_else(|| panic!("no {sku}"))
+}
+
+fn outbox_restock(server: &Server) -> Vec<String> {
+    server.with_store(|s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(LOAM).await.unwrap().unwrap();
+            s.outbox(t.id)
+                .await
+                .unwrap()
+                .into_iter()
+                .filter(|m| m.email.kind == "restock")
+                .map(|m| m.email.to)
+                .collect()
+        })
+    })
+}
+
+fn inventory_lists_and_changes_stock(backend: Backend) {
+    let server = start(backend);
+    let all = every_variant(&server, 200);
+    assert!(all.len() >= 3, "{all:?}");
+    // Pages of 2 give the same rows, each once.
+    assert_eq!(every_variant(&server, 2), all);
+    let pot = variant(&all, "FTP-S").clone();
+    assert_eq!(
+        pot["itemId"],
+        json!(item_id("loam-lantern", "fern-terracotta-pot"))
+    );
+    for key in ["productTitle", "attributes", "stock", "restockWaiting"] {
+        assert!(pot.get(key).is_some(), "{key} in {pot}");
+    }
+
+    // Search and the low-stock filter.
+    let r = inventory(&server, LOAM_TOKEN, "?q=ftp-");
+    let found = r.json()["variants"].as_array().unwrap().clone();
+    assert!(
+        !found.is_empty()
+            && found
+                .iter()
+                .all(|v| v["sku"].as_str().unwrap().starts_with("FTP-"))
+    );
+    let r = patch(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        json!({"updates": [{"itemId": pot["itemId"], "sku": "FTP-S", "stock": 0}]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["variants"][0]["stock"], json!(0));
+    let low = inventory(&server, LOAM_TOKEN, "?lowStock=true").json();
+    let low = low["variants"].as_array().unwrap();
+    assert!(low.iter().any(|v| v["sku"] == json!("FTP-S")));
+    assert!(
+        low.iter()
+            .all(|v| v["stock"].as_i64().is_some_and(|n| n <= 5)),
+        "{low:?}"
+    );
+
+    // Two people wait for the pot; raising it tells them, in the same write as the rest.
+    let item = pot["itemId"].as_str().unwrap().to_owned();
+    let waiting_item = item.clone();
+    server.with_store(move |s| {
+        Box::pin(async move {
+            let t = s.tenant_by_host(LOAM).await.unwrap().unwrap();
+            for email in ["ada@example.com", "grace@example.com"] {
+                s.restock_signup(t.id, &waiting_item, "FTP-S", email, false, None)
+                    .await
+                    .unwrap();
+            }
+        })
+    });
+    let before = every_variant(&server, 200);
+    assert_eq!(variant(&before, "FTP-S")["restockWaiting"], json!(2));
+    let other = before
+        .iter()
+        .find(|v| v["itemId"] != json!(item))
+        .unwrap()
+        .clone();
+    let r = patch(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        json!({"updates": [
+            {"itemId": item, "sku": "FTP-S", "stock": 4},
+            {"itemId": other["itemId"], "sku": other["sku"], "stock": null},
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let changed = r.json()["variants"].as_array().unwrap().clone();
+    assert_eq!(changed.len(), 2);
+    assert_eq!(
+        (&changed[0]["stock"], &changed[0]["restockWaiting"]),
+        (&json!(4), &json!(0))
+    );
+    assert_eq!(
+        (&changed[1]["sku"], &changed[1]["stock"]),
+        (&other["sku"], &Value::Null)
+    );
+    let mut told = outbox_restock(&server);
+    told.sort();
+    assert_eq!(told, ["ada@example.com", "grace@example.com"]);
+    // The storefront's stock follows.
+    let mut v = Visitor::new(&server, LOAM, "10.8.0.20");
+    assert_eq!(v.stock(&item, "FTP-S"), 4);
+
+    // Bad bodies: errors by field, nothing changed.
+    let one = |stock: Value| json!({"updates": [{"itemId": item, "sku": "FTP-S", "stock": stock}]});
+    let many: Vec<Value> = (0..201)
+        .map(|_| json!({"itemId": item, "sku": "FTP-S", "stock": 1}))
+        .collect();
+    for (body, field) in [
+        (json!({}), "updates"),
+        (json!({"updates": []}), "updates"),
+        (json!({"updates": many}), "updates"),
+        (one(json!(-1)), "updates.0.stock"),
+        (one(json!(1.5)), "updates.0.stock"),
+        (one(json!("3")), "updates.0.stock"),
+        (
+            json!({"updates": [{"itemId": item, "sku": "FTP-S"}]}),
+            "updates.0.stock",
+        ),
+        (
+            json!({"updates": [{"sku": "FTP-S", "stock": 1}]}),
+            "updates.0.itemId",
+        ),
+        (json!({"updates": [7]}), "updates.0"),
+        (
+            json!({"updates": [{"itemId": item, "sku": "FTP-S", "stock": 1}, {"itemId": item, "sku": "FTP-S", "stock": 2}]}),
+            "updates.1.sku",
+        ),
+    ] {
+        let r = patch(&server, LOAM, LOAM_TOKEN, body.clone());
+        assert_eq!(r.status, 400, "{body}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{field}: {}", r.body);
+    }
+    // Another site's variant (or none) is 404 naming it, and the batch changes nothing.
+    let harbor_item = every_harbor_item(&server);
+    for (bad_item, bad_sku) in [
+        (harbor_item.0.as_str(), harbor_item.1.as_str()),
+        (item.as_str(), "NOPE"),
+    ] {
+        let r = patch(
+            &server,
+            LOAM,
+            LOAM_TOKEN,
+            json!({"updates": [
+                {"itemId": item, "sku": "FTP-S", "stock": 9},
+                {"itemId": bad_item, "sku": bad_sku, "stock": 1},
+            ]}),
+        );
+        assert_eq!(r.status, 404, "{}", r.body);
+        assert!(
+            r.json()["errors"]["updates.1.sku"].is_string(),
+            "{}",
+            r.body
+        );
+    }
+    assert_eq!(v.stock(&item, "FTP-S"), 4);
+    // Bad queries.
+    for (query, field) in [
+        ("?limit=0", "limit"),
+        ("?limit=201", "limit"),
+        ("?after=not-a-cursor", "after"),
+        ("?lowStock=maybe", "lowStock"),
+    ] {
+        let r = inventory(&server, LOAM_TOKEN, query);
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{query}: {}", r.body);
+    }
+    let long = format!("?q={}", "a".repeat(101));
+    assert!(inventory(&server, LOAM_TOKEN, &long).json()["errors"]["q"].is_string());
+
+    // Roles, tokens and hosts.
+    let viewer = server.owner_token("loam-lantern", "viewer");
+    assert_eq!(inventory(&server, &viewer, "").status, 200);
+    assert_eq!(patch(&server, LOAM, &viewer, one(json!(1))).status, 403);
+    let editor = server.owner_token("loam-lantern", "editor");
+    assert_eq!(inventory(&server, &editor, "").status, 403);
+    let manager = server.owner_token("loam-lantern", "store-manager");
+    assert_eq!(patch(&server, LOAM, &manager, one(json!(6))).status, 200);
+    assert_eq!(
+        patch(&server, HARBOR, LOAM_TOKEN, one(json!(1))).status,
+        401
+    );
+    assert_eq!(
+        owner_get(&server, HARBOR, LOAM_TOKEN, "/api/owner/inventory").status,
+        401
+    );
+    // Harbor's inventory holds none of loam's variants.
+    let h = owner_get(
+        &server,
+        HARBOR,
+        HARBOR_TOKEN,
+        "/api/owner/inventory?limit=200",
+    )
+    .json();
+    assert!(
+        h["variants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|v| v["itemId"] != json!(item))
+    );
+}
+
+/// A variant of harbor-lane: (item id, sku).
+fn every_harbor_item(server: &Server) -> (String, String) {
+    let r = owner_get(server, HARBOR, HARBOR_TOKEN, "/api/owner/inventory?limit=1");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let v = &r.json()["variants"][0];
+    (
+        v["itemId"]
+            .as_str()
+            .expect("harbor has a product")
+            .to_owned(),
+        v["sku"].as_str().unwrap().to_owned(),
+    )
 }

@@ -1309,6 +1309,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every product variant, with its stock and waiting restock
+         *     sign-ups, by product title.
+         */
+        get: operations["owner.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets many variants' stock at once, all or none.
+         * @description A variant raised from sold out (to more than 0, or unlimited) sends its waiting restock
+         *     notices in the same write, unless `restock.autoNotify` is `false`. A variant this site
+         *     does not have is 404 naming it (`errors["updates.N.sku"]`), and nothing changes.
+         */
+        patch: operations["owner.change"];
+        trace?: never;
+    };
     "/api/owner/orders": {
         parameters: {
             query?: never;
@@ -2683,6 +2709,43 @@ export interface components {
              */
             purchase: number;
         };
+        /** @description A page of the inventory. */
+        OwnerInventory: {
+            variants: components["schemas"]["OwnerInventoryRow"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
+        };
+        /** @description The variants a `PATCH` changed. */
+        OwnerInventoryChanged: {
+            /** @description In the order of the updates. */
+            variants: components["schemas"]["OwnerInventoryRow"][];
+        };
+        /** @description `PATCH /api/owner/inventory`'s body. */
+        OwnerInventoryPatch: {
+            /** @description 1-200 variants, each once. */
+            updates: components["schemas"]["OwnerStockUpdate"][];
+        };
+        /** @description A variant in the inventory. */
+        OwnerInventoryRow: {
+            /** @description The product's item id. */
+            itemId: string;
+            sku: string;
+            productTitle: string;
+            /** @description The variant's options (`{"Size": "M"}`). */
+            attributes: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description Units in stock; `null` when unlimited.
+             */
+            stock?: number | null;
+            /**
+             * Format: int64
+             * @description Restock sign-ups waiting for their notice.
+             */
+            restockWaiting: number;
+        };
         /** @description Items (an item is the import format's item, as stored). */
         OwnerItemList: {
             items: Record<string, unknown>[];
@@ -2778,6 +2841,16 @@ export interface components {
             /** Format: int64 */
             quantity: number;
             unlimited: boolean;
+        };
+        /** @description A variant's new stock. */
+        OwnerStockUpdate: {
+            itemId: string;
+            sku: string;
+            /**
+             * Format: int64
+             * @description Units in stock (a whole number from 0), or `null` for unlimited.
+             */
+            stock?: number | null;
         };
         /** @description A form's submissions. */
         OwnerSubmissionList: {
@@ -9271,6 +9344,171 @@ export interface operations {
             };
             /** @description No site has this host, or the thing named does not exist. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.list": {
+        parameters: {
+            query?: {
+                /** @description Words the product title or the SKU contains. */
+                q?: string;
+                /** @description Only variants with counted stock at or under `restock.lowStockAt` (default 5). */
+                lowStock?: boolean;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerInventory"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.change": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerInventoryPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerInventoryChanged"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -7,6 +7,8 @@
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`dashboard`]: the dashboard and the analytics of a period;
+//! - [`inventory`]: every variant's stock, changed many at once;
+//! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: orders, form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
@@ -31,9 +33,11 @@ use crate::server::state::App;
 pub mod assets;
 pub mod content;
 pub mod dashboard;
+pub mod inventory;
 pub mod languages;
 pub mod layout;
 pub mod listings;
+pub mod paging;
 pub mod preferences;
 pub mod store_setup;
 pub mod templates;
@@ -48,6 +52,7 @@ pub fn routes() -> OpenApiRouter<App> {
         languages::routes(),
         content::routes(),
         dashboard::routes(),
+        inventory::routes(),
         listings::routes(),
         templates::routes(),
         assets::routes(),
