@@ -125,7 +125,8 @@ pub use repo::analytics::{
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
 pub use repo::inventory::{
-    InventoryCursor, InventoryPage, InventoryQuery, InventoryRow, MAX_PAGE, StockUpdate,
+    InventoryCursor, InventoryPage, InventoryQuery, InventoryRow, MAX_PAGE, PRODUCT_KINDS,
+    ProductQuery, ProductRow, StockUpdate,
 };
 pub use repo::owner_stats::{MAX_SPANS, OwnerTodo, Span, SpanCounts};
 pub use repo::rate_limits::Bucket as RateBucket;

@@ -239,3 +239,147 @@ impl Store {
         Ok(Ok(told))
     }
 }
+
+/// A product as the owner's product list shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductRow {
+    /// The item id.
+    pub id: String,
+    /// The title.
+    pub title: String,
+    /// What it is: [`PRODUCT_KINDS`].
+    pub kind: String,
+    /// Its lowest price now (the sale price of a variant on sale), minor units; 0 without
+    /// variants.
+    pub price_minor: i64,
+    /// Whether a variant is on sale.
+    pub on_sale: bool,
+    /// Units in stock over its variants; `None` when one is unlimited.
+    pub stock: Option<i64>,
+    /// Whether its store (collection) is enabled, so the site shows it.
+    pub visible: bool,
+}
+
+/// The kinds of product: `productType` 1-4, and a subscription (`isSubscribable`).
+pub const PRODUCT_KINDS: [&str; 5] = [
+    "physical",
+    "digital",
+    "service",
+    "gift-card",
+    "subscription",
+];
+
+/// Which products, and how many: by title, then id.
+#[derive(Clone, Debug, Default)]
+pub struct ProductQuery {
+    /// Words the title contains (case-insensitive for ASCII letters).
+    pub q: Option<String>,
+    /// Only this kind ([`PRODUCT_KINDS`]).
+    pub kind: Option<String>,
+    /// After this product: (title, id).
+    pub after: Option<(String, String)>,
+    /// At most this many (1-[`MAX_PAGE`]).
+    pub limit: usize,
+}
+
+/// A subscription product's stored `structuredContent` (compact JSON, as the store writes
+/// it) holds this.
+const SUBSCRIBABLE: &str = "%\"isSubscribable\":true%";
+
+impl Store {
+    /// A page of the site's products (items of its stores) and where the next starts.
+    pub async fn product_rows(
+        &self,
+        tenant: TenantId,
+        q: &ProductQuery,
+    ) -> Result<(Vec<ProductRow>, Option<(String, String)>)> {
+        fn next(values: &mut Vec<SqlValue>, v: SqlValue) -> usize {
+            values.push(v);
+            values.len()
+        }
+        let limit = q.limit.clamp(1, MAX_PAGE);
+        let mut values: Vec<SqlValue> =
+            params![tenant, crate::store_setup::PRODUCTS_TYPE, SUBSCRIBABLE];
+        let mut sql = String::from(
+            "SELECT i.id, i.title, COALESCE(i.product_type, 1), \
+             CASE WHEN i.structured_content LIKE $3 THEN 1 ELSE 0 END, c.enabled, \
+             MIN(CASE WHEN v.on_sale THEN v.sale_price_minor ELSE v.price_minor END), \
+             MAX(CASE WHEN v.on_sale THEN 1 ELSE 0 END), \
+             CAST(SUM(CASE WHEN v.unlimited THEN 0 ELSE v.qty_in_stock END) AS BIGINT), \
+             MAX(CASE WHEN v.unlimited THEN 1 ELSE 0 END) \
+             FROM item i JOIN collection c ON c.tenant_id = $1 AND c.id = i.collection_id \
+             LEFT JOIN product_variant v ON v.tenant_id = $1 AND v.item_id = i.id \
+             WHERE i.tenant_id = $1 AND c.kind = $2",
+        );
+        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
+            let n = next(&mut values, contains_pattern(text).into());
+            sql.push_str(&format!(" AND LOWER(i.title) LIKE ${n} ESCAPE '\\'"));
+        }
+        match q.kind.as_deref() {
+            None => {}
+            Some("subscription") => sql.push_str(" AND i.structured_content LIKE $3"),
+            Some(kind) => {
+                let number = PRODUCT_KINDS
+                    .iter()
+                    .position(|k| *k == kind)
+                    .filter(|&p| p < 4)
+                    .ok_or_else(|| crate::StoreError::Invalid(format!("no product kind {kind}")))?;
+                let n = next(&mut values, (number as i64 + 1).into());
+                sql.push_str(&format!(
+                    " AND COALESCE(i.product_type, 1) = ${n} AND NOT (i.structured_content LIKE $3)"
+                ));
+            }
+        }
+        if let Some((title, id)) = &q.after {
+            let a = next(&mut values, title.as_str().into());
+            let b = next(&mut values, id.as_str().into());
+            sql.push_str(&format!(
+                " AND (i.title > ${a} OR (i.title = ${a} AND i.id > ${b}))"
+            ));
+        }
+        let n = next(&mut values, (limit as i64 + 1).into());
+        sql.push_str(&format!(
+            " GROUP BY i.id, i.title, i.product_type, i.structured_content, c.enabled \
+             ORDER BY i.title, i.id LIMIT ${n}"
+        ));
+        let mut tx = self.read().await?;
+        let rows = tx.query(&sql, values).await?;
+        tx.commit().await?;
+        let mut out = rows
+            .iter()
+            .map(|r| {
+                let kind = if r.i64(3)? == 1 {
+                    "subscription"
+                } else {
+                    let t = usize::try_from(r.i64(2)?).unwrap_or(1);
+                    PRODUCT_KINDS
+                        .get(t.wrapping_sub(1))
+                        .filter(|_| t <= 4)
+                        .copied()
+                        .unwrap_or("physical")
+                };
+                Ok(ProductRow {
+                    id: r.text(0)?,
+                    title: r.text(1)?,
+                    kind: kind.to_owned(),
+                    visible: r.bool(4)?,
+                    price_minor: r.opt_i64(5)?.unwrap_or(0),
+                    on_sale: r.opt_i64(6)? == Some(1),
+                    stock: if r.opt_i64(8)? == Some(1) {
+                        None
+                    } else {
+                        Some(r.opt_i64(7)?.unwrap_or(0))
+                    },
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let next = if out.len() > limit {
+            out.truncate(limit);
+            out.last().map(|p| (p.title.clone(), p.id.clone()))
+        } else {
+            None
+        };
+        Ok((out, next))
+    }
+}

@@ -6,8 +6,8 @@ use serde_json::json;
 use crate::common::{Env, buy};
 use crate::content::{collection, product};
 use tenants::{
-    AddToCart, AnalyticsEvent, DAY_MS, Email, InventoryQuery, SLOT_MS, Span, StockUpdate,
-    StoreError, TenantId, now_ms,
+    AddToCart, AnalyticsEvent, DAY_MS, Email, InventoryQuery, ProductQuery, SLOT_MS, Span,
+    StockUpdate, StoreError, TenantId, now_ms,
 };
 
 crate::on_both_backends!(
@@ -17,6 +17,7 @@ crate::on_both_backends!(
     too_many_spans_are_refused,
     inventory_lists_filters_and_pages,
     stocks_change_together_and_tell_waiting_signers,
+    products_list_by_kind_search_and_pages,
 );
 
 /// An event `at` ms, of `session` when it is a page view with one.
@@ -489,4 +490,117 @@ async fn stocks_change_together_and_tell_waiting_signers(env: Env) {
         .unwrap();
     assert_eq!(r, Err(0));
     assert_eq!(env.store.stock(t, &bowl).await.unwrap()[0].qty_in_stock, 0);
+}
+
+async fn products_list_by_kind_search_and_pages(env: Env) {
+    let (t, [mug, bowl, print]) = inventory_shop(&env, "shop").await;
+    let c = env
+        .store
+        .collection_by_url(t, "store")
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    let mut card = product(&c, "card", "CARD", 0);
+    card.title = "Gift card".into();
+    card.product_type = Some(4);
+    card.variants[0].unlimited = true;
+    let card = env.store.put_item(t, &card).await.unwrap();
+    let mut box_ = product(&c, "box", "BOX", 8);
+    box_.title = "Tea box".into();
+    box_.structured_content
+        .insert("isSubscribable".into(), json!(true));
+    box_.structured_content.insert(
+        "subscriptionPlan".into(),
+        json!({"billingPeriod": {"value": 1, "unit": "MONTH"}}),
+    );
+    let box_ = env.store.put_item(t, &box_).await.unwrap();
+    // A sale on the bowl's only variant.
+    let mut on_sale = env.store.item(t, &bowl).await.unwrap().unwrap();
+    on_sale.variants[0].on_sale = true;
+    on_sale.variants[0].sale_price_minor = 900;
+    env.store.put_item(t, &on_sale).await.unwrap();
+
+    let all = |q: ProductQuery| {
+        let store = &env.store;
+        async move { store.product_rows(t, &q).await.unwrap() }
+    };
+    let q = |q: Option<&str>, kind: Option<&str>, limit: usize| ProductQuery {
+        q: q.map(str::to_owned),
+        kind: kind.map(str::to_owned),
+        after: None,
+        limit,
+    };
+    let (rows, next) = all(q(None, None, 50)).await;
+    assert!(next.is_none());
+    let got: Vec<_> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.title.as_str(),
+                r.kind.as_str(),
+                r.price_minor,
+                r.on_sale,
+                r.stock,
+                r.visible,
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            ("Bowl 50%", "physical", 900, true, Some(20), true),
+            ("Gift card", "gift-card", 1250, false, None, true),
+            ("Mug", "physical", 1250, false, Some(3), true),
+            ("Print", "physical", 1250, false, None, true),
+            ("Tea box", "subscription", 1250, false, Some(8), true),
+        ]
+    );
+    assert_eq!(rows[2].id, mug);
+    for (kind, want) in [
+        ("gift-card", vec![card.clone()]),
+        ("subscription", vec![box_.clone()]),
+        ("physical", vec![bowl.clone(), mug.clone(), print.clone()]),
+        ("digital", vec![]),
+    ] {
+        let ids: Vec<_> = all(q(None, Some(kind), 50))
+            .await
+            .0
+            .into_iter()
+            .map(|r| r.id)
+            .collect();
+        assert_eq!(ids, want, "{kind}");
+    }
+    assert!(matches!(
+        env.store.product_rows(t, &q(None, Some("boat"), 50)).await,
+        Err(StoreError::Invalid(_))
+    ));
+    let ids: Vec<_> = all(q(Some("TEA"), None, 50))
+        .await
+        .0
+        .into_iter()
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(ids, [box_.clone()]);
+    // Pages of two.
+    let mut seen = Vec::new();
+    let mut page = q(None, None, 2);
+    loop {
+        let (rows, next) = all(page.clone()).await;
+        seen.extend(rows.into_iter().map(|r| r.title));
+        match next {
+            Some(n) => page.after = Some(n),
+            None => break,
+        }
+    }
+    assert_eq!(seen, ["Bowl 50%", "Gift card", "Mug", "Print", "Tea box"]);
+    let other = env.tenant("other").await;
+    assert!(
+        env.store
+            .product_rows(other, &q(None, None, 50))
+            .await
+            .unwrap()
+            .0
+            .is_empty()
+    );
 }
