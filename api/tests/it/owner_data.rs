@@ -17,6 +17,7 @@ on_both_backends!(
     dashboard_and_analytics_count_the_sites_own_days,
     each_role_sees_its_parts,
     inventory_lists_and_changes_stock,
+    products_list_with_search_type_and_pages,
 );
 
 fn start(backend: Backend) -> Server {
@@ -601,4 +602,121 @@ fn every_harbor_item(server: &Server) -> (String, String) {
             .to_owned(),
         v["sku"].as_str().unwrap().to_owned(),
     )
+}
+
+/// Every product of loam-lantern with `query`, following the pages of `limit`.
+fn every_product(server: &Server, token: &str, query: &str, limit: usize) -> Vec<Value> {
+    let mut rows = Vec::new();
+    let mut path = format!("/api/owner/products?limit={limit}{query}");
+    for _ in 0..100 {
+        let r = owner_get(server, LOAM, token, &path);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let page = r.json();
+        rows.extend(page["products"].as_array().unwrap().iter().cloned());
+        match page["next"].as_str() {
+            Some(next) => path = format!("/api/owner/products?limit={limit}{query}&after={next}"),
+            None => return rows,
+        }
+    }
+    panic!("more than 100 pages");
+}
+
+fn products_list_with_search_type_and_pages(backend: Backend) {
+    let server = start(backend);
+    let all = every_product(&server, LOAM_TOKEN, "", 200);
+    assert!(all.len() >= 3, "{all:?}");
+    assert_eq!(every_product(&server, LOAM_TOKEN, "", 2), all);
+    let titles: Vec<&str> = all.iter().map(|p| p["title"].as_str().unwrap()).collect();
+    let mut sorted = titles.clone();
+    sorted.sort();
+    assert_eq!(titles, sorted);
+    let pot_id = item_id("loam-lantern", "fern-terracotta-pot");
+    let pot = all
+        .iter()
+        .find(|p| p["id"] == json!(pot_id))
+        .expect("the pot");
+    assert_eq!(pot["price"]["currency"], json!("EUR"));
+    assert!(pot["price"]["minor"].as_i64().unwrap() > 0);
+    assert!(pot["price"]["formatted"].as_str().unwrap().contains('€'));
+    assert_eq!(pot["visible"], json!(true));
+    assert!(pot["stock"].is_i64() || pot["stock"].is_null());
+    assert!(pot.get("image").is_some() && pot.get("onSale").is_some());
+    let kinds = [
+        "physical",
+        "digital",
+        "service",
+        "gift-card",
+        "subscription",
+    ];
+    assert!(
+        all.iter()
+            .all(|p| kinds.contains(&p["type"].as_str().unwrap()))
+    );
+
+    // Each kind's filter gives exactly its rows; together they are the whole list.
+    let mut by_kind = 0;
+    for kind in kinds {
+        let rows = every_product(&server, LOAM_TOKEN, &format!("&type={kind}"), 200);
+        assert!(rows.iter().all(|p| p["type"] == json!(kind)), "{kind}");
+        by_kind += rows.len();
+    }
+    assert_eq!(by_kind, all.len());
+    // Search by title, any case.
+    let word = pot["title"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_uppercase();
+    let found = every_product(&server, LOAM_TOKEN, &format!("&q={word}"), 200);
+    assert!(found.iter().any(|p| p["id"] == json!(pot_id)), "{word}");
+    assert!(found.len() < all.len() || all.len() == 1);
+    assert!(every_product(&server, LOAM_TOKEN, "&q=zzzz-nothing", 200).is_empty());
+
+    // Bad queries.
+    for (query, field) in [
+        ("?type=boat", "type"),
+        ("?limit=500", "limit"),
+        ("?limit=x", "limit"),
+        ("?after=%7B%7D", "after"),
+    ] {
+        let r = owner_get(
+            &server,
+            LOAM,
+            LOAM_TOKEN,
+            &format!("/api/owner/products{query}"),
+        );
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{query}: {}", r.body);
+    }
+    // Roles, other sites.
+    let viewer = server.owner_token("loam-lantern", "viewer");
+    assert_eq!(every_product(&server, &viewer, "", 200), all);
+    for role in ["editor", "billing"] {
+        let token = server.owner_token("loam-lantern", role);
+        assert_eq!(
+            owner_get(&server, LOAM, &token, "/api/owner/products").status,
+            403,
+            "{role}"
+        );
+    }
+    assert_eq!(
+        owner_get(&server, HARBOR, LOAM_TOKEN, "/api/owner/products").status,
+        401
+    );
+    let h = owner_get(
+        &server,
+        HARBOR,
+        HARBOR_TOKEN,
+        "/api/owner/products?limit=200",
+    )
+    .json();
+    assert!(
+        h["products"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["id"] != json!(pot_id))
+    );
 }

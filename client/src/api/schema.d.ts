@@ -1335,6 +1335,23 @@ export interface paths {
         patch: operations["owner.change"];
         trace?: never;
     };
+    "/api/owner/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's products (the items of its stores), by title. */
+        get: operations["owner.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/orders": {
         parameters: {
             query?: never;
@@ -2809,6 +2826,33 @@ export interface components {
             days7: components["schemas"]["OwnerPeriod"];
             /** @description The last 30 days, today included. */
             days30: components["schemas"]["OwnerPeriod"];
+        };
+        /** @description A product in the owner's list. */
+        OwnerProductRow: {
+            /** @description The item id (`/api/owner/items/{id}` edits it). */
+            id: string;
+            title: string;
+            /** @description `physical`, `digital`, `service`, `gift-card` or `subscription`. */
+            type: string;
+            /** @description The product's main image, if it has one. */
+            image?: string | null;
+            /** @description Its lowest price now (a variant's sale price when on sale). */
+            price: components["schemas"]["OwnerMoney"];
+            /** @description A variant is on sale. */
+            onSale: boolean;
+            /**
+             * Format: int64
+             * @description Units in stock over its variants; `null` when one is unlimited.
+             */
+            stock?: number | null;
+            /** @description The site shows it (its store is enabled). */
+            visible: boolean;
+        };
+        /** @description A page of products. */
+        OwnerProducts: {
+            products: components["schemas"]["OwnerProductRow"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
         };
         /** @description A referring site and the visits it sent (page views that came from it). */
         OwnerReferrer: {
@@ -9469,6 +9513,91 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerInventoryChanged"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.list": {
+        parameters: {
+            query?: {
+                /** @description Words the title contains. */
+                q?: string;
+                /** @description physical, digital, service, gift-card or subscription. */
+                type?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerProducts"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

@@ -581,7 +581,7 @@ async fn products_list_by_kind_search_and_pages(env: Env) {
         .into_iter()
         .map(|r| r.id)
         .collect();
-    assert_eq!(ids, [box_.clone()]);
+    assert_eq!(ids, [box_]);
     // Pages of two.
     let mut seen = Vec::new();
     let mut page = q(None, None, 2);

@@ -8,6 +8,7 @@
 //! - [`content`]: collections' items and products, and stock;
 //! - [`dashboard`]: the dashboard and the analytics of a period;
 //! - [`inventory`]: every variant's stock, changed many at once;
+//! - [`products`]: the product list;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: orders, form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
@@ -39,6 +40,7 @@ pub mod layout;
 pub mod listings;
 pub mod paging;
 pub mod preferences;
+pub mod products;
 pub mod store_setup;
 pub mod templates;
 
@@ -53,6 +55,7 @@ pub fn routes() -> OpenApiRouter<App> {
         content::routes(),
         dashboard::routes(),
         inventory::routes(),
+        products::routes(),
         listings::routes(),
         templates::routes(),
         assets::routes(),
