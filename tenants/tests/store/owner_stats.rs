@@ -6,8 +6,8 @@ use serde_json::json;
 use crate::common::{Env, buy};
 use crate::content::{collection, product};
 use tenants::{
-    AddToCart, AnalyticsEvent, DAY_MS, Email, InventoryQuery, ProductQuery, SLOT_MS, Span,
-    StockUpdate, StoreError, TenantId, now_ms,
+    AddToCart, AnalyticsEvent, CustomerQuery, DAY_MS, Email, InventoryQuery, ProductQuery, SLOT_MS,
+    Span, StockUpdate, StoreError, TenantId, now_ms,
 };
 
 crate::on_both_backends!(
@@ -18,6 +18,7 @@ crate::on_both_backends!(
     inventory_lists_filters_and_pages,
     stocks_change_together_and_tell_waiting_signers,
     products_list_by_kind_search_and_pages,
+    customers_join_buyers_members_and_subscribers,
 );
 
 /// An event `at` ms, of `session` when it is a page view with one.
@@ -601,6 +602,171 @@ async fn products_list_by_kind_search_and_pages(env: Env) {
             .await
             .unwrap()
             .0
+            .is_empty()
+    );
+}
+
+async fn customers_join_buyers_members_and_subscribers(env: Env) {
+    let (t, [_mug, bowl, _print]) = inventory_shop(&env, "shop").await;
+    let order = |email: &'static str| {
+        let store = &env.store;
+        let bowl = bowl.clone();
+        async move {
+            let cart = store.create_cart(t).await.unwrap();
+            let add = AddToCart {
+                item_id: bowl,
+                sku: "BOWL_1".into(),
+                quantity: 1,
+                ..Default::default()
+            };
+            store.add_to_cart(t, &cart.id, &add).await.unwrap();
+            buy(store, t, &cart.id, email).await.unwrap()
+        }
+    };
+    let first = order("ada@example.com").await;
+    let second = order("Ada@Example.com").await;
+    let bob = order("bob@example.com").await;
+    env.store
+        .create_site_user(t, "bob@example.com", "x", "Bob Member")
+        .await
+        .unwrap();
+    env.store
+        .create_site_user(t, "cy@example.com", "x", "Cy")
+        .await
+        .unwrap();
+    // A restock sign-up that joins the list makes a subscriber.
+    env.store
+        .restock_signup(t, &bowl, "BOWL_1", "dee@example.com", true, None)
+        .await
+        .unwrap();
+
+    let q = |q: Option<&str>, limit: usize| CustomerQuery {
+        q: q.map(str::to_owned),
+        after: None,
+        limit,
+        test_orders: true,
+    };
+    let (rows, next) = env.store.customers(t, &q(None, 50)).await.unwrap();
+    assert!(next.is_none());
+    let got: Vec<_> = rows
+        .iter()
+        .map(|c| {
+            (
+                c.email.as_str(),
+                c.name.as_str(),
+                c.orders,
+                c.member,
+                c.subscriber,
+            )
+        })
+        .collect();
+    // The latest buyer first, then the others by email.
+    assert_eq!(
+        got,
+        [
+            ("bob@example.com", "Bob Member", 1, true, false),
+            ("ada@example.com", "Test Buyer", 2, false, false),
+            ("cy@example.com", "Cy", 0, true, false),
+            ("dee@example.com", "", 0, false, true),
+        ]
+    );
+    assert_eq!(
+        rows[1].spent_minor,
+        first.grand_total_minor + second.grand_total_minor
+    );
+    assert_eq!(rows[0].last_order_ms, Some(bob.created_ms));
+    assert_eq!(rows[2].last_order_ms, None);
+    // A live store does not count test orders (the buyers stay, with none).
+    let live = CustomerQuery {
+        test_orders: false,
+        ..q(Some("ada"), 50)
+    };
+    let (rows, _) = env.store.customers(t, &live).await.unwrap();
+    assert!(rows.is_empty(), "{rows:?}");
+    // Search: email, member name, the names and addresses on orders.
+    for (text, want) in [
+        ("ADA@", vec!["ada@example.com"]),
+        ("member", vec!["bob@example.com"]),
+        ("BUYER", vec!["bob@example.com", "ada@example.com"]),
+        ("dee", vec!["dee@example.com"]),
+        ("%", vec![]),
+    ] {
+        let (rows, _) = env.store.customers(t, &q(Some(text), 50)).await.unwrap();
+        let emails: Vec<_> = rows.iter().map(|c| c.email.as_str()).collect();
+        assert_eq!(emails, want, "{text}");
+    }
+    // Pages of one.
+    let mut seen = Vec::new();
+    let mut page = q(None, 1);
+    loop {
+        let (rows, next) = env.store.customers(t, &page).await.unwrap();
+        seen.extend(rows.into_iter().map(|c| c.email));
+        match next {
+            Some(n) => page.after = Some(n),
+            None => break,
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            "bob@example.com",
+            "ada@example.com",
+            "cy@example.com",
+            "dee@example.com"
+        ]
+    );
+    // One customer, any case; their orders newest first.
+    let ada = env
+        .store
+        .customer(t, "ADA@example.com", true)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((ada.orders, ada.name.as_str()), (2, "Test Buyer"));
+    let orders = env
+        .store
+        .orders_of_customer(t, "ada@EXAMPLE.com", 10, true)
+        .await
+        .unwrap();
+    let ids: Vec<_> = orders.iter().map(|o| o.id.as_str()).collect();
+    assert_eq!(ids, [second.id.as_str(), first.id.as_str()]);
+    assert_eq!(
+        env.store
+            .orders_of_customer(t, "ada@example.com", 1, true)
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(
+        env.store
+            .customer(t, "nobody@example.com", true)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Another site knows none of them.
+    let other = env.tenant("other").await;
+    assert!(
+        env.store
+            .customers(other, &q(None, 50))
+            .await
+            .unwrap()
+            .0
+            .is_empty()
+    );
+    assert!(
+        env.store
+            .customer(other, "ada@example.com", true)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        env.store
+            .orders_of_customer(other, "ada@example.com", 10, true)
+            .await
+            .unwrap()
             .is_empty()
     );
 }
