@@ -18,6 +18,7 @@ on_both_backends!(
     each_role_sees_its_parts,
     inventory_lists_and_changes_stock,
     products_list_with_search_type_and_pages,
+    customers_and_one_customer,
 );
 
 fn start(backend: Backend) -> Server {
@@ -719,4 +720,128 @@ fn products_list_with_search_type_and_pages(backend: Backend) {
             .iter()
             .all(|p| p["id"] != json!(pot_id))
     );
+}
+
+/// Every customer of loam-lantern with `query`, following the pages of `limit`.
+fn every_customer(server: &Server, token: &str, query: &str, limit: usize) -> Vec<Value> {
+    let mut rows = Vec::new();
+    let mut path = format!("/api/owner/customers?limit={limit}{query}");
+    for _ in 0..200 {
+        let r = owner_get(server, LOAM, token, &path);
+        assert_eq!(r.status, 200, "{}", r.body);
+        let page = r.json();
+        rows.extend(page["customers"].as_array().unwrap().iter().cloned());
+        match page["next"].as_str() {
+            Some(next) => path = format!("/api/owner/customers?limit={limit}{query}&after={next}"),
+            None => return rows,
+        }
+    }
+    panic!("more than 200 pages");
+}
+
+fn customers_and_one_customer(backend: Backend) {
+    let server = start(backend);
+    let total = visit_and_buy(&server);
+    let all = every_customer(&server, LOAM_TOKEN, "", 200);
+    // The latest buyer comes first.
+    assert_eq!(all[0]["email"], json!("ada@example.com"), "{all:?}");
+    let ada = &all[0];
+    assert_eq!(ada["name"], json!("Ada Lovelace"));
+    assert_eq!(ada["orders"], json!(1));
+    assert_eq!(ada["spent"]["minor"], json!(total));
+    assert_eq!(ada["spent"]["currency"], json!("EUR"));
+    assert!(ada["lastOrderMs"].as_i64().unwrap() > 0);
+    assert_eq!(
+        (&ada["member"], &ada["subscriber"]),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(every_customer(&server, LOAM_TOKEN, "", 1), all);
+    let found = every_customer(&server, LOAM_TOKEN, "&q=LOVELACE", 200);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["email"], json!("ada@example.com"));
+    assert!(every_customer(&server, LOAM_TOKEN, "&q=nobody-at-all", 200).is_empty());
+
+    // One customer, any case.
+    let r = owner_get(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        "/api/owner/customers/ADA%40Example.com",
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let d = r.json();
+    assert_eq!(d["customer"], *ada);
+    let orders = d["orders"].as_array().unwrap();
+    assert_eq!(orders.len(), 1);
+    assert_eq!(orders[0]["total"]["minor"], json!(total));
+    assert_eq!(orders[0]["status"], json!("paid"));
+    assert_eq!(orders[0]["itemCount"], json!(1));
+    assert!(orders[0]["number"].as_i64().is_some() && orders[0]["placedMs"].as_i64().is_some());
+    assert_eq!(d["subscriptions"], json!([]));
+    assert_eq!(d["giftCards"], json!([]));
+    for (host, token, path) in [
+        (
+            LOAM,
+            LOAM_TOKEN,
+            "/api/owner/customers/nobody%40example.com",
+        ),
+        (LOAM, LOAM_TOKEN, "/api/owner/customers/%20"),
+        // Another site's customer is not this site's.
+        (
+            HARBOR,
+            HARBOR_TOKEN,
+            "/api/owner/customers/ada%40example.com",
+        ),
+    ] {
+        let r = owner_get(&server, host, token, path);
+        assert_eq!(r.status, 404, "{path}: {}", r.body);
+    }
+    let h = owner_get(
+        &server,
+        HARBOR,
+        HARBOR_TOKEN,
+        "/api/owner/customers?limit=200",
+    )
+    .json();
+    assert!(
+        h["customers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["email"] != json!("ada@example.com"))
+    );
+    assert_eq!(
+        owner_get(&server, HARBOR, LOAM_TOKEN, "/api/owner/customers").status,
+        401
+    );
+
+    // Bad queries.
+    let long = format!("/api/owner/customers?q={}", "a".repeat(101));
+    for (path, field) in [
+        (long.as_str(), "q"),
+        ("/api/owner/customers?limit=0", "limit"),
+        ("/api/owner/customers?after=e30", "after"),
+    ] {
+        let r = owner_get(&server, LOAM, LOAM_TOKEN, path);
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{path}: {}", r.body);
+    }
+    // Orders read is the area: the viewer and the editor may not.
+    for role in ["viewer", "editor"] {
+        let token = server.owner_token("loam-lantern", role);
+        for path in [
+            "/api/owner/customers",
+            "/api/owner/customers/ada%40example.com",
+        ] {
+            assert_eq!(
+                owner_get(&server, LOAM, &token, path).status,
+                403,
+                "{role} {path}"
+            );
+        }
+    }
+    for role in ["billing", "store-manager"] {
+        let token = server.owner_token("loam-lantern", role);
+        assert_eq!(every_customer(&server, &token, "", 200), all, "{role}");
+    }
 }

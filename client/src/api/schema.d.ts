@@ -1352,6 +1352,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everyone who ordered, is a member or subscribed. */
+        get: operations["owner.list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/customers/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer, their latest orders, the subscriptions
+         *     and gift cards those orders bought.
+         */
+        get: operations["owner.one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/orders": {
         parameters: {
             query?: never;
@@ -2649,6 +2686,97 @@ export interface components {
             enabled: boolean;
             /** @description How many items it has. */
             items: number;
+        };
+        /** @description A customer. */
+        OwnerCustomer: {
+            /** @description Lower-cased. */
+            email: string;
+            /** @description The member's display name, else the name on their latest order, else "". */
+            name: string;
+            /**
+             * Format: int64
+             * @description Orders placed (not expired).
+             */
+            orders: number;
+            /** @description What their paid orders came to. */
+            spent: components["schemas"]["OwnerMoney"];
+            /**
+             * Format: int64
+             * @description When they last ordered, epoch ms; `null` if never.
+             */
+            lastOrderMs?: number | null;
+            /** @description They have a member account. */
+            member: boolean;
+            /** @description They are on the mailing list. */
+            subscriber: boolean;
+        };
+        /** @description `GET /api/owner/customers/{email}`. */
+        OwnerCustomerDetail: {
+            customer: components["schemas"]["OwnerCustomer"];
+            /** @description Their latest orders (at most 100), newest first. */
+            orders: components["schemas"]["OwnerCustomerOrder"][];
+            /** @description What those orders subscribed to. */
+            subscriptions: components["schemas"]["OwnerCustomerSubscription"][];
+            /** @description The gift cards those orders bought. */
+            giftCards: components["schemas"]["OwnerCustomerGiftCard"][];
+        };
+        /** @description A gift card one of their orders bought. */
+        OwnerCustomerGiftCard: {
+            /** @description The code's last 4 characters (the whole code is the buyer's). */
+            codeEnd: string;
+            orderId: string;
+            initial: components["schemas"]["OwnerMoney"];
+            balance: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            createdMs: number;
+        };
+        /** @description One of a customer's orders. */
+        OwnerCustomerOrder: {
+            id: string;
+            /** Format: int64 */
+            number: number;
+            /** Format: int64 */
+            placedMs: number;
+            total: components["schemas"]["OwnerMoney"];
+            /** @description `paid`, `awaiting-payment` or `expired`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Units over its lines.
+             */
+            itemCount: number;
+            testMode: boolean;
+        };
+        /** @description A subscription one of their orders started. */
+        OwnerCustomerSubscription: {
+            id: string;
+            orderId: string;
+            itemId: string;
+            sku: string;
+            /** @description The product's name on the order. */
+            productName: string;
+            /** Format: int64 */
+            quantity: number;
+            /** @description Each billing's amount. */
+            price: components["schemas"]["OwnerMoney"];
+            /** @description "every 1 month". */
+            interval: string;
+            /**
+             * Format: int64
+             * @description 0 when it never ends.
+             */
+            numBillingCycles: number;
+            /** Format: int64 */
+            cyclesBilled: number;
+            /** Format: int64 */
+            nextBillingMs?: number | null;
+            status: string;
+        };
+        /** @description A page of customers. */
+        OwnerCustomers: {
+            customers: components["schemas"]["OwnerCustomer"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
         };
         /** @description `GET /api/owner/dashboard`. */
         OwnerDashboard: {
@@ -9598,6 +9726,168 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerProducts"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.list": {
+        parameters: {
+            query?: {
+                /** @description Words the email, the member's name, or the names and addresses of their orders contain. */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCustomers"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.one": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's email (any case). */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCustomerDetail"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

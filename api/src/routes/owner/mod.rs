@@ -9,6 +9,7 @@
 //! - [`dashboard`]: the dashboard and the analytics of a period;
 //! - [`inventory`]: every variant's stock, changed many at once;
 //! - [`products`]: the product list;
+//! - [`customers`]: buyers, members and subscribers, and one customer's orders;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: orders, form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
@@ -33,6 +34,7 @@ use crate::server::state::App;
 
 pub mod assets;
 pub mod content;
+pub mod customers;
 pub mod dashboard;
 pub mod inventory;
 pub mod languages;
@@ -56,6 +58,7 @@ pub fn routes() -> OpenApiRouter<App> {
         dashboard::routes(),
         inventory::routes(),
         products::routes(),
+        customers::routes(),
         listings::routes(),
         templates::routes(),
         assets::routes(),

@@ -1,0 +1,272 @@
+//! The owner's customers: everyone who ordered, became a member or subscribed to the
+//! mailing list, one row per email.
+//!
+//! | route | role may | answer |
+//! |---|---|---|
+//! | `GET /api/owner/customers?q&after&limit` | orders, read | `{customers, next}`: the latest buyers first, then the others by email |
+//! | `GET /api/owner/customers/{email}` | orders, read | `{customer, orders, subscriptions, giftCards}` |
+//!
+//! Orders are the orders placed (not expired), spent the grand totals of the paid ones; a
+//! store in test mode counts its test orders, a live one only live ones (as the dashboard).
+
+use axum::extract::{Path, State};
+use serde::Serialize;
+use tenants::{CustomerQuery, CustomerRow};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::paging;
+use crate::http::call::Call;
+use crate::http::commerce::money::{OwnerMoney, owner_money};
+use crate::http::error::store_failure;
+use crate::http::extract::{Read, area};
+use crate::http::{ApiError, Json, Owner};
+use crate::openapi::{OWNER, OwnerErrors};
+use crate::server::state::App;
+
+/// The most orders a customer's page lists (the latest).
+pub const MAX_ORDERS: usize = 100;
+/// The longest email read.
+const MAX_EMAIL: usize = 254;
+
+pub const NO_CUSTOMER: &str = "No customer of this site has that email.";
+
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(list))
+        .routes(routes!(one))
+}
+
+/// A customer.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomer)]
+struct Customer {
+    /// Lower-cased.
+    email: String,
+    /// The member's display name, else the name on their latest order, else "".
+    name: String,
+    /// Orders placed (not expired).
+    orders: i64,
+    /// What their paid orders came to.
+    spent: OwnerMoney,
+    /// When they last ordered, epoch ms; `null` if never.
+    last_order_ms: Option<i64>,
+    /// They have a member account.
+    member: bool,
+    /// They are on the mailing list.
+    subscriber: bool,
+}
+
+fn customer(c: CustomerRow, call: &Call) -> Customer {
+    Customer {
+        spent: owner_money(
+            c.spent_minor,
+            &call.settings().currency,
+            &call.site.content.locale,
+        ),
+        email: c.email,
+        name: c.name,
+        orders: c.orders,
+        last_order_ms: c.last_order_ms,
+        member: c.member,
+        subscriber: c.subscriber,
+    }
+}
+
+/// A page of customers.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerCustomers)]
+struct Customers {
+    customers: Vec<Customer>,
+    /// The next page's `after`; `null` on the last page.
+    next: Option<String>,
+}
+
+/// Whether the store counts its test orders (while it is in test mode).
+fn test_orders(call: &Call) -> bool {
+    call.settings().payments.test_mode
+}
+
+/// `GET /api/owner/customers`: everyone who ordered, is a member or subscribed.
+#[utoipa::path(get, path = "/api/owner/customers", tag = OWNER,
+    params(
+        ("q" = Option<String>, Query, max_length = 100, description = "Words the email, the member's name, or the names and addresses of their orders contain."),
+        ("after" = Option<String>, Query, description = "The `next` of the page before."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Rows a page (50 unless given)."),
+    ),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Customers), OwnerErrors))]
+async fn list(
+    State(app): State<App>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<Customers>, ApiError> {
+    let query = CustomerQuery {
+        q: paging::search(&owner)?,
+        after: paging::after::<(i64, String)>(&owner)?,
+        limit: paging::limit(&owner)?,
+        test_orders: test_orders(&owner),
+    };
+    let (rows, next) = app
+        .store
+        .customers(owner.site.tenant.id, &query)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(Customers {
+        customers: rows.into_iter().map(|c| customer(c, &owner)).collect(),
+        next: paging::next(next),
+    }))
+}
+
+/// One of a customer's orders.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerOrder)]
+struct CustomerOrder {
+    id: String,
+    number: i64,
+    placed_ms: i64,
+    total: OwnerMoney,
+    /// `paid`, `awaiting-payment` or `expired`.
+    status: String,
+    /// Units over its lines.
+    item_count: i64,
+    test_mode: bool,
+}
+
+/// A subscription one of their orders started.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerSubscription)]
+struct CustomerSubscription {
+    id: String,
+    order_id: String,
+    item_id: String,
+    sku: String,
+    /// The product's name on the order.
+    product_name: String,
+    quantity: i64,
+    /// Each billing's amount.
+    price: OwnerMoney,
+    /// "every 1 month".
+    interval: String,
+    /// 0 when it never ends.
+    num_billing_cycles: i64,
+    cycles_billed: i64,
+    next_billing_ms: Option<i64>,
+    status: String,
+}
+
+/// A gift card one of their orders bought.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerGiftCard)]
+struct CustomerGiftCard {
+    /// The code's last 4 characters (the whole code is the buyer's).
+    code_end: String,
+    order_id: String,
+    initial: OwnerMoney,
+    balance: OwnerMoney,
+    created_ms: i64,
+}
+
+/// `GET /api/owner/customers/{email}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerDetail)]
+struct Detail {
+    customer: Customer,
+    /// Their latest orders (at most 100), newest first.
+    orders: Vec<CustomerOrder>,
+    /// What those orders subscribed to.
+    subscriptions: Vec<CustomerSubscription>,
+    /// The gift cards those orders bought.
+    gift_cards: Vec<CustomerGiftCard>,
+}
+
+/// `GET /api/owner/customers/{email}`: a customer, their latest orders, the subscriptions
+/// and gift cards those orders bought.
+#[utoipa::path(get, path = "/api/owner/customers/{email}", tag = OWNER,
+    params(("email" = String, Path, description = "The customer's email (any case).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Detail), OwnerErrors))]
+async fn one(
+    State(app): State<App>,
+    Path(email): Path<String>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<Detail>, ApiError> {
+    if email.len() > MAX_EMAIL || email.trim().is_empty() {
+        return Err(ApiError::not_found(NO_CUSTOMER));
+    }
+    let tenant = owner.site.tenant.id;
+    let test = test_orders(&owner);
+    let found = app
+        .store
+        .customer(tenant, &email, test)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found(NO_CUSTOMER))?;
+    let orders = app
+        .store
+        .orders_of_customer(tenant, &found.email, MAX_ORDERS, test)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    let money = |minor: i64, currency: &str| owner_money(minor, currency, locale);
+    let mut subscriptions = Vec::new();
+    let mut gift_cards = Vec::new();
+    let mut rows = Vec::with_capacity(orders.len());
+    for o in &orders {
+        for s in &o.subscriptions {
+            let product_name = o
+                .lines
+                .iter()
+                .find(|l| l.item_id == s.item_id && l.sku == s.sku)
+                .map(|l| l.product_name.clone())
+                .unwrap_or_default();
+            subscriptions.push(CustomerSubscription {
+                id: s.id.clone(),
+                order_id: s.order_id.clone(),
+                item_id: s.item_id.clone(),
+                sku: s.sku.clone(),
+                product_name,
+                quantity: s.quantity,
+                price: money(s.unit_price_minor * s.quantity, &s.currency),
+                interval: format!("every {} {}", s.period_value, s.period_unit.to_lowercase()),
+                num_billing_cycles: s.num_billing_cycles,
+                cycles_billed: s.cycles_billed,
+                next_billing_ms: s.next_billing_ms,
+                status: s.status.clone(),
+            });
+        }
+        for g in &o.gift_cards {
+            let chars: Vec<char> = g.code.chars().collect();
+            gift_cards.push(CustomerGiftCard {
+                code_end: chars[chars.len().saturating_sub(4)..].iter().collect(),
+                order_id: g.order_id.clone(),
+                initial: money(g.initial_minor, &g.currency),
+                balance: money(g.balance_minor, &g.currency),
+                created_ms: g.created_ms,
+            });
+        }
+        rows.push(CustomerOrder {
+            id: o.id.clone(),
+            number: o.order_number,
+            placed_ms: o.created_ms,
+            total: money(o.grand_total_minor, &o.currency),
+            status: serde_json::to_value(o.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            item_count: o.lines.iter().map(|l| l.quantity).sum(),
+            test_mode: o.test_mode,
+        });
+    }
+    Ok(Json(Detail {
+        customer: customer(found, &owner),
+        orders: rows,
+        subscriptions,
+        gift_cards,
+    }))
+}
