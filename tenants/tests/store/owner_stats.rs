@@ -19,6 +19,7 @@ crate::on_both_backends!(
     stocks_change_together_and_tell_waiting_signers,
     products_list_by_kind_search_and_pages,
     customers_join_buyers_members_and_subscribers,
+    subscriptions_are_cancelled_once,
 );
 
 /// An event `at` ms, of `session` when it is a page view with one.
@@ -769,4 +770,71 @@ async fn customers_join_buyers_members_and_subscribers(env: Env) {
             .unwrap()
             .is_empty()
     );
+}
+
+async fn subscriptions_are_cancelled_once(env: Env) {
+    let t = env.tenant("shop").await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut p = product(&c, "box", "BOX", 5);
+    p.structured_content
+        .insert("isSubscribable".into(), json!(true));
+    p.structured_content.insert(
+        "subscriptionPlan".into(),
+        json!({"billingPeriod": {"value": 1, "unit": "MONTH"}, "numBillingCycles": 0}),
+    );
+    let item = env.store.put_item(t, &p).await.unwrap();
+    let add = AddToCart {
+        item_id: item,
+        sku: "BOX".into(),
+        quantity: 1,
+        ..Default::default()
+    };
+    let cart = env
+        .store
+        .create_token_cart(t, tenants::CartKind::Subscription, &add)
+        .await
+        .unwrap();
+    let order = buy(&env.store, t, &cart.id, "sub@example.com")
+        .await
+        .unwrap();
+    let id = order.subscriptions[0].id.clone();
+    assert_eq!(order.subscriptions[0].status, "active");
+
+    // Another site cannot touch it.
+    let other = env.tenant("other").await;
+    assert!(matches!(
+        env.store.cancel_subscription(other, &id).await,
+        Err(StoreError::NotFound(_))
+    ));
+    // Two cancels at once: one wins, the other finds it cancelled.
+    let node2 = env.another_node().await;
+    let (a, b) = tokio::join!(
+        env.store.cancel_subscription(t, &id),
+        node2.cancel_subscription(t, &id)
+    );
+    let (won, lost) = if a.is_ok() { (a, b) } else { (b, a) };
+    let won = won.unwrap();
+    assert_eq!(
+        (won.status.as_str(), won.next_billing_ms),
+        ("cancelled", None)
+    );
+    assert!(
+        matches!(lost, Err(StoreError::Conflict(ref s)) if s == "cancelled"),
+        "{lost:?}"
+    );
+    let stored = env
+        .store
+        .orders_of_customer(t, "sub@example.com", 1, true)
+        .await
+        .unwrap();
+    assert_eq!(stored[0].subscriptions[0].status, "cancelled");
+    assert!(stored[0].subscriptions[0].next_billing_ms.is_none());
+    assert!(matches!(
+        env.store.cancel_subscription(t, "nope").await,
+        Err(StoreError::NotFound(_))
+    ));
 }

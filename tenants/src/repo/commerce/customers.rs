@@ -4,10 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::orders::load_orders;
+use super::subscriptions::{COLUMNS as SUBSCRIPTION_COLUMNS, from_row as subscription_from_row};
+use crate::StoreError;
 use crate::error::Result;
 use crate::ids::TenantId;
 use crate::params;
-use crate::repo::commerce::{Order, OrderDetails};
+use crate::repo::commerce::{Order, OrderDetails, Subscription};
 use crate::repo::inventory::{MAX_PAGE, contains_pattern};
 use crate::sql::SqlValue;
 use crate::store::Store;
@@ -195,6 +197,52 @@ impl Store {
         .await?;
         tx.commit().await?;
         Ok(orders)
+    }
+}
+
+/// What a cancelled subscription's status becomes.
+pub const CANCELLED: &str = "cancelled";
+
+impl Store {
+    /// Cancels an active subscription: it bills no more. `NotFound` when this site has no
+    /// subscription `id`; `Conflict` naming its status when it is not active (already
+    /// cancelled, or completed). One conditional write, so of two cancels one wins.
+    pub async fn cancel_subscription(&self, tenant: TenantId, id: &str) -> Result<Subscription> {
+        let mut tx = self.write().await?;
+        let row = tx
+            .query_opt(
+                &format!(
+                    "SELECT {SUBSCRIPTION_COLUMNS} FROM subscription WHERE tenant_id = $1 AND id = $2"
+                ),
+                params![tenant, id],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Err(StoreError::NotFound(format!("subscription {id}")));
+        };
+        let mut sub = subscription_from_row(&row)?;
+        let n = tx
+            .execute(
+                "UPDATE subscription SET status = $3, next_billing_ms = NULL \
+                 WHERE tenant_id = $1 AND id = $2 AND status = $4",
+                params![tenant, id, CANCELLED, "active"],
+            )
+            .await?;
+        if n == 0 {
+            // Not active: what it is now (a cancel at the same moment may have just won).
+            let now = tx
+                .query_one(
+                    "SELECT status FROM subscription WHERE tenant_id = $1 AND id = $2",
+                    params![tenant, id],
+                )
+                .await?
+                .text(0)?;
+            return Err(StoreError::Conflict(now));
+        }
+        tx.commit().await?;
+        sub.status = CANCELLED.to_owned();
+        sub.next_billing_ms = None;
+        Ok(sub)
     }
 }
 
