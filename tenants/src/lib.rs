@@ -142,7 +142,7 @@ pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
     CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardRecipient,
     MAX_QUANTITY, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus, PaymentMethod,
-    StockLevel, Subscription, normalize_gift_card_code,
+    SUBSCRIPTION_CANCELLED, StockLevel, Subscription, normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};

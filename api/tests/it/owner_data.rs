@@ -19,6 +19,7 @@ on_both_backends!(
     inventory_lists_and_changes_stock,
     products_list_with_search_type_and_pages,
     customers_and_one_customer,
+    subscriptions_are_cancelled,
 );
 
 fn start(backend: Backend) -> Server {
@@ -844,4 +845,83 @@ fn customers_and_one_customer(backend: Backend) {
         let token = server.owner_token("loam-lantern", role);
         assert_eq!(every_customer(&server, &token, "", 200), all, "{role}");
     }
+}
+
+fn subscriptions_are_cancelled(backend: Backend) {
+    let server = start(backend);
+    let mut v = Visitor::arrive(&server, LOAM, "10.8.0.30");
+    let r = v.post(
+        "/api/3/commerce/cart/subscription",
+        json!({"itemId": item_id("loam-lantern", "monthly-plant-box"), "sku": "SUB-PB-S", "qty": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let token = r.json()["cartToken"].as_str().unwrap().to_owned();
+    let r = v.post(
+        "/api/commerce/checkout",
+        json!({
+            "cartToken": token,
+            "email": "sub@example.com",
+            "shippingAddress": {"firstName": "Sam", "lastName": "Sub", "line1": "Lindengracht 1",
+                                "city": "Amsterdam", "postalCode": "1015 KB", "region": "NH", "country": "NL"},
+            "payment": {"method": "card", "card": {"number": "4242 4242 4242 4242", "expMonth": 12, "expYear": 2099, "cvc": "123"}},
+        }),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let id = r.json()["order"]["subscriptions"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let d = owner_get(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        "/api/owner/customers/sub%40example.com",
+    )
+    .json();
+    let sub = &d["subscriptions"][0];
+    assert_eq!((&sub["id"], &sub["status"]), (&json!(id), &json!("active")));
+    assert!(sub["nextBillingMs"].as_i64().is_some());
+    assert_eq!(sub["interval"], json!("every 1 month"));
+
+    let path = format!("/api/owner/subscriptions/{id}/cancel");
+    let post = |host: &str, token: &str, path: &str| {
+        server.owner_call(host, token, "POST", path, &Value::Null)
+    };
+    // A role that only reads orders, another site's token or host, an unknown id.
+    let billing = server.owner_token("loam-lantern", "billing");
+    assert_eq!(post(LOAM, &billing, &path).status, 403);
+    assert_eq!(post(HARBOR, LOAM_TOKEN, &path).status, 401);
+    let r = post(HARBOR, HARBOR_TOKEN, &path);
+    assert_eq!(r.status, 404, "{}", r.body);
+    assert_eq!(
+        r.json()["message"],
+        json!("That subscription does not exist.")
+    );
+    assert_eq!(
+        post(LOAM, LOAM_TOKEN, "/api/owner/subscriptions/nope/cancel").status,
+        404
+    );
+
+    let r = post(LOAM, LOAM_TOKEN, &path);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let c = r.json();
+    assert_eq!(
+        (&c["id"], &c["status"], &c["nextBillingMs"]),
+        (&json!(id), &json!("cancelled"), &Value::Null)
+    );
+    assert!(!c["productName"].as_str().unwrap().is_empty());
+    let r = post(LOAM, LOAM_TOKEN, &path);
+    assert_eq!(r.status, 409, "{}", r.body);
+    assert_eq!(
+        r.json()["message"],
+        json!("This subscription is already cancelled.")
+    );
+    let d = owner_get(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        "/api/owner/customers/sub%40example.com",
+    )
+    .json();
+    assert_eq!(d["subscriptions"][0]["status"], json!("cancelled"));
 }

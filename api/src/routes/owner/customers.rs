@@ -5,6 +5,7 @@
 //! |---|---|---|
 //! | `GET /api/owner/customers?q&after&limit` | orders, read | `{customers, next}`: the latest buyers first, then the others by email |
 //! | `GET /api/owner/customers/{email}` | orders, read | `{customer, orders, subscriptions, giftCards}` |
+//! | `POST /api/owner/subscriptions/{id}/cancel` | orders, change | the subscription, cancelled |
 //!
 //! Orders are the orders placed (not expired), spent the grand totals of the paid ones; a
 //! store in test mode counts its test orders, a live one only live ones (as the dashboard).
@@ -20,7 +21,7 @@ use super::paging;
 use crate::http::call::Call;
 use crate::http::commerce::money::{OwnerMoney, owner_money};
 use crate::http::error::store_failure;
-use crate::http::extract::{Read, area};
+use crate::http::extract::{Change, Read, area};
 use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::state::App;
@@ -31,11 +32,15 @@ pub const MAX_ORDERS: usize = 100;
 const MAX_EMAIL: usize = 254;
 
 pub const NO_CUSTOMER: &str = "No customer of this site has that email.";
+pub const NO_SUBSCRIPTION: &str = "That subscription does not exist.";
+pub const ALREADY_CANCELLED: &str = "This subscription is already cancelled.";
+pub const ENDED: &str = "This subscription has ended.";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(list))
         .routes(routes!(one))
+        .routes(routes!(cancel_subscription))
 }
 
 /// A customer.
@@ -158,6 +163,27 @@ struct CustomerSubscription {
     status: String,
 }
 
+fn subscription_view(
+    s: &tenants::Subscription,
+    product_name: String,
+    locale: &icu_locale::Locale,
+) -> CustomerSubscription {
+    CustomerSubscription {
+        id: s.id.clone(),
+        order_id: s.order_id.clone(),
+        item_id: s.item_id.clone(),
+        sku: s.sku.clone(),
+        product_name,
+        quantity: s.quantity,
+        price: owner_money(s.unit_price_minor * s.quantity, &s.currency, locale),
+        interval: format!("every {} {}", s.period_value, s.period_unit.to_lowercase()),
+        num_billing_cycles: s.num_billing_cycles,
+        cycles_billed: s.cycles_billed,
+        next_billing_ms: s.next_billing_ms,
+        status: s.status.clone(),
+    }
+}
+
 /// A gift card one of their orders bought.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -225,20 +251,7 @@ async fn one(
                 .find(|l| l.item_id == s.item_id && l.sku == s.sku)
                 .map(|l| l.product_name.clone())
                 .unwrap_or_default();
-            subscriptions.push(CustomerSubscription {
-                id: s.id.clone(),
-                order_id: s.order_id.clone(),
-                item_id: s.item_id.clone(),
-                sku: s.sku.clone(),
-                product_name,
-                quantity: s.quantity,
-                price: money(s.unit_price_minor * s.quantity, &s.currency),
-                interval: format!("every {} {}", s.period_value, s.period_unit.to_lowercase()),
-                num_billing_cycles: s.num_billing_cycles,
-                cycles_billed: s.cycles_billed,
-                next_billing_ms: s.next_billing_ms,
-                status: s.status.clone(),
-            });
+            subscriptions.push(subscription_view(s, product_name, locale));
         }
         for g in &o.gift_cards {
             let chars: Vec<char> = g.code.chars().collect();
@@ -269,4 +282,49 @@ async fn one(
         subscriptions,
         gift_cards,
     }))
+}
+
+/// `POST /api/owner/subscriptions/{id}/cancel`: cancels an active subscription; it bills no
+/// more. 404 for a subscription this site does not have, 409 for one already cancelled or
+/// ended.
+#[utoipa::path(post, path = "/api/owner/subscriptions/{id}/cancel", tag = OWNER,
+    params(("id" = String, Path, description = "The subscription's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CustomerSubscription),
+        (status = 409, description = "The subscription is not active.", body = crate::openapi::ErrorBody),
+        OwnerErrors))]
+async fn cancel_subscription(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    owner: Owner<area::Orders, Change>,
+) -> Result<Json<CustomerSubscription>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let s = app
+        .store
+        .cancel_subscription(tenant, &id)
+        .await
+        .map_err(|e| match e {
+            tenants::StoreError::NotFound(_) => ApiError::not_found(NO_SUBSCRIPTION),
+            tenants::StoreError::Conflict(status) => ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                if status == tenants::SUBSCRIPTION_CANCELLED {
+                    ALREADY_CANCELLED
+                } else {
+                    ENDED
+                },
+            ),
+            e => store_failure(&e),
+        })?;
+    let title = app
+        .store
+        .item(tenant, &s.item_id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .map(|i| i.title)
+        .unwrap_or_default();
+    Ok(Json(subscription_view(
+        &s,
+        title,
+        &owner.site.content.locale,
+    )))
 }

@@ -201,7 +201,7 @@ impl Store {
 }
 
 /// What a cancelled subscription's status becomes.
-pub const CANCELLED: &str = "cancelled";
+pub const SUBSCRIPTION_CANCELLED: &str = "cancelled";
 
 impl Store {
     /// Cancels an active subscription: it bills no more. `NotFound` when this site has no
@@ -225,7 +225,7 @@ impl Store {
             .execute(
                 "UPDATE subscription SET status = $3, next_billing_ms = NULL \
                  WHERE tenant_id = $1 AND id = $2 AND status = $4",
-                params![tenant, id, CANCELLED, "active"],
+                params![tenant, id, SUBSCRIPTION_CANCELLED, "active"],
             )
             .await?;
         if n == 0 {
@@ -240,7 +240,7 @@ impl Store {
             return Err(StoreError::Conflict(now));
         }
         tx.commit().await?;
-        sub.status = CANCELLED.to_owned();
+        sub.status = SUBSCRIPTION_CANCELLED.to_owned();
         sub.next_billing_ms = None;
         Ok(sub)
     }
