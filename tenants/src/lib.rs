@@ -140,9 +140,10 @@ pub mod store_setup {
 }
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
-    CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardRecipient,
-    MAX_QUANTITY, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus, PaymentMethod,
-    SUBSCRIPTION_CANCELLED, StockLevel, Subscription, normalize_gift_card_code,
+    CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
+    GiftCardRecipient, GiftCardRow, MAX_QUANTITY, Order, OrderDetails, OrderLine, OrderNotes,
+    OrderStatus, PaymentMethod, SUBSCRIPTION_CANCELLED, StockLevel, Subscription,
+    normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};

@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use crate::common::{Env, buy};
+use crate::common::{Env, buy, card};
 use crate::content::{collection, product};
 use tenants::{
     AddToCart, AnalyticsEvent, CustomerQuery, DAY_MS, Email, InventoryQuery, ProductQuery, SLOT_MS,
@@ -20,6 +20,7 @@ crate::on_both_backends!(
     products_list_by_kind_search_and_pages,
     customers_join_buyers_members_and_subscribers,
     subscriptions_are_cancelled_once,
+    gift_cards_list_with_their_uses,
 );
 
 /// An event `at` ms, of `session` when it is a page view with one.
@@ -837,4 +838,140 @@ async fn subscriptions_are_cancelled_once(env: Env) {
         env.store.cancel_subscription(t, "nope").await,
         Err(StoreError::NotFound(_))
     ));
+}
+
+async fn gift_cards_list_with_their_uses(env: Env) {
+    let t = env.tenant("shop").await;
+    let c = env
+        .store
+        .put_collection(t, &collection("store", "products", 13))
+        .await
+        .unwrap();
+    let mut gift = product(&c, "gift", "GC-25", 0);
+    gift.product_type = Some(4);
+    gift.variants[0].unlimited = true;
+    gift.variants[0].price_minor = 2500;
+    gift.variants[0].attributes = [("Amount".to_string(), "$25".to_string())].into();
+    let gift = env.store.put_item(t, &gift).await.unwrap();
+    let lesson_item = {
+        let mut p = product(&c, "lesson", "LESSON", 10);
+        p.product_type = Some(3);
+        env.store.put_item(t, &p).await.unwrap()
+    };
+    let cart = env.store.create_cart(t).await.unwrap();
+    let add = |item: &str, sku: &str, quantity: i64| AddToCart {
+        item_id: item.into(),
+        sku: sku.into(),
+        quantity,
+        ..Default::default()
+    };
+    env.store
+        .add_to_cart(t, &cart.id, &add(&gift, "GC-25", 2))
+        .await
+        .unwrap();
+    let bought = buy(&env.store, t, &cart.id, "giver@example.com")
+        .await
+        .unwrap();
+    let spent_code = bought.gift_cards[0].code.clone();
+
+    // Spend 12.50 of one card.
+    let settings = tenants::commerce::CommerceSettings::plain("USD");
+    let spend_cart = env.store.create_cart(t).await.unwrap().id;
+    env.store
+        .add_to_cart(t, &spend_cart, &add(&lesson_item, "LESSON", 1))
+        .await
+        .unwrap();
+    let terms = tenants::CheckoutTerms {
+        gift_card_code: Some(spent_code.clone()),
+        now_ms: now_ms(),
+        ..Default::default()
+    };
+    let quote = env
+        .store
+        .quote_checkout(t, &spend_cart, &settings, &terms)
+        .await
+        .unwrap();
+    let spending = env
+        .store
+        .place_order(
+            t,
+            &spend_cart,
+            &tenants::Checkout {
+                settings: &settings,
+                terms,
+                customer_email: "spender@example.com".into(),
+                expected_total_minor: None,
+                charge_minor: quote.charge_minor,
+                payment: card(),
+                test_mode: true,
+                time_zone: "UTC",
+            },
+        )
+        .await
+        .unwrap();
+
+    let q = |q: Option<&str>, limit: usize| tenants::GiftCardQuery {
+        q: q.map(str::to_owned),
+        after: None,
+        limit,
+    };
+    let (rows, next) = env.store.gift_card_rows(t, &q(None, 50)).await.unwrap();
+    assert!(next.is_none());
+    assert_eq!(rows.len(), 2);
+    assert!(rows.iter().all(|g| g.buyer_email == "giver@example.com"
+        && g.order_id == bought.id
+        && g.order_number == bought.order_number
+        && g.initial_minor == 2500));
+    let used = rows.iter().find(|g| g.code == spent_code).unwrap();
+    assert_eq!(used.balance_minor, 2500 - 1250);
+    assert_eq!(used.uses.len(), 1);
+    assert_eq!(
+        (used.uses[0].0.as_str(), used.uses[0].1),
+        (spending.id.as_str(), 1250)
+    );
+    let unused = rows.iter().find(|g| g.code != spent_code).unwrap();
+    assert!(unused.uses.is_empty() && unused.balance_minor == 2500);
+    // Search by the buyer or the code.
+    let (found, _) = env
+        .store
+        .gift_card_rows(t, &q(Some(&spent_code.to_lowercase()), 50))
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].code, spent_code);
+    assert_eq!(
+        env.store
+            .gift_card_rows(t, &q(Some("GIVER"), 50))
+            .await
+            .unwrap()
+            .0
+            .len(),
+        2
+    );
+    assert!(
+        env.store
+            .gift_card_rows(t, &q(Some("spender"), 50))
+            .await
+            .unwrap()
+            .0
+            .is_empty()
+    );
+    // Pages of one.
+    let (first, next) = env.store.gift_card_rows(t, &q(None, 1)).await.unwrap();
+    let after = tenants::GiftCardQuery {
+        after: next,
+        ..q(None, 1)
+    };
+    let (second, last) = env.store.gift_card_rows(t, &after).await.unwrap();
+    assert!(last.is_none());
+    assert_ne!(first[0].code, second[0].code);
+    let other = env.tenant("other").await;
+    assert!(
+        env.store
+            .gift_card_rows(other, &q(None, 50))
+            .await
+            .unwrap()
+            .0
+            .is_empty()
+    );
 }

@@ -246,6 +246,115 @@ impl Store {
     }
 }
 
+/// A gift card as the owner's list shows it, with what it paid for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftCardRow {
+    /// The whole code (the API shows its last 4 characters).
+    pub code: String,
+    /// Its currency.
+    pub currency: String,
+    /// What it was worth when bought, minor units.
+    pub initial_minor: i64,
+    /// What is left on it, minor units.
+    pub balance_minor: i64,
+    /// The order that bought it.
+    pub order_id: String,
+    /// That order's number.
+    pub order_number: i64,
+    /// That order's email.
+    pub buyer_email: String,
+    /// When it was bought, epoch ms.
+    pub created_ms: i64,
+    /// What it paid, oldest first: (order id, minor units, epoch ms).
+    pub uses: Vec<(String, i64, i64)>,
+}
+
+/// Which gift cards: the newest first.
+#[derive(Clone, Debug, Default)]
+pub struct GiftCardQuery {
+    /// Words the buyer's email or the code contains.
+    pub q: Option<String>,
+    /// After this card: (created ms, code).
+    pub after: Option<(i64, String)>,
+    /// At most this many (1-[`MAX_PAGE`]).
+    pub limit: usize,
+}
+
+impl Store {
+    /// A page of the site's gift cards ([`GiftCardQuery`]), each with its uses, and where
+    /// the next page starts.
+    pub async fn gift_card_rows(
+        &self,
+        tenant: TenantId,
+        q: &GiftCardQuery,
+    ) -> Result<(Vec<GiftCardRow>, Option<(i64, String)>)> {
+        fn next(values: &mut Vec<SqlValue>, v: SqlValue) -> usize {
+            values.push(v);
+            values.len()
+        }
+        let limit = q.limit.clamp(1, MAX_PAGE);
+        let mut values: Vec<SqlValue> = params![tenant];
+        let mut sql = String::from(
+            "SELECT g.code, g.currency, g.initial_minor, g.balance_minor, g.order_id, \
+             g.created_ms, o.customer_email, o.order_number FROM gift_card g \
+             JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id WHERE g.tenant_id = $1",
+        );
+        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
+            let n = next(&mut values, contains_pattern(text).into());
+            sql.push_str(&format!(
+                " AND (LOWER(o.customer_email) LIKE ${n} ESCAPE '\\' OR LOWER(g.code) LIKE ${n} ESCAPE '\\')"
+            ));
+        }
+        if let Some((at, code)) = &q.after {
+            let a = next(&mut values, (*at).into());
+            let b = next(&mut values, code.as_str().into());
+            sql.push_str(&format!(
+                " AND (g.created_ms < ${a} OR (g.created_ms = ${a} AND g.code > ${b}))"
+            ));
+        }
+        let n = next(&mut values, (limit as i64 + 1).into());
+        sql.push_str(&format!(" ORDER BY g.created_ms DESC, g.code LIMIT ${n}"));
+        let mut tx = self.read().await?;
+        let rows = tx.query(&sql, values).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            out.push(GiftCardRow {
+                code: r.text(0)?,
+                currency: r.text(1)?,
+                initial_minor: r.i64(2)?,
+                balance_minor: r.i64(3)?,
+                order_id: r.text(4)?,
+                created_ms: r.i64(5)?,
+                buyer_email: r.text(6)?,
+                order_number: r.i64(7)?,
+                uses: Vec::new(),
+            });
+        }
+        let next = if out.len() > limit {
+            out.truncate(limit);
+            out.last().map(|g| (g.created_ms, g.code.clone()))
+        } else {
+            None
+        };
+        for g in &mut out {
+            let uses = tx
+                .query(
+                    "SELECT order_id, amount_minor, created_ms FROM gift_card_use \
+                     WHERE tenant_id = $1 AND code = $2 ORDER BY created_ms, order_id",
+                    params![tenant, g.code.as_str()],
+                )
+                .await?;
+            g.uses = uses
+                .iter()
+                .map(|u| Ok((u.text(0)?, u.i64(1)?, u.i64(2)?)))
+                .collect::<Result<Vec<_>>>()?;
+        }
+        tx.commit().await?;
+        Ok((out, next))
+    }
+}
+
 /// The name on an order's billing address, else its shipping address.
 fn name_of(d: &OrderDetails) -> Option<String> {
     [&d.billing_address, &d.shipping_address]

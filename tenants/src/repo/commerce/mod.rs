@@ -39,7 +39,9 @@ use crate::commerce::pricing::{self, Line, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
 
 pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
-pub use customers::{CustomerQuery, CustomerRow, SUBSCRIPTION_CANCELLED};
+pub use customers::{
+    CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, SUBSCRIPTION_CANCELLED,
+};
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
