@@ -20,6 +20,7 @@ on_both_backends!(
     products_list_with_search_type_and_pages,
     customers_and_one_customer,
     subscriptions_are_cancelled,
+    gift_cards_with_balance_and_history,
 );
 
 fn start(backend: Backend) -> Server {
@@ -924,4 +925,111 @@ fn subscriptions_are_cancelled(backend: Backend) {
     )
     .json();
     assert_eq!(d["subscriptions"][0]["status"], json!("cancelled"));
+}
+
+/// A checkout by `v` for `email`: paid by card unless `gift_card` pays for it all.
+fn check_out(v: &mut Visitor, email: &str, gift_card: Option<&str>) -> Value {
+    let mut body = json!({
+        "email": email,
+        "shippingAddress": {"firstName": "Ada", "lastName": "Lovelace", "line1": "Lindengracht 1",
+                            "city": "Amsterdam", "postalCode": "1015 KB", "region": "NH", "country": "NL"},
+        "payment": {"method": "card", "card": {"number": "4242 4242 4242 4242", "expMonth": 12, "expYear": 2099, "cvc": "123"}},
+    });
+    if let Some(code) = gift_card {
+        body["giftCardCode"] = json!(code);
+    }
+    let r = v.post("/api/commerce/checkout", body);
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["order"].clone()
+}
+
+fn gift_cards_with_balance_and_history(backend: Backend) {
+    let server = start(backend);
+    let mut v = Visitor::arrive(&server, LOAM, "10.8.0.40");
+    let add = |v: &mut Visitor, url: &str, sku: &str| {
+        let r = v.post(
+            "/api/commerce/shopping-cart/entries",
+            json!({"itemId": item_id("loam-lantern", url), "sku": sku, "quantity": 1}),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    };
+    add(&mut v, "loam-lantern-gift-card", "GC-50");
+    let bought = check_out(&mut v, "giver@example.com", None);
+    let code = bought["giftCards"][0]["code"].as_str().unwrap().to_owned();
+    let mut friend = Visitor::arrive(&server, LOAM, "10.8.0.41");
+    add(&mut friend, "fern-terracotta-pot", "FTP-S");
+    let spent = check_out(&mut friend, "friend@example.com", Some(&code));
+    let paid = spent["giftCardTotalCents"].as_i64().unwrap();
+    assert!(paid > 0);
+
+    let r = owner_get(&server, LOAM, LOAM_TOKEN, "/api/owner/gift-cards");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let page = r.json();
+    assert_eq!(page["next"], Value::Null);
+    let cards = page["giftCards"].as_array().unwrap();
+    assert_eq!(cards.len(), 1, "{page}");
+    let g = &cards[0];
+    assert_eq!(g["codeEnd"], json!(code[code.len() - 4..]));
+    assert!(!r.body.contains(&code), "the whole code is the buyer's");
+    assert_eq!(
+        (&g["orderId"], &g["buyerEmail"]),
+        (&bought["id"], &json!("giver@example.com"))
+    );
+    assert_eq!(g["initial"]["minor"], json!(5000));
+    assert_eq!(g["balance"]["minor"], json!(5000 - paid));
+    assert_eq!(g["history"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (
+            &g["history"][0]["orderId"],
+            &g["history"][0]["amount"]["minor"]
+        ),
+        (&spent["id"], &json!(paid))
+    );
+    // The whole code, or the buyer, finds it; the spender does not.
+    for (q, n) in [
+        (code.to_lowercase(), 1),
+        ("GIVER@".to_owned(), 1),
+        ("friend".to_owned(), 0),
+    ] {
+        let r = owner_get(
+            &server,
+            LOAM,
+            LOAM_TOKEN,
+            &format!("/api/owner/gift-cards?q={q}"),
+        );
+        assert_eq!(r.json()["giftCards"].as_array().unwrap().len(), n, "{q}");
+    }
+    // The customer's page shows it too, its code cut.
+    let d = owner_get(
+        &server,
+        LOAM,
+        LOAM_TOKEN,
+        "/api/owner/customers/giver%40example.com",
+    )
+    .json();
+    assert_eq!(d["giftCards"][0]["codeEnd"], g["codeEnd"]);
+    assert_eq!(d["giftCards"][0]["balance"], g["balance"]);
+
+    // Another site has none; roles without orders read may not look; bad queries.
+    let h = owner_get(&server, HARBOR, HARBOR_TOKEN, "/api/owner/gift-cards").json();
+    assert_eq!(h["giftCards"], json!([]));
+    assert_eq!(
+        owner_get(&server, HARBOR, LOAM_TOKEN, "/api/owner/gift-cards").status,
+        401
+    );
+    let viewer = server.owner_token("loam-lantern", "viewer");
+    assert_eq!(
+        owner_get(&server, LOAM, &viewer, "/api/owner/gift-cards").status,
+        403
+    );
+    for (query, field) in [("?limit=201", "limit"), ("?after=%21", "after")] {
+        let r = owner_get(
+            &server,
+            LOAM,
+            LOAM_TOKEN,
+            &format!("/api/owner/gift-cards{query}"),
+        );
+        assert_eq!(r.status, 400, "{query}: {}", r.body);
+        assert!(r.json()["errors"][field].is_string(), "{query}: {}", r.body);
+    }
 }

@@ -1410,6 +1410,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/gift-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's gift cards, the newest first, with their balance
+         *     and what each paid for.
+         */
+        get: operations["owner.gift_cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/orders": {
         parameters: {
             query?: never;
@@ -2874,6 +2894,37 @@ export interface components {
              * @description Orders placed by visitors (the purchase events).
              */
             purchase: number;
+        };
+        /** @description A gift card of the site. */
+        OwnerGiftCard: {
+            /** @description The code's last 4 characters (the whole code is the buyer's). */
+            codeEnd: string;
+            /** @description The order that bought it. */
+            orderId: string;
+            /** Format: int64 */
+            orderNumber: number;
+            /** @description That order's email. */
+            buyerEmail: string;
+            initial: components["schemas"]["OwnerMoney"];
+            balance: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            createdMs: number;
+            /** @description What it paid for, oldest first. */
+            history: components["schemas"]["OwnerGiftCardUse"][];
+        };
+        /** @description What a gift card paid for. */
+        OwnerGiftCardUse: {
+            /** @description The order it paid. */
+            orderId: string;
+            amount: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            atMs: number;
+        };
+        /** @description A page of gift cards. */
+        OwnerGiftCards: {
+            giftCards: components["schemas"]["OwnerGiftCard"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
         };
         /** @description A page of the inventory. */
         OwnerInventory: {
@@ -10028,6 +10079,89 @@ export interface operations {
             };
             /** @description The subscription is not active. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.gift_cards": {
+        parameters: {
+            query?: {
+                /** @description Words the buyer's email or the code contains (the whole code finds its card). */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGiftCards"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

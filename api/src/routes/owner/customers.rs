@@ -6,13 +6,14 @@
 //! | `GET /api/owner/customers?q&after&limit` | orders, read | `{customers, next}`: the latest buyers first, then the others by email |
 //! | `GET /api/owner/customers/{email}` | orders, read | `{customer, orders, subscriptions, giftCards}` |
 //! | `POST /api/owner/subscriptions/{id}/cancel` | orders, change | the subscription, cancelled |
+//! | `GET /api/owner/gift-cards?q&after&limit` | orders, read | `{giftCards, next}`, the newest first, each with what it paid for |
 //!
 //! Orders are the orders placed (not expired), spent the grand totals of the paid ones; a
 //! store in test mode counts its test orders, a live one only live ones (as the dashboard).
 
 use axum::extract::{Path, State};
 use serde::Serialize;
-use tenants::{CustomerQuery, CustomerRow};
+use tenants::{CustomerQuery, CustomerRow, GiftCardQuery};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -41,6 +42,7 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(list))
         .routes(routes!(one))
         .routes(routes!(cancel_subscription))
+        .routes(routes!(gift_cards))
 }
 
 /// A customer.
@@ -254,9 +256,8 @@ async fn one(
             subscriptions.push(subscription_view(s, product_name, locale));
         }
         for g in &o.gift_cards {
-            let chars: Vec<char> = g.code.chars().collect();
             gift_cards.push(CustomerGiftCard {
-                code_end: chars[chars.len().saturating_sub(4)..].iter().collect(),
+                code_end: code_end(&g.code),
                 order_id: g.order_id.clone(),
                 initial: money(g.initial_minor, &g.currency),
                 balance: money(g.balance_minor, &g.currency),
@@ -327,4 +328,102 @@ async fn cancel_subscription(
         title,
         &owner.site.content.locale,
     )))
+}
+
+/// What a gift card paid for.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCardUse)]
+struct GiftCardUse {
+    /// The order it paid.
+    order_id: String,
+    amount: OwnerMoney,
+    at_ms: i64,
+}
+
+/// A gift card of the site.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCard)]
+struct GiftCardView {
+    /// The code's last 4 characters (the whole code is the buyer's).
+    code_end: String,
+    /// The order that bought it.
+    order_id: String,
+    order_number: i64,
+    /// That order's email.
+    buyer_email: String,
+    initial: OwnerMoney,
+    balance: OwnerMoney,
+    created_ms: i64,
+    /// What it paid for, oldest first.
+    history: Vec<GiftCardUse>,
+}
+
+/// A page of gift cards.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCards)]
+struct GiftCards {
+    gift_cards: Vec<GiftCardView>,
+    /// The next page's `after`; `null` on the last page.
+    next: Option<String>,
+}
+
+/// The last 4 characters of a code.
+fn code_end(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+/// `GET /api/owner/gift-cards`: the site's gift cards, the newest first, with their balance
+/// and what each paid for.
+#[utoipa::path(get, path = "/api/owner/gift-cards", tag = OWNER,
+    params(
+        ("q" = Option<String>, Query, max_length = 100, description = "Words the buyer's email or the code contains (the whole code finds its card)."),
+        ("after" = Option<String>, Query, description = "The `next` of the page before."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Rows a page (50 unless given)."),
+    ),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = GiftCards), OwnerErrors))]
+async fn gift_cards(
+    State(app): State<App>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<GiftCards>, ApiError> {
+    let query = GiftCardQuery {
+        q: paging::search(&owner)?,
+        after: paging::after::<(i64, String)>(&owner)?,
+        limit: paging::limit(&owner)?,
+    };
+    let (rows, next) = app
+        .store
+        .gift_card_rows(owner.site.tenant.id, &query)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    let gift_cards = rows
+        .into_iter()
+        .map(|g| GiftCardView {
+            code_end: code_end(&g.code),
+            initial: owner_money(g.initial_minor, &g.currency, locale),
+            balance: owner_money(g.balance_minor, &g.currency, locale),
+            history: g
+                .uses
+                .iter()
+                .map(|(order_id, amount, at)| GiftCardUse {
+                    order_id: order_id.clone(),
+                    amount: owner_money(*amount, &g.currency, locale),
+                    at_ms: *at,
+                })
+                .collect(),
+            order_id: g.order_id,
+            order_number: g.order_number,
+            buyer_email: g.buyer_email,
+            created_ms: g.created_ms,
+        })
+        .collect();
+    Ok(Json(GiftCards {
+        gift_cards,
+        next: paging::next(next),
+    }))
 }
