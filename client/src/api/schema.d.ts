@@ -1320,7 +1320,7 @@ export interface paths {
          * Every product variant, with its stock and waiting restock
          *     sign-ups, by product title.
          */
-        get: operations["owner.list"];
+        get: operations["owner.inventory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1332,7 +1332,7 @@ export interface paths {
          *     notices in the same write, unless `restock.autoNotify` is `false`. A variant this site
          *     does not have is 404 naming it (`errors["updates.N.sku"]`), and nothing changes.
          */
-        patch: operations["owner.change"];
+        patch: operations["owner.change_inventory"];
         trace?: never;
     };
     "/api/owner/products": {
@@ -1343,7 +1343,7 @@ export interface paths {
             cookie?: never;
         };
         /** The site's products (the items of its stores), by title. */
-        get: operations["owner.list"];
+        get: operations["owner.products"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1360,7 +1360,7 @@ export interface paths {
             cookie?: never;
         };
         /** Everyone who ordered, is a member or subscribed. */
-        get: operations["owner.list"];
+        get: operations["owner.customers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1380,7 +1380,7 @@ export interface paths {
          * A customer, their latest orders, the subscriptions
          *     and gift cards those orders bought.
          */
-        get: operations["owner.one"];
+        get: operations["owner.customer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9608,7 +9608,7 @@ export interface operations {
             };
         };
     };
-    "owner.list": {
+    "owner.inventory": {
         parameters: {
             query?: {
                 /** @description Words the product title or the SKU contains. */
@@ -9693,7 +9693,7 @@ export interface operations {
             };
         };
     };
-    "owner.change": {
+    "owner.change_inventory": {
         parameters: {
             query?: never;
             header?: never;
@@ -9773,7 +9773,7 @@ export interface operations {
             };
         };
     };
-    "owner.list": {
+    "owner.products": {
         parameters: {
             query?: {
                 /** @description Words the title contains. */
@@ -9858,7 +9858,7 @@ export interface operations {
             };
         };
     };
-    "owner.list": {
+    "owner.customers": {
         parameters: {
             query?: {
                 /** @description Words the email, the member's name, or the names and addresses of their orders contain. */
@@ -9941,7 +9941,7 @@ export interface operations {
             };
         };
     };
-    "owner.one": {
+    "owner.customer": {
         parameters: {
             query?: never;
             header?: never;

@@ -39,8 +39,8 @@ pub const ENDED: &str = "This subscription has ended.";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(list))
-        .routes(routes!(one))
+        .routes(routes!(customers))
+        .routes(routes!(customer))
         .routes(routes!(cancel_subscription))
         .routes(routes!(gift_cards))
 }
@@ -66,7 +66,7 @@ struct Customer {
     subscriber: bool,
 }
 
-fn customer(c: CustomerRow, call: &Call) -> Customer {
+fn customer_view(c: CustomerRow, call: &Call) -> Customer {
     Customer {
         spent: owner_money(
             c.spent_minor,
@@ -105,7 +105,7 @@ fn test_orders(call: &Call) -> bool {
     ),
     security(("ownerToken" = [])),
     responses((status = 200, body = Customers), OwnerErrors))]
-async fn list(
+async fn customers(
     State(app): State<App>,
     owner: Owner<area::Orders, Read>,
 ) -> Result<Json<Customers>, ApiError> {
@@ -121,7 +121,7 @@ async fn list(
         .await
         .map_err(|e| store_failure(&e))?;
     Ok(Json(Customers {
-        customers: rows.into_iter().map(|c| customer(c, &owner)).collect(),
+        customers: rows.into_iter().map(|c| customer_view(c, &owner)).collect(),
         next: paging::next(next),
     }))
 }
@@ -219,7 +219,7 @@ struct Detail {
     params(("email" = String, Path, description = "The customer's email (any case).")),
     security(("ownerToken" = [])),
     responses((status = 200, body = Detail), OwnerErrors))]
-async fn one(
+async fn customer(
     State(app): State<App>,
     Path(email): Path<String>,
     owner: Owner<area::Orders, Read>,
@@ -278,7 +278,7 @@ async fn one(
         });
     }
     Ok(Json(Detail {
-        customer: customer(found, &owner),
+        customer: customer_view(found, &owner),
         orders: rows,
         subscriptions,
         gift_cards,

@@ -39,7 +39,7 @@ pub const TWICE: &str = "This variant is listed twice.";
 pub const BAD_LOW_STOCK: &str = "lowStock must be true or false.";
 
 pub fn routes() -> OpenApiRouter<App> {
-    OpenApiRouter::new().routes(routes!(list, change))
+    OpenApiRouter::new().routes(routes!(inventory, change_inventory))
 }
 
 /// A variant in the inventory.
@@ -100,7 +100,7 @@ struct Changed {
     ),
     security(("ownerToken" = [])),
     responses((status = 200, body = Inventory), OwnerErrors))]
-async fn list(
+async fn inventory(
     State(app): State<App>,
     owner: Owner<area::Store, Read>,
 ) -> Result<Json<Inventory>, ApiError> {
@@ -222,7 +222,7 @@ fn updates_of(body: &Value) -> Result<Vec<StockUpdate>, ApiError> {
     request_body = Patch,
     security(("ownerToken" = [])),
     responses((status = 200, body = Changed), OwnerErrors))]
-async fn change(
+async fn change_inventory(
     State(app): State<App>,
     owner: Owner<area::Store, Change>,
     Json(body): Json<Value>,

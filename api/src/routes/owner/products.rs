@@ -23,7 +23,7 @@ pub const BAD_TYPE: &str =
     "type must be one of physical, digital, service, gift-card, subscription.";
 
 pub fn routes() -> OpenApiRouter<App> {
-    OpenApiRouter::new().routes(routes!(list))
+    OpenApiRouter::new().routes(routes!(products))
 }
 
 /// A product in the owner's list.
@@ -68,7 +68,7 @@ struct Products {
     ),
     security(("ownerToken" = [])),
     responses((status = 200, body = Products), OwnerErrors))]
-async fn list(
+async fn products(
     State(app): State<App>,
     owner: Owner<area::Store, Read>,
 ) -> Result<Json<Products>, ApiError> {
