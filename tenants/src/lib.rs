@@ -120,10 +120,15 @@ pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
     ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, PURCHASE_EVENT, PerformanceRecord,
-    SESSION_KEY, VISIT_EVENTS, day_of,
+    SESSION_KEY, SLOT_MS, VISIT_EVENTS, day_of, slot_of,
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
+pub use repo::inventory::{
+    InventoryCursor, InventoryPage, InventoryQuery, InventoryRow, MAX_PAGE, PRODUCT_KINDS,
+    ProductQuery, ProductRow, StockUpdate,
+};
+pub use repo::owner_stats::{MAX_SPANS, OwnerTodo, Span, SpanCounts};
 pub use repo::rate_limits::Bucket as RateBucket;
 pub use repo::store_setup::{CreatedStore, NewStore};
 pub use repo::templates::template_hash;
@@ -135,10 +140,11 @@ pub mod store_setup {
 }
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
-    CheckoutTerms, DigitalFile, GiftCard, GiftCardRecipient, LineUnits, MAX_ORDER_PAGE,
-    MAX_ORDER_SEARCH_CHARS, MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order,
-    OrderDetails, OrderEvent, OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage,
-    OrderQuery, OrderRecord, OrderRefund, OrderStatus, OrderSummary, PaymentMethod, StockLevel,
+    CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
+    GiftCardRecipient, GiftCardRow, LineUnits, MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS,
+    MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order, OrderDetails, OrderEvent,
+    OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage, OrderQuery, OrderRecord,
+    OrderRefund, OrderStatus, OrderSummary, PaymentMethod, SUBSCRIPTION_CANCELLED, StockLevel,
     Subscription, no_order_mail, normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};

@@ -101,10 +101,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "order_admin",
         sql: include_str!("../migrations/0016_order_admin.sql"),
     },
+    Migration {
+        version: 17,
+        name: "analytics_slots",
+        sql: include_str!("../migrations/0017_analytics_slots.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 16;
+pub const LATEST_VERSION: i64 = 17;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

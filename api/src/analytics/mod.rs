@@ -3,6 +3,7 @@
 //! server itself knows of ([`record`]). The tracking calls are
 //! [`crate::routes::analytics`].
 
+pub mod calendar;
 pub mod page_views;
 pub mod queue;
 

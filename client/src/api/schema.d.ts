@@ -1430,6 +1430,171 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Today, the last 7 and 30 days (visits, page views, orders,
+         *     revenue, conversion), the last 30 days one by one, and what needs doing.
+         * @description Any owner may call it; each part the role may not read is `null`.
+         */
+        get: operations["owner.dashboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/analytics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The days of a period in the site's time zone
+         *     (from the day holding `fromMs` to the day holding the instant before `toMs`; the last
+         *     30 days unless given; at most 366 days): visits, page views, orders and revenue per day,
+         *     the top pages and referrers, the funnel page view → add to cart → checkout → purchase,
+         *     and the totals.
+         */
+        get: operations["owner.analytics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every product variant, with its stock and waiting restock
+         *     sign-ups, by product title.
+         */
+        get: operations["owner.inventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets many variants' stock at once, all or none.
+         * @description A variant raised from sold out (to more than 0, or unlimited) sends its waiting restock
+         *     notices in the same write, unless `restock.autoNotify` is `false`. A variant this site
+         *     does not have is 404 naming it (`errors["updates.N.sku"]`), and nothing changes.
+         */
+        patch: operations["owner.change_inventory"];
+        trace?: never;
+    };
+    "/api/owner/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's products (the items of its stores), by title. */
+        get: operations["owner.products"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Everyone who ordered, is a member or subscribed. */
+        get: operations["owner.customers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/customers/{email}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A customer, their latest orders, the subscriptions
+         *     and gift cards those orders bought.
+         */
+        get: operations["owner.customer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/subscriptions/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels an active subscription; it bills no
+         *     more. 404 for a subscription this site does not have, 409 for one already cancelled or
+         *     ended.
+         */
+        post: operations["owner.cancel_subscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/gift-cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's gift cards, the newest first, with their balance
+         *     and what each paid for.
+         */
+        get: operations["owner.gift_cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/forms": {
         parameters: {
             query?: never;
@@ -2858,6 +3023,30 @@ export interface components {
             /** Format: int64 */
             createdMs: number;
         };
+        /** @description `GET /api/owner/analytics`. */
+        OwnerAnalytics: {
+            /**
+             * Format: int64
+             * @description The period's first instant (the first day's local midnight), epoch ms.
+             */
+            fromMs: number;
+            /**
+             * Format: int64
+             * @description The instant after the period (the day after's local midnight), epoch ms.
+             */
+            toMs: number;
+            /** @description The time zone the days are counted in. */
+            timeZone: string;
+            /** @description Each day of the period, oldest first. */
+            daily: components["schemas"]["OwnerDay"][];
+            /** @description The most viewed pages, most first, at most 10. */
+            topPages: components["schemas"]["OwnerTopPage"][];
+            /** @description The referring hosts, most first, at most 10. */
+            referrers: components["schemas"]["OwnerReferrer"][];
+            funnel: components["schemas"]["OwnerFunnel"];
+            /** @description The whole period. */
+            totals: components["schemas"]["OwnerPeriod"];
+        };
         /** @description The areas a role may use, each `write`, `read` or null. */
         OwnerAreas: {
             content?: components["schemas"]["OwnerGrant"] | null;
@@ -2889,6 +3078,132 @@ export interface components {
             enabled: boolean;
             /** @description How many items it has. */
             items: number;
+        };
+        /** @description A customer. */
+        OwnerCustomer: {
+            /** @description Lower-cased. */
+            email: string;
+            /** @description The member's display name, else the name on their latest order, else "". */
+            name: string;
+            /**
+             * Format: int64
+             * @description Orders placed (not expired).
+             */
+            orders: number;
+            /** @description What their paid orders came to. */
+            spent: components["schemas"]["OwnerMoney"];
+            /**
+             * Format: int64
+             * @description When they last ordered, epoch ms; `null` if never.
+             */
+            lastOrderMs?: number | null;
+            /** @description They have a member account. */
+            member: boolean;
+            /** @description They are on the mailing list. */
+            subscriber: boolean;
+        };
+        /** @description `GET /api/owner/customers/{email}`. */
+        OwnerCustomerDetail: {
+            customer: components["schemas"]["OwnerCustomer"];
+            /** @description Their latest orders (at most 100), newest first. */
+            orders: components["schemas"]["OwnerCustomerOrder"][];
+            /** @description What those orders subscribed to. */
+            subscriptions: components["schemas"]["OwnerCustomerSubscription"][];
+            /** @description The gift cards those orders bought. */
+            giftCards: components["schemas"]["OwnerCustomerGiftCard"][];
+        };
+        /** @description A gift card one of their orders bought. */
+        OwnerCustomerGiftCard: {
+            /** @description The code's last 4 characters (the whole code is the buyer's). */
+            codeEnd: string;
+            orderId: string;
+            initial: components["schemas"]["OwnerMoney"];
+            balance: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            createdMs: number;
+        };
+        /** @description One of a customer's orders. */
+        OwnerCustomerOrder: {
+            id: string;
+            /** Format: int64 */
+            number: number;
+            /** Format: int64 */
+            placedMs: number;
+            total: components["schemas"]["OwnerMoney"];
+            /** @description `paid`, `awaiting-payment` or `expired`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Units over its lines.
+             */
+            itemCount: number;
+            testMode: boolean;
+        };
+        /** @description A subscription one of their orders started. */
+        OwnerCustomerSubscription: {
+            id: string;
+            orderId: string;
+            itemId: string;
+            sku: string;
+            /** @description The product's name on the order. */
+            productName: string;
+            /** Format: int64 */
+            quantity: number;
+            /** @description Each billing's amount. */
+            price: components["schemas"]["OwnerMoney"];
+            /** @description "every 1 month". */
+            interval: string;
+            /**
+             * Format: int64
+             * @description 0 when it never ends.
+             */
+            numBillingCycles: number;
+            /** Format: int64 */
+            cyclesBilled: number;
+            /** Format: int64 */
+            nextBillingMs?: number | null;
+            status: string;
+        };
+        /** @description A page of customers. */
+        OwnerCustomers: {
+            customers: components["schemas"]["OwnerCustomer"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
+        };
+        /** @description `GET /api/owner/dashboard`. */
+        OwnerDashboard: {
+            periods: components["schemas"]["OwnerPeriods"];
+            /** @description The last 30 days, oldest first, today last. */
+            daily: components["schemas"]["OwnerDay"][];
+            todo: components["schemas"]["OwnerTodo"];
+        };
+        /** @description One day of the site's calendar. */
+        OwnerDay: {
+            /**
+             * Format: int64
+             * @description The day's first instant (its local midnight), epoch ms.
+             */
+            dayMs: number;
+            /**
+             * Format: int64
+             * @description `null` without analytics read.
+             */
+            visits?: number | null;
+            /**
+             * Format: int64
+             * @description `null` without analytics read.
+             */
+            pageViews?: number | null;
+            /**
+             * Format: int64
+             * @description `null` without orders read.
+             */
+            orders?: number | null;
+            /**
+             * Format: int64
+             * @description The paid orders' grand totals, minor units; `null` without orders read.
+             */
+            revenueMinor?: number | null;
         };
         /** @description The answer to a deletion: the id of what is gone. */
         OwnerDeleted: {
@@ -2935,11 +3250,102 @@ export interface components {
             /** @description At most 200 characters. */
             trackingNumber?: string;
         };
+        /** @description The funnel of a period. */
+        OwnerFunnel: {
+            /**
+             * Format: int64
+             * @description Pages seen.
+             */
+            pageViews: number;
+            /**
+             * Format: int64
+             * @description Successful cart adds.
+             */
+            addToCart: number;
+            /**
+             * Format: int64
+             * @description Views of the checkout pages.
+             */
+            checkout: number;
+            /**
+             * Format: int64
+             * @description Orders placed by visitors (the purchase events).
+             */
+            purchase: number;
+        };
+        /** @description A gift card of the site. */
+        OwnerGiftCard: {
+            /** @description The code's last 4 characters (the whole code is the buyer's). */
+            codeEnd: string;
+            /** @description The order that bought it. */
+            orderId: string;
+            /** Format: int64 */
+            orderNumber: number;
+            /** @description That order's email. */
+            buyerEmail: string;
+            initial: components["schemas"]["OwnerMoney"];
+            balance: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            createdMs: number;
+            /** @description What it paid for, oldest first. */
+            history: components["schemas"]["OwnerGiftCardUse"][];
+        };
+        /** @description What a gift card paid for. */
+        OwnerGiftCardUse: {
+            /** @description The order it paid. */
+            orderId: string;
+            amount: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            atMs: number;
+        };
+        /** @description A page of gift cards. */
+        OwnerGiftCards: {
+            giftCards: components["schemas"]["OwnerGiftCard"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
+        };
         /**
          * @description What each area allows the caller: `write`, `read`, or null for nothing.
          * @enum {string}
          */
         OwnerGrant: "read" | "write";
+        /** @description A page of the inventory. */
+        OwnerInventory: {
+            variants: components["schemas"]["OwnerInventoryRow"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
+        };
+        /** @description The variants a `PATCH` changed. */
+        OwnerInventoryChanged: {
+            /** @description In the order of the updates. */
+            variants: components["schemas"]["OwnerInventoryRow"][];
+        };
+        /** @description `PATCH /api/owner/inventory`'s body. */
+        OwnerInventoryPatch: {
+            /** @description 1-200 variants, each once. */
+            updates: components["schemas"]["OwnerStockUpdate"][];
+        };
+        /** @description A variant in the inventory. */
+        OwnerInventoryRow: {
+            /** @description The product's item id. */
+            itemId: string;
+            sku: string;
+            productTitle: string;
+            /** @description The variant's options (`{"Size": "M"}`). */
+            attributes: {
+                [key: string]: string;
+            };
+            /**
+             * Format: int64
+             * @description Units in stock; `null` when unlimited.
+             */
+            stock?: number | null;
+            /**
+             * Format: int64
+             * @description Restock sign-ups waiting for their notice.
+             */
+            restockWaiting: number;
+        };
         OwnerInviteBody: {
             /** @description Who to invite. */
             email: string;
@@ -2994,12 +3400,26 @@ export interface components {
             /** @description The role's name (`admin`, `store-manager` …). */
             roleName: string;
         };
-        /** @description An amount: minor units, the currency, and as the site's pages print it. */
+        /**
+         * @description An amount as the owner's app reads it: minor units, the currency, and the text the
+         *     site's locale writes it as.
+         */
         OwnerMoney: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description The amount in minor units (cents).
+             * @example 1250
+             */
             minor: number;
+            /**
+             * @description ISO currency code.
+             * @example EUR
+             */
             currency: string;
-            /** @description In the site's locale ("$12.50"). */
+            /**
+             * @description The amount as the site's locale writes it.
+             * @example €12.50
+             */
             formatted: string;
         };
         /** @description An order as the owner's order page shows it. */
@@ -3132,6 +3552,72 @@ export interface components {
             /** @description The account's address. */
             email: string;
         };
+        /** @description What a period adds up to. */
+        OwnerPeriod: {
+            /**
+             * Format: int64
+             * @description Visits (sessions); `null` without analytics read.
+             */
+            visits?: number | null;
+            /**
+             * Format: int64
+             * @description Page views; `null` without analytics read.
+             */
+            pageViews?: number | null;
+            /**
+             * Format: int64
+             * @description Orders placed; `null` without orders read.
+             */
+            orders?: number | null;
+            revenue?: components["schemas"]["OwnerMoney"] | null;
+            /**
+             * Format: double
+             * @description Orders per visit, 0 to 1 (0 without visits); `null` unless the role reads both.
+             */
+            conversion?: number | null;
+        };
+        /** @description The dashboard's three periods, each ending now. */
+        OwnerPeriods: {
+            /** @description Today, in the site's time zone. */
+            today: components["schemas"]["OwnerPeriod"];
+            /** @description The last 7 days, today included. */
+            days7: components["schemas"]["OwnerPeriod"];
+            /** @description The last 30 days, today included. */
+            days30: components["schemas"]["OwnerPeriod"];
+        };
+        /** @description A product in the owner's list. */
+        OwnerProductRow: {
+            /** @description The item id (`/api/owner/items/{id}` edits it). */
+            id: string;
+            title: string;
+            /** @description `physical`, `digital`, `service`, `gift-card` or `subscription`. */
+            type: string;
+            /** @description The product's main image, if it has one. */
+            image?: string | null;
+            /** @description Its lowest price now (a variant's sale price when on sale). */
+            price: components["schemas"]["OwnerMoney"];
+            /** @description A variant is on sale. */
+            onSale: boolean;
+            /**
+             * Format: int64
+             * @description Units in stock over its variants; `null` when one is unlimited.
+             */
+            stock?: number | null;
+            /** @description The site shows it (its store is enabled). */
+            visible: boolean;
+        };
+        /** @description A page of products. */
+        OwnerProducts: {
+            products: components["schemas"]["OwnerProductRow"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
+        };
+        /** @description A referring site and the visits it sent (page views that came from it). */
+        OwnerReferrer: {
+            host: string;
+            /** Format: int64 */
+            visits: number;
+        };
         /** @description A refund: an amount, or units of lines (at their unit prices), with a reason. */
         OwnerRefundRequest: {
             /**
@@ -3189,6 +3675,16 @@ export interface components {
             quantity: number;
             unlimited: boolean;
         };
+        /** @description A variant's new stock. */
+        OwnerStockUpdate: {
+            itemId: string;
+            sku: string;
+            /**
+             * Format: int64
+             * @description Units in stock (a whole number from 0), or `null` for unlimited.
+             */
+            stock?: number | null;
+        };
         /** @description A form's submissions. */
         OwnerSubmissionList: {
             /** @description Oldest first, as stored. */
@@ -3197,6 +3693,31 @@ export interface components {
         /** @description The newsletter's subscribers. */
         OwnerSubscriberList: {
             subscribers: Record<string, unknown>[];
+        };
+        /** @description What needs doing. */
+        OwnerTodo: {
+            /**
+             * Format: int64
+             * @description Paid orders to send (every paid order that is not a gift card purchase, until orders
+             *     can be marked fulfilled); `null` without orders read.
+             */
+            toFulfil?: number | null;
+            /**
+             * Format: int64
+             * @description Orders awaiting a pay-later payment; `null` without orders read.
+             */
+            unpaid?: number | null;
+            /**
+             * Format: int64
+             * @description Variants with counted stock at or under `restock.lowStockAt` (default 5); `null`
+             *     without store read.
+             */
+            lowStock?: number | null;
+            /**
+             * Format: int64
+             * @description Restock sign-ups not yet sent their notice; `null` without store read.
+             */
+            restockWaiting?: number | null;
         };
         OwnerTokenBody: {
             /** @description A note to tell tokens apart (at most 100 characters). */
@@ -3233,6 +3754,12 @@ export interface components {
              * @description When it was revoked; null while it works.
              */
             revokedMs?: number | null;
+        };
+        /** @description A page and its views. */
+        OwnerTopPage: {
+            path: string;
+            /** Format: int64 */
+            views: number;
         };
         /**
          * @description A way to pay.
@@ -10483,6 +11010,728 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerStockSet"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDashboard"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.analytics": {
+        parameters: {
+            query?: {
+                /** @description An instant of the first day, epoch ms (29 days before toMs's day unless given). */
+                fromMs?: number;
+                /** @description The instant after the period, epoch ms (now unless given); after fromMs, at most 366 days on. */
+                toMs?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerAnalytics"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.inventory": {
+        parameters: {
+            query?: {
+                /** @description Words the product title or the SKU contains. */
+                q?: string;
+                /** @description Only variants with counted stock at or under `restock.lowStockAt` (default 5). */
+                lowStock?: boolean;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerInventory"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.change_inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerInventoryPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerInventoryChanged"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.products": {
+        parameters: {
+            query?: {
+                /** @description Words the title contains. */
+                q?: string;
+                /** @description physical, digital, service, gift-card or subscription. */
+                type?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerProducts"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.customers": {
+        parameters: {
+            query?: {
+                /** @description Words the email, the member's name, or the names and addresses of their orders contain. */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCustomers"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.customer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The customer's email (any case). */
+                email: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCustomerDetail"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.cancel_subscription": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The subscription's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCustomerSubscription"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The subscription is not active. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.gift_cards": {
+        parameters: {
+            query?: {
+                /** @description Words the buyer's email or the code contains (the whole code finds its card). */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGiftCards"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

@@ -9,7 +9,7 @@
 //! | `coupons` | `codes`: `[{ code, kind, percent? , amount?, minimumSubtotal?, startsOn?, expiresOn? }]` with `kind` `percent`, `fixed` or `free-shipping` |
 //! | `instalments` | `provider` (`afterpay`), `minimum`, `maximum` (prices), `payments` (default 4) |
 //! | `payments` | `testMode` (default true), `manual`: `{ label, instructions }` |
-//! | `restock` | `autoNotify` (default true): a variant an owner raises from sold out sends its waiting restock notices by itself |
+//! | `restock` | `autoNotify` (default true): a variant an owner raises from sold out sends its waiting restock notices by itself; `lowStockAt` (whole number 0-1,000,000, default 5): a variant with counted stock at or under it is low on stock (the owner's inventory filter and dashboard) |
 //!
 //! Prices are decimal strings in the site currency (`"12.50"`), rates and percentages
 //! decimal strings (`"21"`, `"7.5"`), countries ISO 3166-1 alpha-2 codes or `*` (any), a tax
@@ -61,11 +61,20 @@ pub struct Restock {
     /// (the owner API's item and stock routes), its waiting sign-ups are sent their notices
     /// then, once each; off, they wait for the owner's send.
     pub auto_notify: bool,
+    /// `restock.lowStockAt` (default [`LOW_STOCK_AT`]): counted stock at or under this is
+    /// low (the owner's inventory filter and dashboard).
+    pub low_stock_at: i64,
 }
+
+/// The low-stock threshold of a store that sets none.
+pub const LOW_STOCK_AT: i64 = 5;
 
 impl Default for Restock {
     fn default() -> Self {
-        Restock { auto_notify: true }
+        Restock {
+            auto_notify: true,
+            low_stock_at: LOW_STOCK_AT,
+        }
     }
 }
 
@@ -813,9 +822,20 @@ fn notifications(o: &Obj<'_>, website_settings: &Map<String, Value>) -> Res<Noti
 }
 
 fn restock(o: &Obj<'_>) -> Res<Restock> {
-    o.only(&["autoNotify"])?;
+    o.only(&["autoNotify", "lowStockAt"])?;
+    let low_stock_at = match o.int("lowStockAt")? {
+        None => LOW_STOCK_AT,
+        Some(n) if (0..=1_000_000).contains(&n) => n,
+        Some(_) => {
+            return fail(
+                &o.at("lowStockAt"),
+                "must be a whole number from 0 to 1000000",
+            );
+        }
+    };
     Ok(Restock {
         auto_notify: o.bool("autoNotify", true)?,
+        low_stock_at,
     })
 }
 
@@ -1076,7 +1096,22 @@ mod tests {
     fn restock_notices_send_themselves_unless_turned_off() {
         let read =
             |p: Value| CommerceSettings::from_site(&site("EUR"), &prefs(p)).map(|s| s.restock);
-        assert_eq!(read(json!({})).unwrap(), Restock { auto_notify: true });
+        assert_eq!(read(json!({})).unwrap(), Restock::default());
+        assert_eq!(read(json!({})).unwrap().low_stock_at, 5);
+        assert_eq!(
+            read(json!({"restock": {"lowStockAt": 0}}))
+                .unwrap()
+                .low_stock_at,
+            0
+        );
+        for bad in [json!(-1), json!(1_000_001), json!("5"), json!(2.5)] {
+            assert_eq!(
+                read(json!({"restock": {"lowStockAt": bad}}))
+                    .unwrap_err()
+                    .path,
+                "restock.lowStockAt"
+            );
+        }
         assert!(read(json!({"restock": {}})).unwrap().auto_notify);
         assert!(
             !read(json!({"restock": {"autoNotify": false}}))

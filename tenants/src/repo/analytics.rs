@@ -99,11 +99,24 @@ mod metric {
     pub const SESSION: &str = "session";
 }
 
-/// A roll-up row's key: (metric, day, label).
+/// A roll-up row's key: (metric, day or slot, label).
 type DayKey<'e> = (&'static str, i64, &'e str);
 
-/// What a batch of events adds to the daily roll-ups: (metric, day, label) → count.
-fn roll_up(events: &[AnalyticsEvent]) -> BTreeMap<DayKey<'_>, i64> {
+/// Milliseconds in a quarter-hour roll-up slot (`analytics_slot`, migration 15).
+pub const SLOT_MS: i64 = 900_000;
+
+/// The quarter-hour slot of an instant in epoch milliseconds.
+pub fn slot_of(ms: i64) -> i64 {
+    ms.div_euclid(SLOT_MS)
+}
+
+/// What a batch of events adds to the roll-ups of one granularity: (metric, bucket, label)
+/// → count. The daily roll-ups count visitors, the quarter-hour ones do not.
+fn roll_up(
+    events: &[AnalyticsEvent],
+    bucket: fn(i64) -> i64,
+    visitors: bool,
+) -> BTreeMap<DayKey<'_>, i64> {
     fn add<'e>(days: &mut BTreeMap<DayKey<'e>, i64>, key: DayKey<'e>) {
         if !key.2.is_empty() {
             *days.entry(key).or_insert(0) += 1;
@@ -111,14 +124,16 @@ fn roll_up(events: &[AnalyticsEvent]) -> BTreeMap<DayKey<'_>, i64> {
     }
     let mut days = BTreeMap::new();
     for e in events {
-        let day = day_of(e.occurred_ms);
+        let day = bucket(e.occurred_ms);
         add(&mut days, (metric::EVENT, day, &e.name));
         if VISIT_EVENTS.contains(&e.name.as_str()) {
             add(&mut days, (metric::PAGE, day, &e.page_path));
             let referrer = e.referrer.as_deref().unwrap_or("");
             add(&mut days, (metric::REFERRER, day, referrer));
-            let visitor = e.visitor_id.as_deref().unwrap_or("");
-            add(&mut days, (metric::VISITOR, day, visitor));
+            if visitors {
+                let visitor = e.visitor_id.as_deref().unwrap_or("");
+                add(&mut days, (metric::VISITOR, day, visitor));
+            }
             let session = e.data.get(SESSION_KEY).and_then(|s| s.as_str());
             add(&mut days, (metric::SESSION, day, session.unwrap_or("")));
         }
@@ -260,7 +275,7 @@ impl Store {
         }
         // Counted up, not recounted: each (metric, day, label) appears once a statement, so
         // PostgreSQL's ON CONFLICT never meets the same row twice.
-        let days: Vec<_> = roll_up(events).into_iter().collect();
+        let days: Vec<_> = roll_up(events, day_of, true).into_iter().collect();
         for chunk in days.chunks(ROWS_PER_INSERT) {
             let mut values = Vec::with_capacity(chunk.len() * 5);
             for ((m, day, label), n) in chunk {
@@ -271,6 +286,19 @@ impl Store {
                 chunk.len(),
                 5,
             ) + " ON CONFLICT (tenant_id, metric, day, label) DO UPDATE SET n = analytics_day.n + EXCLUDED.n";
+            tx.execute(&sql, values).await?;
+        }
+        let slots: Vec<_> = roll_up(events, slot_of, false).into_iter().collect();
+        for chunk in slots.chunks(ROWS_PER_INSERT) {
+            let mut values = Vec::with_capacity(chunk.len() * 5);
+            for ((m, slot, label), n) in chunk {
+                values.extend(params![tenant, *m, *slot, *label, *n]);
+            }
+            let sql = insert_rows(
+                "INSERT INTO analytics_slot (tenant_id, metric, slot, label, n)",
+                chunk.len(),
+                5,
+            ) + " ON CONFLICT (tenant_id, metric, slot, label) DO UPDATE SET n = analytics_slot.n + EXCLUDED.n";
             tx.execute(&sql, values).await?;
         }
         tx.commit().await

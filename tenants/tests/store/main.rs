@@ -15,6 +15,7 @@ mod keys;
 mod migrations;
 mod orders;
 mod owner_accounts;
+mod owner_stats;
 mod rate_limits;
 mod resolution;
 mod tenant_scoping;

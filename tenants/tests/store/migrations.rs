@@ -184,6 +184,68 @@ async fn sqlite_version_7_analytics_are_rolled_up() {
     store.close().await.unwrap();
 }
 
+/// A database at schema version 14 keeps its analytics history: migration 15 rolls the
+/// events already stored up into quarter hours, sessions (visits) included, and the owner's
+/// counts (which read only those roll-ups) see them.
+#[tokio::test]
+async fn sqlite_version_14_analytics_are_rolled_up_by_quarter_hour() {
+    use serde_json::json;
+    use tenants::{AnalyticsEvent, DAY_MS, Span, Store};
+
+    let (dir, config, store, t) = old_embedded_store("migrate-v14").await;
+    let day = 20_000 * DAY_MS;
+    let at = |ms: i64, name: &str, path: &str, session: Option<&str>| AnalyticsEvent {
+        occurred_ms: day + ms,
+        name: name.into(),
+        page_path: path.into(),
+        visitor_id: Some("v".into()),
+        referrer: Some("search.example".into()),
+        data: session.map_or(json!({"session": 7}), |s| json!({ "session": s })),
+    };
+    store
+        .record_events(
+            t,
+            &[
+                at(5, "pageview", "/", Some("a")),
+                at(1_000_000, "pageview", "/checkout", Some("a")),
+                at(5, "page_view", "/shop", Some("b")),
+                at(5, "pageview", "/shop", None),
+                at(9, "add-to-cart", "/shop", None),
+                at(9, "purchase", "/checkout", None),
+            ],
+        )
+        .await
+        .unwrap();
+    let span = [Span {
+        start_ms: day,
+        end_ms: day + DAY_MS,
+    }];
+    let before = store.span_counts(t, &span, false).await.unwrap();
+    let top_before = store.span_top(t, span[0], 10).await.unwrap();
+    store.close().await.unwrap();
+    roll_back(
+        &dir,
+        "DROP TABLE analytics_slot; DELETE FROM schema_migrations WHERE version = 15;",
+    );
+
+    let store = Store::open(&config).await.unwrap();
+    let after = store.span_counts(t, &span, false).await.unwrap();
+    assert_eq!(after, before);
+    let c = &after[0];
+    assert_eq!(
+        (
+            c.visits,
+            c.page_views,
+            c.add_to_carts,
+            c.checkouts,
+            c.purchases
+        ),
+        (2, 4, 1, 1, 1)
+    );
+    assert_eq!(store.span_top(t, span[0], 10).await.unwrap(), top_before);
+    store.close().await.unwrap();
+}
+
 /// An embedded store in a new directory with one site, "old": (directory, config, store, site).
 /// Template versions stored before migration 12 (no content hash) get their hash when the
 /// store is opened by this binary, the same hash an upload now stores, and the tenant row

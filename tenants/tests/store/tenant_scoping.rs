@@ -7,7 +7,8 @@
 //! * an INSERT into a tenant table names `tenant_id` among its columns;
 //! * any other statement has at least one `tenant_id = …` / `tenant_id IN (…)` predicate
 //!   per tenant table it names (so a join is tied on tenant_id too, not only its first
-//!   table).
+//!   table); the names a statement gives its common table expressions (`WITH o AS (…)`)
+//!   are not tables, what they read is.
 //!
 //! The tenant directory (`tenant`, `tenant_domain`: host → tenant) and the migration
 //! bookkeeping are not tenant tables, so their lookups pass as they are. The other
@@ -151,13 +152,20 @@ fn words(sql: &str) -> Vec<String> {
 /// What is wrong with `sql` (None: it is scoped by tenant).
 fn problem(sql: &str) -> Option<String> {
     let w = words(sql);
+    // A common table expression (`WITH o AS (…)`) is the statement's own name for a
+    // subquery: the tables it reads are counted (and must be scoped) inside it.
+    let ctes: Vec<&str> = w
+        .windows(3)
+        .filter(|p| p[1] == "as" && p[2] == "(")
+        .map(|p| p[0].as_str())
+        .collect();
     // Tables: the word after FROM, JOIN, UPDATE, INTO (a `(` after FROM is a subquery).
     let tables: Vec<&str> = w
         .windows(2)
         .filter(|p| matches!(p[0].as_str(), "from" | "join" | "update" | "into"))
         .map(|p| p[1].as_str())
         .filter(|t| *t != "(" && !t.starts_with('$'))
-        .filter(|t| !DIRECTORY.contains(t))
+        .filter(|t| !DIRECTORY.contains(t) && !ctes.contains(t))
         .collect();
     if tables.is_empty() {
         return None;

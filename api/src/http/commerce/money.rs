@@ -32,6 +32,31 @@ pub fn money(minor: i64, currency: &str) -> Value {
     json!(money_of(minor, currency))
 }
 
+/// An amount as the owner's app reads it: minor units, the currency, and the text the
+/// site's locale writes it as.
+#[derive(Serialize, utoipa::ToSchema)]
+#[schema(as = OwnerMoney)]
+pub struct OwnerMoney {
+    /// The amount in minor units (cents).
+    #[schema(example = 1250)]
+    pub minor: i64,
+    /// ISO currency code.
+    #[schema(example = "EUR")]
+    pub currency: String,
+    /// The amount as the site's locale writes it.
+    #[schema(example = "€12.50")]
+    pub formatted: String,
+}
+
+/// Minor units as [`OwnerMoney`] in `locale`.
+pub fn owner_money(minor: i64, currency: &str, locale: &icu_locale::Locale) -> OwnerMoney {
+    OwnerMoney {
+        minor,
+        currency: currency.to_owned(),
+        formatted: money_text(minor, currency, locale),
+    }
+}
+
 /// Minor units as text in `locale`.
 pub fn money_text(minor: i64, currency: &str, locale: &icu_locale::Locale) -> String {
     let decimal = decimal_string(minor, currency);

@@ -9,6 +9,11 @@
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
+//! - [`dashboard`]: the dashboard and the analytics of a period;
+//! - [`inventory`]: every variant's stock, changed many at once;
+//! - [`products`]: the product list;
+//! - [`customers`]: buyers, members and subscribers, and one customer's orders;
+//! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
@@ -34,11 +39,16 @@ pub mod access;
 pub mod accounts;
 pub mod assets;
 pub mod content;
+pub mod customers;
+pub mod dashboard;
+pub mod inventory;
 pub mod languages;
 pub mod layout;
 pub mod listings;
 pub mod orders;
+pub mod paging;
 pub mod preferences;
+pub mod products;
 pub mod store_setup;
 pub mod templates;
 
@@ -53,6 +63,10 @@ pub fn routes() -> OpenApiRouter<App> {
         preferences::routes(),
         languages::routes(),
         content::routes(),
+        dashboard::routes(),
+        inventory::routes(),
+        products::routes(),
+        customers::routes(),
         listings::routes(),
         orders::routes(),
         templates::routes(),

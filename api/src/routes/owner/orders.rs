@@ -30,7 +30,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::http::commerce::money::money_text;
+use crate::http::commerce::money::{OwnerMoney, money_text, owner_money};
 use crate::http::commerce::session::DOWNLOAD_LINK_LIFETIME;
 use crate::http::error::store_failure;
 use crate::http::extract::{Change, Read, area};
@@ -60,22 +60,8 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(resend_confirmation))
 }
 
-/// An amount: minor units, the currency, and as the site's pages print it.
-#[derive(Serialize, ToSchema)]
-#[schema(as = OwnerMoney)]
-pub struct OwnerMoney {
-    pub minor: i64,
-    pub currency: String,
-    /// In the site's locale ("$12.50").
-    pub formatted: String,
-}
-
 fn money(minor: i64, currency: &str, site: &Site) -> OwnerMoney {
-    OwnerMoney {
-        minor,
-        currency: currency.to_owned(),
-        formatted: money_text(minor, currency, &site.content.locale),
-    }
+    owner_money(minor, currency, &site.content.locale)
 }
 
 /// An order in the owner's list.

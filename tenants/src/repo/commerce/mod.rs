@@ -22,6 +22,7 @@
 
 mod carts;
 mod checkout;
+mod customers;
 mod files;
 mod gift_cards;
 mod member_carts;
@@ -40,6 +41,9 @@ use crate::commerce::pricing::{self, Line, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
 
 pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
+pub use customers::{
+    CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, SUBSCRIPTION_CANCELLED,
+};
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;
 pub use gift_cards::{GiftCard, normalize_gift_card_code};

@@ -133,10 +133,10 @@ pub(super) async fn start(
     Ok(())
 }
 
-const COLUMNS: &str = "id, order_id, item_id, sku, quantity, currency, unit_price_minor, period_value, period_unit, \
+pub(super) const COLUMNS: &str = "id, order_id, item_id, sku, quantity, currency, unit_price_minor, period_value, period_unit, \
                        num_billing_cycles, cycles_billed, next_billing_ms, status, created_ms";
 
-fn from_row(r: &Row) -> Result<Subscription> {
+pub(super) fn from_row(r: &Row) -> Result<Subscription> {
     Ok(Subscription {
         id: r.text(0)?,
         order_id: r.text(1)?,

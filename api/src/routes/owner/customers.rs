@@ -1,0 +1,429 @@
+//! The owner's customers: everyone who ordered, became a member or subscribed to the
+//! mailing list, one row per email.
+//!
+//! | route | role may | answer |
+//! |---|---|---|
+//! | `GET /api/owner/customers?q&after&limit` | orders, read | `{customers, next}`: the latest buyers first, then the others by email |
+//! | `GET /api/owner/customers/{email}` | orders, read | `{customer, orders, subscriptions, giftCards}` |
+//! | `POST /api/owner/subscriptions/{id}/cancel` | orders, change | the subscription, cancelled |
+//! | `GET /api/owner/gift-cards?q&after&limit` | orders, read | `{giftCards, next}`, the newest first, each with what it paid for |
+//!
+//! Orders are the orders placed (not expired), spent the grand totals of the paid ones; a
+//! store in test mode counts its test orders, a live one only live ones (as the dashboard).
+
+use axum::extract::{Path, State};
+use serde::Serialize;
+use tenants::{CustomerQuery, CustomerRow, GiftCardQuery};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::paging;
+use crate::http::call::Call;
+use crate::http::commerce::money::{OwnerMoney, owner_money};
+use crate::http::error::store_failure;
+use crate::http::extract::{Change, Read, area};
+use crate::http::{ApiError, Json, Owner};
+use crate::openapi::{OWNER, OwnerErrors};
+use crate::server::state::App;
+
+/// The most orders a customer's page lists (the latest).
+pub const MAX_ORDERS: usize = 100;
+/// The longest email read.
+const MAX_EMAIL: usize = 254;
+
+pub const NO_CUSTOMER: &str = "No customer of this site has that email.";
+pub const NO_SUBSCRIPTION: &str = "That subscription does not exist.";
+pub const ALREADY_CANCELLED: &str = "This subscription is already cancelled.";
+pub const ENDED: &str = "This subscription has ended.";
+
+pub fn routes() -> OpenApiRouter<App> {
+    OpenApiRouter::new()
+        .routes(routes!(customers))
+        .routes(routes!(customer))
+        .routes(routes!(cancel_subscription))
+        .routes(routes!(gift_cards))
+}
+
+/// A customer.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomer)]
+struct Customer {
+    /// Lower-cased.
+    email: String,
+    /// The member's display name, else the name on their latest order, else "".
+    name: String,
+    /// Orders placed (not expired).
+    orders: i64,
+    /// What their paid orders came to.
+    spent: OwnerMoney,
+    /// When they last ordered, epoch ms; `null` if never.
+    last_order_ms: Option<i64>,
+    /// They have a member account.
+    member: bool,
+    /// They are on the mailing list.
+    subscriber: bool,
+}
+
+fn customer_view(c: CustomerRow, call: &Call) -> Customer {
+    Customer {
+        spent: owner_money(
+            c.spent_minor,
+            &call.settings().currency,
+            &call.site.content.locale,
+        ),
+        email: c.email,
+        name: c.name,
+        orders: c.orders,
+        last_order_ms: c.last_order_ms,
+        member: c.member,
+        subscriber: c.subscriber,
+    }
+}
+
+/// A page of customers.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerCustomers)]
+struct Customers {
+    customers: Vec<Customer>,
+    /// The next page's `after`; `null` on the last page.
+    next: Option<String>,
+}
+
+/// Whether the store counts its test orders (while it is in test mode).
+fn test_orders(call: &Call) -> bool {
+    call.settings().payments.test_mode
+}
+
+/// `GET /api/owner/customers`: everyone who ordered, is a member or subscribed.
+#[utoipa::path(get, path = "/api/owner/customers", tag = OWNER,
+    params(
+        ("q" = Option<String>, Query, max_length = 100, description = "Words the email, the member's name, or the names and addresses of their orders contain."),
+        ("after" = Option<String>, Query, description = "The `next` of the page before."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Rows a page (50 unless given)."),
+    ),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Customers), OwnerErrors))]
+async fn customers(
+    State(app): State<App>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<Customers>, ApiError> {
+    let query = CustomerQuery {
+        q: paging::search(&owner)?,
+        after: paging::after::<(i64, String)>(&owner)?,
+        limit: paging::limit(&owner)?,
+        test_orders: test_orders(&owner),
+    };
+    let (rows, next) = app
+        .store
+        .customers(owner.site.tenant.id, &query)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(Customers {
+        customers: rows.into_iter().map(|c| customer_view(c, &owner)).collect(),
+        next: paging::next(next),
+    }))
+}
+
+/// One of a customer's orders.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerOrder)]
+struct CustomerOrder {
+    id: String,
+    number: i64,
+    placed_ms: i64,
+    total: OwnerMoney,
+    /// `paid`, `awaiting-payment` or `expired`.
+    status: String,
+    /// Units over its lines.
+    item_count: i64,
+    test_mode: bool,
+}
+
+/// A subscription one of their orders started.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerSubscription)]
+struct CustomerSubscription {
+    id: String,
+    order_id: String,
+    item_id: String,
+    sku: String,
+    /// The product's name on the order.
+    product_name: String,
+    quantity: i64,
+    /// Each billing's amount.
+    price: OwnerMoney,
+    /// "every 1 month".
+    interval: String,
+    /// 0 when it never ends.
+    num_billing_cycles: i64,
+    cycles_billed: i64,
+    next_billing_ms: Option<i64>,
+    status: String,
+}
+
+fn subscription_view(
+    s: &tenants::Subscription,
+    product_name: String,
+    locale: &icu_locale::Locale,
+) -> CustomerSubscription {
+    CustomerSubscription {
+        id: s.id.clone(),
+        order_id: s.order_id.clone(),
+        item_id: s.item_id.clone(),
+        sku: s.sku.clone(),
+        product_name,
+        quantity: s.quantity,
+        price: owner_money(s.unit_price_minor * s.quantity, &s.currency, locale),
+        interval: format!("every {} {}", s.period_value, s.period_unit.to_lowercase()),
+        num_billing_cycles: s.num_billing_cycles,
+        cycles_billed: s.cycles_billed,
+        next_billing_ms: s.next_billing_ms,
+        status: s.status.clone(),
+    }
+}
+
+/// A gift card one of their orders bought.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerGiftCard)]
+struct CustomerGiftCard {
+    /// The code's last 4 characters (the whole code is the buyer's).
+    code_end: String,
+    order_id: String,
+    initial: OwnerMoney,
+    balance: OwnerMoney,
+    created_ms: i64,
+}
+
+/// `GET /api/owner/customers/{email}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerCustomerDetail)]
+struct Detail {
+    customer: Customer,
+    /// Their latest orders (at most 100), newest first.
+    orders: Vec<CustomerOrder>,
+    /// What those orders subscribed to.
+    subscriptions: Vec<CustomerSubscription>,
+    /// The gift cards those orders bought.
+    gift_cards: Vec<CustomerGiftCard>,
+}
+
+/// `GET /api/owner/customers/{email}`: a customer, their latest orders, the subscriptions
+/// and gift cards those orders bought.
+#[utoipa::path(get, path = "/api/owner/customers/{email}", tag = OWNER,
+    params(("email" = String, Path, description = "The customer's email (any case).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Detail), OwnerErrors))]
+async fn customer(
+    State(app): State<App>,
+    Path(email): Path<String>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<Detail>, ApiError> {
+    if email.len() > MAX_EMAIL || email.trim().is_empty() {
+        return Err(ApiError::not_found(NO_CUSTOMER));
+    }
+    let tenant = owner.site.tenant.id;
+    let test = test_orders(&owner);
+    let found = app
+        .store
+        .customer(tenant, &email, test)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found(NO_CUSTOMER))?;
+    let orders = app
+        .store
+        .orders_of_customer(tenant, &found.email, MAX_ORDERS, test)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    let money = |minor: i64, currency: &str| owner_money(minor, currency, locale);
+    let mut subscriptions = Vec::new();
+    let mut gift_cards = Vec::new();
+    let mut rows = Vec::with_capacity(orders.len());
+    for o in &orders {
+        for s in &o.subscriptions {
+            let product_name = o
+                .lines
+                .iter()
+                .find(|l| l.item_id == s.item_id && l.sku == s.sku)
+                .map(|l| l.product_name.clone())
+                .unwrap_or_default();
+            subscriptions.push(subscription_view(s, product_name, locale));
+        }
+        for g in &o.gift_cards {
+            gift_cards.push(CustomerGiftCard {
+                code_end: code_end(&g.code),
+                order_id: g.order_id.clone(),
+                initial: money(g.initial_minor, &g.currency),
+                balance: money(g.balance_minor, &g.currency),
+                created_ms: g.created_ms,
+            });
+        }
+        rows.push(CustomerOrder {
+            id: o.id.clone(),
+            number: o.order_number,
+            placed_ms: o.created_ms,
+            total: money(o.grand_total_minor, &o.currency),
+            status: serde_json::to_value(o.status)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_owned))
+                .unwrap_or_default(),
+            item_count: o.lines.iter().map(|l| l.quantity).sum(),
+            test_mode: o.test_mode,
+        });
+    }
+    Ok(Json(Detail {
+        customer: customer_view(found, &owner),
+        orders: rows,
+        subscriptions,
+        gift_cards,
+    }))
+}
+
+/// `POST /api/owner/subscriptions/{id}/cancel`: cancels an active subscription; it bills no
+/// more. 404 for a subscription this site does not have, 409 for one already cancelled or
+/// ended.
+#[utoipa::path(post, path = "/api/owner/subscriptions/{id}/cancel", tag = OWNER,
+    params(("id" = String, Path, description = "The subscription's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = CustomerSubscription),
+        (status = 409, description = "The subscription is not active.", body = crate::openapi::ErrorBody),
+        OwnerErrors))]
+async fn cancel_subscription(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    owner: Owner<area::Orders, Change>,
+) -> Result<Json<CustomerSubscription>, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let s = app
+        .store
+        .cancel_subscription(tenant, &id)
+        .await
+        .map_err(|e| match e {
+            tenants::StoreError::NotFound(_) => ApiError::not_found(NO_SUBSCRIPTION),
+            tenants::StoreError::Conflict(status) => ApiError::new(
+                axum::http::StatusCode::CONFLICT,
+                if status == tenants::SUBSCRIPTION_CANCELLED {
+                    ALREADY_CANCELLED
+                } else {
+                    ENDED
+                },
+            ),
+            e => store_failure(&e),
+        })?;
+    let title = app
+        .store
+        .item(tenant, &s.item_id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .map(|i| i.title)
+        .unwrap_or_default();
+    Ok(Json(subscription_view(
+        &s,
+        title,
+        &owner.site.content.locale,
+    )))
+}
+
+/// What a gift card paid for.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCardUse)]
+struct GiftCardUse {
+    /// The order it paid.
+    order_id: String,
+    amount: OwnerMoney,
+    at_ms: i64,
+}
+
+/// A gift card of the site.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCard)]
+struct GiftCardView {
+    /// The code's last 4 characters (the whole code is the buyer's).
+    code_end: String,
+    /// The order that bought it.
+    order_id: String,
+    order_number: i64,
+    /// That order's email.
+    buyer_email: String,
+    initial: OwnerMoney,
+    balance: OwnerMoney,
+    created_ms: i64,
+    /// What it paid for, oldest first.
+    history: Vec<GiftCardUse>,
+}
+
+/// A page of gift cards.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCards)]
+struct GiftCards {
+    gift_cards: Vec<GiftCardView>,
+    /// The next page's `after`; `null` on the last page.
+    next: Option<String>,
+}
+
+/// The last 4 characters of a code.
+fn code_end(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+/// `GET /api/owner/gift-cards`: the site's gift cards, the newest first, with their balance
+/// and what each paid for.
+#[utoipa::path(get, path = "/api/owner/gift-cards", tag = OWNER,
+    params(
+        ("q" = Option<String>, Query, max_length = 100, description = "Words the buyer's email or the code contains (the whole code finds its card)."),
+        ("after" = Option<String>, Query, description = "The `next` of the page before."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Rows a page (50 unless given)."),
+    ),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = GiftCards), OwnerErrors))]
+async fn gift_cards(
+    State(app): State<App>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<GiftCards>, ApiError> {
+    let query = GiftCardQuery {
+        q: paging::search(&owner)?,
+        after: paging::after::<(i64, String)>(&owner)?,
+        limit: paging::limit(&owner)?,
+    };
+    let (rows, next) = app
+        .store
+        .gift_card_rows(owner.site.tenant.id, &query)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    let gift_cards = rows
+        .into_iter()
+        .map(|g| GiftCardView {
+            code_end: code_end(&g.code),
+            initial: owner_money(g.initial_minor, &g.currency, locale),
+            balance: owner_money(g.balance_minor, &g.currency, locale),
+            history: g
+                .uses
+                .iter()
+                .map(|(order_id, amount, at)| GiftCardUse {
+                    order_id: order_id.clone(),
+                    amount: owner_money(*amount, &g.currency, locale),
+                    at_ms: *at,
+                })
+                .collect(),
+            order_id: g.order_id,
+            order_number: g.order_number,
+            buyer_email: g.buyer_email,
+            created_ms: g.created_ms,
+        })
+        .collect();
+    Ok(Json(GiftCards {
+        gift_cards,
+        next: paging::next(next),
+    }))
+}

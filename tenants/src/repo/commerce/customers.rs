@@ -1,0 +1,369 @@
+//! The owner's customers: everyone who ordered, became a member or subscribed, joined by
+//! email (lower-cased), with their orders counted.
+
+use serde::{Deserialize, Serialize};
+
+use super::orders::load_orders;
+use super::subscriptions::{COLUMNS as SUBSCRIPTION_COLUMNS, from_row as subscription_from_row};
+use crate::StoreError;
+use crate::error::Result;
+use crate::ids::TenantId;
+use crate::params;
+use crate::repo::commerce::{Order, OrderDetails, Subscription};
+use crate::repo::inventory::{MAX_PAGE, contains_pattern};
+use crate::sql::SqlValue;
+use crate::store::Store;
+
+/// A customer as the owner's list shows them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerRow {
+    /// Lower-cased.
+    pub email: String,
+    /// The member's display name, else the name on their latest order's billing (else
+    /// shipping) address, else "".
+    pub name: String,
+    /// Orders placed (not expired).
+    pub orders: i64,
+    /// The grand totals of their paid orders, minor units.
+    pub spent_minor: i64,
+    /// When they last ordered, epoch ms.
+    pub last_order_ms: Option<i64>,
+    /// They have a member account.
+    pub member: bool,
+    /// They are on the mailing list.
+    pub subscriber: bool,
+}
+
+/// Which customers, and how many: the latest buyers first, then the others by email.
+#[derive(Clone, Debug, Default)]
+pub struct CustomerQuery {
+    /// Words the email, the member's name or an order's names and addresses contain.
+    pub q: Option<String>,
+    /// After this customer: (last order ms or 0, email).
+    pub after: Option<(i64, String)>,
+    /// At most this many (1-[`MAX_PAGE`]).
+    pub limit: usize,
+    /// Count test orders too.
+    pub test_orders: bool,
+}
+
+/// The customers' table, one row per email (`$1` the tenant, `$2` "expired", `$3` whether
+/// test orders count).
+const CUSTOMERS: &str = "WITH o AS (SELECT LOWER(customer_email) AS email, COUNT(*) AS n, \
+     CAST(SUM(CASE WHEN paid_ms IS NOT NULL THEN grand_total_minor ELSE 0 END) AS BIGINT) AS spent, \
+     MAX(created_ms) AS last FROM customer_order WHERE tenant_id = $1 AND status <> $2 \
+     AND (test_mode = FALSE OR $3) GROUP BY LOWER(customer_email)), \
+     m AS (SELECT LOWER(email) AS email, MIN(display_name) AS name FROM site_user \
+     WHERE tenant_id = $1 GROUP BY LOWER(email)), \
+     s AS (SELECT DISTINCT LOWER(email) AS email FROM mailing_list_subscriber WHERE tenant_id = $1), \
+     e AS (SELECT email FROM o UNION SELECT email FROM m UNION SELECT email FROM s) \
+     SELECT e.email, COALESCE(o.n, 0), COALESCE(o.spent, 0), o.last, m.name, \
+     CASE WHEN s.email IS NULL THEN 0 ELSE 1 END, COALESCE(o.last, 0) AS k \
+     FROM e LEFT JOIN o ON o.email = e.email LEFT JOIN m ON m.email = e.email \
+     LEFT JOIN s ON s.email = e.email WHERE 1 = 1";
+
+impl Store {
+    /// A page of the site's customers ([`CustomerQuery`]) and where the next starts.
+    pub async fn customers(
+        &self,
+        tenant: TenantId,
+        q: &CustomerQuery,
+    ) -> Result<(Vec<CustomerRow>, Option<(i64, String)>)> {
+        fn next(values: &mut Vec<SqlValue>, v: SqlValue) -> usize {
+            values.push(v);
+            values.len()
+        }
+        let limit = q.limit.clamp(1, MAX_PAGE);
+        let mut values: Vec<SqlValue> = params![tenant, "expired", q.test_orders];
+        let mut sql = String::from(CUSTOMERS);
+        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
+            let n = next(&mut values, contains_pattern(text).into());
+            sql.push_str(&format!(
+                " AND (e.email LIKE ${n} ESCAPE '\\' OR LOWER(COALESCE(m.name, '')) LIKE ${n} ESCAPE '\\' \
+                 OR EXISTS (SELECT 1 FROM customer_order x WHERE x.tenant_id = $1 \
+                 AND LOWER(x.customer_email) = e.email AND LOWER(x.details) LIKE ${n} ESCAPE '\\'))"
+            ));
+        }
+        if let Some((k, email)) = &q.after {
+            let a = next(&mut values, (*k).into());
+            let b = next(&mut values, email.as_str().into());
+            sql.push_str(&format!(
+                " AND (COALESCE(o.last, 0) < ${a} OR (COALESCE(o.last, 0) = ${a} AND e.email > ${b}))"
+            ));
+        }
+        let n = next(&mut values, (limit as i64 + 1).into());
+        sql.push_str(&format!(" ORDER BY k DESC, e.email LIMIT ${n}"));
+        let mut tx = self.read().await?;
+        let rows = tx.query(&sql, values).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            out.push(CustomerRow {
+                email: r.text(0)?,
+                orders: r.i64(1)?,
+                spent_minor: r.i64(2)?,
+                last_order_ms: r.opt_i64(3)?,
+                name: r.opt_text(4)?.unwrap_or_default(),
+                member: r.opt_text(4)?.is_some(),
+                subscriber: r.i64(5)? == 1,
+            });
+        }
+        let next = if out.len() > limit {
+            out.truncate(limit);
+            out.last()
+                .map(|c| (c.last_order_ms.unwrap_or(0), c.email.clone()))
+        } else {
+            None
+        };
+        // Names from the latest order of those who are not members.
+        for c in out.iter_mut().filter(|c| !c.member && c.orders > 0) {
+            let details = tx
+                .query_opt(
+                    "SELECT details FROM customer_order WHERE tenant_id = $1 \
+                     AND LOWER(customer_email) = $2 ORDER BY created_ms DESC LIMIT 1",
+                    params![tenant, c.email.as_str()],
+                )
+                .await?;
+            if let Some(r) = details {
+                let d: Option<OrderDetails> = serde_json::from_str(&r.text(0)?).ok();
+                c.name = d.and_then(|d| name_of(&d)).unwrap_or_default();
+            }
+        }
+        tx.commit().await?;
+        Ok((out, next))
+    }
+
+    /// One customer by email (any case): `None` when no order, member or subscriber of
+    /// this site has it.
+    pub async fn customer(
+        &self,
+        tenant: TenantId,
+        email: &str,
+        test_orders: bool,
+    ) -> Result<Option<CustomerRow>> {
+        let email = email.trim().to_lowercase();
+        let mut values: Vec<SqlValue> = params![tenant, "expired", test_orders, email.as_str()];
+        let sql = format!("{CUSTOMERS} AND e.email = $4");
+        let mut tx = self.read().await?;
+        let row = tx.query_opt(&sql, std::mem::take(&mut values)).await?;
+        tx.commit().await?;
+        let Some(r) = row else { return Ok(None) };
+        let name = r.opt_text(4)?;
+        let mut c = CustomerRow {
+            email: r.text(0)?,
+            orders: r.i64(1)?,
+            spent_minor: r.i64(2)?,
+            last_order_ms: r.opt_i64(3)?,
+            member: name.is_some(),
+            name: name.unwrap_or_default(),
+            subscriber: r.i64(5)? == 1,
+        };
+        if !c.member && c.orders > 0 {
+            let latest = self
+                .orders_of_customer(tenant, &c.email, 1, test_orders)
+                .await?;
+            c.name = latest
+                .first()
+                .and_then(|o| name_of(&o.details))
+                .unwrap_or_default();
+        }
+        Ok(Some(c))
+    }
+}
+
+impl Store {
+    /// A customer's latest `limit` orders (any case of their email), newest first, test
+    /// orders only with `test_orders`.
+    pub async fn orders_of_customer(
+        &self,
+        tenant: TenantId,
+        email: &str,
+        limit: usize,
+        test_orders: bool,
+    ) -> Result<Vec<Order>> {
+        let mut tx = self.snapshot().await?;
+        let orders = load_orders(
+            &mut tx,
+            tenant,
+            "AND id IN (SELECT id FROM customer_order WHERE tenant_id = $1 \
+             AND LOWER(customer_email) = $2 AND (test_mode = FALSE OR $3) \
+             ORDER BY created_ms DESC, id LIMIT $4)",
+            params![
+                email.trim().to_lowercase(),
+                test_orders,
+                limit.clamp(1, MAX_PAGE) as i64
+            ],
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(orders)
+    }
+}
+
+/// What a cancelled subscription's status becomes.
+pub const SUBSCRIPTION_CANCELLED: &str = "cancelled";
+
+impl Store {
+    /// Cancels an active subscription: it bills no more. `NotFound` when this site has no
+    /// subscription `id`; `Conflict` naming its status when it is not active (already
+    /// cancelled, or completed). One conditional write, so of two cancels one wins.
+    pub async fn cancel_subscription(&self, tenant: TenantId, id: &str) -> Result<Subscription> {
+        let mut tx = self.write().await?;
+        let row = tx
+            .query_opt(
+                &format!(
+                    "SELECT {SUBSCRIPTION_COLUMNS} FROM subscription WHERE tenant_id = $1 AND id = $2"
+                ),
+                params![tenant, id],
+            )
+            .await?;
+        let Some(row) = row else {
+            return Err(StoreError::NotFound(format!("subscription {id}")));
+        };
+        let mut sub = subscription_from_row(&row)?;
+        let n = tx
+            .execute(
+                "UPDATE subscription SET status = $3, next_billing_ms = NULL \
+                 WHERE tenant_id = $1 AND id = $2 AND status = $4",
+                params![tenant, id, SUBSCRIPTION_CANCELLED, "active"],
+            )
+            .await?;
+        if n == 0 {
+            // Not active: what it is now (a cancel at the same moment may have just won).
+            let now = tx
+                .query_one(
+                    "SELECT status FROM subscription WHERE tenant_id = $1 AND id = $2",
+                    params![tenant, id],
+                )
+                .await?
+                .text(0)?;
+            return Err(StoreError::Conflict(now));
+        }
+        tx.commit().await?;
+        sub.status = SUBSCRIPTION_CANCELLED.to_owned();
+        sub.next_billing_ms = None;
+        Ok(sub)
+    }
+}
+
+/// A gift card as the owner's list shows it, with what it paid for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftCardRow {
+    /// The whole code (the API shows its last 4 characters).
+    pub code: String,
+    /// Its currency.
+    pub currency: String,
+    /// What it was worth when bought, minor units.
+    pub initial_minor: i64,
+    /// What is left on it, minor units.
+    pub balance_minor: i64,
+    /// The order that bought it.
+    pub order_id: String,
+    /// That order's number.
+    pub order_number: i64,
+    /// That order's email.
+    pub buyer_email: String,
+    /// When it was bought, epoch ms.
+    pub created_ms: i64,
+    /// What it paid, oldest first: (order id, minor units, epoch ms).
+    pub uses: Vec<(String, i64, i64)>,
+}
+
+/// Which gift cards: the newest first.
+#[derive(Clone, Debug, Default)]
+pub struct GiftCardQuery {
+    /// Words the buyer's email or the code contains.
+    pub q: Option<String>,
+    /// After this card: (created ms, code).
+    pub after: Option<(i64, String)>,
+    /// At most this many (1-[`MAX_PAGE`]).
+    pub limit: usize,
+}
+
+impl Store {
+    /// A page of the site's gift cards ([`GiftCardQuery`]), each with its uses, and where
+    /// the next page starts.
+    pub async fn gift_card_rows(
+        &self,
+        tenant: TenantId,
+        q: &GiftCardQuery,
+    ) -> Result<(Vec<GiftCardRow>, Option<(i64, String)>)> {
+        fn next(values: &mut Vec<SqlValue>, v: SqlValue) -> usize {
+            values.push(v);
+            values.len()
+        }
+        let limit = q.limit.clamp(1, MAX_PAGE);
+        let mut values: Vec<SqlValue> = params![tenant];
+        let mut sql = String::from(
+            "SELECT g.code, g.currency, g.initial_minor, g.balance_minor, g.order_id, \
+             g.created_ms, o.customer_email, o.order_number FROM gift_card g \
+             JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id WHERE g.tenant_id = $1",
+        );
+        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
+            let n = next(&mut values, contains_pattern(text).into());
+            sql.push_str(&format!(
+                " AND (LOWER(o.customer_email) LIKE ${n} ESCAPE '\\' OR LOWER(g.code) LIKE ${n} ESCAPE '\\')"
+            ));
+        }
+        if let Some((at, code)) = &q.after {
+            let a = next(&mut values, (*at).into());
+            let b = next(&mut values, code.as_str().into());
+            sql.push_str(&format!(
+                " AND (g.created_ms < ${a} OR (g.created_ms = ${a} AND g.code > ${b}))"
+            ));
+        }
+        let n = next(&mut values, (limit as i64 + 1).into());
+        sql.push_str(&format!(" ORDER BY g.created_ms DESC, g.code LIMIT ${n}"));
+        let mut tx = self.read().await?;
+        let rows = tx.query(&sql, values).await?;
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            out.push(GiftCardRow {
+                code: r.text(0)?,
+                currency: r.text(1)?,
+                initial_minor: r.i64(2)?,
+                balance_minor: r.i64(3)?,
+                order_id: r.text(4)?,
+                created_ms: r.i64(5)?,
+                buyer_email: r.text(6)?,
+                order_number: r.i64(7)?,
+                uses: Vec::new(),
+            });
+        }
+        let next = if out.len() > limit {
+            out.truncate(limit);
+            out.last().map(|g| (g.created_ms, g.code.clone()))
+        } else {
+            None
+        };
+        for g in &mut out {
+            let uses = tx
+                .query(
+                    "SELECT order_id, amount_minor, created_ms FROM gift_card_use \
+                     WHERE tenant_id = $1 AND code = $2 ORDER BY created_ms, order_id",
+                    params![tenant, g.code.as_str()],
+                )
+                .await?;
+            g.uses = uses
+                .iter()
+                .map(|u| Ok((u.text(0)?, u.i64(1)?, u.i64(2)?)))
+                .collect::<Result<Vec<_>>>()?;
+        }
+        tx.commit().await?;
+        Ok((out, next))
+    }
+}
+
+/// The name on an order's billing address, else its shipping address.
+fn name_of(d: &OrderDetails) -> Option<String> {
+    [&d.billing_address, &d.shipping_address]
+        .into_iter()
+        .flatten()
+        .map(|a| {
+            format!("{} {}", a.first_name.trim(), a.last_name.trim())
+                .trim()
+                .to_owned()
+        })
+        .find(|n| !n.is_empty())
+}
