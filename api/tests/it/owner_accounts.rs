@@ -241,6 +241,11 @@ fn sessions_csrf_and_roles(backend: Backend) {
         (json!(1), json!("admin"))
     );
     assert_eq!(me["csrf"].as_str().unwrap().len(), 64);
+    // The site it is about, as the app's header names it.
+    assert_eq!(
+        me["site"],
+        json!({"identifier": "loam-lantern", "title": "Loam & Lantern", "currency": "EUR"})
+    );
     assert_eq!(me["areas"]["access"], "write");
     assert_eq!(me["areas"]["orders"], "write");
     assert_eq!(b.call("GET", "/api/owner/session", &Value::Null).json(), me);

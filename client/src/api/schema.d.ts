@@ -3381,11 +3381,12 @@ export interface components {
             /** Format: int64 */
             quantity: number;
         };
-        /** @description Who is calling, and what they may do. */
+        /** @description Who is calling, on which site, and what they may do. */
         OwnerMe: {
             account?: components["schemas"]["OwnerMeAccount"] | null;
             /** @description What the app sends in `X-CSRF-Token` on every change; null for a token. */
             csrf?: string | null;
+            site: components["schemas"]["OwnerMeSite"];
             areas: components["schemas"]["OwnerAreas"];
         };
         /** @description A signed-in owner account. */
@@ -3399,6 +3400,15 @@ export interface components {
             role: number;
             /** @description The role's name (`admin`, `store-manager` …). */
             roleName: string;
+        };
+        /** @description The site the call is about, as the owner app names it. */
+        OwnerMeSite: {
+            /** @description The site's identifier (`loam-lantern`). */
+            identifier: string;
+            /** @description The site's title, as its pages show it. */
+            title: string;
+            /** @description The store's ISO currency code. */
+            currency: string;
         };
         /**
          * @description An amount as the owner's app reads it: minor units, the currency, and the text the

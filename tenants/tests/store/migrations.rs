@@ -184,15 +184,15 @@ async fn sqlite_version_7_analytics_are_rolled_up() {
     store.close().await.unwrap();
 }
 
-/// A database at schema version 14 keeps its analytics history: migration 15 rolls the
+/// A database at schema version 16 keeps its analytics history: migration 17 rolls the
 /// events already stored up into quarter hours, sessions (visits) included, and the owner's
 /// counts (which read only those roll-ups) see them.
 #[tokio::test]
-async fn sqlite_version_14_analytics_are_rolled_up_by_quarter_hour() {
+async fn sqlite_version_16_analytics_are_rolled_up_by_quarter_hour() {
     use serde_json::json;
     use tenants::{AnalyticsEvent, DAY_MS, Span, Store};
 
-    let (dir, config, store, t) = old_embedded_store("migrate-v14").await;
+    let (dir, config, store, t) = old_embedded_store("migrate-v16").await;
     let day = 20_000 * DAY_MS;
     let at = |ms: i64, name: &str, path: &str, session: Option<&str>| AnalyticsEvent {
         occurred_ms: day + ms,
@@ -225,7 +225,7 @@ async fn sqlite_version_14_analytics_are_rolled_up_by_quarter_hour() {
     store.close().await.unwrap();
     roll_back(
         &dir,
-        "DROP TABLE analytics_slot; DELETE FROM schema_migrations WHERE version = 15;",
+        "DROP TABLE analytics_slot; DELETE FROM schema_migrations WHERE version = 17;",
     );
 
     let store = Store::open(&config).await.unwrap();

@@ -129,7 +129,30 @@ pub struct MeAccount {
     role_name: String,
 }
 
-/// Who is calling, and what they may do.
+/// The site the call is about, as the owner app names it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerMeSite)]
+pub struct MeSite {
+    /// The site's identifier (`loam-lantern`).
+    identifier: String,
+    /// The site's title, as its pages show it.
+    title: String,
+    /// The store's ISO currency code.
+    currency: String,
+}
+
+impl MeSite {
+    fn of(call: &Call) -> MeSite {
+        MeSite {
+            identifier: call.site.tenant.identifier.clone(),
+            title: crate::email::site_title_of(&call.site).to_owned(),
+            currency: call.settings().currency.clone(),
+        }
+    }
+}
+
+/// Who is calling, on which site, and what they may do.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = OwnerMe)]
@@ -138,11 +161,12 @@ pub struct Me {
     account: Option<MeAccount>,
     /// What the app sends in `X-CSRF-Token` on every change; null for a token.
     csrf: Option<String>,
+    site: MeSite,
     areas: Areas,
 }
 
 impl Me {
-    fn of(owner: &Authenticated) -> Me {
+    fn of(call: &Call, owner: &Authenticated) -> Me {
         let (account, csrf) = match &owner.principal {
             Principal::Account { account, session } => (
                 Some(MeAccount {
@@ -158,15 +182,23 @@ impl Me {
         Me {
             account,
             csrf,
+            site: MeSite::of(call),
             areas: Areas::of(owner.role),
         }
     }
 
-    fn signed_in(account: tenants::OwnerAccount, session: tenants::OwnerSession) -> Me {
-        Me::of(&Authenticated {
-            role: u8::try_from(account.role).unwrap_or(0),
-            principal: Principal::Account { account, session },
-        })
+    fn signed_in(
+        call: &Call,
+        account: tenants::OwnerAccount,
+        session: tenants::OwnerSession,
+    ) -> Me {
+        Me::of(
+            call,
+            &Authenticated {
+                role: u8::try_from(account.role).unwrap_or(0),
+                principal: Principal::Account { account, session },
+            },
+        )
     }
 }
 
@@ -273,7 +305,7 @@ async fn sign_in(
         })?;
     Ok((
         session_cookie(&call, &session),
-        Json(Me::signed_in(account, session)),
+        Json(Me::signed_in(&call, account, session)),
     ))
 }
 
@@ -299,13 +331,13 @@ impl IntoResponses for MeErrors {
 #[utoipa::path(get, path = "/api/owner/session", tag = OWNER,
     security(("ownerToken" = []), ("ownerSession" = [])),
     responses((status = 200, body = Me), MeErrors))]
-async fn me(owner: OwnerToken) -> Result<Json<Me>, ApiError> {
-    let Some(owner) = &owner.owner else {
+async fn me(token: OwnerToken) -> Result<Json<Me>, ApiError> {
+    let Some(owner) = &token.owner else {
         let mut e = ApiError::new(StatusCode::UNAUTHORIZED, NOT_SIGNED_IN);
         e.body["ownerAuthRequired"] = true.into();
         return Err(e);
     };
-    Ok(Json(Me::of(owner)))
+    Ok(Json(Me::of(&token.call, owner)))
 }
 
 /// What signing out can get besides its answer.
@@ -464,6 +496,6 @@ async fn set_password(
         })?;
     Ok((
         session_cookie(&call, &used.session),
-        Json(Me::signed_in(used.account, used.session)),
+        Json(Me::signed_in(&call, used.account, used.session)),
     ))
 }
