@@ -701,3 +701,42 @@ fn combo_scripts_next_to_each_other_become_one_request() {
         page.body
     );
 }
+
+/// Tags as HTML allows them — unquoted attribute values, a start tag left unclosed — are
+/// tags, as the platform's HTML parser reads them; none reaches the page as text.
+#[test]
+fn unquoted_and_unclosed_tags_render_as_tags() {
+    let mut files = files();
+    files.insert(
+        "site.region".into(),
+        Arc::from(
+            concat!(
+                "<html><body><main>{squarespace.main-content}</main>\n",
+                "<squarespace:script src=modals.js combo=false />\n",
+                "<squarespace:script src=\"main.js\" combo=\"false\"></script>\n",
+                "<squarespace:navigation navigationId=main template=nav>\n",
+                "</body></html>"
+            )
+            .as_bytes(),
+        ),
+    );
+    files.insert(
+        "blocks/nav.block".into(),
+        Arc::from(
+            "<nav>{.repeated section items}[{collection.navigationTitle}]{.end}</nav>".as_bytes(),
+        ),
+    );
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let body = body_of(&site(), &folder, "/");
+    assert!(!body.contains("squarespace:"), "{body}");
+    assert!(
+        body.contains("<script src=\"/scripts/modals.js\"></script>\n"),
+        "{body}"
+    );
+    assert!(
+        body.contains("<script src=\"/scripts/main.js\"></script></script>\n"),
+        "{body}"
+    );
+    assert!(body.contains("<nav>["), "{body}");
+}
