@@ -350,6 +350,16 @@ fn derive_website(
         json!(i64::from(info.offset().seconds()) * 1000),
     );
     website.insert("timeZoneAbbr".into(), json!(info.abbreviation()));
+    // The last change to the content the store keeps times for (its items), else the
+    // site's creation.
+    let modified = site
+        .items
+        .iter()
+        .map(|i| i.updated_on.max(i.added_on))
+        .max()
+        .unwrap_or(0)
+        .max(tenant.created_ms);
+    website.insert("contentModifiedOn".into(), json!(modified));
     website.insert("developerMode".into(), Value::Bool(true));
     website
         .entry("shareButtonOptions")

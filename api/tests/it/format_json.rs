@@ -262,10 +262,40 @@ fn website_has_the_derived_fields_on_every_page() {
             "{w}"
         );
         assert_eq!(w["developerMode"], true);
+        assert!(
+            w["contentModifiedOn"].as_i64().is_some_and(|t| t > 0),
+            "{w}"
+        );
         assert!(w["shareButtonOptions"].is_object(), "{w}");
         if let Some(first) = &seen {
             assert_eq!(first, &w, "{host}{path}: the same on every page");
         }
         seen = Some(w);
+    }
+    // No item changed after the content's modification time.
+    let r = request(
+        server.port,
+        "GET",
+        "skyward.localhost",
+        "/?format=json",
+        &[],
+        "",
+    );
+    let json: Value = serde_json::from_str(&r.body).unwrap();
+    let modified = json["website"]["contentModifiedOn"].as_i64().unwrap();
+    let r = request(
+        server.port,
+        "GET",
+        "skyward.localhost",
+        "/notes?format=json",
+        &[],
+        "",
+    );
+    let json: Value = serde_json::from_str(&r.body).unwrap();
+    let items = json["items"].as_array().expect("the journal's items");
+    assert!(!items.is_empty());
+    for i in items {
+        assert!(i["updatedOn"].as_i64().unwrap() <= modified, "{i}");
+        assert!(i["addedOn"].as_i64().unwrap() <= modified, "{i}");
     }
 }
