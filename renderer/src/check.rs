@@ -152,6 +152,8 @@ impl Checker<'_> {
             .iter()
             .map(|(n, _)| n.clone())
             .collect();
+        // `apply` runs a macro the template defines before any partial of that name.
+        let macros: BTreeSet<String> = template.macros().into_iter().collect();
         let mut applied = Vec::new();
         let mut found = Vec::new();
         for (file, line, col, u) in Self::uses(template, locate) {
@@ -175,6 +177,9 @@ impl Checker<'_> {
                     let Some(partial) = args.first() else {
                         continue;
                     };
+                    if macros.contains(partial) {
+                        continue;
+                    }
                     applied.push((partial.clone(), !guarded));
                     if self.folder.blocks.get(partial).is_none() {
                         say(

@@ -32,6 +32,30 @@ pub fn template_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -
 /// The prefix of the platform's host tags.
 pub const HOST_PREFIX: &str = "squarespace:";
 
+/// The partials the platform supplies to every folder (TEMPLATE-PLATFORM.md §1.1, §1.6):
+/// the system partials `systemPartials` names, applied by bare name, and the blocks the
+/// official frameworks took from the platform's template packages. Our own versions,
+/// giving the markup (class names, data attributes) the frameworks' styles and scripts
+/// expect; a folder's own block of the same name wins.
+pub const PLATFORM_PARTIALS: [(&str, &str); 4] = [
+    (
+        "sqs-share-buttons",
+        include_str!("../templates/platform/sqs-share-buttons"),
+    ),
+    (
+        "sqs-social-links",
+        include_str!("../templates/platform/sqs-social-links"),
+    ),
+    (
+        "social-links.block",
+        include_str!("../templates/platform/social-links.block"),
+    ),
+    (
+        "sqs-video-background.block",
+        include_str!("../templates/platform/sqs-video-background.block"),
+    ),
+];
+
 /// One problem in a template folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TemplateProblem {
@@ -448,11 +472,17 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         }
     }
 
-    let block_sources: Vec<(String, String)> = files
+    let mut block_sources: Vec<(String, String)> = files
         .keys()
         .filter(|p| p.starts_with("blocks/") && p.ends_with(".block"))
         .filter_map(|p| Some((p["blocks/".len()..].to_string(), l.text(p)?)))
         .collect();
+    // The partials the platform supplies, where the folder has none of its own name.
+    for (name, source) in PLATFORM_PARTIALS {
+        if !block_sources.iter().any(|(n, _)| n == name) {
+            block_sources.push((name.to_string(), source.to_string()));
+        }
+    }
     let (blocks, block_errors) = Partials::compile_with(
         block_sources.iter().map(|(n, s)| (n.as_str(), s.as_str())),
         l.registry,

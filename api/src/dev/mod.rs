@@ -44,6 +44,11 @@ pub struct Dev {
     served: std::sync::Mutex<Option<std::collections::BTreeSet<String>>>,
     /// The stylesheets are compiled again only when a save changed them.
     less: Arc<crate::styles::LastCompile>,
+    /// The served version's errors as the overlay shows them: a page that cannot render
+    /// at all (a `template.conf` that does not parse leaves no layout) shows them.
+    served_problems: RwLock<Vec<Value>>,
+    /// The render-time errors already said on the terminal for the served version.
+    said: std::sync::Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl Dev {
@@ -54,7 +59,33 @@ impl Dev {
             events: broadcast::channel(16).0,
             served: std::sync::Mutex::new(None),
             less: Arc::default(),
+            served_problems: RwLock::new(Vec::new()),
+            said: std::sync::Mutex::new(Default::default()),
         })
+    }
+
+    /// What a page rendered with the served version shows in its overlay from the first
+    /// load: its render-time errors (each said once on the terminal too), and, when the page
+    /// could not be rendered at all (`failed`), the version's own errors, which say why.
+    pub fn page_problems(&self, path: &str, errors: &[String], failed: bool) -> Vec<Value> {
+        let mut out: Vec<Value> = Vec::new();
+        if failed {
+            out.extend(
+                self.served_problems
+                    .read()
+                    .expect("dev problems")
+                    .iter()
+                    .cloned(),
+            );
+        }
+        let mut said = self.said.lock().expect("dev said");
+        for e in errors {
+            if said.len() < 1000 && said.insert(format!("{path}\n{e}")) {
+                eprintln!("tessera dev: {path}: {e}");
+            }
+            out.push(json!({"location": path, "message": e}));
+        }
+        out
     }
 
     fn publish(&self, event: Value) {
@@ -64,7 +95,8 @@ impl Dev {
 }
 
 /// The script dev pages get (before `</body>`): reload on a good save, an overlay with the
-/// problems on a bad one, gone on the next good one. The page carries the template version
+/// problems on a bad one, gone on the next good one; a page whose render had errors (the
+/// script element's `data-problems`) shows them in the overlay from its first load. The page carries the template version
 /// it was rendered with (the script element's `data-version`), and reloads on any reload
 /// event naming another one, the first included: a save that lands between the render and
 /// the stream's connection is not missed, and the version the page already shows is not
@@ -73,7 +105,8 @@ impl Dev {
 /// the policy's `style-src` does not govern.
 pub const SCRIPT: &str = r#"(() => {
   const rendered = Number(document.currentScript.dataset.version);
-  const show = (problems) => {
+  const own = JSON.parse(document.currentScript.dataset.problems || "[]");
+  const show = (problems, heading) => {
     let o = document.getElementById("tessera-dev-overlay");
     if (!o) {
       o = document.createElement("div");
@@ -82,25 +115,55 @@ pub const SCRIPT: &str = r#"(() => {
       o.style.cssText = "position:fixed;inset:0;z-index:2147483647;overflow:auto;background:rgba(20,20,24,.94);color:#f4f4f5;font:14px/1.5 ui-monospace,monospace;padding:2rem;white-space:pre-wrap";
       document.body.appendChild(o);
     }
-    o.textContent = "tessera dev: the template has errors; the last good version is still served\n\n" +
+    o.textContent = heading + "\n\n" +
       problems.map((p) => `${p.location}: ${p.message}${p.source ? "\n  " + p.source + "\n  " + p.caret : ""}`).join("\n\n");
   };
+  const mine = () => own.length ? show(own, "tessera dev: rendering this page had errors") : document.getElementById("tessera-dev-overlay")?.remove();
+  mine();
   const es = new EventSource("/_tessera/dev/events");
   es.onmessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.type === "problems") show(m.problems);
+    if (m.type === "problems") show(m.problems, "tessera dev: the template has errors; the last good version is still served");
     else if (m.type === "reload" && m.version !== rendered) location.reload();
-    else document.getElementById("tessera-dev-overlay")?.remove();
+    else mine();
   };
 })();"#;
 
-/// Adds [`SCRIPT`] to a dev page rendered with template `version`.
-pub fn inject(body: &mut String, version: i64) {
-    let script = format!("<script data-version=\"{version}\">{SCRIPT}</script>\n");
+/// Adds [`SCRIPT`] to a dev page rendered with template `version`, with the `problems` its
+/// overlay shows from the first load (escaped: an error may quote the request's path).
+pub fn inject(body: &mut String, version: i64, problems: &[Value]) {
+    let problems = if problems.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " data-problems=\"{}\"",
+            crate::http::small_page::escape(&Value::from(problems.to_vec()).to_string())
+        )
+    };
+    let script = format!("<script data-version=\"{version}\"{problems}>{SCRIPT}</script>\n");
     match body.rfind("</body>") {
         Some(at) => body.insert_str(at, &script),
         None => body.push_str(&script),
     }
+}
+
+/// Under `tessera dev`, the page that could not be rendered: what went wrong, each problem
+/// escaped (the overlay says the same once the script runs).
+pub fn failed_page(problems: &[Value]) -> String {
+    use crate::http::small_page::escape;
+    let mut items = String::new();
+    for p in problems {
+        let location = p["location"].as_str().unwrap_or_default();
+        let message = p["message"].as_str().unwrap_or_default();
+        items.push_str(&format!(
+            "<li><code>{}</code>: {}</li>",
+            escape(location),
+            escape(message)
+        ));
+    }
+    format!(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>tessera dev: this page could not be rendered</title></head><body><main><h1>This page could not be rendered</h1><ul>{items}</ul></main></body></html>"
+    )
 }
 
 /// `GET /_tessera/dev/events`: the current state, then every change.
@@ -253,6 +316,11 @@ pub async fn rebuild(
         );
     }
     *dev.served.lock().expect("dev served") = Some(errors);
+    *dev.served_problems.write().expect("dev problems") = findings
+        .iter()
+        .map(|f| overlay_problem(f, &files))
+        .collect();
+    dev.said.lock().expect("dev said").clear();
     let template: Vec<TemplateFile> = files
         .iter()
         .map(|(path, bytes)| TemplateFile {

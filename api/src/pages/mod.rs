@@ -219,8 +219,14 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             owner: role.is_some(),
         };
         crate::pages::islands::finish_page(&mut page.body, &facts);
-        if let (Some(_), Some(version)) = (&app.dev, found.template_version) {
-            crate::dev::inject(&mut page.body, version.0);
+        if let (Some(dev), Some(version)) = (&app.dev, found.template_version) {
+            // A page that could not render at all says why instead of the generic words.
+            let failed = page.body == renderer::render::ERROR_PAGE;
+            let problems = dev.page_problems(&page_path, &page.errors, failed);
+            if failed {
+                page.body = crate::dev::failed_page(&problems);
+            }
+            crate::dev::inject(&mut page.body, version.0, &problems);
         }
     }
     for e in &page.errors {

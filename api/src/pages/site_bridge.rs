@@ -283,6 +283,90 @@ fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
     }
 }
 
+/// The site's origin on `host`: `http` for a local name (`localhost`, `*.localhost`),
+/// `https` for any other.
+fn origin_of(host: &str) -> String {
+    if host == "localhost" || host.ends_with(".localhost") {
+        format!("http://{host}")
+    } else {
+        format!("https://{host}")
+    }
+}
+
+/// The `website` fields the platform derives (TEMPLATE-PLATFORM.md §3.2), the same on every
+/// page: the id and identifier, the URLs from the site's configured domains (never a
+/// request's Host header), the time zone's offset and abbreviation at `now`, and the
+/// switches templates read. An id the owner's settings carry is kept (the order and owner
+/// APIs give the same one); the derived URLs and time-zone fields replace stored ones.
+fn derive_website(
+    website: &mut Map<String, Value>,
+    site: &tenants::model::SiteSnapshot,
+    now: jiff::Timestamp,
+) {
+    let tenant = &site.tenant;
+    website
+        .entry("id")
+        .or_insert_with(|| Value::String(tenant.id.to_string()));
+    website.insert(
+        "identifier".into(),
+        Value::String(tenant.identifier.clone()),
+    );
+    // The primary domain, else the first configured one, else the identifier's local name.
+    let primary = site
+        .domains
+        .iter()
+        .find(|d| d.primary)
+        .or(site.domains.first())
+        .map_or_else(
+            || format!("{}.localhost", tenant.identifier),
+            |d| d.host.clone(),
+        );
+    // The identifier's own domain (`<identifier>.…`), where the site answers whatever its
+    // primary domain is.
+    let internal = site
+        .domains
+        .iter()
+        .find(|d| {
+            d.host
+                .strip_prefix(tenant.identifier.as_str())
+                .is_some_and(|rest| rest.starts_with('.'))
+        })
+        .map_or_else(|| primary.clone(), |d| d.host.clone());
+    let base = origin_of(&primary);
+    website.insert("primaryDomain".into(), Value::String(primary));
+    website.insert("baseUrl".into(), Value::String(base.clone()));
+    website.insert("authenticUrl".into(), Value::String(base));
+    website.insert("internalUrl".into(), Value::String(origin_of(&internal)));
+    let zone = website
+        .get("timeZone")
+        .and_then(Value::as_str)
+        .unwrap_or("America/New_York")
+        .to_owned();
+    let tz = jiff::tz::TimeZone::get(&zone).unwrap_or(jiff::tz::TimeZone::UTC);
+    let info = tz.to_offset_info(now);
+    // Milliseconds east of UTC, as the platform gives it.
+    website.insert(
+        "timeZoneOffset".into(),
+        json!(i64::from(info.offset().seconds()) * 1000),
+    );
+    website.insert("timeZoneAbbr".into(), json!(info.abbreviation()));
+    // The last change to the content the store keeps times for (its items), else the
+    // site's creation.
+    let modified = site
+        .items
+        .iter()
+        .map(|i| i.updated_on.max(i.added_on))
+        .max()
+        .unwrap_or(0)
+        .max(tenant.created_ms);
+    website.insert("contentModifiedOn".into(), json!(modified));
+    website.insert("developerMode".into(), Value::Bool(true));
+    website
+        .entry("shareButtonOptions")
+        .or_insert_with(|| json!({}));
+    website.entry("socialAccounts").or_insert_with(|| json!([]));
+}
+
 /// Builds the renderer's view of a site from the store's snapshot, with the store's
 /// commerce settings (products show the instalment pill) in the site's locale.
 pub fn site_content(
@@ -293,6 +377,7 @@ pub fn site_content(
 ) -> SiteContent {
     let settings = &site.settings;
     let mut website = settings.website.clone();
+    derive_website(&mut website, site, jiff::Timestamp::now());
     if !captcha.is_null() {
         // The server's captcha, for the forms that show one (`website.captchaSettings`).
         website.insert("captchaSettings".into(), captcha.clone());

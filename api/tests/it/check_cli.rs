@@ -258,6 +258,24 @@ fn partials_and_recursion() {
         ],
         1,
     );
+    // A macro the file defines is what `apply` runs: no partial is missing. A name the
+    // file does not define still is.
+    assert_findings(
+        "macro-in-file",
+        &[(
+            "collections/blog.list",
+            Some(concat!(
+                "{.macro teaser.block}<h2>{title}</h2>{.end}\n",
+                "{.repeated section items}\n  {@|apply teaser.block}{.section author}",
+                "{.macro byline}{displayName}{.end}{@|apply byline}{.end}{.end}\n",
+                "{@|apply other.block}\n",
+            )),
+        )],
+        &[
+            "collections/blog.list:4:1: error: partial 'other.block' is applied but blocks/other.block does not exist",
+        ],
+        1,
+    );
     // a → b → a with no condition: every render goes down to the limit.
     assert_findings(
         "recursion",

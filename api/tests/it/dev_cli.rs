@@ -14,6 +14,8 @@ use crate::support::{Backend, Server};
 struct Dev {
     child: Child,
     port: u16,
+    /// What it printed on the terminal so far.
+    said: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Drop for Dev {
@@ -51,8 +53,14 @@ fn start_with(folder: &Path, args: &[&str]) -> Dev {
             break rest[..rest.find('/').unwrap()].parse().unwrap();
         }
     };
-    std::thread::spawn(move || for _ in lines {});
-    Dev { child, port }
+    let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let keep = said.clone();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            keep.lock().unwrap().push(line);
+        }
+    });
+    Dev { child, port, said }
 }
 
 fn get(port: u16, host: &str, path: &str) -> (u16, String) {
@@ -289,6 +297,66 @@ fn serves_reloads_and_holds_back_a_broken_save() {
             .starts_with("        {.section website.location<address>"),
         "{e}"
     );
+    drop(dev);
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
+/// Render-time errors show from the first load, on the terminal and in the page's overlay
+/// (its script's `data-problems`), not only after a save; a folder whose template.conf does
+/// not parse says why on every page, not "Something went wrong".
+#[test]
+fn render_errors_and_a_broken_conf_show_from_the_first_load() {
+    let folder = quillback_folder("render-errors");
+    std::fs::write(
+        folder.join("collections/recipes.conf"),
+        "{ \"title\": \"Recipes\" }",
+    )
+    .unwrap();
+    std::fs::write(
+        folder.join("collections/recipes.list"),
+        "<p>list</p>{@|apply gone.block}",
+    )
+    .unwrap();
+    let dev = start(&folder);
+    let (status, page) = get(dev.port, "localhost", "/recipes");
+    assert_eq!(status, 200);
+    let problems = page
+        .split("data-problems=\"")
+        .nth(1)
+        .and_then(|t| t.split('"').next())
+        .unwrap_or_else(|| panic!("no problems on the page: {page}"));
+    assert!(
+        problems.contains("Attempt to apply partial &#39;gone.block&#39; which could not be found"),
+        "{problems}"
+    );
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while !dev
+        .said
+        .lock()
+        .unwrap()
+        .iter()
+        .any(|l| l.contains("/recipes") && l.contains("gone.block"))
+    {
+        assert!(Instant::now() < deadline, "{:?}", dev.said.lock().unwrap());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(dev);
+
+    std::fs::write(
+        folder.join("template.conf"),
+        "{ \"name\": \"Broken\",\n  \"layouts\": }",
+    )
+    .unwrap();
+    let dev = start(&folder);
+    for path in ["/", "/recipes", "/nowhere"] {
+        let (status, page) = get(dev.port, "localhost", path);
+        assert_eq!(status, 500, "{path}");
+        assert!(!page.contains("Something went wrong"), "{path}: {page}");
+        assert!(
+            page.contains("<code>template.conf:2:14</code>: expected value"),
+            "{path}: {page}"
+        );
+    }
     drop(dev);
     std::fs::remove_dir_all(&folder).unwrap();
 }

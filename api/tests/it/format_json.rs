@@ -223,3 +223,79 @@ fn format_json_hides_private_fields(backend: Backend) {
 }
 
 on_both_backends!(format_json_hides_private_fields);
+
+/// `website` carries the fields the platform derives, the same on every page type and
+/// whatever host the page was asked on: the id the owner and order APIs use, the
+/// identifier, the URLs from the site's configured domains (the primary one, never the
+/// request's Host), the time zone's offset and abbreviation, the switches templates read.
+#[test]
+fn website_has_the_derived_fields_on_every_page() {
+    let server = Server::start(Backend::Embedded, &[]);
+    let mut seen: Option<Value> = None;
+    for (host, path) in [
+        ("quillback.localhost", "/"),
+        ("www.quillback.localhost", "/"),
+        ("quillback-cycles.localhost", "/search"),
+        ("quillback.localhost", "/no-such-page"),
+        ("quillback.localhost", "/cart"),
+    ] {
+        let r = request(
+            server.port,
+            "GET",
+            host,
+            &format!("{path}?format=json"),
+            &[],
+            "",
+        );
+        let json: Value = serde_json::from_str(&r.body)
+            .unwrap_or_else(|e| panic!("{host}{path}: not JSON ({e}): {}", r.status));
+        let w = json["website"].clone();
+        assert!(w["id"].is_string(), "{host}{path}: {w}");
+        assert_eq!(w["identifier"], "quillback", "{host}{path}");
+        assert_eq!(w["primaryDomain"], "quillback.localhost", "{host}{path}");
+        assert_eq!(w["baseUrl"], "http://quillback.localhost", "{host}{path}");
+        assert_eq!(w["authenticUrl"], "http://quillback.localhost");
+        assert_eq!(w["internalUrl"], "http://quillback.localhost");
+        assert!(w["timeZoneOffset"].is_i64(), "{w}");
+        assert!(
+            w["timeZoneAbbr"].as_str().is_some_and(|a| !a.is_empty()),
+            "{w}"
+        );
+        assert_eq!(w["developerMode"], true);
+        assert!(
+            w["contentModifiedOn"].as_i64().is_some_and(|t| t > 0),
+            "{w}"
+        );
+        assert!(w["shareButtonOptions"].is_object(), "{w}");
+        if let Some(first) = &seen {
+            assert_eq!(first, &w, "{host}{path}: the same on every page");
+        }
+        seen = Some(w);
+    }
+    // No item changed after the content's modification time.
+    let r = request(
+        server.port,
+        "GET",
+        "skyward.localhost",
+        "/?format=json",
+        &[],
+        "",
+    );
+    let json: Value = serde_json::from_str(&r.body).unwrap();
+    let modified = json["website"]["contentModifiedOn"].as_i64().unwrap();
+    let r = request(
+        server.port,
+        "GET",
+        "skyward.localhost",
+        "/notes?format=json",
+        &[],
+        "",
+    );
+    let json: Value = serde_json::from_str(&r.body).unwrap();
+    let items = json["items"].as_array().expect("the journal's items");
+    assert!(!items.is_empty());
+    for i in items {
+        assert!(i["updatedOn"].as_i64().unwrap() <= modified, "{i}");
+        assert!(i["addedOn"].as_i64().unwrap() <= modified, "{i}");
+    }
+}

@@ -701,3 +701,133 @@ fn combo_scripts_next_to_each_other_become_one_request() {
         page.body
     );
 }
+
+/// Tags as HTML allows them — unquoted attribute values, a start tag left unclosed — are
+/// tags, as the platform's HTML parser reads them; none reaches the page as text.
+#[test]
+fn unquoted_and_unclosed_tags_render_as_tags() {
+    let mut files = files();
+    files.insert(
+        "site.region".into(),
+        Arc::from(
+            concat!(
+                "<html><body><main>{squarespace.main-content}</main>\n",
+                "<squarespace:script src=modals.js combo=false />\n",
+                "<squarespace:script src=\"main.js\" combo=\"false\"></script>\n",
+                "<squarespace:navigation navigationId=main template=nav>\n",
+                "</body></html>"
+            )
+            .as_bytes(),
+        ),
+    );
+    files.insert(
+        "blocks/nav.block".into(),
+        Arc::from(
+            "<nav>{.repeated section items}[{collection.navigationTitle}]{.end}</nav>".as_bytes(),
+        ),
+    );
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let body = body_of(&site(), &folder, "/");
+    assert!(!body.contains("squarespace:"), "{body}");
+    assert!(
+        body.contains("<script src=\"/scripts/modals.js\"></script>\n"),
+        "{body}"
+    );
+    assert!(
+        body.contains("<script src=\"/scripts/main.js\"></script></script>\n"),
+        "{body}"
+    );
+    assert!(body.contains("<nav>["), "{body}");
+}
+
+/// The partials the platform supplies — the system partials applied by bare name and the
+/// blocks the official frameworks took from the platform's packages — render from the
+/// site's data with no file of the folder's; a folder's own block of the same name wins;
+/// what comes from the content is escaped.
+#[test]
+fn platform_partials_render_without_the_folder_shipping_them() {
+    let mut doc: serde_json::Value = serde_json::json!({
+        "website": { "siteTitle": "Test Site", "language": "en-US", "timeZone": "Europe/Lisbon",
+            "socialAccounts": [
+                { "serviceName": "instagram", "profileUrl": "https://instagram.test/t?a=1&b=\"2\"" },
+                { "serviceName": "twitter", "profileUrl": "https://twitter.test/t" }
+            ],
+            "shareButtonOptions": { "1": true } },
+        "collections": [
+            { "id": "c1", "urlId": "home", "fullUrl": "/", "title": "Home", "typeName": "page",
+              "type": 10, "homepage": true, "mainContent": "<p>Welcome</p>",
+              "video": { "url": "https://video.test/v?x=<y>", "playbackSpeed": 1, "filter": 2,
+                         "filterStrength": 50 } }
+        ]
+    });
+    doc["navigations"] = serde_json::json!({});
+    let site = SiteContent::from_json(&doc).unwrap();
+    let mut files = files();
+    files.insert(
+        "site.region".into(),
+        Arc::from(
+            concat!(
+                "<html><body><main>{squarespace.main-content}</main>",
+                "<header>{@|apply social-links.block}</header>",
+                "<nav>{.section website}{@|apply sqs-social-links}{.end}</nav>",
+                "<section>{.section collection}{@|apply sqs-video-background.block}{.end}</section>",
+                "</body></html>"
+            )
+            .as_bytes(),
+        ),
+    );
+    let folder = load(&files);
+    assert!(folder.problems.is_empty(), "{:?}", folder.problems);
+    let body = body_of(&site, &folder, "/");
+    assert!(!body.contains("could not be found"), "{body}");
+    assert!(
+        body.contains(concat!(
+            "<header><nav class=\"SocialLinks\" data-content-field=\"connected-accounts\"><div class=\"SocialLinks-inner\">",
+            "<a href=\"https://instagram.test/t?a=1&amp;b=&quot;2&quot;\" target=\"_blank\" class=\"SocialLinks-link instagram\""
+        )),
+        "{body}"
+    );
+    assert!(
+        body.contains("<use class=\"SocialLinks-link-icon\" xlink:href=\"#twitter-icon\"></use>"),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            "<nav><a href=\"https://instagram.test/t?a=1&amp;b=&quot;2&quot;\" target=\"_blank\" class=\"sqs-svg-icon--wrapper instagram\""
+        ),
+        "{body}"
+    );
+    assert!(
+        body.contains("<use class=\"sqs-use--mask\" xlink:href=\"#twitter-mask\"></use>"),
+        "{body}"
+    );
+    assert!(
+        body.contains(
+            "<section><div class=\"sqs-video-background content-fill\" data-config-url=\"https://video.test/v?x=&lt;y&gt;\" data-config-playback-speed=\"1\" data-config-filter=\"2\" data-config-filter-strength=\"50\"><div id=\"player\"></div></div></section>"
+        ),
+        "{body}"
+    );
+
+    // Share buttons on an item, as the formatter the platform uses gives them.
+    files.insert(
+        "collections/blog.item".into(),
+        Arc::from(
+            "{.section item}<h1>{title}</h1><footer>{@|apply sqs-share-buttons}</footer>{.end}"
+                .as_bytes(),
+        ),
+    );
+    let folder = load(&files);
+    let body = body_of(&self::site(), &folder, "/blog/first");
+    assert!(!body.contains("could not be found"), "{body}");
+    assert!(body.contains("<h1>First</h1><footer>"), "{body}");
+
+    // The folder's own block wins.
+    files.insert(
+        "blocks/social-links.block".into(),
+        Arc::from("<i>own</i>".as_bytes()),
+    );
+    let folder = load(&files);
+    let body = body_of(&site, &folder, "/");
+    assert!(body.contains("<header><i>own</i></header>"), "{body}");
+}

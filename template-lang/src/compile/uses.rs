@@ -39,6 +39,8 @@ struct Walk<'t> {
     text: &'t str,
     lines: LineIndex,
     out: Vec<Use>,
+    /// The names of the macros defined (`{.macro name}`), in order.
+    macros: Vec<String>,
 }
 
 impl Walk<'_> {
@@ -112,7 +114,10 @@ impl Walk<'_> {
                             guarded,
                         });
                     }
-                    Other::Macro(m) => self.block(m.body, true),
+                    Other::Macro(m) => {
+                        self.macros.push(m.name.to_string());
+                        self.block(m.body, true)
+                    }
                     Other::Host(h) => {
                         let at = self.pos(h.at);
                         self.out.push(Use::HostTag {
@@ -145,16 +150,27 @@ impl Walk<'_> {
 }
 
 impl Template {
-    /// Every formatter call, include and host tag of the template, in order.
-    pub fn uses(&self) -> Vec<Use> {
+    fn walk(&self) -> Walk<'_> {
         let mut w = Walk {
             code: self.code(),
             text: &self.text,
             lines: LineIndex::new(&self.text),
             out: Vec::new(),
+            macros: Vec::new(),
         };
         w.block(self.root, false);
-        w.out
+        w
+    }
+
+    /// Every formatter call, include and host tag of the template, in order.
+    pub fn uses(&self) -> Vec<Use> {
+        self.walk().out
+    }
+
+    /// The names of the macros the template defines (`{.macro name}`, at any depth), in
+    /// order: an `apply` of one of them runs the macro, not a partial.
+    pub fn macros(&self) -> Vec<String> {
+        self.walk().macros
     }
 }
 
@@ -238,5 +254,17 @@ mod tests {
                 "{src}: {u:?}"
             );
         }
+    }
+
+    #[test]
+    fn macros_defined_at_any_depth() {
+        let opts = CompileOptions::default();
+        let c = Template::compile_with(
+            "{.macro a}x{.end}{.section s}{.macro b.block}{@|apply a}{.end}{.end}{@|apply b.block}",
+            Registry::standard(),
+            &opts,
+        );
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        assert_eq!(c.template.macros(), ["a", "b.block"]);
     }
 }

@@ -68,11 +68,16 @@ fn parse_at_depth<'s>(
             }
             b'>' => {
                 let body_start = i + 1;
-                let (body_end, end) = find_close(src, body_start, prefix, name, depth)?;
+                // Left unclosed, the tag is the start tag alone, as an HTML parser reads an
+                // element it finds no end tag for (`<squarespace:script src="a.js">`).
+                let (body, end) = match find_close(src, body_start, prefix, name, depth) {
+                    Some((body_end, end)) => (Some(&src[body_start..body_end]), end),
+                    None => (None, body_start),
+                };
                 return Some(HostTagSyntax {
                     name,
                     attrs,
-                    body: Some(&src[body_start..body_end]),
+                    body,
                     end,
                 });
             }
@@ -81,19 +86,38 @@ fn parse_at_depth<'s>(
                 while i < b.len() && is_name_char(b[i]) {
                     i += 1;
                 }
-                if i == attr_start || b.get(i) != Some(&b'=') {
+                if i == attr_start {
                     return None;
                 }
                 let attr = &src[attr_start..i];
+                if b.get(i) != Some(&b'=') {
+                    // An attribute without a value, as in HTML (`async`): empty.
+                    if !b
+                        .get(i)
+                        .is_some_and(|&c| c.is_ascii_whitespace() || c == b'>' || c == b'/')
+                    {
+                        return None;
+                    }
+                    attrs.push((attr, &src[i..i]));
+                    continue;
+                }
                 i += 1;
                 let quote = *b.get(i)?;
-                if quote != b'"' && quote != b'\'' {
-                    return None;
+                if quote == b'"' || quote == b'\'' {
+                    let value_start = i + 1;
+                    let value_end = find_quote(b, value_start, quote)?;
+                    attrs.push((attr, &src[value_start..value_end]));
+                    i = value_end + 1;
+                } else {
+                    // Unquoted, as HTML allows (`combo=false`): up to whitespace, `>` or
+                    // the `/>` that closes the tag.
+                    let value_end = find_unquoted_end(b, i);
+                    if value_end == i {
+                        return None;
+                    }
+                    attrs.push((attr, &src[i..value_end]));
+                    i = value_end;
                 }
-                let value_start = i + 1;
-                let value_end = find_quote(b, value_start, quote)?;
-                attrs.push((attr, &src[value_start..value_end]));
-                i = value_end + 1;
             }
         }
     }
@@ -112,6 +136,23 @@ fn find_quote(b: &[u8], mut i: usize, quote: u8) -> Option<usize> {
         }
     }
     None
+}
+
+/// The end of an unquoted attribute value starting at `i`: whitespace, `>`, or a `/>`;
+/// `{...}` tags inside it (`id={id}`) are kept whole.
+fn find_unquoted_end(b: &[u8], mut i: usize) -> usize {
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_whitespace() || c == b'>' => return i,
+            b'/' if b.get(i + 1) == Some(&b'>') => return i,
+            b'{' => match b[i..].iter().position(|&c| c == b'}') {
+                Some(k) => i += k + 1,
+                None => i += 1,
+            },
+            _ => i += 1,
+        }
+    }
+    i
 }
 
 /// Finds `</prefixname>` matching the opening tag; nested tags of the same name are parsed
@@ -192,12 +233,37 @@ mod tests {
         for src in [
             "<squarespace:",
             "<squarespace:x",
-            "<squarespace:x a=b/>",
             "<squarespace:x a=\"b/>",
-            "<squarespace:x>no close",
+            "<squarespace:x a=",
+            "<squarespace:x a= />",
+            "<squarespace:x a=b",
             "<squarespace: />",
         ] {
             assert!(parse_host_tag(src, 0, P).is_none(), "{src}");
         }
+    }
+
+    #[test]
+    fn unquoted_and_valueless_attributes_as_in_html() {
+        let src = "<squarespace:script src=modals.js combo=false />!";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.attrs, [("src", "modals.js"), ("combo", "false")]);
+        assert!(t.body.is_none());
+        assert_eq!(&src[t.end..], "!");
+        let src = "<squarespace:block-field id={id}_x columns=12/>!";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.attrs, [("id", "{id}_x"), ("columns", "12")]);
+        assert_eq!(&src[t.end..], "!");
+        let t = parse_host_tag("<squarespace:script src=\"a.js\" async>", 0, P).unwrap();
+        assert_eq!(t.attrs, [("src", "a.js"), ("async", "")]);
+    }
+
+    #[test]
+    fn an_unclosed_tag_is_its_start_tag_alone() {
+        let src = "<squarespace:script src=\"main.js\" combo=\"false\"></script>x";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.name, "script");
+        assert!(t.body.is_none());
+        assert_eq!(&src[t.end..], "</script>x");
     }
 }
