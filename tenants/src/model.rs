@@ -103,6 +103,18 @@ pub struct Domain {
     pub primary: bool,
 }
 
+impl Domain {
+    /// The host a site's absolute links use: its primary domain, else its first configured
+    /// one, else the identifier's local name (`<identifier>.localhost`).
+    pub fn link_host(domains: &[Domain], identifier: &str) -> String {
+        domains
+            .iter()
+            .find(|d| d.primary)
+            .or(domains.first())
+            .map_or_else(|| format!("{identifier}.localhost"), |d| d.host.clone())
+    }
+}
+
 /// Site identity and owner settings: the `website` and `websiteSettings` objects of the
 /// page context, kept as JSON objects (the renderer adds derived fields).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

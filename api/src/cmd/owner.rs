@@ -3,6 +3,7 @@
 //! (one hour) on the site's primary domain where the owner sets it; `link` prints a new one
 //! for an existing account (a lost link, a forgotten password without mail).
 
+use crate::http::host::link_origin as origin;
 use std::io::Read;
 use std::process::ExitCode;
 
@@ -66,17 +67,6 @@ pub enum Action {
     },
 }
 
-/// The site's origin for a link: its primary domain (`http` for a `.localhost` name,
-/// else `https`), with `port` unless it is the scheme's default.
-pub fn origin(domain: &str, port: Option<u16>) -> String {
-    let local = domain == "localhost" || domain.ends_with(".localhost");
-    let scheme = if local { "http" } else { "https" };
-    match port {
-        Some(p) if !(local && p == 80 || !local && p == 443) => format!("{scheme}://{domain}:{p}"),
-        _ => format!("{scheme}://{domain}"),
-    }
-}
-
 /// A new first-password link for the site's account with `email` on the site's primary
 /// domain (`None`: no such account).
 async fn set_password_link(
@@ -85,11 +75,7 @@ async fn set_password_link(
     email: &str,
     port: Option<u16>,
 ) -> tenants::Result<Option<String>> {
-    let domains = s.domains(site.id).await?;
-    let domain = domains.first().map_or_else(
-        || format!("{}.localhost", site.identifier),
-        |d| d.host.clone(),
-    );
+    let domain = tenants::model::Domain::link_host(&s.domains(site.id).await?, &site.identifier);
     flows::set_password_link(s, site.id, email, &origin(&domain, port)).await
 }
 
@@ -129,10 +115,9 @@ pub fn run(args: OwnerArgs) -> ExitCode {
                     let link = if account.has_password() {
                         None
                     } else {
-                        let domains = s.domains(site.id).await?;
-                        let domain = domains.first().map_or_else(
-                            || format!("{}.localhost", site.identifier),
-                            |d| d.host.clone(),
+                        let domain = tenants::model::Domain::link_host(
+                            &s.domains(site.id).await?,
+                            &site.identifier,
                         );
                         flows::set_password_link(
                             &s,

@@ -22,6 +22,17 @@ use axum::http::{HeaderValue, StatusCode, Version, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+/// The site's origin for a link: its primary domain (`http` for a `.localhost` name,
+/// else `https`), with `port` unless it is the scheme's default.
+pub fn link_origin(domain: &str, port: Option<u16>) -> String {
+    let local = domain == "localhost" || domain.ends_with(".localhost");
+    let scheme = if local { "http" } else { "https" };
+    match port {
+        Some(p) if !(local && p == 80 || !local && p == 443) => format!("{scheme}://{domain}:{p}"),
+        _ => format!("{scheme}://{domain}"),
+    }
+}
+
 /// The longest host name DNS allows.
 const MAX_NAME: usize = 253;
 

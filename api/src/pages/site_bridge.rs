@@ -3,6 +3,7 @@
 //! expects (TEMPLATE-PLATFORM.md §3.4–3.6), products with `structuredContent` variants and
 //! money as decimal strings.
 
+use crate::http::host::link_origin;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -283,16 +284,6 @@ fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
     }
 }
 
-/// The site's origin on `host`: `http` for a local name (`localhost`, `*.localhost`),
-/// `https` for any other.
-fn origin_of(host: &str) -> String {
-    if host == "localhost" || host.ends_with(".localhost") {
-        format!("http://{host}")
-    } else {
-        format!("https://{host}")
-    }
-}
-
 /// The `website` fields the platform derives (TEMPLATE-PLATFORM.md §3.2), the same on every
 /// page: the id and identifier, the URLs from the site's configured domains (never a
 /// request's Host header), the time zone's offset and abbreviation at `now`, and the
@@ -311,16 +302,7 @@ fn derive_website(
         "identifier".into(),
         Value::String(tenant.identifier.clone()),
     );
-    // The primary domain, else the first configured one, else the identifier's local name.
-    let primary = site
-        .domains
-        .iter()
-        .find(|d| d.primary)
-        .or(site.domains.first())
-        .map_or_else(
-            || format!("{}.localhost", tenant.identifier),
-            |d| d.host.clone(),
-        );
+    let primary = tenants::model::Domain::link_host(&site.domains, &tenant.identifier);
     // The identifier's own domain (`<identifier>.…`), where the site answers whatever its
     // primary domain is.
     let internal = site
@@ -332,11 +314,14 @@ fn derive_website(
                 .is_some_and(|rest| rest.starts_with('.'))
         })
         .map_or_else(|| primary.clone(), |d| d.host.clone());
-    let base = origin_of(&primary);
+    let base = link_origin(&primary, None);
     website.insert("primaryDomain".into(), Value::String(primary));
     website.insert("baseUrl".into(), Value::String(base.clone()));
     website.insert("authenticUrl".into(), Value::String(base));
-    website.insert("internalUrl".into(), Value::String(origin_of(&internal)));
+    website.insert(
+        "internalUrl".into(),
+        Value::String(link_origin(&internal, None)),
+    );
     let zone = website
         .get("timeZone")
         .and_then(Value::as_str)
