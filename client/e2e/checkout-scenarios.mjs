@@ -55,7 +55,7 @@ export function apiGet(server, tenant, path) {
 }
 
 /** Units left of one SKU of a product, as the store sees them. */
-async function stockOf(server, tenant, itemId, sku) {
+export async function stockOf(server, tenant, itemId, sku) {
   const r = await apiGet(server, tenant, `/api/commerce/inventory/stock/?itemId=${encodeURIComponent(itemId)}`);
   const level = r.body.results.find((l) => l.sku === sku);
   if (!level) throw new Error(`no SKU ${sku} in ${JSON.stringify(r.body)}`);
@@ -64,7 +64,7 @@ async function stockOf(server, tenant, itemId, sku) {
 
 const text = (page, selector) => page.locator(selector).first().innerText().then((t) => t.trim());
 
-async function add(context, server, path, options = {}) {
+export async function add(context, server, path, options = {}) {
   const page = await open(context, server, LOAM, path);
   await choose(page, options);
   const added = page.waitForResponse((r) => /\/api\/commerce\/shopping-cart\/entries$|\/api\/3\/commerce\/cart/.test(r.url()));
@@ -75,8 +75,8 @@ async function add(context, server, path, options = {}) {
 }
 
 /** Fills the checkout form: contact, a Dutch address, the parcel option, a card. */
-async function fillCheckout(page, { card = APPROVED, shipping = true } = {}) {
-  await page.fill("#checkout-email", "ada@example.com");
+export async function fillCheckout(page, { card = APPROVED, shipping = true, email = "ada@example.com" } = {}) {
+  await page.fill("#checkout-email", email);
   if (shipping) {
     await page.fill("#checkout-firstName", "Ada");
     await page.fill("#checkout-lastName", "de Vries");
@@ -101,7 +101,7 @@ async function fillCheckout(page, { card = APPROVED, shipping = true } = {}) {
   }
 }
 
-async function placeOrder(page) {
+export async function placeOrder(page) {
   await page.click(".tessera-place-order");
   await page.waitForURL(/\/commerce\/order-confirmed\//, { timeout: 10000 });
   await page.waitForLoadState("load");

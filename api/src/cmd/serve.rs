@@ -64,8 +64,8 @@ pub struct ServeArgs {
     /// (bursts of a third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().form_submissions_per_minute)]
     pub form_submissions_per_minute: u32,
-    /// Member sign-in attempts one client may make per minute on one site (bursts of a
-    /// third of it)
+    /// Sign-in attempts (members', and owners' at /config) one client may make per minute
+    /// on one site, and the same again per email address (bursts of a third of it)
     #[arg(long, value_name = "N", default_value_t = Rates::default().sign_ins_per_minute)]
     pub sign_ins_per_minute: u32,
     /// Memory for the caches of hosts, site content, rendered-site views and compiled

@@ -70,6 +70,21 @@ describe("the dashboard", () => {
     ]);
   });
 
+  it("shows a store manager (orders and store, no analytics) only the measures the role reads", async () => {
+    const blind = (p: ReturnType<typeof period>) => ({ ...p, visits: null, pageViews: null, conversion: null });
+    const { today, days7, days30 } = data.periods;
+    const manager = {
+      periods: { today: blind(today), days7: blind(days7), days30: blind(days30) },
+      daily: data.daily.map((d) => ({ ...d, visits: null, pageViews: null })),
+      todo: data.todo,
+    };
+    server({ [`GET ${SESSION}`]: { body: me({ store: "write", orders: "read" }) }, "GET /api/owner/dashboard": { body: manager } });
+    open("/config");
+    const table = await screen.findByRole("table");
+    expect(within(table).getAllByRole("rowheader").map((h) => h.textContent)).toEqual(["Orders", "Revenue"]);
+    await waitFor(() => expect(draw).toHaveBeenCalledTimes(2));
+  });
+
   it("says when nothing needs doing, and shows a failure", async () => {
     server({
       [`GET ${SESSION}`]: { body: me() },

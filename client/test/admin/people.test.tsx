@@ -60,6 +60,10 @@ describe("analytics", () => {
     topPages: [{ path: "/shop", views: 80 }],
     referrers: [],
     funnel: { pageViews: 150, addToCart: 30, checkout: 12, purchase: 3 },
+    fromMs: day(0),
+    toMs: day(3),
+    timeZone: "Europe/Amsterdam",
+    totals: { visits: 60, pageViews: 150, orders: 3, revenue: money(12600), conversion: 0.05 },
   };
 
   it("asks for the last 30 days by default, and shows totals, charts, the funnel and tables", async () => {
@@ -80,6 +84,22 @@ describe("analytics", () => {
     await waitFor(() => expect(draw).toHaveBeenCalledTimes(2));
     expect(draw.mock.calls[0][0]).toEqual(["Visits", "Page views"]);
     expect(draw.mock.calls[1][1][1]).toEqual([0, 42, 84]);
+  });
+
+  it("leaves out orders and revenue for a role that reads analytics but not orders", async () => {
+    const nulls = { orders: null, revenueMinor: null };
+    const blind = {
+      ...data,
+      daily: data.daily.map((d) => ({ ...d, ...nulls })),
+      totals: { ...data.totals, orders: null, revenue: null, conversion: null },
+    };
+    server({ [`GET ${SESSION}`]: { body: me() }, "GET /api/owner/analytics": { body: blind } });
+    open("/config/analytics");
+    await screen.findByText("60 visits and 150 page views in 3 days.");
+    expect(screen.queryByRole("heading", { name: "Orders and revenue" })).toBeNull();
+    fireEvent.click(screen.getByText("Numbers per day"));
+    expect(screen.queryByRole("columnheader", { name: "Revenue" })).toBeNull();
+    await waitFor(() => expect(draw).toHaveBeenCalledTimes(1));
   });
 
   it("takes dates chosen, once both are there", async () => {

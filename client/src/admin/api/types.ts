@@ -3,6 +3,11 @@
 // Written by hand while the routes are built on other branches; when they land, these
 // become aliases of the generated `client/src/api/schema.d.ts` types (one file to swap).
 
+import type { components } from "../../api/schema";
+
+/** The shapes of the server's OpenAPI document (generated into client/src/api/schema.d.ts). */
+type Schemas = components["schemas"];
+
 export interface Money {
   minor: number;
   currency: string;
@@ -142,36 +147,13 @@ export interface OrderDetail extends OrderSummary {
 
 // ---- C. catalog, customers, analytics ----
 
-export interface PeriodNumbers {
-  visits: number;
-  pageViews: number;
-  orders: number;
-  revenue: Money;
-  /** orders / visits, 0..1. */
-  conversion: number;
-}
+// The dashboard, as the server's document has it: a measure is `null` when the role does
+// not read it (visits and page views without analytics, orders and revenue without orders).
+export type PeriodNumbers = Schemas["OwnerPeriod"];
+export type DailyRow = Schemas["OwnerDay"];
+export type Dashboard = Schemas["OwnerDashboard"];
 
-export interface DailyRow {
-  dayMs: number;
-  visits: number;
-  pageViews: number;
-  orders: number;
-  revenueMinor: number;
-}
-
-export interface Dashboard {
-  periods: { today: PeriodNumbers; days7: PeriodNumbers; days30: PeriodNumbers };
-  /** 30 days, oldest first. */
-  daily: DailyRow[];
-  todo: { toFulfil: number; unpaid: number; lowStock: number; restockWaiting: number };
-}
-
-export interface Analytics {
-  daily: DailyRow[];
-  topPages: { path: string; views: number }[];
-  referrers: { host: string; visits: number }[];
-  funnel: { pageViews: number; addToCart: number; checkout: number; purchase: number };
-}
+export type Analytics = Schemas["OwnerAnalytics"];
 
 export interface ProductRow {
   id: string;

@@ -62,8 +62,8 @@ function Report({ data, currency }: { data: Data; currency: string }) {
     () => ({
       x: data.daily.map((d) => d.dayMs),
       lines: [
-        { label: "Visits", y: data.daily.map((d) => d.visits) },
-        { label: "Page views", y: data.daily.map((d) => d.pageViews), dashed: true },
+        { label: "Visits", y: data.daily.map((d) => d.visits ?? 0) },
+        { label: "Page views", y: data.daily.map((d) => d.pageViews ?? 0), dashed: true },
       ],
     }),
     [data],
@@ -72,13 +72,16 @@ function Report({ data, currency }: { data: Data; currency: string }) {
   const sales = useMemo(
     () => ({
       x: data.daily.map((d) => d.dayMs),
-      lines: [{ label: `Revenue (${currency})`, y: data.daily.map((d) => d.revenueMinor / 10 ** places) }],
+      lines: [{ label: `Revenue (${currency})`, y: data.daily.map((d) => (d.revenueMinor ?? 0) / 10 ** places) }],
     }),
     [data, currency, places],
   );
   const money = (minor: number) =>
     new Intl.NumberFormat(undefined, { style: "currency", currency }).format(minor / 10 ** places);
-  const sum = (f: (d: Data["daily"][number]) => number) => data.daily.reduce((n, d) => n + f(d), 0);
+  // Orders and revenue are null for a role that reads analytics but not orders: that part is
+  // left out rather than shown as zero.
+  const { totals } = data;
+  const withSales = totals.orders !== null && totals.orders !== undefined;
   const steps: [string, number][] = [
     ["Page views", data.funnel.pageViews],
     ["Added to cart", data.funnel.addToCart],
@@ -90,17 +93,19 @@ function Report({ data, currency }: { data: Data; currency: string }) {
       <section aria-labelledby="traffic">
         <h2 id="traffic">Visits and page views</h2>
         <p>
-          {count(sum((d) => d.visits))} visits and {count(sum((d) => d.pageViews))} page views in {count(data.daily.length)} days.
+          {count(totals.visits ?? 0)} visits and {count(totals.pageViews ?? 0)} page views in {count(data.daily.length)} days.
         </p>
         {data.daily.length > 0 && <LineChart label="Visits and page views per day" data={traffic} />}
       </section>
-      <section aria-labelledby="sales">
-        <h2 id="sales">Orders and revenue</h2>
-        <p>
-          {count(sum((d) => d.orders))} orders, {money(sum((d) => d.revenueMinor))} in revenue.
-        </p>
-        {data.daily.length > 0 && <LineChart label="Revenue per day" data={sales} />}
-      </section>
+      {withSales && (
+        <section aria-labelledby="sales">
+          <h2 id="sales">Orders and revenue</h2>
+          <p>
+            {count(totals.orders ?? 0)} orders, {totals.revenue?.formatted ?? money(0)} in revenue.
+          </p>
+          {data.daily.length > 0 && <LineChart label="Revenue per day" data={sales} />}
+        </section>
+      )}
       <details>
         <summary>Numbers per day</summary>
         <table>
@@ -113,22 +118,30 @@ function Report({ data, currency }: { data: Data; currency: string }) {
               <th scope="col" class="num">
                 Page views
               </th>
-              <th scope="col" class="num">
-                Orders
-              </th>
-              <th scope="col" class="num">
-                Revenue
-              </th>
+              {withSales && (
+                <>
+                  <th scope="col" class="num">
+                    Orders
+                  </th>
+                  <th scope="col" class="num">
+                    Revenue
+                  </th>
+                </>
+              )}
             </tr>
           </thead>
           <tbody>
             {data.daily.map((d) => (
               <tr key={d.dayMs}>
                 <th scope="row">{date(d.dayMs)}</th>
-                <td class="num">{count(d.visits)}</td>
-                <td class="num">{count(d.pageViews)}</td>
-                <td class="num">{count(d.orders)}</td>
-                <td class="num">{money(d.revenueMinor)}</td>
+                <td class="num">{count(d.visits ?? 0)}</td>
+                <td class="num">{count(d.pageViews ?? 0)}</td>
+                {withSales && (
+                  <>
+                    <td class="num">{count(d.orders ?? 0)}</td>
+                    <td class="num">{money(d.revenueMinor ?? 0)}</td>
+                  </>
+                )}
               </tr>
             ))}
           </tbody>

@@ -1,6 +1,8 @@
 // The dashboard: today / 7 / 30 days of visits, page views, orders, revenue and conversion,
 // each with a small chart of the last 30 days; and what needs doing, each linking to the
-// list it counts. One call: `GET /api/owner/dashboard`.
+// list it counts. One call: `GET /api/owner/dashboard`. A measure the role does not read
+// comes as `null` (visits without analytics, orders and revenue without orders) and is left
+// out, as are the to-dos of areas the role does not open.
 import { useEffect, useMemo, useState } from "preact/hooks";
 import { Link } from "wouter";
 import { ApiError, get } from "../api/client";
@@ -12,19 +14,22 @@ import { ErrorText, Heading, Loading } from "../ui/page";
 
 type Metric = {
   name: string;
-  value: (p: PeriodNumbers) => string;
+  /** The period's value as written, or null when the role does not read it. */
+  value: (p: PeriodNumbers) => string | null;
   daily: (d: DailyRow) => number;
 };
 
+const maybe = <T,>(v: T | null | undefined, write: (v: T) => string) => (v === null || v === undefined ? null : write(v));
+
 const METRICS: Metric[] = [
-  { name: "Visits", value: (p) => count(p.visits), daily: (d) => d.visits },
-  { name: "Page views", value: (p) => count(p.pageViews), daily: (d) => d.pageViews },
-  { name: "Orders", value: (p) => count(p.orders), daily: (d) => d.orders },
-  { name: "Revenue", value: (p) => p.revenue.formatted, daily: (d) => d.revenueMinor },
+  { name: "Visits", value: (p) => maybe(p.visits, count), daily: (d) => d.visits ?? 0 },
+  { name: "Page views", value: (p) => maybe(p.pageViews, count), daily: (d) => d.pageViews ?? 0 },
+  { name: "Orders", value: (p) => maybe(p.orders, count), daily: (d) => d.orders ?? 0 },
+  { name: "Revenue", value: (p) => maybe(p.revenue, (r) => r.formatted), daily: (d) => d.revenueMinor ?? 0 },
   {
     name: "Conversion",
-    value: (p) => percent(p.conversion),
-    daily: (d) => (d.visits > 0 ? d.orders / d.visits : 0),
+    value: (p) => maybe(p.conversion, percent),
+    daily: (d) => (d.visits && d.orders !== null && d.orders !== undefined ? d.orders / d.visits : 0),
   },
 ];
 
@@ -47,11 +52,13 @@ export default function Dashboard() {
 }
 
 function Numbers({ data }: { data: Data }) {
+  const { today, days7, days30 } = data.periods;
+  const metrics = useMemo(() => METRICS.filter((m) => m.value(today) !== null), [today]);
   const series = useMemo(() => {
     const x = data.daily.map((d) => d.dayMs);
-    return METRICS.map((m) => ({ x, y: data.daily.map(m.daily) }));
-  }, [data]);
-  const { today, days7, days30 } = data.periods;
+    return metrics.map((m) => ({ x, y: data.daily.map(m.daily) }));
+  }, [data, metrics]);
+  if (metrics.length === 0) return null;
   return (
     <section aria-labelledby="numbers">
       <h2 id="numbers">How the site is doing</h2>
@@ -68,7 +75,7 @@ function Numbers({ data }: { data: Data }) {
           </tr>
         </thead>
         <tbody>
-          {METRICS.map((m, i) => (
+          {metrics.map((m, i) => (
             <tr key={m.name}>
               <th scope="row">{m.name}</th>
               <td>{m.value(today)}</td>
@@ -89,10 +96,10 @@ const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 
 
 function Todo({ todo, orders, store }: { todo: Data["todo"]; orders: boolean; store: boolean }) {
   const items: [number, string, string, boolean][] = [
-    [todo.toFulfil, plural(todo.toFulfil, "order to fulfil", "orders to fulfil"), "/orders?payment=paid&fulfilment=unfulfilled", orders],
-    [todo.unpaid, plural(todo.unpaid, "order awaiting payment", "orders awaiting payment"), "/orders?payment=awaiting-payment", orders],
-    [todo.lowStock, plural(todo.lowStock, "variant low in stock", "variants low in stock"), "/inventory?lowStock=1", store],
-    [todo.restockWaiting, plural(todo.restockWaiting, "restock sign-up waiting", "restock sign-ups waiting"), "/inventory", store],
+    [todo.toFulfil ?? 0, plural(todo.toFulfil ?? 0, "order to fulfil", "orders to fulfil"), "/orders?payment=paid&fulfilment=unfulfilled", orders],
+    [todo.unpaid ?? 0, plural(todo.unpaid ?? 0, "order awaiting payment", "orders awaiting payment"), "/orders?payment=awaiting-payment", orders],
+    [todo.lowStock ?? 0, plural(todo.lowStock ?? 0, "variant low in stock", "variants low in stock"), "/inventory?lowStock=1", store],
+    [todo.restockWaiting ?? 0, plural(todo.restockWaiting ?? 0, "restock sign-up waiting", "restock sign-ups waiting"), "/inventory", store],
   ];
   const shown = items.filter(([n, , , allowed]) => n > 0 && allowed);
   return (
