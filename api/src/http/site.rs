@@ -36,6 +36,10 @@ pub struct SiteBundle {
     /// What a restock sign-up shows when it worked (`merchandising.restockSuccessText`), if
     /// the owner set it; the island's default is SPEC's "Signed up!".
     pub restock_success_text: Option<String>,
+    /// When the page context's time-zone fields (`website.timeZoneOffset`, `timeZoneAbbr`)
+    /// change though the content does not (the site's zone switching to or from daylight
+    /// saving): the bundle is built again from then on. `None`: never.
+    pub stale_after: Option<jiff::Timestamp>,
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -174,11 +178,13 @@ pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
     let locale = language
         .parse::<icu_locale::Locale>()
         .unwrap_or(icu_locale::locale!("en-US"));
-    let render = Arc::new(crate::pages::site_bridge::site_content(
+    let now = jiff::Timestamp::now();
+    let render = Arc::new(crate::pages::site_bridge::site_content_at(
         snapshot,
         Some(&commerce),
         &locale,
         captcha,
+        now,
     ));
     SiteBundle {
         products: product_links(&render),
@@ -196,5 +202,6 @@ pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
             .and_then(Value::as_str)
             .filter(|t| !t.trim().is_empty())
             .map(str::to_owned),
+        stale_after: crate::pages::site_bridge::derived_until(snapshot, now),
     }
 }

@@ -284,6 +284,29 @@ fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
     }
 }
 
+/// The site's time zone (`website.timeZone`, SPEC's America/New_York when unset; UTC when
+/// it names no zone jiff knows).
+fn site_zone(website: &Map<String, Value>) -> jiff::tz::TimeZone {
+    let zone = website
+        .get("timeZone")
+        .and_then(Value::as_str)
+        .unwrap_or("America/New_York");
+    jiff::tz::TimeZone::get(zone).unwrap_or(jiff::tz::TimeZone::UTC)
+}
+
+/// When the derived time-zone fields built at `now` (`timeZoneOffset`, `timeZoneAbbr`) stop
+/// being true: the zone's next offset change (a daylight-saving switch), or never. A view of
+/// the site built at `now` is built again from then on, though its content has not changed.
+pub fn derived_until(
+    site: &tenants::model::SiteSnapshot,
+    now: jiff::Timestamp,
+) -> Option<jiff::Timestamp> {
+    site_zone(&site.settings.website)
+        .following(now)
+        .next()
+        .map(|t| t.timestamp())
+}
+
 /// The `website` fields the platform derives (TEMPLATE-PLATFORM.md §3.2), the same on every
 /// page: the id and identifier, the URLs from the site's configured domains (never a
 /// request's Host header), the time zone's offset and abbreviation at `now`, and the
@@ -322,13 +345,8 @@ fn derive_website(
         "internalUrl".into(),
         Value::String(link_origin(&internal, None)),
     );
-    let zone = website
-        .get("timeZone")
-        .and_then(Value::as_str)
-        .unwrap_or("America/New_York")
-        .to_owned();
-    let tz = jiff::tz::TimeZone::get(&zone).unwrap_or(jiff::tz::TimeZone::UTC);
-    let info = tz.to_offset_info(now);
+    let zone = site_zone(website);
+    let info = zone.to_offset_info(now);
     // Milliseconds east of UTC, as the platform gives it.
     website.insert(
         "timeZoneOffset".into(),
@@ -360,9 +378,21 @@ pub fn site_content(
     locale: &icu_locale::Locale,
     captcha: &Value,
 ) -> SiteContent {
+    site_content_at(site, commerce, locale, captcha, jiff::Timestamp::now())
+}
+
+/// [`site_content`] as of `now` (the derived time-zone fields are those at `now`; see
+/// [`derived_until`]).
+pub fn site_content_at(
+    site: &tenants::model::SiteSnapshot,
+    commerce: Option<&tenants::commerce::CommerceSettings>,
+    locale: &icu_locale::Locale,
+    captcha: &Value,
+    now: jiff::Timestamp,
+) -> SiteContent {
     let settings = &site.settings;
     let mut website = settings.website.clone();
-    derive_website(&mut website, site, jiff::Timestamp::now());
+    derive_website(&mut website, site, now);
     if !captcha.is_null() {
         // The server's captcha, for the forms that show one (`website.captchaSettings`).
         website.insert("captchaSettings".into(), captcha.clone());
@@ -505,4 +535,74 @@ fn nav_links(links: &Value, by_id: &impl Fn(&str) -> Option<usize>) -> Vec<NavLi
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenants::TenantId;
+    use tenants::model::{HeaderFooter, SiteSettings, SiteSnapshot, Tenant, WebsiteStatus};
+
+    fn amsterdam() -> SiteSnapshot {
+        let mut settings = SiteSettings::default();
+        settings
+            .website
+            .insert("timeZone".into(), json!("Europe/Amsterdam"));
+        SiteSnapshot {
+            tenant: Tenant {
+                id: TenantId(7),
+                identifier: "tulip".into(),
+                name: "Tulip".into(),
+                status: WebsiteStatus::Paid,
+                content_version: 1,
+                template_version: None,
+                template_hash: None,
+                created_ms: 0,
+            },
+            domains: vec![],
+            settings,
+            collections: vec![],
+            items: vec![],
+            categories: vec![],
+            navigations: BTreeMap::new(),
+            header_footer: HeaderFooter::default(),
+            multilingual: Value::Null,
+            commerce_preferences: BTreeMap::new(),
+            shape: Default::default(),
+        }
+    }
+
+    fn derived(site: &SiteSnapshot, at: &str) -> (Value, Value) {
+        let mut website = site.settings.website.clone();
+        derive_website(&mut website, site, at.parse().unwrap());
+        (
+            website["timeZoneOffset"].clone(),
+            website["timeZoneAbbr"].clone(),
+        )
+    }
+
+    #[test]
+    fn the_offset_is_the_zones_at_the_time_and_stale_from_its_next_change() {
+        let site = amsterdam();
+        // Summer time until 01:00 UTC on 25 October 2026, then winter time.
+        assert_eq!(
+            derived(&site, "2026-10-25T00:30:00Z"),
+            (json!(7_200_000), json!("CEST"))
+        );
+        assert_eq!(
+            derived_until(&site, "2026-10-25T00:30:00Z".parse().unwrap()),
+            Some("2026-10-25T01:00:00Z".parse().unwrap())
+        );
+        assert_eq!(
+            derived(&site, "2026-10-25T01:00:00Z"),
+            (json!(3_600_000), json!("CET"))
+        );
+        // A zone without changes (UTC) is never stale.
+        let mut utc = site.clone();
+        utc.settings.website.insert("timeZone".into(), json!("UTC"));
+        assert_eq!(
+            derived_until(&utc, "2026-10-25T00:30:00Z".parse().unwrap()),
+            None
+        );
+    }
 }

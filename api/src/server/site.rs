@@ -65,13 +65,17 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     };
     let key = (tenant.id, snapshot.tenant.content_version);
     let version = snapshot.tenant.template_version;
-    let content = app
-        .caches
-        .sites
-        .get_with(key, async {
-            Arc::new(bundle(&snapshot, &app.captcha.settings()))
-        })
-        .await;
+    let build = || async { Arc::new(bundle(&snapshot, &app.captcha.settings())) };
+    let mut content = app.caches.sites.get_with(key, build()).await;
+    // A bundle built before the site's zone changed its offset says the old one: built
+    // again (requests that find it stale at the same moment may each build it once).
+    if content
+        .stale_after
+        .is_some_and(|t| t <= jiff::Timestamp::now())
+    {
+        app.caches.sites.invalidate(&key).await;
+        content = app.caches.sites.get_with(key, build()).await;
+    }
     Ok(Site {
         tenant,
         template_version: version,
