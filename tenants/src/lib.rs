@@ -130,6 +130,10 @@ pub use repo::inventory::{
 };
 pub use repo::owner_stats::{MAX_SPANS, OwnerTodo, Span, SpanCounts};
 pub use repo::rate_limits::Bucket as RateBucket;
+pub use repo::store_settings::{
+    OwnerStoreSettings, STORE_NAMESPACES, SettingsProblems, StorePatch, check_store_patch,
+    merge_patch,
+};
 pub use repo::store_setup::{CreatedStore, NewStore};
 pub use repo::templates::template_hash;
 pub mod store_setup {

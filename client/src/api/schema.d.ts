@@ -1274,6 +1274,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/store-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The currency and the store's commerce preferences. */
+        get: operations["owner.read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the settings the body names, all or nothing. */
+        patch: operations["owner.patch"];
+        trace?: never;
+    };
     "/api/multilingual/settings": {
         parameters: {
             query?: never;
@@ -2266,6 +2284,15 @@ export interface components {
             method: components["schemas"]["PayWith"];
             card?: components["schemas"]["CheckoutCard"] | null;
         };
+        /** @description `checkout`. */
+        CheckoutSettings: {
+            /** @description The smallest subtotal that may check out, a price in the store's currency (`"15.00"`). */
+            minimumSubtotal?: string | null;
+            /** @description When set, checkout asks for order notes under this label (at most 200 characters). */
+            orderNotesLabel?: string | null;
+            /** @description A shipping address needs a phone number (default false). */
+            requireShippingPhone?: boolean | null;
+        };
         /** @description What the checkout page offers, beside the cart. */
         CheckoutTerms: {
             /** @description Country codes the store ships to; null when some option ships anywhere. */
@@ -2379,6 +2406,24 @@ export interface components {
          * @enum {string}
          */
         CouponReason: "unknown" | "not-started" | "expired" | "below-minimum" | "nothing-to-discount";
+        /** @description A coupon code. */
+        CouponSetting: {
+            /** @description 3-32 letters, digits, `-` or `_`; buyers type it in any case. */
+            code: string;
+            /** @description `percent` (`percent`), `fixed` (`amount`) or `free-shipping`. */
+            kind: string;
+            percent?: string | null;
+            amount?: string | null;
+            minimumSubtotal?: string | null;
+            /** @description `YYYY-MM-DD` (from the start of that day, UTC) or an RFC 3339 time. */
+            startsOn?: string | null;
+            /** @description `YYYY-MM-DD` (through the end of that day, UTC) or an RFC 3339 time. */
+            expiresOn?: string | null;
+        };
+        /** @description `coupons`. */
+        CouponSettings: {
+            codes?: components["schemas"]["CouponSetting"][] | null;
+        };
         /**
          * @description What a coupon takes off.
          * @enum {string}
@@ -2580,6 +2625,13 @@ export interface components {
         /** @description A pay-later method (bank transfer, pay on collection). */
         ManualPayment: {
             label: string;
+            instructions: string;
+        };
+        /** @description The pay-later method. */
+        ManualPaymentSetting: {
+            /** @description Shown name ("Bank transfer"). */
+            label: string;
+            /** @description What the buyer must do, on the order-received page and in the email. */
             instructions: string;
         };
         /** @description The signed-in member. */
@@ -2792,6 +2844,13 @@ export interface components {
              * @default false
              */
             addToNavigation: boolean;
+        };
+        /** @description `notifications`. */
+        NotificationSettings: {
+            /** @description The owner is mailed each new order (default true). */
+            orderEmail?: boolean | null;
+            /** @description Where (default the site's contact email). */
+            orderEmailTo?: string | null;
         };
         /** @description The SPEC "Order" with what its buyer needs of it. */
         Order: {
@@ -3695,6 +3754,51 @@ export interface components {
              */
             stock?: number | null;
         };
+        /** @description The store's settings (Settings → Store). */
+        OwnerStoreSettings: {
+            /** @description ISO 4217, one of `currencies`. */
+            currency: string;
+            /** @description Each namespace as stored, other keys included; `{}` when never set. */
+            checkout: components["schemas"]["CheckoutSettings"];
+            taxes: components["schemas"]["TaxSettings"];
+            shipping: components["schemas"]["ShippingSettings"];
+            coupons: components["schemas"]["CouponSettings"];
+            payments: components["schemas"]["PaymentSettings"];
+            restock: components["schemas"]["RestockSettings"];
+            notifications: components["schemas"]["NotificationSettings"];
+            /**
+             * @description Read only: the site's contact address, where the new-order email goes without
+             *     `notifications.orderEmailTo`.
+             */
+            contactEmail?: string | null;
+            /**
+             * Format: int64
+             * @description Read only: products with a price, and orders; while either is above 0 the
+             *     currency cannot change.
+             */
+            products: number;
+            /** Format: int64 */
+            orders: number;
+            /** @description Read only: the currencies a store may use. */
+            currencies: string[];
+            /**
+             * @description Read only: path → problem, for a stored namespace that does not pass the rules
+             *     (stored before they were checked): the store reads it as if unset.
+             */
+            errors?: Record<string, unknown> | null;
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerStoreSettingsPatch: {
+            /** @description A new currency: refused while the store has products or orders in another one. */
+            currency?: string | null;
+            checkout?: components["schemas"]["CheckoutSettings"] | null;
+            taxes?: components["schemas"]["TaxSettings"] | null;
+            shipping?: components["schemas"]["ShippingSettings"] | null;
+            coupons?: components["schemas"]["CouponSettings"] | null;
+            payments?: components["schemas"]["PaymentSettings"] | null;
+            restock?: components["schemas"]["RestockSettings"] | null;
+            notifications?: components["schemas"]["NotificationSettings"] | null;
+        };
         /** @description A form's submissions. */
         OwnerSubmissionList: {
             /** @description Oldest first, as stored. */
@@ -3776,6 +3880,12 @@ export interface components {
          * @enum {string}
          */
         PayWith: "card" | "manual";
+        /** @description `payments`. */
+        PaymentSettings: {
+            /** @description Cards go to the built-in test provider (default true). */
+            testMode?: boolean | null;
+            manual?: components["schemas"]["ManualPaymentSetting"] | null;
+        };
         /** @description A performance measure of a page. */
         PerformanceRecord: {
             app: string;
@@ -3882,6 +3992,16 @@ export interface components {
              */
             timestamp?: number | null;
         };
+        /** @description `restock`. */
+        RestockSettings: {
+            /** @description A sold-out variant raised by the owner sends its notices by itself (default true). */
+            autoNotify?: boolean | null;
+            /**
+             * Format: int64
+             * @description Counted stock at or under this is low (default 5).
+             */
+            lowStockAt?: number | null;
+        };
         /** @description A saved submission: what to show next (the form's settings, null when not set). */
         SavedAnswer: {
             success: boolean;
@@ -3925,6 +4045,24 @@ export interface components {
         ShippingOptionBody: {
             /** @description The option's id (`shippingOptions[].id`). */
             id: string;
+        };
+        /** @description A shipping option. */
+        ShippingOptionSetting: {
+            /** @description Unique among the options. */
+            id: string;
+            name: string;
+            /** @description ISO 3166-1 alpha-2 codes; none means everywhere. */
+            countries?: string[] | null;
+            /** @description `flat` (`price`), `free-above` (`price`, `freeAbove`) or `weight` (`rates`). */
+            kind: string;
+            price?: string | null;
+            freeAbove?: string | null;
+            rates?: components["schemas"]["WeightRateSetting"][] | null;
+        };
+        /** @description `shipping`. */
+        ShippingSettings: {
+            /** @description In the order checkout offers them. */
+            options?: components["schemas"]["ShippingOptionSetting"][] | null;
         };
         /**
          * @description The SPEC "Shopping cart" entity, priced: its entries, where and how it ships, taxes,
@@ -4096,6 +4234,26 @@ export interface components {
         SubmissionKey: {
             key: string;
         };
+        /** @description A tax rule. */
+        TaxRuleSetting: {
+            /** @description Shown name (default "Tax"). */
+            name?: string | null;
+            /** @description ISO 3166-1 alpha-2 code, or `*` for any country. */
+            country: string;
+            /** @description The ISO 3166-2 code of one of the country's regions (`ME` or `US-ME`). */
+            region?: string | null;
+            /** @description Percent, 0-100, a decimal string (`"21"`, `"8.875"`). */
+            rate: string;
+            /** @description Shipping is taxed too (default false). */
+            appliesToShipping?: boolean | null;
+        };
+        /** @description `taxes`. */
+        TaxSettings: {
+            /** @description Prices already include tax (default false). */
+            pricesIncludeTax?: boolean | null;
+            /** @description One per country and region; the most specific one matching the address applies. */
+            rules?: components["schemas"]["TaxRuleSetting"][] | null;
+        };
         /**
          * @description A refused upload: the error answer, with every problem the check found when the
          *     template itself is what is wrong.
@@ -4177,6 +4335,15 @@ export interface components {
         VerificationSent: {
             verificationSent: boolean;
             message: string;
+        };
+        /** @description A by-weight bracket. */
+        WeightRateSetting: {
+            /**
+             * Format: int64
+             * @description The heaviest shipment (grams, inclusive) this price covers; going up.
+             */
+            upToGrams: number;
+            price: string;
         };
     };
     responses: never;
@@ -10067,6 +10234,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommercePreferences"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerStoreSettings"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the document: `currency` and the namespaces it names are changed, a key set to null (or "") is removed, an object is merged key by key and a list (`shipping.options`, `coupons.codes` …) is replaced whole. Each namespace it touches is checked by the import's rules, in the currency the patch leaves (a new currency reads every stored price again): any problem answers 400 with `errors` by path (`shipping.options[1].price`) and nothing is stored. Other top-level keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerStoreSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerStoreSettings"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

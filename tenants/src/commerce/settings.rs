@@ -9,6 +9,7 @@
 //! | `coupons` | `codes`: `[{ code, kind, percent? , amount?, minimumSubtotal?, startsOn?, expiresOn? }]` with `kind` `percent`, `fixed` or `free-shipping` |
 //! | `instalments` | `provider` (`afterpay`), `minimum`, `maximum` (prices), `payments` (default 4) |
 //! | `payments` | `testMode` (default true), `manual`: `{ label, instructions }` |
+//! | `notifications` | `orderEmail` (bool, default true): the owner is mailed each new order; `orderEmailTo` (an email address, default the site's `websiteSettings.contactEmail`) |
 //! | `restock` | `autoNotify` (default true): a variant an owner raises from sold out sends its waiting restock notices by itself; `lowStockAt` (whole number 0-1,000,000, default 5): a variant with counted stock at or under it is low on stock (the owner's inventory filter and dashboard) |
 //!
 //! Prices are decimal strings in the site currency (`"12.50"`), rates and percentages
@@ -441,6 +442,25 @@ pub fn normalize_coupon_code(code: &str) -> Option<String> {
     ok.then_some(up)
 }
 
+/// The site currency: `websiteSettings.storeSettings.selectedCurrency` (else its
+/// `defaultCurrency`), upper case, else USD (SPEC.md §9 "Money and numbers").
+pub fn site_currency(website_settings: &Map<String, Value>) -> String {
+    website_settings
+        .get("storeSettings")
+        .and_then(Value::as_object)
+        .and_then(|s| {
+            s.get("selectedCurrency")
+                .or_else(|| s.get("defaultCurrency"))
+        })
+        .and_then(Value::as_str)
+        .map(|c| c.trim().to_ascii_uppercase())
+        .filter(|c| !c.is_empty())
+        .unwrap_or_else(|| "USD".to_owned())
+}
+
+/// SPEC.md §5's message for an address that is not one (`notifications.orderEmailTo`).
+pub const NOT_AN_EMAIL: &str = "Please enter a valid email";
+
 /// The namespaces a store's commerce preferences may have: those read here, plus
 /// `merchandising` (the product pages' scarcity, sold-out and restock texts) and `store`.
 /// Anything else is a typo or junk, refused by the import and the owner API alike.
@@ -521,15 +541,7 @@ impl CommerceSettings {
         let store = website_settings
             .get("storeSettings")
             .and_then(Value::as_object);
-        let currency = store
-            .and_then(|s| {
-                s.get("selectedCurrency")
-                    .or_else(|| s.get("defaultCurrency"))
-            })
-            .and_then(Value::as_str)
-            .map(|c| c.trim().to_ascii_uppercase())
-            .filter(|c| !c.is_empty())
-            .unwrap_or_else(|| "USD".to_owned());
+        let currency = site_currency(website_settings);
         let multiple_quantity_for_services = store
             .and_then(|s| s.get("multipleQuantityAllowedForServices"))
             .and_then(Value::as_bool)
@@ -807,7 +819,7 @@ fn notifications(o: &Obj<'_>, website_settings: &Map<String, Value>) -> Res<Noti
     let order_email_to = match o.str("orderEmailTo")? {
         Some(to) if !to.trim().is_empty() => match crate::email_address::deliverable(to) {
             Some(to) => Some(to.to_owned()),
-            None => return fail(&o.at("orderEmailTo"), "must be an email address"),
+            None => return fail(&o.at("orderEmailTo"), NOT_AN_EMAIL),
         },
         _ => website_settings
             .get("contactEmail")

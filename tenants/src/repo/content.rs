@@ -854,7 +854,7 @@ fn settings_from(rows: &[Row]) -> Result<SiteSettings> {
     })
 }
 
-async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
+pub(crate) async fn settings_in(tx: &mut Tx, tenant: TenantId) -> Result<SiteSettings> {
     let (sql, params) = settings_query(tenant);
     settings_from(&tx.query(&sql, params).await?)
 }

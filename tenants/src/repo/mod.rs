@@ -17,6 +17,7 @@ pub(crate) mod rate_limits;
 pub(crate) mod restock;
 pub(crate) mod secrets;
 pub(crate) mod site_users;
+pub(crate) mod store_settings;
 pub(crate) mod store_setup;
 pub(crate) mod sweep;
 pub(crate) mod templates;

@@ -476,27 +476,8 @@ async fn patch_item(
     // The body is read once the role may write to the item's collection.
     let patch: Value = read_json(body, MAX_JSON_BODY).await?;
     let mut merged = serde_json::to_value(&old).map_err(|_| ApiError::bad_request(NOT_AN_ITEM))?;
-    merge_patch(&mut merged, &patch);
+    tenants::merge_patch(&mut merged, &patch);
     save_item(&app, &owner, &site, &c, &old, merged).await
-}
-
-/// RFC 7396 §2: `patch` applied to `target`.
-fn merge_patch(target: &mut Value, patch: &Value) {
-    let Value::Object(patch) = patch else {
-        *target = patch.clone();
-        return;
-    };
-    if !target.is_object() {
-        *target = Value::Object(Map::new());
-    }
-    let Value::Object(t) = target else { return };
-    for (key, value) in patch {
-        if value.is_null() {
-            t.remove(key);
-        } else {
-            merge_patch(t.entry(key.clone()).or_insert(Value::Null), value);
-        }
-    }
 }
 
 /// The writer of restock notices when the store sends them by itself as a sold-out variant

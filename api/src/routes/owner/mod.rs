@@ -5,7 +5,8 @@
 //! - [`access`]: owner accounts, invitations and API tokens (Settings → Access);
 //! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
 //! - [`layout`]: the navigations and the header and footer;
-//! - [`preferences`]: commerce preferences;
+//! - [`preferences`]: commerce preferences, a namespace at a time;
+//! - [`store_settings`]: Settings → Store, the currency and the preferences checkout reads;
 //! - [`languages`]: the multilingual settings;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
@@ -49,6 +50,7 @@ pub mod orders;
 pub mod paging;
 pub mod preferences;
 pub mod products;
+pub mod store_settings;
 pub mod store_setup;
 pub mod templates;
 
@@ -61,6 +63,7 @@ pub fn routes() -> OpenApiRouter<App> {
         store_setup::routes(),
         layout::routes(),
         preferences::routes(),
+        store_settings::routes(),
         languages::routes(),
         content::routes(),
         dashboard::routes(),

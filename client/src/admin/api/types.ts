@@ -193,3 +193,14 @@ export interface CustomerRow {
   member: boolean;
   subscriber: boolean;
 }
+
+// ---- Settings → Store (generated from the OpenAPI document) ----
+
+type Schemas = import("../../api/schema").components["schemas"];
+
+/** `GET /api/owner/store-settings`: the currency and the store's commerce preferences. */
+export type StoreSettings = Schemas["OwnerStoreSettings"];
+/** `PATCH /api/owner/store-settings`'s body (a JSON Merge Patch of `StoreSettings`). */
+export type StoreSettingsPatch = Schemas["OwnerStoreSettingsPatch"];
+/** `GET /api/commerce/countries`: every country with its regions. */
+export type Country = Schemas["Country"];

@@ -1,12 +1,12 @@
-// Settings: Store (not built yet) and Access (owners, invites, API tokens), each shown to
+// Settings: Store and Access (owners, invites, API tokens), each shown to
 // the roles that may use it. Nested under /settings.
 import { Link, Route, Switch } from "wouter";
 import { lazy } from "preact/compat";
 import { allows, useSession } from "../session";
 import { Heading } from "../ui/page";
-import Later from "./later";
 
 const Access = lazy(() => import("./access"));
+const StoreSettings = lazy(() => import("./store-settings"));
 
 export default function Settings() {
   const { me } = useSession();
@@ -15,7 +15,7 @@ export default function Settings() {
   return (
     <Switch>
       <Route path="/access">{access ? <Access /> : <NoAccess />}</Route>
-      <Route path="/store">{store ? <Later title="Store settings" /> : <NoAccess />}</Route>
+      <Route path="/store">{store ? <StoreSettings /> : <NoAccess />}</Route>
       <Route>
         <Heading title="Settings">Settings</Heading>
         <ul class="todo">
