@@ -351,9 +351,7 @@ pub(crate) fn auto_notice<'a>(
     call: &'a Call,
 ) -> Option<impl Fn(&str, &str) -> Option<tenants::Email> + Send + Sync + 'a> {
     let composer = composer?;
-    Some(move |product: &str, sku: &str| {
-        Some(restock_notice(composer, call, product, sku, None))
-    })
+    Some(move |product: &str, sku: &str| Some(restock_notice(composer, call, product, sku, None)))
 }
 
 /// Emails the waiting signers of each variant `(product id, sku)` (once each) and marks

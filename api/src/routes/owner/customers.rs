@@ -517,7 +517,10 @@ async fn gift_cards(
         .map_err(|e| store_failure(&e))?;
     let locale = &owner.site.content.locale;
     Ok(Json(GiftCards {
-        gift_cards: rows.into_iter().map(|g| gift_card_view(g, locale)).collect(),
+        gift_cards: rows
+            .into_iter()
+            .map(|g| gift_card_view(g, locale))
+            .collect(),
         next: paging::next(next),
     }))
 }
@@ -566,15 +569,14 @@ async fn gift_card(
         .ok_or_else(|| ApiError::not_found(NO_GIFT_CARD))?;
     let locale = &owner.site.content.locale;
     let money = |minor: i64| owner_money(minor, &g.currency, locale);
-    let event = |kind: &str, order_id: &str, order_number: i64, minor: i64, at_ms: i64| {
-        GiftCardEvent {
+    let event =
+        |kind: &str, order_id: &str, order_number: i64, minor: i64, at_ms: i64| GiftCardEvent {
             kind: kind.to_owned(),
             order_id: order_id.to_owned(),
             order_number,
             amount: money(minor),
             at_ms,
-        }
-    };
+        };
     let mut events = vec![event(
         "issued",
         &g.order_id,

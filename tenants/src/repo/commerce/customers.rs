@@ -321,7 +321,11 @@ fn gift_card_from_row(r: &crate::sql::Row) -> Result<GiftCardRow> {
 }
 
 /// Each card's uses, oldest first.
-async fn load_uses(tx: &mut crate::sql::Tx, tenant: TenantId, cards: &mut [GiftCardRow]) -> Result<()> {
+async fn load_uses(
+    tx: &mut crate::sql::Tx,
+    tenant: TenantId,
+    cards: &mut [GiftCardRow],
+) -> Result<()> {
     for g in cards {
         let uses = tx
             .query(
@@ -379,7 +383,10 @@ impl Store {
         sql.push_str(&format!(" ORDER BY g.created_ms DESC, g.code LIMIT ${n}"));
         let mut tx = self.read().await?;
         let rows = tx.query(&sql, values).await?;
-        let mut out = rows.iter().map(gift_card_from_row).collect::<Result<Vec<_>>>()?;
+        let mut out = rows
+            .iter()
+            .map(gift_card_from_row)
+            .collect::<Result<Vec<_>>>()?;
         let next = if out.len() > limit {
             out.truncate(limit);
             out.last().map(|g| (g.created_ms, g.code.clone()))
@@ -395,9 +402,15 @@ impl Store {
     pub async fn gift_card_row(&self, tenant: TenantId, id: &str) -> Result<Option<GiftCardRow>> {
         let mut tx = self.read().await?;
         let row = tx
-            .query_opt(&format!("{GIFT_CARD_ROWS} AND g.id = $2"), params![tenant, id])
+            .query_opt(
+                &format!("{GIFT_CARD_ROWS} AND g.id = $2"),
+                params![tenant, id],
+            )
             .await?;
-        let mut out = row.iter().map(gift_card_from_row).collect::<Result<Vec<_>>>()?;
+        let mut out = row
+            .iter()
+            .map(gift_card_from_row)
+            .collect::<Result<Vec<_>>>()?;
         load_uses(&mut tx, tenant, &mut out).await?;
         tx.commit().await?;
         Ok(out.pop())
