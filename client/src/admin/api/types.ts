@@ -211,3 +211,14 @@ export interface CustomerRow {
   member: boolean;
   subscriber: boolean;
 }
+
+// ---- Customers: a customer's page, subscriptions, gift cards (generated shapes) ----
+
+type Schemas = import("../../api/schema").components["schemas"];
+export type CustomerDetail = Schemas["OwnerCustomerDetail"];
+export type CustomerOrder = Schemas["OwnerCustomerOrder"];
+export type CustomerSubscription = Schemas["OwnerCustomerSubscription"];
+export type SubscriptionRow = Schemas["OwnerSubscription"];
+export type GiftCardRow = Schemas["OwnerGiftCard"];
+export type GiftCardDetail = Schemas["OwnerGiftCardDetail"];
+export type GiftCardEvent = Schemas["OwnerGiftCardEvent"];
