@@ -44,7 +44,7 @@ describe("a customer's page", () => {
     expect(screen.getByText("Refunded, cancelled")).toBeTruthy();
     expect(screen.getByRole("link", { name: "Gift card ending WXYZ" }).getAttribute("href")).toBe("/config/customers/gift-cards/g1");
     const nav = screen.getByRole("navigation", { name: "Customers section" });
-    expect(within(nav).getAllByRole("link").map((l) => l.textContent)).toEqual(["Customers", "Subscriptions", "Gift cards"]);
+    expect(within(nav).getAllByRole("link").map((l) => l.textContent)).toEqual(["All customers", "Subscriptions", "Gift cards"]);
   });
 
   it("cancels a subscription after asking, then loads the page again", async () => {

@@ -2,7 +2,7 @@
 import { Link, useLocation } from "wouter";
 
 const PARTS = [
-  { path: "/customers", name: "Customers" },
+  { path: "/customers", name: "All customers" },
   { path: "/customers/subscriptions", name: "Subscriptions" },
   { path: "/customers/gift-cards", name: "Gift cards" },
 ];
