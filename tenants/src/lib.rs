@@ -145,11 +145,11 @@ pub mod store_setup {
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
     CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
-    GiftCardRecipient, GiftCardRow, LineUnits, MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS,
+    GiftCardRecipient, GiftCardRow, GiftCardUse, LineUnits, MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS,
     MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order, OrderDetails, OrderEvent,
     OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage, OrderQuery, OrderRecord,
     OrderRefund, OrderStatus, OrderSummary, PaymentMethod, SUBSCRIPTION_CANCELLED, StockLevel,
-    Subscription, no_order_mail, normalize_gift_card_code,
+    Subscription, SubscriptionQuery, SubscriptionRow, no_order_mail, normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};

@@ -106,10 +106,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "analytics_slots",
         sql: include_str!("../migrations/0017_analytics_slots.sql"),
     },
+    Migration {
+        version: 18,
+        name: "customers",
+        sql: include_str!("../migrations/0018_customers.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 17;
+pub const LATEST_VERSION: i64 = 18;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

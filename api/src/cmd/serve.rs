@@ -204,6 +204,8 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
             "tessera: the demo owners' passwords are shown this once (the store keeps their \
              hashes); `tessera owner add` makes others"
         );
+    } else {
+        eprintln!("tessera: {}", sign_in_hint(&args.store, port));
     }
     let rates = Rates {
         cart_writes_per_minute: args.cart_writes_per_minute,
@@ -257,6 +259,19 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
 /// Whether the store is the embedded one in the default `./data`: a local try-out, the
 /// one store where `serve` adds demo owner accounts (never on PostgreSQL, never in a data
 /// directory an operator chose).
+/// How to sign in to the owner app on a start that shows no passwords: a one-time link
+/// from `tessera owner link` (for the store this server uses).
+fn sign_in_hint(store: &super::store_args::StoreArgs, port: u16) -> String {
+    let same_store = if is_embedded_default(store) {
+        ""
+    } else {
+        " with this server's store options"
+    };
+    format!(
+        "owner app at /config of each site; for a sign-in link run `tessera owner link SITE EMAIL --port {port}`{same_store} (`tessera owner list SITE` names the owners)"
+    )
+}
+
 fn is_embedded_default(store: &super::store_args::StoreArgs) -> bool {
     matches!(store.config(), tenants::StoreConfig::Embedded { .. })
         && store.data_dir == Path::new("./data")

@@ -333,6 +333,27 @@ pub(crate) fn restock_notice(
     composer.email(compose::RESTOCK, &data, "", None)
 }
 
+/// The writer of restock notices when the store sends them by itself as a sold-out variant
+/// comes back (an owner's raise of its stock, a cancelled order's units put back):
+/// `restock.autoNotify`, on unless turned off; `None` when it does not.
+pub(crate) async fn auto_composer(app: &App, call: &Call) -> Option<email::Composer> {
+    if call.site.content.commerce.restock.auto_notify {
+        Some(crate::routes::composer(app, call).await)
+    } else {
+        None
+    }
+}
+
+/// The notice a store sends by itself with `composer` ([`auto_composer`]), as the store's
+/// `*_notifying` writes take it; `None` when it sends none.
+pub(crate) fn auto_notice<'a>(
+    composer: Option<&'a email::Composer>,
+    call: &'a Call,
+) -> Option<impl Fn(&str, &str) -> Option<tenants::Email> + Send + Sync + 'a> {
+    let composer = composer?;
+    Some(move |product: &str, sku: &str| Some(restock_notice(composer, call, product, sku, None)))
+}
+
 /// Emails the waiting signers of each variant `(product id, sku)` (once each) and marks
 /// them notified: one email per variant, written with the site's templates, only the
 /// address differing between its signers. How many went out per variant.

@@ -1079,7 +1079,45 @@ fn demo_owners_on_the_embedded_default() {
     );
     let _ = child.kill();
     let _ = child.wait();
-    let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["account"]["roleName"], "admin");
+
+    // A later start shows no password, and one line on how to get a sign-in link.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tessera"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--no-analytics"])
+        .arg("--fixtures")
+        .arg(crate::support::root().join("fixtures"))
+        .current_dir(&dir)
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = Vec::new();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let done = line.contains("sign-in link");
+        said.push(line);
+        if done || said.len() > 50 {
+            break;
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(!said.iter().any(|l| l.contains("password ")), "{said:#?}");
+    let hints: Vec<_> = said.iter().filter(|l| l.contains("sign-in link")).collect();
+    assert_eq!(hints.len(), 1, "{said:#?}");
+    let port = hints[0]
+        .split("--port ")
+        .nth(1)
+        .and_then(|p| p.split('`').next())
+        .unwrap();
+    assert!(port.parse::<u16>().unwrap() > 0, "{}", hints[0]);
+    assert!(
+        hints[0].contains("run `tessera owner link SITE EMAIL --port "),
+        "{}",
+        hints[0]
+    );
 }

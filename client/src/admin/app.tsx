@@ -21,6 +21,10 @@ const Products = lazy(() => import("./screens/products"));
 const Product = lazy(() => import("./screens/product"));
 const Inventory = lazy(() => import("./screens/inventory"));
 const Customers = lazy(() => import("./screens/customers"));
+const Customer = lazy(() => import("./screens/customer"));
+const Subscriptions = lazy(() => import("./screens/subscriptions"));
+const GiftCards = lazy(() => import("./screens/gift-cards"));
+const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const Settings = lazy(() => import("./screens/settings"));
 
@@ -204,6 +208,30 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         <Guard me={me} areas={["store"]}>
           <Inventory />
         </Guard>
+      </Route>
+      <Route path="/customers/subscriptions">
+        <Guard me={me} areas={["orders"]}>
+          <Subscriptions />
+        </Guard>
+      </Route>
+      <Route path="/customers/gift-cards/:id">
+        {(p) => (
+          <Guard me={me} areas={["orders"]}>
+            <GiftCard id={p.id} />
+          </Guard>
+        )}
+      </Route>
+      <Route path="/customers/gift-cards">
+        <Guard me={me} areas={["orders"]}>
+          <GiftCards />
+        </Guard>
+      </Route>
+      <Route path="/customers/:email">
+        {(p) => (
+          <Guard me={me} areas={["orders"]}>
+            <Customer email={decodeURIComponent(p.email)} />
+          </Guard>
+        )}
       </Route>
       <Route path="/customers">
         <Guard me={me} areas={["orders"]}>

@@ -1593,6 +1593,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's subscriptions, the newest first. */
+        get: operations["owner.subscriptions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/gift-cards": {
         parameters: {
             query?: never;
@@ -1605,6 +1622,26 @@ export interface paths {
          *     and what each paid for.
          */
         get: operations["owner.gift_cards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/gift-cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A gift card and its history (issued, redeemed on
+         *     orders, given back when such an order was cancelled).
+         */
+        get: operations["owner.gift_card"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1777,8 +1814,10 @@ export interface paths {
         /**
          * "Cancel order", for an order not delivered yet:
          *     a paid one is first refunded what is left of its charge (through the payment provider;
-         *     `order-refunded`), then its units not shipped go back to stock, what a gift card paid
-         *     goes back on the card, and the buyer is told (`order-cancelled`).
+         *     `order-refunded`), then its units not shipped go back to stock (a variant they bring
+         *     back from sold out tells its waiting restock sign-ups, unless `restock.autoNotify` is
+         *     off), what a gift card paid goes back on the card, the subscriptions it started are
+         *     cancelled, and the buyer is told (`order-cancelled`).
          */
         post: operations["owner.cancel"];
         delete?: never;
@@ -3149,7 +3188,7 @@ export interface components {
              * @description Orders placed (not expired).
              */
             orders: number;
-            /** @description What their paid orders came to. */
+            /** @description What their paid orders came to, less cancelled ones and refunds. */
             spent: components["schemas"]["OwnerMoney"];
             /**
              * Format: int64
@@ -3173,6 +3212,8 @@ export interface components {
         };
         /** @description A gift card one of their orders bought. */
         OwnerCustomerGiftCard: {
+            /** @description Its id (`GET /api/owner/gift-cards/{id}`). */
+            id: string;
             /** @description The code's last 4 characters (the whole code is the buyer's). */
             codeEnd: string;
             orderId: string;
@@ -3189,7 +3230,10 @@ export interface components {
             /** Format: int64 */
             placedMs: number;
             total: components["schemas"]["OwnerMoney"];
-            /** @description `paid`, `awaiting-payment` or `expired`. */
+            /**
+             * @description Its payment: `paid`, `awaiting-payment`, `partially-refunded`, `refunded` or
+             *     `expired`.
+             */
             status: string;
             /**
              * Format: int64
@@ -3197,6 +3241,10 @@ export interface components {
              */
             itemCount: number;
             testMode: boolean;
+            /** @description It was cancelled. */
+            cancelled: boolean;
+            /** @description What was refunded of it. */
+            refunded: components["schemas"]["OwnerMoney"];
         };
         /** @description A subscription one of their orders started. */
         OwnerCustomerSubscription: {
@@ -3334,6 +3382,8 @@ export interface components {
         };
         /** @description A gift card of the site. */
         OwnerGiftCard: {
+            /** @description Its id (`GET /api/owner/gift-cards/{id}`). */
+            id: string;
             /** @description The code's last 4 characters (the whole code is the buyer's). */
             codeEnd: string;
             /** @description The order that bought it. */
@@ -3349,13 +3399,42 @@ export interface components {
             /** @description What it paid for, oldest first. */
             history: components["schemas"]["OwnerGiftCardUse"][];
         };
+        /** @description `GET /api/owner/gift-cards/{id}`. */
+        OwnerGiftCardDetail: {
+            giftCard: components["schemas"]["OwnerGiftCard"];
+            /** @description Its history, oldest first. */
+            events: components["schemas"]["OwnerGiftCardEvent"][];
+        };
+        /** @description One moment of a gift card's history. */
+        OwnerGiftCardEvent: {
+            /**
+             * @description `issued` (bought by the order), `redeemed` (paid part of the order) or `refunded`
+             *     (what it paid of the order went back on the card).
+             */
+            kind: string;
+            orderId: string;
+            /** Format: int64 */
+            orderNumber: number;
+            /** @description Added to the card (`issued`, `refunded`) or taken from it (`redeemed`). */
+            amount: components["schemas"]["OwnerMoney"];
+            /** Format: int64 */
+            atMs: number;
+        };
         /** @description What a gift card paid for. */
         OwnerGiftCardUse: {
             /** @description The order it paid. */
             orderId: string;
+            /** Format: int64 */
+            orderNumber: number;
             amount: components["schemas"]["OwnerMoney"];
             /** Format: int64 */
             atMs: number;
+            /**
+             * Format: int64
+             * @description When it went back on the card (the order cancelled, or expired unpaid); `null` if
+             *     it did not.
+             */
+            refundedMs?: number | null;
         };
         /** @description A page of gift cards. */
         OwnerGiftCards: {
@@ -3807,6 +3886,21 @@ export interface components {
         /** @description The newsletter's subscribers. */
         OwnerSubscriberList: {
             subscribers: Record<string, unknown>[];
+        };
+        /** @description A subscription with the customer and order that started it. */
+        OwnerSubscription: components["schemas"]["OwnerCustomerSubscription"] & {
+            /** @description The email of the order that started it. */
+            customerEmail: string;
+            /** Format: int64 */
+            orderNumber: number;
+            /** Format: int64 */
+            createdMs: number;
+        };
+        /** @description A page of subscriptions. */
+        OwnerSubscriptions: {
+            subscriptions: components["schemas"]["OwnerSubscription"][];
+            /** @description The next page's `after`; `null` on the last page. */
+            next?: string | null;
         };
         /** @description What needs doing. */
         OwnerTodo: {
@@ -12043,6 +12137,91 @@ export interface operations {
             };
         };
     };
+    "owner.subscriptions": {
+        parameters: {
+            query?: {
+                /** @description Only `active`, `cancelled` or `completed` ones. */
+                status?: string;
+                /** @description Words the customer's email or the product's name contains. */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSubscriptions"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.gift_cards": {
         parameters: {
             query?: {
@@ -12066,6 +12245,85 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerGiftCards"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.gift_card": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gift card's id (not its code). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGiftCardDetail"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

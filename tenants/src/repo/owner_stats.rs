@@ -42,7 +42,9 @@ pub struct SpanCounts {
     pub purchases: i64,
     /// Orders placed in the span (not expired; test orders only when asked).
     pub orders: i64,
-    /// The grand totals of those orders that are paid, minor units.
+    /// The grand totals of those orders that are paid and not cancelled, less what was
+    /// refunded of them (whenever that was: a refund counts on the order's day), minor
+    /// units.
     pub revenue_minor: i64,
 }
 
@@ -160,7 +162,8 @@ impl Store {
         let with = spans_table(spans, 4, &mut values);
         let sql = format!(
             "{with}SELECT d.i, COUNT(o.id), \
-             CAST(COALESCE(SUM(CASE WHEN o.paid_ms IS NOT NULL THEN o.grand_total_minor ELSE 0 END), 0) AS BIGINT) \
+             CAST(COALESCE(SUM(CASE WHEN o.paid_ms IS NOT NULL AND o.cancelled_ms IS NULL \
+             THEN o.grand_total_minor - o.refunded_minor ELSE 0 END), 0) AS BIGINT) \
              FROM d JOIN customer_order o ON o.tenant_id = $1 AND o.created_ms >= d.lo \
              AND o.created_ms < d.hi AND o.status <> $2 AND (o.test_mode = FALSE OR $3) GROUP BY d.i"
         );

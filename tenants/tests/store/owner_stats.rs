@@ -940,7 +940,7 @@ async fn gift_cards_list_with_their_uses(env: Env) {
     assert_eq!(used.balance_minor, 2500 - 1250);
     assert_eq!(used.uses.len(), 1);
     assert_eq!(
-        (used.uses[0].0.as_str(), used.uses[0].1),
+        (used.uses[0].order_id.as_str(), used.uses[0].amount_minor),
         (spending.id.as_str(), 1250)
     );
     let unused = rows.iter().find(|g| g.code != spent_code).unwrap();

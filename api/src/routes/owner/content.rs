@@ -481,13 +481,9 @@ async fn patch_item(
 }
 
 /// The writer of restock notices when the store sends them by itself as a sold-out variant
-/// comes back (`restock.autoNotify`, on unless turned off); `None` when it does not.
+/// comes back ([`crate::routes::restock::auto_composer`]).
 async fn restock_composer(app: &App, owner: &OwnerToken) -> Option<Composer> {
-    if owner.site.content.commerce.restock.auto_notify {
-        Some(crate::routes::composer(app, owner).await)
-    } else {
-        None
-    }
+    crate::routes::restock::auto_composer(app, owner).await
 }
 
 /// `body` as the new state of `old` (an item of `c`), checked and stored; the waiting

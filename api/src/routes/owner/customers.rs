@@ -6,14 +6,17 @@
 //! | `GET /api/owner/customers?q&after&limit` | orders, read | `{customers, next}`: the latest buyers first, then the others by email |
 //! | `GET /api/owner/customers/{email}` | orders, read | `{customer, orders, subscriptions, giftCards}` |
 //! | `POST /api/owner/subscriptions/{id}/cancel` | orders, change | the subscription, cancelled |
+//! | `GET /api/owner/subscriptions?status&q&after&limit` | orders, read | `{subscriptions, next}`, the newest first |
 //! | `GET /api/owner/gift-cards?q&after&limit` | orders, read | `{giftCards, next}`, the newest first, each with what it paid for |
+//! | `GET /api/owner/gift-cards/{id}` | orders, read | `{giftCard, events}`: the card and its history |
 //!
-//! Orders are the orders placed (not expired), spent the grand totals of the paid ones; a
-//! store in test mode counts its test orders, a live one only live ones (as the dashboard).
+//! Orders are the orders placed (not expired), spent the grand totals of the paid ones not
+//! cancelled less what was refunded of them; a store in test mode counts its test orders, a
+//! live one only live ones (as the dashboard).
 
 use axum::extract::{Path, State};
 use serde::Serialize;
-use tenants::{CustomerQuery, CustomerRow, GiftCardQuery};
+use tenants::{CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, SubscriptionQuery};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -36,13 +39,17 @@ pub const NO_CUSTOMER: &str = "No customer of this site has that email.";
 pub const NO_SUBSCRIPTION: &str = "That subscription does not exist.";
 pub const ALREADY_CANCELLED: &str = "This subscription is already cancelled.";
 pub const ENDED: &str = "This subscription has ended.";
+pub const NO_GIFT_CARD: &str = "That gift card does not exist.";
+pub const BAD_STATUS: &str = "status must be active, cancelled or completed.";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(customers))
         .routes(routes!(customer))
         .routes(routes!(cancel_subscription))
+        .routes(routes!(subscriptions))
         .routes(routes!(gift_cards))
+        .routes(routes!(gift_card))
 }
 
 /// A customer.
@@ -56,7 +63,7 @@ struct Customer {
     name: String,
     /// Orders placed (not expired).
     orders: i64,
-    /// What their paid orders came to.
+    /// What their paid orders came to, less cancelled ones and refunds.
     spent: OwnerMoney,
     /// When they last ordered, epoch ms; `null` if never.
     last_order_ms: Option<i64>,
@@ -135,11 +142,16 @@ struct CustomerOrder {
     number: i64,
     placed_ms: i64,
     total: OwnerMoney,
-    /// `paid`, `awaiting-payment` or `expired`.
+    /// Its payment: `paid`, `awaiting-payment`, `partially-refunded`, `refunded` or
+    /// `expired`.
     status: String,
     /// Units over its lines.
     item_count: i64,
     test_mode: bool,
+    /// It was cancelled.
+    cancelled: bool,
+    /// What was refunded of it.
+    refunded: OwnerMoney,
 }
 
 /// A subscription one of their orders started.
@@ -191,6 +203,8 @@ fn subscription_view(
 #[serde(rename_all = "camelCase")]
 #[schema(as = OwnerCustomerGiftCard)]
 struct CustomerGiftCard {
+    /// Its id (`GET /api/owner/gift-cards/{id}`).
+    id: String,
     /// The code's last 4 characters (the whole code is the buyer's).
     code_end: String,
     order_id: String,
@@ -257,6 +271,7 @@ async fn customer(
         }
         for g in &o.gift_cards {
             gift_cards.push(CustomerGiftCard {
+                id: g.id.clone(),
                 code_end: code_end(&g.code),
                 order_id: g.order_id.clone(),
                 initial: money(g.initial_minor, &g.currency),
@@ -275,6 +290,8 @@ async fn customer(
                 .unwrap_or_default(),
             item_count: o.lines.iter().map(|l| l.quantity).sum(),
             test_mode: o.test_mode,
+            cancelled: o.cancelled_ms.is_some(),
+            refunded: money(o.refunded_minor, &o.currency),
         });
     }
     Ok(Json(Detail {
@@ -330,15 +347,86 @@ async fn cancel_subscription(
     )))
 }
 
+/// A page of subscriptions.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerSubscriptions)]
+struct Subscriptions {
+    subscriptions: Vec<SubscriptionView>,
+    /// The next page's `after`; `null` on the last page.
+    next: Option<String>,
+}
+
+/// A subscription with the customer and order that started it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerSubscription)]
+struct SubscriptionView {
+    #[serde(flatten)]
+    subscription: CustomerSubscription,
+    /// The email of the order that started it.
+    customer_email: String,
+    order_number: i64,
+    created_ms: i64,
+}
+
+/// `GET /api/owner/subscriptions`: the site's subscriptions, the newest first.
+#[utoipa::path(get, path = "/api/owner/subscriptions", tag = OWNER,
+    params(
+        ("status" = Option<String>, Query, description = "Only `active`, `cancelled` or `completed` ones."),
+        ("q" = Option<String>, Query, max_length = 100, description = "Words the customer's email or the product's name contains."),
+        ("after" = Option<String>, Query, description = "The `next` of the page before."),
+        ("limit" = Option<u32>, Query, minimum = 1, maximum = 200, description = "Rows a page (50 unless given)."),
+    ),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Subscriptions), OwnerErrors))]
+async fn subscriptions(
+    State(app): State<App>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<Subscriptions>, ApiError> {
+    let status = match owner.query("status").as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(s @ ("active" | "cancelled" | "completed")) => Some(s.to_owned()),
+        Some(_) => return Err(ApiError::field("status", BAD_STATUS)),
+    };
+    let query = SubscriptionQuery {
+        status,
+        q: paging::search(&owner)?,
+        after: paging::after::<(i64, String)>(&owner)?,
+        limit: paging::limit(&owner)?,
+    };
+    let (rows, next) = app
+        .store
+        .subscription_rows(owner.site.tenant.id, &query)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    Ok(Json(Subscriptions {
+        subscriptions: rows
+            .into_iter()
+            .map(|r| SubscriptionView {
+                subscription: subscription_view(&r.subscription, r.product_name, locale),
+                customer_email: r.customer_email,
+                order_number: r.order_number,
+                created_ms: r.subscription.created_ms,
+            })
+            .collect(),
+        next: paging::next(next),
+    }))
+}
+
 /// What a gift card paid for.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = OwnerGiftCardUse)]
-struct GiftCardUse {
+struct GiftCardUseView {
     /// The order it paid.
     order_id: String,
+    order_number: i64,
     amount: OwnerMoney,
     at_ms: i64,
+    /// When it went back on the card (the order cancelled, or expired unpaid); `null` if
+    /// it did not.
+    refunded_ms: Option<i64>,
 }
 
 /// A gift card of the site.
@@ -346,6 +434,8 @@ struct GiftCardUse {
 #[serde(rename_all = "camelCase")]
 #[schema(as = OwnerGiftCard)]
 struct GiftCardView {
+    /// Its id (`GET /api/owner/gift-cards/{id}`).
+    id: String,
     /// The code's last 4 characters (the whole code is the buyer's).
     code_end: String,
     /// The order that bought it.
@@ -357,7 +447,7 @@ struct GiftCardView {
     balance: OwnerMoney,
     created_ms: i64,
     /// What it paid for, oldest first.
-    history: Vec<GiftCardUse>,
+    history: Vec<GiftCardUseView>,
 }
 
 /// A page of gift cards.
@@ -374,6 +464,31 @@ struct GiftCards {
 fn code_end(code: &str) -> String {
     let chars: Vec<char> = code.chars().collect();
     chars[chars.len().saturating_sub(4)..].iter().collect()
+}
+
+fn gift_card_view(g: GiftCardRow, locale: &icu_locale::Locale) -> GiftCardView {
+    let money = |minor: i64| owner_money(minor, &g.currency, locale);
+    GiftCardView {
+        id: g.id.clone(),
+        code_end: code_end(&g.code),
+        initial: money(g.initial_minor),
+        balance: money(g.balance_minor),
+        history: g
+            .uses
+            .iter()
+            .map(|u| GiftCardUseView {
+                order_id: u.order_id.clone(),
+                order_number: u.order_number,
+                amount: money(u.amount_minor),
+                at_ms: u.at_ms,
+                refunded_ms: u.refunded_ms,
+            })
+            .collect(),
+        order_id: g.order_id,
+        order_number: g.order_number,
+        buyer_email: g.buyer_email,
+        created_ms: g.created_ms,
+    }
 }
 
 /// `GET /api/owner/gift-cards`: the site's gift cards, the newest first, with their balance
@@ -401,29 +516,95 @@ async fn gift_cards(
         .await
         .map_err(|e| store_failure(&e))?;
     let locale = &owner.site.content.locale;
-    let gift_cards = rows
-        .into_iter()
-        .map(|g| GiftCardView {
-            code_end: code_end(&g.code),
-            initial: owner_money(g.initial_minor, &g.currency, locale),
-            balance: owner_money(g.balance_minor, &g.currency, locale),
-            history: g
-                .uses
-                .iter()
-                .map(|(order_id, amount, at)| GiftCardUse {
-                    order_id: order_id.clone(),
-                    amount: owner_money(*amount, &g.currency, locale),
-                    at_ms: *at,
-                })
-                .collect(),
-            order_id: g.order_id,
-            order_number: g.order_number,
-            buyer_email: g.buyer_email,
-            created_ms: g.created_ms,
-        })
-        .collect();
     Ok(Json(GiftCards {
-        gift_cards,
+        gift_cards: rows
+            .into_iter()
+            .map(|g| gift_card_view(g, locale))
+            .collect(),
         next: paging::next(next),
+    }))
+}
+
+/// One moment of a gift card's history.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCardEvent)]
+struct GiftCardEvent {
+    /// `issued` (bought by the order), `redeemed` (paid part of the order) or `refunded`
+    /// (what it paid of the order went back on the card).
+    kind: String,
+    order_id: String,
+    order_number: i64,
+    /// Added to the card (`issued`, `refunded`) or taken from it (`redeemed`).
+    amount: OwnerMoney,
+    at_ms: i64,
+}
+
+/// `GET /api/owner/gift-cards/{id}`.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerGiftCardDetail)]
+struct GiftCardDetail {
+    gift_card: GiftCardView,
+    /// Its history, oldest first.
+    events: Vec<GiftCardEvent>,
+}
+
+/// `GET /api/owner/gift-cards/{id}`: a gift card and its history (issued, redeemed on
+/// orders, given back when such an order was cancelled).
+#[utoipa::path(get, path = "/api/owner/gift-cards/{id}", tag = OWNER,
+    params(("id" = String, Path, description = "The gift card's id (not its code).")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = GiftCardDetail), OwnerErrors))]
+async fn gift_card(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    owner: Owner<area::Orders, Read>,
+) -> Result<Json<GiftCardDetail>, ApiError> {
+    let g = app
+        .store
+        .gift_card_row(owner.site.tenant.id, &id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found(NO_GIFT_CARD))?;
+    let locale = &owner.site.content.locale;
+    let money = |minor: i64| owner_money(minor, &g.currency, locale);
+    let event =
+        |kind: &str, order_id: &str, order_number: i64, minor: i64, at_ms: i64| GiftCardEvent {
+            kind: kind.to_owned(),
+            order_id: order_id.to_owned(),
+            order_number,
+            amount: money(minor),
+            at_ms,
+        };
+    let mut events = vec![event(
+        "issued",
+        &g.order_id,
+        g.order_number,
+        g.initial_minor,
+        g.created_ms,
+    )];
+    for u in &g.uses {
+        events.push(event(
+            "redeemed",
+            &u.order_id,
+            u.order_number,
+            u.amount_minor,
+            u.at_ms,
+        ));
+        if let Some(at) = u.refunded_ms {
+            events.push(event(
+                "refunded",
+                &u.order_id,
+                u.order_number,
+                u.amount_minor,
+                at,
+            ));
+        }
+    }
+    events.sort_by_key(|e| e.at_ms);
+    Ok(Json(GiftCardDetail {
+        gift_card: gift_card_view(g, locale),
+        events,
     }))
 }

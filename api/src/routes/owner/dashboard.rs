@@ -2,7 +2,8 @@
 //! own (`website.timeZone`, [`crate::analytics::calendar`]); visits are sessions and page
 //! views pages seen, as `tessera analytics` counts them, read from the quarter-hour
 //! roll-ups; orders are the orders placed (not expired) and revenue the grand totals of
-//! those that are paid. While the store is in test mode (`payments.testMode`) its test
+//! those that are paid and not cancelled, less what was refunded of them (on the order's
+//! day). While the store is in test mode (`payments.testMode`) its test
 //! orders count, once it is live only live ones.
 //!
 //! | route | role may | answer |

@@ -228,18 +228,9 @@ async fn change_inventory(
     Json(body): Json<Value>,
 ) -> Result<Json<Changed>, ApiError> {
     let updates = updates_of(&body)?;
-    let composer = if owner.site.content.commerce.restock.auto_notify {
-        Some(crate::routes::composer(&app, &owner).await)
-    } else {
-        None
-    };
-    let notice = |product: &str, sku: &str| {
-        let composer = composer.as_ref()?;
-        Some(crate::routes::restock::restock_notice(
-            composer, &owner, product, sku, None,
-        ))
-    };
-    let notice: Option<&RestockNotice> = composer.is_some().then_some(&notice);
+    let composer = crate::routes::restock::auto_composer(&app, &owner).await;
+    let notice = crate::routes::restock::auto_notice(composer.as_ref(), &owner);
+    let notice = notice.as_ref().map(|n| n as &RestockNotice);
     let told = app
         .store
         .set_stocks_notifying(owner.site.tenant.id, &updates, notice)

@@ -947,8 +947,10 @@ async fn fulfil(
 
 /// `POST /api/owner/orders/{id}/cancel`: "Cancel order", for an order not delivered yet:
 /// a paid one is first refunded what is left of its charge (through the payment provider;
-/// `order-refunded`), then its units not shipped go back to stock, what a gift card paid
-/// goes back on the card, and the buyer is told (`order-cancelled`).
+/// `order-refunded`), then its units not shipped go back to stock (a variant they bring
+/// back from sold out tells its waiting restock sign-ups, unless `restock.autoNotify` is
+/// off), what a gift card paid goes back on the card, the subscriptions it started are
+/// cancelled, and the buyer is told (`order-cancelled`).
 #[utoipa::path(post, path = "/api/owner/orders/{id}/cancel", tag = OWNER,
     params(("id" = String, Path, description = "The order's id.")),
     security(("ownerToken" = [])),
@@ -982,6 +984,8 @@ async fn cancel(
         tenant: owner.site.tenant.id,
         actor: &who,
     };
+    let composer = crate::routes::restock::auto_composer(&app, &owner).await;
+    let notice = crate::routes::restock::auto_notice(composer.as_ref(), &owner);
     let test_mode = order_test_mode(&app.store, &owner.site, &id).await?;
     flow::cancel(
         &mover,
@@ -989,9 +993,11 @@ async fn cancel(
         &id,
         &refund_mail,
         &cancel_mail,
+        notice.as_ref().map(|n| n as &tenants::RestockNotice),
     )
     .await
     .map_err(move_failure)?;
+    app.outbox.nudge();
     detail_of(&app.store, &owner.site, owner.role, &id).await
 }
 

@@ -6,7 +6,7 @@
 //! gives back what is left of its charge first).
 
 use tenants::commerce::order_state::{Illegal, RefundRequest};
-use tenants::{Order, OrderMail, PaymentMethod, Store, StoreError, TenantId};
+use tenants::{Order, OrderMail, PaymentMethod, RestockNotice, Store, StoreError, TenantId};
 
 use crate::services::commerce::payment::{PaymentError, PaymentProvider, Refund};
 
@@ -94,14 +94,17 @@ pub async fn refund(
 }
 
 /// "Cancel order": a paid order first gets back what is left of its charge (through the
-/// provider, with `refund_mail`), then it is cancelled: units not shipped back to stock,
-/// the gift-card part back on the card (`cancel_mail`).
+/// provider, with `refund_mail`), then it is cancelled: units not shipped back to stock
+/// (a variant that comes back from sold out sends its restock notices when `notice` is
+/// given), the gift-card part back on the card, the subscriptions it started cancelled
+/// (`cancel_mail`).
 pub async fn cancel(
     m: &Mover<'_>,
     payments: &dyn PaymentProvider,
     order_id: &str,
     refund_mail: OrderMail<'_>,
     cancel_mail: OrderMail<'_>,
+    notice: Option<&RestockNotice<'_>>,
 ) -> Result<Order, OrderMoveError> {
     let order = m
         .store
@@ -127,6 +130,6 @@ pub async fn cancel(
         .await?;
     }
     Ok(m.store
-        .cancel_order(m.tenant, order_id, m.actor, cancel_mail)
+        .cancel_order_notifying(m.tenant, order_id, m.actor, cancel_mail, notice)
         .await?)
 }

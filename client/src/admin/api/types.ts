@@ -196,7 +196,6 @@ export interface CustomerRow {
 
 // ---- Settings → Store (generated from the OpenAPI document) ----
 
-type Schemas = import("../../api/schema").components["schemas"];
 
 /** `GET /api/owner/store-settings`: the currency and the store's commerce preferences. */
 export type StoreSettings = Schemas["OwnerStoreSettings"];
@@ -204,3 +203,13 @@ export type StoreSettings = Schemas["OwnerStoreSettings"];
 export type StoreSettingsPatch = Schemas["OwnerStoreSettingsPatch"];
 /** `GET /api/commerce/countries`: every country with its regions. */
 export type Country = Schemas["Country"];
+
+// ---- Customers: a customer's page, subscriptions, gift cards (generated shapes) ----
+
+export type CustomerDetail = Schemas["OwnerCustomerDetail"];
+export type CustomerOrder = Schemas["OwnerCustomerOrder"];
+export type CustomerSubscription = Schemas["OwnerCustomerSubscription"];
+export type SubscriptionRow = Schemas["OwnerSubscription"];
+export type GiftCardRow = Schemas["OwnerGiftCard"];
+export type GiftCardDetail = Schemas["OwnerGiftCardDetail"];
+export type GiftCardEvent = Schemas["OwnerGiftCardEvent"];

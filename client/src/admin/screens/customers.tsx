@@ -1,6 +1,6 @@
 // Customers: everyone who ordered, and members and subscribers, with their orders, total
 // spent and last order; search and keyset paging. `GET /api/owner/customers?q&after`.
-// (A customer's page, subscriptions and gift cards come next.)
+// Each customer opens their page (/customers/{email}).
 import { useState } from "preact/hooks";
 import { Link } from "wouter";
 import { withQuery } from "../api/client";
@@ -10,6 +10,7 @@ import { count, date } from "../ui/format";
 import { Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { Pager, usePages } from "../ui/pager";
 import { useGet, useQuery } from "../ui/query";
+import { CustomersNav } from "./customers-nav";
 
 export default function Customers() {
   const [params, setParams] = useQuery();
@@ -21,6 +22,7 @@ export default function Customers() {
   return (
     <>
       <Heading title="Customers">Customers</Heading>
+      <CustomersNav />
       <form
         class="filters"
         role="search"
@@ -58,8 +60,10 @@ export default function Customers() {
               {data.customers.map((c) => (
                 <tr key={c.email}>
                   <th scope="row">
-                    {c.name && <div>{c.name}</div>}
-                    <div>{c.email}</div>
+                    <Link href={`/customers/${encodeURIComponent(c.email)}`}>
+                      {c.name && <div>{c.name}</div>}
+                      <div>{c.email}</div>
+                    </Link>
                   </th>
                   <td class="num">
                     {c.orders > 0 ? (

@@ -25,7 +25,8 @@ pub struct CustomerRow {
     pub name: String,
     /// Orders placed (not expired).
     pub orders: i64,
-    /// The grand totals of their paid orders, minor units.
+    /// The grand totals of their paid orders not cancelled, less what was refunded of
+    /// them, minor units.
     pub spent_minor: i64,
     /// When they last ordered, epoch ms.
     pub last_order_ms: Option<i64>,
@@ -51,7 +52,8 @@ pub struct CustomerQuery {
 /// The customers' table, one row per email (`$1` the tenant, `$2` "expired", `$3` whether
 /// test orders count).
 const CUSTOMERS: &str = "WITH o AS (SELECT LOWER(customer_email) AS email, COUNT(*) AS n, \
-     CAST(SUM(CASE WHEN paid_ms IS NOT NULL THEN grand_total_minor ELSE 0 END) AS BIGINT) AS spent, \
+     CAST(SUM(CASE WHEN paid_ms IS NOT NULL AND cancelled_ms IS NULL \
+     THEN grand_total_minor - refunded_minor ELSE 0 END) AS BIGINT) AS spent, \
      MAX(created_ms) AS last FROM customer_order WHERE tenant_id = $1 AND status <> $2 \
      AND (test_mode = FALSE OR $3) GROUP BY LOWER(customer_email)), \
      m AS (SELECT LOWER(email) AS email, MIN(display_name) AS name FROM site_user \
@@ -246,10 +248,28 @@ impl Store {
     }
 }
 
+/// What a gift card paid for: one order's use of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GiftCardUse {
+    /// The order it paid.
+    pub order_id: String,
+    /// That order's number.
+    pub order_number: i64,
+    /// What it paid, minor units.
+    pub amount_minor: i64,
+    /// When, epoch ms.
+    pub at_ms: i64,
+    /// When that went back on the card (the order cancelled, or expired unpaid), epoch ms.
+    pub refunded_ms: Option<i64>,
+}
+
 /// A gift card as the owner's list shows it, with what it paid for.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct GiftCardRow {
+    /// Its id (24 hex characters): what names it to the owner, not its code.
+    pub id: String,
     /// The whole code (the API shows its last 4 characters).
     pub code: String,
     /// Its currency.
@@ -266,8 +286,8 @@ pub struct GiftCardRow {
     pub buyer_email: String,
     /// When it was bought, epoch ms.
     pub created_ms: i64,
-    /// What it paid, oldest first: (order id, minor units, epoch ms).
-    pub uses: Vec<(String, i64, i64)>,
+    /// What it paid, oldest first.
+    pub uses: Vec<GiftCardUse>,
 }
 
 /// Which gift cards: the newest first.
@@ -279,6 +299,56 @@ pub struct GiftCardQuery {
     pub after: Option<(i64, String)>,
     /// At most this many (1-[`MAX_PAGE`]).
     pub limit: usize,
+}
+
+const GIFT_CARD_ROWS: &str = "SELECT g.code, g.currency, g.initial_minor, g.balance_minor, g.order_id, \
+     g.created_ms, o.customer_email, o.order_number, g.id FROM gift_card g \
+     JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id WHERE g.tenant_id = $1";
+
+fn gift_card_from_row(r: &crate::sql::Row) -> Result<GiftCardRow> {
+    Ok(GiftCardRow {
+        code: r.text(0)?,
+        currency: r.text(1)?,
+        initial_minor: r.i64(2)?,
+        balance_minor: r.i64(3)?,
+        order_id: r.text(4)?,
+        created_ms: r.i64(5)?,
+        buyer_email: r.text(6)?,
+        order_number: r.i64(7)?,
+        id: r.text(8)?,
+        uses: Vec::new(),
+    })
+}
+
+/// Each card's uses, oldest first.
+async fn load_uses(
+    tx: &mut crate::sql::Tx,
+    tenant: TenantId,
+    cards: &mut [GiftCardRow],
+) -> Result<()> {
+    for g in cards {
+        let uses = tx
+            .query(
+                "SELECT u.order_id, o.order_number, u.amount_minor, u.created_ms, u.refunded_ms \
+                 FROM gift_card_use u JOIN customer_order o ON o.tenant_id = $1 AND o.id = u.order_id \
+                 WHERE u.tenant_id = $1 AND u.code = $2 ORDER BY u.created_ms, u.order_id",
+                params![tenant, g.code.as_str()],
+            )
+            .await?;
+        g.uses = uses
+            .iter()
+            .map(|u| {
+                Ok(GiftCardUse {
+                    order_id: u.text(0)?,
+                    order_number: u.i64(1)?,
+                    amount_minor: u.i64(2)?,
+                    at_ms: u.i64(3)?,
+                    refunded_ms: u.opt_i64(4)?,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
+    }
+    Ok(())
 }
 
 impl Store {
@@ -295,11 +365,7 @@ impl Store {
         }
         let limit = q.limit.clamp(1, MAX_PAGE);
         let mut values: Vec<SqlValue> = params![tenant];
-        let mut sql = String::from(
-            "SELECT g.code, g.currency, g.initial_minor, g.balance_minor, g.order_id, \
-             g.created_ms, o.customer_email, o.order_number FROM gift_card g \
-             JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id WHERE g.tenant_id = $1",
-        );
+        let mut sql = String::from(GIFT_CARD_ROWS);
         if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
             let n = next(&mut values, contains_pattern(text).into());
             sql.push_str(&format!(
@@ -317,40 +383,133 @@ impl Store {
         sql.push_str(&format!(" ORDER BY g.created_ms DESC, g.code LIMIT ${n}"));
         let mut tx = self.read().await?;
         let rows = tx.query(&sql, values).await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            out.push(GiftCardRow {
-                code: r.text(0)?,
-                currency: r.text(1)?,
-                initial_minor: r.i64(2)?,
-                balance_minor: r.i64(3)?,
-                order_id: r.text(4)?,
-                created_ms: r.i64(5)?,
-                buyer_email: r.text(6)?,
-                order_number: r.i64(7)?,
-                uses: Vec::new(),
-            });
-        }
+        let mut out = rows
+            .iter()
+            .map(gift_card_from_row)
+            .collect::<Result<Vec<_>>>()?;
         let next = if out.len() > limit {
             out.truncate(limit);
             out.last().map(|g| (g.created_ms, g.code.clone()))
         } else {
             None
         };
-        for g in &mut out {
-            let uses = tx
-                .query(
-                    "SELECT order_id, amount_minor, created_ms FROM gift_card_use \
-                     WHERE tenant_id = $1 AND code = $2 ORDER BY created_ms, order_id",
-                    params![tenant, g.code.as_str()],
-                )
-                .await?;
-            g.uses = uses
-                .iter()
-                .map(|u| Ok((u.text(0)?, u.i64(1)?, u.i64(2)?)))
-                .collect::<Result<Vec<_>>>()?;
-        }
+        load_uses(&mut tx, tenant, &mut out).await?;
         tx.commit().await?;
+        Ok((out, next))
+    }
+
+    /// One gift card of the site by its id, with its uses; `None` when this site has none.
+    pub async fn gift_card_row(&self, tenant: TenantId, id: &str) -> Result<Option<GiftCardRow>> {
+        let mut tx = self.read().await?;
+        let row = tx
+            .query_opt(
+                &format!("{GIFT_CARD_ROWS} AND g.id = $2"),
+                params![tenant, id],
+            )
+            .await?;
+        let mut out = row
+            .iter()
+            .map(gift_card_from_row)
+            .collect::<Result<Vec<_>>>()?;
+        load_uses(&mut tx, tenant, &mut out).await?;
+        tx.commit().await?;
+        Ok(out.pop())
+    }
+}
+
+/// A subscription as the owner's list shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SubscriptionRow {
+    /// The subscription.
+    pub subscription: Subscription,
+    /// The product's name on the order that started it.
+    pub product_name: String,
+    /// That order's email.
+    pub customer_email: String,
+    /// That order's number.
+    pub order_number: i64,
+}
+
+/// Which subscriptions: the newest first.
+#[derive(Clone, Debug, Default)]
+pub struct SubscriptionQuery {
+    /// Only those with this status (`active`, `cancelled`, `completed`).
+    pub status: Option<String>,
+    /// Words the customer's email or the product's name contains.
+    pub q: Option<String>,
+    /// After this one: (created ms, id).
+    pub after: Option<(i64, String)>,
+    /// At most this many (1-[`MAX_PAGE`]).
+    pub limit: usize,
+}
+
+impl Store {
+    /// A page of the site's subscriptions ([`SubscriptionQuery`]) and where the next starts.
+    pub async fn subscription_rows(
+        &self,
+        tenant: TenantId,
+        q: &SubscriptionQuery,
+    ) -> Result<(Vec<SubscriptionRow>, Option<(i64, String)>)> {
+        fn next(values: &mut Vec<SqlValue>, v: SqlValue) -> usize {
+            values.push(v);
+            values.len()
+        }
+        let limit = q.limit.clamp(1, MAX_PAGE);
+        let columns: Vec<String> = SUBSCRIPTION_COLUMNS
+            .split(',')
+            .map(|c| format!("s.{}", c.trim()))
+            .collect();
+        let mut values: Vec<SqlValue> = params![tenant];
+        let mut sql = format!(
+            "SELECT {}, o.customer_email, o.order_number, COALESCE((SELECT l.product_name FROM order_line l \
+             WHERE l.tenant_id = $1 AND l.order_id = s.order_id AND l.item_id = s.item_id AND l.sku = s.sku \
+             ORDER BY l.position LIMIT 1), '') AS product_name \
+             FROM subscription s JOIN customer_order o ON o.tenant_id = $1 AND o.id = s.order_id \
+             WHERE s.tenant_id = $1",
+            columns.join(", ")
+        );
+        if let Some(status) = &q.status {
+            let n = next(&mut values, status.as_str().into());
+            sql.push_str(&format!(" AND s.status = ${n}"));
+        }
+        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
+            let n = next(&mut values, contains_pattern(text).into());
+            sql.push_str(&format!(
+                " AND (LOWER(o.customer_email) LIKE ${n} ESCAPE '\\' OR EXISTS (SELECT 1 FROM order_line l \
+                 WHERE l.tenant_id = $1 AND l.order_id = s.order_id AND l.item_id = s.item_id \
+                 AND LOWER(l.product_name) LIKE ${n} ESCAPE '\\'))"
+            ));
+        }
+        if let Some((at, id)) = &q.after {
+            let a = next(&mut values, (*at).into());
+            let b = next(&mut values, id.as_str().into());
+            sql.push_str(&format!(
+                " AND (s.created_ms < ${a} OR (s.created_ms = ${a} AND s.id > ${b}))"
+            ));
+        }
+        let n = next(&mut values, (limit as i64 + 1).into());
+        sql.push_str(&format!(" ORDER BY s.created_ms DESC, s.id LIMIT ${n}"));
+        let mut tx = self.read().await?;
+        let rows = tx.query(&sql, values).await?;
+        tx.commit().await?;
+        let k = columns.len();
+        let mut out = Vec::with_capacity(rows.len());
+        for r in &rows {
+            out.push(SubscriptionRow {
+                subscription: subscription_from_row(r)?,
+                customer_email: r.text(k)?,
+                order_number: r.i64(k + 1)?,
+                product_name: r.text(k + 2)?,
+            });
+        }
+        let next = if out.len() > limit {
+            out.truncate(limit);
+            out.last()
+                .map(|s| (s.subscription.created_ms, s.subscription.id.clone()))
+        } else {
+            None
+        };
         Ok((out, next))
     }
 }

@@ -3,7 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Result, StoreError};
-use crate::ids::{TenantId, now_ms};
+use crate::ids::{TenantId, new_id, now_ms};
 use crate::params;
 use crate::sql::{Row, Tx};
 use crate::store::Store;
@@ -26,6 +26,9 @@ pub struct GiftCard {
     pub line_position: i64,
     /// Epoch ms.
     pub created_ms: i64,
+    /// What names it to the owner (24 hex characters; the code is the buyer's).
+    #[serde(default)]
+    pub id: String,
 }
 
 /// 32 letters and digits that cannot be mistaken for one another (no 0, O, 1 or I).
@@ -66,7 +69,7 @@ pub fn normalize_gift_card_code(typed: &str) -> Option<String> {
 }
 
 const COLUMNS: &str =
-    "code, currency, initial_minor, balance_minor, order_id, line_position, created_ms";
+    "code, currency, initial_minor, balance_minor, order_id, line_position, created_ms, id";
 
 fn from_row(r: &Row) -> Result<GiftCard> {
     Ok(GiftCard {
@@ -77,6 +80,7 @@ fn from_row(r: &Row) -> Result<GiftCard> {
         order_id: r.text(4)?,
         line_position: r.i64(5)?,
         created_ms: r.i64(6)?,
+        id: r.text(7)?,
     })
 }
 
@@ -126,9 +130,9 @@ pub(super) async fn issue(
     for _ in 0..8 {
         let n = tx
             .execute(
-                "INSERT INTO gift_card (tenant_id, code, currency, initial_minor, balance_minor, order_id, line_position, created_ms) \
-                 VALUES ($1, $2, $3, $4, $4, $5, $6, $7) ON CONFLICT DO NOTHING",
-                params![tenant, new_code()?, currency, amount_minor, order_id, line_position, now_ms()],
+                "INSERT INTO gift_card (tenant_id, code, currency, initial_minor, balance_minor, order_id, line_position, created_ms, id) \
+                 VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8) ON CONFLICT DO NOTHING",
+                params![tenant, new_code()?, currency, amount_minor, order_id, line_position, now_ms(), new_id()],
             )
             .await?;
         if n == 1 {
@@ -167,11 +171,13 @@ pub(super) async fn spend(
 }
 
 /// Puts back on their cards what gift cards paid of an order that will not be paid (an
-/// expired pay-later order), and forgets those uses.
+/// expired pay-later order) or was cancelled; the uses stay in the cards' history, marked
+/// given back (`refunded_ms`), and are not given back twice.
 pub(super) async fn refund_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<()> {
     let uses = tx
         .query(
-            "SELECT code, amount_minor FROM gift_card_use WHERE tenant_id = $1 AND order_id = $2 ORDER BY code",
+            "SELECT code, amount_minor FROM gift_card_use WHERE tenant_id = $1 AND order_id = $2 \
+             AND refunded_ms IS NULL ORDER BY code",
             params![tenant, order_id],
         )
         .await?;
@@ -183,8 +189,9 @@ pub(super) async fn refund_order(tx: &mut Tx, tenant: TenantId, order_id: &str) 
         .await?;
     }
     tx.execute(
-        "DELETE FROM gift_card_use WHERE tenant_id = $1 AND order_id = $2",
-        params![tenant, order_id],
+        "UPDATE gift_card_use SET refunded_ms = $3 WHERE tenant_id = $1 AND order_id = $2 \
+         AND refunded_ms IS NULL",
+        params![tenant, order_id, now_ms()],
     )
     .await?;
     Ok(())

@@ -42,7 +42,8 @@ use crate::commerce::settings::CommerceSettings;
 
 pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
 pub use customers::{
-    CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, SUBSCRIPTION_CANCELLED,
+    CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, GiftCardUse, SUBSCRIPTION_CANCELLED,
+    SubscriptionQuery, SubscriptionRow,
 };
 pub use files::DigitalFile;
 pub(crate) use files::put_digital_file_in;

@@ -24,6 +24,7 @@ use crate::commerce::order_state::{
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::params;
+use crate::repo::restock::RestockNotice;
 use crate::sql::Tx;
 use crate::store::Store;
 
@@ -386,8 +387,9 @@ impl Store {
         Ok((order, shipment))
     }
 
-    /// "Cancel order": the units not shipped go back to stock and what a gift card paid
-    /// goes back on the card. A paid order must have its charge given back first
+    /// "Cancel order": the units not shipped go back to stock, what a gift card paid
+    /// goes back on the card, and the subscriptions the order started that are still active
+    /// are cancelled. A paid order must have its charge given back first
     /// ([`Store::begin_refund`]; `Illegal::RefundFirst` otherwise).
     pub async fn cancel_order(
         &self,
@@ -395,6 +397,21 @@ impl Store {
         order_id: &str,
         actor: &str,
         mail: OrderMail<'_>,
+    ) -> Result<Order> {
+        self.cancel_order_notifying(tenant, order_id, actor, mail, None)
+            .await
+    }
+
+    /// [`Store::cancel_order`], and when `notice` is given, each variant the units put
+    /// back raise from sold out tells its waiting restock sign-ups in the same transaction
+    /// (as an owner's raise of its stock does: [`Store::set_stock_notifying`]).
+    pub async fn cancel_order_notifying(
+        &self,
+        tenant: TenantId,
+        order_id: &str,
+        actor: &str,
+        mail: OrderMail<'_>,
+        notice: Option<&RestockNotice<'_>>,
     ) -> Result<Order> {
         let now = now_ms();
         let mut tx = self.write().await?;
@@ -417,8 +434,15 @@ impl Store {
             .iter()
             .map(|r| Ok(json!({"sku": r.text(1)?, "quantity": r.i64(2)?})))
             .collect::<Result<_>>()?;
-        super::stock::return_rows(&mut tx, tenant, back).await?;
+        let notified = super::stock::return_rows_notifying(&mut tx, tenant, back, notice).await?;
         gift_cards::refund_order(&mut tx, tenant, order_id).await?;
+        let subscriptions = tx
+            .execute(
+                "UPDATE subscription SET status = $3, next_billing_ms = NULL \
+                 WHERE tenant_id = $1 AND order_id = $2 AND status = $4",
+                params![tenant, order_id, super::SUBSCRIPTION_CANCELLED, "active"],
+            )
+            .await?;
         tx.execute(
             "UPDATE customer_order SET cancelled_ms = $3 WHERE tenant_id = $1 AND id = $2",
             params![tenant, order_id, now],
@@ -431,7 +455,12 @@ impl Store {
             now,
             "cancelled",
             actor,
-            json!({"restocked": restocked, "giftCardMinor": order.gift_card_minor}),
+            json!({
+                "restocked": restocked,
+                "giftCardMinor": order.gift_card_minor,
+                "subscriptionsCancelled": subscriptions,
+                "restockNotices": notified,
+            }),
         )
         .await?;
         let order = reload(&mut tx, tenant, order_id).await?;

@@ -39,15 +39,41 @@ pub(super) async fn take_stock(
 /// `item_id, sku, quantity` columns, taken in (item, sku) order, as every stock change
 /// locks variant rows (so two transactions never deadlock).
 pub(super) async fn return_rows(tx: &mut Tx, tenant: TenantId, rows: Vec<Row>) -> Result<()> {
+    return_rows_notifying(tx, tenant, rows, None)
+        .await
+        .map(|_| ())
+}
+
+/// [`return_rows`], and when `notice` is given, each variant the units raise from sold out
+/// tells its waiting restock sign-ups in `tx` ([`notify_restocked_in`]), as an owner's
+/// raise does ([`Store::set_stock_notifying`]). How many were told.
+pub(super) async fn return_rows_notifying(
+    tx: &mut Tx,
+    tenant: TenantId,
+    rows: Vec<Row>,
+    notice: Option<&RestockNotice<'_>>,
+) -> Result<u64> {
     let mut units = Vec::with_capacity(rows.len());
     for r in rows {
         units.push((r.text(0)?, r.text(1)?, r.i64(2)?));
     }
     units.sort();
+    let mut told = 0;
     for (item, sku, qty) in &units {
+        // The row locked and its level read before the units go back (as a raise does).
+        let was = match notice {
+            Some(_) => old_levels_in(tx, tenant, item, Some(sku)).await?.pop(),
+            None => None,
+        };
         return_stock(tx, tenant, item, sku, *qty).await?;
+        if let (Some(notice), Some((_, was_qty, unlimited))) = (notice, was)
+            && sold_out(was_qty, unlimited)
+            && !sold_out(was_qty + qty, unlimited)
+        {
+            told += notify_restocked_in(tx, tenant, item, sku, notice).await?;
+        }
     }
-    Ok(())
+    Ok(told)
 }
 
 /// The `(sku, qty_in_stock, unlimited)` of a product's variants (of one, with `sku`), the
