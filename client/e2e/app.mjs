@@ -347,6 +347,36 @@ const scenarios = [
     },
   ],
   [
+    "Settings → Store: a bad value is shown beside its field and nothing is stored; a good one is kept",
+    async ({ context, server }) => {
+      const page = await signIn(context, server);
+      await nav(page, "Settings");
+      await page.getByRole("link", { name: "Store settings" }).click();
+      await h1Focused(page, "Store settings");
+      const minimum = page.getByLabel("Minimum order (EUR)");
+      await minimum.waitFor();
+      assert.deepEqual(await axe(page), [], "Settings → Store");
+      const before = await minimum.inputValue();
+      await minimum.fill("a lot");
+      await page.getByRole("button", { name: "Save store settings" }).click();
+      await eventually(() => minimum.getAttribute("aria-invalid"), (v) => v === "true", "the field marked invalid");
+      // The field's description (its hint and its error) says what is wrong.
+      const ids = (await minimum.getAttribute("aria-describedby")).split(/\s+/);
+      const said = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).innerText()));
+      assert.ok(said.some((t) => t.includes("is not a price")), `the field says what is wrong: ${said}`);
+      assert.deepEqual(await axe(page), [], "Settings → Store with an error");
+      await page.reload();
+      await h1Focused(page, "Store settings");
+      assert.equal(await page.getByLabel("Minimum order (EUR)").inputValue(), before, "nothing stored");
+      await page.getByLabel("Low stock at").fill("3");
+      await page.getByRole("button", { name: "Save store settings" }).click();
+      await page.getByText("Store settings saved.").waitFor({ state: "attached" });
+      await page.reload();
+      await h1Focused(page, "Store settings");
+      assert.equal(await page.getByLabel("Low stock at").inputValue(), "3", "kept");
+    },
+  ],
+  [
     "a store manager: offered only what the role opens, and refused the rest by the server",
     async ({ context, server, backend }) => {
       const page = await signIn(context, server, MANAGER);
