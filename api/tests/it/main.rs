@@ -32,6 +32,7 @@ mod owner_accounts;
 mod owner_api;
 mod owner_data;
 mod owner_orders;
+mod owner_products;
 mod render_cli;
 mod restock;
 mod security;
