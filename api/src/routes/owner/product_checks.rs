@@ -220,6 +220,7 @@ pub fn images_of(item: &Item) -> Vec<Value> {
 
 /// Whether a subscription product (`structuredContent.isSubscribable`).
 pub fn is_subscription(item: &Item) -> bool {
+    // `null` (a merge patch's "remove") is not a subscription either.
     item.structured_content.get("isSubscribable") == Some(&Value::Bool(true))
 }
 
@@ -304,8 +305,9 @@ pub fn check_product(
 }
 
 fn check_options(item: &Item, bad: &mut impl FnMut(String, &str)) {
-    let Some(ordering) = item.structured_content.get("variantOptionOrdering") else {
-        return;
+    let ordering = match item.structured_content.get("variantOptionOrdering") {
+        None | Some(Value::Null) => return,
+        Some(o) => o,
     };
     let at = "structuredContent.variantOptionOrdering";
     let Some(names) = ordering
