@@ -807,7 +807,7 @@ fn content_listings_and_templates(backend: Backend) {
     assert_eq!(
         r.json()["errors"],
         json!({
-            "urlId": "A URL id is 1-200 of a-z, 0-9, '-', '_' or '.'.",
+            "urlId": "A URL id is 3-200 of a-z, 0-9, '-', '_' or '.'.",
             "productType": "A product's type is 1 (physical), 2 (digital), 3 (service) or 4 (gift card).",
             "variants[0].priceMinor": "A price is 0 or more.",
             "variants[0].currency": "Prices are in the store's currency.",

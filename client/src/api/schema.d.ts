@@ -1406,7 +1406,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** One item, as stored (what `PATCH` merges into). */
+        get: operations["owner.item"];
         /**
          * Replaces an item (it stays in its collection).
          * @description A variant it raises from sold out sends its waiting restock notices, as the stock route
@@ -1529,6 +1530,46 @@ export interface paths {
         get: operations["owner.products"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/product-form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the product form shows: the product (none
+         *     without `id`), the stores, their categories and the forms it may name.
+         */
+        get: operations["owner.product_form"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/product-files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Uploads a product's
+         *     picture or a digital product's file.
+         */
+        post: operations["owner.upload_product_file"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3316,6 +3357,10 @@ export interface components {
         OwnerDeleted: {
             deleted: string;
         };
+        /** @description A digital product's download. */
+        OwnerDigitalFile: {
+            fileName: string;
+        };
         /** @description An additional-fields answer. */
         OwnerFieldAnswer: {
             label: string;
@@ -3732,6 +3777,46 @@ export interface components {
             days7: components["schemas"]["OwnerPeriod"];
             /** @description The last 30 days, today included. */
             days30: components["schemas"]["OwnerPeriod"];
+        };
+        /** @description Everything the product form shows, in one call. */
+        OwnerProductForm: {
+            /** @description The product as stored (`GET /api/owner/items/{id}`), `null` for a new one. */
+            product?: Record<string, unknown> | null;
+            /** @description Its pictures, first the main one. */
+            images: components["schemas"]["OwnerProductImage"][];
+            digitalFile?: components["schemas"]["OwnerDigitalFile"] | null;
+            /** @description The site's stores, for a new product. */
+            stores: components["schemas"]["OwnerProductFormStore"][];
+            /** @description The stores' categories. */
+            categories: components["schemas"]["OwnerProductFormCategory"][];
+            /** @description The site's forms (and the one the product names, if not one of them). */
+            forms: components["schemas"]["OwnerProductFormForm"][];
+        };
+        /** @description A store category a product may be in. */
+        OwnerProductFormCategory: {
+            /** @description The store it belongs to. */
+            collectionId: string;
+            /** @description The name a product's `categories` lists (at most 25 characters). */
+            name: string;
+        };
+        /** @description A form whose fields checkout may ask for (`structuredContent.additionalFieldsFormId`). */
+        OwnerProductFormForm: {
+            id: string;
+            name: string;
+        };
+        /** @description A store of the site (a products collection). */
+        OwnerProductFormStore: {
+            id: string;
+            title: string;
+        };
+        /** @description A product picture as the form edits it. */
+        OwnerProductImage: {
+            /** @description Where it is served. */
+            url: string;
+            /** @description What it shows ("" when decorative). */
+            altText: string;
+            /** @description Only decoration: no alt text. */
+            decorative: boolean;
         };
         /** @description A product in the owner's list. */
         OwnerProductRow: {
@@ -11168,6 +11253,85 @@ export interface operations {
             };
         };
     };
+    "owner.item": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The item's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item as stored (a store's item needs the store role to read; the others, content's). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, unknown>;
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.update_item": {
         parameters: {
             query?: never;
@@ -11867,6 +12031,180 @@ export interface operations {
             };
             /** @description The body is larger than the route takes. */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.product_form": {
+        parameters: {
+            query?: {
+                /** @description The product's item id; none for a new product. */
+                id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerProductForm"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.upload_product_file": {
+        parameters: {
+            query: {
+                /** @description The file's name (its last path part is kept, at most 200 characters). */
+                fileName: string;
+                /** @description `image` (PNG, JPEG, GIF, WebP) or `download` (a digital product's file: those, PDF, ZIP, MP3 or MP4). */
+                kind: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The file's bytes, at most 20 MB, known from its first bytes. */
+        requestBody: {
+            content: {
+                "application/octet-stream": number[];
+            };
+        };
+        responses: {
+            /** @description The file, stored: an image's `url` goes in the product's `images`, a download's `id` in its `digitalFile.assetId`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssetAnswer"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over 20 MB: "The file {fileName} is too large. The maximum allowed file size is 20 MB." */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not a kind this takes: "The file {fileName} does not appear to be a supported image file." (or "PDF, ZIP, MP3, MP4 or image file." for a download) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -585,6 +585,20 @@ impl Store {
         item: &Item,
         notice: Option<&RestockNotice<'_>>,
     ) -> Result<(String, u64)> {
+        self.put_product_notifying(tenant, item, None, notice).await
+    }
+
+    /// [`Store::put_item_notifying`], and when `download` names one of the site's uploaded
+    /// files ([`Store::put_asset`]), that file becomes the (digital) product's download:
+    /// copied to its digital file and taken out of the uploads, in the same transaction
+    /// (`NotFound` when the site has no such upload, and then nothing is stored).
+    pub async fn put_product_notifying(
+        &self,
+        tenant: TenantId,
+        item: &Item,
+        download: Option<&str>,
+        notice: Option<&RestockNotice<'_>>,
+    ) -> Result<(String, u64)> {
         let mut tx = self.write().await?;
         let old = match notice {
             Some(_) if !item.id.is_empty() => {
@@ -593,6 +607,9 @@ impl Store {
             _ => Vec::new(),
         };
         let id = put_item_in(&mut tx, tenant, item).await?;
+        if let Some(asset) = download {
+            super::commerce::digital_file_from_asset_in(&mut tx, tenant, &id, asset).await?;
+        }
         let mut told = 0;
         if let Some(notice) = notice {
             for v in &item.variants {

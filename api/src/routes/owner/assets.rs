@@ -47,7 +47,12 @@ pub fn too_large(name: &str) -> String {
 }
 
 pub fn unsupported(name: &str) -> String {
-    format!("The file {name} does not appear to be a supported image or PDF file.")
+    unsupported_as(name, "image or PDF ")
+}
+
+/// SPEC.md §5's message with its `{fileTypeMessage}` (which ends in a space: "image ").
+pub fn unsupported_as(name: &str, file_type_message: &str) -> String {
+    format!("The file {name} does not appear to be a supported {file_type_message}file.")
 }
 
 pub fn routes() -> OpenApiRouter<App> {
@@ -76,7 +81,7 @@ pub fn sniff(bytes: &[u8]) -> Option<&'static str> {
 }
 
 /// A file name as given, kept to its last path part, at most 200 characters.
-fn file_name(call: &Call) -> Result<String, ApiError> {
+pub(crate) fn file_name(call: &Call) -> Result<String, ApiError> {
     let raw = call.query("fileName").unwrap_or_default();
     let name = raw.rsplit(['/', '\\']).next().unwrap_or("").trim();
     if name.is_empty()
@@ -93,7 +98,7 @@ fn file_name(call: &Call) -> Result<String, ApiError> {
 /// An uploaded file.
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-struct AssetAnswer {
+pub(crate) struct AssetAnswer {
     id: String,
     /// The name it was uploaded with.
     file_name: String,
@@ -120,7 +125,7 @@ struct AssetList {
     assets: Vec<AssetAnswer>,
 }
 
-fn asset_json(a: &tenants::Asset) -> AssetAnswer {
+pub(crate) fn asset_json(a: &tenants::Asset) -> AssetAnswer {
     let name =
         percent_encoding::utf8_percent_encode(&a.file_name, percent_encoding::NON_ALPHANUMERIC);
     AssetAnswer {
@@ -155,26 +160,7 @@ async fn upload(
     body: Body,
 ) -> Result<Created<AssetAnswer>, ApiError> {
     let name = file_name(&owner)?;
-    let declared = owner
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<usize>().ok());
-    if declared.is_some_and(|n| n > MAX_BYTES) {
-        return Err(ApiError::new(
-            StatusCode::PAYLOAD_TOO_LARGE,
-            too_large(&name),
-        ));
-    }
-    let bytes = crate::http::body::bytes(body, MAX_BYTES)
-        .await
-        .map_err(|e| {
-            if e.status == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, too_large(&name))
-            } else {
-                e
-            }
-        })?;
+    let bytes = upload_bytes(&owner.headers, body, &name).await?;
     let Some(kind) = sniff(&bytes) else {
         return Err(ApiError::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -186,6 +172,34 @@ async fn upload(
         .await
         .map_err(|e| store_failure(&e))?;
     Ok(Created(asset_json(&asset)))
+}
+
+/// An upload's bytes, at most [`MAX_BYTES`] (SPEC.md §5's "too large" naming `name`, 413,
+/// before a byte is read when the declared length says so).
+pub(crate) async fn upload_bytes(
+    headers: &axum::http::HeaderMap,
+    body: Body,
+    name: &str,
+) -> Result<axum::body::Bytes, ApiError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_BYTES) {
+        return Err(ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            too_large(name),
+        ));
+    }
+    crate::http::body::bytes(body, MAX_BYTES)
+        .await
+        .map_err(|e| {
+            if e.status == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, too_large(name))
+            } else {
+                e
+            }
+        })
 }
 
 /// `GET /api/owner/assets`: the site's uploaded files.

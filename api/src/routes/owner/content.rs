@@ -45,9 +45,11 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::product_checks::{self, take_form_parts};
 use super::{Deleted, refused, site_content};
 use crate::email::Composer;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
+use crate::http::error::store_failure;
 use crate::http::extract::{OwnerToken, Read, area};
 use crate::http::owner::{Access, Area};
 use crate::http::site::Site;
@@ -59,7 +61,7 @@ use crate::server::state::App;
 pub const NO_COLLECTION: &str = "That collection does not exist.";
 pub const NO_ITEM: &str = "That item does not exist.";
 pub const NO_TITLE: &str = "Please enter a title.";
-pub const BAD_SLUG: &str = "A URL id is 1-200 of a-z, 0-9, '-', '_' or '.'.";
+pub const BAD_SLUG: &str = "A URL id is 3-200 of a-z, 0-9, '-', '_' or '.'.";
 pub const SLUG_TAKEN: &str = "Another item of this collection has this URL id.";
 pub const PRODUCT_TYPE: &str =
     "A product's type is 1 (physical), 2 (digital), 3 (service) or 4 (gift card).";
@@ -90,7 +92,7 @@ pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
         .routes(routes!(collections))
         .routes(routes!(items, create_item))
-        .routes(routes!(update_item, patch_item, delete_item))
+        .routes(routes!(item, update_item, patch_item, delete_item))
         .routes(routes!(set_stock))
 }
 
@@ -203,10 +205,16 @@ async fn items(
 /// An item body as the owner sends it, for a collection (a store when `store`) whose prices
 /// are in `currency`: the import file's names (`price`, `salePrice`, `stock`) or the stored
 /// ones (`priceMinor`, `salePriceMinor`, `qtyInStock`), with the import's defaults.
-pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Item, ApiError> {
+///
+/// The product form's own keys (`images`, `digitalFile`) are read too
+/// ([`product_checks::take_form_parts`]): what they and the variants' prices say wrong is
+/// the answer's `errors`, checked with the rest when the item can be read at all.
+pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Parsed, ApiError> {
     let Value::Object(mut o) = body else {
         return Err(ApiError::bad_request(NOT_AN_ITEM));
     };
+    let mut errors = Map::new();
+    let download = take_form_parts(&mut o, &mut errors);
     // The server names the item and its collection.
     o.remove("id");
     o.remove("collectionId");
@@ -216,21 +224,34 @@ pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Ite
         o.entry("productType").or_insert_with(|| 1.into());
     }
     if let Some(Value::Array(variants)) = o.get_mut("variants") {
-        let mut errors = Map::new();
         for (i, v) in variants.iter_mut().enumerate() {
             if let Value::Object(v) = v {
                 import_names(v, currency, &format!("variants[{i}]"), &mut errors);
             }
         }
-        if !errors.is_empty() {
-            return Err(ApiError::fields(errors));
-        }
     }
-    serde_json::from_value(Value::Object(o)).map_err(|e| {
-        let mut err = ApiError::bad_request(NOT_AN_ITEM);
-        err.body["detail"] = e.to_string().into();
-        err
+    let item = match serde_json::from_value(Value::Object(o)) {
+        Ok(item) => item,
+        Err(_) if !errors.is_empty() => return Err(ApiError::fields(errors)),
+        Err(e) => {
+            let mut err = ApiError::bad_request(NOT_AN_ITEM);
+            err.body["detail"] = e.to_string().into();
+            return Err(err);
+        }
+    };
+    Ok(Parsed {
+        item,
+        download,
+        errors,
     })
+}
+
+/// An item body as read: the item, the upload that is to become a digital product's
+/// download, and what was wrong in reading it (by field).
+pub(crate) struct Parsed {
+    pub item: Item,
+    pub download: Option<String>,
+    pub errors: Map<String, Value>,
 }
 
 /// A variant in the import file's words (`price: "12.50"`, `salePrice`, `stock`, no
@@ -279,15 +300,16 @@ fn import_names(
     }
 }
 
-/// What is wrong with `item` as an item of `c`, by field.
+/// What is wrong with `item` as an item of `c` (a change of `old`), by field, into `errors`.
 fn check_item(
     call_site: &Site,
     site: &SiteSnapshot,
     c: &Collection,
     item: &Item,
-    id: &str,
-) -> Result<(), ApiError> {
-    let mut errors = Map::new();
+    old: Option<&Item>,
+    errors: &mut Map<String, Value>,
+) {
+    let id = old.map(|o| o.id.as_str()).unwrap_or("");
     let mut bad = |field: &str, message: &str| {
         errors
             .entry(field.to_owned())
@@ -301,7 +323,10 @@ fn check_item(
             .url_id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'));
-    if !slug_ok {
+    // SPEC.md §9: a slug has at least 3 characters (one stored before stays).
+    let short =
+        item.url_id.len() < product_checks::MIN_SLUG && old.is_none_or(|o| o.url_id != item.url_id);
+    if !slug_ok || short {
         bad("urlId", BAD_SLUG);
     } else if site
         .items_of(&c.id)
@@ -351,6 +376,69 @@ fn check_item(
                 bad(&at("qtyInStock"), BAD_STOCK);
             }
         }
+        let categories: Vec<&tenants::Category> = site
+            .categories
+            .iter()
+            .filter(|k| k.collection_id == c.id)
+            .collect();
+        product_checks::check_product(item, old, &categories, errors);
+    }
+}
+
+/// `item` (a change of `old` when given) checked as an item of `c`, all its problems at
+/// once by field: the item's own rules, then for a product its additional-fields form
+/// (copied in from the site's forms) and its download (`download`, an upload's id; a
+/// digital product needs one unless it has its file already).
+#[allow(clippy::too_many_arguments)]
+async fn checked(
+    store: &Store,
+    owner: &OwnerToken,
+    site: &SiteSnapshot,
+    c: &Collection,
+    item: &mut Item,
+    old: Option<&Item>,
+    download: Option<&str>,
+    mut errors: Map<String, Value>,
+) -> Result<(), ApiError> {
+    check_item(&owner.site, site, c, item, old, &mut errors);
+    if is_store(c) {
+        let tenant = owner.site.tenant.id;
+        let names_form = item
+            .structured_content
+            .get("additionalFieldsFormId")
+            .is_some_and(|f| f.as_str().is_none_or(|f| !f.trim().is_empty()));
+        let forms = if names_form {
+            store.forms(tenant).await.map_err(|e| store_failure(&e))?
+        } else {
+            Vec::new()
+        };
+        product_checks::set_additional_fields(item, old, &forms, &mut errors);
+        let digital = item.product_type == Some(2);
+        match download {
+            Some(_) if !digital => {
+                errors.insert("digitalFile".into(), product_checks::NOT_DIGITAL.into());
+            }
+            Some(asset) => {
+                let uploads = store.assets(tenant).await.map_err(|e| store_failure(&e))?;
+                if !uploads.iter().any(|a| a.id == asset) {
+                    errors.insert("digitalFile".into(), product_checks::NO_UPLOAD.into());
+                }
+            }
+            None if digital => {
+                let has = match old {
+                    Some(o) => store
+                        .digital_file_name(tenant, &o.id)
+                        .await
+                        .map_err(|e| store_failure(&e))?
+                        .is_some(),
+                    None => false,
+                };
+                if !has {
+                    errors.insert("digitalFile".into(), product_checks::NO_FILE.into());
+                }
+            }
+            None => {}
+        }
     }
     if errors.is_empty() {
         Ok(())
@@ -382,9 +470,23 @@ async fn create_item(
     let (site, c) = collection_for(&store, &owner, &id, Access::Write).await?;
     // The body is read once the role may write to this collection.
     let body = read_json(body, MAX_JSON_BODY).await?;
-    let mut item = parse_item(body, is_store(&c), &owner.site.content.commerce.currency)?;
+    let Parsed {
+        mut item,
+        download,
+        errors,
+    } = parse_item(body, is_store(&c), &owner.site.content.commerce.currency)?;
     item.collection_id = c.id.clone();
-    check_item(&owner.site, &site, &c, &item, "")?;
+    checked(
+        &store,
+        &owner,
+        &site,
+        &c,
+        &mut item,
+        None,
+        download.as_deref(),
+        errors,
+    )
+    .await?;
     let count = site.items_of(&c.id).count();
     if is_store(&c) && count >= MAX_PRODUCTS {
         return Err(ApiError::bad_request(TOO_MANY_PRODUCTS));
@@ -402,9 +504,10 @@ async fn create_item(
         item.publish_on = now;
     }
     item.id = store
-        .put_item(owner.site.tenant.id, &item)
+        .put_product_notifying(owner.site.tenant.id, &item, download.as_deref(), None)
         .await
-        .map_err(|e| refused(&e, NO_COLLECTION))?;
+        .map_err(|e| refused(&e, NO_COLLECTION))?
+        .0;
     Ok(Created(item))
 }
 
@@ -427,6 +530,22 @@ async fn item_for(
     };
     owner.may(area_of(&c), access)?;
     Ok((site, c, item))
+}
+
+/// `GET /api/owner/items/{id}`: one item, as stored (what `PATCH` merges into).
+#[utoipa::path(get, path = "/api/owner/items/{id}", tag = OWNER,
+    operation_id = "owner.item",
+    params(("id" = String, Path, description = "The item's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = Object, description = "The item as stored (a store's \
+        item needs the store role to read; the others, content's)."), OwnerErrors))]
+async fn item(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+) -> Result<Json<Item>, ApiError> {
+    let (_, _, item) = item_for(&store, &owner, &id, Access::Read).await?;
+    Ok(Json(item))
 }
 
 /// `PUT /api/owner/items/{id}`: replaces an item (it stays in its collection).
@@ -497,12 +616,26 @@ async fn save_item(
     old: &Item,
     body: Value,
 ) -> Result<Json<Item>, ApiError> {
-    let mut item = parse_item(body, is_store(c), &owner.site.content.commerce.currency)?;
+    let Parsed {
+        mut item,
+        download,
+        errors,
+    } = parse_item(body, is_store(c), &owner.site.content.commerce.currency)?;
     item.id = old.id.clone();
     item.collection_id = c.id.clone();
     item.added_on = old.added_on;
     item.updated_on = tenants::now_ms();
-    check_item(&owner.site, site, c, &item, &old.id)?;
+    checked(
+        &app.store,
+        owner,
+        site,
+        c,
+        &mut item,
+        Some(old),
+        download.as_deref(),
+        errors,
+    )
+    .await?;
     // Only a store's items have variants.
     let composer = if is_store(c) {
         restock_composer(app, owner).await
@@ -522,7 +655,7 @@ async fn save_item(
     let notice: Option<&RestockNotice> = composer.is_some().then_some(&notice);
     let (_, told) = app
         .store
-        .put_item_notifying(owner.site.tenant.id, &item, notice)
+        .put_product_notifying(owner.site.tenant.id, &item, download.as_deref(), notice)
         .await
         .map_err(|e| refused(&e, NO_ITEM))?;
     if told > 0 {

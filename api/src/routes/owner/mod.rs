@@ -49,6 +49,7 @@ pub mod listings;
 pub mod orders;
 pub mod paging;
 pub mod preferences;
+pub mod product_checks;
 pub mod products;
 pub mod store_settings;
 pub mod store_setup;

@@ -37,17 +37,21 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** Sends `method path` with `body` as JSON; resolves with the JSON answer (null for 204),
  *  rejects with an [`ApiError`]. */
 export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
+  return send<T>(method, path, body === undefined ? undefined : JSON.stringify(body), body === undefined ? undefined : "application/json");
+}
+
+/** `POST path` with a file's bytes as the body (an upload); answers as [`api`] does. */
+export function upload<T = unknown>(path: string, file: Blob): Promise<T> {
+  return send<T>("POST", path, file, "application/octet-stream");
+}
+
+async function send<T>(method: string, path: string, body: BodyInit | undefined, contentType: string | undefined): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (contentType) headers["Content-Type"] = contentType;
   if (csrf && WRITES.has(method)) headers["X-CSRF-Token"] = csrf;
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    response = await fetch(path, { method, headers, credentials: "same-origin", body });
   } catch {
     throw new ApiError(0, NETWORK_ERROR);
   }

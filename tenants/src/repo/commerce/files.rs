@@ -36,6 +36,35 @@ pub(crate) async fn put_digital_file_in(
     Ok(())
 }
 
+/// The site's upload `asset` as the file `item_id` delivers, taken out of the uploads (so
+/// it is no longer served at its public address); `NotFound` without such an upload.
+pub(crate) async fn digital_file_from_asset_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+    asset: &str,
+) -> Result<()> {
+    let n = tx
+        .execute(
+            "INSERT INTO digital_file (tenant_id, item_id, file_name, content_type, content) \
+             SELECT tenant_id, $2, file_name, content_type, content FROM site_asset \
+             WHERE tenant_id = $1 AND id = $3 \
+             ON CONFLICT (tenant_id, item_id) DO UPDATE SET file_name = EXCLUDED.file_name, \
+             content_type = EXCLUDED.content_type, content = EXCLUDED.content",
+            params![tenant, item_id, asset],
+        )
+        .await?;
+    if n == 0 {
+        return Err(StoreError::NotFound(format!("upload {asset}")));
+    }
+    tx.execute(
+        "DELETE FROM site_asset WHERE tenant_id = $1 AND id = $2",
+        params![tenant, asset],
+    )
+    .await?;
+    Ok(())
+}
+
 impl Store {
     /// Sets the file a digital product delivers.
     pub async fn put_digital_file(

@@ -46,7 +46,7 @@ pub use customers::{
     SubscriptionQuery, SubscriptionRow,
 };
 pub use files::DigitalFile;
-pub(crate) use files::put_digital_file_in;
+pub(crate) use files::{digital_file_from_asset_in, put_digital_file_in};
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
 pub use order_admin::{
     LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderMail,
