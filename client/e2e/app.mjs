@@ -24,6 +24,7 @@ import { eventually } from "./store-scenarios.mjs";
 const LOAM = "loam-lantern";
 const CANDLE = "/shop/beeswax-pillar-candle"; // Height 10 cm: SKU BPC-10, €16
 const CAN = "/shop/brass-watering-can"; // one variant, €58
+const BOX = "/shop/monthly-plant-box"; // a subscription, Size: Small plant
 const OWNER = { email: "owner@loam-lantern.example", password: "e2e-owner-password" };
 const MANAGER = { email: "stock@loam-lantern.example", password: "e2e-manager-password" };
 const NAV = ["Dashboard", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
@@ -268,22 +269,82 @@ const scenarios = [
       const title = `Rain gauge ${backend}`;
       await tabTo(page, page.getByLabel("Title", { exact: true }));
       await page.keyboard.type(title);
-      const variant = page.getByRole("group", { name: "Variant 1" });
-      await tabTo(page, variant.getByLabel("SKU", { exact: true }));
-      await page.keyboard.type(`RG-${backend}`);
-      await tabTo(page, variant.getByLabel("Price (EUR)", { exact: true }));
-      await page.keyboard.type("12.50");
-      await tabTo(page, variant.getByLabel("Stock", { exact: true }));
-      await page.keyboard.type("3");
-      await tabTo(page, page.getByRole("button", { name: "Add product" }));
+      // An option with two values, by keyboard: the form makes a variant of each.
+      await tabTo(page, page.getByRole("button", { name: "Add an option" }));
+      await page.keyboard.press("Enter");
+      await tabTo(page, page.getByLabel("Option name"));
+      await page.keyboard.type("Size");
+      await tabTo(page, page.getByLabel("Add to Values of Size"));
+      for (const value of ["Small", "Large"]) {
+        await page.keyboard.type(value);
+        await page.keyboard.press("Enter");
+      }
+      for (const [size, price, stock] of [["Small", "12.50", "3"], ["Large", "19.00", "2"]]) {
+        const variant = page.getByRole("group", { name: size, exact: true });
+        await tabTo(page, variant.getByLabel("Price (EUR)", { exact: true }));
+        await page.keyboard.type(price);
+        await tabTo(page, variant.getByLabel("Stock", { exact: true }));
+        await page.keyboard.type(stock);
+        await tabTo(page, variant.getByLabel("SKU", { exact: true }));
+        await page.keyboard.type(`RG-${size[0]}-${backend}`);
+      }
+      assert.deepEqual(await axe(page), [], "the product form, filled in");
+      await tabTo(page, page.getByRole("button", { name: "Add product" }), 120);
       await page.keyboard.press("Enter");
       await h1Focused(page, title);
       const slug = `rain-gauge-${backend}`;
       // The product is on the live site at once, and sells.
       const buyer = `gauge-${backend}@example.com`;
-      await visitorBuys(browser, server, buyer, `/shop/${slug}`, {});
+      await visitorBuys(browser, server, buyer, `/shop/${slug}`, { Size: "Large" });
       await openOrderOf(page, buyer);
       await page.getByText(title).first().waitFor();
+      await page.getByText("Size: Large").first().waitFor();
+    },
+  ],
+  [
+    "customers: a buyer's page lists their orders; a subscription bought on the site is cancelled from Subscriptions",
+    async ({ browser, context, server, backend }) => {
+      // A visitor subscribes to the monthly plant box (its own checkout).
+      const subscriber = `plants-${backend}@example.com`;
+      const visitor = await browser.newContext();
+      try {
+        const product = await visitor.newPage();
+        await product.goto(`${server.origin(LOAM)}${BOX}`, { waitUntil: "load" });
+        await product.waitForSelector(".sqs-add-to-cart-button[data-tessera-mounted]");
+        await product.selectOption('select[data-variant-option-name="Size"]', "Small plant");
+        await product.click(".sqs-add-to-cart-button");
+        await product.waitForURL(/\/checkout\/subscription\?cartToken=/);
+        await product.locator(".tessera-checkout-form").waitFor();
+        await fillCheckout(product, { email: subscriber });
+        await placeOrder(product);
+      } finally {
+        await visitor.close();
+      }
+      const page = await signIn(context, server);
+      await nav(page, "Customers");
+      await h1Focused(page, "Customers");
+      const buyer = `fulfil-${backend}@example.com`;
+      await page.locator("tbody tr", { hasText: buyer }).getByRole("link").first().click();
+      await page.waitForURL(new RegExp(`/config/customers/${encodeURIComponent(buyer)}$`));
+      await page.getByText(buyer).first().waitFor();
+      await page.locator("section[aria-labelledby=customer-orders] tbody tr").first().waitFor();
+      assert.deepEqual(await axe(page), [], "a customer's page");
+      await page.getByRole("navigation", { name: "Customers section" }).getByRole("link", { name: "Subscriptions" }).click();
+      await h1Focused(page, "Subscriptions");
+      const cancel = page.getByRole("button", { name: `Cancel subscription to Monthly Plant Box of ${subscriber}` });
+      await cancel.waitFor();
+      assert.deepEqual(await axe(page), [], "subscriptions");
+      await cancel.click();
+      const dialog = page.getByRole("dialog", { name: "Cancel subscription" });
+      await dialog.getByRole("button", { name: "Cancel subscription" }).click();
+      await dialog.waitFor({ state: "detached" });
+      await eventually(() => cancel.count(), (n) => n === 0, "no cancel left for it");
+      const row = page.locator("tbody tr", { hasText: subscriber });
+      assert.match(await row.innerText(), /Cancelled/);
+      await page.getByRole("navigation", { name: "Customers section" }).getByRole("link", { name: "Gift cards" }).click();
+      await h1Focused(page, "Gift cards");
+      await page.locator("main table, main .empty").first().waitFor();
+      assert.deepEqual(await axe(page), [], "gift cards");
     },
   ],
   [
@@ -366,13 +427,13 @@ const scenarios = [
       assert.ok(said.some((t) => t.includes("is not a price")), `the field says what is wrong: ${said}`);
       assert.deepEqual(await axe(page), [], "Settings → Store with an error");
       await page.reload();
-      await h1Focused(page, "Store settings");
+      await page.getByLabel("Minimum order (EUR)").waitFor();
       assert.equal(await page.getByLabel("Minimum order (EUR)").inputValue(), before, "nothing stored");
       await page.getByLabel("Low stock at").fill("3");
       await page.getByRole("button", { name: "Save store settings" }).click();
       await page.getByText("Store settings saved.").waitFor({ state: "attached" });
       await page.reload();
-      await h1Focused(page, "Store settings");
+      await page.getByLabel("Low stock at").waitFor();
       assert.equal(await page.getByLabel("Low stock at").inputValue(), "3", "kept");
     },
   ],
