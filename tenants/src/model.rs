@@ -564,5 +564,43 @@ mod tests {
         assert_eq!(urls(&c), ["b", "c", "a"]);
         c.ordering = "calendar".into();
         assert_eq!(urls(&c), ["b", "a", "c"]);
+
+        // Visitors see what is visible, and what is scheduled once its time comes.
+        let mut site = site.clone();
+        site.items[0].visibility = Visibility::Hidden;
+        site.items[1].visibility = Visibility::Scheduled;
+        let c = Collection {
+            ordering: "user-orderable".into(),
+            ..c
+        };
+        let shown = |at: i64| {
+            site.shown_items(&c, at)
+                .iter()
+                .map(|i| i.url_id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shown(299), ["c"]);
+        assert_eq!(shown(300), ["b", "c"]);
+        assert_eq!(site.next_shown_at(299), Some(300));
+        assert_eq!(site.next_shown_at(300), None);
+    }
+
+    #[test]
+    fn visibility_words_and_rule() {
+        for v in [
+            Visibility::Visible,
+            Visibility::Hidden,
+            Visibility::Scheduled,
+        ] {
+            assert_eq!(Visibility::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+        assert!(Visibility::Visible.shows(i64::MAX, 0));
+        assert!(!Visibility::Hidden.shows(0, i64::MAX));
+        assert!(!Visibility::Scheduled.shows(11, 10));
+        assert!(Visibility::Scheduled.shows(10, 10));
+        // A word this binary does not know hides.
+        assert!(!Visibility::stored_shows("draft", 0, 10));
+        assert!(Visibility::stored_shows("visible", 0, 10));
     }
 }
