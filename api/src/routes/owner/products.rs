@@ -319,11 +319,25 @@ struct Product {
     /// time has come.
     visible: bool,
     /// Its own visibility: `visible`, `hidden` (a draft only owners see) or `scheduled`.
-    #[schema(value_type = String, example = "visible")]
+    #[schema(value_type = VisibilityDoc)]
     visibility: tenants::Visibility,
     /// When a scheduled product shows from (epoch ms); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     publish_on_ms: Option<i64>,
+}
+
+/// A product's visibility (`tenants::Visibility`, as written).
+#[derive(ToSchema)]
+#[schema(as = OwnerProductVisibility)]
+#[allow(dead_code)]
+#[serde(rename_all = "lowercase")]
+enum VisibilityDoc {
+    /// Shown on the site.
+    Visible,
+    /// A draft: only owners see it.
+    Hidden,
+    /// Hidden until its `publishOn`, shown from then on.
+    Scheduled,
 }
 
 /// A page of products.

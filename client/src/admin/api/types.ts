@@ -174,7 +174,7 @@ export interface ProductRow {
 }
 
 /** A product's visibility: shown, a draft only owners see, or shown from `publishOn` on. */
-export type Visibility = "visible" | "hidden" | "scheduled";
+export type Visibility = Schemas["OwnerProductVisibility"];
 
 export interface VariantRow {
   itemId: string;
