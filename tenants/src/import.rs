@@ -237,6 +237,9 @@ struct ItemFile {
     author: Option<Value>,
     #[serde(default)]
     publish_on: Option<When>,
+    /// `visible` (default), `hidden` or `scheduled` (from `publishOn` on).
+    #[serde(default)]
+    visibility: Option<String>,
     #[serde(default)]
     added_on: Option<When>,
     #[serde(default)]
@@ -616,6 +619,23 @@ fn convert_items(
             ));
         }
         let publish = when(&it.publish_on, "publishOn")?;
+        let visibility = match it.visibility.as_deref() {
+            None => crate::model::Visibility::Visible,
+            Some(word) => crate::model::Visibility::parse(word).ok_or_else(|| {
+                err(
+                    file,
+                    at("visibility"),
+                    "must be \"visible\", \"hidden\" or \"scheduled\"",
+                )
+            })?,
+        };
+        if visibility == crate::model::Visibility::Scheduled && publish.is_none() {
+            return Err(err(
+                file,
+                at("publishOn"),
+                "a scheduled item needs the moment it shows from",
+            ));
+        }
         let product_type = it
             .product_type
             .or(if record_type == 11 { Some(1) } else { None });
@@ -643,6 +663,7 @@ fn convert_items(
             author: it.author,
             added_on: when(&it.added_on, "addedOn")?.or(publish).unwrap_or(0),
             publish_on: publish.unwrap_or(0),
+            visibility,
             updated_on: 0,
             start_date: when(&it.start_date, "startDate")?,
             end_date: when(&it.end_date, "endDate")?,

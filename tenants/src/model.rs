@@ -214,6 +214,60 @@ pub struct Variant {
     pub weight_grams: i64,
 }
 
+/// Whether visitors see an item (the owner always does): shown, a draft, or shown from its
+/// `publishOn` on. The import format's and the owner API's `visibility`, in these words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Visibility {
+    /// Shown (every item before visibility existed).
+    #[default]
+    Visible,
+    /// A draft: only the owner sees it.
+    Hidden,
+    /// Hidden until its `publishOn`, shown from then on (nothing runs then: readers compare
+    /// with the time they read at).
+    Scheduled,
+}
+
+impl Visibility {
+    /// The stored and written word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::Scheduled => "scheduled",
+        }
+    }
+
+    /// The visibility a stored word names (an unknown word reads as hidden: nothing is
+    /// shown by mistake).
+    pub fn parse(word: &str) -> Option<Visibility> {
+        match word {
+            "visible" => Some(Visibility::Visible),
+            "hidden" => Some(Visibility::Hidden),
+            "scheduled" => Some(Visibility::Scheduled),
+            _ => None,
+        }
+    }
+
+    /// Whether visitors see an item with this visibility and `publish_on` at `now_ms`: the
+    /// one rule every visitor-facing path applies (the site's view of its content, carts,
+    /// checkout).
+    pub fn shows(self, publish_on: i64, now_ms: i64) -> bool {
+        match self {
+            Visibility::Visible => true,
+            Visibility::Hidden => false,
+            Visibility::Scheduled => publish_on <= now_ms,
+        }
+    }
+
+    /// [`Visibility::shows`] for a stored word (queries that read an item's `visibility`
+    /// and `publish_on` columns alone); a word this binary does not know is hidden.
+    pub fn stored_shows(word: &str, publish_on: i64, now_ms: i64) -> bool {
+        Visibility::parse(word).is_some_and(|v| v.shows(publish_on, now_ms))
+    }
+}
+
 /// A collection item: page section, blog post, event or product.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -248,9 +302,13 @@ pub struct Item {
     /// Epoch ms.
     #[serde(default)]
     pub added_on: i64,
-    /// Epoch ms; lists order chronological collections by it.
+    /// Epoch ms; lists order chronological collections by it, and a `scheduled` item shows
+    /// from then on.
     #[serde(default)]
     pub publish_on: i64,
+    /// Whether visitors see it ([`Item::shown_at`]).
+    #[serde(default)]
+    pub visibility: Visibility,
     /// Epoch ms.
     #[serde(default)]
     pub updated_on: i64,
@@ -278,6 +336,19 @@ pub struct Item {
     /// Every other context field (`assetUrl`, `location`, `customContent`, `oembed` ...).
     #[serde(default)]
     pub data: Map<String, Value>,
+}
+
+impl Item {
+    /// Whether visitors see this item at `now_ms` ([`Visibility::shows`]).
+    pub fn shown_at(&self, now_ms: i64) -> bool {
+        self.visibility.shows(self.publish_on, now_ms)
+    }
+
+    /// When a scheduled item not shown at `now_ms` starts to show.
+    pub fn shows_from(&self, now_ms: i64) -> Option<i64> {
+        (self.visibility == Visibility::Scheduled && self.publish_on > now_ms)
+            .then_some(self.publish_on)
+    }
 }
 
 /// A store category (SPEC "Root category": type ROOT, LIST_VIEW, display index 1).
@@ -404,6 +475,20 @@ impl SiteSnapshot {
         items
     }
 
+    /// [`SiteSnapshot::ordered_items`] that visitors see at `now_ms` ([`Item::shown_at`]):
+    /// what the site shows of a collection, the one filter every visitor's view goes through.
+    pub fn shown_items<'a>(&'a self, collection: &Collection, now_ms: i64) -> Vec<&'a Item> {
+        let mut items = self.ordered_items(collection);
+        items.retain(|i| i.shown_at(now_ms));
+        items
+    }
+
+    /// The earliest moment after `now_ms` that a scheduled item starts to show: a view of
+    /// the site built at `now_ms` is out of date from then on, though the content is not.
+    pub fn next_shown_at(&self, now_ms: i64) -> Option<i64> {
+        self.items.iter().filter_map(|i| i.shows_from(now_ms)).min()
+    }
+
     /// The item with slug `url_id` in a collection (an item permalink).
     pub fn item_by_url(&self, collection_id: &str, url_id: &str) -> Option<&Item> {
         self.items
@@ -479,5 +564,43 @@ mod tests {
         assert_eq!(urls(&c), ["b", "c", "a"]);
         c.ordering = "calendar".into();
         assert_eq!(urls(&c), ["b", "a", "c"]);
+
+        // Visitors see what is visible, and what is scheduled once its time comes.
+        let mut site = site.clone();
+        site.items[0].visibility = Visibility::Hidden;
+        site.items[1].visibility = Visibility::Scheduled;
+        let c = Collection {
+            ordering: "user-orderable".into(),
+            ..c
+        };
+        let shown = |at: i64| {
+            site.shown_items(&c, at)
+                .iter()
+                .map(|i| i.url_id.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shown(299), ["c"]);
+        assert_eq!(shown(300), ["b", "c"]);
+        assert_eq!(site.next_shown_at(299), Some(300));
+        assert_eq!(site.next_shown_at(300), None);
+    }
+
+    #[test]
+    fn visibility_words_and_rule() {
+        for v in [
+            Visibility::Visible,
+            Visibility::Hidden,
+            Visibility::Scheduled,
+        ] {
+            assert_eq!(Visibility::parse(v.as_str()), Some(v));
+            assert_eq!(serde_json::to_value(v).unwrap(), v.as_str());
+        }
+        assert!(Visibility::Visible.shows(i64::MAX, 0));
+        assert!(!Visibility::Hidden.shows(0, i64::MAX));
+        assert!(!Visibility::Scheduled.shows(11, 10));
+        assert!(Visibility::Scheduled.shows(10, 10));
+        // A word this binary does not know hides.
+        assert!(!Visibility::stored_shows("draft", 0, 10));
+        assert!(Visibility::stored_shows("visible", 0, 10));
     }
 }

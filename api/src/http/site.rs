@@ -36,9 +36,11 @@ pub struct SiteBundle {
     /// What a restock sign-up shows when it worked (`merchandising.restockSuccessText`), if
     /// the owner set it; the island's default is SPEC's "Signed up!".
     pub restock_success_text: Option<String>,
-    /// When the page context's time-zone fields (`website.timeZoneOffset`, `timeZoneAbbr`)
-    /// change though the content does not (the site's zone switching to or from daylight
-    /// saving): the bundle is built again from then on. `None`: never.
+    /// When the view changes though the content does not: the page context's time-zone
+    /// fields (`website.timeZoneOffset`, `timeZoneAbbr`) as the site's zone switches to or
+    /// from daylight saving, or a scheduled product's `publishOn` (it joins the lists, its
+    /// page and the carts' links then): the bundle is built again from then on. `None`:
+    /// never.
     pub stale_after: Option<jiff::Timestamp>,
 }
 

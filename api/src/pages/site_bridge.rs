@@ -25,7 +25,11 @@ fn collection_url(c: &tenants::model::Collection) -> String {
     }
 }
 
-fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteSnapshot) -> Value {
+fn collection_node(
+    c: &tenants::model::Collection,
+    site: &tenants::model::SiteSnapshot,
+    shown: usize,
+) -> Value {
     let mut o = Map::new();
     o.insert("id".into(), json!(c.id));
     o.insert("urlId".into(), json!(c.url_id));
@@ -57,12 +61,7 @@ fn collection_node(c: &tenants::model::Collection, site: &tenants::model::SiteSn
     if !categories.is_empty() {
         o.insert("categories".into(), json!(categories));
     }
-    let count = site
-        .items
-        .iter()
-        .filter(|i| i.collection_id == c.id)
-        .count();
-    o.insert("itemCount".into(), json!(count));
+    o.insert("itemCount".into(), json!(shown));
     for (k, v) in &c.data {
         o.insert(k.clone(), v.clone());
     }
@@ -228,7 +227,7 @@ fn item_node(
 /// preferences, for the product pages' scarcity, sold-out and restock sign-up formatters:
 /// product id → settings, with one restock view per sold-out variant (hidden until chosen
 /// when the product has several). `Null` for a site with no products.
-fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
+fn merchandising(site: &tenants::model::SiteSnapshot, now_ms: i64) -> Node {
     let prefs = site
         .commerce_preferences
         .get("merchandising")
@@ -249,7 +248,7 @@ fn merchandising(site: &tenants::model::SiteSnapshot) -> Node {
     });
     let mut out = Map::new();
     for item in &site.items {
-        if item.product_type.is_none() {
+        if item.product_type.is_none() || !item.shown_at(now_ms) {
             continue;
         }
         let sold_out: Vec<Value> = if restock_on {
@@ -294,17 +293,27 @@ fn site_zone(website: &Map<String, Value>) -> jiff::tz::TimeZone {
     jiff::tz::TimeZone::get(zone).unwrap_or(jiff::tz::TimeZone::UTC)
 }
 
-/// When the derived time-zone fields built at `now` (`timeZoneOffset`, `timeZoneAbbr`) stop
-/// being true: the zone's next offset change (a daylight-saving switch), or never. A view of
+/// When the view of the site built at `now` stops being true though its content has not
+/// changed: the derived time-zone fields (`timeZoneOffset`, `timeZoneAbbr`) at the zone's
+/// next offset change (a daylight-saving switch), or a scheduled item's `publishOn`,
+/// whichever comes first; or never. A view of
 /// the site built at `now` is built again from then on, though its content has not changed.
 pub fn derived_until(
     site: &tenants::model::SiteSnapshot,
     now: jiff::Timestamp,
 ) -> Option<jiff::Timestamp> {
-    site_zone(&site.settings.website)
+    let zone = site_zone(&site.settings.website)
         .following(now)
         .next()
-        .map(|t| t.timestamp())
+        .map(|t| t.timestamp());
+    // A scheduled item that starts to show changes every list it is in.
+    let scheduled = site
+        .next_shown_at(now.as_millisecond())
+        .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok());
+    match (zone, scheduled) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 /// The `website` fields the platform derives (TEMPLATE-PLATFORM.md §3.2), the same on every
@@ -391,6 +400,7 @@ pub fn site_content_at(
     now: jiff::Timestamp,
 ) -> SiteContent {
     let settings = &site.settings;
+    let now_ms = now.as_millisecond();
     let mut website = settings.website.clone();
     derive_website(&mut website, site, now);
     if !captcha.is_null() {
@@ -420,13 +430,16 @@ pub fn site_content_at(
     let mut collections: Vec<Collection> = enabled
         .iter()
         .map(|c| {
-            let items = site
-                .ordered_items(c)
+            // Only what visitors see at `now`: hidden and not-yet-scheduled items are in no
+            // list, page, search or cart link of the site.
+            let shown = site.shown_items(c, now_ms);
+            let node = collection_node(c, site, shown.len());
+            let items = shown
                 .into_iter()
                 .map(|i| Node::from_json(&item_node(i, &c.url_id, &default_currency, &extras)))
                 .collect();
             Collection {
-                node: Node::from_json(&collection_node(c, site)),
+                node: Node::from_json(&node),
                 items,
                 children: Vec::new(),
                 url_id: c.url_id.clone(),
@@ -473,7 +486,7 @@ pub fn site_content_at(
         navigations,
         block_fields,
         homepage,
-        merchandising: merchandising(site),
+        merchandising: merchandising(site, now_ms),
         locale,
         header: header_footer_node(&site.header_footer.header),
         footer: header_footer_node(&site.header_footer.footer),

@@ -67,8 +67,8 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     let version = snapshot.tenant.template_version;
     let build = || async { Arc::new(bundle(&snapshot, &app.captcha.settings())) };
     let mut content = app.caches.sites.get_with(key, build()).await;
-    // A bundle built before the site's zone changed its offset says the old one: built
-    // again (requests that find it stale at the same moment may each build it once).
+    // A bundle built before the site's zone changed its offset says the old one, and one
+    // built before a scheduled product's time leaves it out: built again (requests that find it stale at the same moment may each build it once).
     if content
         .stale_after
         .is_some_and(|t| t <= jiff::Timestamp::now())

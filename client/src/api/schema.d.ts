@@ -273,7 +273,7 @@ export interface paths {
         /**
          * A product's live stock, per variant.
          * @description Units the visitor's own cart holds count as in stock for them. 404 for an item that is
-         *     not a product of this store.
+         *     not a product this store shows.
          */
         get: operations["commerce.stock"];
         put?: never;
@@ -3836,9 +3836,24 @@ export interface components {
              * @description Units in stock over its variants; `null` when one is unlimited.
              */
             stock?: number | null;
-            /** @description The site shows it (its store is enabled). */
+            /**
+             * @description The site shows it now: its store is enabled, and it is visible or its scheduled
+             *     time has come.
+             */
             visible: boolean;
+            /** @description Its own visibility: `visible`, `hidden` (a draft only owners see) or `scheduled`. */
+            visibility: components["schemas"]["OwnerProductVisibility"];
+            /**
+             * Format: int64
+             * @description When a scheduled product shows from (epoch ms); absent otherwise.
+             */
+            publishOnMs?: number | null;
         };
+        /**
+         * @description A product's visibility (`tenants::Visibility`, as written).
+         * @enum {string}
+         */
+        OwnerProductVisibility: "visible" | "hidden" | "scheduled";
         /** @description A page of products. */
         OwnerProducts: {
             products: components["schemas"]["OwnerProductRow"][];
@@ -11179,7 +11194,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        /** @description An item of the import format, in its words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType` (default 11, a store item, in a store; 1 elsewhere), and for a product `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: the page's pickers), `price: "12.50"`, `salePrice`, `onSale`, `stock`, `unlimited`, `currency` (default the store's), `weightGrams`). The stored names `priceMinor`, `salePriceMinor` and `qtyInStock` are read as aliases. `id` and `collectionId` are ignored. */
+        /** @description An item of the import format, in its words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, `recordType` (default 11, a store item, in a store; 1 elsewhere), `visibility` (`visible` (default), `hidden`, or `scheduled`: shown from `publishOn`, epoch ms, on), and for a product `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: the page's pickers), `price: "12.50"`, `salePrice`, `onSale`, `stock`, `unlimited`, `currency` (default the store's), `weightGrams`). The stored names `priceMinor`, `salePriceMinor` and `qtyInStock` are read as aliases. `id` and `collectionId` are ignored. */
         requestBody: {
             content: {
                 "application/json": Record<string, unknown>;

@@ -2,6 +2,7 @@ import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ProductRow, VariantRow } from "../../src/admin/api/types";
 import { heading, me, money, open, server, type Sent } from "./helpers";
+import { dateTime } from "../../src/admin/ui/format";
 
 const SESSION = "/api/owner/session";
 const INVENTORY = "/api/owner/inventory";
@@ -118,6 +119,7 @@ describe("products", () => {
     onSale: false,
     stock: 5,
     visible: true,
+    visibility: "visible",
     ...extra,
   });
 
@@ -133,8 +135,36 @@ describe("products", () => {
     const row = within((await screen.findByRole("rowheader", { name: "Product b" })).closest("tr")!);
     expect(row.getByText("Gift card")).toBeTruthy();
     expect(row.getByText("Unlimited")).toBeTruthy();
-    expect(row.getByText("Hidden")).toBeTruthy();
+    expect(row.getByText("Not shown")).toBeTruthy();
     expect(row.getByText("On sale")).toBeTruthy();
+  });
+
+  it("badges hidden and scheduled products", async () => {
+    const at = new Date(2031, 0, 2, 8, 5).getTime();
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      "GET /api/owner/products": {
+        body: {
+          products: [
+            product("a"),
+            product("h", { visible: false, visibility: "hidden" }),
+            product("s", { visible: false, visibility: "scheduled", publishOnMs: at }),
+            product("p", { visible: true, visibility: "scheduled", publishOnMs: 1 }),
+          ],
+          next: null,
+        },
+      },
+    });
+    open("/config/products");
+    await heading("Products");
+    const row = async (name: string) => within((await screen.findByRole("rowheader", { name: new RegExp(`^${name}`) })).closest("tr")!);
+    expect((await row("Product h")).getByText("Hidden")).toBeTruthy();
+    expect((await row("Product h")).getByText("Not shown")).toBeTruthy();
+    expect((await row("Product s")).getByText(`Scheduled for ${dateTime(at)}`)).toBeTruthy();
+    // Its time has come: shown, no badge.
+    expect((await row("Product p")).queryByText(/^Scheduled/)).toBeNull();
+    expect((await row("Product p")).getByText("Shown")).toBeTruthy();
+    expect((await row("Product a")).queryByText("Hidden")).toBeNull();
   });
 
   it("says when there are none, and searches", async () => {

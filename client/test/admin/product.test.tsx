@@ -141,6 +141,7 @@ describe("the product form", () => {
       body: "",
       productType: 1,
       categories: ["Tools"],
+      visibility: "visible",
       images: [],
       structuredContent: { variantOptionOrdering: ["Size"], additionalFieldsFormId: "f1" },
       variants: [
@@ -205,6 +206,51 @@ describe("the product form", () => {
       ["", "M", "42.00", 0],
     ]);
     expect(patch.body.structuredContent).toEqual({ variantOptionOrdering: ["Size"], isSubscribable: null, subscriptionPlan: null, additionalFieldsFormId: "" });
+  });
+
+  it("hides a product, schedules it with a date and time, and says a missing one beside its field", async () => {
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${FORM}`]: { body: { ...CHOICES, product: { ...APRON, visibility: "hidden", publishOn: 1 }, images: [], digitalFile: null } },
+      "PATCH /api/owner/items/p1": (c: Sent) => ({ body: { ...APRON, ...c.body, variants: APRON.variants } }),
+    });
+    open("/config/products/p1");
+    await heading("Linen potting apron");
+    const visibility = within(screen.getByRole("radiogroup", { name: "Visibility" }));
+    expect((visibility.getByLabelText(/^Hidden/) as HTMLInputElement).checked).toBe(true);
+    expect(screen.queryByLabelText(/^Shown from/)).toBeNull();
+    // Scheduled without its moment: said beside the field, nothing sent.
+    fireEvent.click(visibility.getByLabelText(/^Scheduled/));
+    fireEvent.click(screen.getByRole("button", { name: "Save product" }));
+    const when = await screen.findByLabelText(/^Shown from/);
+    expect(when.getAttribute("aria-invalid")).toBe("true");
+    expect(within(when.closest(".field")! as HTMLElement).getByText("A scheduled item needs the date and time it shows from.")).toBeTruthy();
+    expect(calls.filter((c) => c.method === "PATCH")).toHaveLength(0);
+    type(when, "2030-05-04T09:30");
+    fireEvent.click(screen.getByRole("button", { name: "Save product" }));
+    await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("Product saved."));
+    const patch = calls.filter((c) => c.method === "PATCH").at(-1)!;
+    expect(patch.body.visibility).toBe("scheduled");
+    expect(patch.body.publishOn).toBe(new Date(2030, 4, 4, 9, 30).getTime());
+    // Visible again: the date is not sent.
+    fireEvent.click(visibility.getByLabelText(/^Visible/));
+    fireEvent.click(screen.getByRole("button", { name: "Save product" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "PATCH")).toHaveLength(2));
+    const again = calls.filter((c) => c.method === "PATCH").at(-1)!;
+    expect(again.body.visibility).toBe("visible");
+    expect("publishOn" in again.body).toBe(false);
+  });
+
+  it("shows a scheduled product's date and time", async () => {
+    const at = new Date(2031, 0, 2, 8, 5).getTime();
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${FORM}`]: { body: { ...CHOICES, product: { ...APRON, visibility: "scheduled", publishOn: at }, images: [], digitalFile: null } },
+    });
+    open("/config/products/p1");
+    await heading("Linen potting apron");
+    expect((screen.getByLabelText(/^Scheduled/) as HTMLInputElement).checked).toBe(true);
+    expect(value(screen.getByLabelText(/^Shown from/))).toBe("2031-01-02T08:05");
   });
 
   it("shows each type's own fields", async () => {
@@ -280,7 +326,7 @@ describe("the product form", () => {
   it("is not offered to a role that only reads the store", async () => {
     server({
       [`GET ${SESSION}`]: { body: me({ store: "read" }) },
-      "GET /api/owner/products": { body: { products: [{ id: "p1", title: "Apron", type: "physical", image: null, price: money(4200), onSale: false, stock: 1, visible: true }], next: null } },
+      "GET /api/owner/products": { body: { products: [{ id: "p1", title: "Apron", type: "physical", image: null, price: money(4200), onSale: false, stock: 1, visible: true, visibility: "visible" }], next: null } },
     });
     open("/config/products");
     await screen.findByRole("rowheader", { name: "Apron" });

@@ -66,6 +66,14 @@ pub enum Refusal {
     TooLarge,
     /// Additional-fields answers for a product without an additional-fields form.
     NoAdditionalFields,
+    /// A cart line's product is no longer for sale (the owner hid it, or scheduled it for
+    /// later, since it was added).
+    NoLongerForSale {
+        /// The product.
+        item_id: String,
+        /// Its title as the cart line has it.
+        title: String,
+    },
 }
 
 impl fmt::Display for Refusal {

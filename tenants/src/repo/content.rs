@@ -13,7 +13,9 @@ use serde_json::{Map, Value};
 use crate::cache::Change;
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
-use crate::model::{Category, Collection, HeaderFooter, Item, SiteSettings, SiteSnapshot, Variant};
+use crate::model::{
+    Category, Collection, HeaderFooter, Item, SiteSettings, SiteSnapshot, Variant, Visibility,
+};
 use crate::params;
 use crate::repo::restock::{RestockNotice, notify_restocked_in, sold_out};
 use crate::sql::{Row, SqlValue, Tx};
@@ -163,14 +165,14 @@ pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> R
     let author = item.author.as_ref().map(json_text).transpose()?;
     tx.execute(
         "INSERT INTO item (tenant_id, id, collection_id, url_id, title, body, excerpt, record_type, product_type, \
-         starred, author, added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+         starred, author, added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data, visibility) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20) \
          ON CONFLICT (tenant_id, id) DO UPDATE SET collection_id = EXCLUDED.collection_id, url_id = EXCLUDED.url_id, \
          title = EXCLUDED.title, body = EXCLUDED.body, excerpt = EXCLUDED.excerpt, record_type = EXCLUDED.record_type, \
          product_type = EXCLUDED.product_type, starred = EXCLUDED.starred, author = EXCLUDED.author, \
          added_on = EXCLUDED.added_on, publish_on = EXCLUDED.publish_on, updated_on = EXCLUDED.updated_on, \
          start_date = EXCLUDED.start_date, end_date = EXCLUDED.end_date, position = EXCLUDED.position, \
-         structured_content = EXCLUDED.structured_content, data = EXCLUDED.data",
+         structured_content = EXCLUDED.structured_content, data = EXCLUDED.data, visibility = EXCLUDED.visibility",
         params![
             tenant,
             id.as_str(),
@@ -190,7 +192,8 @@ pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> R
             item.end_date,
             item.position,
             json_text(&item.structured_content)?,
-            json_text(&item.data)?
+            json_text(&item.data)?,
+            item.visibility.as_str()
         ],
     )
     .await
@@ -252,7 +255,7 @@ pub(crate) async fn put_item_in(tx: &mut Tx, tenant: TenantId, item: &Item) -> R
 }
 
 const ITEM_COLUMNS: &str = "id, collection_id, url_id, title, body, excerpt, record_type, product_type, starred, author, \
-                            added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data";
+                            added_on, publish_on, updated_on, start_date, end_date, position, structured_content, data, visibility";
 
 fn item_from_row(r: &Row) -> Result<Item> {
     Ok(Item {
@@ -280,6 +283,8 @@ fn item_from_row(r: &Row) -> Result<Item> {
         structured_content: r.json(16)?,
         variants: Vec::new(),
         data: r.json(17)?,
+        // A word this binary does not know hides the item rather than show it by mistake.
+        visibility: Visibility::parse(&r.text(18)?).unwrap_or(Visibility::Hidden),
     })
 }
 

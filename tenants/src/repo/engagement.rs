@@ -103,17 +103,26 @@ pub(crate) fn add_counts(comments: &[Row], likes: &[Row], items: &mut [Item]) ->
     Ok(())
 }
 
-/// `NotFound` unless `item_id` is an item of this site.
+/// `NotFound` unless `item_id` is an item of this site that visitors see
+/// ([`crate::model::Visibility::shows`]).
 async fn item_here_in(tx: &mut Tx, tenant: TenantId, item_id: &str) -> Result<()> {
     let found = tx
         .query_opt(
-            "SELECT 1 FROM item WHERE tenant_id = $1 AND id = $2",
+            "SELECT visibility, publish_on FROM item WHERE tenant_id = $1 AND id = $2",
             params![tenant, item_id],
         )
         .await?;
     match found {
-        Some(_) => Ok(()),
-        None => Err(StoreError::NotFound(format!("item {item_id}"))),
+        Some(r)
+            if crate::model::Visibility::stored_shows(
+                &r.text(0)?,
+                r.i64(1)?,
+                crate::ids::now_ms(),
+            ) =>
+        {
+            Ok(())
+        }
+        _ => Err(StoreError::NotFound(format!("item {item_id}"))),
     }
 }
 

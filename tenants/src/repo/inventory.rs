@@ -257,8 +257,13 @@ pub struct ProductRow {
     pub on_sale: bool,
     /// Units in stock over its variants; `None` when one is unlimited.
     pub stock: Option<i64>,
-    /// Whether its store (collection) is enabled, so the site shows it.
+    /// Whether the site shows it now: its store (collection) is enabled and the product is
+    /// visible, or scheduled and its time has come.
     pub visible: bool,
+    /// Its own visibility (`visible`, `hidden`, `scheduled`).
+    pub visibility: crate::model::Visibility,
+    /// When a scheduled product shows from (its `publishOn`, epoch ms); `None` otherwise.
+    pub publish_on_ms: Option<i64>,
 }
 
 /// The kinds of product: `productType` 1-4, and a subscription (`isSubscribable`).
@@ -307,7 +312,7 @@ impl Store {
              MIN(CASE WHEN v.on_sale THEN v.sale_price_minor ELSE v.price_minor END), \
              MAX(CASE WHEN v.on_sale THEN 1 ELSE 0 END), \
              CAST(SUM(CASE WHEN v.unlimited THEN 0 ELSE v.qty_in_stock END) AS BIGINT), \
-             MAX(CASE WHEN v.unlimited THEN 1 ELSE 0 END) \
+             MAX(CASE WHEN v.unlimited THEN 1 ELSE 0 END), i.visibility, i.publish_on \
              FROM item i JOIN collection c ON c.tenant_id = $1 AND c.id = i.collection_id \
              LEFT JOIN product_variant v ON v.tenant_id = $1 AND v.item_id = i.id \
              WHERE i.tenant_id = $1 AND c.kind = $2",
@@ -340,15 +345,21 @@ impl Store {
         }
         let n = next(&mut values, (limit as i64 + 1).into());
         sql.push_str(&format!(
-            " GROUP BY i.id, i.title, i.product_type, i.structured_content, c.enabled \
+            " GROUP BY i.id, i.title, i.product_type, i.structured_content, c.enabled, i.visibility, i.publish_on \
              ORDER BY i.title, i.id LIMIT ${n}"
         ));
         let mut tx = self.read().await?;
         let rows = tx.query(&sql, values).await?;
         tx.commit().await?;
+        let now = crate::ids::now_ms();
         let mut out = rows
             .iter()
             .map(|r| {
+                let word = r.text(9)?;
+                let publish_on = r.i64(10)?;
+                // A word this binary does not know reads as hidden, as the site treats it.
+                let visibility = crate::model::Visibility::parse(&word)
+                    .unwrap_or(crate::model::Visibility::Hidden);
                 let kind = if r.i64(3)? == 1 {
                     "subscription"
                 } else {
@@ -363,7 +374,10 @@ impl Store {
                     id: r.text(0)?,
                     title: r.text(1)?,
                     kind: kind.to_owned(),
-                    visible: r.bool(4)?,
+                    visible: r.bool(4)? && visibility.shows(publish_on, now),
+                    visibility,
+                    publish_on_ms: (visibility == crate::model::Visibility::Scheduled)
+                        .then_some(publish_on),
                     price_minor: r.opt_i64(5)?.unwrap_or(0),
                     on_sale: r.opt_i64(6)? == Some(1),
                     stock: if r.opt_i64(8)? == Some(1) {

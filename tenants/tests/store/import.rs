@@ -271,6 +271,22 @@ async fn malformed_files_fail_cleanly(env: Env) {
             "not epoch ms",
         ),
         (
+            "collections/journal.json",
+            "\"publishOn\": \"2026-01-19\"",
+            "\"publishOn\": \"2026-01-19\", \"visibility\": \"draft\"",
+            "collections/journal.json",
+            Some("items[1].visibility"),
+            "must be \"visible\", \"hidden\" or \"scheduled\"",
+        ),
+        (
+            "collections/journal.json",
+            "\"publishOn\": \"2026-01-19\"",
+            "\"visibility\": \"scheduled\"",
+            "collections/journal.json",
+            Some("items[1].publishOn"),
+            "a scheduled item needs the moment it shows from",
+        ),
+        (
             "tenant.json",
             "\"status\": \"paid\"",
             "\"status\": \"rich\"",

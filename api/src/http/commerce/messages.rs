@@ -72,6 +72,11 @@ pub const TOO_LARGE: &str = "That is more than one cart can hold.";
 /// Answers for a product that asks no questions.
 pub const NO_ADDITIONAL_FIELDS: &str = "This product has no additional fields.";
 
+/// Ours: a cart line whose product the owner hid (or scheduled for later) since it was added.
+pub fn no_longer_for_sale(title: &str) -> String {
+    format!("Sorry, {title} is no longer for sale. Please remove it from your cart.")
+}
+
 /// The answer to a refused commerce request.
 pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
     use StatusCode as S;
@@ -157,6 +162,11 @@ pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
         Refusal::TooLarge => return ApiError::field("quantity", TOO_LARGE),
         Refusal::NoAdditionalFields => {
             return ApiError::field("additionalFields", NO_ADDITIONAL_FIELDS);
+        }
+        Refusal::NoLongerForSale { item_id, title } => {
+            let mut e = ApiError::new(S::CONFLICT, no_longer_for_sale(title));
+            e.body["itemId"] = json!(item_id);
+            return e;
         }
     };
     ApiError::new(status, message)

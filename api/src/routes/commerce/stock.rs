@@ -35,7 +35,7 @@ pub struct StockResult {
 /// `GET /api/commerce/inventory/stock?itemId=`: a product's live stock, per variant.
 ///
 /// Units the visitor's own cart holds count as in stock for them. 404 for an item that is
-/// not a product of this store.
+/// not a product this store shows.
 #[utoipa::path(get, path = "/api/commerce/inventory/stock", tag = COMMERCE,
     params(("itemId" = String, Query, min_length = 1, description = "The product item.")),
     responses((status = 200, body = Stock, description = "The product's variants."),
@@ -45,6 +45,11 @@ pub async fn stock(State(app): State<App>, call: Call) -> Result<Json<Stock>, Ap
         .query("itemId")
         .filter(|i| !i.trim().is_empty())
         .ok_or_else(|| ApiError::field("itemId", "Required"))?;
+    // A product the site does not show (hidden, scheduled for later, in a store that is
+    // off) has no stock to tell.
+    if !call.site.content.products.contains_key(item.trim()) {
+        return Err(ApiError::not_found(NO_PRODUCT));
+    }
     let t = call.site.tenant.id;
     let mut levels = app
         .store

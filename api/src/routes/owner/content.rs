@@ -11,7 +11,7 @@
 //! | `PUT /api/owner/items/{id}/stock` | store, write | `{sku, quantity?, unlimited?}` | `{sku, quantity, unlimited}` |
 //!
 //! An item is the import format's item, in its words (`urlId`, `title`, `body`, `excerpt`,
-//! `recordType`, `publishOn`, `tags`, `categories`, and for products `productType` and
+//! `recordType`, `publishOn`, `visibility`, `tags`, `categories`, and for products `productType` and
 //! `variants` with `sku`, `attributes`, `price: "12.50"`, `salePrice`, `onSale`, `stock`,
 //! `unlimited`, `currency`, `weightGrams`). `recordType` defaults to 11 (a store item) in a
 //! store and 1 elsewhere, `productType` to 1 (physical) in a store, a variant's currency to
@@ -22,6 +22,9 @@
 //! variants' `attributes` (see `pages::site_bridge`). Only a store collection holds products: an
 //! item of another collection with `productType` or `variants` is refused, so a role
 //! without the store area (the editor) cannot put anything on sale.
+//! `visibility` is `visible` (the default), `hidden` (a draft: the site shows it nowhere,
+//! the owner routes do) or `scheduled` (hidden until `publishOn`, epoch ms, which it then
+//! needs; shown from then on); what is wrong with either is said by field.
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
 //! collection. The item's collection is the path's; an update keeps it. `PATCH` changes
 //! only what its body names (RFC 7396: a key set to null is removed, an array such as
@@ -83,6 +86,10 @@ pub const NOT_A_PRICE: &str = "A price is a decimal like \"12.50\" in the store'
 pub const PRICE_TWICE: &str = "Send price or priceMinor, not both.";
 pub const SALE_PRICE_TWICE: &str = "Send salePrice or salePriceMinor, not both.";
 pub const STOCK_TWICE: &str = "Send stock or qtyInStock, not both.";
+pub const BAD_VISIBILITY: &str = "Visibility is visible, hidden or scheduled.";
+pub const BAD_PUBLISH_ON: &str =
+    "publishOn is a date and time as a number: milliseconds since 1970-01-01 UTC.";
+pub const NO_PUBLISH_ON: &str = "A scheduled item needs the date and time it shows from.";
 
 /// SPEC.md §9.
 pub const MAX_PRODUCTS: usize = 200;
@@ -223,6 +230,19 @@ pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Par
     if store {
         o.entry("productType").or_insert_with(|| 1.into());
     }
+    // The visibility and its moment, by field rather than as an unreadable item.
+    if o.get("visibility")
+        .is_some_and(|v| v.as_str().and_then(tenants::Visibility::parse).is_none())
+    {
+        o.remove("visibility");
+        errors.insert("visibility".into(), BAD_VISIBILITY.into());
+    }
+    if o.get("publishOn")
+        .is_some_and(|v| v.as_i64().is_none_or(|ms| ms < 0))
+    {
+        o.remove("publishOn");
+        errors.insert("publishOn".into(), BAD_PUBLISH_ON.into());
+    }
     if let Some(Value::Array(variants)) = o.get_mut("variants") {
         for (i, v) in variants.iter_mut().enumerate() {
             if let Value::Object(v) = v {
@@ -315,6 +335,9 @@ fn check_item(
             .entry(field.to_owned())
             .or_insert_with(|| message.into());
     };
+    if item.visibility == tenants::Visibility::Scheduled && item.publish_on <= 0 {
+        bad("publishOn", NO_PUBLISH_ON);
+    }
     if item.title.trim().is_empty() {
         bad("title", NO_TITLE);
     }
@@ -452,7 +475,9 @@ async fn checked(
     params(("id" = String, Path, description = "The collection's id.")),
     request_body(content = Object, description = "An item of the import format, in its \
         words: `urlId` (1-200 of a-z, 0-9, '-', '_', '.', unique in the collection), `title`, \
-        `recordType` (default 11, a store item, in a store; 1 elsewhere), and for a product \
+        `recordType` (default 11, a store item, in a store; 1 elsewhere), `visibility` \
+        (`visible` (default), `hidden`, or `scheduled`: shown from `publishOn`, epoch ms, on), \
+        and for a product \
         `productType` (1-4, default 1) and `variants` (`sku`, `attributes` (option → value: \
         the page's pickers), `price: \"12.50\"`, `salePrice`, `onSale`, `stock`, \
         `unlimited`, `currency` (default the store's), `weightGrams`). The stored names \

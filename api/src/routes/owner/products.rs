@@ -315,8 +315,29 @@ struct Product {
     on_sale: bool,
     /// Units in stock over its variants; `null` when one is unlimited.
     stock: Option<i64>,
-    /// The site shows it (its store is enabled).
+    /// The site shows it now: its store is enabled, and it is visible or its scheduled
+    /// time has come.
     visible: bool,
+    /// Its own visibility: `visible`, `hidden` (a draft only owners see) or `scheduled`.
+    #[schema(value_type = VisibilityDoc)]
+    visibility: tenants::Visibility,
+    /// When a scheduled product shows from (epoch ms); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    publish_on_ms: Option<i64>,
+}
+
+/// A product's visibility (`tenants::Visibility`, as written).
+#[derive(ToSchema)]
+#[schema(as = OwnerProductVisibility)]
+#[allow(dead_code)]
+#[serde(rename_all = "lowercase")]
+enum VisibilityDoc {
+    /// Shown on the site.
+    Visible,
+    /// A draft: only owners see it.
+    Hidden,
+    /// Hidden until its `publishOn`, shown from then on.
+    Scheduled,
 }
 
 /// A page of products.
@@ -326,6 +347,17 @@ struct Products {
     products: Vec<Product>,
     /// The next page's `after`; `null` on the last page.
     next: Option<String>,
+}
+
+/// A product's main image (`assetUrl`), if it has one.
+fn image_of(site: &tenants::SiteSnapshot, id: &str) -> Option<String> {
+    site.items
+        .iter()
+        .find(|i| i.id == id)
+        .and_then(|i| i.data.get("assetUrl"))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
 }
 
 /// `GET /api/owner/products`: the site's products (the items of its stores), by title.
@@ -359,11 +391,13 @@ async fn products(
         .await
         .map_err(|e| store_failure(&e))?;
     let site = &owner.site.content;
+    // The stored content, not the site's view: a hidden product has its picture too.
+    let snapshot = site_content(&app.store, owner.site.tenant.id).await?;
     let currency = owner.call.settings().currency.clone();
     let products = rows
         .into_iter()
         .map(|p| Product {
-            image: site.products.get(&p.id).and_then(|l| l.image.clone()),
+            image: image_of(&snapshot, &p.id),
             price: owner_money(p.price_minor, &currency, &site.locale),
             id: p.id,
             title: p.title,
@@ -371,6 +405,8 @@ async fn products(
             on_sale: p.on_sale,
             stock: p.stock,
             visible: p.visible,
+            visibility: p.visibility,
+            publish_on_ms: p.publish_on_ms,
         })
         .collect();
     Ok(Json(Products {

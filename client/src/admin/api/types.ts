@@ -165,8 +165,16 @@ export interface ProductRow {
   onSale: boolean;
   /** Null: unlimited. */
   stock: number | null;
+  /** The site shows it now (its store is on, and it is visible or its time has come). */
   visible: boolean;
+  /** Its own visibility. */
+  visibility: Visibility;
+  /** When a scheduled product shows from, epoch ms. */
+  publishOnMs?: number;
 }
+
+/** A product's visibility: shown, a draft only owners see, or shown from `publishOn` on. */
+export type Visibility = Schemas["OwnerProductVisibility"];
 
 export interface VariantRow {
   itemId: string;

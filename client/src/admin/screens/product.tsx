@@ -10,14 +10,16 @@
 // radio group whose own fields follow: the file of a digital product, a subscription's
 // plan, a gift card's amounts), Options (names and values; the variants are every
 // combination, keeping what a variant that still exists had), Pricing & stock (per
-// variant), Organisation (categories), Checkout (an additional-fields form). Leaving with
+// variant), Organisation (visibility: visible, hidden, or scheduled with its date and time in
+// the owner's own time zone; categories), Checkout (an additional-fields form). Leaving with
 // unsaved changes asks first.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, get, upload } from "../api/client";
 import { Field, Select } from "../ui/field";
-import { decimals } from "../ui/format";
+import { decimals, localDateTime, localDateTimeMs } from "../ui/format";
+import type { Visibility } from "../api/types";
 import { announce, ErrorText, Heading, Loading } from "../ui/page";
 import { canWrite, useSession } from "../session";
 
@@ -45,6 +47,8 @@ interface StoredItem {
   body?: string;
   productType?: number | null;
   categories?: string[];
+  visibility?: Visibility;
+  publishOn?: number;
   structuredContent?: Record<string, any>;
   variants: StoredVariant[];
 }
@@ -57,6 +61,13 @@ const KINDS: [Kind, string, string][] = [
   ["gift-card", "Gift card", "Sold in the amounts you set."],
   ["subscription", "Subscription", "A physical product sent and charged on a plan."],
 ];
+const VISIBILITIES: [Visibility, string, string][] = [
+  ["visible", "Visible", "Shown on the site."],
+  ["hidden", "Hidden", "A draft: only you and the site's other owners see it, here."],
+  ["scheduled", "Scheduled", "Hidden until the date and time you choose, shown from then on."],
+];
+/** The server's word (api/src/routes/owner/content.rs `NO_PUBLISH_ON`). */
+export const NO_PUBLISH_ON = "A scheduled item needs the date and time it shows from.";
 const TYPE_NUMBER: Record<Kind, number> = { physical: 1, digital: 2, service: 3, "gift-card": 4, subscription: 1 };
 /** SPEC.md §9 and the server's limits (docs/src/store-owners.md). */
 export const MAX_OPTIONS = 6;
@@ -216,6 +227,8 @@ export default function Product({ id }: { id?: string }) {
   const [options, setOptions] = useState<Option[]>([]);
   const [variants, setVariants] = useState<VariantDraft[]>([blankVariant()]);
   const [categories, setCategories] = useState<string[]>([]);
+  const [visibility, setVisibility] = useState<Visibility>("visible");
+  const [publishAt, setPublishAt] = useState("");
   const [formId, setFormId] = useState("");
   const [busy, setBusy] = useState(false);
   const [uploading, setUploading] = useState<string | null>(null);
@@ -243,6 +256,8 @@ export default function Product({ id }: { id?: string }) {
         setOptions(optionsOf(item));
         setVariants(item.variants.length ? item.variants.map((v) => draftOf(v, places)) : [blankVariant()]);
         setCategories(item.categories ?? []);
+        setVisibility(item.visibility ?? "visible");
+        if (item.visibility === "scheduled" && item.publishOn) setPublishAt(localDateTime(item.publishOn));
         setFormId(item.structuredContent?.additionalFieldsFormId ?? "");
       })
       .catch((e: ApiError) => setLoadError(e.status === 404 ? "There is no such product on this site." : e.message));
@@ -341,6 +356,12 @@ export default function Product({ id }: { id?: string }) {
 
   const submit = async (e: Event) => {
     e.preventDefault();
+    const publishOn = visibility === "scheduled" ? localDateTimeMs(publishAt) : null;
+    if (visibility === "scheduled" && publishOn === null) {
+      // Left to the server, an edit would keep the product's old date.
+      setError(new ApiError(400, NO_PUBLISH_ON, { publishOn: NO_PUBLISH_ON }));
+      return;
+    }
     setBusy(true);
     setError(null);
     const editing = !!id;
@@ -363,10 +384,12 @@ export default function Product({ id }: { id?: string }) {
       body: description,
       productType: TYPE_NUMBER[kind],
       categories,
+      visibility,
       images: images.map(({ url, altText, decorative }) => ({ url, altText: decorative ? "" : altText, decorative })),
       structuredContent: sc,
       variants: variants.map((v) => variantBody(v, weighed)),
     };
+    if (publishOn !== null) body.publishOn = publishOn;
     if (kind === "digital" && download?.assetId) body.digitalFile = { assetId: download.assetId };
     try {
       if (editing) {
@@ -683,6 +706,28 @@ export default function Product({ id }: { id?: string }) {
 
         <fieldset>
           <legend>Organisation</legend>
+          <fieldset>
+            <legend>Visibility</legend>
+            <div role="radiogroup" aria-label="Visibility">
+              {VISIBILITIES.map(([v, label, hint]) => (
+                <label class="check" key={v}>
+                  <input type="radio" name="visibility" value={v} checked={visibility === v} onChange={() => changing(setVisibility)(v)} /> {label}
+                  <span class="hint">{hint}</span>
+                </label>
+              ))}
+            </div>
+            {fieldError("visibility") && <ErrorText message={fieldError("visibility")} />}
+            {visibility === "scheduled" && (
+              <Field
+                label="Shown from"
+                hint="Date and time, in your time zone."
+                type="datetime-local"
+                value={publishAt}
+                onValue={changing(setPublishAt)}
+                error={fieldError("publishOn")}
+              />
+            )}
+          </fieldset>
           {storeCategories.length === 0 ? (
             <p>This store has no categories.</p>
           ) : (

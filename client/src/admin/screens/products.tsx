@@ -1,5 +1,5 @@
-// Products: the catalogue with image, type, lowest price, stock and visibility; search and
-// keyset paging. `GET /api/owner/products?q&after`; "Add product" and each title open the
+// Products: the catalogue with image, type, lowest price, stock and visibility (a "Hidden"
+// or "Scheduled for <date>" badge beside the title); search and keyset paging. `GET /api/owner/products?q&after`; "Add product" and each title open the
 // product form (screens/product.tsx) for a role that may change the store.
 import { useState } from "preact/hooks";
 import { withQuery } from "../api/client";
@@ -7,7 +7,7 @@ import type { ProductRow } from "../api/types";
 import { Link } from "wouter";
 import { canWrite, useSession } from "../session";
 import { Field } from "../ui/field";
-import { count } from "../ui/format";
+import { count, dateTime } from "../ui/format";
 import { Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { Pager, usePages } from "../ui/pager";
 import { useGet, useQuery } from "../ui/query";
@@ -78,14 +78,17 @@ export default function Products() {
               {data.products.map((p) => (
                 <tr key={p.id}>
                   <td>{p.image && <img src={p.image} alt="" width={48} height={48} loading="lazy" />}</td>
-                  <th scope="row">{writable ? <Link href={`/products/${encodeURIComponent(p.id)}`}>{p.title}</Link> : p.title}</th>
+                  <th scope="row">
+                    {writable ? <Link href={`/products/${encodeURIComponent(p.id)}`}>{p.title}</Link> : p.title}
+                    <VisibilityBadge product={p} />
+                  </th>
                   <td>{TYPES[p.type] ?? p.type}</td>
                   <td class="num">
                     {p.price.formatted}
                     {p.onSale && <span class="badge">On sale</span>}
                   </td>
                   <td class="num">{p.stock === null ? "Unlimited" : count(p.stock)}</td>
-                  <td>{p.visible ? "Shown" : "Hidden"}</td>
+                  <td>{p.visible ? "Shown" : "Not shown"}</td>
                 </tr>
               ))}
             </tbody>
@@ -95,4 +98,12 @@ export default function Products() {
       )}
     </>
   );
+}
+
+/** What a product's own visibility says, when it is not simply shown. */
+export function VisibilityBadge({ product }: { product: Pick<ProductRow, "visibility" | "publishOnMs" | "visible"> }) {
+  if (product.visibility === "hidden") return <span class="badge">Hidden</span>;
+  if (product.visibility === "scheduled" && !product.visible && product.publishOnMs !== undefined)
+    return <span class="badge">Scheduled for {dateTime(product.publishOnMs)}</span>;
+  return null;
 }

@@ -41,6 +41,21 @@ export function dayMs(value: string, end = false): number | null {
   return d.getTime();
 }
 
+/** Epoch ms → a `datetime-local` input's value (`yyyy-mm-ddThh:mm`, local time). */
+export function localDateTime(ms: number): string {
+  const d = new Date(ms);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+/** A `datetime-local` input's value (local time) → epoch ms; null when it is not one. */
+export function localDateTimeMs(value: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})$/.exec(value);
+  if (!m) return null;
+  const d = new Date(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]));
+  return Number.isNaN(d.getTime()) ? null : d.getTime();
+}
+
 /** The number of decimals `currency` is written with. */
 export function decimals(currency: string): number {
   try {

@@ -17,6 +17,7 @@ use crate::commerce::pricing::{CouponProblem, Location, coupon_problem, product_
 use crate::commerce::settings::{CommerceSettings, normalize_coupon_code};
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
+use crate::model::Visibility;
 use crate::params;
 use crate::sql::{Row, Tx};
 use crate::store::Store;
@@ -293,7 +294,7 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
     let rows = tx
         .query(
             "SELECT i.title, i.product_type, i.structured_content, v.sku, v.attributes, v.currency, v.price_minor, \
-             v.sale_price_minor, v.on_sale, v.weight_grams, v.unlimited, c.kind FROM item i \
+             v.sale_price_minor, v.on_sale, v.weight_grams, v.unlimited, c.kind, i.visibility, i.publish_on FROM item i \
              LEFT JOIN collection c ON c.tenant_id = i.tenant_id AND c.id = i.collection_id \
              LEFT JOIN product_variant v ON v.tenant_id = i.tenant_id AND v.item_id = i.id \
              WHERE i.tenant_id = $1 AND i.id = $2 ORDER BY v.position",
@@ -307,6 +308,13 @@ async fn choose(tx: &mut Tx, tenant: TenantId, add: &AddToCart, kind: CartKind) 
     // a role without the store area, say) is not for sale.
     if item.opt_text(3)?.is_none() || item.opt_i64(11)? != Some(crate::store_setup::PRODUCTS_TYPE) {
         return Err(StoreError::NotFound(format!("product {}", add.item_id)));
+    }
+    // A product visitors do not see (hidden, or scheduled for later) is not for sale either.
+    if !Visibility::stored_shows(&item.text(12)?, item.i64(13)?, now_ms()) {
+        return Err(StoreError::NotFound(format!(
+            "product {} (not shown)",
+            add.item_id
+        )));
     }
     let structured: serde_json::Map<String, Value> = item.json(2)?;
     let product_type = item.opt_i64(1)?.unwrap_or(product_type::PHYSICAL);

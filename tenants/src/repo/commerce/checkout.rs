@@ -111,6 +111,7 @@ async fn assess(
     if cart.entries.is_empty() {
         return Err(StoreError::Refused(Refusal::EmptyCart));
     }
+    no_longer_for_sale(tx, tenant, &cart).await?;
     let lines = cart.lines();
     let chosen = shipping_option.or(cart.shipping_option_id.as_deref());
     let totals = pricing::price(
@@ -158,6 +159,35 @@ async fn assess(
         totals,
         cart,
     })
+}
+
+/// Refuses a cart holding a product visitors no longer see (hidden, or scheduled again for
+/// later, since it was added): `NoLongerForSale` with its title. A product deleted since is
+/// left to the lines as they are.
+async fn no_longer_for_sale(tx: &mut Tx, tenant: TenantId, cart: &Cart) -> Result<()> {
+    let now = crate::ids::now_ms();
+    let mut seen: Vec<&str> = Vec::new();
+    for e in &cart.entries {
+        if seen.contains(&e.item_id.as_str()) {
+            continue;
+        }
+        seen.push(&e.item_id);
+        let row = tx
+            .query_opt(
+                "SELECT visibility, publish_on FROM item WHERE tenant_id = $1 AND id = $2",
+                params![tenant, e.item_id.as_str()],
+            )
+            .await?;
+        if let Some(r) = row
+            && !crate::model::Visibility::stored_shows(&r.text(0)?, r.i64(1)?, now)
+        {
+            return Err(StoreError::Refused(Refusal::NoLongerForSale {
+                item_id: e.item_id.clone(),
+                title: e.title.clone(),
+            }));
+        }
+    }
+    Ok(())
 }
 
 impl Store {

@@ -92,8 +92,11 @@ impl Store {
                         .await?;
                         match add_in(&mut tx, tenant, &mut into, &again(&e)).await {
                             Ok(_) => {}
-                            // Stock or a rule says no: that entry stays behind, given back.
-                            Err(StoreError::OutOfStock { .. }) | Err(StoreError::Refused(_)) => {}
+                            // Stock or a rule says no, or the product is no longer for
+                            // sale: that entry stays behind, given back.
+                            Err(StoreError::OutOfStock { .. })
+                            | Err(StoreError::Refused(_))
+                            | Err(StoreError::NotFound(_)) => {}
                             Err(e) => return Err(e),
                         }
                     }
@@ -121,7 +124,10 @@ impl Store {
             let mut copy = new_cart(&mut tx, tenant, CartKind::Cart, true).await?;
             for e in &member.entries {
                 match add_in(&mut tx, tenant, &mut copy, &again(e)).await {
-                    Ok(_) | Err(StoreError::OutOfStock { .. }) | Err(StoreError::Refused(_)) => {}
+                    Ok(_)
+                    | Err(StoreError::OutOfStock { .. })
+                    | Err(StoreError::Refused(_))
+                    | Err(StoreError::NotFound(_)) => {}
                     Err(e) => return Err(e),
                 }
             }
