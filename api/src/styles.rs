@@ -5,7 +5,8 @@
 //! `@tweak-…` variables, the variables the platform derives from the tweak declarations
 //! ([`tweaks`]: a font tweak's `@tweak-h1-font-font-size` …), and the platform's imports
 //! that folders use without shipping (`sqs-grid-breaker`, `svg-icon-templates`,
-//! `sqs-ui-font`, `social-icon-font`: our own, in `renderer/less/platform/`).
+//! `sqs-ui-font`, `social-icon-font`: our own, in `renderer/less/platform/`), and the
+//! social-links colour mixins the official frameworks call without importing ([`head`]).
 //!
 //! In the platform's dialect (issue 45; `renderer/less/compile.mjs` says how): division
 //! without parentheses, the legacy `(~"@{x}") { … }` selectors, a mixin call that matches
@@ -32,7 +33,7 @@ use renderer::folder::{TemplateFiles, TemplateProblem, less_feature};
 use serde_json::{Map, Value};
 
 /// Our versions of the platform's LESS imports.
-const PLATFORM: [(&str, &str); 4] = [
+const PLATFORM: [(&str, &str); 5] = [
     (
         "sqs-grid-breaker.less",
         include_str!("../../renderer/less/platform/sqs-grid-breaker.less"),
@@ -49,7 +50,42 @@ const PLATFORM: [(&str, &str); 4] = [
         "social-icon-font.less",
         include_str!("../../renderer/less/platform/social-icon-font.less"),
     ),
+    (
+        "sqs-social-links-mixins.less",
+        include_str!("../../renderer/less/platform/sqs-social-links-mixins.less"),
+    ),
 ];
+
+/// What goes before the folder's stylesheets: the platform's social-links colour mixins
+/// (`.mixin-template-social-icons-color`), which the official frameworks call without
+/// importing anything (their build added the package), imported by reference (so they
+/// print nothing unless called) when a stylesheet calls them and none defines them.
+fn head(files: &TemplateFiles) -> String {
+    let styles = || {
+        files
+            .iter()
+            .filter(|(path, _)| path.starts_with("styles/"))
+            .filter_map(|(_, bytes)| std::str::from_utf8(bytes).ok())
+    };
+    let calls = styles().any(|t| t.contains(".mixin-template-social-icons-color"));
+    let defines = styles().any(|t| {
+        t.match_indices(".mixin-template-social-icons-color")
+            .any(|(i, _)| {
+                // A definition's parameters start with a variable: `(@color)`.
+                t[i..]
+                    .split_once('(')
+                    .is_some_and(|(_, rest)| rest.trim_start().starts_with('@'))
+                    && t[i..]
+                        .split_once(')')
+                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('{'))
+            })
+    });
+    if calls && !defines {
+        "@import (reference) \"sqs-social-links-mixins\";\n".to_owned()
+    } else {
+        String::new()
+    }
+}
 
 /// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.
 pub(crate) fn tweaks_tail(files: &TemplateFiles, settings: &Map<String, Value>) -> String {
@@ -244,6 +280,7 @@ pub(crate) fn compiler_input(files: &TemplateFiles, settings: &Map<String, Value
         .collect();
     let input = serde_json::json!({
         "stylesheets": present,
+        "head": head(files),
         // Later definitions win everywhere in LESS, so the tweaks go last.
         "tail": tweaks::tail(files, settings),
         "files": styles,
@@ -602,12 +639,44 @@ mod tests {
                 "@import \"//fonts.example/css2?family=C:wght@400;700&display=swap\";",
                 "@import url(\"//fonts.example/css2?family=C:wght@400;700&display=swap\");",
             ),
+            // The social-links colour mixins, called without an import.
+            (
+                ".Header { .mixin-template-social-icons-color(#fff); }",
+                ".Header .SocialLinks-link-svg {\n  fill: #fff;\n}",
+            ),
         ] {
             let out = compile_folder(&[("site.less", less)], json!({}));
             assert_eq!(out.problems, [], "{less}");
             let css = out.css.expect("css");
             assert!(css.contains(expect), "{less}: {css}");
         }
+    }
+
+    /// The social-links colour mixins come in only for a folder that calls them without
+    /// defining them: a folder's own definition is the one applied, and a folder that does
+    /// not call them gets nothing.
+    #[test]
+    fn the_social_links_mixins_stand_in_only_where_needed() {
+        let own = ".mixin-template-social-icons-color(@c) { x: @c; }\n.H { .mixin-template-social-icons-color(red); }";
+        let css = compile_folder(&[("site.less", own)], json!({}))
+            .css
+            .expect("css");
+        assert!(
+            css.contains(".H {\n  x: red;\n}") && !css.contains("SocialLinks"),
+            "{css}"
+        );
+        let css = compile_folder(&[("site.less", ".a { b: 1; }")], json!({}))
+            .css
+            .expect("css");
+        assert!(!css.contains("SocialLinks"), "{css}");
+        let body = ".x { .mixin-template-social-icons-color-body(#123456); }";
+        let css = compile_folder(&[("site.less", body)], json!({}))
+            .css
+            .expect("css");
+        assert!(
+            css.contains(".x .SocialLinks-link {\n  color: #123456;\n}"),
+            "{css}"
+        );
     }
 
     /// A mixin call that matches no definition (too few or too many arguments, or none by

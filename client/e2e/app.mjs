@@ -461,6 +461,74 @@ const scenarios = [
       assert.equal((await inPage(page, "GET", "/api/owner/accounts")).status, 403, "and refused");
     },
   ],
+  [
+    "Access: an invite sent from the app is taken from the outbox link; a forgotten password is reset by its emailed link",
+    async ({ browser, context, server, backend }) => {
+      const page = await signIn(context, server);
+      await nav(page, "Settings");
+      await page.getByRole("link", { name: "Access" }).click();
+      await h1Focused(page, "Access");
+      const invitee = `reports-${backend}@example.com`;
+      await page.getByLabel("Email", { exact: true }).fill(invitee);
+      await page.getByLabel("Role", { exact: true }).selectOption({ label: "Reporting" });
+      await page.getByRole("button", { name: "Send invite" }).click();
+      await page.getByText(`Invite sent to ${invitee}.`).waitFor({ state: "attached" });
+      const link = (who, path) =>
+        eventually(
+          () => mailTo(server, who).map((m) => new RegExp(`https?://\\S+${path}\\?token=[\\w-]+`).exec(m.text)?.[0]).find(Boolean),
+          (l) => !!l,
+          `the ${path} link in the mail to ${who}`,
+        );
+      // The invitee, in a browser of their own, chooses a password from the link.
+      const theirs = await browser.newContext();
+      try {
+        const p = await theirs.newPage();
+        await p.goto(await link(invitee, "/config/invite"));
+        await p.getByRole("heading", { level: 1, name: "Choose a password" }).waitFor();
+        assert.deepEqual(await axe(p), [], "choosing a password");
+        await p.getByLabel("New password").fill("reporting-password-1");
+        await p.getByLabel("Repeat the password").fill("reporting-password-1");
+        await p.getByRole("button", { name: "Save password and sign in" }).click();
+        await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+        // Reporting reads orders and analytics: that is all it is offered.
+        assert.deepEqual(await p.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts(), [
+          "Dashboard",
+          "Orders",
+          "Customers",
+          "Analytics",
+        ]);
+      } finally {
+        await theirs.close();
+      }
+      // The store manager forgot their password.
+      const forgetful = await browser.newContext();
+      try {
+        const p = await forgetful.newPage();
+        await p.goto(`${server.origin(LOAM)}/config`);
+        await p.getByRole("link", { name: "Forgot your password?" }).click();
+        await p.getByRole("heading", { level: 1, name: "Reset your password" }).waitFor();
+        assert.deepEqual(await axe(p), [], "resetting a password");
+        await p.getByLabel("Email").fill(MANAGER.email);
+        await p.getByRole("button", { name: "Send reset link" }).click();
+        await p.goto(await link(MANAGER.email, "/config/reset"));
+        await p.getByRole("heading", { level: 1, name: "Choose a password" }).waitFor();
+        MANAGER.password = "a-new-manager-password";
+        await p.getByLabel("New password").fill(MANAGER.password);
+        await p.getByLabel("Repeat the password").fill(MANAGER.password);
+        await p.getByRole("button", { name: "Save password and sign in" }).click();
+        await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+      } finally {
+        await forgetful.close();
+      }
+      // The new password works from a fresh browser.
+      const again = await browser.newContext();
+      try {
+        await signIn(again, server, MANAGER);
+      } finally {
+        await again.close();
+      }
+    },
+  ],
 ];
 
 async function runBackend(browser, backend) {

@@ -4,10 +4,11 @@
 // embedded in the binary.
 //
 // usage: node less-compiler.cjs < INPUT.json
-//   INPUT: {"stylesheets": ["name", …], "tail": "@x: y;\n…", "files": {"name": base64, …},
-//           "platform": {"name": text, …}}
+//   INPUT: {"stylesheets": ["name", …], "head": "@import (reference) …;\n", "tail": "@x: y;\n…",
+//           "files": {"name": base64, …}, "platform": {"name": text, …}}
 //   `files` are the folder's styles/ (paths relative to it, `partials/x.less`),
-//   `stylesheets` the ones template.conf lists (in order, each one of `files`), `tail` the
+//   `stylesheets` the ones template.conf lists (in order, each one of `files`), `head` what
+//   the server puts before them (platform mixins they use unimported), `tail` the
 //   variables the server puts after them (the tweaks'), `platform` the platform's imports
 //   (`sqs-grid-breaker.less`).
 // stdout: {"css": text or null, "problems": [{"message", "filename", "line", "column"}],
@@ -253,10 +254,10 @@ function readStdin() {
   });
 }
 
-/// The entry that imports `stylesheets` in order (a `.css` one as LESS too, so its
-/// variables and imports work), then `tail`.
-function entryText(stylesheets, tail) {
-  return stylesheets.map((name) => `@import (less) ${JSON.stringify(name)};\n`).join("") + tail;
+/// The entry: `head`, then imports of `stylesheets` in order (a `.css` one as LESS too, so
+/// its variables and imports work), then `tail`.
+function entryText(head, stylesheets, tail) {
+  return head + stylesheets.map((name) => `@import (less) ${JSON.stringify(name)};\n`).join("") + tail;
 }
 
 /// A LESS error as the server reports it: its file relative to styles/ ("" when it is not
@@ -297,13 +298,14 @@ const ENTRY_NAME = ".tessera-entry.less";
 async function compileAll(input, files) {
   const problems = [];
   let kept = [...(input.stylesheets ?? [])];
+  const head = input.head ?? "";
   const tail = input.tail ?? "";
   for (;;) {
     dropped.length = 0;
     const entry = posix.join(STYLES, ENTRY_NAME);
-    files.files.set(entry, Buffer.from(entryText(kept, tail), "utf8"));
+    files.files.set(entry, Buffer.from(entryText(head, kept, tail), "utf8"));
     try {
-      const out = await less.render(entryText(kept, tail), {
+      const out = await less.render(entryText(head, kept, tail), {
         filename: entry,
         paths: [],
         // Template folders write `@import 'x'` for files that sit next to them.

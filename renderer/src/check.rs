@@ -4,10 +4,11 @@
 //! page renders: partials and tag templates that are applied but missing, blocks that apply
 //! themselves with nothing to stop them, `squarespace:` tags that are unknown or lack an
 //! attribute, navigations not declared, assets and scripts that are not there, images
-//! without alt text.
+//! without alt text, inline scripts (which the site's security policy does not run).
 //!
 //! Errors break pages; warnings are worth fixing but the pages render (a script bundle a
-//! framework's build makes, an unknown attribute, an image without alt text).
+//! framework's build makes, an unknown attribute, an image without alt text, an inline
+//! script).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -364,6 +365,31 @@ impl Checker<'_> {
                     col,
                     Severity::Warning,
                     "image without alt text".into(),
+                );
+            }
+        }
+        // An inline script never runs: the site's security policy allows scripts from files
+        // only (docs: Operators, security headers), so say so rather than let it fail
+        // silently in the browser. Data blocks (`type="application/json"` …) are not run.
+        let lower = text.to_ascii_lowercase();
+        for (i, _) in lower.match_indices("<script") {
+            let tag_end = lower[i..].find('>').map_or(lower.len(), |e| i + e);
+            let tag = &lower[i..tag_end];
+            let boundary = tag[7..]
+                .chars()
+                .next()
+                .is_none_or(|c| c.is_whitespace() || c == '/');
+            let data = ["json", "template", "x-tmpl", "text/html"]
+                .iter()
+                .any(|t| tag.contains(t));
+            if boundary && !tag.contains("src=") && !data {
+                let (line, col) = pos(i);
+                self.add(
+                    path,
+                    line,
+                    col,
+                    Severity::Warning,
+                    "inline script: the site's security policy does not run inline scripts; move it to a file in scripts/ and load it with <squarespace:script src=\"name.js\"/>".into(),
                 );
             }
         }

@@ -407,6 +407,22 @@ fn platform_tags_navigations_assets_and_images() {
         &["blocks/card.block:1:21: warning: image without alt text"],
         0,
     );
+    // An inline script is said (the site's policy blocks it); a script file and a data
+    // block are not.
+    assert_findings(
+        "inline-script",
+        &[(
+            "site.region",
+            Some(&SITE.replace(
+                "</body>",
+                "<script>document.documentElement.className = '';</script>\n<script type=\"application/ld+json\">{}</script><SCRIPT src=\"/scripts/x.js\"></SCRIPT></body>",
+            )),
+        ), ("scripts/x.js", Some("1;"))],
+        &[
+            "site.region:7:1: warning: inline script: the site's security policy does not run inline scripts; move it to a file in scripts/ and load it with <squarespace:script src=\"name.js\"/>",
+        ],
+        0,
+    );
 }
 
 /// LESS stylesheets compile as at import: the platform's imports resolve, and a stylesheet
