@@ -299,6 +299,16 @@ const scenarios = [
       await openOrderOf(page, buyer);
       await page.getByText(title).first().waitFor();
       await page.getByText("Size: Large").first().waitFor();
+      // Hidden again from its form: the live site no longer has it.
+      await nav(page, "Products");
+      await h1Focused(page, "Products");
+      await page.getByRole("link", { name: title, exact: true }).click();
+      await h1Focused(page, title);
+      await page.getByRole("radio", { name: /^Hidden/ }).check();
+      await page.getByRole("button", { name: "Save product" }).click();
+      await eventually(async () => (await apiGet(server, LOAM, `/shop/${slug}`)).status, (s) => s === 404, "the hidden product's page");
+      await nav(page, "Products");
+      await page.locator("tbody tr", { hasText: title }).getByText("Hidden").first().waitFor();
     },
   ],
   [
