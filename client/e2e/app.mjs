@@ -104,6 +104,14 @@ async function h1Focused(page, name) {
   await page.waitForFunction((n) => document.activeElement?.tagName === "H1" && document.activeElement.textContent === n, name, { timeout: 5000 });
 }
 
+/** Fails when the screen shows what a field the app misread writes: "Invalid Date",
+ *  "undefined", "NaN", "null". */
+async function sane(page, what) {
+  const text = await page.locator("main").innerText();
+  const bad = /Invalid Date|\bundefined\b|\bNaN\b|\bnull\b/.exec(text);
+  assert.equal(bad, null, `${what} shows "${bad?.[0]}": ${text.slice(Math.max(0, (bad?.index ?? 0) - 80), (bad?.index ?? 0) + 80)}`);
+}
+
 // ---- the owner and the visitor ----
 
 async function signIn(context, server, who = OWNER) {
@@ -186,6 +194,10 @@ const scenarios = [
       const title = await openOrderOf(page, buyer);
       await page.getByText("Beeswax Pillar Candle").first().waitFor();
       assert.deepEqual(await axe(page), [], "an order");
+      await sane(page, "an order");
+      // The buyer's address as they gave it.
+      const shipping = await page.locator("section", { has: page.getByRole("heading", { name: "Shipping address" }) }).innerText();
+      for (const part of ["Ada de Vries", "Lindengracht 12", "1015 KD Amsterdam", "NL"]) assert.ok(shipping.includes(part), `the address has ${part}: ${shipping}`);
       const fulfil = page.getByRole("button", { name: "Mark as fulfilled" });
       await tabTo(page, fulfil);
       await page.keyboard.press("Enter");
@@ -339,6 +351,7 @@ const scenarios = [
       await page.getByText(buyer).first().waitFor();
       await page.locator("section[aria-labelledby=customer-orders] tbody tr").first().waitFor();
       assert.deepEqual(await axe(page), [], "a customer's page");
+      await sane(page, "a customer's page");
       await page.getByRole("navigation", { name: "Customers section" }).getByRole("link", { name: "Subscriptions" }).click();
       await h1Focused(page, "Subscriptions");
       const cancel = page.getByRole("button", { name: `Cancel subscription to Monthly Plant Box of ${subscriber}` });
@@ -396,6 +409,7 @@ const scenarios = [
         await h1Focused(page, link);
         await page.locator(ready).first().waitFor();
         assert.deepEqual(await axe(page), [], link);
+        await sane(page, link);
       }
       // Analytics: the page views and orders the earlier scenarios made, per day and in the
       // funnel, beside the charts.
@@ -415,6 +429,19 @@ const scenarios = [
       await h1Focused(page, "Access");
       await page.getByText(MANAGER.email).first().waitFor();
       assert.deepEqual(await axe(page), [], "Settings → Access");
+      await sane(page, "Settings → Access");
+      // Both owners set their passwords (on the command line).
+      assert.equal(await page.getByText("Has not set a password yet").count(), 0, "every owner has a password");
+      // A token made here: its secret shown once, then listed as working, then revoked.
+      await page.getByLabel("Token name").fill("stock sync");
+      await page.getByRole("button", { name: "Create token" }).click();
+      const made = page.getByRole("dialog", { name: /^Token stock sync created/ });
+      await made.waitFor();
+      assert.match(await made.getByLabel("The token").innerText(), /\S{20,}/);
+      await made.getByRole("button", { name: "Done" }).click();
+      const tokenRow = page.locator("tbody tr", { hasText: "stock sync" });
+      assert.match(await tokenRow.innerText(), /Works/);
+      await sane(page, "the tokens");
     },
   ],
   [

@@ -52,7 +52,7 @@ function Shell() {
   }
 
   const accept = useCallback((me: Me) => {
-    setCsrf(me.csrf);
+    setCsrf(me.csrf ?? null);
     setState({ kind: "in", me });
   }, []);
   // From the sign-in (or set-password) form: the form goes away, and the screen that

@@ -34,6 +34,6 @@ export function allows(me: Me, areas: AreaName[] | "always"): boolean {
 
 /** Whether `me` may change things in `area`. */
 export function canWrite(me: Me, area: AreaName): boolean {
-  const a: Access = me.areas[area];
+  const a: Access = me.areas[area] ?? null;
   return a === "write";
 }

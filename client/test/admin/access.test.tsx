@@ -10,10 +10,10 @@ const account = (id: string, email: string, role: number, extra: Partial<Account
   role,
   roleName: "",
   createdMs: Date.UTC(2026, 10, 1),
-  passwordSet: true,
+  hasPassword: true,
   ...extra,
 });
-const token = (id: string, name: string): ApiToken => ({ id, name, role: 10, roleName: "viewer", createdMs: Date.UTC(2026, 10, 1), lastUsedMs: null });
+const token = (id: string, name: string): ApiToken => ({ id, name, role: 10, roleName: "viewer", createdMs: Date.UTC(2026, 10, 1), revokedMs: null });
 
 afterEach(() => vi.unstubAllGlobals());
 
@@ -40,7 +40,7 @@ describe("access", () => {
 
   it("lists owners, changes a role, and removes one after confirming", async () => {
     const calls = server(
-      routes([account("a1", "owner@loam.example", 1), account("a2", "sam@example.com", 4, { passwordSet: false })], [], {
+      routes([account("a1", "owner@loam.example", 1), account("a2", "sam@example.com", 4, { hasPassword: false })], [], {
         "PATCH /api/owner/accounts/a2": { body: {} },
         "DELETE /api/owner/accounts/a2": { status: 409, body: { message: "A site needs at least one administrator." } },
       }),

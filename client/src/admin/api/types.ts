@@ -1,19 +1,15 @@
-// The JSON the owner's app reads, as the issue 43 plan's contract fixes it (camelCase; money
-// as `Money`, times as epoch milliseconds `…Ms`, lists as `{<plural>: T[], next}`).
-// Written by hand while the routes are built on other branches; when they land, these
-// become aliases of the generated `client/src/api/schema.d.ts` types (one file to swap).
+// The JSON the owner's app reads: the server's OpenAPI document's shapes (generated into
+// client/src/api/schema.d.ts by scripts/api-reference), under the names the screens use
+// (camelCase; money as `Money`, times as epoch milliseconds `…Ms`, lists as
+// `{<plural>: T[], next}`). A change on the server that the app does not follow fails the
+// type check.
 
 import type { components } from "../../api/schema";
 
 /** The shapes of the server's OpenAPI document (generated into client/src/api/schema.d.ts). */
 type Schemas = components["schemas"];
 
-export interface Money {
-  minor: number;
-  currency: string;
-  /** Formatted by the server in the site's locale. */
-  formatted: string;
-}
+export type Money = Schemas["OwnerMoney"];
 
 /** A list page: the rows under their plural key, and the cursor of the next page. */
 export type Page<K extends string, T> = { [key in K]: T[] } & { next: string | null };
@@ -32,39 +28,13 @@ export type AreaName =
   | "access";
 export type Access = "write" | "read" | null;
 
-export interface Me {
-  /** Null when the caller is a bearer token. */
-  account: { id: string; email: string; role: number; roleName: string } | null;
-  csrf: string | null;
-  site: { identifier: string; title: string; currency: string };
-  areas: Record<AreaName, Access>;
-}
+export type Me = Schemas["OwnerMe"];
 
-export interface Account {
-  id: string;
-  email: string;
-  role: number;
-  roleName: string;
-  createdMs: number;
-  passwordSet: boolean;
-}
+export type Account = Schemas["OwnerAccountView"];
 
-export interface Invite {
-  id: string;
-  email: string;
-  role: number;
-  roleName: string;
-  expiresMs: number;
-}
+export type Invite = Schemas["OwnerInviteView"];
 
-export interface ApiToken {
-  id: string;
-  name: string;
-  role: number;
-  roleName: string;
-  createdMs: number;
-  lastUsedMs: number | null;
-}
+export type ApiToken = Schemas["OwnerTokenView"];
 
 // ---- B. orders ----
 
@@ -72,78 +42,14 @@ export type PaymentState = "awaiting-payment" | "paid" | "partially-refunded" | 
 export type FulfilmentState = "unfulfilled" | "partially-fulfilled" | "fulfilled" | "not-required";
 export type OrderAction = "mark-paid" | "fulfil" | "cancel" | "refund" | "resend-confirmation";
 
-export interface OrderSummary {
-  id: string;
-  number: number | string;
-  placedMs: number;
-  email: string;
-  /** The billing or shipping name, or "". */
-  name: string;
-  total: Money;
-  payment: PaymentState;
-  fulfilment: FulfilmentState;
-  cancelled: boolean;
-  itemCount: number;
-  testMode: boolean;
-}
+export type OrderSummary = Schemas["OwnerOrderSummary"];
 
-export interface Address {
-  firstName?: string;
-  lastName?: string;
-  address1?: string;
-  address2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  countryCode?: string;
-  phone?: string;
-  [key: string]: string | undefined;
-}
+/** A postal address as orders keep it (the country and region as ISO codes). */
+export type Address = Schemas["PostalAddress"];
 
-export interface OrderLine {
-  position: number;
-  itemId: string;
-  sku: string;
-  productName: string;
-  productType: string;
-  attributes: Record<string, string>;
-  quantity: number;
-  fulfilledQuantity: number;
-  refundedQuantity: number;
-  unitPrice: Money;
-  lineTotal: Money;
-  additionalFields: { label: string; value: string }[];
-}
+export type OrderLine = Schemas["OwnerOrderLine"];
 
-export interface OrderDetail extends OrderSummary {
-  lines: OrderLine[];
-  subtotal: Money;
-  discount: Money;
-  shipping: Money;
-  tax: Money;
-  taxIncluded: boolean;
-  giftCardPaid: Money;
-  charged: Money;
-  refunded: Money;
-  coupons: string[];
-  shippingAddress: Address | null;
-  billingAddress: Address | null;
-  shippingOption: { name: string } | null;
-  paymentMethod: string;
-  notes: { label: string; text: string } | null;
-  giftCards: { code: string; balance: Money }[];
-  downloads: { productName: string; expiresMs: number }[];
-  fulfilments: {
-    id: string;
-    createdMs: number;
-    carrier: string;
-    trackingNumber: string;
-    lines: { position: number; quantity: number }[];
-  }[];
-  history: { atMs: number; kind: string; actor: string; text: string }[];
-  /** The moves the state machine allows now and the caller's role may make. */
-  actions: OrderAction[];
-}
+export type OrderDetail = Schemas["OwnerOrderDetail"];
 
 // ---- C. catalog, customers, analytics ----
 
@@ -155,52 +61,16 @@ export type Dashboard = Schemas["OwnerDashboard"];
 
 export type Analytics = Schemas["OwnerAnalytics"];
 
-export interface ProductRow {
-  id: string;
-  title: string;
-  type: string;
-  image: string | null;
-  /** The lowest price. */
-  price: Money;
-  onSale: boolean;
-  /** Null: unlimited. */
-  stock: number | null;
-  /** The site shows it now (its store is on, and it is visible or its time has come). */
-  visible: boolean;
-  /** Its own visibility. */
-  visibility: Visibility;
-  /** When a scheduled product shows from, epoch ms. */
-  publishOnMs?: number;
-}
+export type ProductRow = Schemas["OwnerProductRow"];
 
 /** A product's visibility: shown, a draft only owners see, or shown from `publishOn` on. */
 export type Visibility = Schemas["OwnerProductVisibility"];
 
-export interface VariantRow {
-  itemId: string;
-  sku: string;
-  productTitle: string;
-  attributes: Record<string, string>;
-  /** Null: unlimited. */
-  stock: number | null;
-  restockWaiting: number;
-}
+export type VariantRow = Schemas["OwnerInventoryRow"];
 
-export interface InventoryUpdate {
-  itemId: string;
-  sku: string;
-  stock: number | null;
-}
+export type InventoryUpdate = Schemas["OwnerStockUpdate"];
 
-export interface CustomerRow {
-  email: string;
-  name: string;
-  orders: number;
-  spent: Money;
-  lastOrderMs: number | null;
-  member: boolean;
-  subscriber: boolean;
-}
+export type CustomerRow = Schemas["OwnerCustomer"];
 
 // ---- Settings → Store (generated from the OpenAPI document) ----
 

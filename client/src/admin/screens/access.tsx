@@ -104,7 +104,7 @@ function Owners({ writable, myId }: { writable: boolean; myId: string | null }) 
                 <th scope="row">
                   {a.email}
                   {a.id === myId && " (you)"}
-                  {!a.passwordSet && <div class="hint">Has not set a password yet</div>}
+                  {!a.hasPassword && <div class="hint">Has not set a password yet</div>}
                 </th>
                 <td>
                   {writable && a.id !== myId ? (
@@ -154,7 +154,7 @@ function Owners({ writable, myId }: { writable: boolean; myId: string | null }) 
           <h3>Invites waiting</h3>
           <ul>
             {data.invites.map((i) => (
-              <li key={i.id}>
+              <li key={i.email}>
                 {i.email} as {roleLabel(i.role, i.roleName)}, until {dateTime(i.expiresMs)}
               </li>
             ))}
@@ -248,7 +248,7 @@ function Tokens({ writable }: { writable: boolean }) {
               <th scope="col">Name</th>
               <th scope="col">Role</th>
               <th scope="col">Created</th>
-              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
               {writable && (
                 <th scope="col">
                   <span class="visually-hidden">Actions</span>
@@ -262,9 +262,10 @@ function Tokens({ writable }: { writable: boolean }) {
                 <th scope="row">{t.name || "(no name)"}</th>
                 <td>{roleLabel(t.role, t.roleName)}</td>
                 <td>{date(t.createdMs)}</td>
-                <td>{t.lastUsedMs === null ? "Never" : dateTime(t.lastUsedMs)}</td>
+                <td>{t.revokedMs == null ? "Works" : `Revoked ${dateTime(t.revokedMs)}`}</td>
                 {writable && (
                   <td>
+                    {t.revokedMs == null && (
                     <button
                       type="button"
                       class="danger"
@@ -281,6 +282,7 @@ function Tokens({ writable }: { writable: boolean }) {
                     >
                       Revoke
                     </button>
+                    )}
                   </td>
                 )}
               </tr>

@@ -75,7 +75,7 @@ export default function Customers() {
                     )}
                   </td>
                   <td class="num">{c.spent.formatted}</td>
-                  <td>{c.lastOrderMs === null ? "Never" : date(c.lastOrderMs)}</td>
+                  <td>{c.lastOrderMs == null ? "Never" : date(c.lastOrderMs)}</td>
                   <td>{c.member ? "Yes" : "No"}</td>
                   <td>{c.subscriber ? "Yes" : "No"}</td>
                 </tr>

@@ -15,7 +15,7 @@ import { useGet, useQuery } from "../ui/query";
 
 type Draft = { stock: string; unlimited: boolean };
 const key = (v: { itemId: string; sku: string }) => `${v.itemId}\u0000${v.sku}`;
-const draftOf = (v: VariantRow): Draft => ({ stock: v.stock === null ? "" : String(v.stock), unlimited: v.stock === null });
+const draftOf = (v: VariantRow): Draft => ({ stock: v.stock == null ? "" : String(v.stock), unlimited: v.stock == null });
 const describe = (v: VariantRow) =>
   [v.productTitle, ...Object.values(v.attributes), v.sku].filter(Boolean).join(", ");
 
@@ -140,7 +140,7 @@ export default function Inventory() {
                         onDraft={(d) => setDrafts({ ...drafts, [key(v)]: d })}
                         error={rowError(v)}
                       />
-                    ) : v.stock === null ? (
+                    ) : v.stock == null ? (
                       "Unlimited"
                     ) : (
                       count(v.stock)

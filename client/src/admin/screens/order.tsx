@@ -13,7 +13,8 @@ import { date, dateTime, decimals, FULFILMENT, PAYMENT } from "../ui/format";
 import { announce, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 
-const ACTIONS: Record<OrderAction, { label: string; done: string; danger?: boolean }> = {
+// Keyed by the server's words for the moves (strings in its document).
+const ACTIONS: Record<OrderAction | (string & {}), { label: string; done: string; danger?: boolean }> = {
   "mark-paid": { label: "Mark as paid", done: "Order marked as paid." },
   fulfil: { label: "Mark as fulfilled", done: "Fulfilment saved." },
   refund: { label: "Refund", done: "Refund made.", danger: true },
@@ -81,7 +82,7 @@ export default function Order({ id }: { id: string }) {
       {order.actions.length > 0 && (
         <div class="actions" role="group" aria-label="Order actions">
           {order.actions.map((a) => (
-            <button key={a} type="button" class={ACTIONS[a]?.danger ? "danger" : undefined} onClick={() => setOpen(a)}>
+            <button key={a} type="button" class={ACTIONS[a]?.danger ? "danger" : undefined} onClick={() => setOpen(a as OrderAction)}>
               {ACTIONS[a]?.label ?? a}
             </button>
           ))}
@@ -198,14 +199,14 @@ function Totals({ order }: { order: OrderDetail }) {
 const ADDRESS_LINES = (a: Address) =>
   [
     [a.firstName, a.lastName].filter(Boolean).join(" "),
-    a.address1,
-    a.address2,
+    a.line1,
+    a.line2,
     [a.postalCode, a.city].filter(Boolean).join(" "),
-    [a.state, a.countryCode].filter(Boolean).join(", "),
+    [a.region, a.country].filter(Boolean).join(", "),
     a.phone,
   ].filter((l): l is string => !!l);
 
-function AddressBlock({ title, address, extra }: { title: string; address: Address | null; extra?: string }) {
+function AddressBlock({ title, address, extra }: { title: string; address?: Address | null; extra?: string }) {
   return (
     <section>
       <h2>{title}</h2>

@@ -87,7 +87,7 @@ export default function Products() {
                     {p.price.formatted}
                     {p.onSale && <span class="badge">On sale</span>}
                   </td>
-                  <td class="num">{p.stock === null ? "Unlimited" : count(p.stock)}</td>
+                  <td class="num">{p.stock == null ? "Unlimited" : count(p.stock)}</td>
                   <td>{p.visible ? "Shown" : "Not shown"}</td>
                 </tr>
               ))}
@@ -103,7 +103,7 @@ export default function Products() {
 /** What a product's own visibility says, when it is not simply shown. */
 export function VisibilityBadge({ product }: { product: Pick<ProductRow, "visibility" | "publishOnMs" | "visible"> }) {
   if (product.visibility === "hidden") return <span class="badge">Hidden</span>;
-  if (product.visibility === "scheduled" && !product.visible && product.publishOnMs !== undefined)
+  if (product.visibility === "scheduled" && !product.visible && product.publishOnMs != null)
     return <span class="badge">Scheduled for {dateTime(product.publishOnMs)}</span>;
   return null;
 }

@@ -1,7 +1,8 @@
 // How the app writes dates, numbers and states (words, never colour alone).
 import type { FulfilmentState, PaymentState } from "../api/types";
 
-export const PAYMENT: Record<PaymentState, string> = {
+// Keyed by the server's words (strings in its document); an unknown one is shown as is.
+export const PAYMENT: Record<PaymentState | (string & {}), string> = {
   "awaiting-payment": "Awaiting payment",
   paid: "Paid",
   "partially-refunded": "Partially refunded",
@@ -9,7 +10,7 @@ export const PAYMENT: Record<PaymentState, string> = {
   expired: "Expired",
 };
 
-export const FULFILMENT: Record<FulfilmentState, string> = {
+export const FULFILMENT: Record<FulfilmentState | (string & {}), string> = {
   unfulfilled: "Unfulfilled",
   "partially-fulfilled": "Partially fulfilled",
   fulfilled: "Fulfilled",
