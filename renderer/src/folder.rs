@@ -37,7 +37,7 @@ pub const HOST_PREFIX: &str = "squarespace:";
 /// official frameworks took from the platform's template packages. Our own versions,
 /// giving the markup (class names, data attributes) the frameworks' styles and scripts
 /// expect; a folder's own block of the same name wins.
-pub const PLATFORM_PARTIALS: [(&str, &str); 4] = [
+pub const PLATFORM_PARTIALS: [(&str, &str); 5] = [
     (
         "sqs-share-buttons",
         include_str!("../templates/platform/sqs-share-buttons"),
@@ -53,6 +53,13 @@ pub const PLATFORM_PARTIALS: [(&str, &str); 4] = [
     (
         "sqs-video-background.block",
         include_str!("../templates/platform/sqs-video-background.block"),
+    ),
+    // The symbols the two social-links partials' `<use xlink:href="#{serviceName}-icon">`
+    // point at: the platform put an icon sprite in its pages; ours is each network's short
+    // label (as `social-icon-font`'s), drawn in the link's colour, with an empty mask.
+    (
+        "sqs-social-icon-sprite",
+        include_str!("../templates/platform/sqs-social-icon-sprite"),
     ),
 ];
 

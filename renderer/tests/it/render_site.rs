@@ -802,6 +802,17 @@ fn platform_partials_render_without_the_folder_shipping_them() {
         body.contains("<use class=\"sqs-use--mask\" xlink:href=\"#twitter-mask\"></use>"),
         "{body}"
     );
+    // The symbols those point at: each network's label, in both partials' sprites.
+    for (service, label) in [("instagram", "IG"), ("twitter", "X")] {
+        let symbol = format!(
+            "<symbol id=\"{service}-icon\" viewBox=\"0 0 64 64\"><text x=\"32\" y=\"40\" text-anchor=\"middle\" font-family=\"sans-serif\" font-weight=\"bold\" font-size=\"20\">{label}</text></symbol><symbol id=\"{service}-mask\" viewBox=\"0 0 64 64\"></symbol>"
+        );
+        assert_eq!(body.matches(&symbol).count(), 2, "{body}");
+    }
+    assert!(
+        body.contains("</div></nav><svg class=\"sqs-social-icon-sprite\" width=\"0\" height=\"0\" aria-hidden=\"true\" focusable=\"false\"><defs>"),
+        "{body}"
+    );
     assert!(
         body.contains(
             "<section><div class=\"sqs-video-background content-fill\" data-config-url=\"https://video.test/v?x=&lt;y&gt;\" data-config-playback-speed=\"1\" data-config-filter=\"2\" data-config-filter-strength=\"50\"><div id=\"player\"></div></div></section>"
