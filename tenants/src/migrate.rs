@@ -111,10 +111,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "customers",
         sql: include_str!("../migrations/0018_customers.sql"),
     },
+    Migration {
+        version: 19,
+        name: "customer_summary",
+        sql: include_str!("../migrations/0019_customer_summary.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 18;
+pub const LATEST_VERSION: i64 = 19;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -262,6 +262,7 @@ impl Store {
             params![tenant, count, base, newest_ms],
         )
         .await?;
+        super::customer_summary::rebuild(&mut tx, tenant).await?;
         if tx.backend() == Backend::Postgres {
             tx.batch("ANALYZE customer_order").await?;
         } else {
