@@ -792,7 +792,14 @@ async fn the_customer_summary_follows_every_move(env: Env) {
     drift("refund begun").await;
     assert_eq!(row("buyer@b.test").await.1, card.grand_total_minor - 200);
     env.store
-        .finish_refund(t, &card.id, &refund.id, Err("declined".into()), "", &no_order_mail)
+        .finish_refund(
+            t,
+            &card.id,
+            &refund.id,
+            Err("declined".into()),
+            "",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     drift("refund failed").await;
@@ -801,11 +808,23 @@ async fn the_customer_summary_follows_every_move(env: Env) {
     // A paid order is refunded before it is cancelled.
     let (_, refund) = env
         .store
-        .begin_refund(t, &card.id, &RefundRequest::Amount(card.charged_minor()), "")
+        .begin_refund(
+            t,
+            &card.id,
+            &RefundRequest::Amount(card.charged_minor()),
+            "",
+        )
         .await
         .unwrap();
     env.store
-        .finish_refund(t, &card.id, &refund.id, Ok("re_1".into()), "", &no_order_mail)
+        .finish_refund(
+            t,
+            &card.id,
+            &refund.id,
+            Ok("re_1".into()),
+            "",
+            &no_order_mail,
+        )
         .await
         .unwrap();
     drift("refunded").await;
@@ -814,10 +833,7 @@ async fn the_customer_summary_follows_every_move(env: Env) {
         .await
         .unwrap();
     drift("cancelled").await;
-    assert_eq!(
-        row("buyer@b.test").await,
-        (1, 0, Some(card.created_ms))
-    );
+    assert_eq!(row("buyer@b.test").await, (1, 0, Some(card.created_ms)));
 
     // A later pay-later order of the same buyer, expired: it no longer counts, and their
     // last order is the one before again.

@@ -1030,7 +1030,15 @@ async fn cancel(
         };
         let notice = notice.as_ref().map(|n| n as &tenants::RestockNotice);
         let payments = m.payments().await?;
-        flow::cancel(&m.mover(), payments, m.id, &refund_mail, &cancel_mail, notice).await?;
+        flow::cancel(
+            &m.mover(),
+            payments,
+            m.id,
+            &refund_mail,
+            &cancel_mail,
+            notice,
+        )
+        .await?;
         app.outbox.nudge();
         Ok(())
     })

@@ -15,8 +15,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{customer_summary, gift_cards};
 use super::orders::{Order, fulfil, load_orders};
+use super::{customer_summary, gift_cards};
 use crate::commerce::order_state::{
     Action, Illegal, Payment, RefundRequest, check, check_fulfilment, fulfilment_of,
     payment_after_refund, refund_amount,
