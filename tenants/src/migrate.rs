@@ -116,10 +116,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "item_visibility",
         sql: include_str!("../migrations/0019_item_visibility.sql"),
     },
+    Migration {
+        version: 20,
+        name: "customer_summary",
+        sql: include_str!("../migrations/0020_customer_summary.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 19;
+pub const LATEST_VERSION: i64 = 20;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -749,4 +749,112 @@ crate::on_both_backends!(
     refunds_are_bounded_by_the_charge,
     marking_paid_delivers_once,
     concurrent_moves_take_turns,
+    the_customer_summary_follows_every_move,
 );
+
+/// The customers list's per-buyer summary follows every write to an order: placed, paid,
+/// refunded (and a failed refund given back), cancelled, expired; and a site's rebuilt
+/// summary says the same.
+async fn the_customer_summary_follows_every_move(env: Env) {
+    let (t, mug, _) = shop(&env, "summary", 20).await;
+    let drift = async |what: &str| {
+        assert_eq!(
+            env.store.customer_summary_drift(t).await.unwrap(),
+            Vec::<String>::new(),
+            "{what}"
+        );
+    };
+    let row = async |email: &str| {
+        let c = env.store.customer(t, email, true).await.unwrap().unwrap();
+        (c.orders, c.spent_minor, c.last_order_ms)
+    };
+    let card = card_order(&env, t, &[(&mug, "MUG-M", 1)]).await;
+    let later = pay_later_order(&env, t, &mug, 2).await;
+    drift("placed").await;
+    assert_eq!(
+        row("buyer@b.test").await,
+        (1, card.grand_total_minor, Some(card.created_ms))
+    );
+    assert_eq!(row("later@b.test").await, (1, 0, Some(later.created_ms)));
+
+    env.store
+        .mark_paid(t, &later.id, "UTC", "", &no_order_mail)
+        .await
+        .unwrap();
+    drift("paid").await;
+    assert_eq!(row("LATER@b.test").await.1, later.grand_total_minor);
+
+    let (_, refund) = env
+        .store
+        .begin_refund(t, &card.id, &RefundRequest::Amount(200), "")
+        .await
+        .unwrap();
+    drift("refund begun").await;
+    assert_eq!(row("buyer@b.test").await.1, card.grand_total_minor - 200);
+    env.store
+        .finish_refund(
+            t,
+            &card.id,
+            &refund.id,
+            Err("declined".into()),
+            "",
+            &no_order_mail,
+        )
+        .await
+        .unwrap();
+    drift("refund failed").await;
+    assert_eq!(row("buyer@b.test").await.1, card.grand_total_minor);
+
+    // A paid order is refunded before it is cancelled.
+    let (_, refund) = env
+        .store
+        .begin_refund(
+            t,
+            &card.id,
+            &RefundRequest::Amount(card.charged_minor()),
+            "",
+        )
+        .await
+        .unwrap();
+    env.store
+        .finish_refund(
+            t,
+            &card.id,
+            &refund.id,
+            Ok("re_1".into()),
+            "",
+            &no_order_mail,
+        )
+        .await
+        .unwrap();
+    drift("refunded").await;
+    env.store
+        .cancel_order(t, &card.id, "", &no_order_mail)
+        .await
+        .unwrap();
+    drift("cancelled").await;
+    assert_eq!(row("buyer@b.test").await, (1, 0, Some(card.created_ms)));
+
+    // A later pay-later order of the same buyer, expired: it no longer counts, and their
+    // last order is the one before again.
+    let expiring = pay_later_order(&env, t, &mug, 1).await;
+    assert_eq!(row("later@b.test").await.0, 2);
+    assert_eq!(row("later@b.test").await.2, Some(expiring.created_ms));
+    env.store
+        .expire_unpaid_orders(t, tenants::now_ms() + 1)
+        .await
+        .unwrap();
+    drift("expired").await;
+    assert_eq!(
+        row("later@b.test").await,
+        (1, later.grand_total_minor, Some(later.created_ms))
+    );
+
+    // Orders written in bulk rebuild it.
+    env.store
+        .seed_orders(t, 500, tenants::now_ms())
+        .await
+        .unwrap();
+    drift("seeded").await;
+    assert_eq!(row("buyer7@seed.test").await.0, 1);
+}

@@ -778,6 +778,67 @@ impl Mailer {
     }
 }
 
+/// What a move on an order has at hand: the order, who acts and how the buyer is written to.
+struct Move<'a> {
+    app: &'a App,
+    id: &'a str,
+    /// The owner's email or the token's name, for the order's history.
+    who: String,
+    mailer: Mailer,
+}
+
+impl Move<'_> {
+    /// Who acts, and where, for the flows that ask the payment provider.
+    fn mover(&self) -> Mover<'_> {
+        Mover {
+            store: &self.app.store,
+            tenant: self.mailer.site.tenant.id,
+            actor: &self.who,
+        }
+    }
+
+    /// The order as it stands before the move.
+    async fn order(&self) -> Result<Order, OrderMoveError> {
+        self.app
+            .store
+            .order(self.mailer.site.tenant.id, self.id)
+            .await?
+            .ok_or(OrderMoveError::NotFound)
+    }
+
+    /// The payment provider of the order's payment (the test provider for a test-mode order).
+    async fn payments(
+        &self,
+    ) -> Result<&dyn crate::services::commerce::payment::PaymentProvider, OrderMoveError> {
+        let test_mode = self.order().await?.test_mode;
+        Ok(self.app.commerce.payments(test_mode))
+    }
+
+    /// One email of `kind` to the buyer, from the order as the move left it.
+    fn buyer(&self, kind: &str, order: &Order, extra: Value) -> Vec<tenants::Email> {
+        vec![self.mailer.buyer(kind, order, extra)]
+    }
+}
+
+/// Every move's shape: the owner (their role checked by the extractor) makes `step` on
+/// order `id` of their site, a refusal is answered as [`move_failure`] says, and the answer
+/// is the order's page as the move left it.
+async fn act(
+    app: &App,
+    owner: &Owner<area::Orders, Change>,
+    id: &str,
+    step: impl AsyncFnOnce(&Move<'_>) -> Result<(), OrderMoveError>,
+) -> Result<Json<DetailJson>, ApiError> {
+    let m = Move {
+        app,
+        id,
+        who: owner.principal.actor(),
+        mailer: Mailer::new(app, &owner.call).await,
+    };
+    step(&m).await.map_err(move_failure)?;
+    detail_of(&app.store, &owner.site, owner.role, id).await
+}
+
 /// `POST /api/owner/orders/{id}/mark-paid`: "Mark as paid", for an order awaiting a
 /// pay-later payment: it is delivered (gift cards issued, downloads opened, subscriptions
 /// started) and the buyer is sent what that opens (`order-paid`: gift card codes and
@@ -793,42 +854,38 @@ async fn mark_paid(
     Path(id): Path<String>,
     owner: Owner<area::Orders, Change>,
 ) -> Result<Json<DetailJson>, ApiError> {
-    let who = owner.principal.actor();
-    let mailer = Mailer::new(&app, &owner.call).await;
-    let mail = |o: &Order| {
-        let mut out = vec![mailer.buyer(crate::email::compose::ORDER_PAID, o, json!({}))];
-        if let Some(to) = o
-            .details
-            .gift_card_recipient
-            .as_ref()
-            .filter(|_| !o.gift_cards.is_empty())
-        {
-            let gift = crate::routes::commerce::confirmation::gift_card_data(
-                o,
-                &mailer.site,
-                &mailer.title,
-                &mailer.origin,
-            );
-            out.push(mailer.composer.email(
-                crate::email::compose::GIFT_CARD,
-                &gift,
-                &to.email,
-                Some(o.customer_email.clone()),
-            ));
-        }
-        out
-    };
-    app.store
-        .mark_paid(
-            owner.site.tenant.id,
-            &id,
-            &owner.site.content.time_zone,
-            &who,
-            &mail,
-        )
-        .await
-        .map_err(|e| move_failure(e.into()))?;
-    detail_of(&app.store, &owner.site, owner.role, &id).await
+    act(&app, &owner, &id, async |m| {
+        let mailer = &m.mailer;
+        let mail = |o: &Order| {
+            let mut out = m.buyer(crate::email::compose::ORDER_PAID, o, json!({}));
+            if let Some(to) = o
+                .details
+                .gift_card_recipient
+                .as_ref()
+                .filter(|_| !o.gift_cards.is_empty())
+            {
+                let gift = crate::routes::commerce::confirmation::gift_card_data(
+                    o,
+                    &mailer.site,
+                    &mailer.title,
+                    &mailer.origin,
+                );
+                out.push(mailer.composer.email(
+                    crate::email::compose::GIFT_CARD,
+                    &gift,
+                    &to.email,
+                    Some(o.customer_email.clone()),
+                ));
+            }
+            out
+        };
+        let site = &owner.site;
+        app.store
+            .mark_paid(site.tenant.id, m.id, &site.content.time_zone, &m.who, &mail)
+            .await?;
+        Ok(())
+    })
+    .await
 }
 
 /// Units of one line.
@@ -875,7 +932,6 @@ async fn fulfil(
     owner: Owner<area::Orders, Change>,
     Json(body): Json<FulfilRequest>,
 ) -> Result<Json<DetailJson>, ApiError> {
-    let tenant = owner.site.tenant.id;
     for (field, v) in [
         ("carrier", &body.carrier),
         ("trackingNumber", &body.tracking_number),
@@ -890,59 +946,57 @@ async fn fulfil(
     if body.lines.len() > 1000 {
         return Err(ApiError::field("lines", "Too many lines."));
     }
-    let mut lines: Vec<(i64, i64)> = body.lines.iter().map(|l| (l.line_id, l.quantity)).collect();
-    if lines.is_empty() {
-        let order = app
-            .store
-            .order(tenant, &id)
-            .await
-            .map_err(|e| store_failure(&e))?
-            .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
-        lines = order
-            .line_states()
-            .iter()
-            .filter(|l| l.left_to_ship() > 0)
-            .map(|l| (l.position, l.left_to_ship()))
-            .collect();
+    act(&app, &owner, &id, async |m| {
+        let mut lines: Vec<(i64, i64)> =
+            body.lines.iter().map(|l| (l.line_id, l.quantity)).collect();
         if lines.is_empty() {
-            // Let the state machine say why (fulfilled already, nothing ships ...).
-            lines = vec![(0, 1)];
+            lines = m
+                .order()
+                .await?
+                .line_states()
+                .iter()
+                .filter(|l| l.left_to_ship() > 0)
+                .map(|l| (l.position, l.left_to_ship()))
+                .collect();
+            if lines.is_empty() {
+                // Let the state machine say why (fulfilled already, nothing ships ...).
+                lines = vec![(0, 1)];
+            }
         }
-    }
-    let who = owner.principal.actor();
-    let mailer = Mailer::new(&app, &owner.call).await;
-    let shipped: Vec<Value> = lines
-        .iter()
-        .map(|(p, q)| json!({"position": p, "quantity": q}))
-        .collect();
-    let (carrier, tracking) = (body.carrier.trim(), body.tracking_number.trim());
-    let mail = |o: &Order| {
-        let items: Vec<Value> = lines
+        let shipped: Vec<Value> = lines
             .iter()
-            .filter_map(|(p, q)| {
-                o.lines
-                    .iter()
-                    .find(|l| l.position == *p)
-                    .map(|l| json!({"quantity": q, "title": l.product_name}))
-            })
+            .map(|(p, q)| json!({"position": p, "quantity": q}))
             .collect();
-        vec![mailer.buyer(
-            crate::email::compose::ORDER_SHIPPED,
-            o,
-            json!({
-                "carrier": (!carrier.is_empty()).then_some(carrier),
-                "trackingNumber": (!tracking.is_empty()).then_some(tracking),
-                "shipped": items,
-                "shippedLines": shipped,
-                "complete": o.fulfilment == Fulfilment::Fulfilled,
-            }),
-        )]
-    };
-    app.store
-        .fulfil_order(tenant, &id, &lines, carrier, tracking, &who, &mail)
-        .await
-        .map_err(|e| move_failure(e.into()))?;
-    detail_of(&app.store, &owner.site, owner.role, &id).await
+        let (carrier, tracking) = (body.carrier.trim(), body.tracking_number.trim());
+        let mail = |o: &Order| {
+            let items: Vec<Value> = lines
+                .iter()
+                .filter_map(|(p, q)| {
+                    o.lines
+                        .iter()
+                        .find(|l| l.position == *p)
+                        .map(|l| json!({"quantity": q, "title": l.product_name}))
+                })
+                .collect();
+            m.buyer(
+                crate::email::compose::ORDER_SHIPPED,
+                o,
+                json!({
+                    "carrier": (!carrier.is_empty()).then_some(carrier),
+                    "trackingNumber": (!tracking.is_empty()).then_some(tracking),
+                    "shipped": items,
+                    "shippedLines": shipped,
+                    "complete": o.fulfilment == Fulfilment::Fulfilled,
+                }),
+            )
+        };
+        let tenant = owner.site.tenant.id;
+        app.store
+            .fulfil_order(tenant, m.id, &lines, carrier, tracking, &m.who, &mail)
+            .await?;
+        Ok(())
+    })
+    .await
 }
 
 /// `POST /api/owner/orders/{id}/cancel`: "Cancel order", for an order not delivered yet:
@@ -963,42 +1017,32 @@ async fn cancel(
     Path(id): Path<String>,
     owner: Owner<area::Orders, Change>,
 ) -> Result<Json<DetailJson>, ApiError> {
-    let who = owner.principal.actor();
-    let mailer = Mailer::new(&app, &owner.call).await;
-    let refund_mail = |o: &Order| {
-        vec![mailer.buyer(
-            crate::email::compose::ORDER_REFUNDED,
-            o,
-            refund_extra(o, &mailer.site),
-        )]
-    };
-    let cancel_mail = |o: &Order| {
-        vec![mailer.buyer(
-            crate::email::compose::ORDER_CANCELLED,
-            o,
-            refund_extra(o, &mailer.site),
-        )]
-    };
-    let mover = Mover {
-        store: &app.store,
-        tenant: owner.site.tenant.id,
-        actor: &who,
-    };
     let composer = crate::routes::restock::auto_composer(&app, &owner).await;
     let notice = crate::routes::restock::auto_notice(composer.as_ref(), &owner);
-    let test_mode = order_test_mode(&app.store, &owner.site, &id).await?;
-    flow::cancel(
-        &mover,
-        app.commerce.payments(test_mode),
-        &id,
-        &refund_mail,
-        &cancel_mail,
-        notice.as_ref().map(|n| n as &tenants::RestockNotice),
-    )
+    act(&app, &owner, &id, async |m| {
+        let refund_mail = |o: &Order| {
+            let extra = refund_extra(o, &m.mailer.site);
+            m.buyer(crate::email::compose::ORDER_REFUNDED, o, extra)
+        };
+        let cancel_mail = |o: &Order| {
+            let extra = refund_extra(o, &m.mailer.site);
+            m.buyer(crate::email::compose::ORDER_CANCELLED, o, extra)
+        };
+        let notice = notice.as_ref().map(|n| n as &tenants::RestockNotice);
+        let payments = m.payments().await?;
+        flow::cancel(
+            &m.mover(),
+            payments,
+            m.id,
+            &refund_mail,
+            &cancel_mail,
+            notice,
+        )
+        .await?;
+        app.outbox.nudge();
+        Ok(())
+    })
     .await
-    .map_err(move_failure)?;
-    app.outbox.nudge();
-    detail_of(&app.store, &owner.site, owner.role, &id).await
 }
 
 /// What the refund and cancellation emails add: `refunded` (what was given back in all).
@@ -1007,16 +1051,6 @@ fn refund_extra(o: &Order, site: &Site) -> Value {
         "refunded": (o.refunded_minor > 0)
             .then(|| money_text(o.refunded_minor, &o.currency, &site.content.locale)),
     })
-}
-
-/// Whether the order was paid in test mode (its refund goes to the test provider).
-async fn order_test_mode(store: &Store, site: &Site, id: &str) -> Result<bool, ApiError> {
-    Ok(store
-        .order(site.tenant.id, id)
-        .await
-        .map_err(|e| store_failure(&e))?
-        .ok_or_else(|| ApiError::not_found(NO_ORDER))?
-        .test_mode)
 }
 
 /// A refund: an amount, or units of lines (at their unit prices), with a reason.
@@ -1065,31 +1099,18 @@ async fn refund(
         (None, Some(_)) => return Err(ApiError::field("lines", "Too many lines.")),
         _ => return Err(ApiError::field("amount", "Give an amount or lines.")),
     };
-    let who = owner.principal.actor();
-    let mailer = Mailer::new(&app, &owner.call).await;
     let reason = body.reason.trim().to_owned();
-    let mail = |o: &Order| {
-        let mut extra = refund_extra(o, &mailer.site);
-        extra["reason"] = json!((!reason.is_empty()).then_some(&reason));
-        vec![mailer.buyer(crate::email::compose::ORDER_REFUNDED, o, extra)]
-    };
-    let mover = Mover {
-        store: &app.store,
-        tenant: owner.site.tenant.id,
-        actor: &who,
-    };
-    let test_mode = order_test_mode(&app.store, &owner.site, &id).await?;
-    flow::refund(
-        &mover,
-        app.commerce.payments(test_mode),
-        &id,
-        &request,
-        &reason,
-        &mail,
-    )
+    act(&app, &owner, &id, async |m| {
+        let mail = |o: &Order| {
+            let mut extra = refund_extra(o, &m.mailer.site);
+            extra["reason"] = json!((!reason.is_empty()).then_some(&reason));
+            m.buyer(crate::email::compose::ORDER_REFUNDED, o, extra)
+        };
+        let payments = m.payments().await?;
+        flow::refund(&m.mover(), payments, m.id, &request, &reason, &mail).await?;
+        Ok(())
+    })
     .await
-    .map_err(move_failure)?;
-    detail_of(&app.store, &owner.site, owner.role, &id).await
 }
 
 /// `POST /api/owner/orders/{id}/resend-confirmation`: sends the buyer their order
@@ -1105,23 +1126,16 @@ async fn resend_confirmation(
     Path(id): Path<String>,
     owner: Owner<area::Orders, Change>,
 ) -> Result<Json<DetailJson>, ApiError> {
-    let who = owner.principal.actor();
-    let mailer = Mailer::new(&app, &owner.call).await;
-    let mail =
-        |o: &Order| vec![mailer.buyer(crate::email::compose::ORDER_CONFIRMATION, o, json!({}))];
-    app.store
-        .record_order_event(
-            owner.site.tenant.id,
-            &id,
-            Some(Action::ResendConfirmation),
-            "confirmation-resent",
-            &who,
-            json!({}),
-            &mail,
-        )
-        .await
-        .map_err(|e| move_failure(e.into()))?;
-    detail_of(&app.store, &owner.site, owner.role, &id).await
+    act(&app, &owner, &id, async |m| {
+        let mail = |o: &Order| m.buyer(crate::email::compose::ORDER_CONFIRMATION, o, json!({}));
+        let (tenant, kind) = (owner.site.tenant.id, "confirmation-resent");
+        let resend = Some(Action::ResendConfirmation);
+        app.store
+            .record_order_event(tenant, m.id, resend, kind, &m.who, json!({}), &mail)
+            .await?;
+        Ok(())
+    })
+    .await
 }
 
 #[cfg(test)]

@@ -402,6 +402,7 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
         ],
     )
     .await?;
+    super::customer_summary::refresh(tx, tenant, c.customer_email.as_str()).await?;
     for (pos, e) in cart.entries.iter().enumerate() {
         tx.execute(
             "INSERT INTO order_line (tenant_id, order_id, position, item_id, sku, product_name, quantity, unit_price_minor, \

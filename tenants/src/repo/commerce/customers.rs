@@ -49,24 +49,100 @@ pub struct CustomerQuery {
     pub test_orders: bool,
 }
 
-/// The customers' table, one row per email (`$1` the tenant, `$2` "expired", `$3` whether
-/// test orders count).
-const CUSTOMERS: &str = "WITH o AS (SELECT LOWER(customer_email) AS email, COUNT(*) AS n, \
-     CAST(SUM(CASE WHEN paid_ms IS NOT NULL AND cancelled_ms IS NULL \
-     THEN grand_total_minor - refunded_minor ELSE 0 END) AS BIGINT) AS spent, \
-     MAX(created_ms) AS last FROM customer_order WHERE tenant_id = $1 AND status <> $2 \
-     AND (test_mode = FALSE OR $3) GROUP BY LOWER(customer_email)), \
-     m AS (SELECT LOWER(email) AS email, MIN(display_name) AS name FROM site_user \
-     WHERE tenant_id = $1 GROUP BY LOWER(email)), \
-     s AS (SELECT DISTINCT LOWER(email) AS email FROM mailing_list_subscriber WHERE tenant_id = $1), \
-     e AS (SELECT email FROM o UNION SELECT email FROM m UNION SELECT email FROM s) \
-     SELECT e.email, COALESCE(o.n, 0), COALESCE(o.spent, 0), o.last, m.name, \
-     CASE WHEN s.email IS NULL THEN 0 ELSE 1 END, COALESCE(o.last, 0) AS k \
-     FROM e LEFT JOIN o ON o.email = e.email LEFT JOIN m ON m.email = e.email \
-     LEFT JOIN s ON s.email = e.email WHERE 1 = 1";
+/// The summary's columns a list counts from: (orders, spent, last order) with or without
+/// test orders.
+fn summary_columns(test_orders: bool) -> (&'static str, &'static str, &'static str) {
+    if test_orders {
+        ("all_orders", "all_spent", "all_last")
+    } else {
+        ("live_orders", "live_spent", "live_last")
+    }
+}
+
+/// `AND (…)`: the search `$p` in the email `{email}`, the member's name or an order's
+/// names and addresses. The email is compared as `({email} || '')`: SQLite uses an index on
+/// `LOWER(…)` only against a value without a column's text affinity (otherwise it scans
+/// every order for each customer).
+fn search_filter(email: &str, p: usize) -> String {
+    let key = format!("({email} || '')");
+    format!(
+        " AND ({email} LIKE ${p} ESCAPE '\\' \
+         OR LOWER(COALESCE((SELECT MIN(u.display_name) FROM site_user u WHERE u.tenant_id = $1 \
+         AND LOWER(u.email) = {key}), '')) LIKE ${p} ESCAPE '\\' \
+         OR EXISTS (SELECT 1 FROM customer_order x WHERE x.tenant_id = $1 \
+         AND LOWER(x.customer_email) = {key} AND LOWER(x.details) LIKE ${p} ESCAPE '\\'))"
+    )
+}
+
+/// `IN ($n, …)` for `emails`, their values pushed.
+fn in_list(values: &mut Vec<SqlValue>, emails: &[&str]) -> String {
+    let mut s = String::from("IN (");
+    for (i, e) in emails.iter().enumerate() {
+        values.push((*e).into());
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(&format!("${}", values.len()));
+    }
+    s.push(')');
+    s
+}
+
+/// Each row's member name and flag and subscriber flag, by its email.
+async fn members_and_subscribers(
+    tx: &mut crate::sql::Tx,
+    tenant: TenantId,
+    rows: &mut [CustomerRow],
+) -> Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let emails: Vec<&str> = rows.iter().map(|c| c.email.as_str()).collect();
+    let mut values: Vec<SqlValue> = params![tenant];
+    let list = in_list(&mut values, &emails);
+    let members = tx
+        .query(
+            &format!(
+                "SELECT LOWER(email), MIN(display_name) FROM site_user WHERE tenant_id = $1 \
+                 AND LOWER(email) {list} GROUP BY LOWER(email)"
+            ),
+            values.clone(),
+        )
+        .await?;
+    let subscribers = tx
+        .query(
+            &format!(
+                "SELECT DISTINCT LOWER(email) FROM mailing_list_subscriber WHERE tenant_id = $1 \
+                 AND LOWER(email) {list}"
+            ),
+            values,
+        )
+        .await?;
+    let mut names = std::collections::HashMap::new();
+    for r in &members {
+        names.insert(r.text(0)?, r.text(1)?);
+    }
+    let mut subscribed = std::collections::HashSet::new();
+    for r in &subscribers {
+        subscribed.insert(r.text(0)?);
+    }
+    for c in rows.iter_mut() {
+        if let Some(name) = names.get(&c.email) {
+            c.member = true;
+            c.name = name.clone();
+        }
+        c.subscriber = subscribed.contains(&c.email);
+    }
+    Ok(())
+}
 
 impl Store {
     /// A page of the site's customers ([`CustomerQuery`]) and where the next starts.
+    ///
+    /// The buyers come from `customer_summary` by its index on (last order, email), a page
+    /// at a time; then, once they run out, the members and subscribers who have not
+    /// ordered (their last order counts as 0), by email. Names and flags are read for the
+    /// page's rows only.
     pub async fn customers(
         &self,
         tenant: TenantId,
@@ -77,38 +153,75 @@ impl Store {
             values.len()
         }
         let limit = q.limit.clamp(1, MAX_PAGE);
-        let mut values: Vec<SqlValue> = params![tenant, "expired", q.test_orders];
-        let mut sql = String::from(CUSTOMERS);
-        if let Some(text) = q.q.as_deref().filter(|t| !t.trim().is_empty()) {
-            let n = next(&mut values, contains_pattern(text).into());
-            sql.push_str(&format!(
-                " AND (e.email LIKE ${n} ESCAPE '\\' OR LOWER(COALESCE(m.name, '')) LIKE ${n} ESCAPE '\\' \
-                 OR EXISTS (SELECT 1 FROM customer_order x WHERE x.tenant_id = $1 \
-                 AND LOWER(x.customer_email) = e.email AND LOWER(x.details) LIKE ${n} ESCAPE '\\'))"
-            ));
-        }
-        if let Some((k, email)) = &q.after {
-            let a = next(&mut values, (*k).into());
-            let b = next(&mut values, email.as_str().into());
-            sql.push_str(&format!(
-                " AND (COALESCE(o.last, 0) < ${a} OR (COALESCE(o.last, 0) = ${a} AND e.email > ${b}))"
-            ));
-        }
-        let n = next(&mut values, (limit as i64 + 1).into());
-        sql.push_str(&format!(" ORDER BY k DESC, e.email LIMIT ${n}"));
+        let (n_col, spent_col, last_col) = summary_columns(q.test_orders);
+        let pattern =
+            q.q.as_deref()
+                .filter(|t| !t.trim().is_empty())
+                .map(contains_pattern);
         let mut tx = self.read().await?;
-        let rows = tx.query(&sql, values).await?;
-        let mut out = Vec::with_capacity(rows.len());
-        for r in &rows {
-            out.push(CustomerRow {
-                email: r.text(0)?,
-                orders: r.i64(1)?,
-                spent_minor: r.i64(2)?,
-                last_order_ms: r.opt_i64(3)?,
-                name: r.opt_text(4)?.unwrap_or_default(),
-                member: r.opt_text(4)?.is_some(),
-                subscriber: r.i64(5)? == 1,
-            });
+        let mut out: Vec<CustomerRow> = Vec::with_capacity(limit + 1);
+        // Buyers, the latest first (none left after a cursor among those who never ordered).
+        if q.after.as_ref().is_none_or(|(k, _)| *k != 0) {
+            let mut values: Vec<SqlValue> = params![tenant];
+            let mut sql = format!(
+                "SELECT c.email, c.{n_col}, c.{spent_col}, c.{last_col} FROM customer_summary c \
+                 WHERE c.tenant_id = $1 AND c.{last_col} IS NOT NULL"
+            );
+            if let Some(p) = &pattern {
+                let n = next(&mut values, p.as_str().into());
+                sql.push_str(&search_filter("c.email", n));
+            }
+            if let Some((k, email)) = &q.after {
+                let a = next(&mut values, (*k).into());
+                let b = next(&mut values, email.as_str().into());
+                sql.push_str(&format!(
+                    " AND c.{last_col} <= ${a} AND (c.{last_col} < ${a} OR c.email > ${b})"
+                ));
+            }
+            let n = next(&mut values, (limit as i64 + 1).into());
+            sql.push_str(&format!(" ORDER BY c.{last_col} DESC, c.email LIMIT ${n}"));
+            for r in &tx.query(&sql, values).await? {
+                out.push(CustomerRow {
+                    email: r.text(0)?,
+                    orders: r.i64(1)?,
+                    spent_minor: r.i64(2)?,
+                    last_order_ms: r.opt_i64(3)?,
+                    name: String::new(),
+                    member: false,
+                    subscriber: false,
+                });
+            }
+        }
+        // Then members and subscribers who have not ordered, by email.
+        if out.len() <= limit {
+            let mut values: Vec<SqlValue> = params![tenant];
+            let mut sql = format!(
+                "SELECT e.email FROM (SELECT LOWER(email) AS email FROM site_user WHERE tenant_id = $1 \
+                 UNION SELECT LOWER(email) FROM mailing_list_subscriber WHERE tenant_id = $1) e \
+                 WHERE NOT EXISTS (SELECT 1 FROM customer_summary c WHERE c.tenant_id = $1 \
+                 AND c.email = e.email AND c.{last_col} IS NOT NULL)"
+            );
+            if let Some(p) = &pattern {
+                let n = next(&mut values, p.as_str().into());
+                sql.push_str(&search_filter("e.email", n));
+            }
+            if let Some((0, email)) = &q.after {
+                let b = next(&mut values, email.as_str().into());
+                sql.push_str(&format!(" AND e.email > ${b}"));
+            }
+            let n = next(&mut values, ((limit + 1 - out.len()) as i64).into());
+            sql.push_str(&format!(" ORDER BY e.email LIMIT ${n}"));
+            for r in &tx.query(&sql, values).await? {
+                out.push(CustomerRow {
+                    email: r.text(0)?,
+                    orders: 0,
+                    spent_minor: 0,
+                    last_order_ms: None,
+                    name: String::new(),
+                    member: false,
+                    subscriber: false,
+                });
+            }
         }
         let next = if out.len() > limit {
             out.truncate(limit);
@@ -117,6 +230,7 @@ impl Store {
         } else {
             None
         };
+        members_and_subscribers(&mut tx, tenant, &mut out).await?;
         // Names from the latest order of those who are not members.
         for c in out.iter_mut().filter(|c| !c.member && c.orders > 0) {
             let details = tx
@@ -144,22 +258,36 @@ impl Store {
         test_orders: bool,
     ) -> Result<Option<CustomerRow>> {
         let email = email.trim().to_lowercase();
-        let mut values: Vec<SqlValue> = params![tenant, "expired", test_orders, email.as_str()];
-        let sql = format!("{CUSTOMERS} AND e.email = $4");
+        let (n_col, spent_col, last_col) = summary_columns(test_orders);
         let mut tx = self.read().await?;
-        let row = tx.query_opt(&sql, std::mem::take(&mut values)).await?;
-        tx.commit().await?;
-        let Some(r) = row else { return Ok(None) };
-        let name = r.opt_text(4)?;
+        let summary = tx
+            .query_opt(
+                &format!(
+                    "SELECT {n_col}, {spent_col}, {last_col} FROM customer_summary \
+                     WHERE tenant_id = $1 AND email = $2 AND {last_col} IS NOT NULL"
+                ),
+                params![tenant, email.as_str()],
+            )
+            .await?;
         let mut c = CustomerRow {
-            email: r.text(0)?,
-            orders: r.i64(1)?,
-            spent_minor: r.i64(2)?,
-            last_order_ms: r.opt_i64(3)?,
-            member: name.is_some(),
-            name: name.unwrap_or_default(),
-            subscriber: r.i64(5)? == 1,
+            email: email.clone(),
+            name: String::new(),
+            orders: 0,
+            spent_minor: 0,
+            last_order_ms: None,
+            member: false,
+            subscriber: false,
         };
+        if let Some(r) = &summary {
+            c.orders = r.i64(0)?;
+            c.spent_minor = r.i64(1)?;
+            c.last_order_ms = r.opt_i64(2)?;
+        }
+        members_and_subscribers(&mut tx, tenant, std::slice::from_mut(&mut c)).await?;
+        tx.commit().await?;
+        if summary.is_none() && !c.member && !c.subscriber {
+            return Ok(None);
+        }
         if !c.member && c.orders > 0 {
             let latest = self
                 .orders_of_customer(tenant, &c.email, 1, test_orders)

@@ -22,6 +22,7 @@
 
 mod carts;
 mod checkout;
+mod customer_summary;
 mod customers;
 mod files;
 mod gift_cards;

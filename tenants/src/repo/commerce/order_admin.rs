@@ -15,8 +15,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::gift_cards;
 use super::orders::{Order, fulfil, load_orders};
+use super::{customer_summary, gift_cards};
 use crate::commerce::order_state::{
     Action, Illegal, Payment, RefundRequest, check, check_fulfilment, fulfilment_of,
     payment_after_refund, refund_amount,
@@ -305,6 +305,7 @@ impl Store {
             params![tenant, order_id, Payment::Paid.as_str(), now],
         )
         .await?;
+        customer_summary::refresh_order(&mut tx, tenant, order_id).await?;
         let order = reload(&mut tx, tenant, order_id).await?;
         fulfil(&mut tx, tenant, &order, time_zone, now).await?;
         record_event(&mut tx, tenant, order_id, now, "paid", actor, json!({})).await?;
@@ -448,6 +449,7 @@ impl Store {
             params![tenant, order_id, now],
         )
         .await?;
+        customer_summary::refresh_order(&mut tx, tenant, order_id).await?;
         record_event(
             &mut tx,
             tenant,
@@ -502,6 +504,7 @@ impl Store {
             ],
         )
         .await?;
+        customer_summary::refresh_order(&mut tx, tenant, order_id).await?;
         for &(position, quantity) in &lines {
             tx.execute(
                 "UPDATE order_line SET refunded_quantity = refunded_quantity + $4 \
@@ -605,6 +608,7 @@ impl Store {
                     ],
                 )
                 .await?;
+                customer_summary::refresh_order(&mut tx, tenant, order_id).await?;
                 for l in &lines {
                     tx.execute(
                         "UPDATE order_line SET refunded_quantity = refunded_quantity - $4 \

@@ -103,7 +103,7 @@ fn like_escape(s: &str) -> String {
 }
 
 /// The page query's SQL and parameters (`$1` tenant).
-fn page_sql(tenant: TenantId, q: &OrderQuery) -> Result<(String, Vec<SqlValue>)> {
+fn page_sql(tenant: TenantId, q: &OrderQuery, backend: Backend) -> Result<(String, Vec<SqlValue>)> {
     if !(1..=MAX_ORDER_PAGE).contains(&q.limit) {
         return Err(StoreError::Invalid(format!(
             "limit: from 1 to {MAX_ORDER_PAGE}"
@@ -143,13 +143,18 @@ fn page_sql(tenant: TenantId, q: &OrderQuery) -> Result<(String, Vec<SqlValue>)>
         }
         sql.push(')');
     }
+    // On SQLite `+status`, not `status`: the list walks `customer_order_by_placed` newest
+    // first and stops at a page; SQLite took the dashboard's `customer_order_by_state` for
+    // these filters, finding every order in that state and sorting them all. (PostgreSQL
+    // plans the plain column well and the other badly.)
+    let plus = if backend == Backend::Sqlite { "+" } else { "" };
     if let Some(pay) = q.payment {
         let a = arg(&mut p, pay.as_str().into());
-        sql.push_str(&format!(" AND status = {a}"));
+        sql.push_str(&format!(" AND {plus}status = {a}"));
     }
     if let Some(f) = q.fulfilment {
         let a = arg(&mut p, f.as_str().into());
-        sql.push_str(&format!(" AND fulfilment = {a}"));
+        sql.push_str(&format!(" AND {plus}fulfilment = {a}"));
     }
     match q.cancelled {
         Some(true) => sql.push_str(" AND cancelled_ms IS NOT NULL"),
@@ -176,7 +181,7 @@ fn page_sql(tenant: TenantId, q: &OrderQuery) -> Result<(String, Vec<SqlValue>)>
 }
 
 async fn page_in(tx: &mut Tx, tenant: TenantId, q: &OrderQuery) -> Result<OrderPage> {
-    let (sql, p) = page_sql(tenant, q)?;
+    let (sql, p) = page_sql(tenant, q, tx.backend())?;
     let rows = tx.query(&sql, p).await?;
     let mut orders = Vec::with_capacity(rows.len());
     for r in &rows {
@@ -218,8 +223,8 @@ impl Store {
     /// (`EXPLAIN` on PostgreSQL, `EXPLAIN QUERY PLAN` on SQLite): what the tests read to
     /// check the list uses its index.
     pub async fn explain_order_page(&self, tenant: TenantId, q: &OrderQuery) -> Result<String> {
-        let (sql, p) = page_sql(tenant, q)?;
         let mut tx = self.read().await?;
+        let (sql, p) = page_sql(tenant, q, tx.backend())?;
         let lines = match tx.backend() {
             Backend::Postgres => tx
                 .query(&format!("EXPLAIN {sql}"), p)
@@ -262,6 +267,7 @@ impl Store {
             params![tenant, count, base, newest_ms],
         )
         .await?;
+        super::customer_summary::rebuild(&mut tx, tenant).await?;
         if tx.backend() == Backend::Postgres {
             tx.batch("ANALYZE customer_order").await?;
         } else {

@@ -456,6 +456,9 @@ impl Store {
                     params![tenant, order.as_str(), OrderStatus::Expired.as_str(), awaiting, placed_before_ms],
                 )
                 .await?;
+            if locked > 0 {
+                super::customer_summary::refresh_order(&mut tx, tenant, &order).await?;
+            }
             if locked == 0 {
                 tx.rollback().await?;
                 continue;
