@@ -101,10 +101,21 @@ impl LoadedFolder {
     /// Compiles a template version's files into what the folder cache holds (CPU-bound:
     /// run it off the async workers).
     pub fn compile(files: Vec<tenants::TemplateFile>) -> LoadedFolder {
-        let source_bytes = files
+        let own: u64 = files
             .iter()
             .map(|f| (f.path.len() + f.content.len()) as u64)
             .sum();
+        // The platform's partials are compiled into every folder that has no block of their
+        // name, so they weigh as its own source does.
+        let platform: u64 = renderer::folder::PLATFORM_PARTIALS
+            .iter()
+            .filter(|(name, _)| {
+                let path = format!("blocks/{name}");
+                !files.iter().any(|f| f.path == path)
+            })
+            .map(|(name, source)| (name.len() + source.len()) as u64)
+            .sum();
+        let source_bytes = own + platform;
         let files: TemplateFiles = files
             .into_iter()
             .map(|f| (f.path, f.content.into()))
