@@ -56,10 +56,11 @@ const PLATFORM: [(&str, &str); 5] = [
     ),
 ];
 
-/// What goes before the folder's stylesheets: the platform's social-links colour mixins
-/// (`.mixin-template-social-icons-color`), which the official frameworks call without
-/// importing anything (their build added the package), imported by reference (so they
-/// print nothing unless called) when a stylesheet calls them and none defines them.
+/// What goes before the folder's stylesheets: platform mixins that folders call without
+/// importing them, imported by reference (so they print nothing unless called) when a
+/// stylesheet calls them and none defines (or imports) them — the social-links colour
+/// mixins (`.mixin-template-social-icons-color`, which the official frameworks' build
+/// added) and `sqs-ui-font`'s (`.sqs-ui-font(menu)`, as Squarespace's own folders call it).
 fn head(files: &TemplateFiles) -> String {
     let styles = || {
         files
@@ -80,11 +81,29 @@ fn head(files: &TemplateFiles) -> String {
                         .is_some_and(|(_, rest)| rest.trim_start().starts_with('{'))
             })
     });
+    let mut head = String::new();
     if calls && !defines {
-        "@import (reference) \"sqs-social-links-mixins\";\n".to_owned()
-    } else {
-        String::new()
+        head.push_str("@import (reference) \"sqs-social-links-mixins\";\n");
     }
+    // The platform's icon-font mixins, which folders (Squarespace's own among them) call
+    // without importing `sqs-ui-font`; ours, when none of the stylesheets imports or
+    // defines them.
+    let ui_font_calls = styles().any(|t| t.contains(".sqs-ui-font("));
+    let ui_font_there = styles().any(|t| {
+        t.contains("sqs-ui-font'")
+            || t.contains("sqs-ui-font\"")
+            || t.contains("social-icon-font'")
+            || t.contains("social-icon-font\"")
+            || t.match_indices(".sqs-ui-font(").any(|(i, _)| {
+                t[i..]
+                    .split_once('(')
+                    .is_some_and(|(_, rest)| rest.trim_start().starts_with('@'))
+            })
+    });
+    if ui_font_calls && !ui_font_there {
+        head.push_str("@import (reference) \"sqs-ui-font\";\n");
+    }
+    head
 }
 
 /// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.
@@ -609,7 +628,8 @@ mod tests {
             // The legacy selector interpolation.
             (
                 "@n: 3; .grid { (~\".col:nth-child(@{n}n+1)\") { clear: left; } }",
-                ".grid .col:nth-child(3n + 1) {\n  clear: left;\n}",
+                // (the escaped string as written, as less.js 1.3.3 printed it)
+                ".grid .col:nth-child(3n+1) {\n  clear: left;\n}",
             ),
             // A value in that form is not a selector.
             ("@n: 3; .a { w: (~\"@{n}px\"); }", "w: 3px;"),
@@ -639,6 +659,13 @@ mod tests {
                 "@import \"//fonts.example/css2?family=C:wght@400;700&display=swap\";",
                 "@import url(\"//fonts.example/css2?family=C:wght@400;700&display=swap\");",
             ),
+            // The legacy interpolation of a quoted value: in without its quotes.
+            (
+                ".m(@el: '#nav') { (~\"@{el}\") { color: red; } }\n.m();",
+                "#nav {\n  color: red;\n}",
+            ),
+            // sqs-ui-font's mixins, called without an import.
+            (".label { .sqs-ui-font(menu); }", ".label:before {"),
             // The social-links colour mixins, called without an import.
             (
                 ".Header { .mixin-template-social-icons-color(#fff); }",
@@ -650,6 +677,18 @@ mod tests {
             let css = out.css.expect("css");
             assert!(css.contains(expect), "{less}: {css}");
         }
+    }
+
+    /// A `.css` stylesheet with LESS escapes is compiled (a browser drops `calc(~"…")`).
+    #[test]
+    fn a_css_stylesheet_with_escapes_is_compiled() {
+        let out = compile_folder(
+            &[("site.css", ".a { width: calc(~\"100% - 10px\"); }\n")],
+            json!({}),
+        );
+        assert_eq!(out.problems, []);
+        let css = out.css.expect("compiled");
+        assert!(css.contains("width: calc(100% - 10px);"), "{css}");
     }
 
     /// The social-links colour mixins come in only for a folder that calls them without

@@ -65,17 +65,28 @@ function plainCssImport(name) {
 /// LESS's line numbers stay the file's.
 ///
 /// - The legacy selector interpolation of less.js before 1.4, `(~".col-@{n}") { … }` (a
-///   selector that is an escaped string in parentheses), becomes `.col-@{n} { … }`: only
+///   selector that is an escaped string in parentheses), becomes `.col-@{n} { … }` (with
+///   interpolation, `@v: ~".col-@{n}"; @{v} { … }`, so a quoted variable's value goes in
+///   unquoted as it did then): only
 ///   where a selector starts (after `{`, `}`, `;` or at a line's start) and is followed by
 ///   its block, so values such as `width: (~"calc(…)");` are left alone.
 /// - A remote import (`@import url(https://fonts.googleapis.com/css?family=A) screen;`)
 ///   becomes the plain CSS import it is, `@import (css) url("…") screen;`, kept in the
 ///   output for the browser with its media, never fetched.
+let selectors = 0;
 function dialect(text) {
   return text
     .replace(
       /(^|[{};])([ \t]*)\(\s*~\s*(?:"([^"\\\n]*)"|'([^'\\\n]*)')\s*\)(?=[^;{}()\n]*\{)/gm,
-      (_, before, space, dq, sq) => `${before}${space}${dq ?? sq}`,
+      (_, before, space, dq, sq) => {
+        const selector = dq ?? sq;
+        if (!selector.includes("@{")) return `${before}${space}${selector}`;
+        // Interpolated: through an escaped variable, as less.js 1.3.3 evaluated it, so a
+        // quoted value (`@el: '#nav'`) goes in without its quotes (LESS 4's selector
+        // interpolation would keep them).
+        const name = `tessera-selector-${++selectors}`;
+        return `${before}${space}@${name}: ~"${selector.replace(/"/g, "'")}"; @{${name}}`;
+      },
     )
     .replace(
       /@import\s*(?:\([^)\n]*\)\s*)?(?:url\(\s*(["']?)((?:https?:)?\/\/[^"'()\n]+?)\1\s*\)|(["'])((?:https?:)?\/\/[^"'\n]+)\3)([^;{}\n]*);/gi,

@@ -675,6 +675,9 @@ pub fn less_feature(text: &str) -> Option<(u32, &'static str)> {
             Some("line comments")
         } else if t.contains("&:") || t.starts_with("& ") || t.starts_with('&') {
             Some("nesting")
+        } else if t.contains("~\"") || t.contains("~'") || t.contains("@{") {
+            // `calc(~"100% - 10px")`: an escape a browser drops, compiled away by LESS.
+            Some("escapes")
         } else {
             None
         };
