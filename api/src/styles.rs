@@ -68,42 +68,46 @@ fn head(files: &TemplateFiles) -> String {
             .filter(|(path, _)| path.starts_with("styles/"))
             .filter_map(|(_, bytes)| std::str::from_utf8(bytes).ok())
     };
-    let calls = styles().any(|t| t.contains(".mixin-template-social-icons-color"));
-    let defines = styles().any(|t| {
-        t.match_indices(".mixin-template-social-icons-color")
-            .any(|(i, _)| {
-                // A definition's parameters start with a variable: `(@color)`.
-                t[i..]
-                    .split_once('(')
-                    .is_some_and(|(_, rest)| rest.trim_start().starts_with('@'))
-                    && t[i..]
-                        .split_once(')')
-                        .is_some_and(|(_, rest)| rest.trim_start().starts_with('{'))
-            })
-    });
+    const SOCIAL: [&str; 2] = [
+        ".mixin-template-social-icons-color",
+        ".mixin-template-social-icons-color-body",
+    ];
+    const UI_FONT_IMPORTS: [&str; 4] = [
+        "sqs-ui-font'",
+        "sqs-ui-font\"",
+        "social-icon-font'",
+        "social-icon-font\"",
+    ];
     let mut head = String::new();
-    if calls && !defines {
+    if styles().any(|t| t.contains(SOCIAL[0]))
+        && !styles().any(|t| SOCIAL.iter().any(|m| defines_mixin(t, m)))
+    {
         head.push_str("@import (reference) \"sqs-social-links-mixins\";\n");
     }
     // The platform's icon-font mixins, which folders (Squarespace's own among them) call
     // without importing `sqs-ui-font`; ours, when none of the stylesheets imports or
     // defines them.
-    let ui_font_calls = styles().any(|t| t.contains(".sqs-ui-font("));
-    let ui_font_there = styles().any(|t| {
-        t.contains("sqs-ui-font'")
-            || t.contains("sqs-ui-font\"")
-            || t.contains("social-icon-font'")
-            || t.contains("social-icon-font\"")
-            || t.match_indices(".sqs-ui-font(").any(|(i, _)| {
-                t[i..]
-                    .split_once('(')
-                    .is_some_and(|(_, rest)| rest.trim_start().starts_with('@'))
-            })
-    });
-    if ui_font_calls && !ui_font_there {
+    if styles().any(|t| t.contains(".sqs-ui-font("))
+        && !styles().any(|t| {
+            UI_FONT_IMPORTS.iter().any(|i| t.contains(i)) || defines_mixin(t, ".sqs-ui-font")
+        })
+    {
         head.push_str("@import (reference) \"sqs-ui-font\";\n");
     }
     head
+}
+
+/// Whether `text` defines the mixin `name` (`name(@param …) {`) rather than only calling it.
+fn defines_mixin(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let rest = &text[i + name.len()..];
+        rest.trim_start()
+            .strip_prefix('(')
+            .is_some_and(|params| params.trim_start().starts_with('@'))
+            && rest
+                .split_once(')')
+                .is_some_and(|(_, after)| after.trim_start().starts_with('{'))
+    })
 }
 
 /// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.

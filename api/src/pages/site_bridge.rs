@@ -296,8 +296,7 @@ fn site_zone(website: &Map<String, Value>) -> jiff::tz::TimeZone {
 /// When the view of the site built at `now` stops being true though its content has not
 /// changed: the derived time-zone fields (`timeZoneOffset`, `timeZoneAbbr`) at the zone's
 /// next offset change (a daylight-saving switch), or a scheduled item's `publishOn`,
-/// whichever comes first; or never. A view of
-/// the site built at `now` is built again from then on, though its content has not changed.
+/// whichever comes first; or never.
 pub fn derived_until(
     site: &tenants::model::SiteSnapshot,
     now: jiff::Timestamp,
@@ -310,10 +309,7 @@ pub fn derived_until(
     let scheduled = site
         .next_shown_at(now.as_millisecond())
         .and_then(|ms| jiff::Timestamp::from_millisecond(ms).ok());
-    match (zone, scheduled) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
+    zone.into_iter().chain(scheduled).min()
 }
 
 /// The `website` fields the platform derives (TEMPLATE-PLATFORM.md §3.2), the same on every
