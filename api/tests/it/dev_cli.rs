@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::support::{Backend, Server, poll_until};
+use crate::support::{Backend, Server};
 
 struct Dev {
     child: Child,
@@ -98,6 +98,27 @@ impl Events {
             if let Some(data) = line.trim_end().strip_prefix("data: ") {
                 return serde_json::from_str(data).unwrap();
             }
+        }
+    }
+
+    /// The first event `done` accepts. An editor's save can reach the watcher as more than
+    /// one change (the file emptied, then written), each announced: the events of the
+    /// halfway states come first and are passed over.
+    fn until(
+        &mut self,
+        what: &str,
+        mut done: impl FnMut(&serde_json::Value) -> bool,
+    ) -> serde_json::Value {
+        let start = Instant::now();
+        loop {
+            let e = self.next();
+            if done(&e) {
+                return e;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "{what}: last event {e}"
+            );
         }
     }
 }
@@ -220,11 +241,12 @@ fn serves_reloads_and_holds_back_a_broken_save() {
     )
     .unwrap();
     let saved = Instant::now();
-    let next = events.next();
-    assert_eq!(next["type"], "reload");
+    let mut recipes = String::new();
+    let next = events.until("the good save served", |e| {
+        recipes = get(dev.port, "localhost", "/recipes").1;
+        e["type"] == "reload" && recipes.contains("<h3 class=\"recipe\">")
+    });
     assert_ne!(next["version"], first["version"]);
-    let (_, recipes) = get(dev.port, "localhost", "/recipes");
-    assert!(recipes.contains("<h3 class=\"recipe\">"), "{recipes}");
     assert_eq!(stamp(&recipes), next["version"].as_i64());
     assert!(saved.elapsed() < Duration::from_secs(5));
     // A bad save: held back, named.
@@ -233,8 +255,7 @@ fn serves_reloads_and_holds_back_a_broken_save() {
         "{.repeated section items}\n<h4>{title}",
     )
     .unwrap();
-    let e = events.next();
-    assert_eq!(e["type"], "problems", "{e}");
+    let e = events.until("the bad save named", |e| e["type"] == "problems");
     assert_eq!(
         e["problems"][0]["location"]
             .as_str()
@@ -262,12 +283,12 @@ fn serves_reloads_and_holds_back_a_broken_save() {
         "{.repeated section items}<h5>{title}</h5>{.end}",
     )
     .unwrap();
-    assert_eq!(events.next()["type"], "reload");
-    assert!(
-        get(dev.port, "localhost", "/recipes")
-            .1
-            .contains("<h5>Recipes: sample 1</h5>")
-    );
+    events.until("the fixed save served", |e| {
+        e["type"] == "reload"
+            && get(dev.port, "localhost", "/recipes")
+                .1
+                .contains("<h5>Recipes: sample 1</h5>")
+    });
     // A block tag missing its `}` in a region: the overlay points at the tag, with a hint,
     // and says where the `{.end}` it leaves with nothing to end is.
     edit(
@@ -275,8 +296,7 @@ fn serves_reloads_and_holds_back_a_broken_save() {
         "{.section website.location}<address>",
         "{.section website.location<address>",
     );
-    let e = events.next();
-    assert_eq!(e["type"], "problems", "{e}");
+    let e = events.until("the unclosed tag named", |e| e["type"] == "problems");
     let problem = &e["problems"][0];
     assert_eq!(problem["location"], "regions/bottom.region:6:9", "{e}");
     assert_eq!(
@@ -418,15 +438,9 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
     let mut events = Events::open(dev.port);
     assert_eq!(events.next()["type"], "reload");
     std::fs::write(&block, format!("<p id=\"saved\">dev</p>\n{original}")).unwrap();
-    assert_eq!(events.next()["type"], "reload");
-    // An editor's save can reach the watcher as more than one change (the file emptied,
-    // then written), each followed by a reload: the page comes to show the saved text.
-    poll_until(
-        Duration::from_secs(10),
-        "the saved block served",
-        || get(dev.port, "localhost", "/").1,
-        |page| page.contains("id=\"saved\""),
-    );
+    events.until("the saved block served", |e| {
+        e["type"] == "reload" && get(dev.port, "localhost", "/").1.contains("id=\"saved\"")
+    });
 
     // The live site: its own template, its versions as they were.
     let live_page = get(live.port, "quillback.localhost", "/").1;
