@@ -117,19 +117,17 @@ fn tag_end(html: &str, start: usize) -> Option<usize> {
 }
 
 /// The raw (still escaped) value of attribute `name` in a tag's text: the first ` name="`.
-/// Tags are short, so a search builds no searcher and the key is never formatted: this
-/// runs several times per button on every page.
+/// Tags are short: each space is tried, with no searcher built and no key formatted (this
+/// runs several times per button on every page).
 fn attr<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
     let b = tag.as_bytes();
-    let mut from = 0;
-    while let Some(i) = memchr::memmem::find(&b[from..], name.as_bytes()) {
-        let at = from + i;
-        let value = at + name.len() + 2;
-        if at > 0 && b[at - 1] == b' ' && b[at + name.len()..].starts_with(b"=\"") {
+    for space in memchr::memchr_iter(b' ', b) {
+        let rest = &b[space + 1..];
+        if rest.starts_with(name.as_bytes()) && rest[name.len()..].starts_with(b"=\"") {
+            let value = space + 1 + name.len() + 2;
             let end = memchr::memchr(b'"', &b[value..])?;
             return Some(&tag[value..value + end]);
         }
-        from = at + 1;
     }
     None
 }
