@@ -20,6 +20,10 @@
 //! tenant's secret ([`message_query`]), so no one can make a site's page say what they like;
 //! the page shows it above the item's button, or at the top of the cart.
 
+use std::sync::LazyLock;
+
+use memchr::memmem::Finder;
+
 use crate::http::signing::{sign, verify};
 use crate::http::small_page::escape;
 
@@ -112,13 +116,41 @@ fn tag_end(html: &str, start: usize) -> Option<usize> {
     None
 }
 
-/// The raw (still escaped) value of attribute `name` in a tag's text.
+/// The raw (still escaped) value of attribute `name` in a tag's text: the first ` name="`.
+/// Tags are short: each space is tried, with no searcher built and no key formatted (this
+/// runs several times per button on every page).
 fn attr<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
-    let key = format!(" {name}=\"");
-    let at = tag.find(&key)? + key.len();
-    let end = tag[at..].find('"')?;
-    Some(&tag[at..at + end])
+    let b = tag.as_bytes();
+    for space in memchr::memchr_iter(b' ', b) {
+        let rest = &b[space + 1..];
+        if rest.starts_with(name.as_bytes()) && rest[name.len()..].starts_with(b"=\"") {
+            let value = space + 1 + name.len() + 2;
+            let end = memchr::memchr(b'"', &b[value..])?;
+            return Some(&tag[value..value + end]);
+        }
+    }
+    None
 }
+
+/// The searchers of the needles every page is scanned for, built once: a page's markup is
+/// searched several times over on its way out, and the standard library's `str::find`
+/// builds a two-way searcher per call and runs without SIMD (it was a tenth of a product
+/// page's server time, benches/README.md).
+struct Needles {
+    button: Finder<'static>,
+    variants: Finder<'static>,
+    quantity: Finder<'static>,
+    form_prefix: Finder<'static>,
+    form: Finder<'static>,
+}
+
+static NEEDLES: LazyLock<Needles> = LazyLock::new(|| Needles {
+    button: Finder::new(BUTTON_OPEN),
+    variants: Finder::new(VARIANTS_OPEN),
+    quantity: Finder::new(QUANTITY_OPEN),
+    form_prefix: Finder::new(FORM_PREFIX),
+    form: Finder::new("<form "),
+});
 
 /// An id fit to name a form: what item ids are made of.
 fn plain_id(id: &str) -> bool {
@@ -153,13 +185,14 @@ const INNER_OPEN: &str = "<div class=\"sqs-add-to-cart-button-inner\">";
 /// The checkout pieces of a page, in order.
 fn pieces(html: &str) -> Vec<Found> {
     let mut out = Vec::new();
+    let n = &*NEEDLES;
     for (open, kind) in [
-        (BUTTON_OPEN, Kind::Button),
-        (VARIANTS_OPEN, Kind::Variants),
-        (QUANTITY_OPEN, Kind::Quantity),
+        (&n.button, Kind::Button),
+        (&n.variants, Kind::Variants),
+        (&n.quantity, Kind::Quantity),
     ] {
         let mut from = 0;
-        while let Some(at) = html[from..].find(open) {
+        while let Some(at) = open.find(&html.as_bytes()[from..]) {
             let start = from + at;
             let Some(end) = tag_end(html, start) else {
                 break;
@@ -205,7 +238,10 @@ struct Edit {
 /// Makes the page's Add To Cart buttons form posts and gives every cart form the crumb
 /// (see the module docs). Whether the page now carries the crumb.
 pub fn add_forms(body: &mut String, facts: &FormFacts<'_>) -> bool {
-    if !body.contains(BUTTON_OPEN) && !body.contains(FORM_PREFIX) {
+    let needles = &*NEEDLES;
+    if needles.button.find(body.as_bytes()).is_none()
+        && needles.form_prefix.find(body.as_bytes()).is_none()
+    {
         return false;
     }
     let crumb_field = format!(
@@ -346,15 +382,14 @@ pub fn add_forms(body: &mut String, facts: &FormFacts<'_>) -> bool {
         });
     }
     // Every other cart form's crumb.
-    let action = format!(" action=\"{FORM_PREFIX}");
     let mut from = 0;
-    while let Some(at) = body[from..].find("<form ") {
+    while let Some(at) = needles.form.find(&body.as_bytes()[from..]) {
         let start = from + at;
         let Some(end) = tag_end(body, start) else {
             break;
         };
         from = end;
-        if body[start..end].contains(&action) {
+        if attr(&body[start..end], "action").is_some_and(|a| a.starts_with(FORM_PREFIX)) {
             edits.push(Edit {
                 at: end,
                 len: 0,
@@ -363,16 +398,57 @@ pub fn add_forms(body: &mut String, facts: &FormFacts<'_>) -> bool {
         }
     }
     let carries = edits.iter().any(|e| e.text.contains(&crumb_field));
-    edits.sort_by_key(|e| std::cmp::Reverse(e.at));
-    for e in edits {
-        body.replace_range(e.at..e.at + e.len, &e.text);
-    }
+    *body = apply(body, &edits);
     carries
+}
+
+/// The page with its edits made, in one pass. Edits at one place come out in the reverse of
+/// the order they were made in: each is put in front of those before it.
+fn apply(body: &str, edits: &[Edit]) -> String {
+    let grown: usize = edits.iter().map(|e| e.text.len()).sum();
+    let mut out = String::with_capacity(body.len() + grown);
+    let mut order: Vec<(usize, &Edit)> = edits.iter().enumerate().collect();
+    order.sort_by_key(|&(made, e)| (e.at, std::cmp::Reverse(made)));
+    let mut cursor = 0;
+    for (_, e) in order {
+        out.push_str(&body[cursor..e.at]);
+        out.push_str(&e.text);
+        cursor = e.at + e.len;
+    }
+    out.push_str(&body[cursor..]);
+    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_attribute_is_a_whole_name_after_a_space() {
+        let tag = r#"<div data-item-id="d" item-id="i" class="c" x="item-id=&quot;no">"#;
+        assert_eq!(attr(tag, "item-id"), Some("i"));
+        assert_eq!(attr(tag, "data-item-id"), Some("d"));
+        assert_eq!(attr(tag, "class"), Some("c"));
+        assert_eq!(attr(tag, "id"), None);
+        assert_eq!(attr(r#"<div class="unclosed>"#, "class"), None);
+    }
+
+    #[test]
+    fn edits_at_one_place_come_out_newest_first() {
+        let edit = |at, len, text: &str| Edit {
+            at,
+            len,
+            text: text.to_owned(),
+        };
+        let edits = [
+            edit(4, 2, "[X]"),
+            edit(0, 0, "a"),
+            edit(4, 0, "1"),
+            edit(4, 0, "2"),
+            edit(8, 0, "!"),
+        ];
+        assert_eq!(apply("abcdefgh", &edits), "aabcd21[X]gh!");
+    }
 
     /// What `product-checkout` prints (template-lang's reference markup).
     const CHECKOUT: &str = r#"<div class="product-variants" data-item-id="v1" data-variants="[]" data-animation-role="content">

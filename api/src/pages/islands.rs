@@ -20,7 +20,9 @@ use serde_json::json;
 use template_lang::value::Node;
 
 use crate::http::site::ProductLink;
+use memchr::memmem::Finder;
 use std::collections::HashMap;
+use std::sync::LazyLock;
 
 /// What `build.rs` built: the islands, and the LESS compiler ([`crate::styles`]).
 pub(crate) mod built {
@@ -50,6 +52,24 @@ const MARKERS: [&str; 13] = [
     "data-comment-state=",
     "sqs-simple-like",
 ];
+
+/// The searchers of what [`finish_page`] looks for in every page, built once (see
+/// `cart_forms`'s: `str::find` builds one per call).
+struct Needles {
+    placeholder: Finder<'static>,
+    markers: Vec<Finder<'static>>,
+    item_id: Finder<'static>,
+    restock: Finder<'static>,
+}
+
+static NEEDLES: LazyLock<Needles> = LazyLock::new(|| Needles {
+    placeholder: Finder::new(PLACEHOLDER),
+    markers: MARKERS.iter().map(Finder::new).collect(),
+    item_id: Finder::new(ITEM_ID),
+    restock: Finder::new("product-restock-notification"),
+});
+
+const ITEM_ID: &str = "data-item-id=\"";
 
 /// Whether this binary carries the islands (it does when Node was there at build time).
 pub fn available() -> bool {
@@ -128,12 +148,13 @@ fn page_instalments(
     body: &str,
     products: &HashMap<String, ProductLink>,
 ) -> serde_json::Map<String, serde_json::Value> {
-    const ATTR: &str = "data-item-id=\"";
     let mut out = serde_json::Map::new();
     let mut rest = body;
-    while let Some(at) = rest.find(ATTR) {
-        rest = &rest[at + ATTR.len()..];
-        let Some(end) = rest.find('"') else { break };
+    while let Some(at) = NEEDLES.item_id.find(rest.as_bytes()) {
+        rest = &rest[at + ITEM_ID.len()..];
+        let Some(end) = memchr::memchr(b'"', rest.as_bytes()) else {
+            break;
+        };
         let id = &rest[..end];
         if !out.contains_key(id)
             && let Some(pill) = products.get(id).and_then(|p| p.instalments.as_ref())
@@ -146,7 +167,8 @@ fn page_instalments(
 
 /// Puts the islands into a rendered page (or takes the placeholder out).
 pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
-    let Some(at) = body.find(PLACEHOLDER) else {
+    let needles = &*NEEDLES;
+    let Some(at) = needles.placeholder.find(body.as_bytes()) else {
         return;
     };
     let count = |k: &str| {
@@ -165,7 +187,10 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
         && (has_cart
             || facts.signed_in
             || status_shown
-            || MARKERS.iter().any(|m| body.contains(m)));
+            || needles
+                .markers
+                .iter()
+                .any(|m| m.find(body.as_bytes()).is_some()));
     let mut tags = String::new();
     if wanted {
         let cart = has_cart.then(|| {
@@ -196,7 +221,7 @@ pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
             data["websiteStatus"] = json!(facts.website_status);
         }
         if let Some(text) = facts.restock_success_text
-            && body.contains("product-restock-notification")
+            && needles.restock.find(body.as_bytes()).is_some()
         {
             data["restockSuccessText"] = json!(text);
         }
