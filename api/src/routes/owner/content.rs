@@ -97,7 +97,7 @@ pub const MAX_ITEMS: usize = 250;
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(collections))
+        .routes(routes!(collections, super::pages::create_collection))
         .routes(routes!(items, create_item))
         .routes(routes!(item, update_item, patch_item, delete_item))
         .routes(routes!(set_stock))
