@@ -333,20 +333,20 @@ function Row({
           )}
           {page ? (
             writable && (
-              <button type="button" data-control="settings" onClick={() => onOpen({ kind: "page", spot })}>
-                Settings<span class="visually-hidden"> of {label}</span>
+              <button type="button" data-control="settings" aria-label={`Settings of ${label}`} onClick={() => onOpen({ kind: "page", spot })}>
+                Settings
               </button>
             )
           ) : (
             writable && (
-              <button type="button" data-control="settings" onClick={() => onOpen({ kind: "link", spot })}>
-                Edit<span class="visually-hidden"> link {label}</span>
+              <button type="button" data-control="settings" aria-label={`Edit link ${label}`} onClick={() => onOpen({ kind: "link", spot })}>
+                Edit
               </button>
             )
           )}
           {page && page.enabled && !page.folder && (
-            <a href={page.fullUrl} target="_blank" rel="noopener">
-              View<span class="visually-hidden"> {label} (opens in a new tab)</span>
+            <a href={page.fullUrl} target="_blank" rel="noopener" aria-label={`View ${label} (opens in a new tab)`}>
+              View
             </a>
           )}
         </span>
