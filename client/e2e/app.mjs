@@ -636,6 +636,10 @@ scenarios.push([
     await main.getByRole("button", { name: "Move Open studio down" }).click();
     await page.getByTestId("live").filter({ hasText: "Open studio moved to position 4 of 5 in Main Navigation." }).waitFor();
     await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Workshops,Open studio,About", "moved down on the live site");
+    // And by dragging: the row dropped on Shop's goes before it.
+    await main.locator("li", { hasText: "Open studio" }).first().dragTo(main.locator("li", { hasText: "Shop" }).first());
+    await page.getByTestId("live").filter({ hasText: "Open studio moved to position 2 of 5 in Main Navigation." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Open studio,Shop,Workshops,About", "dragged on the live site");
     assert.deepEqual(await axe(page), [], "the Pages screen after moves");
 
     // Its settings: a navigation title the live site shows; then deleted after asking.

@@ -92,16 +92,21 @@ export default function PagesScreen() {
     }
   };
 
+  /** "About moved to position 3 of 5 in Main Navigation." for the link now at `to`. */
+  const movedText = (after: Area[], to: Spot, link: Link) => {
+    const area = after.find((a) => a.key === to.area)!;
+    const list = to.child === undefined ? area.links : (area.links[to.index].items ?? []);
+    const where = to.child === undefined ? area.title : labelOf(area.links[to.index], pages);
+    const at = Math.min(to.child ?? to.index, list.length - 1) + 1;
+    return `${labelOf(link, pages)} moved to position ${at} of ${list.length} in ${where}.`;
+  };
+
   const moveBy = (spot: Spot, by: -1 | 1, control: string) => {
     const to = step(areas, spot, by);
     if (!to) return;
     const after = move(areas, spot, to, pages);
     if (!after) return;
-    const link = linkAt(areas, spot)!;
-    const list = to.child === undefined ? after.find((a) => a.key === to.area)!.links : after.find((a) => a.key === to.area)!.links[to.index].items!;
-    const where = to.child === undefined ? areas.find((a) => a.key === to.area)!.title : labelOf(after.find((a) => a.key === to.area)!.links[to.index], pages);
-    const n = (to.child ?? to.index) + 1;
-    void save(after, `${labelOf(link, pages)} moved to position ${n} of ${list.length} in ${where}.`, to, control);
+    void save(after, movedText(after, to, linkAt(areas, spot)!), to, control);
   };
 
   const drop = (to: Spot) => {
@@ -128,8 +133,7 @@ export default function PagesScreen() {
       setMoveError("A folder cannot go inside another folder, and links stay in navigations.");
       return;
     }
-    const link = linkAt(areas, from)!;
-    void save(after, `${labelOf(link, pages)} moved.`);
+    void save(after, movedText(after, target, linkAt(areas, from)!));
   };
 
   return (
