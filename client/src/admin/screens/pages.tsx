@@ -534,6 +534,17 @@ function AddPage({ data, areas, onClose, onDone }: { data: Pages; areas: Area[];
   );
 }
 
+/** The fields the settings dialog shows its errors beside. */
+const SETTINGS_FIELDS = ["title", "navigationTitle", "urlId", "enabled", "homepage", "password", "seoTitle", "seoDescription"];
+
+/** The message to show above a form: the call's, or when no field of the form has an error,
+ *  the first field error the server gave (one the form shows nowhere else). */
+function unshown(err: ApiError, fields: string[]): string {
+  const keys = Object.keys(err.fields);
+  if (keys.length === 0 || keys.some((k) => fields.includes(k))) return err.message;
+  return err.fields[keys[0]];
+}
+
 function PageSettings({
   data,
   areas,
@@ -596,7 +607,7 @@ function PageSettings({
     } catch (e) {
       const err = e as ApiError;
       setErrors(err.fields);
-      setError(err.message);
+      setError(unshown(err, SETTINGS_FIELDS));
       setBusy(false);
     }
   };
@@ -607,7 +618,7 @@ function PageSettings({
         <Field label="Title" value={title} onValue={setTitle} error={errors.title} />
         <Field label="Navigation title" value={navTitle} onValue={setNavTitle} error={errors.navigationTitle} hint="What navigations show. Leave empty to show the title." />
         <Field label="URL" value={url} onValue={setUrl} error={errors.urlId} hint={`The page's address: /${url.replace(/^\/+/, "")}`} />
-        <Choice label="Where" value={place} onValue={setPlace} options={where.map((w) => [w.value, w.label])} error={errors.navigations} />
+        <Choice label="Where" value={place} onValue={setPlace} options={where.map((w) => [w.value, w.label])} />
         <Check label="Enabled" checked={enabled} onChange={setEnabled} hint="A disabled page is not on the site." disabled={page.homepage} />
         {errors.enabled && <ErrorText message={errors.enabled} />}
         {!page.folder && (
@@ -727,8 +738,9 @@ function LinkDialog({
       onSaved(next, said);
     } catch (e) {
       const err = e as ApiError;
-      setErrors(at ? linkErrors(err.fields, at) : {});
-      setError(err.message);
+      const mine = at ? linkErrors(err.fields, at) : {};
+      setErrors(mine);
+      setError(Object.keys(mine).length > 0 ? err.message : (Object.values(err.fields)[0] ?? err.message));
       setBusy(false);
     }
   };
