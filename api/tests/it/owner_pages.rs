@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 const QUILL: &str = "quillback.localhost";
 const SKY: &str = "skyward.localhost";
 const LOAM: &str = "loam-lantern.localhost";
+const HARBOR: &str = "harbor-lane.localhost";
 const QUILL_TOKEN: &str = "owner-token-of-quill-001";
 const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
 const BAD_URL_LINK: &str = "Links must be formatted as www.example.com or https://www.example.com";
@@ -640,6 +641,38 @@ fn roles_sites_and_sessions(backend: Backend) {
     assert_eq!(r.status, 201, "{}", r.body);
     assert_eq!(r.json()["type"], 1);
     assert_eq!(get(server.port, SKY, "/observing-log").status, 200);
+
+    // A link for a member area the site declares (harbor-lane's Studio Club).
+    let harbor = server.owner_token("harbor-lane", "admin");
+    let on_harbor =
+        |body: Value| server.owner_call(HARBOR, &harbor, "PATCH", "/api/owner/pages", &body);
+    let link = |area: &str| {
+        json!({"navigations": {"footerNav": [
+            {"externalLink": "/course", "title": "Course", "memberAreaId": area}
+        ]}})
+    };
+    let r = on_harbor(link("no-such-area"));
+    assert_eq!(
+        r.json()["errors"]["navigations.footerNav[0].memberAreaId"],
+        "That member area does not exist."
+    );
+    let r = on_harbor(link("studio-club"));
+    assert_eq!(r.status, 200, "{}", r.body);
+    let answer = r.json();
+    assert_eq!(
+        nav(&answer, "footerNav"),
+        &vec![
+            json!({"externalLink": {"url": "/course", "newWindow": false}, "title": "Course",
+                     "memberAreaId": "studio-club"})
+        ]
+    );
+    assert!(
+        answer["memberAreas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["id"] == "studio-club")
+    );
 
     // Another site's page is not found through this one.
     let sky_about = page_id(&sky_pages.json(), "about");
