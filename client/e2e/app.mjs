@@ -27,7 +27,7 @@ const CAN = "/shop/brass-watering-can"; // one variant, €58
 const BOX = "/shop/monthly-plant-box"; // a subscription, Size: Small plant
 const OWNER = { email: "owner@loam-lantern.example", password: "e2e-owner-password" };
 const MANAGER = { email: "stock@loam-lantern.example", password: "e2e-manager-password" };
-const NAV = ["Dashboard", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
+const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
 
 /** Adds an owner account to loam-lantern with `tessera owner add --password-stdin`, on the
  *  server's own store (the CLI and the running server share it). */
@@ -567,6 +567,100 @@ const scenarios = [
     },
   ],
 ];
+
+// ---- Pages (issue 44) ----
+
+/** The titles of the live site's main navigation (a fresh visitor's page). */
+async function liveNav(browser, server) {
+  const visitor = await browser.newContext();
+  try {
+    const p = await visitor.newPage();
+    await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+    return (await p.locator("header .nav__list > li > a").allInnerTexts()).map((t) => t.trim());
+  } finally {
+    await visitor.close();
+  }
+}
+
+scenarios.push([
+  "pages: add a page and see it in the live site's navigation; reorder it by keyboard; errors by field; axe",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server);
+    await nav(page, "Pages");
+    await h1Focused(page, "Pages");
+    const main = page.getByRole("region", { name: "Main Navigation" });
+    await main.getByRole("button", { name: "Settings of Welcome" }).waitFor();
+    assert.deepEqual(await axe(page), [], "the Pages screen");
+    await sane(page, "the Pages screen");
+    const before = await liveNav(browser, server);
+    assert.deepEqual(before, ["Welcome", "Shop", "Workshops", "About"]);
+
+    // Add a page to the main navigation, by keyboard.
+    await tabTo(page, page.getByRole("button", { name: "Add page" }));
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "Add a page" });
+    await dialog.waitFor();
+    assert.deepEqual(await axe(page), [], "adding a page");
+    await dialog.getByLabel("Title").fill("Open studio");
+    await dialog.getByLabel("URL").fill("cart");
+    await dialog.getByRole("button", { name: "Add page" }).click();
+    const url = dialog.getByLabel("URL");
+    await dialog.getByText("cart is not a valid page URL").waitFor();
+    assert.equal(await url.getAttribute("aria-invalid"), "true");
+    assert.deepEqual(await axe(page), [], "adding a page, with an error");
+    await url.fill("");
+    await dialog.getByRole("button", { name: "Add page" }).click();
+    await page.getByTestId("live").filter({ hasText: "Open studio added." }).waitFor();
+    await main.getByRole("button", { name: "Settings of Open studio" }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Workshops,About,Open studio", "the new page last in the live navigation");
+    const visitor = await browser.newContext();
+    try {
+      const p = await visitor.newPage();
+      const r = await p.goto(`${server.origin(LOAM)}/open-studio`);
+      assert.equal(r.status(), 200, "the new page is on the site");
+    } finally {
+      await visitor.close();
+    }
+
+    // Reorder by keyboard: Alt+Up twice on the new row; the position is announced and the
+    // focus stays on the row.
+    const settings = main.getByRole("button", { name: "Settings of Open studio" });
+    await tabTo(page, settings, 80);
+    await page.keyboard.press("Alt+ArrowUp");
+    await page.getByTestId("live").filter({ hasText: "Open studio moved to position 4 of 5 in Main Navigation." }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Settings of Open studio");
+    await page.keyboard.press("Alt+ArrowUp");
+    await page.getByTestId("live").filter({ hasText: "Open studio moved to position 3 of 5 in Main Navigation." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Open studio,Workshops,About", "the new order on the live site");
+    // The Move button does it too.
+    await main.getByRole("button", { name: "Move Open studio down" }).click();
+    await page.getByTestId("live").filter({ hasText: "Open studio moved to position 4 of 5 in Main Navigation." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Workshops,Open studio,About", "moved down on the live site");
+    // And by dragging: the row dropped on Shop's goes before it.
+    await main.locator("li", { hasText: "Open studio" }).first().dragTo(main.locator("li", { hasText: "Shop" }).first());
+    await page.getByTestId("live").filter({ hasText: "Open studio moved to position 2 of 5 in Main Navigation." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Open studio,Shop,Workshops,About", "dragged on the live site");
+    assert.deepEqual(await axe(page), [], "the Pages screen after moves");
+
+    // Its settings: a navigation title the live site shows; then deleted after asking.
+    await main.getByRole("button", { name: "Settings of Open studio" }).click();
+    const settingsDialog = page.getByRole("dialog", { name: "Settings of Open studio" });
+    await settingsDialog.waitFor();
+    assert.deepEqual(await axe(page), [], "a page's settings");
+    await settingsDialog.getByLabel("Navigation title").fill("Studio");
+    await settingsDialog.getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("live").filter({ hasText: "Open studio saved." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.includes("Studio"), "the navigation title on the live site");
+    await main.getByRole("button", { name: "Settings of Studio" }).click();
+    await page.getByRole("dialog").getByRole("button", { name: "Delete page" }).click();
+    const confirm = page.getByRole("dialog", { name: "Delete Open studio?" });
+    await confirm.waitFor();
+    assert.deepEqual(await axe(page), [], "the delete confirmation");
+    await confirm.getByRole("button", { name: "Delete" }).click();
+    await page.getByTestId("live").filter({ hasText: "Open studio deleted." }).waitFor();
+    await eventually(() => liveNav(browser, server), (n) => n.join() === before.join(), "gone from the live site");
+  },
+]);
 
 async function runBackend(browser, backend) {
   let pg;

@@ -884,7 +884,13 @@ fn with_render_keys(
     }
     let mut headers = String::from("<meta charset=\"utf-8\">\n<title>");
     html_escape::encode_text_to_string(&title, &mut headers);
-    headers.push_str("</title>\n<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
+    headers.push_str("</title>\n");
+    if let Some(description) = seo_field(site, route, "seoDescription") {
+        headers.push_str("<meta name=\"description\" content=\"");
+        html_escape::encode_double_quoted_attribute_to_string(description, &mut headers);
+        headers.push_str("\">\n");
+    }
+    headers.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
     headers.push_str(&folder.icon);
     headers.push_str("\">\n<link rel=\"stylesheet\" href=\"/site.css\">\n");
     headers.push_str(ISLANDS_PLACEHOLDER);
@@ -914,6 +920,20 @@ fn with_render_keys(
     Node::Object(Arc::new(o.extended(extra)))
 }
 
+/// The owner's SEO `key` (`seoTitle`, `seoDescription`) of the collection a collection
+/// route shows (`collection.seoData`), when set.
+fn seo_field<'a>(site: &'a SiteContent, route: &Route, key: &str) -> Option<&'a str> {
+    let Route::Collection { index, .. } = route else {
+        return None;
+    };
+    site.collections[*index]
+        .node
+        .pointer(&["seoData", key])
+        .and_then(Node::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
 /// `{squarespace.page-title}` from the `websiteSettings` title formats (`%s` site title,
 /// `%c` collection title, `%i` item title).
 fn page_title(site: &SiteContent, route: &Route, page_type: Option<u16>, context: &Node) -> String {
@@ -928,10 +948,19 @@ fn page_title(site: &SiteContent, route: &Route, page_type: Option<u16>, context
         .pointer(&["siteTitle"])
         .and_then(Node::as_str)
         .unwrap_or_default();
-    let collection_title = context
-        .pointer(&["collection", "title"])
-        .and_then(Node::as_str)
-        .unwrap_or_default();
+    // The owner's SEO title stands for the page's title (the homepage's, for the whole).
+    let seo_title = seo_field(site, route, "seoTitle");
+    if let (Some(seo), Route::Collection { index, .. }) = (seo_title, route)
+        && site.homepage == Some(*index)
+    {
+        return seo.to_owned();
+    }
+    let collection_title = seo_title.unwrap_or_else(|| {
+        context
+            .pointer(&["collection", "title"])
+            .and_then(Node::as_str)
+            .unwrap_or_default()
+    });
     let item_title = context
         .pointer(&["item", "title"])
         .and_then(Node::as_str)

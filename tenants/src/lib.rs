@@ -124,6 +124,7 @@ pub use repo::analytics::{
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;
+pub use repo::content::PagesChange;
 pub use repo::inventory::{
     InventoryCursor, InventoryPage, InventoryQuery, InventoryRow, MAX_PAGE, PRODUCT_KINDS,
     ProductQuery, ProductRow, StockUpdate,

@@ -306,6 +306,12 @@ impl OwnerToken {
     }
 }
 
+/// Whether `role` (let in already for another area) may also `access` `area`: 403 when
+/// it may not.
+pub fn role_may(role: u8, area: Area, access: Access) -> Result<u8, ApiError> {
+    allowed(Some(role), area, access)
+}
+
 fn unauthorized() -> ApiError {
     let mut e = ApiError::new(StatusCode::UNAUTHORIZED, UNAUTHORIZED);
     e.body["ownerAuthRequired"] = true.into();

@@ -601,7 +601,7 @@ fn layout_and_settings(backend: Backend) {
         r.json()["errors"],
         json!({
             "navigation.items[0].collectionId": "That collection does not exist.",
-            "navigation.items[1].externalLink": "Links must be an http, https or mailto address under 2083 characters.",
+            "navigation.items[1].externalLink": "Links must be formatted as www.example.com or https://www.example.com",
             "navigation.items[2].title": "An external link needs a title.",
             "navigation.items[3]": "A link has a collectionId or an externalLink.",
             "navigation.items[4].memberAreaId": "That member area does not exist.",

@@ -26,6 +26,7 @@ const Subscriptions = lazy(() => import("./screens/subscriptions"));
 const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
+const PagesScreen = lazy(() => import("./screens/pages"));
 const Settings = lazy(() => import("./screens/settings"));
 
 export const BASE = "/config";
@@ -236,6 +237,11 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
       <Route path="/customers">
         <Guard me={me} areas={["orders"]}>
           <Customers />
+        </Guard>
+      </Route>
+      <Route path="/pages">
+        <Guard me={me} areas={["content"]}>
+          <PagesScreen />
         </Guard>
       </Route>
       <Route path="/analytics">

@@ -19,6 +19,7 @@ export function useSession(): Session {
 /** The app's sections: their paths, link names, and the areas that open them (any one). */
 export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always" }[] = [
   { path: "/", name: "Dashboard", areas: "always" },
+  { path: "/pages", name: "Pages", areas: ["content"] },
   { path: "/orders", name: "Orders", areas: ["orders"] },
   { path: "/products", name: "Products", areas: ["store"] },
   { path: "/inventory", name: "Inventory", areas: ["store"] },

@@ -1256,6 +1256,51 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The navigations, the not-linked pages, every page, the types
+         *     of page the template offers.
+         */
+        get: operations["owner.pages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Moves pages and links: replaces the named navigations (and,
+         *     when given, states the not-linked area); pages take their folders and order from it.
+         */
+        patch: operations["owner.arrange"];
+        trace?: never;
+    };
+    "/api/owner/collections/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes a page with its items, and its links; a
+         *     folder's pages stay, moved up to where the folder was.
+         */
+        delete: operations["owner.delete_collection"];
+        options?: never;
+        head?: never;
+        /** Changes a page's settings (JSON Merge Patch). */
+        patch: operations["owner.patch_collection"];
+        trace?: never;
+    };
     "/api/v1/commerce-preferences/{namespace}": {
         parameters: {
             query?: never;
@@ -1374,7 +1419,11 @@ export interface paths {
         /** The site's collections. */
         get: operations["owner.collections"];
         put?: never;
-        post?: never;
+        /**
+         * Adds a page of a type the template declares, at the end
+         *     of a navigation, into a folder, or not linked.
+         */
+        post: operations["owner.create_collection"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3615,6 +3664,34 @@ export interface components {
              */
             formatted: string;
         };
+        /** @description A new page. */
+        OwnerNewPage: {
+            /**
+             * @description One of the `types` `GET /api/owner/pages` offers.
+             * @default
+             */
+            typeName: string;
+            /**
+             * @description Default: the type's title for a new page.
+             * @default null
+             */
+            title: string | null;
+            /**
+             * @description Default: made from the title (unique).
+             * @default null
+             */
+            urlId: string | null;
+            /**
+             * @description The navigation it goes at the end of (none: not linked).
+             * @default null
+             */
+            navigation: string | null;
+            /**
+             * @description A folder it goes into (at the end of the folder's links, wherever the folder is).
+             * @default null
+             */
+            folderId: string | null;
+        };
         /** @description An order as the owner's order page shows it. */
         OwnerOrderDetail: components["schemas"]["OwnerOrderSummary"] & {
             lines: components["schemas"]["OwnerOrderLine"][];
@@ -3740,6 +3817,109 @@ export interface components {
              */
             itemCount: number;
             testMode: boolean;
+        };
+        /** @description A page as the Pages screen shows it. */
+        OwnerPage: {
+            id: string;
+            title: string;
+            /** @description The title navigations show (the title unless the owner set another). */
+            navigationTitle: string;
+            urlId: string;
+            /** @description Where the page is on the site (`/` for the homepage). */
+            fullUrl: string;
+            /** Format: int64 */
+            type: number;
+            typeName: string;
+            enabled: boolean;
+            homepage: boolean;
+            folder: boolean;
+            /** @description A lock screen asks visitors for a password (the password is never answered). */
+            passwordProtected: boolean;
+            seoTitle: string;
+            seoDescription: string;
+            /** @description Its items (posts, events, products …). */
+            items: number;
+            /** @description The folder it is in. */
+            parentId?: string | null;
+        };
+        /** @description The settings a page's `PATCH` changes. */
+        OwnerPagePatch: {
+            /** @description 1-200 characters. */
+            title?: string | null;
+            /** @description 3-200 of a-z, 0-9, '-', '_', '.' (slashes and case are dropped), unique in the site. */
+            urlId?: string | null;
+            enabled?: boolean | null;
+            /** @description `true` makes it the homepage (the old one stops being it). */
+            homepage?: boolean | null;
+            /** @description What navigations show; null or empty: the title. */
+            navigationTitle?: string | null;
+            /**
+             * @description The lock screen's password (1-200 characters, stored hashed, never answered); null
+             *     removes it.
+             */
+            password?: string | null;
+            /** @description Up to 200 characters; null or empty: none. */
+            seoTitle?: string | null;
+            /** @description Up to 1000 characters; null or empty: none. */
+            seoDescription?: string | null;
+        };
+        /** @description A type of page the template declares. */
+        OwnerPageType: {
+            /** @description `collection.typeName` (what `POST /api/owner/collections` names). */
+            typeName: string;
+            /** @description Its label in the "add page" menu. */
+            title: string;
+            /**
+             * Format: int64
+             * @description `collection.type`: 1 collection or folder, 7 template page, 10 page, 13 store.
+             */
+            type: number;
+            /** @description A folder (it holds pages, not items). */
+            folder: boolean;
+        };
+        /** @description Everything the Pages screen shows, in one answer. */
+        OwnerPages: {
+            /** @description The template's navigations, in `template.conf` order. */
+            navigations: components["schemas"]["OwnerPagesNavigation"][];
+            /** @description The pages in no navigation (`{collectionId, items?}`: a folder with its pages). */
+            notLinked: Record<string, unknown>[];
+            /** @description Every page, in the site's order. */
+            pages: components["schemas"]["OwnerPage"][];
+            /** @description What "add page" offers. */
+            types: components["schemas"]["OwnerPageType"][];
+            memberAreas: components["schemas"]["OwnerPagesMemberArea"][];
+            /** @description The site's template version (what `PATCH` may name), null without one. */
+            templateId?: string | null;
+        };
+        /** @description The pages' new places. */
+        OwnerPagesArrangement: {
+            /**
+             * @description The template version the pages were read with (409 when the site's has changed).
+             * @default null
+             */
+            templateId: string | null;
+            /** @description Navigation name → its links, replaced whole (the navigations not named are kept). */
+            navigations?: Record<string, unknown> | null;
+            /**
+             * @description The not-linked area (`[{collectionId, items?}]`): only pages, a folder with its pages.
+             * @default null
+             */
+            notLinked: Record<string, unknown>[] | null;
+        };
+        /** @description A member area a link may be for. */
+        OwnerPagesMemberArea: {
+            id: string;
+            title: string;
+        };
+        /** @description A navigation the template declares, with its links. */
+        OwnerPagesNavigation: {
+            identifier: string;
+            title: string;
+            /**
+             * @description Links as stored (`{collectionId, title?, items?}` or `{externalLink: {url,
+             *     newWindow}, title, memberAreaId?}`), without those to deleted pages.
+             */
+            links: Record<string, unknown>[];
         };
         OwnerPasswordReset: {
             /** @description The account's address. */
@@ -10325,6 +10505,334 @@ export interface operations {
             };
         };
     };
+    "owner.pages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPages"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.arrange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerPagesArrangement"];
+            };
+        };
+        responses: {
+            /** @description The pages as they are now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPages"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `templateId` is not the site's template version any more. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.delete_collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The page's (collection's) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDeleted"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch_collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The page's (collection's) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The settings to change (RFC 7396: the keys it names are set; a key set to null is removed, its default coming back); the others keep their values. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerPagePatch"];
+            };
+        };
+        responses: {
+            /** @description The page as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPage"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.read_commerce_preferences": {
         parameters: {
             query?: never;
@@ -11045,6 +11553,86 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerCollectionList"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.create_collection": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerNewPage"];
+            };
+        };
+        responses: {
+            /** @description The new page. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPage"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

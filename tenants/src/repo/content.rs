@@ -25,6 +25,19 @@ fn json_text(v: &impl serde::Serialize) -> Result<String> {
     Ok(serde_json::to_string(v)?)
 }
 
+/// What [`Store::put_pages`] writes at once.
+#[derive(Clone, Debug, Default)]
+pub struct PagesChange {
+    /// Collections created (empty id) or replaced.
+    pub collections: Vec<Collection>,
+    /// Store categories stored (a new store collection's root category).
+    pub categories: Vec<Category>,
+    /// Navigations replaced: (name, links).
+    pub navigations: Vec<(String, Value)>,
+    /// A collection deleted, with its items.
+    pub delete: Option<String>,
+}
+
 pub(crate) async fn put_settings_in(tx: &mut Tx, tenant: TenantId, s: &SiteSettings) -> Result<()> {
     tx.execute(
         "INSERT INTO site_settings (tenant_id, website, website_settings, updated_ms) VALUES ($1, $2, $3, $4) \
@@ -570,6 +583,38 @@ impl Store {
         }
         self.commit_change(tx, tenant, Change::Content).await?;
         Ok(())
+    }
+
+    /// One change of the site's pages, in one transaction: `pages.collections` created or
+    /// replaced (ids generated for those without), `pages.categories` stored (a new store's
+    /// root), each of `pages.navigations` (name, links) replaced, and `pages.delete` (a
+    /// collection's id) deleted with its items (`NotFound`, and nothing written, when this
+    /// tenant has no such collection). Returns the ids of `pages.collections`, in order.
+    pub async fn put_pages(&self, tenant: TenantId, pages: &PagesChange) -> Result<Vec<String>> {
+        let mut tx = self.write().await?;
+        if let Some(id) = &pages.delete {
+            let n = tx
+                .execute(
+                    "DELETE FROM collection WHERE tenant_id = $1 AND id = $2",
+                    params![tenant, id.as_str()],
+                )
+                .await?;
+            if n == 0 {
+                return Err(StoreError::NotFound(format!("collection {id}")));
+            }
+        }
+        let mut ids = Vec::with_capacity(pages.collections.len());
+        for c in &pages.collections {
+            ids.push(put_collection_in(&mut tx, tenant, c).await?);
+        }
+        for c in &pages.categories {
+            put_category_in(&mut tx, tenant, c).await?;
+        }
+        for (name, links) in &pages.navigations {
+            put_navigation_in(&mut tx, tenant, name, links).await?;
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(ids)
     }
 
     /// Creates or replaces an item with its variants, categories and tags; returns its id.

@@ -192,8 +192,84 @@ async fn bad_content_is_refused(env: Env) {
     assert_eq!(env.store.items(t, &store_id).await.unwrap().len(), 1);
 }
 
+/// `put_pages` writes a change of the site's pages at once: collections, navigations and
+/// one deletion (with its items) in one transaction; a deletion of a collection the tenant
+/// does not have writes nothing, as does a URL another collection has.
+async fn pages_change_in_one_write(env: Env) {
+    let (t, store_id, item_id) = store_with_content(&env).await;
+    let other = env.tenant("other").await;
+    let about = env
+        .store
+        .put_collection(t, &collection("about", "page", 10))
+        .await
+        .unwrap();
+    let nav = json!([{"collectionId": about}, {"collectionId": store_id}]);
+    env.store.put_navigation(t, "mainNav", &nav).await.unwrap();
+
+    // A new page added to the navigation, and the store deleted with its products.
+    let mut news = collection("news", "page", 10);
+    news.id = tenants::new_id();
+    let change = tenants::PagesChange {
+        collections: vec![news.clone()],
+        navigations: vec![(
+            "mainNav".into(),
+            json!([{"collectionId": about}, {"collectionId": news.id}]),
+        )],
+        delete: Some(store_id.clone()),
+        ..Default::default()
+    };
+    let ids = env.store.put_pages(t, &change).await.unwrap();
+    assert_eq!(ids, [news.id.clone()]);
+    let site = env.store.load_site_content(t).await.unwrap();
+    assert!(site.collection(&store_id).is_none());
+    assert!(
+        env.store.item(t, &item_id).await.unwrap().is_none(),
+        "its items go with it"
+    );
+    assert_eq!(
+        site.navigations["mainNav"],
+        json!([{"collectionId": about}, {"collectionId": news.id}])
+    );
+
+    // Deleting another tenant's collection (or one that is gone) writes nothing at all.
+    let mut late = collection("late", "page", 10);
+    late.id = tenants::new_id();
+    let refused = tenants::PagesChange {
+        collections: vec![late.clone()],
+        navigations: vec![("mainNav".into(), json!([]))],
+        delete: Some(about.clone()),
+        ..Default::default()
+    };
+    assert!(matches!(
+        env.store.put_pages(other, &refused).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let mut gone = refused.clone();
+    gone.delete = Some(store_id.clone());
+    assert!(matches!(
+        env.store.put_pages(t, &gone).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let site = env.store.load_site_content(t).await.unwrap();
+    assert!(site.collection(&late.id).is_none() && site.collection(&about).is_some());
+    assert_eq!(site.navigations["mainNav"].as_array().unwrap().len(), 2);
+
+    // A URL another page has: refused, and the navigation written with it is not kept.
+    let mut twin = collection("about", "page", 10);
+    twin.id = tenants::new_id();
+    let clash = tenants::PagesChange {
+        collections: vec![twin],
+        navigations: vec![("mainNav".into(), json!([]))],
+        ..Default::default()
+    };
+    assert!(env.store.put_pages(t, &clash).await.is_err());
+    let site = env.store.load_site_content(t).await.unwrap();
+    assert_eq!(site.navigations["mainNav"].as_array().unwrap().len(), 2);
+}
+
 crate::on_both_backends!(
     content_round_trips,
     content_cache_is_invalidated_by_writes,
-    bad_content_is_refused
+    bad_content_is_refused,
+    pages_change_in_one_write
 );

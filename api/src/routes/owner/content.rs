@@ -3,6 +3,7 @@
 //! | route | role may | body | answer |
 //! |---|---|---|---|
 //! | `GET /api/owner/collections` | content, read | | `{collections: [{id, urlId, title, type, typeName, items}]}` |
+//! | `POST /api/owner/collections` | content (and store for a store), write | a new page | 201 the page ([`super::pages`]) |
 //! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items}` |
 //! | `POST /api/owner/collections/{id}/items` | content (store for a store), write | an item | 201 the item |
 //! | `PUT /api/owner/items/{id}` | as its collection, write | an item | the item |
@@ -97,7 +98,7 @@ pub const MAX_ITEMS: usize = 250;
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(collections))
+        .routes(routes!(collections, super::pages::create_collection))
         .routes(routes!(items, create_item))
         .routes(routes!(item, update_item, patch_item, delete_item))
         .routes(routes!(set_stock))

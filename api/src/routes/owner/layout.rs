@@ -11,7 +11,8 @@
 //! The layout is the template's `navigations` in `template.conf` order (the first is the
 //! main navigation), each with the links the owner stored. A navigation item is
 //! `{collectionId}` (a collection of this site) or `{externalLink, title}` (an http(s) or
-//! mailto URL under 2083 characters, or `{url, newWindow}`), with an optional
+//! mailto URL, a path on the site, or a bare host stored as `https://…`, under 2083
+//! characters; or `{url, newWindow}`), with an optional
 //! `memberAreaId` (a declared member area) and `items` (one level of children). A
 //! navigation holds at most 100 links.
 
@@ -36,7 +37,8 @@ pub const NO_SUCH_NAVIGATION: &str = "That navigation is not in the site's templ
 pub const WRONG_TEMPLATE: &str = "The site's template has changed since this layout was read.";
 pub const NO_COLLECTION: &str = "That collection does not exist.";
 pub const NO_AREA: &str = "That member area does not exist.";
-pub const BAD_LINK: &str = "Links must be an http, https or mailto address under 2083 characters.";
+/// SPEC.md §5's message, its two `{host}`s filled with the two forms a link may take.
+pub const BAD_LINK: &str = "Links must be formatted as www.example.com or https://www.example.com";
 pub const LINK_TITLE: &str = "An external link needs a title.";
 pub const ONE_TARGET: &str = "A link has a collectionId or an externalLink.";
 pub const TOO_DEEP: &str = "Links nest one level deep.";
@@ -223,22 +225,66 @@ struct NavigationSaved {
 }
 
 /// What a stored navigation may link to.
-struct Targets<'a> {
-    collections: &'a tenants::SiteSnapshot,
-    areas: Vec<String>,
+pub(crate) struct Targets<'a> {
+    pub collections: &'a tenants::SiteSnapshot,
+    pub areas: Vec<String>,
 }
 
-fn link_ok(url: &str) -> bool {
+impl<'a> Targets<'a> {
+    /// The collections and member areas of `content`.
+    pub(crate) fn of(content: &'a tenants::SiteSnapshot) -> Targets<'a> {
+        let areas = tenants::member_areas::member_areas(&content.settings.website_settings)
+            .unwrap_or_default()
+            .into_iter()
+            .map(|a| a.id)
+            .collect();
+        Targets {
+            collections: content,
+            areas,
+        }
+    }
+}
+
+/// An external link as stored, or `None` when it is not one: an http(s) or mailto URL, a
+/// path on the site (`/shop`), or a bare host (`www.example.com`, stored as
+/// `https://www.example.com`), under 2083 characters and without spaces.
+pub(crate) fn external_link(url: &str) -> Option<String> {
+    let url = url.trim();
     let lower = url.to_ascii_lowercase();
-    url.len() < MAX_URL
-        && !url.chars().any(char::is_whitespace)
-        && ["http://", "https://", "mailto:"]
-            .iter()
-            .any(|p| lower.starts_with(p) && lower.len() > p.len())
+    if url.is_empty() || url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return None;
+    }
+    let web = ["http://", "https://", "mailto:"]
+        .iter()
+        .any(|p| lower.starts_with(p) && lower.len() > p.len());
+    let path = url.starts_with('/') && !url.starts_with("//");
+    let stored = if web || path {
+        url.to_owned()
+    } else {
+        // A host: labels of letters, digits and '-', at least one dot, then any path.
+        let end = url.find(['/', '?', '#']).unwrap_or(url.len());
+        let (host, _) = url.split_at(end);
+        let host = host.split(':').next().unwrap_or("");
+        let labels: Vec<&str> = host.split('.').collect();
+        let ok = labels.len() >= 2
+            && labels.iter().all(|l| {
+                !l.is_empty()
+                    && l.len() <= 63
+                    && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+            })
+            && labels
+                .last()
+                .is_some_and(|tld| tld.bytes().all(|b| b.is_ascii_alphabetic()));
+        if !ok {
+            return None;
+        }
+        format!("https://{url}")
+    };
+    (stored.len() < MAX_URL).then_some(stored)
 }
 
 /// The links of `items` as stored, or the problems by field path.
-fn check_links(
+pub(crate) fn check_links(
     items: &Value,
     path: &str,
     depth: usize,
@@ -293,9 +339,13 @@ fn check_links(
                     ),
                     _ => ("", false),
                 };
-                if !link_ok(url) {
-                    bad("externalLink", BAD_LINK);
-                }
+                let url = match external_link(url) {
+                    Some(u) => u,
+                    None => {
+                        bad("externalLink", BAD_LINK);
+                        url.to_owned()
+                    }
+                };
                 if title.is_none() {
                     bad("title", LINK_TITLE);
                 }
@@ -368,15 +418,7 @@ async fn update_navigation(
         return Err(ApiError::new(StatusCode::CONFLICT, WRONG_TEMPLATE));
     }
     let content = site_content(&app.store, site.tenant.id).await?;
-    let areas = tenants::member_areas::member_areas(&content.settings.website_settings)
-        .unwrap_or_default()
-        .into_iter()
-        .map(|a| a.id)
-        .collect();
-    let to = Targets {
-        collections: &content,
-        areas,
-    };
+    let to = Targets::of(&content);
     let mut errors = Map::new();
     let mut count = 0;
     let items = if b.navigation.items.is_null() {

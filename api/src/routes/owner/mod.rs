@@ -5,6 +5,7 @@
 //! - [`access`]: owner accounts, invitations and API tokens (Settings → Access);
 //! - [`store_setup`]: creating a store (SPEC.md §4) and its categories;
 //! - [`layout`]: the navigations and the header and footer;
+//! - [`pages`]: the Pages screen: adding, arranging, changing and deleting pages;
 //! - [`preferences`]: commerce preferences, a namespace at a time;
 //! - [`store_settings`]: Settings → Store, the currency and the preferences checkout reads;
 //! - [`languages`]: the multilingual settings;
@@ -47,6 +48,7 @@ pub mod languages;
 pub mod layout;
 pub mod listings;
 pub mod orders;
+pub mod pages;
 pub mod paging;
 pub mod preferences;
 pub mod product_checks;
@@ -63,6 +65,7 @@ pub fn routes() -> OpenApiRouter<App> {
         access::routes(),
         store_setup::routes(),
         layout::routes(),
+        pages::routes(),
         preferences::routes(),
         store_settings::routes(),
         languages::routes(),

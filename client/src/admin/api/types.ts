@@ -91,3 +91,17 @@ export type SubscriptionRow = Schemas["OwnerSubscription"];
 export type GiftCardRow = Schemas["OwnerGiftCard"];
 export type GiftCardDetail = Schemas["OwnerGiftCardDetail"];
 export type GiftCardEvent = Schemas["OwnerGiftCardEvent"];
+
+// ---- Pages (issue 44) ----
+
+/** `GET /api/owner/pages`: the navigations, the not-linked area, every page, the types. */
+export type Pages = Schemas["OwnerPages"];
+export type SitePage = Schemas["OwnerPage"];
+export type PageType = Schemas["OwnerPageType"];
+export type NewPage = Schemas["OwnerNewPage"];
+export type PagePatch = Schemas["OwnerPagePatch"];
+/** `PATCH /api/owner/pages`: the navigations named are replaced; `notLinked` states that area. */
+export type PagesArrangement = Partial<Pick<Schemas["OwnerPagesArrangement"], "templateId">> & {
+  navigations?: Record<string, unknown[]>;
+  notLinked?: unknown[];
+};
