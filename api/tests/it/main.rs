@@ -35,6 +35,7 @@ mod owner_data;
 mod owner_orders;
 mod owner_products;
 mod owner_settings;
+mod owner_templates;
 mod owner_visibility;
 mod render_cli;
 mod restock;

@@ -16,7 +16,7 @@
 //! - [`customers`]: buyers, members and subscribers, and one customer's orders;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: form answers and subscribers;
-//! - [`templates`]: uploading a template version, checked first;
+//! - [`templates`]: template versions: uploading one (checked first), listing them, switching;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
