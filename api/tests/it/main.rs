@@ -30,6 +30,7 @@ mod member_areas;
 mod openapi;
 mod owner_accounts;
 mod owner_api;
+mod owner_community;
 mod owner_customers;
 mod owner_data;
 mod owner_orders;
