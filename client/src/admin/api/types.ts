@@ -91,3 +91,18 @@ export type SubscriptionRow = Schemas["OwnerSubscription"];
 export type GiftCardRow = Schemas["OwnerGiftCard"];
 export type GiftCardDetail = Schemas["OwnerGiftCardDetail"];
 export type GiftCardEvent = Schemas["OwnerGiftCardEvent"];
+
+// ---- D. the site: templates and the community ----
+
+export type TemplateVersions = Schemas["TemplateVersions"];
+export type TemplateVersion = Schemas["TemplateVersionJson"];
+export type TemplateUploaded = Schemas["TemplateUploaded"];
+export type TemplateProblem = Schemas["TemplateProblem"];
+
+export type CommentState = "pending" | "approved" | "rejected" | "spam";
+export type OwnerComments = Schemas["OwnerComments"];
+export type OwnerComment = Schemas["OwnerComment"];
+export type Members = Schemas["OwnerMembers"];
+export type Member = Schemas["OwnerMember"];
+export type MemberAreas = Schemas["OwnerMemberAreas"];
+export type MemberArea = Schemas["OwnerMemberArea"];
