@@ -22,7 +22,7 @@ const list = (active: number, newest: number) => ({
 });
 
 /** A folder as the picker gives it: each file's path starts with the folder's name. */
-function folder(files: Record<string, string | Uint8Array>): File[] {
+function folder(files: Record<string, string | Uint8Array<ArrayBuffer>>): File[] {
   return Object.entries(files).map(([path, content]) => {
     const f = new File([content], path.split("/").pop()!);
     Object.defineProperty(f, "webkitRelativePath", { value: `my-theme/${path}` });

@@ -111,8 +111,12 @@ export default function Comments() {
   );
 }
 
-/** "Marin Okafor on Spring Firing": names a comment in its buttons. */
-const about = (c: OwnerComment) => `comment by ${c.authorName}${c.itemTitle ? ` on ${c.itemTitle}` : ""}`;
+/** Names a comment in its buttons: "comment by Marin Okafor on Spring Firing: “The Oat
+ *  glaze…”" (its first words tell two comments by one person on one page apart). */
+export function about(c: OwnerComment): string {
+  const words = c.body.length > 40 ? `${c.body.slice(0, 40).trimEnd()}…` : c.body;
+  return `comment by ${c.authorName}${c.itemTitle ? ` on ${c.itemTitle}` : ""}: “${words}”`;
+}
 
 function CommentRow({
   c,
@@ -153,7 +157,7 @@ function CommentRow({
             </button>
           )}
           {c.state !== "spam" && (
-            <button type="button" disabled={busy} aria-label={`Mark as spam: ${about(c)}`} onClick={() => onMove("spam")}>
+            <button type="button" disabled={busy} aria-label={`Mark as spam the ${about(c)}`} onClick={() => onMove("spam")}>
               Mark as spam
             </button>
           )}
