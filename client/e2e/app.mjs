@@ -581,7 +581,11 @@ const scenarios = [
       await page.getByRole("table").waitFor();
       assert.deepEqual(await axe(page), [], "the Templates screen");
       await sane(page, "the Templates screen");
-      const live = async () => (await page.request.get(`${server.origin(LOAM)}/about`)).text();
+      const live = async () => {
+        const r = await apiGet(server, LOAM, "/about");
+        assert.equal(r.status, 200);
+        return String(r.body);
+      };
       const footerPath = path.join(fixtures, LOAM, "template/regions/footer.region");
       const footer = readFileSync(footerPath, "utf8");
 
@@ -590,7 +594,7 @@ const scenarios = [
       try {
         const theme = path.join(dir, "broken-theme");
         cpSync(path.join(fixtures, LOAM, "template"), theme, { recursive: true });
-        const broken = "  <p>{.section website}{siteTitle}</p>";
+        const broken = "  <p>{siteTitle|no-such-formatter}</p>";
         writeFileSync(path.join(theme, "regions/footer.region"), `<footer>\n${broken}\n</footer>\n`);
         await page.getByLabel("Template folder").setInputFiles(theme);
         await page.getByText(/^Chosen: broken-theme: \d+ files$/).waitFor();
@@ -599,7 +603,10 @@ const scenarios = [
         await problems.waitFor();
         const text = await problems.innerText();
         assert.match(text, /regions\/footer\.region:2:\d+/, text);
-        assert.ok(text.includes(broken.trim()), `the source line is shown: ${text}`);
+        assert.ok(text.includes("Formatter 'no-such-formatter' is unknown"), text);
+        const line = await problems.getByLabel("Line 2 of regions/footer.region").innerText();
+        assert.equal(line.split("\n")[0], broken, `the source line: ${line}`);
+        assert.equal(line.split("\n")[1].indexOf("^"), broken.indexOf("{"), `the caret under the column: ${line}`);
         assert.ok(text.includes("the site keeps its current version"), text);
         assert.deepEqual(await axe(page), [], "an upload's problems");
       } finally {
@@ -672,7 +679,7 @@ const scenarios = [
       } finally {
         await member.close();
       }
-      const shown = async () => (await context.request.get(`${origin}/api/comments?itemId=718009ccb4328d6c2aa01821`)).json();
+      const shown = async () => (await apiGet(server, HARBOR, "/api/comments?itemId=718009ccb4328d6c2aa01821")).body;
       assert.ok(!(await shown()).comments.some((c) => c.body === words), "it waits");
 
       const page = await signIn(context, server, HARBOR_OWNER, HARBOR);

@@ -149,8 +149,9 @@ function Upload({ onOutcome }: { onOutcome: (o: Outcome) => void }) {
           <input
             id={`${id}-folder`}
             type="file"
-            // A folder picker in every current browser; the attribute is not in the DOM types.
-            {...({ webkitdirectory: "", directory: "" } as Record<string, string>)}
+            // A folder picker in every current browser (a property preact sets; not in the
+            // DOM types).
+            {...({ webkitdirectory: true } as Record<string, boolean>)}
             multiple
             aria-describedby={describedBy}
             aria-invalid={fieldError ? "true" : undefined}
