@@ -114,7 +114,7 @@ fn comments_are_moderated(backend: Backend) {
         &format!("{COMMENTS}?limit=2&after={next}"),
         &Value::Null,
     );
-    assert_eq!(ids(&r), [a.clone()]);
+    assert_eq!(ids(&r), [a.as_str()]);
     assert!(r.json().get("next").is_none(), "{}", r.body);
 
     // Approved: the page counts it; spam and rejected are apart.
@@ -144,14 +144,14 @@ fn comments_are_moderated(backend: Backend) {
         r.json()["counts"],
         json!({"pending": 0, "approved": 1, "rejected": 1, "spam": 1})
     );
-    assert_eq!(ids(&r), [b.clone()]);
+    assert_eq!(ids(&r), [b.as_str()]);
     assert_eq!(
         ids(&owner(
             "GET",
             &format!("{COMMENTS}?state=approved"),
             &Value::Null
         )),
-        [a.clone()]
+        [a.as_str()]
     );
     let public = m.get(&format!("/api/comments?itemId={OPEN}")).json();
     assert_eq!(public["comments"].as_array().unwrap().len(), 1, "{public}");
