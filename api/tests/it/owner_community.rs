@@ -1,6 +1,7 @@
 //! The owner's community routes over HTTP, on both backends: comments listed by state with
 //! their counts and the items' likes, approved, marked as spam, rejected and deleted (the
-//! page follows), the members and the member areas with their pages; bad input by field,
+//! page follows), the members and the member areas with their pages, an area's words changed
+//! (its join page follows); bad input by field,
 //! another site's comments and tokens, roles without the area, and a session's change
 //! without its CSRF token.
 
@@ -343,7 +344,10 @@ fn members_and_member_areas(backend: Backend) {
     assert_eq!(members[1]["email"], "marin@harbor-lane.localhost");
     assert_eq!(members[1]["displayName"], "Marin Okafor");
     assert_eq!(members[1]["confirmed"], true);
-    assert_eq!(members[1]["areas"], json!(["studio-club"]));
+    assert_eq!(
+        members[1]["areas"],
+        json!([{"id": "studio-club", "title": "Studio Club"}])
+    );
     let r = owner("/api/owner/members?q=OKAFOR");
     assert_eq!(
         r.json()["members"].as_array().unwrap().len(),
@@ -426,4 +430,118 @@ fn members_and_member_areas(backend: Backend) {
     assert_eq!(get(&editor, "/api/owner/member-areas"), 200);
     assert_eq!(get(&billing, "/api/owner/members"), 200);
     assert_eq!(get(&billing, "/api/owner/member-areas"), 403);
+
+    // An area's words: changed by field, shown on its join page from the next page on.
+    let kiln = "/api/owner/member-areas/kiln-crew";
+    let patch =
+        |t: &str, path: &str, body: Value| server.owner_call(HARBOR, t, "PATCH", path, &body);
+    let join_page = || request(server.port, "GET", HARBOR, "/kiln-log", &[], "").body;
+    assert!(!join_page().contains("Join the crew"));
+    let r = patch(
+        TOKEN,
+        kiln,
+        json!({"joinButtonText": " Join the crew ", "description": "Load the kiln with us."}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let area = r.json()["area"].clone();
+    assert_eq!(area["joinButtonText"], "Join the crew");
+    assert_eq!(area["description"], "Load the kiln with us.");
+    assert_eq!(
+        area["title"], "Kiln Crew",
+        "what the body did not name stays"
+    );
+    assert_eq!(area["pages"][0]["title"], "Kiln Log");
+    let page = join_page();
+    assert!(
+        page.contains("Join the crew") && page.contains("Load the kiln with us."),
+        "the join page shows the new words"
+    );
+    for (body, field) in [
+        (json!({"title": "  "}), "title"),
+        (json!({"title": "t".repeat(101)}), "title"),
+        (json!({"description": "d".repeat(1001)}), "description"),
+        (json!({"joinButtonText": "j".repeat(51)}), "joinButtonText"),
+    ] {
+        let r = patch(TOKEN, kiln, body.clone());
+        assert_eq!(r.status, 400, "{body}");
+        assert!(
+            r.json()["errors"].get(field).is_some(),
+            "{field}: {}",
+            r.body
+        );
+    }
+    assert_eq!(patch(TOKEN, kiln, json!({"price": "5.00"})).status, 400);
+    let r = patch(TOKEN, "/api/owner/member-areas/nope", json!({"title": "X"}));
+    assert_eq!(
+        (r.status, r.message()),
+        (404, "That member area does not exist.".into())
+    );
+    // Another site has no such area; a role that reads content may not change it.
+    let r = server.owner_call(
+        LOAM,
+        LOAM_TOKEN,
+        "PATCH",
+        kiln,
+        &json!({"title": "Taken over"}),
+    );
+    assert_eq!(r.status, 404, "{}", r.body);
+    let viewer = server.owner_token("harbor-lane", "viewer");
+    assert_eq!(patch(&viewer, kiln, json!({"title": "Viewed"})).status, 403);
+    assert_eq!(
+        patch(&billing, kiln, json!({"title": "Billed"})).status,
+        403
+    );
+    let r = patch(&editor, kiln, json!({"joinButtonText": ""}));
+    assert_eq!(r.json()["area"]["joinButtonText"], "Join", "{}", r.body);
+    assert_eq!(r.json()["area"]["title"], "Kiln Crew");
+
+    // A session changes it with its CSRF token only.
+    crate::owner_accounts::add_owner(
+        &server,
+        "harbor-lane",
+        "editor@example.test",
+        "editor",
+        "editor password",
+    );
+    let r = request(
+        server.port,
+        "POST",
+        HARBOR,
+        "/api/owner/session",
+        &[("Content-Type", "application/json")],
+        &json!({"email": "editor@example.test", "password": "editor password"}).to_string(),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
+    let cookie = r
+        .header("set-cookie")
+        .unwrap()
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    let send = |csrf: Option<&str>| {
+        let mut headers = vec![
+            ("Cookie", cookie.as_str()),
+            ("Content-Type", "application/json"),
+        ];
+        if let Some(c) = csrf {
+            headers.push(("X-CSRF-Token", c));
+        }
+        request(
+            server.port,
+            "PATCH",
+            HARBOR,
+            kiln,
+            &headers,
+            &json!({"title": "Kiln Crew of Harbor Lane"}).to_string(),
+        )
+    };
+    assert_eq!(send(None).status, 403);
+    let r = send(Some(&csrf));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(
+        owner("/api/owner/member-areas").json()["areas"][1]["title"],
+        "Kiln Crew of Harbor Lane"
+    );
 }

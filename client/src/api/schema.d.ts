@@ -2104,6 +2104,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/member-areas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes a member area's title, description or
+         *     join button label; its join page shows them from the next page on.
+         */
+        patch: operations["owner.change_member_area"];
+        trace?: never;
+    };
     "/api/lock-screen/unlock": {
         parameters: {
             query?: never;
@@ -3787,8 +3807,8 @@ export interface components {
             createdOn: number;
             /** @description They confirmed their email; one who has not cannot sign in yet. */
             confirmed: boolean;
-            /** @description The ids of the member areas they joined. */
-            areas: string[];
+            /** @description The member areas they joined. */
+            areas: components["schemas"]["OwnerMemberAreaRef"][];
         };
         /**
          * @description A member area as the site declares it, with what it covers. Joining is free: an area is
@@ -3808,11 +3828,30 @@ export interface components {
             /** @description The pages it covers, in the site's order. */
             pages: components["schemas"]["OwnerMemberAreaPage"][];
         };
+        /** @description The area as it now is. */
+        OwnerMemberAreaChanged: {
+            area: components["schemas"]["OwnerMemberArea"];
+        };
         /** @description A page a member area covers: a collection in it, or inside a folder that is. */
         OwnerMemberAreaPage: {
             collectionId: string;
             title: string;
             url: string;
+        };
+        /** @description What changes of a member area: only the fields given. */
+        OwnerMemberAreaPatch: {
+            /** @description 1-100 characters once trimmed. */
+            title?: string | null;
+            /** @description At most 1000 characters; empty for none. */
+            description?: string | null;
+            /** @description At most 50 characters; empty for the join page's "Join". */
+            joinButtonText?: string | null;
+        };
+        /** @description A member area a member belongs to. */
+        OwnerMemberAreaRef: {
+            id: string;
+            /** @description As the site declares it (the id for an area it no longer declares). */
+            title: string;
         };
         /** @description The site's member areas. */
         OwnerMemberAreas: {
@@ -14976,6 +15015,89 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerMemberAreas"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.change_member_area": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The area's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerMemberAreaPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerMemberAreaChanged"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

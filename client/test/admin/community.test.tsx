@@ -113,7 +113,7 @@ describe("members and member areas", () => {
             ? []
             : [
                 { id: "u2", email: "noor@example.test", displayName: "Noor", createdOn: Date.UTC(2026, 10, 21), confirmed: false, areas: [] },
-                { id: "u1", email: "marin@harbor.example", displayName: "Marin Okafor", createdOn: Date.UTC(2026, 10, 1), confirmed: true, areas: ["studio-club"] },
+                { id: "u1", email: "marin@harbor.example", displayName: "Marin Okafor", createdOn: Date.UTC(2026, 10, 1), confirmed: true, areas: [{ id: "studio-club", title: "Studio Club" }] },
               ],
         },
       }),
@@ -124,7 +124,7 @@ describe("members and member areas", () => {
     expect(within(nav).getAllByRole("link").map((l) => l.textContent)).toEqual(["Members", "Comments", "Member areas"]);
     const table = await screen.findByRole("table");
     const marin = within(table).getByRole("rowheader", { name: "Marin Okafor" }).closest("tr")!;
-    expect(within(marin).getByText("studio-club")).toBeTruthy();
+    expect(within(marin).getByText("Studio Club")).toBeTruthy();
     expect(within(marin).getByText("Yes")).toBeTruthy();
     expect(within(table).getByText("Not yet (cannot sign in)")).toBeTruthy();
     expect(screen.getByText(/2 members in all/)).toBeTruthy();
@@ -173,6 +173,46 @@ describe("members and member areas", () => {
     expect(within(crew).getByText("No pages are in this area yet.")).toBeTruthy();
     const nav = screen.getByRole("navigation", { name: "Members section" });
     expect(within(nav).getAllByRole("link").map((l) => l.textContent)).toEqual(["Comments", "Member areas"]);
+  });
+
+  it("edits an area's words, showing a refused one beside its field", async () => {
+    const area = { id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] };
+    let saved = false;
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      "GET /api/owner/member-areas": () => ({ body: { areas: [saved ? { ...area, joinButtonText: "Join the crew" } : area] } }),
+      "PATCH /api/owner/member-areas/kiln-crew": (c) => {
+        if (c.body.joinButtonText.length > 50) return { status: 400, body: { message: "Please correct the fields.", errors: { joinButtonText: "A button label can have at most 50 characters." } } };
+        saved = true;
+        return { body: { area: { ...area, joinButtonText: c.body.joinButtonText } } };
+      },
+    });
+    open("/config/members/areas");
+    await heading("Member areas");
+    fireEvent.click(await screen.findByRole("button", { name: "Edit Kiln Crew" }));
+    const form = screen.getByRole("form", { name: "Edit Kiln Crew" });
+    const label = within(form).getByLabelText(/Join button label/);
+    fireEvent.input(label, { target: { value: "j".repeat(51) } });
+    fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
+    await waitFor(() => expect(label.getAttribute("aria-invalid")).toBe("true"));
+    const describedBy = label.getAttribute("aria-describedby")!.split(" ");
+    expect(describedBy.map((id) => document.getElementById(id)?.textContent).join(" ")).toContain("A button label can have at most 50 characters.");
+    fireEvent.input(label, { target: { value: "Join the crew" } });
+    fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
+    await screen.findByText("“Join the crew”");
+    expect(calls.filter((c) => c.method === "PATCH").at(-1)!.body).toEqual({ title: "Kiln Crew", description: "", joinButtonText: "Join the crew" });
+    expect(calls.filter((c) => c.method === "PATCH").at(-1)!.headers["X-CSRF-Token"]).toBe("csrf-123");
+    expect(screen.queryByRole("form")).toBeNull();
+  });
+
+  it("offers no editing to a role that only reads content", async () => {
+    server({
+      [`GET ${SESSION}`]: { body: me({ content: "read" }) },
+      "GET /api/owner/member-areas": { body: { areas: [{ id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] }] } },
+    });
+    open("/config/members/areas");
+    await screen.findByRole("region", { name: "Kiln Crew" });
+    expect(screen.queryByRole("button", { name: /Edit/ })).toBeNull();
   });
 
   it("says when a site has no member areas", async () => {

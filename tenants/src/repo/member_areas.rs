@@ -21,6 +21,17 @@ pub struct MemberRow {
     pub areas: Vec<String>,
 }
 
+/// What the owner changes of a member area; `None` leaves a field as it is.
+#[derive(Clone, Debug, Default)]
+pub struct AreaChange {
+    /// Shown on the join page; not empty.
+    pub title: Option<String>,
+    /// Shown under the title; may be empty.
+    pub description: Option<String>,
+    /// The join button's label; empty for the join page's default.
+    pub join_button_text: Option<String>,
+}
+
 /// A visitor's sign-up, as the API checked it.
 #[derive(Clone, Debug)]
 pub struct SignUp {
@@ -301,5 +312,59 @@ impl Store {
             .await?
             .i64(0)?;
         Ok((by_area, all))
+    }
+
+    /// Changes one member area the site declares (`websiteSettings.memberAreas`), in one
+    /// transaction with the read of the list, so two owners' changes to different areas
+    /// both stay: the area as it now is. `NotFound` for an area the site does not declare;
+    /// `Invalid` when the change leaves the list one the import would refuse (an empty
+    /// title). The join page shows it from the next page on (a content change).
+    pub async fn update_member_area(
+        &self,
+        tenant: TenantId,
+        id: &str,
+        change: AreaChange,
+    ) -> Result<crate::member_areas::MemberArea> {
+        let mut tx = self.write().await?;
+        // Takes the tenant row's lock first, as every settings write does.
+        tx.execute(
+            "UPDATE tenant SET content_version = content_version WHERE id = $1",
+            params![tenant],
+        )
+        .await?;
+        let mut settings = crate::repo::content::settings_in(&mut tx, tenant).await?;
+        let list = settings
+            .website_settings
+            .get_mut("memberAreas")
+            .and_then(serde_json::Value::as_array_mut)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        let area = list
+            .iter_mut()
+            .find(|a| a.get("id").and_then(serde_json::Value::as_str) == Some(id))
+            .and_then(serde_json::Value::as_object_mut)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        if let Some(t) = change.title {
+            area.insert("title".into(), t.into());
+        }
+        if let Some(d) = change.description {
+            area.insert("description".into(), d.into());
+        }
+        if let Some(j) = change.join_button_text {
+            if j.is_empty() {
+                area.remove("joinButtonText");
+            } else {
+                area.insert("joinButtonText".into(), j.into());
+            }
+        }
+        let areas = crate::member_areas::member_areas(&settings.website_settings)
+            .map_err(|(at, why)| StoreError::Invalid(format!("{at} {why}")))?;
+        let area = areas
+            .into_iter()
+            .find(|a| a.id == id)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        crate::repo::content::put_settings_in(&mut tx, tenant, &settings).await?;
+        self.commit_change(tx, tenant, crate::cache::Change::Content)
+            .await?;
+        Ok(area)
     }
 }

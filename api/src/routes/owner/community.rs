@@ -10,6 +10,7 @@
 //! | `DELETE /api/owner/comments/{id}` | comments, change | | `{deleted}` |
 //! | `GET /api/owner/members?q&after&limit` | orders, read | | `{total, members, next}`: the newest first |
 //! | `GET /api/owner/member-areas` | content, read | | `{areas}`: each with its pages, join button and members |
+//! | `PATCH /api/owner/member-areas/{id}` | content, change | `{title?, description?, joinButtonText?}` | `{area}` |
 //!
 //! Members are people with an email address, as customers are: reading them is the orders
 //! area's, like the customers list that names them. The member areas are the site's
@@ -38,6 +39,15 @@ use crate::server::state::App;
 pub const NO_COMMENT: &str = "That comment does not exist.";
 pub const BAD_STATE: &str = "A comment is approved, rejected or spam.";
 pub const BAD_LIST_STATE: &str = "state must be pending, approved, rejected or spam.";
+pub const NO_AREA: &str = "That member area does not exist.";
+pub const NO_TITLE: &str = "A member area needs a title.";
+pub const LONG_TITLE: &str = "A title can have at most 100 characters.";
+pub const LONG_DESCRIPTION: &str = "A description can have at most 1000 characters.";
+pub const LONG_JOIN: &str = "A button label can have at most 50 characters.";
+/// The longest member area title, description and join button label, in characters.
+pub const MAX_TITLE: usize = 100;
+pub const MAX_DESCRIPTION: usize = 1000;
+pub const MAX_JOIN: usize = 50;
 /// The most items `likes` lists (those liked most).
 pub const MAX_LIKED: usize = 50;
 
@@ -47,6 +57,7 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(moderate, delete_comment))
         .routes(routes!(members))
         .routes(routes!(member_areas))
+        .routes(routes!(change_member_area))
 }
 
 /// A comment as the owner moderates it, with the item it is on.
@@ -292,8 +303,17 @@ struct Member {
     created_on: i64,
     /// They confirmed their email; one who has not cannot sign in yet.
     confirmed: bool,
-    /// The ids of the member areas they joined.
-    areas: Vec<String>,
+    /// The member areas they joined.
+    areas: Vec<MemberAreaRef>,
+}
+
+/// A member area a member belongs to.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerMemberAreaRef)]
+struct MemberAreaRef {
+    id: String,
+    /// As the site declares it (the id for an area it no longer declares).
+    title: String,
 }
 
 /// A page of the members.
@@ -336,6 +356,15 @@ async fn members(
         .member_counts(tenant)
         .await
         .map_err(|e| store_failure(&e))?;
+    let content = super::site_content(&app.store, tenant).await?;
+    let declared =
+        tenants::member_areas::member_areas(&content.settings.website_settings).unwrap_or_default();
+    let title = |id: &str| {
+        declared
+            .iter()
+            .find(|a| a.id == id)
+            .map_or_else(|| id.to_owned(), |a| a.title.clone())
+    };
     Ok(Json(Members {
         total,
         members: rows
@@ -346,7 +375,14 @@ async fn members(
                 display_name: m.user.display_name,
                 created_on: m.user.created_ms,
                 confirmed: m.user.verified_ms.is_some(),
-                areas: m.areas,
+                areas: m
+                    .areas
+                    .into_iter()
+                    .map(|id| MemberAreaRef {
+                        title: title(&id),
+                        id,
+                    })
+                    .collect(),
             })
             .collect(),
         next: paging::next(next),
@@ -410,29 +446,116 @@ async fn member_areas(
     let site = &owner.site.content.render;
     let areas = declared
         .into_iter()
-        .map(|a| {
-            let pages = (0..site.collections.len())
-                .filter(|i| site.member_area_of(*i) == Some(a.id.as_str()))
-                .map(|i| {
-                    let c = &site.collections[i];
-                    AreaPage {
-                        collection_id: c.id().to_owned(),
-                        title: c.field("title").unwrap_or(&c.url_id).to_owned(),
-                        url: c.full_url(),
-                    }
-                })
-                .collect();
-            Area {
-                members: joined.get(&a.id).copied().unwrap_or(0),
-                join_button_text: a
-                    .join_button_text
-                    .unwrap_or_else(|| renderer::render::DEFAULT_JOIN_TEXT.to_owned()),
-                id: a.id,
-                title: a.title,
-                description: a.description,
-                pages,
+        .map(|a| area_view(site, a, &joined))
+        .collect();
+    Ok(Json(Areas { areas }))
+}
+
+/// An area with the pages it covers and its members.
+fn area_view(
+    site: &SiteContent,
+    a: tenants::member_areas::MemberArea,
+    joined: &BTreeMap<String, i64>,
+) -> Area {
+    let pages = (0..site.collections.len())
+        .filter(|i| site.member_area_of(*i) == Some(a.id.as_str()))
+        .map(|i| {
+            let c = &site.collections[i];
+            AreaPage {
+                collection_id: c.id().to_owned(),
+                title: c.field("title").unwrap_or(&c.url_id).to_owned(),
+                url: c.full_url(),
             }
         })
         .collect();
-    Ok(Json(Areas { areas }))
+    Area {
+        members: joined.get(&a.id).copied().unwrap_or(0),
+        join_button_text: a
+            .join_button_text
+            .unwrap_or_else(|| renderer::render::DEFAULT_JOIN_TEXT.to_owned()),
+        id: a.id,
+        title: a.title,
+        description: a.description,
+        pages,
+    }
+}
+
+/// What changes of a member area: only the fields given.
+#[derive(Deserialize, Default, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(as = OwnerMemberAreaPatch)]
+pub(crate) struct AreaPatch {
+    /// 1-100 characters once trimmed.
+    title: Option<String>,
+    /// At most 1000 characters; empty for none.
+    description: Option<String>,
+    /// At most 50 characters; empty for the join page's "Join".
+    join_button_text: Option<String>,
+}
+
+/// The area as it now is.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerMemberAreaChanged)]
+struct AreaChanged {
+    area: Area,
+}
+
+/// `PATCH /api/owner/member-areas/{id}`: changes a member area's title, description or
+/// join button label; its join page shows them from the next page on.
+#[utoipa::path(patch, path = "/api/owner/member-areas/{id}", tag = OWNER,
+    operation_id = "owner.change_member_area",
+    params(("id" = String, Path, description = "The area's id.")),
+    request_body = AreaPatch, security(("ownerToken" = [])),
+    responses((status = 200, body = AreaChanged), OwnerErrors))]
+async fn change_member_area(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    owner: Owner<area::Content, Change>,
+    Json(b): Json<AreaPatch>,
+) -> Result<Json<AreaChanged>, ApiError> {
+    let mut errors = serde_json::Map::new();
+    let title = b.title.map(|t| t.trim().to_owned());
+    if let Some(t) = &title {
+        if t.is_empty() {
+            errors.insert("title".into(), NO_TITLE.into());
+        } else if t.chars().count() > MAX_TITLE {
+            errors.insert("title".into(), LONG_TITLE.into());
+        }
+    }
+    let description = b.description.map(|d| d.trim().to_owned());
+    if description
+        .as_ref()
+        .is_some_and(|d| d.chars().count() > MAX_DESCRIPTION)
+    {
+        errors.insert("description".into(), LONG_DESCRIPTION.into());
+    }
+    let join = b.join_button_text.map(|j| j.trim().to_owned());
+    if join.as_ref().is_some_and(|j| j.chars().count() > MAX_JOIN) {
+        errors.insert("joinButtonText".into(), LONG_JOIN.into());
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(errors));
+    }
+    let tenant = owner.site.tenant.id;
+    let area = app
+        .store
+        .update_member_area(
+            tenant,
+            &id,
+            tenants::AreaChange {
+                title,
+                description,
+                join_button_text: join,
+            },
+        )
+        .await
+        .map_err(|e| super::refused(&e, NO_AREA))?;
+    let (joined, _) = app
+        .store
+        .member_counts(tenant)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(Json(AreaChanged {
+        area: area_view(&owner.site.content.render, area, &joined),
+    }))
 }

@@ -65,7 +65,7 @@ export default function Members() {
                   </td>
                   <td>{date(m.createdOn)}</td>
                   <td>{m.confirmed ? "Yes" : "Not yet (cannot sign in)"}</td>
-                  <td>{m.areas.length ? m.areas.join(", ") : "None"}</td>
+                  <td>{m.areas.length ? m.areas.map((a) => a.title).join(", ") : "None"}</td>
                 </tr>
               ))}
             </tbody>
