@@ -696,6 +696,14 @@ const scenarios = [
       await club.getByText("“Join the Studio Club”").waitFor();
       assert.ok((await club.innerText()).includes("Wheel Course"));
       assert.deepEqual(await axe(page), [], "the member areas");
+      // An area's join button, changed: its join page follows.
+      await page.getByRole("button", { name: "Edit Kiln Crew" }).click();
+      const form = page.getByRole("form", { name: "Edit Kiln Crew" });
+      await form.getByLabel("Join button label").fill("Join the kiln crew");
+      assert.deepEqual(await axe(page), [], "editing a member area");
+      await form.getByLabel("Join button label").press("Enter");
+      await page.getByRole("region", { name: "Kiln Crew" }).getByText("“Join the kiln crew”").waitFor();
+      assert.ok(String((await apiGet(server, HARBOR, "/kiln-log")).body).includes("Join the kiln crew"), "the join page shows it");
 
       await section.getByRole("link", { name: "Comments" }).click();
       await h1Focused(page, "Comments");
