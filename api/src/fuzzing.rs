@@ -188,6 +188,15 @@ pub const PARSERS: &[Parser] = &[
             let _ = crate::routes::owner::templates::files_of(upload);
         }
     }),
+    // The community: a comment's moderation, a member area's words.
+    (
+        "owner_comment_state",
+        only::<crate::routes::owner::community::Patch>,
+    ),
+    (
+        "owner_member_area",
+        only::<crate::routes::owner::community::AreaPatch>,
+    ),
 ];
 
 /// Runs the parser named `name` on `bytes` (panics on an unknown name: a fuzz target and

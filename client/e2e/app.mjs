@@ -2,7 +2,9 @@
 // serve`, once on the embedded store and once on a throwaway PostgreSQL. A shop owner runs
 // loam-lantern from the browser: signs in, finds the order a visitor just placed and
 // fulfils it (the tracking number reaches the buyer's email), cancels and refunds, adds a
-// product and a visitor buys it, changes stock, reads the analytics; axe-core on every
+// product and a visitor buys it, changes stock, reads the analytics; uploads a template
+// with an error and reads the problem, then a good one, switches to it and rolls back;
+// approves a member's comment on harbor-lane and sees it on the live page; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -14,11 +16,13 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { zipSync } from "fflate";
 import { axe } from "./access-scenarios.mjs";
 import { add, apiGet, fillCheckout, inPage, placeOrder, stockOf } from "./checkout-scenarios.mjs";
-import { launch, option, startPostgres, startServer, tessera, watchCsp } from "./harness.mjs";
+import { fixtures, launch, option, startPostgres, startServer, tessera, watchCsp } from "./harness.mjs";
 import { eventually } from "./store-scenarios.mjs";
 
 const LOAM = "loam-lantern";
@@ -27,12 +31,14 @@ const CAN = "/shop/brass-watering-can"; // one variant, €58
 const BOX = "/shop/monthly-plant-box"; // a subscription, Size: Small plant
 const OWNER = { email: "owner@loam-lantern.example", password: "e2e-owner-password" };
 const MANAGER = { email: "stock@loam-lantern.example", password: "e2e-manager-password" };
-const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
+const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
+const HARBOR = "harbor-lane";
+const HARBOR_OWNER = { email: "owner@harbor-lane.example", password: "e2e-harbor-password" };
 
-/** Adds an owner account to loam-lantern with `tessera owner add --password-stdin`, on the
- *  server's own store (the CLI and the running server share it). */
-function addOwner(server, { email, password }, role) {
-  execFileSync(tessera, ["owner", "add", LOAM, email, "--role", role, "--password-stdin", ...server.storeArgs], {
+/** Adds an owner account to `site` (loam-lantern unless given) with `tessera owner add
+ *  --password-stdin`, on the server's own store (the CLI and the running server share it). */
+function addOwner(server, { email, password }, role, site = LOAM) {
+  execFileSync(tessera, ["owner", "add", site, email, "--role", role, "--password-stdin", ...server.storeArgs], {
     input: `${password}\n`,
     stdio: ["pipe", "pipe", "pipe"],
   });
@@ -114,9 +120,9 @@ async function sane(page, what) {
 
 // ---- the owner and the visitor ----
 
-async function signIn(context, server, who = OWNER) {
+async function signIn(context, server, who = OWNER, site = LOAM) {
   const page = await context.newPage();
-  await page.goto(`${server.origin(LOAM)}/config`);
+  await page.goto(`${server.origin(site)}/config`);
   await page.getByLabel("Email").fill(who.email);
   await page.getByLabel("Password").fill(who.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -527,12 +533,13 @@ const scenarios = [
         await p.getByLabel("Repeat the password").fill("reporting-password-1");
         await p.getByRole("button", { name: "Save password and sign in" }).click();
         await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
-        // Reporting reads orders and analytics: that is all it is offered.
+        // Reporting reads orders (and so the members) and analytics: that is all it is offered.
         assert.deepEqual(await p.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts(), [
           "Dashboard",
           "Orders",
           "Customers",
           "Analytics",
+          "Members",
         ]);
       } finally {
         await theirs.close();
@@ -564,6 +571,165 @@ const scenarios = [
       } finally {
         await again.close();
       }
+    },
+  ],
+  [
+    "templates: an upload with an error shows its problem and source line, a good one is switched to and rolled back",
+    async ({ context, server, backend }) => {
+      const page = await signIn(context, server);
+      await nav(page, "Templates");
+      await h1Focused(page, "Templates");
+      await page.getByRole("table").waitFor();
+      assert.deepEqual(await axe(page), [], "the Templates screen");
+      await sane(page, "the Templates screen");
+      const live = async () => {
+        const r = await apiGet(server, LOAM, "/about");
+        assert.equal(r.status, 200);
+        return String(r.body);
+      };
+      const footerPath = path.join(fixtures, LOAM, "template/regions/footer.region");
+      const footer = readFileSync(footerPath, "utf8");
+
+      // A folder with an error, picked with the folder picker: its problem and line.
+      const dir = mkdtempSync(path.join(os.tmpdir(), "tessera-e2e-theme-"));
+      try {
+        const theme = path.join(dir, "broken-theme");
+        cpSync(path.join(fixtures, LOAM, "template"), theme, { recursive: true });
+        const broken = "  <p>{siteTitle|no-such-formatter}</p>";
+        writeFileSync(path.join(theme, "regions/footer.region"), `<footer>\n${broken}\n</footer>\n`);
+        await page.getByLabel("Template folder").setInputFiles(theme);
+        await page.getByText(/^Chosen: broken-theme: \d+ files$/).waitFor();
+        await page.getByRole("button", { name: "Upload and check" }).click();
+        const problems = page.getByRole("region", { name: /problems? in this upload$/ });
+        await problems.waitFor();
+        const text = await problems.innerText();
+        assert.match(text, /regions\/footer\.region:2:\d+/, text);
+        assert.ok(text.includes("Formatter 'no-such-formatter' is unknown"), text);
+        const line = await problems.getByLabel("Line 2 of regions/footer.region").innerText();
+        assert.equal(line.split("\n")[0], broken, `the source line: ${line}`);
+        assert.equal(line.split("\n")[1].indexOf("^"), broken.indexOf("{"), `the caret under the column: ${line}`);
+        assert.ok(text.includes("the site keeps its current version"), text);
+        assert.deepEqual(await axe(page), [], "an upload's problems");
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+      const mark = `E2E uploaded footer (${backend})`;
+      assert.ok(!(await live()).includes(mark));
+
+      // A good one, as a zip of its folder: stored, not served until switched to.
+      const files = {};
+      const walk = (d, rel) => {
+        for (const name of readdirSync(d)) {
+          const full = path.join(d, name);
+          if (statSync(full).isDirectory()) walk(full, `${rel}${name}/`);
+          else files[`good-theme/${rel}${name}`] = readFileSync(full);
+        }
+      };
+      walk(path.join(fixtures, LOAM, "template"), "");
+      files["good-theme/regions/footer.region"] = Buffer.from(`${footer}<p class="e2e-mark">${mark}</p>`);
+      await page.getByLabel("Or a zip of the folder").setInputFiles({ name: "good-theme.zip", mimeType: "application/zip", buffer: Buffer.from(zipSync(files)) });
+      await page.getByText(/^Chosen: good-theme\.zip: \d+ files$/).waitFor();
+      await page.getByRole("button", { name: "Upload and check" }).click();
+      const ready = page.getByRole("region", { name: /^Version \d+ is ready$/ });
+      await ready.waitFor();
+      const stored = Number((await ready.getByRole("heading").innerText()).match(/\d+/)[0]);
+      assert.ok((await ready.innerText()).includes("The site still serves the version it had."));
+      assert.ok(!(await live()).includes(mark), "stored, not served");
+      const active = Number(
+        (await page.getByRole("row").filter({ hasText: "Live" }).getByRole("rowheader").innerText()).match(/\d+/)[0],
+      );
+      // Switched by keyboard: the dialog's first button has the focus.
+      await tabTo(page, ready.getByRole("button", { name: `Switch to version ${stored}` }));
+      await page.keyboard.press("Enter");
+      const dialog = page.getByRole("dialog", { name: `Switch to version ${stored}?` });
+      await dialog.waitFor();
+      assert.deepEqual(await axe(page), [], "the switch dialog");
+      await page.keyboard.press("Enter");
+      await dialog.waitFor({ state: "hidden" });
+      await eventually(() => ready.innerText(), (t) => t.includes("The site serves it now."), "the upload served");
+      assert.ok((await live()).includes(mark), "the next page shows the new version");
+
+      // Rolled back to the version it had.
+      await page.getByRole("button", { name: `Roll back to version ${active}` }).click();
+      const back = page.getByRole("dialog", { name: `Roll back to version ${active}?` });
+      await back.getByRole("button", { name: "Roll back" }).click();
+      await back.waitFor({ state: "hidden" });
+      await page.getByRole("row").filter({ hasText: `Version ${active}` }).getByText("Live").waitFor();
+      assert.ok(!(await live()).includes(mark), "rolled back");
+    },
+  ],
+  [
+    "comments: a member's comment waits, the owner approves it and the live page shows it; members and member areas",
+    async ({ browser, context, server }) => {
+      const origin = server.origin(HARBOR);
+      const words = "The celadon is the colour of the sea.";
+      // Marin comments on the journal post, from her own browser.
+      const member = await browser.newContext();
+      try {
+        const p = await member.newPage();
+        await p.goto(`${origin}/journal/spring-firing`);
+        await p.waitForSelector(".tessera-comments-sign-in-start");
+        await p.click(".tessera-comments-sign-in-start");
+        await p.fill("#tessera-comments-email", "marin@harbor-lane.localhost");
+        await p.fill("#tessera-comments-password", "glaze-and-fire-1");
+        await Promise.all([p.waitForEvent("load"), p.click("form.tessera-comments-sign-in button[type=submit]")]);
+        await p.waitForSelector("textarea[name=body]");
+        await p.fill("textarea[name=body]", words);
+        await p.click("form.tessera-comments-form button[type=submit]");
+        await p.waitForSelector(".tessera-comments-said");
+      } finally {
+        await member.close();
+      }
+      const shown = async () => (await apiGet(server, HARBOR, "/api/comments?itemId=718009ccb4328d6c2aa01821")).body;
+      assert.ok(!(await shown()).comments.some((c) => c.body === words), "it waits");
+
+      const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
+      await nav(page, "Members");
+      await h1Focused(page, "Members");
+      await page.getByRole("rowheader", { name: "Marin Okafor" }).waitFor();
+      assert.deepEqual(await axe(page), [], "the members");
+      await sane(page, "the members");
+      const section = page.getByRole("navigation", { name: "Members section" });
+      await section.getByRole("link", { name: "Member areas" }).click();
+      await h1Focused(page, "Member areas");
+      const club = page.getByRole("region", { name: "Studio Club" });
+      await club.getByText("“Join the Studio Club”").waitFor();
+      assert.ok((await club.innerText()).includes("Wheel Course"));
+      assert.deepEqual(await axe(page), [], "the member areas");
+      // An area's join button, changed: its join page follows.
+      await page.getByRole("button", { name: "Edit Kiln Crew" }).click();
+      const form = page.getByRole("form", { name: "Edit Kiln Crew" });
+      await form.getByLabel("Join button label").fill("Join the kiln crew");
+      assert.deepEqual(await axe(page), [], "editing a member area");
+      await form.getByLabel("Join button label").press("Enter");
+      await page.getByRole("region", { name: "Kiln Crew" }).getByText("“Join the kiln crew”").waitFor();
+      assert.ok(String((await apiGet(server, HARBOR, "/kiln-log")).body).includes("Join the kiln crew"), "the join page shows it");
+
+      await section.getByRole("link", { name: "Comments" }).click();
+      await h1Focused(page, "Comments");
+      const states = page.getByRole("navigation", { name: "Comment states" });
+      await states.getByRole("link", { name: /^Pending \(1\)$/ }).waitFor();
+      const item = page.getByRole("listitem").filter({ hasText: words });
+      await item.waitFor();
+      assert.deepEqual(await axe(page), [], "comment moderation");
+      await sane(page, "comment moderation");
+      // Approved by keyboard.
+      await tabTo(page, item.getByRole("button", { name: /^Approve comment by Marin Okafor/ }));
+      await page.keyboard.press("Enter");
+      await states.getByRole("link", { name: /^Pending \(0\)$/ }).waitFor();
+      await page.getByText("No comments are waiting for you.").waitFor();
+      assert.ok((await shown()).comments.some((c) => c.body === words), "the live page's comments have it");
+      const visitor = await browser.newContext();
+      try {
+        const p = await visitor.newPage();
+        await p.goto(`${origin}/journal/spring-firing`);
+        await p.getByText(words).waitFor();
+      } finally {
+        await visitor.close();
+      }
+      await states.getByRole("link", { name: /^Approved/ }).click();
+      await page.getByRole("list", { name: "Approved comments" }).getByText(words).waitFor();
+      assert.deepEqual(await axe(page), [], "approved comments");
     },
   ],
 ];
@@ -674,6 +840,7 @@ async function runBackend(browser, backend) {
     server = await startServer({ databaseUrl: pg?.url, args: generous });
     addOwner(server, OWNER, "admin");
     addOwner(server, MANAGER, "store-manager");
+    addOwner(server, HARBOR_OWNER, "admin", HARBOR);
     for (const [name, run] of scenarios) {
       const only = process.env.E2E_ONLY;
       if (only && !name.includes(only)) continue;

@@ -136,7 +136,7 @@ pub use repo::store_settings::{
     merge_patch,
 };
 pub use repo::store_setup::{CreatedStore, NewStore};
-pub use repo::templates::template_hash;
+pub use repo::templates::{TemplateVersionInfo, template_hash};
 pub mod store_setup {
     //! Store creation's constants and slugs.
     pub use crate::repo::store_setup::{
@@ -154,7 +154,7 @@ pub use repo::commerce::{
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};
-pub use repo::member_areas::{Confirmed, SignUp, SignedUp};
+pub use repo::member_areas::{AreaChange, Confirmed, MemberRow, SignUp, SignedUp};
 pub use repo::outbox::{Email, QueuedEmail};
 pub use repo::owner_accounts::{
     LinkPurpose, LinkUsed, NewOwnerLink, OwnerAccount, OwnerInvite, OwnerSession, SessionLife,

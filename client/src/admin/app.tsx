@@ -4,11 +4,12 @@
 // chunk, loaded when first opened.
 import { lazy, Suspense } from "preact/compat";
 import { useCallback, useEffect, useMemo, useRef, useState } from "preact/hooks";
-import { Route, Router, Switch, useLocation, useSearch } from "wouter";
+import { Redirect, Route, Router, Switch, useLocation, useSearch } from "wouter";
 import { api, ApiError, setCsrf, whenSignedOut } from "./api/client";
 import type { AreaName, Me } from "./api/types";
 import { Layout } from "./layout";
 import { allows, SessionContext } from "./session";
+import { firstPart } from "./screens/members-nav";
 import { announce, ErrorText, Heading, LiveRegion, Loading, navigated } from "./ui/page";
 
 const SignIn = lazy(() => import("./screens/sign-in"));
@@ -28,6 +29,10 @@ const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const PagesScreen = lazy(() => import("./screens/pages"));
 const Settings = lazy(() => import("./screens/settings"));
+const Templates = lazy(() => import("./screens/templates"));
+const Members = lazy(() => import("./screens/members"));
+const Comments = lazy(() => import("./screens/comments"));
+const MemberAreas = lazy(() => import("./screens/member-areas"));
 
 export const BASE = "/config";
 
@@ -248,6 +253,32 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         <Guard me={me} areas={["analytics"]}>
           <Analytics />
         </Guard>
+      </Route>
+      <Route path="/templates">
+        <Guard me={me} areas={["design"]}>
+          <Templates />
+        </Guard>
+      </Route>
+      <Route path="/members/comments">
+        <Guard me={me} areas={["comments"]}>
+          <Comments />
+        </Guard>
+      </Route>
+      <Route path="/members/areas">
+        <Guard me={me} areas={["content"]}>
+          <MemberAreas />
+        </Guard>
+      </Route>
+      <Route path="/members">
+        {allows(me, ["orders"]) ? (
+          <Members />
+        ) : firstPart(me) ? (
+          <Redirect to={firstPart(me)!} replace />
+        ) : (
+          <Guard me={me} areas={["orders"]}>
+            <Members />
+          </Guard>
+        )}
       </Route>
       <Route path="/settings" nest>
         <Guard me={me} areas={["store", "access"]}>

@@ -25,6 +25,8 @@ export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always
   { path: "/inventory", name: "Inventory", areas: ["store"] },
   { path: "/customers", name: "Customers", areas: ["orders"] },
   { path: "/analytics", name: "Analytics", areas: ["analytics"] },
+  { path: "/templates", name: "Templates", areas: ["design"] },
+  { path: "/members", name: "Members", areas: ["orders", "comments", "content"] },
   { path: "/settings", name: "Settings", areas: ["store", "access"] },
 ];
 

@@ -1979,6 +1979,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/template/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's template versions, the newest first. */
+        get: operations["owner.template_versions"];
+        put?: never;
+        /**
+         * Uploads a template version, checked first, and
+         *     stores it without serving it.
+         * @description A folder with errors is refused with its problems, and nothing is stored; one that
+         *     passes is the site's newest version, which `…/versions/{version}/switch` makes the one
+         *     served.
+         */
+        post: operations["owner.store_template_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/template/versions/{version}/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Serves a stored version (a newer
+         *     one, or an earlier one to roll back), from the next page on every node.
+         */
+        post: operations["owner.switch_template_version"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/assets": {
         parameters: {
             query?: never;
@@ -2032,6 +2076,101 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/owner/comments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The comments in one state, the newest first, with the counts
+         *     of every state and the items liked.
+         */
+        get: operations["owner.comments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/comments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Deletes a comment for good. */
+        delete: operations["owner.delete_comment"];
+        options?: never;
+        head?: never;
+        /** Approves a comment, rejects it or marks it as spam. */
+        patch: operations["owner.moderate_comment"];
+        trace?: never;
+    };
+    "/api/owner/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The site's members, the newest first. */
+        get: operations["owner.members"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/member-areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's member areas, with the pages each covers, the
+         *     join button and how many members joined.
+         */
+        get: operations["owner.member_areas"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/member-areas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Changes a member area's title, description or
+         *     join button label; its join page shows them from the next page on.
+         */
+        patch: operations["owner.change_member_area"];
         trace?: never;
     };
     "/api/lock-screen/unlock": {
@@ -3267,6 +3406,54 @@ export interface components {
             /** @description How many items it has. */
             items: number;
         };
+        /** @description A comment as the owner moderates it, with the item it is on. */
+        OwnerComment: {
+            id: string;
+            itemId: string;
+            /** @description The item's title (empty when the site no longer shows the item). */
+            itemTitle: string;
+            /** @description The item's page (absent when the site no longer shows the item). */
+            itemUrl?: string | null;
+            authorName: string;
+            /** @description Plain text. */
+            body: string;
+            /** @description `pending`, `approved`, `rejected` or `spam`. */
+            state: string;
+            /**
+             * Format: int64
+             * @description Ms since 1970.
+             */
+            createdOn: number;
+        };
+        /** @description The comment as it now is. */
+        OwnerCommentChanged: {
+            comment: components["schemas"]["OwnerComment"];
+        };
+        /** @description How many comments are in each state. */
+        OwnerCommentCounts: {
+            /** Format: int64 */
+            pending: number;
+            /** Format: int64 */
+            approved: number;
+            /** Format: int64 */
+            rejected: number;
+            /** Format: int64 */
+            spam: number;
+        };
+        /** @description A comment's new state. */
+        OwnerCommentPatch: {
+            /** @description `approved`, `rejected` or `spam`. */
+            state: string;
+        };
+        /** @description A page of the comments in one state, the counts of every state, and the items liked. */
+        OwnerComments: {
+            counts: components["schemas"]["OwnerCommentCounts"];
+            comments: components["schemas"]["OwnerComment"][];
+            /** @description The `after` of the next page, absent on the last. */
+            next?: string | null;
+            /** @description The items with likes or public comments, the most liked first (at most 50). */
+            likes: components["schemas"]["OwnerLikedItem"][];
+        };
         /** @description A customer. */
         OwnerCustomer: {
             /** @description Lower-cased. */
@@ -3607,6 +3794,19 @@ export interface components {
         OwnerItemList: {
             items: Record<string, unknown>[];
         };
+        /** @description An item its visitors liked or commented on, with its counts as its page shows them. */
+        OwnerLikedItem: {
+            itemId: string;
+            title: string;
+            url: string;
+            /** Format: int64 */
+            likeCount: number;
+            /**
+             * Format: int64
+             * @description Its public comments.
+             */
+            commentCount: number;
+        };
         OwnerLineUnits: {
             /** Format: int64 */
             position: number;
@@ -3641,6 +3841,81 @@ export interface components {
             title: string;
             /** @description The store's ISO currency code. */
             currency: string;
+        };
+        /** @description A member (site user). */
+        OwnerMember: {
+            id: string;
+            /** @description Lower-cased. */
+            email: string;
+            /** @description May be empty. */
+            displayName: string;
+            /**
+             * Format: int64
+             * @description When they signed up (or were imported), ms since 1970.
+             */
+            createdOn: number;
+            /** @description They confirmed their email; one who has not cannot sign in yet. */
+            confirmed: boolean;
+            /** @description The member areas they joined. */
+            areas: components["schemas"]["OwnerMemberAreaRef"][];
+        };
+        /**
+         * @description A member area as the site declares it, with what it covers. Joining is free: an area is
+         *     a members' club, not a paid plan.
+         */
+        OwnerMemberArea: {
+            id: string;
+            title: string;
+            description: string;
+            /** @description The join button's label (the join page's "Join" when the site names none). */
+            joinButtonText: string;
+            /**
+             * Format: int64
+             * @description How many members joined it.
+             */
+            members: number;
+            /** @description The pages it covers, in the site's order. */
+            pages: components["schemas"]["OwnerMemberAreaPage"][];
+        };
+        /** @description The area as it now is. */
+        OwnerMemberAreaChanged: {
+            area: components["schemas"]["OwnerMemberArea"];
+        };
+        /** @description A page a member area covers: a collection in it, or inside a folder that is. */
+        OwnerMemberAreaPage: {
+            collectionId: string;
+            title: string;
+            url: string;
+        };
+        /** @description What changes of a member area: only the fields given. */
+        OwnerMemberAreaPatch: {
+            /** @description 1-100 characters once trimmed. */
+            title?: string | null;
+            /** @description At most 1000 characters; empty for none. */
+            description?: string | null;
+            /** @description At most 50 characters; empty for the join page's "Join". */
+            joinButtonText?: string | null;
+        };
+        /** @description A member area a member belongs to. */
+        OwnerMemberAreaRef: {
+            id: string;
+            /** @description As the site declares it (the id for an area it no longer declares). */
+            title: string;
+        };
+        /** @description The site's member areas. */
+        OwnerMemberAreas: {
+            areas: components["schemas"]["OwnerMemberArea"][];
+        };
+        /** @description A page of the members. */
+        OwnerMembers: {
+            /**
+             * Format: int64
+             * @description How many members the site has in all.
+             */
+            total: number;
+            members: components["schemas"]["OwnerMember"][];
+            /** @description The `after` of the next page, absent on the last. */
+            next?: string | null;
         };
         /**
          * @description An amount as the owner's app reads it: minor units, the currency, and the text the
@@ -4628,6 +4903,27 @@ export interface components {
             /** @description One per country and region; the most specific one matching the address applies. */
             rules?: components["schemas"]["TaxRuleSetting"][] | null;
         };
+        /** @description One thing the check found: where, what, and the line of the file it points at. */
+        TemplateProblem: {
+            /** @description The file's path in the folder. */
+            file: string;
+            /**
+             * Format: int32
+             * @description 1-based; 0 when the problem is about the whole file.
+             */
+            line: number;
+            /**
+             * Format: int32
+             * @description 1-based; 0 when the problem is about the whole file.
+             */
+            column: number;
+            message: string;
+            /**
+             * @description The file's line `line`, as written (at most 240 characters); absent when the
+             *     problem has no line.
+             */
+            source?: string | null;
+        };
         /**
          * @description A refused upload: the error answer, with every problem the check found when the
          *     template itself is what is wrong.
@@ -4638,8 +4934,13 @@ export interface components {
             errors?: {
                 [key: string]: string;
             } | null;
-            /** @description The check's errors, `file:line:col: message` (only when the template was checked). */
+            /**
+             * @description The check's errors, `file:line:col: severity: message` (only when the template was
+             *     checked).
+             */
             problems?: string[] | null;
+            /** @description The same errors, each with the line it points at. */
+            findings?: components["schemas"]["TemplateProblem"][] | null;
         };
         /** @description The site's form schema: the field kinds and every form. */
         TemplateSchema: {
@@ -4650,6 +4951,11 @@ export interface components {
                 [key: string]: string[];
             };
             forms: components["schemas"]["PublicForm"][];
+        };
+        /** @description The version the site now serves. */
+        TemplateSwitched: {
+            /** Format: int64 */
+            active: number;
         };
         /** @description A template folder's files. */
         TemplateUpload: {
@@ -4665,14 +4971,51 @@ export interface components {
             /** @description The content as base64 (for binary files). */
             base64?: string | null;
         };
-        /** @description The template version the site now serves. */
+        /**
+         * @description A template version stored: the one the site now serves (`POST /api/owner/template`),
+         *     or one beside it (`POST /api/owner/template/versions`).
+         */
         TemplateUploaded: {
             /** Format: int64 */
             templateVersion: number;
             /** @description How many files it has. */
             files: number;
-            /** @description The check's warnings, `file:line:col: message`. */
+            /** @description The check's warnings, `file:line:col: severity: message`. */
             warnings: string[];
+            /** @description The same warnings, each with the line it points at. */
+            findings: components["schemas"]["TemplateProblem"][];
+        };
+        /** @description One stored template version. */
+        TemplateVersionJson: {
+            /** Format: int64 */
+            version: number;
+            /**
+             * Format: int64
+             * @description When it was uploaded (or imported), ms since 1970.
+             */
+            createdOn: number;
+            /**
+             * Format: int64
+             * @description How many files it has.
+             */
+            files: number;
+            /**
+             * Format: int64
+             * @description Their size in bytes, all together.
+             */
+            bytes: number;
+            /** @description Whether the site serves it now. */
+            active: boolean;
+        };
+        /** @description The site's template versions. */
+        TemplateVersions: {
+            /**
+             * Format: int64
+             * @description The version the site serves (`null` for a site without a template).
+             */
+            active?: number | null;
+            /** @description Every stored version, the newest first. */
+            versions: components["schemas"]["TemplateVersionJson"][];
         };
         /** @description A purchase's own cart: its token, and the checkout page that takes it. */
         TokenCart: {
@@ -14373,6 +14716,241 @@ export interface operations {
             };
         };
     };
+    "owner.template_versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateVersions"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.store_template_version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TemplateUpload"];
+            };
+        };
+        responses: {
+            /** @description The version, stored; the site still serves the one it had. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateUploaded"];
+                };
+            };
+            /** @description The body is not a template upload (the message says why), or the template has problems: `problems` and `findings` list them and nothing is stored. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateRefused"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.switch_template_version": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The version, as the list numbers it. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TemplateSwitched"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.list_assets": {
         parameters: {
             query?: never;
@@ -14673,6 +15251,493 @@ export interface operations {
             /** @description The store cannot be reached right now. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.comments": {
+        parameters: {
+            query?: {
+                /** @description `pending` (the default), `approved`, `rejected` or `spam`. */
+                state?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerComments"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.delete_comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The comment's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDeleted"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.moderate_comment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The comment's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerCommentPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerCommentChanged"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.members": {
+        parameters: {
+            query?: {
+                /** @description Words the email or name contains. */
+                q?: string;
+                /** @description The `next` of the page before. */
+                after?: string;
+                /** @description Rows a page (50 unless given). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerMembers"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.member_areas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerMemberAreas"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.change_member_area": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The area's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerMemberAreaPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerMemberAreaChanged"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { heading, me, open, server } from "./helpers";
 
 const SESSION = "/api/owner/session";
-const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
+const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
 const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 const navNames = () =>
   within(screen.getByRole("navigation", { name: "Main" }))
@@ -89,11 +89,13 @@ describe("signing in", () => {
 describe("the layout", () => {
   it("offers only the sections the role's areas open", async () => {
     const cases: [Parameters<typeof me>[0], string[]][] = [
-      [{ orders: "write" }, ["Dashboard", "Orders", "Customers"]],
+      [{ orders: "write" }, ["Dashboard", "Orders", "Customers", "Members"]],
       [{ store: "read" }, ["Dashboard", "Products", "Inventory", "Settings"]],
       [{ analytics: "read" }, ["Dashboard", "Analytics"]],
       [{ access: "write" }, ["Dashboard", "Settings"]],
-      [{ content: "write" }, ["Dashboard", "Pages"]],
+      [{ content: "write" }, ["Dashboard", "Pages", "Members"]],
+      [{ design: "read" }, ["Dashboard", "Templates"]],
+      [{ comments: "write" }, ["Dashboard", "Members"]],
     ];
     for (const [areas, names] of cases) {
       server({ [`GET ${SESSION}`]: { body: me(areas) }, "GET /api/owner/dashboard": { body: dashboard } });

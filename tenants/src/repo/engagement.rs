@@ -25,6 +25,10 @@ pub mod state {
     pub const APPROVED: &str = "approved";
     /// Turned down; not public.
     pub const REJECTED: &str = "rejected";
+    /// Marked as spam by the owner; not public, and kept apart from the rejected.
+    pub const SPAM: &str = "spam";
+    /// Every state, in the order the owner's counts list them.
+    pub const ALL: [&str; 4] = [PENDING, APPROVED, REJECTED, SPAM];
 }
 
 /// A comment on an item.
@@ -198,12 +202,12 @@ impl Store {
         .collect()
     }
 
-    /// The owner approves or rejects a comment (either way round, any number of times).
-    /// `NotFound` for no such comment on this site; `Invalid` for another state.
+    /// The owner approves, rejects or marks as spam a comment (any way round, any number
+    /// of times). `NotFound` for no such comment on this site; `Invalid` for another state.
     pub async fn moderate_comment(&self, tenant: TenantId, id: &str, to: &str) -> Result<Comment> {
-        if to != state::APPROVED && to != state::REJECTED {
+        if to != state::APPROVED && to != state::REJECTED && to != state::SPAM {
             return Err(StoreError::Invalid(format!(
-                "a comment is approved or rejected, not {to:?}"
+                "a comment is approved, rejected or spam, not {to:?}"
             )));
         }
         let mut tx = self.write().await?;
@@ -228,6 +232,83 @@ impl Store {
             tx.commit().await?;
         }
         Ok(c)
+    }
+
+    /// The owner deletes a comment for good: the comment as it was. `NotFound` for no such
+    /// comment on this site. Deleting an approved one changes what its page shows.
+    pub async fn delete_comment(&self, tenant: TenantId, id: &str) -> Result<Comment> {
+        let mut tx = self.write().await?;
+        let row = tx
+            .query_opt(
+                &format!("SELECT {COLUMNS} FROM item_comment WHERE tenant_id = $1 AND id = $2"),
+                params![tenant, id],
+            )
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("comment {id}")))?;
+        let c = comment_of(&row)?;
+        tx.execute(
+            "DELETE FROM item_comment WHERE tenant_id = $1 AND id = $2",
+            params![tenant, id],
+        )
+        .await?;
+        if c.state == state::APPROVED {
+            self.commit_change(tx, tenant, Change::Content).await?;
+        } else {
+            tx.commit().await?;
+        }
+        Ok(c)
+    }
+
+    /// How many of the site's comments are in each state: `(state, count)` for each of
+    /// [`state::ALL`], in that order (0 for none).
+    pub async fn comment_counts(&self, tenant: TenantId) -> Result<Vec<(&'static str, i64)>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT state, COUNT(*) FROM item_comment WHERE tenant_id = $1 GROUP BY state",
+                params![tenant],
+            )
+            .await?;
+        let mut found = HashMap::new();
+        for r in &rows {
+            found.insert(r.text(0)?, r.i64(1)?);
+        }
+        Ok(state::ALL
+            .iter()
+            .map(|s| (*s, found.get(*s).copied().unwrap_or(0)))
+            .collect())
+    }
+
+    /// A page of the site's comments in `state`, the newest first: at most `limit`, those
+    /// before `after` (the `(created_ms, id)` of the last of the page before), and the
+    /// cursor of the next page when there is one.
+    pub async fn comments_in_state(
+        &self,
+        tenant: TenantId,
+        in_state: &str,
+        after: Option<(i64, String)>,
+        limit: usize,
+    ) -> Result<(Vec<Comment>, Option<(i64, String)>)> {
+        let mut tx = self.read().await?;
+        let (at, id) = after.unwrap_or((i64::MAX, String::new()));
+        let rows = tx
+            .query(
+                &format!(
+                    "SELECT {COLUMNS} FROM item_comment WHERE tenant_id = $1 AND state = $2 \
+                     AND (created_ms < $3 OR (created_ms = $3 AND id < $4)) \
+                     ORDER BY created_ms DESC, id DESC LIMIT $5"
+                ),
+                params![tenant, in_state, at, id.as_str(), (limit + 1) as i64],
+            )
+            .await?;
+        let mut comments = rows.iter().map(comment_of).collect::<Result<Vec<_>>>()?;
+        let next = if comments.len() > limit {
+            comments.truncate(limit);
+            comments.last().map(|c| (c.created_ms, c.id.clone()))
+        } else {
+            None
+        };
+        Ok((comments, next))
     }
 
     /// A visitor likes an item of this site, once: `true` when the like is new.

@@ -12,6 +12,26 @@ use crate::repo::site_users::{
 use crate::sql::Tx;
 use crate::store::Store;
 
+/// A member as the owner's list shows them: the account and the areas they belong to.
+#[derive(Clone, Debug)]
+pub struct MemberRow {
+    /// The account.
+    pub user: SiteUser,
+    /// The ids of the areas they joined, in id order.
+    pub areas: Vec<String>,
+}
+
+/// What the owner changes of a member area; `None` leaves a field as it is.
+#[derive(Clone, Debug, Default)]
+pub struct AreaChange {
+    /// Shown on the join page; not empty.
+    pub title: Option<String>,
+    /// Shown under the title; may be empty.
+    pub description: Option<String>,
+    /// The join button's label; empty for the join page's default.
+    pub join_button_text: Option<String>,
+}
+
 /// A visitor's sign-up, as the API checked it.
 #[derive(Clone, Debug)]
 pub struct SignUp {
@@ -214,5 +234,137 @@ impl Store {
     pub async fn sweep_expired_sign_ups(&self) -> Result<u64> {
         self.sweep_expired("site_user_verification", "expires_ms", now_ms())
             .await
+    }
+
+    /// A page of the site's members, the newest first: at most `limit`, those whose email or
+    /// name contains `q` (any case), those after `after` (the `(created_ms, id)` of the last
+    /// of the page before), and the cursor of the next page when there is one.
+    pub async fn members_page(
+        &self,
+        tenant: TenantId,
+        q: Option<&str>,
+        after: Option<(i64, String)>,
+        limit: usize,
+    ) -> Result<(Vec<MemberRow>, Option<(i64, String)>)> {
+        let mut tx = self.read().await?;
+        let (at, id) = after.unwrap_or((i64::MAX, String::new()));
+        let pattern = crate::repo::inventory::contains_pattern(q.unwrap_or_default());
+        let rows = tx
+            .query(
+                &format!(
+                    "SELECT {USER_COLUMNS} FROM site_user u WHERE u.tenant_id = $1 \
+                     AND (u.created_ms < $2 OR (u.created_ms = $2 AND u.id < $3)) \
+                     AND (LOWER(u.email) LIKE $4 ESCAPE '\\' OR LOWER(u.display_name) LIKE $4 ESCAPE '\\') \
+                     ORDER BY u.created_ms DESC, u.id DESC LIMIT $5"
+                ),
+                params![tenant, at, id.as_str(), pattern.as_str(), (limit + 1) as i64],
+            )
+            .await?;
+        let mut users = rows
+            .iter()
+            .map(|r| user_from_row(r, 0))
+            .collect::<Result<Vec<_>>>()?;
+        let next = if users.len() > limit {
+            users.truncate(limit);
+            users.last().map(|u| (u.created_ms, u.id.clone()))
+        } else {
+            None
+        };
+        let mut out = Vec::with_capacity(users.len());
+        for user in users {
+            let areas = tx
+                .query(
+                    "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND site_user_id = $2 \
+                     ORDER BY member_area_id",
+                    params![tenant, user.id.as_str()],
+                )
+                .await?
+                .iter()
+                .map(|r| r.text(0))
+                .collect::<Result<Vec<_>>>()?;
+            out.push(MemberRow { user, areas });
+        }
+        Ok((out, next))
+    }
+
+    /// How many members each area has, by area id (areas nobody joined are absent), and how
+    /// many members the site has in all.
+    pub async fn member_counts(
+        &self,
+        tenant: TenantId,
+    ) -> Result<(std::collections::BTreeMap<String, i64>, i64)> {
+        let mut tx = self.read().await?;
+        let by_area = tx
+            .query(
+                "SELECT member_area_id, COUNT(*) FROM site_user_area WHERE tenant_id = $1 \
+                 GROUP BY member_area_id",
+                params![tenant],
+            )
+            .await?
+            .iter()
+            .map(|r| Ok((r.text(0)?, r.i64(1)?)))
+            .collect::<Result<_>>()?;
+        let all = tx
+            .query_one(
+                "SELECT COUNT(*) FROM site_user WHERE tenant_id = $1",
+                params![tenant],
+            )
+            .await?
+            .i64(0)?;
+        Ok((by_area, all))
+    }
+
+    /// Changes one member area the site declares (`websiteSettings.memberAreas`), in one
+    /// transaction with the read of the list, so two owners' changes to different areas
+    /// both stay: the area as it now is. `NotFound` for an area the site does not declare;
+    /// `Invalid` when the change leaves the list one the import would refuse (an empty
+    /// title). The join page shows it from the next page on (a content change).
+    pub async fn update_member_area(
+        &self,
+        tenant: TenantId,
+        id: &str,
+        change: AreaChange,
+    ) -> Result<crate::member_areas::MemberArea> {
+        let mut tx = self.write().await?;
+        // Takes the tenant row's lock first, as every settings write does.
+        tx.execute(
+            "UPDATE tenant SET content_version = content_version WHERE id = $1",
+            params![tenant],
+        )
+        .await?;
+        let mut settings = crate::repo::content::settings_in(&mut tx, tenant).await?;
+        let list = settings
+            .website_settings
+            .get_mut("memberAreas")
+            .and_then(serde_json::Value::as_array_mut)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        let area = list
+            .iter_mut()
+            .find(|a| a.get("id").and_then(serde_json::Value::as_str) == Some(id))
+            .and_then(serde_json::Value::as_object_mut)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        if let Some(t) = change.title {
+            area.insert("title".into(), t.into());
+        }
+        if let Some(d) = change.description {
+            area.insert("description".into(), d.into());
+        }
+        if let Some(j) = change.join_button_text {
+            if j.is_empty() {
+                area.remove("joinButtonText");
+            } else {
+                area.insert("joinButtonText".into(), j.into());
+            }
+        }
+        let areas = crate::member_areas::member_areas(&settings.website_settings)
+            .map_err(|(at, why)| StoreError::Invalid(format!("{at} {why}")))?;
+        let area = areas
+            .into_iter()
+            .find(|a| a.id == id)
+            .ok_or_else(|| StoreError::NotFound(format!("member area {id}")))?;
+        crate::repo::content::put_settings_in(&mut tx, tenant, &settings).await?;
+        self.commit_change(tx, tenant, crate::cache::Change::Content)
+            .await?;
+        Ok(area)
     }
 }

@@ -1,7 +1,10 @@
 //! Template versions: each upload of a tenant's template folder is stored whole as a new
-//! version and made active in one transaction, with the content hash of its files (so a
-//! renderer that shares compiled folders by content can find one without reading the
-//! files: the hash comes with the tenant row, see `tenants.rs`).
+//! version, with the content hash of its files (so a renderer that shares compiled folders
+//! by content can find one without reading the files: the hash comes with the tenant row,
+//! see `tenants.rs`). A version is stored and made active in one transaction
+//! ([`Store::put_template_version`]), or stored only ([`Store::store_template_version`]) and
+//! made active later ([`Store::switch_template_version`], which also rolls back to an
+//! earlier one).
 
 use sha2::{Digest, Sha256};
 
@@ -51,6 +54,21 @@ pub(crate) async fn put_template_version_in(
     tenant: TenantId,
     files: &[TemplateFile],
 ) -> Result<TemplateVersion> {
+    let version = store_template_version_in(tx, tenant, files).await?;
+    tx.execute(
+        "UPDATE tenant SET template_version = $2 WHERE id = $1",
+        params![tenant, version],
+    )
+    .await?;
+    Ok(version)
+}
+
+/// Stores `files` as the tenant's next template version without making it active.
+async fn store_template_version_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    files: &[TemplateFile],
+) -> Result<TemplateVersion> {
     let version = tx
         .query_one(
             "SELECT COALESCE(MAX(version), 0) + 1 FROM template_version WHERE tenant_id = $1",
@@ -71,12 +89,20 @@ pub(crate) async fn put_template_version_in(
         )
         .await?;
     }
-    tx.execute(
-        "UPDATE tenant SET template_version = $2 WHERE id = $1",
-        params![tenant, version],
-    )
-    .await?;
     Ok(TemplateVersion(version))
+}
+
+/// One stored template version, as the owner's list shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TemplateVersionInfo {
+    /// Its number, counting up from 1 per tenant.
+    pub version: TemplateVersion,
+    /// When it was stored (epoch ms).
+    pub created_ms: i64,
+    /// How many files it has.
+    pub files: i64,
+    /// Their size in bytes, all together.
+    pub bytes: i64,
 }
 
 /// Gives every template version stored without a content hash (before migration 12) its
@@ -133,6 +159,71 @@ impl Store {
         // The active version lives on the tenant row, which the host cache holds.
         self.commit_change(tx, tenant, Change::Tenant).await?;
         Ok(v)
+    }
+
+    /// Stores a template folder as the tenant's next template version, leaving the active
+    /// one as it is (the site serves what it did; [`Store::switch_template_version`] makes
+    /// the new one active).
+    pub async fn store_template_version(
+        &self,
+        tenant: TenantId,
+        files: &[TemplateFile],
+    ) -> Result<TemplateVersion> {
+        let mut tx = self.write().await?;
+        let v = store_template_version_in(&mut tx, tenant, files).await?;
+        tx.commit().await?;
+        Ok(v)
+    }
+
+    /// Makes a stored version the tenant's active template (a newer one, or an earlier one
+    /// to roll back): every node serves it from the next page. `NotFound` when the tenant
+    /// has no such version.
+    pub async fn switch_template_version(
+        &self,
+        tenant: TenantId,
+        version: TemplateVersion,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        let found = tx
+            .query_opt(
+                "SELECT 1 FROM template_version WHERE tenant_id = $1 AND version = $2",
+                params![tenant, version],
+            )
+            .await?;
+        if found.is_none() {
+            return Err(StoreError::NotFound(format!("template version {version}")));
+        }
+        tx.execute(
+            "UPDATE tenant SET template_version = $2 WHERE id = $1",
+            params![tenant, version],
+        )
+        .await?;
+        self.commit_change(tx, tenant, Change::Tenant).await?;
+        Ok(())
+    }
+
+    /// The tenant's template versions, the newest first.
+    pub async fn template_versions(&self, tenant: TenantId) -> Result<Vec<TemplateVersionInfo>> {
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT v.version, v.created_ms, \
+                 (SELECT COUNT(*) FROM template_file f WHERE f.tenant_id = v.tenant_id AND f.version = v.version), \
+                 (SELECT COALESCE(SUM(LENGTH(f.content)), 0) FROM template_file f WHERE f.tenant_id = v.tenant_id AND f.version = v.version) \
+                 FROM template_version v WHERE v.tenant_id = $1 ORDER BY v.version DESC",
+                params![tenant],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TemplateVersionInfo {
+                    version: TemplateVersion(r.i64(0)?),
+                    created_ms: r.i64(1)?,
+                    files: r.i64(2)?,
+                    bytes: r.i64(3)?,
+                })
+            })
+            .collect()
     }
 
     /// All files of one template version, by path.

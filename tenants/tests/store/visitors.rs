@@ -892,6 +892,62 @@ async fn template_versions(env: Env) {
         Some(v2),
         "a failed upload changes nothing"
     );
+
+    // Stored without switching, listed the newest first, then switched to and back.
+    let v3 = env.store.store_template_version(t, &files).await.unwrap();
+    assert!(v3 > v2);
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2),
+        "stored, not active"
+    );
+    let list = env.store.template_versions(t).await.unwrap();
+    assert_eq!(
+        list.iter()
+            .map(|v| (v.version, v.files, v.bytes))
+            .collect::<Vec<_>>(),
+        [(v3, 2, 15), (v2, 1, 12), (v1, 2, 15)]
+    );
+    env.store.switch_template_version(t, v3).await.unwrap();
+    let tenant = env.store.tenant(t).await.unwrap();
+    assert_eq!(tenant.template_version, Some(v3));
+    assert_eq!(
+        tenant.template_hash,
+        Some(tenants::template_hash(&files)),
+        "the active version's hash follows a switch"
+    );
+    env.store.switch_template_version(t, v1).await.unwrap();
+    assert_eq!(
+        env.store
+            .site_content(t)
+            .await
+            .unwrap()
+            .tenant
+            .template_version,
+        Some(v1),
+        "rolled back"
+    );
+    // Another tenant's version numbers are not this one's.
+    let twin_version = env.store.template_versions(twin).await.unwrap()[0].version;
+    let twin_next = env
+        .store
+        .store_template_version(twin, &files)
+        .await
+        .unwrap();
+    assert!(matches!(
+        env.store
+            .switch_template_version(t, tenants::TemplateVersion(twin_next.0 + 10))
+            .await,
+        Err(StoreError::NotFound(_))
+    ));
+    env.store
+        .switch_template_version(twin, twin_version)
+        .await
+        .unwrap();
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v1)
+    );
 }
 
 /// The outbox hands a message to one mailer at a time (a lease), counts tries, keeps failed

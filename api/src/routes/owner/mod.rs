@@ -17,8 +17,9 @@
 //! - [`customers`]: buyers, members and subscribers, and one customer's orders;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: form answers and subscribers;
-//! - [`templates`]: uploading a template version, checked first;
-//! - [`assets`]: uploaded images and PDFs, and serving them.
+//! - [`templates`]: template versions: uploading one (checked first), listing them, switching;
+//! - [`assets`]: uploaded images and PDFs, and serving them;
+//! - [`community`]: comment moderation and likes, members, member areas.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
 //! `Json<T>`); store creation and template uploads are flows of
@@ -40,6 +41,7 @@ use crate::server::state::App;
 pub mod access;
 pub mod accounts;
 pub mod assets;
+pub mod community;
 pub mod content;
 pub mod customers;
 pub mod dashboard;
@@ -78,6 +80,7 @@ pub fn routes() -> OpenApiRouter<App> {
         orders::routes(),
         templates::routes(),
         assets::routes(),
+        community::routes(),
     ];
     let mut all = OpenApiRouter::new();
     for part in parts {

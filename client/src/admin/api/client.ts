@@ -10,6 +10,8 @@ export class ApiError extends Error {
     message: string,
     /** Field → message, from `{"errors": …}`. */
     readonly fields: Record<string, string> = {},
+    /** The answer's JSON as sent (a refused template's `findings`, say). */
+    readonly body: any = null,
   ) {
     super(message);
   }
@@ -74,7 +76,7 @@ async function send<T>(method: string, path: string, body: BodyInit | undefined,
         : response.status === 401
           ? SIGNED_OUT
           : `Something went wrong (HTTP ${response.status}). Please try again.`;
-  throw new ApiError(response.status, message, fields);
+  throw new ApiError(response.status, message, fields, json);
 }
 
 export const get = <T>(path: string) => api<T>("GET", path);

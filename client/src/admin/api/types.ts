@@ -105,3 +105,18 @@ export type PagesArrangement = Partial<Pick<Schemas["OwnerPagesArrangement"], "t
   navigations?: Record<string, unknown[]>;
   notLinked?: unknown[];
 };
+
+// ---- D. the site: templates and the community ----
+
+export type TemplateVersions = Schemas["TemplateVersions"];
+export type TemplateVersion = Schemas["TemplateVersionJson"];
+export type TemplateUploaded = Schemas["TemplateUploaded"];
+export type TemplateProblem = Schemas["TemplateProblem"];
+
+export type CommentState = "pending" | "approved" | "rejected" | "spam";
+export type OwnerComments = Schemas["OwnerComments"];
+export type OwnerComment = Schemas["OwnerComment"];
+export type Members = Schemas["OwnerMembers"];
+export type Member = Schemas["OwnerMember"];
+export type MemberAreas = Schemas["OwnerMemberAreas"];
+export type MemberArea = Schemas["OwnerMemberArea"];
