@@ -17,6 +17,7 @@
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
+//! - [`design`]: the style panel's tweaks, their live preview and saving them;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
@@ -42,6 +43,7 @@ pub mod assets;
 pub mod content;
 pub mod customers;
 pub mod dashboard;
+pub mod design;
 pub mod inventory;
 pub mod languages;
 pub mod layout;
@@ -74,6 +76,7 @@ pub fn routes() -> OpenApiRouter<App> {
         listings::routes(),
         orders::routes(),
         templates::routes(),
+        design::routes(),
         assets::routes(),
     ];
     let mut all = OpenApiRouter::new();
