@@ -113,6 +113,21 @@ fn tweaks_preview_save_and_reset(backend: Backend) {
     assert_eq!(header["value"], "Centered Title");
     assert_eq!(tweak(&design, "tweak-show-journal-dates")["default"], true);
     let version = design["templateVersion"].as_i64().unwrap();
+    let previews: Vec<(&str, &Value)> = design["previews"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["label"].as_str().unwrap(), &p["path"]))
+        .collect();
+    assert_eq!(
+        previews,
+        [
+            ("Splash page", &Value::Null),
+            ("Lock screen", &Value::Null),
+            ("Popup overlay", &Value::Null),
+            ("Checkout", &json!("/checkout")),
+        ]
+    );
 
     // The preview: the stylesheet with the unsaved values, and the body classes they change.
     let before = visitor_css(&server);
@@ -219,6 +234,22 @@ fn tweaks_preview_save_and_reset(backend: Backend) {
     );
     let home = get(server.port, HARBOR, "/");
     assert!(home.body.contains("tweak-header-style-left-title"));
+
+    // A site with a password-protected page: its lock screen is there to preview.
+    let sky = server.owner_token("skyward", "viewer");
+    let r = server.owner_call(
+        "skyward.localhost",
+        &sky,
+        "GET",
+        "/api/owner/design",
+        &Value::Null,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let lock = r.json()["previews"][1].clone();
+    assert_eq!(lock["kind"], "LOCK_SCREEN");
+    let path = lock["path"].as_str().expect("a locked page").to_owned();
+    let page = get(server.port, "skyward.localhost", &path);
+    assert_eq!(page.header("x-page-type"), Some("103"), "{path}");
 
     // A folder of plain CSS: no tweaks to offer, nothing to compile.
     let r = server.owner_call(LOAM, LOAM_TOKEN, "GET", "/api/owner/design", &Value::Null);

@@ -143,6 +143,49 @@ pub(crate) struct Design {
     compiled: bool,
     /// The template version the site serves (a save of the stylesheet makes a new one).
     template_version: i64,
+    /// The editor page kinds (SPEC.md §2) the frame can show, with the site's page for
+    /// each (null when the site has none).
+    previews: Vec<PreviewPage>,
+}
+
+/// One of SPEC.md §2's editor page kinds and where the site shows it.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerPreviewPage)]
+pub(crate) struct PreviewPage {
+    /// `SPLASH_PAGE`, `LOCK_SCREEN`, `POPUP_OVERLAY` or `CHECKOUT`.
+    kind: String,
+    /// `Splash page`, `Lock screen`, `Popup overlay`, `Checkout`.
+    label: String,
+    /// The site's path that shows it: the first splash page (a collection of type 8), the
+    /// first page with a password (its lock screen, for whoever has not given it),
+    /// `/checkout`; null when the site has none (Tessera renders no popup overlay).
+    path: Option<String>,
+}
+
+/// Where the site shows each editor page kind.
+fn previews(site: &Site) -> Vec<PreviewPage> {
+    let collections = &site.content.render.collections;
+    let first = |f: &dyn Fn(&renderer::site::Collection) -> bool| {
+        collections.iter().find(|c| f(c)).map(|c| c.full_url())
+    };
+    [
+        (
+            "SPLASH_PAGE",
+            "Splash page",
+            first(&|c| c.number("type") == Some(8.0)),
+        ),
+        ("LOCK_SCREEN", "Lock screen", first(&|c| c.lock.is_some())),
+        ("POPUP_OVERLAY", "Popup overlay", None),
+        ("CHECKOUT", "Checkout", Some("/checkout".to_owned())),
+    ]
+    .into_iter()
+    .map(|(kind, label, path)| PreviewPage {
+        kind: kind.to_owned(),
+        label: label.to_owned(),
+        path,
+    })
+    .collect()
 }
 
 /// A change to the values: each title to its new value, or null for the default; `values`
@@ -205,6 +248,7 @@ fn number(json: &Map<String, Value>, key: &str) -> Option<serde_json::Number> {
 }
 
 fn document(
+    site: &Site,
     declared: &[Declared],
     tweaks: &Map<String, Value>,
     compiled: bool,
@@ -263,6 +307,7 @@ fn document(
         groups,
         compiled,
         template_version: version.0,
+        previews: previews(site),
     }
 }
 
@@ -568,6 +613,7 @@ async fn read(
     let declared = crate::styles::declared_tweaks(&folder);
     let (_, saved) = saved_tweaks(&app, &owner.site).await?;
     Ok(Json(document(
+        &owner.site,
         &declared,
         &saved,
         crate::styles::needs_compiling(&folder),
@@ -635,6 +681,7 @@ async fn patch(
         .await
         .map_err(|e| super::refused(&e, NO_TEMPLATE))?;
     Ok(Json(document(
+        site,
         &declared,
         &tweaks,
         compiled,
