@@ -2,7 +2,8 @@
 //! their defaults and the site's values, the preview (a stylesheet for the caller only:
 //! visitors' pages do not change), saving (the next `/site.css` and page show it), a value
 //! back to its default and Reset, bad values by field, another site's token, roles
-//! without the design area, and a session's change without its CSRF token.
+//! without the design area, and a session's change without its CSRF token; the site's
+//! identity (title, tagline, logo, icon, business information) the same way.
 
 use serde_json::{Value, json};
 
@@ -16,6 +17,7 @@ const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
 on_both_backends!(
     tweaks_preview_save_and_reset,
     bad_values_roles_other_sites_and_csrf,
+    site_identity,
 );
 
 fn start(backend: Backend) -> Server {
@@ -426,4 +428,164 @@ fn bad_values_roles_other_sites_and_csrf(backend: Backend) {
         css.contains("color: #456;") || css.contains("color: #445566;"),
         "{css}"
     );
+}
+
+/// Uploads `bytes` (valid UTF-8, so the test client's text body carries them) as `name`:
+/// the asset's id.
+fn upload(server: &Server, name: &str, bytes: &[u8]) -> String {
+    let auth = format!("Bearer {HARBOR_TOKEN}");
+    let r = request(
+        server.port,
+        "POST",
+        HARBOR,
+        &format!("/api/owner/assets?fileName={name}"),
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/octet-stream"),
+        ],
+        &String::from_utf8_lossy(bytes),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    r.json()["id"].as_str().unwrap().to_owned()
+}
+
+fn site_identity(backend: Backend) {
+    let server = start(backend);
+    const PATH: &str = "/api/owner/site-identity";
+    let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json();
+    assert_eq!(id["siteTitle"], "Harbor Lane Pottery");
+    assert_eq!(
+        id["siteTagLine"],
+        "Small-batch stoneware, thrown and glazed by hand"
+    );
+    assert_eq!(id["location"]["addressLine1"], "14 Harbor Lane");
+    assert_eq!(id["contactEmail"], "studio@harbor-lane.localhost");
+    assert_eq!((&id["logo"], &id["favicon"]), (&Value::Null, &Value::Null));
+
+    // Bad input, by field; nothing stored.
+    let pdf = upload(&server, "menu.pdf", b"%PDF-1.4 a tiny document");
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({
+            "siteTitle": "  ",
+            "siteTagLine": "x".repeat(201),
+            "logoAssetId": "no-such-asset",
+            "faviconAssetId": pdf,
+            "contactEmail": "not an address",
+            "contactPhoneNumber": "call me",
+            "location": {"addressLine1": 12, "mapLat": 1},
+            "colour": "red",
+        }),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.json()["errors"],
+        json!({
+            "siteTitle": "Please enter the site's title.",
+            "siteTagLine": "At most 200 characters.",
+            "logoAssetId": "That image is not among the site's uploaded files.",
+            "faviconAssetId": "Please choose an image (PNG, JPEG, GIF or WebP).",
+            "contactEmail": "Please enter a valid email",
+            "contactPhoneNumber": "A phone number has digits, spaces and + - ( ) . only, at most 40 characters.",
+            "location.addressLine1": "Please enter text.",
+            "location.mapLat": "The site's identity has no such field.",
+            "colour": "The site's identity has no such field.",
+        })
+    );
+    let home = get(server.port, HARBOR, "/");
+    assert!(home.body.contains("Harbor Lane Pottery"));
+
+    // A change: the next page shows it.
+    let logo = upload(&server, "logo.gif", b"GIF89a\x01\x00\x01\x00 a tiny logo");
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({
+            "siteTitle": "Harbor Lane Studio",
+            "siteTagLine": "",
+            "logoAssetId": logo,
+            "faviconAssetId": logo,
+            "contactPhoneNumber": "+1 (207) 555-0100",
+            "location": {"addressLine1": "16 Harbor Lane"},
+        }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let id = r.json();
+    assert_eq!(id["siteTitle"], "Harbor Lane Studio");
+    assert_eq!(id["siteTagLine"], "");
+    assert_eq!(id["logo"]["assetId"], logo.as_str());
+    let url = id["logo"]["url"].as_str().unwrap().to_owned();
+    assert!(
+        url.starts_with(&format!("/_tessera/files/{logo}/")),
+        "{url}"
+    );
+    assert_eq!(id["location"]["addressLine1"], "16 Harbor Lane");
+    // The other lines stay.
+    assert_eq!(id["location"]["addressLine2"], "Port Wren, ME 04000");
+    assert_eq!(id["contactPhoneNumber"], "+1 (207) 555-0100");
+    let home = get(server.port, HARBOR, "/");
+    assert!(home.body.contains("Harbor Lane Studio"), "{}", home.body);
+    assert!(
+        home.body
+            .contains(&format!("<link rel=\"icon\" href=\"{url}\">")),
+        "{}",
+        home.body
+    );
+    let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
+    assert_eq!(r.json()["siteTitle"], "Harbor Lane Studio");
+    // null takes the icon away: the template's again.
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"faviconAssetId": null}),
+    );
+    assert_eq!(r.json()["favicon"], Value::Null);
+    let home = get(server.port, HARBOR, "/");
+    assert!(
+        !home
+            .body
+            .contains(&format!("<link rel=\"icon\" href=\"{url}\">"))
+    );
+
+    // Another site's token, a role without design, a session without its CSRF token.
+    assert_eq!(
+        call(&server, LOAM_TOKEN, "GET", PATH, Value::Null).status,
+        401
+    );
+    let manager = server.owner_token("harbor-lane", "store-manager");
+    assert_eq!(
+        call(&server, &manager, "GET", PATH, Value::Null).status,
+        403
+    );
+    let viewer = server.owner_token("harbor-lane", "viewer");
+    assert_eq!(call(&server, &viewer, "GET", PATH, Value::Null).status, 200);
+    let r = call(
+        &server,
+        &viewer,
+        "PATCH",
+        PATH,
+        json!({"siteTitle": "Mine"}),
+    );
+    assert_eq!(r.status, 403);
+    let cookie = crate::owner_accounts::owner_session(&server, "harbor-lane", HARBOR);
+    let r = request(
+        server.port,
+        "PATCH",
+        HARBOR,
+        PATH,
+        &[("Content-Type", "application/json"), ("Cookie", &cookie)],
+        &json!({"siteTitle": "Mine"}).to_string(),
+    );
+    assert_eq!(r.status, 403);
+    let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
+    assert_eq!(r.json()["siteTitle"], "Harbor Lane Studio");
 }

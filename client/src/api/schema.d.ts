@@ -1968,6 +1968,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/site-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's title, tagline, logo, icon and business
+         *     information.
+         */
+        get: operations["owner.read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the fields the body names, all or nothing. */
+        patch: operations["owner.patch"];
+        trace?: never;
+    };
     "/api/owner/assets": {
         parameters: {
             query?: never;
@@ -3989,6 +4010,45 @@ export interface components {
             email: string;
             /** @description Required (400 naming the field when empty). */
             password: string;
+        };
+        /** @description The site's identity and business information. */
+        OwnerSiteIdentity: {
+            /** @description 1-100 characters. */
+            siteTitle: string;
+            /** @description At most 200 characters; "" for none. */
+            siteTagLine: string;
+            logo?: components["schemas"]["OwnerSiteImage"] | null;
+            favicon?: components["schemas"]["OwnerSiteImage"] | null;
+            /** @description Where visitors write (and the new-order email goes); "" for none. */
+            contactEmail: string;
+            /** @description "" for none. */
+            contactPhoneNumber: string;
+            /** @description Each line at most 200 characters; a `PATCH` names the lines it changes. */
+            location: components["schemas"]["OwnerSiteLocation"];
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteIdentityPatch: {
+            siteTitle?: string | null;
+            siteTagLine?: string | null;
+            /** @description An uploaded image's id; null: no logo. */
+            logoAssetId?: string | null;
+            /** @description An uploaded image's id; null: the template's icon. */
+            faviconAssetId?: string | null;
+            contactEmail?: string | null;
+            contactPhoneNumber?: string | null;
+            location?: Record<string, unknown> | null;
+        };
+        /** @description An image of the site (an uploaded file). */
+        OwnerSiteImage: {
+            assetId: string;
+            url: string;
+        };
+        /** @description The postal address templates show (`website.location`). */
+        OwnerSiteLocation: {
+            addressTitle: string;
+            addressLine1: string;
+            addressLine2: string;
+            addressCountry: string;
         };
         /** @description A variant's new stock. */
         OwnerStockBody: {
@@ -14091,6 +14151,163 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerDesignPreview"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteIdentity"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the document: each field named is changed (null or "" clears it, but the title, which is required), `location` line by line; `logoAssetId` and `faviconAssetId` name uploaded images. Any problem answers 400 with `errors` by field and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteIdentityPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteIdentity"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

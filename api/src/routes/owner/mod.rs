@@ -18,6 +18,7 @@
 //! - [`listings`]: form answers and subscribers;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`design`]: the style panel's tweaks, their live preview and saving them;
+//! - [`identity`]: the site's title, tagline, logo, icon and business information;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
@@ -44,6 +45,7 @@ pub mod content;
 pub mod customers;
 pub mod dashboard;
 pub mod design;
+pub mod identity;
 pub mod inventory;
 pub mod languages;
 pub mod layout;
@@ -77,6 +79,7 @@ pub fn routes() -> OpenApiRouter<App> {
         orders::routes(),
         templates::routes(),
         design::routes(),
+        identity::routes(),
         assets::routes(),
     ];
     let mut all = OpenApiRouter::new();
