@@ -27,6 +27,7 @@ const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const Settings = lazy(() => import("./screens/settings"));
+const Design = lazy(() => import("./screens/design"));
 
 export const BASE = "/config";
 
@@ -241,6 +242,11 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
       <Route path="/analytics">
         <Guard me={me} areas={["analytics"]}>
           <Analytics />
+        </Guard>
+      </Route>
+      <Route path="/design">
+        <Guard me={me} areas={["design"]}>
+          <Design />
         </Guard>
       </Route>
       <Route path="/settings" nest>

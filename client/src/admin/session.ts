@@ -24,6 +24,7 @@ export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always
   { path: "/inventory", name: "Inventory", areas: ["store"] },
   { path: "/customers", name: "Customers", areas: ["orders"] },
   { path: "/analytics", name: "Analytics", areas: ["analytics"] },
+  { path: "/design", name: "Design", areas: ["design"] },
   { path: "/settings", name: "Settings", areas: ["store", "access"] },
 ];
 
