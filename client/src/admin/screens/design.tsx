@@ -18,7 +18,7 @@ import { SiteIdentity } from "./site-identity";
 
 const PATH = "/api/owner/design";
 /** How long after the last change the preview is asked for. */
-export const PREVIEW_DELAY_MS = 120;
+export const PREVIEW_DELAY_MS = 80;
 
 /** Unsaved values by title (null: back to the default). */
 export type Draft = Record<string, TweakValue>;
@@ -269,7 +269,7 @@ function TweakControl({
   const hint = def ? `Default: ${def}` : undefined;
   const atDefault = JSON.stringify(value) === JSON.stringify(t.default);
   const back = !atDefault && t.default !== null && (
-    <button type="button" class="link" onClick={() => onChange(null)} aria-label={`Use the default ${t.label.toLowerCase()}`}>
+    <button type="button" class="link" onClick={() => onChange(null)} aria-label={`Use default ${t.label.toLowerCase()}`}>
       Use default
     </button>
   );

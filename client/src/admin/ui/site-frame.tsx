@@ -21,7 +21,7 @@
 // the site (the floating cart pill's included, SPEC.md §2) sets the frame's URL, whatever
 // target the link names, so nothing leaves the editor; a link to another site opens in a
 // new tab; a link into /config does nothing (the app is not nested in itself).
-import { useCallback, useEffect, useRef, useState } from "preact/hooks";
+import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
 
 export type Device = "desktop" | "tablet" | "phone";
 
@@ -91,6 +91,7 @@ export function SiteFrame({
   previews?: PreviewPage[];
   title?: string;
 }) {
+  const id = useId();
   const frame = useRef<HTMLIFrameElement>(null);
   const [device, setDevice] = useState<Device>("desktop");
   // The page the frame shows now (as it reported it), so a `path` that only follows the
@@ -159,9 +160,10 @@ export function SiteFrame({
           ))}
         </div>
         {previews.length > 0 && (
-          <label class="site-frame-preview">
-            <span>Preview</span>{" "}
+          <span class="site-frame-preview">
+            <label for={`${id}-kind`}>Page kind to preview</label>{" "}
             <select
+              id={`${id}-kind`}
               value=""
               onChange={(e) => {
                 const to = (e.currentTarget as HTMLSelectElement).value;
@@ -169,14 +171,14 @@ export function SiteFrame({
                 if (to) go(to);
               }}
             >
-              <option value="">Choose a page kind…</option>
+              <option value="">Choose…</option>
               {previews.map((p) => (
                 <option key={p.label} value={p.path ?? ""} disabled={!p.path}>
                   {p.path ? p.label : `${p.label} (this site has none)`}
                 </option>
               ))}
             </select>
-          </label>
+          </span>
         )}
       </div>
       <div class="site-frame-stage">
