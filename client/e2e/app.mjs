@@ -569,7 +569,7 @@ const scenarios = [
     },
   ],
   [
-    "Design: a colour changed in the style panel shows in the frame before saving, on the live site after; the phone view narrows the frame; links navigate the frame",
+    "Design: a colour changed in the style panel shows in the frame before saving, on the live site after; the phone view narrows the frame; links and the cart pill navigate the frame",
     async ({ browser, context, server }) => {
       execFileSync(tessera, ["owner", "add", HARBOR, DESIGNER.email, "--role", "admin", "--password-stdin", ...server.storeArgs], {
         input: `${DESIGNER.password}\n`,
@@ -646,6 +646,19 @@ const scenarios = [
       await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/shop", "the frame on /shop");
       assert.equal(new URL(page.url()).pathname, "/config/design", "the app stays where it was");
       await page.getByText("The frame shows /shop.").waitFor({ state: "attached" });
+      // The floating cart pill inside the frame sets the frame's address (SPEC.md §2).
+      const product = (await site()).locator('a[href="/shop/tidepool-mug"]').first();
+      await product.click();
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/shop/tidepool-mug", "the frame on the mug");
+      const mug = await site();
+      await mug.selectOption('select[data-variant-option-name="Size"]', "12 oz");
+      await mug.click(".sqs-add-to-cart-button");
+      const pill = (await site()).locator("a.tessera-cart-pill");
+      await pill.waitFor();
+      await pill.click();
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/cart", "the pill opened /cart in the frame");
+      assert.equal(new URL(page.url()).pathname, "/config/design", "the pill did not leave the app");
+
       // The editor's page kinds: checkout in the frame.
       await page.getByLabel("Page kind to preview").selectOption({ label: "Checkout" });
       await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/checkout", "the frame on /checkout");
