@@ -499,6 +499,35 @@ fn site_identity(backend: Backend) {
     );
     let home = get(server.port, HARBOR, "/");
     assert!(home.body.contains("Harbor Lane Pottery"));
+    // Another site's image is not this site's.
+    let auth = format!("Bearer {LOAM_TOKEN}");
+    let r = request(
+        server.port,
+        "POST",
+        LOAM,
+        "/api/owner/assets?fileName=theirs.gif",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/octet-stream"),
+        ],
+        "GIF89a\x01\x00\x01\x00 their logo",
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let theirs = r.json()["id"].as_str().unwrap().to_owned();
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"logoAssetId": theirs}),
+    );
+    assert_eq!(
+        (r.status, &r.json()["errors"]["logoAssetId"]),
+        (
+            400,
+            &json!("That image is not among the site's uploaded files.")
+        )
+    );
 
     // A change: the next page shows it.
     let logo = upload(&server, "logo.gif", b"GIF89a\x01\x00\x01\x00 a tiny logo");

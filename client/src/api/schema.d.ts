@@ -1938,14 +1938,14 @@ export interface paths {
             cookie?: never;
         };
         /** The template's tweaks with the site's values. */
-        get: operations["owner.read"];
+        get: operations["owner.design_read"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Saves the values for every visitor. */
-        patch: operations["owner.patch"];
+        patch: operations["owner.design_patch"];
         trace?: never;
     };
     "/api/owner/design/preview": {
@@ -1961,7 +1961,7 @@ export interface paths {
          * The site's stylesheet compiled with values not saved
          *     (stored nowhere: only the caller sees it).
          */
-        post: operations["owner.preview"];
+        post: operations["owner.design_preview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1979,14 +1979,14 @@ export interface paths {
          * The site's title, tagline, logo, icon and business
          *     information.
          */
-        get: operations["owner.read"];
+        get: operations["owner.site_identity_read"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
         /** Changes the fields the body names, all or nothing. */
-        patch: operations["owner.patch"];
+        patch: operations["owner.site_identity_patch"];
         trace?: never;
     };
     "/api/owner/assets": {
@@ -13973,7 +13973,7 @@ export interface operations {
             };
         };
     };
-    "owner.read": {
+    "owner.design_read": {
         parameters: {
             query?: never;
             header?: never;
@@ -14049,7 +14049,7 @@ export interface operations {
             };
         };
     };
-    "owner.patch": {
+    "owner.design_patch": {
         parameters: {
             query?: never;
             header?: never;
@@ -14130,7 +14130,7 @@ export interface operations {
             };
         };
     };
-    "owner.preview": {
+    "owner.design_preview": {
         parameters: {
             query?: never;
             header?: never;
@@ -14211,7 +14211,7 @@ export interface operations {
             };
         };
     };
-    "owner.read": {
+    "owner.site_identity_read": {
         parameters: {
             query?: never;
             header?: never;
@@ -14287,7 +14287,7 @@ export interface operations {
             };
         };
     };
-    "owner.patch": {
+    "owner.site_identity_patch": {
         parameters: {
             query?: never;
             header?: never;

@@ -83,8 +83,8 @@ pub const GENERAL: &str = "General";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(read, patch))
-        .routes(routes!(preview))
+        .routes(routes!(design_read, design_patch))
+        .routes(routes!(design_preview))
 }
 
 /// One tweak of the template, as the style panel shows it.
@@ -604,7 +604,7 @@ async fn compile(
 #[utoipa::path(get, path = "/api/owner/design", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = Design), OwnerErrors))]
-async fn read(
+async fn design_read(
     State(app): State<App>,
     owner: Owner<area::Design, Read>,
 ) -> Result<Json<Design>, ApiError> {
@@ -630,7 +630,7 @@ async fn read(
         `errors` by field (`values.<title>`) and nothing is stored."),
     security(("ownerToken" = [])),
     responses((status = 200, body = Design, description = "The design as stored."), OwnerErrors))]
-async fn patch(
+async fn design_patch(
     State(app): State<App>,
     owner: Owner<area::Design, Change>,
     Json(body): Json<Value>,
@@ -697,7 +697,7 @@ async fn patch(
         default; `values: null`: every default). Checked as a `PATCH` checks them."),
     security(("ownerToken" = [])),
     responses((status = 200, body = Preview), OwnerErrors))]
-async fn preview(
+async fn design_preview(
     State(app): State<App>,
     owner: Owner<area::Design, Read>,
     Json(body): Json<Value>,

@@ -51,7 +51,7 @@ const LOCATION: [&str; 4] = [
 ];
 
 pub fn routes() -> OpenApiRouter<App> {
-    OpenApiRouter::new().routes(routes!(read, patch))
+    OpenApiRouter::new().routes(routes!(site_identity_read, site_identity_patch))
 }
 
 /// An image of the site (an uploaded file).
@@ -157,7 +157,7 @@ fn document(s: &tenants::SiteSettings) -> Identity {
 #[utoipa::path(get, path = "/api/owner/site-identity", tag = OWNER,
     security(("ownerToken" = [])),
     responses((status = 200, body = Identity), OwnerErrors))]
-async fn read(
+async fn site_identity_read(
     State(app): State<App>,
     owner: Owner<area::Design, Read>,
 ) -> Result<Json<Identity>, ApiError> {
@@ -191,7 +191,7 @@ type Changes = (Map<String, Value>, Map<String, Value>, Map<String, Value>);
         400 with `errors` by field and nothing is stored. Other keys are refused."),
     security(("ownerToken" = [])),
     responses((status = 200, body = Identity, description = "As stored."), OwnerErrors))]
-async fn patch(
+async fn site_identity_patch(
     State(app): State<App>,
     owner: Owner<area::Design, Change>,
     Json(body): Json<Value>,
