@@ -569,6 +569,60 @@ fn site_identity(backend: Backend) {
     );
     let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
     assert_eq!(r.json()["siteTitle"], "Harbor Lane Studio");
+    assert!(
+        r.json()["services"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("instagram"))
+    );
+
+    // Social accounts: a list replaced whole, each checked.
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"socialAccounts": [
+            {"serviceName": "myspace", "profileUrl": "https://myspace.example/h"},
+            {"serviceName": "instagram", "profileUrl": "javascript:alert(1)"},
+        ]}),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.json()["errors"],
+        json!({
+            "socialAccounts[0].serviceName": "Please choose one of the networks offered.",
+            "socialAccounts[1].profileUrl": "Links must be an http, https or mailto address under 2083 characters.",
+        })
+    );
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"socialAccounts": [
+            {"serviceName": "instagram", "profileUrl": "https://instagram.example/harborlane"},
+            {"serviceName": "email", "profileUrl": "mailto:studio@harbor-lane.localhost"},
+        ]}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["socialAccounts"][0]["serviceName"], "instagram");
+    let context = get(server.port, HARBOR, "/?format=json");
+    let accounts = context.json()["website"]["socialAccounts"].clone();
+    assert_eq!(
+        (
+            &accounts[0]["profileUrl"],
+            &accounts[1]["serviceName"],
+            accounts.as_array().map(Vec::len)
+        ),
+        (
+            &json!("https://instagram.example/harborlane"),
+            &json!("email"),
+            Some(2)
+        ),
+        "{}",
+        context.body
+    );
     // null takes the icon away: the template's again.
     let r = call(
         &server,

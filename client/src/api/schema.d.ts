@@ -4025,6 +4025,13 @@ export interface components {
             contactPhoneNumber: string;
             /** @description Each line at most 200 characters; a `PATCH` names the lines it changes. */
             location: components["schemas"]["OwnerSiteLocation"];
+            /**
+             * @description The site's social accounts in order (templates' social links): a `PATCH` replaces
+             *     the list whole; at most 30.
+             */
+            socialAccounts: components["schemas"]["OwnerSocialAccount"][];
+            /** @description Read only: the networks an account may be on. */
+            services: string[];
         };
         /** @description What a `PATCH` may name. */
         OwnerSiteIdentityPatch: {
@@ -4037,6 +4044,7 @@ export interface components {
             contactEmail?: string | null;
             contactPhoneNumber?: string | null;
             location?: Record<string, unknown> | null;
+            socialAccounts?: components["schemas"]["OwnerSocialAccount"][] | null;
         };
         /** @description An image of the site (an uploaded file). */
         OwnerSiteImage: {
@@ -4049,6 +4057,13 @@ export interface components {
             addressLine1: string;
             addressLine2: string;
             addressCountry: string;
+        };
+        /** @description A social account (`website.socialAccounts[]`). */
+        OwnerSocialAccount: {
+            /** @description One of `services`. */
+            serviceName: string;
+            /** @description An http(s) address (a `mailto:` one for `email`) under 2083 characters. */
+            profileUrl: string;
         };
         /** @description A variant's new stock. */
         OwnerStockBody: {

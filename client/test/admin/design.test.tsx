@@ -4,7 +4,7 @@ import type { Design, SiteIdentity } from "../../src/admin/api/types";
 import { hex6, shownValue } from "../../src/admin/screens/design";
 import { identityPatch } from "../../src/admin/screens/site-identity";
 import { DEVICES, linkAction, MOBILE_MAX, previewStyles } from "../../src/admin/ui/site-frame";
-import { heading, me, open, server, type Sent } from "./helpers";
+import { choose, heading, me, open, server, type Sent } from "./helpers";
 
 const SESSION = "/api/owner/session";
 const PATH = "/api/owner/design";
@@ -37,6 +37,8 @@ const identity = (): SiteIdentity => ({
   contactEmail: "studio@harbor.example",
   contactPhoneNumber: "",
   location: { addressTitle: "", addressLine1: "14 Harbor Lane", addressLine2: "", addressCountry: "United States" },
+  socialAccounts: [],
+  services: ["email", "instagram", "x"],
 });
 
 const routes = (areas: Parameters<typeof me>[0], extra: Record<string, any> = {}) => ({
@@ -207,6 +209,14 @@ describe("the design screen", () => {
     fireEvent.click(screen.getByRole("button", { name: "Save site identity" }));
     await screen.findByText("Site identity saved.");
     expect(screen.getByLabelText("Upload a logo")).toBeTruthy();
+    // A social account, added and saved: the list goes whole.
+    screen.getByText("No social accounts yet.");
+    fireEvent.click(screen.getByRole("button", { name: "Add a social account" }));
+    choose("Account 1: network", "instagram");
+    fireEvent.input(screen.getByLabelText("Account 1: profile address"), { target: { value: "https://instagram.example/h" } });
+    fireEvent.click(screen.getByRole("button", { name: "Save site identity" }));
+    await waitFor(() => expect(of(calls, "PATCH", IDENTITY)).toHaveLength(3));
+    expect(of(calls, "PATCH", IDENTITY)[2].body).toEqual({ socialAccounts: [{ serviceName: "instagram", profileUrl: "https://instagram.example/h" }] });
   });
 });
 
@@ -259,6 +269,7 @@ describe("the frame's parts", () => {
       siteTagLine: saved.siteTagLine,
       contactEmail: saved.contactEmail,
       contactPhoneNumber: saved.contactPhoneNumber,
+      socialAccounts: saved.socialAccounts,
       ...saved.location,
       addressLine2: "Port Wren",
     };

@@ -11,7 +11,9 @@
 //! in place of the title), `website.faviconUrl` and `faviconImageId` (ours: the page's icon
 //! in place of the template's), `website.location` (`addressTitle`, `addressLine1`,
 //! `addressLine2`, `addressCountry`; other keys such as a map's are kept),
-//! `websiteSettings.contactEmail` and `websiteSettings.contactPhoneNumber`. The logo and
+//! `websiteSettings.contactEmail` and `websiteSettings.contactPhoneNumber`,
+//! `website.socialAccounts` (`[{serviceName, profileUrl, iconEnabled}]`, the platform's
+//! social-links block shows them; a change replaces the list). The logo and
 //! the icon are images uploaded with `POST /api/owner/assets`, named by their id. Every
 //! problem answers 400 with `errors` by field and nothing is stored.
 
@@ -40,6 +42,44 @@ pub const BAD_EMAIL: &str = "Please enter a valid email";
 pub const BAD_PHONE: &str =
     "A phone number has digits, spaces and + - ( ) . only, at most 40 characters.";
 pub const UNKNOWN_FIELD: &str = "The site's identity has no such field.";
+pub const NOT_ACCOUNTS: &str = "socialAccounts is a list of {serviceName, profileUrl}.";
+pub const UNKNOWN_SERVICE: &str = "Please choose one of the networks offered.";
+pub const TOO_MANY_ACCOUNTS: &str = "A site has at most 30 social accounts.";
+
+/// The networks a social account may be on: the ones the platform's social-links block
+/// has an icon for (`renderer/templates/platform/sqs-social-icon-sprite`).
+pub const SERVICES: [&str; 29] = [
+    "bandcamp",
+    "behance",
+    "bluesky",
+    "discord",
+    "dribbble",
+    "email",
+    "etsy",
+    "facebook",
+    "flickr",
+    "github",
+    "instagram",
+    "linkedin",
+    "mastodon",
+    "medium",
+    "pinterest",
+    "rss",
+    "snapchat",
+    "soundcloud",
+    "spotify",
+    "threads",
+    "tiktok",
+    "tripadvisor",
+    "tumblr",
+    "twitch",
+    "twitter",
+    "vimeo",
+    "x",
+    "yelp",
+    "youtube",
+];
+const MAX_ACCOUNTS: usize = 30;
 
 const MAX_TITLE: usize = 100;
 const MAX_TEXT: usize = 200;
@@ -97,6 +137,22 @@ pub(crate) struct Identity {
     contact_phone_number: String,
     /// Each line at most 200 characters; a `PATCH` names the lines it changes.
     location: Location,
+    /// The site's social accounts in order (templates' social links): a `PATCH` replaces
+    /// the list whole; at most 30.
+    social_accounts: Vec<SocialAccount>,
+    /// Read only: the networks an account may be on.
+    services: Vec<String>,
+}
+
+/// A social account (`website.socialAccounts[]`).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerSocialAccount)]
+pub(crate) struct SocialAccount {
+    /// One of `services`.
+    service_name: String,
+    /// An http(s) address (a `mailto:` one for `email`) under 2083 characters.
+    profile_url: String,
 }
 
 /// What a `PATCH` may name.
@@ -115,6 +171,7 @@ struct Patch {
     contact_phone_number: Option<String>,
     #[schema(value_type = Option<Object>)]
     location: Option<Map<String, Value>>,
+    social_accounts: Option<Vec<SocialAccount>>,
 }
 
 fn text_of(map: &Map<String, Value>, key: &str) -> String {
@@ -149,7 +206,31 @@ fn document(s: &tenants::SiteSettings) -> Identity {
             address_line2: line("addressLine2"),
             address_country: line("addressCountry"),
         },
+        social_accounts: w
+            .get("socialAccounts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|a| {
+                Some(SocialAccount {
+                    service_name: a.get("serviceName")?.as_str()?.to_owned(),
+                    profile_url: a.get("profileUrl")?.as_str()?.to_owned(),
+                })
+            })
+            .collect(),
+        services: SERVICES.map(str::to_owned).to_vec(),
     }
+}
+
+/// A social account's address: http(s) (or mailto for email), printable, under 2083
+/// characters (SPEC.md §5's URL limit).
+fn profile_url_ok(service: &str, url: &str) -> bool {
+    let lower = url.to_ascii_lowercase();
+    let scheme = ["https://", "http://"]
+        .iter()
+        .any(|p| lower.starts_with(p) && url.len() > p.len())
+        || (service == "email" && lower.starts_with("mailto:") && url.len() > 7);
+    scheme && url.len() < 2083 && url.chars().all(|c| !c.is_control() && !c.is_whitespace())
 }
 
 /// `GET /api/owner/site-identity`: the site's title, tagline, logo, icon and business
@@ -296,6 +377,43 @@ async fn site_identity_patch(
                     }
                 }
                 _ => fail(key, NOT_A_PATCH.into()),
+            },
+            "socialAccounts" => match v {
+                Value::Null => {
+                    website.insert("socialAccounts".into(), Value::Array(Vec::new()));
+                }
+                Value::Array(list) if list.len() > MAX_ACCOUNTS => {
+                    fail(key, TOO_MANY_ACCOUNTS.into());
+                }
+                Value::Array(list) => {
+                    let mut accounts = Vec::new();
+                    for (i, a) in list.iter().enumerate() {
+                        let field = |f: &str| format!("socialAccounts[{i}].{f}");
+                        let Some(a) = a.as_object() else {
+                            fail(&format!("socialAccounts[{i}]"), NOT_ACCOUNTS.into());
+                            continue;
+                        };
+                        let service = a.get("serviceName").and_then(Value::as_str).unwrap_or("");
+                        let url = a
+                            .get("profileUrl")
+                            .and_then(Value::as_str)
+                            .unwrap_or("")
+                            .trim();
+                        if !SERVICES.contains(&service) {
+                            fail(&field("serviceName"), UNKNOWN_SERVICE.into());
+                        }
+                        if !profile_url_ok(service, url) {
+                            fail(&field("profileUrl"), super::layout::BAD_LINK.into());
+                        }
+                        accounts.push(serde_json::json!({
+                            "serviceName": service,
+                            "profileUrl": url,
+                            "iconEnabled": true,
+                        }));
+                    }
+                    website.insert("socialAccounts".into(), Value::Array(accounts));
+                }
+                _ => fail(key, NOT_ACCOUNTS.into()),
             },
             _ => fail(key, UNKNOWN_FIELD.into()),
         }

@@ -1,18 +1,21 @@
 // Site identity, on the Design screen: the site's title and tagline, its logo and icon
 // (images uploaded with `POST /api/owner/assets`), and the business information templates
-// show (contact email and phone, the address). `GET`/`PATCH /api/owner/site-identity`;
+// show (contact email and phone, the address), and the social accounts. `GET`/`PATCH /api/owner/site-identity`;
 // errors beside their fields.
 import { useState } from "preact/hooks";
 import { ApiError, api, upload } from "../api/client";
 import type { Asset, SiteIdentity as Identity } from "../api/types";
 import { canWrite, useSession } from "../session";
-import { Field } from "../ui/field";
+import { Field, Select } from "../ui/field";
 import { announce, ErrorText, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 
 const PATH = "/api/owner/site-identity";
 
+type Account = Identity["socialAccounts"][number];
+
 export type Form = {
+  socialAccounts: Account[];
   siteTitle: string;
   siteTagLine: string;
   contactEmail: string;
@@ -29,6 +32,7 @@ function formOf(d: Identity): Form {
     siteTagLine: d.siteTagLine,
     contactEmail: d.contactEmail,
     contactPhoneNumber: d.contactPhoneNumber,
+    socialAccounts: d.socialAccounts,
     ...d.location,
   };
 }
@@ -39,6 +43,10 @@ export function identityPatch(saved: Identity, form: Form): Record<string, unkno
   const out: Record<string, unknown> = {};
   const location: Record<string, string> = {};
   for (const k of Object.keys(form) as (keyof Form)[]) {
+    if (k === "socialAccounts") {
+      if (JSON.stringify(form.socialAccounts) !== JSON.stringify(was.socialAccounts)) out.socialAccounts = form.socialAccounts;
+      continue;
+    }
     if (form[k] === was[k]) continue;
     if (k.startsWith("address")) location[k] = form[k];
     else out[k] = form[k];
@@ -133,6 +141,47 @@ export function SiteIdentity({ onSaved }: { onSaved: () => void }) {
           <Field label="Address line 1" value={f.addressLine1} onValue={set("addressLine1")} error={err("location.addressLine1")} />
           <Field label="Address line 2" value={f.addressLine2} onValue={set("addressLine2")} error={err("location.addressLine2")} />
           <Field label="Country" value={f.addressCountry} onValue={set("addressCountry")} error={err("location.addressCountry")} />
+        </fieldset>
+        <fieldset disabled={!write}>
+          <legend>Social accounts</legend>
+          {f.socialAccounts.length === 0 && <p class="empty">No social accounts yet.</p>}
+          <ol class="accounts">
+            {f.socialAccounts.map((a, i) => {
+              const put = (change: Partial<Account>) =>
+                setForm({ ...f, socialAccounts: f.socialAccounts.map((x, j) => (j === i ? { ...x, ...change } : x)) });
+              return (
+                <li key={i}>
+                  <Select
+                    label={`Account ${i + 1}: network`}
+                    value={a.serviceName}
+                    onValue={(v) => put({ serviceName: v })}
+                    options={data.services.map((s) => [s, s])}
+                  />
+                  {err(`socialAccounts[${i}].serviceName`) && <span class="field-error">{err(`socialAccounts[${i}].serviceName`)}</span>}
+                  <Field
+                    label={`Account ${i + 1}: profile address`}
+                    type="url"
+                    value={a.profileUrl}
+                    onValue={(v) => put({ profileUrl: v })}
+                    error={err(`socialAccounts[${i}].profileUrl`)}
+                  />
+                  {write && (
+                    <button type="button" onClick={() => setForm({ ...f, socialAccounts: f.socialAccounts.filter((_, j) => j !== i) })}>
+                      Remove account {i + 1}
+                    </button>
+                  )}
+                </li>
+              );
+            })}
+          </ol>
+          {write && f.socialAccounts.length < 30 && (
+            <button
+              type="button"
+              onClick={() => setForm({ ...f, socialAccounts: [...f.socialAccounts, { serviceName: data.services[0] ?? "", profileUrl: "" }] })}
+            >
+              Add a social account
+            </button>
+          )}
         </fieldset>
         <ErrorText message={failure} />
         {write && (
