@@ -4254,9 +4254,9 @@ export interface components {
              * @description The template's default: a string (colour, value, dropdown), a boolean (checkbox), an
              *     object of CSS properties (font); null when the template gives none.
              */
-            default?: Record<string, unknown> | null;
-            /** @description The value visitors see: the site's own, else the default. */
-            value?: Record<string, unknown> | null;
+            default: unknown;
+            /** @description The value visitors see: the site's own, else the default (as `default`). */
+            value: unknown;
             /** @description Whether the site sets its own value. */
             set: boolean;
             /** @description A dropdown's choices. */

@@ -104,10 +104,10 @@ pub(crate) struct Tweak {
     group: String,
     /// The template's default: a string (colour, value, dropdown), a boolean (checkbox), an
     /// object of CSS properties (font); null when the template gives none.
-    #[schema(value_type = Option<Object>)]
+    #[schema(value_type = Value)]
     default: Value,
-    /// The value visitors see: the site's own, else the default.
-    #[schema(value_type = Option<Object>)]
+    /// The value visitors see: the site's own, else the default (as `default`).
+    #[schema(value_type = Value)]
     value: Value,
     /// Whether the site sets its own value.
     set: bool,
