@@ -23,6 +23,8 @@
 mod node;
 mod tweaks;
 
+pub use tweaks::Declared;
+
 pub use node::{HEAP_MB, MAX_CONCURRENT, MAX_CSS_BYTES, QUEUE_WAIT, TIMEOUT};
 
 use std::path::PathBuf;
@@ -108,6 +110,37 @@ fn defines_mixin(text: &str, name: &str) -> bool {
                 .split_once(')')
                 .is_some_and(|(_, after)| after.trim_start().starts_with('{'))
     })
+}
+
+/// The tweaks the folder's stylesheets declare, with their defaults ([`tweaks::declared`]):
+/// what the owner app's style panel offers.
+pub fn declared_tweaks(files: &TemplateFiles) -> Vec<Declared> {
+    tweaks::declared(files, &stylesheets(files))
+}
+
+/// Whether a tweak value is safe to put in a stylesheet ([`tweaks::safe`]).
+pub fn safe_value(value: &str) -> bool {
+    tweaks::safe(value)
+}
+
+/// `fontSize` → `font-size`.
+pub fn kebab_case(name: &str) -> String {
+    tweaks::kebab(name)
+}
+
+/// The body classes the dropdown and checkbox tweaks of `declared` give with the site's
+/// values `tweaks` (by title), as the renderer gives them
+/// ([`renderer::folder::tweak_classes`]).
+pub fn tweak_body_classes(declared: &[Declared], tweaks: &Map<String, Value>) -> Vec<String> {
+    let tweaks_of: Vec<renderer::folder::Tweak> = declared
+        .iter()
+        .map(|d| renderer::folder::Tweak {
+            title: d.title.clone(),
+            kind: d.kind.clone(),
+            default: d.json.get("default").cloned(),
+        })
+        .collect();
+    renderer::folder::tweak_classes(&tweaks_of, &|title| tweaks.get(title).cloned())
 }
 
 /// What goes after the folder's stylesheets ([`tweaks::tail`]): for the fuzz targets.

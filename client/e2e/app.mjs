@@ -31,9 +31,10 @@ const CAN = "/shop/brass-watering-can"; // one variant, €58
 const BOX = "/shop/monthly-plant-box"; // a subscription, Size: Small plant
 const OWNER = { email: "owner@loam-lantern.example", password: "e2e-owner-password" };
 const MANAGER = { email: "stock@loam-lantern.example", password: "e2e-manager-password" };
-const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
+const NAV = ["Dashboard", "Pages", "Design", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
 const HARBOR = "harbor-lane";
 const HARBOR_OWNER = { email: "owner@harbor-lane.example", password: "e2e-harbor-password" };
+const DESIGNER = { email: "designer@harbor-lane.example", password: "e2e-designer-password" };
 
 /** Adds an owner account to `site` (loam-lantern unless given) with `tessera owner add
  *  --password-stdin`, on the server's own store (the CLI and the running server share it). */
@@ -730,6 +731,116 @@ const scenarios = [
       await states.getByRole("link", { name: /^Approved/ }).click();
       await page.getByRole("list", { name: "Approved comments" }).getByText(words).waitFor();
       assert.deepEqual(await axe(page), [], "approved comments");
+    },
+  ],
+  [
+    "Design: a colour changed in the style panel shows in the frame before saving, on the live site after; the phone view narrows the frame; links and the cart pill navigate the frame",
+    async ({ browser, context, server }) => {
+      execFileSync(tessera, ["owner", "add", HARBOR, DESIGNER.email, "--role", "admin", "--password-stdin", ...server.storeArgs], {
+        input: `${DESIGNER.password}\n`,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.origin(HARBOR)}/config`);
+      await page.getByLabel("Email").fill(DESIGNER.email);
+      await page.getByLabel("Password").fill(DESIGNER.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+      await nav(page, "Design");
+      await h1Focused(page, "Design");
+      const colour = page.getByLabel("Text color", { exact: true });
+      await colour.waitFor();
+      await sane(page, "the design screen");
+      // The frame shows the live site, on its own host.
+      const frameEl = page.locator('iframe[title="Site preview"]');
+      const site = async () => {
+        const handle = await frameEl.elementHandle();
+        const f = await handle.contentFrame();
+        await f.waitForFunction(() => document.readyState === "complete" && !!document.body);
+        return f;
+      };
+      const bodyColour = async (f) => f.evaluate(() => getComputedStyle(document.body).color);
+      // A read of the frame while it navigates fails: it is read again.
+      const safe = (read) => async () => {
+        try {
+          return await read();
+        } catch (e) {
+          return `unreadable: ${String(e.message).slice(0, 80)}`;
+        }
+      };
+      await eventually(safe(async () => bodyColour(await site())), (c) => c === "rgb(29, 42, 48)", "the site's own text colour in the frame");
+      assert.deepEqual(await axe(page, { include: [["main"]], exclude: [[".site-frame-stage"]] }), [], "the design screen");
+
+      // A colour typed in the panel: the frame shows it before anything is saved.
+      assert.equal(await colour.inputValue(), "#1d2a30");
+      await colour.fill("#aa0000");
+      const typed = Date.now();
+      const f = await site();
+      await f.waitForFunction(() => getComputedStyle(document.body).color === "rgb(170, 0, 0)", null, { timeout: 10000 });
+      console.log(`       the preview showed ${Date.now() - typed} ms after the change (80 ms of it the debounce)`);
+      await page.getByText("Previewing unsaved changes.").waitFor();
+      // Visitors still see the saved design.
+      const visitor = await browser.newContext();
+      try {
+        const v = await visitor.newPage();
+        await v.goto(`${server.origin(HARBOR)}/`);
+        assert.equal(await v.evaluate(() => getComputedStyle(document.body).color), "rgb(29, 42, 48)", "visitors see the saved colour");
+        // Saved: the frame (reloaded from the server) and every visitor's next page show it.
+        await page.getByRole("button", { name: "Save", exact: true }).click();
+        await page.getByText("Design saved. Visitors see it now.").waitFor({ state: "attached" });
+        await eventually(safe(async () => bodyColour(await site())), (c) => c === "rgb(170, 0, 0)", "the saved colour in the frame");
+        await v.reload();
+        assert.equal(await v.evaluate(() => getComputedStyle(document.body).color), "rgb(170, 0, 0)", "visitors see the new colour");
+      } finally {
+        await visitor.close();
+      }
+
+      // The phone view, by keyboard: the frame narrows under the mobile breakpoint.
+      const phone = page.getByRole("group", { name: "Device view" }).getByRole("button", { name: "Phone" });
+      await tabTo(page, phone);
+      await page.keyboard.press("Enter");
+      assert.equal(await phone.getAttribute("aria-pressed"), "true");
+      const width = await eventually(safe(async () => (await site()).evaluate(() => window.innerWidth)), (w) => w <= 432, "the phone view's width");
+      assert.ok(width <= 432 && width > 300, `phone width ${width}`);
+      await page.getByRole("group", { name: "Device view" }).getByRole("button", { name: "Desktop" }).click();
+      await eventually(safe(async () => (await site()).evaluate(() => window.innerWidth)), (w) => w > 432, "the desktop width");
+
+      // A link clicked in the frame navigates the frame; the app stays.
+      const shop = (await site()).locator('a[href="/shop"]').first();
+      await shop.click();
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/shop", "the frame on /shop");
+      assert.equal(new URL(page.url()).pathname, "/config/design", "the app stays where it was");
+      await page.getByText("The frame shows /shop.").waitFor({ state: "attached" });
+      // The floating cart pill inside the frame sets the frame's address (SPEC.md §2).
+      const product = (await site()).locator('a[href="/shop/tidepool-mug"]').first();
+      await product.click();
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/shop/tidepool-mug", "the frame on the mug");
+      const mug = await site();
+      await mug.selectOption('select[data-variant-option-name="Size"]', "12 oz");
+      await mug.click(".sqs-add-to-cart-button");
+      const pill = (await site()).locator("a.tessera-cart-pill");
+      await pill.waitFor();
+      await pill.click();
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/cart", "the pill opened /cart in the frame");
+      assert.equal(new URL(page.url()).pathname, "/config/design", "the pill did not leave the app");
+
+      // The editor's page kinds: checkout in the frame.
+      await page.getByLabel("Page kind to preview").selectOption({ label: "Checkout" });
+      await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/checkout", "the frame on /checkout");
+
+      // Reset to defaults (previewed), then saved: the template's colour again.
+      await page.getByRole("button", { name: "Reset to defaults" }).click();
+      assert.equal(await colour.inputValue(), "#1d2a30");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Design saved. Visitors see it now.").waitFor({ state: "attached" });
+      const again = await browser.newContext();
+      try {
+        const v = await again.newPage();
+        await v.goto(`${server.origin(HARBOR)}/`);
+        assert.equal(await v.evaluate(() => getComputedStyle(document.body).color), "rgb(29, 42, 48)", "back to the template's colour");
+      } finally {
+        await again.close();
+      }
     },
   ],
 ];

@@ -181,6 +181,25 @@ fn tweaks_in(text: &str) -> Vec<Tweak> {
         .collect()
 }
 
+/// The body classes of dropdown and checkbox `tweaks` ([`TemplateFolder::tweak_classes`]).
+pub fn tweak_classes(tweaks: &[Tweak], value: &dyn Fn(&str) -> Option<Value>) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in tweaks {
+        let Some(v) = value(&t.title).or_else(|| t.default.clone()) else {
+            continue;
+        };
+        match (t.kind.as_str(), &v) {
+            ("dropdown", Value::String(choice)) if !class_slug(choice).is_empty() => {
+                out.push(format!("{}-{}", t.title, class_slug(choice)));
+            }
+            ("checkbox", Value::Bool(true)) => out.push(t.title.clone()),
+            ("checkbox", Value::String(s)) if s == "true" => out.push(t.title.clone()),
+            _ => {}
+        }
+    }
+    out
+}
+
 /// `Full Background` → `full-background`.
 fn class_slug(text: &str) -> String {
     let mut out = String::new();
@@ -243,21 +262,7 @@ impl TemplateFolder {
     /// checkbox that is on gives its title. `value(title)` is the site's value, if set; else
     /// the declaration's default counts.
     pub fn tweak_classes(&self, value: &dyn Fn(&str) -> Option<Value>) -> Vec<String> {
-        let mut out = Vec::new();
-        for t in &self.tweaks {
-            let Some(v) = value(&t.title).or_else(|| t.default.clone()) else {
-                continue;
-            };
-            match (t.kind.as_str(), &v) {
-                ("dropdown", Value::String(choice)) if !class_slug(choice).is_empty() => {
-                    out.push(format!("{}-{}", t.title, class_slug(choice)));
-                }
-                ("checkbox", Value::Bool(true)) => out.push(t.title.clone()),
-                ("checkbox", Value::String(s)) if s == "true" => out.push(t.title.clone()),
-                _ => {}
-            }
-        }
-        out
+        tweak_classes(&self.tweaks, value)
     }
 
     /// The layout named `key`, else `default`, else the first.

@@ -891,7 +891,17 @@ fn with_render_keys(
         headers.push_str("\">\n");
     }
     headers.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<link rel=\"icon\" href=\"");
-    headers.push_str(&folder.icon);
+    // The site's own icon (`website.faviconUrl`, set in the owner app), else the template's.
+    match site
+        .website
+        .pointer(&["faviconUrl"])
+        .and_then(|n| n.as_str())
+    {
+        Some(url) if url.starts_with('/') && !url.starts_with("//") => {
+            html_escape::encode_double_quoted_attribute_to_string(url, &mut headers);
+        }
+        _ => headers.push_str(&folder.icon),
+    }
     headers.push_str("\">\n<link rel=\"stylesheet\" href=\"/site.css\">\n");
     headers.push_str(ISLANDS_PLACEHOLDER);
     let squarespace = obj(vec![

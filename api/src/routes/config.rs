@@ -6,9 +6,10 @@
 //!
 //! The shell is never cached (`no-store`) and never indexed (`noindex`, in the markup and
 //! `X-Robots-Tag`); its policy is stricter than a page's ([`POLICY`]): scripts, styles and
-//! connections from the site's own origin only, nothing inline, no frames, not framed. It
-//! has no analytics and no islands (it does not go through the page pipeline, so no view is
-//! counted: SPEC.md §2, `/config/` is configuration). The site's title is its `<title>`
+//! connections from the site's own origin only, nothing inline, frames of the site's own
+//! pages only (the editor's live-site frame, which the pages allow: `frame-ancestors
+//! 'self'`), not framed itself. It has no analytics and no islands (it does not go through
+//! the page pipeline, so no view is counted: SPEC.md §2, `/config/` is configuration). The site's title is its `<title>`
 //! (and `data-site-title`, which the app reads before anyone signs in).
 
 use axum::body::Body;
@@ -25,7 +26,7 @@ pub const PATH: &str = "/config";
 /// The shell's `Content-Security-Policy`.
 pub const POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \
      img-src 'self' data: blob:; font-src 'self'; connect-src 'self'; manifest-src 'self'; \
-     object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+     frame-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
 /// `/config/`, which the router's `/config/{*path}` does not take.
 pub const SLASH: &str = "/config/";

@@ -79,6 +79,130 @@ pub(crate) fn declarations(text: &str) -> Vec<Declaration> {
     out
 }
 
+/// A tweak as the owner app's style panel shows it: its declaration's JSON (`category`,
+/// `min`, `max`, `step`, `units`, `options` …) and the folder's default.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declared {
+    pub title: String,
+    /// `color`, `value`, `font`, `dropdown`, `checkbox` (`value` when it says none).
+    pub kind: String,
+    /// The declaration's whole JSON object.
+    pub json: Map<String, Value>,
+    /// The variable (colour, value) or the class (font) it stands for.
+    pub name: Option<String>,
+    /// The default: the declaration's `default`, else the folder's own value (the
+    /// variable's, `58rem`; a font's properties as an object; `true`/`false` for a
+    /// checkbox); `None` when the folder gives none.
+    pub default: Option<Value>,
+}
+
+/// Every tweak the folder's stylesheets declare, the `stylesheets` of template.conf first in
+/// their order, then the other files under `styles/` (their imports) by path; a title
+/// declared twice counts once, as first declared.
+pub fn declared(files: &TemplateFiles, stylesheets: &[String]) -> Vec<Declared> {
+    let mut paths: Vec<String> = stylesheets
+        .iter()
+        .map(|n| format!("styles/{n}"))
+        .filter(|p| files.contains_key(p))
+        .collect();
+    for (p, _) in files.iter() {
+        if p.starts_with("styles/") && !paths.contains(p) {
+            paths.push(p.clone());
+        }
+    }
+    let mut out: Vec<Declared> = Vec::new();
+    for path in paths {
+        let Some(bytes) = files.get(&path) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let Some(json) = line
+                .trim_start()
+                .strip_prefix("//")
+                .map(str::trim_start)
+                .and_then(|l| l.strip_prefix("tweak:"))
+            else {
+                continue;
+            };
+            let Ok(Value::Object(json)) = serde_json::from_str::<Value>(json.trim()) else {
+                continue;
+            };
+            let Some(title) = json.get("title").and_then(Value::as_str).map(str::to_owned) else {
+                continue;
+            };
+            if out.iter().any(|d| d.title == title) {
+                continue;
+            }
+            let kind = json
+                .get("type")
+                .and_then(Value::as_str)
+                .unwrap_or("value")
+                .to_owned();
+            let rest: Vec<&str> = lines[i + 1..]
+                .iter()
+                .skip_while(|l| l.trim().is_empty())
+                .copied()
+                .collect();
+            let next = rest.first().map_or("", |l| l.trim());
+            // `@name: value;` on the next line: the variable and the folder's value.
+            let variable = next
+                .strip_prefix('@')
+                .and_then(|l| l.split_once(':'))
+                .map(|(n, v)| (n.trim().to_owned(), v))
+                .filter(|(n, _)| identifier(n))
+                .map(|(n, v)| {
+                    let v = v.split("//").next().unwrap_or("");
+                    let v = v.split(';').next().unwrap_or("").trim().to_owned();
+                    (n, v)
+                });
+            let (name, own) = match kind.as_str() {
+                "font" => match font_rule(&rest.join("\n")) {
+                    Some((class, font)) => {
+                        let props: Map<String, Value> = font
+                            .into_iter()
+                            .map(|(p, v)| (p, Value::String(v)))
+                            .collect();
+                        (Some(class), Some(Value::Object(props)))
+                    }
+                    None => (None, None),
+                },
+                "dropdown" => (
+                    None,
+                    variable
+                        .filter(|(n, _)| *n == title)
+                        .map(|(_, v)| Value::String(v.trim_matches(['"', '\'']).to_owned())),
+                ),
+                "checkbox" => (
+                    None,
+                    variable
+                        .filter(|(n, _)| *n == title)
+                        .and_then(|(_, v)| match v.as_str() {
+                            "true" => Some(Value::Bool(true)),
+                            "false" => Some(Value::Bool(false)),
+                            _ => None,
+                        }),
+                ),
+                _ => match variable {
+                    Some((n, v)) if !v.is_empty() => (Some(n), Some(Value::String(v))),
+                    Some((n, _)) => (Some(n), None),
+                    None => (None, None),
+                },
+            };
+            let default = json.get("default").cloned().or(own);
+            out.push(Declared {
+                title,
+                kind,
+                json,
+                name,
+                default,
+            });
+        }
+    }
+    out
+}
+
 /// The title and type of a `tweak:` comment's JSON (`value` when it says none).
 fn title_and_kind(json: &str) -> Option<(String, String)> {
     let v: Value = serde_json::from_str(json).ok()?;
@@ -142,7 +266,7 @@ fn text(value: &Value) -> Option<String> {
 }
 
 /// `fontSize` → `font-size` (the site's font may be written either way).
-fn kebab(name: &str) -> String {
+pub(super) fn kebab(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_ascii_uppercase() {
@@ -300,6 +424,45 @@ mod tests {
                 ("letter-spacing".into(), "0.02em".into()),
             ]
         );
+    }
+
+    #[test]
+    fn declared_tweaks_have_their_defaults_in_stylesheet_order() {
+        let files = folder(&[
+            (
+                "styles/a.less",
+                "// tweak: {\"title\": \"tweak-accent\", \"type\": \"color\", \"category\": \"Colours\"}\n@tweak-accent: #c24a1a; // warm\n",
+            ),
+            ("styles/tweak.less", TWEAKS),
+            (
+                "styles/z.less",
+                "// tweak: {\"title\": \"tweak-flag\", \"type\": \"checkbox\"}\n@tweak-flag: false;\n// tweak: {\"title\": \"tweak-layout\", \"type\": \"dropdown\"}\n",
+            ),
+        ]);
+        let found = declared(&files, &["tweak.less".into(), "a.less".into()]);
+        let got: Vec<(&str, &str, Option<&Value>)> = found
+            .iter()
+            .map(|d| (d.title.as_str(), d.kind.as_str(), d.default.as_ref()))
+            .collect();
+        let width = json!("640px");
+        let heading = json!({"font-family": "\"Georgia\", serif", "font-size": "32px", "letter-spacing": "0.02em"});
+        let body = json!({"font-size": "16px", "line-height": "1.5em"});
+        let accent = json!("#c24a1a");
+        assert_eq!(
+            got,
+            [
+                ("Site Max Width", "value", Some(&width)),
+                ("tweak-heading-font", "font", Some(&heading)),
+                ("Body Font", "font", Some(&body)),
+                ("tweak-layout", "dropdown", None),
+                ("tweak-dark", "checkbox", None),
+                ("tweak-accent", "color", Some(&accent)),
+                // Another file's: after the stylesheets; a title declared again is skipped.
+                ("tweak-flag", "checkbox", Some(&Value::Bool(false))),
+            ]
+        );
+        assert_eq!(found[5].json["category"], "Colours");
+        assert_eq!(found[0].json["min"], 320);
     }
 
     #[test]

@@ -47,6 +47,8 @@ fn config(backend: Backend) {
         let csp = r.header("content-security-policy").expect("a policy");
         assert!(csp.contains("script-src 'self';"), "{csp}");
         assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        // The editor frames the site's own pages, and nothing from anywhere else.
+        assert!(csp.contains("frame-src 'self';"), "{csp}");
         assert!(
             !csp.contains("unsafe-inline") && !csp.contains("sha256-"),
             "{csp}"

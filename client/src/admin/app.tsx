@@ -33,6 +33,7 @@ const Templates = lazy(() => import("./screens/templates"));
 const Members = lazy(() => import("./screens/members"));
 const Comments = lazy(() => import("./screens/comments"));
 const MemberAreas = lazy(() => import("./screens/member-areas"));
+const Design = lazy(() => import("./screens/design"));
 
 export const BASE = "/config";
 
@@ -279,6 +280,11 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
             <Members />
           </Guard>
         )}
+      </Route>
+      <Route path="/design">
+        <Guard me={me} areas={["design"]}>
+          <Design />
+        </Guard>
       </Route>
       <Route path="/settings" nest>
         <Guard me={me} areas={["store", "access"]}>

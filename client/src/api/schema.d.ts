@@ -2023,6 +2023,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/design": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The template's tweaks with the site's values. */
+        get: operations["owner.design_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Saves the values for every visitor. */
+        patch: operations["owner.design_patch"];
+        trace?: never;
+    };
+    "/api/owner/design/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The site's stylesheet compiled with values not saved
+         *     (stored nowhere: only the caller sees it).
+         */
+        post: operations["owner.design_preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/site-identity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The site's title, tagline, logo, icon and business
+         *     information.
+         */
+        get: operations["owner.site_identity_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the fields the body names, all or nothing. */
+        patch: operations["owner.site_identity_patch"];
+        trace?: never;
+    };
     "/api/owner/assets": {
         parameters: {
             query?: never;
@@ -3593,6 +3652,48 @@ export interface components {
         OwnerDeleted: {
             deleted: string;
         };
+        /** @description The site's design: the template's tweaks with their values. */
+        OwnerDesign: {
+            /** @description In the order the template declares them. */
+            tweaks: components["schemas"]["OwnerTweak"][];
+            /** @description The groups, in the order their first tweak comes. */
+            groups: string[];
+            /**
+             * @description Whether the stylesheets are compiled (LESS): colour, value and font tweaks then
+             *     change the stylesheet; in a folder of plain CSS only dropdowns and checkboxes (body
+             *     classes) change the site.
+             */
+            compiled: boolean;
+            /**
+             * Format: int64
+             * @description The template version the site serves (a save of the stylesheet makes a new one).
+             */
+            templateVersion: number;
+            /**
+             * @description The editor page kinds (SPEC.md §2) the frame can show, with the site's page for
+             *     each (null when the site has none).
+             */
+            previews: components["schemas"]["OwnerPreviewPage"][];
+        };
+        /**
+         * @description A change to the values: each title to its new value, or null for the default; `values`
+         *     null: every value back to the default.
+         */
+        OwnerDesignPatch: {
+            values?: Record<string, unknown> | null;
+        };
+        /** @description The stylesheet compiled with values not saved, and the body classes they change. */
+        OwnerDesignPreview: {
+            /**
+             * @description The site's stylesheet with these values (null for a folder of plain CSS, whose
+             *     stylesheet they do not change).
+             */
+            css?: string | null;
+            /** @description Body classes these values give that the saved ones do not. */
+            addClasses: string[];
+            /** @description Body classes the saved values give that these do not. */
+            removeClasses: string[];
+        };
         /** @description A digital product's download. */
         OwnerDigitalFile: {
             fileName: string;
@@ -4233,6 +4334,19 @@ export interface components {
             /** @description The last 30 days, today included. */
             days30: components["schemas"]["OwnerPeriod"];
         };
+        /** @description One of SPEC.md §2's editor page kinds and where the site shows it. */
+        OwnerPreviewPage: {
+            /** @description `SPLASH_PAGE`, `LOCK_SCREEN`, `POPUP_OVERLAY` or `CHECKOUT`. */
+            kind: string;
+            /** @description `Splash page`, `Lock screen`, `Popup overlay`, `Checkout`. */
+            label: string;
+            /**
+             * @description The site's path that shows it: the first splash page (a collection of type 8), the
+             *     first page with a password (its lock screen, for whoever has not given it),
+             *     `/checkout`; null when the site has none (Tessera renders no popup overlay).
+             */
+            path?: string | null;
+        };
         /** @description Everything the product form shows, in one call. */
         OwnerProductForm: {
             /** @description The product as stored (`GET /api/owner/items/{id}`), `null` for a new one. */
@@ -4351,6 +4465,60 @@ export interface components {
             email: string;
             /** @description Required (400 naming the field when empty). */
             password: string;
+        };
+        /** @description The site's identity and business information. */
+        OwnerSiteIdentity: {
+            /** @description 1-100 characters. */
+            siteTitle: string;
+            /** @description At most 200 characters; "" for none. */
+            siteTagLine: string;
+            logo?: components["schemas"]["OwnerSiteImage"] | null;
+            favicon?: components["schemas"]["OwnerSiteImage"] | null;
+            /** @description Where visitors write (and the new-order email goes); "" for none. */
+            contactEmail: string;
+            /** @description "" for none. */
+            contactPhoneNumber: string;
+            /** @description Each line at most 200 characters; a `PATCH` names the lines it changes. */
+            location: components["schemas"]["OwnerSiteLocation"];
+            /**
+             * @description The site's social accounts in order (templates' social links): a `PATCH` replaces
+             *     the list whole; at most 30.
+             */
+            socialAccounts: components["schemas"]["OwnerSocialAccount"][];
+            /** @description Read only: the networks an account may be on. */
+            services: string[];
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteIdentityPatch: {
+            siteTitle?: string | null;
+            siteTagLine?: string | null;
+            /** @description An uploaded image's id; null: no logo. */
+            logoAssetId?: string | null;
+            /** @description An uploaded image's id; null: the template's icon. */
+            faviconAssetId?: string | null;
+            contactEmail?: string | null;
+            contactPhoneNumber?: string | null;
+            location?: Record<string, unknown> | null;
+            socialAccounts?: components["schemas"]["OwnerSocialAccount"][] | null;
+        };
+        /** @description An image of the site (an uploaded file). */
+        OwnerSiteImage: {
+            assetId: string;
+            url: string;
+        };
+        /** @description The postal address templates show (`website.location`). */
+        OwnerSiteLocation: {
+            addressTitle: string;
+            addressLine1: string;
+            addressLine2: string;
+            addressCountry: string;
+        };
+        /** @description A social account (`website.socialAccounts[]`). */
+        OwnerSocialAccount: {
+            /** @description One of `services`. */
+            serviceName: string;
+            /** @description An http(s) address (a `mailto:` one for `email`) under 2083 characters. */
+            profileUrl: string;
         };
         /** @description A variant's new stock. */
         OwnerStockBody: {
@@ -4523,6 +4691,41 @@ export interface components {
             path: string;
             /** Format: int64 */
             views: number;
+        };
+        /** @description One tweak of the template, as the style panel shows it. */
+        OwnerTweak: {
+            /** @description The declaration's title, the key of its value (`tweak-site-width`). */
+            title: string;
+            /** @description A readable name for it (`Site width`). */
+            label: string;
+            /**
+             * @description `color`, `value`, `font`, `dropdown` or `checkbox` (another kind the template
+             *     declares is shown and checked as `value`).
+             */
+            kind: string;
+            /** @description The declaration's `category`, else `General`. */
+            group: string;
+            /**
+             * @description The template's default: a string (colour, value, dropdown), a boolean (checkbox), an
+             *     object of CSS properties (font); null when the template gives none.
+             */
+            default: unknown;
+            /** @description The value visitors see: the site's own, else the default (as `default`). */
+            value: unknown;
+            /** @description Whether the site sets its own value. */
+            set: boolean;
+            /** @description A dropdown's choices. */
+            options?: string[] | null;
+            /**
+             * Format: double
+             * @description A value's bounds and step, in `units` (`rem`, `px`) when it has them.
+             */
+            min?: number | null;
+            /** Format: double */
+            max?: number | null;
+            /** Format: double */
+            step?: number | null;
+            units?: string | null;
         };
         /**
          * @description A way to pay.
@@ -14891,6 +15094,401 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TemplateSwitched"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.design_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDesign"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.design_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the values: each title the body names gets its value (checked by the tweak's kind), null puts it back to the template's default, and `values: null` puts every one back (Reset). Any problem answers 400 with `errors` by field (`values.<title>`) and nothing is stored. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerDesignPatch"];
+            };
+        };
+        responses: {
+            /** @description The design as stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDesign"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.design_preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Values over the saved ones, as a `PATCH` would apply them (null: the default; `values: null`: every default). Checked as a `PATCH` checks them. */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerDesignPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDesignPreview"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_identity_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteIdentity"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_identity_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the document: each field named is changed (null or "" clears it, but the title, which is required), `location` line by line; `logoAssetId` and `faviconAssetId` name uploaded images. Any problem answers 400 with `errors` by field and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteIdentityPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteIdentity"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

@@ -533,6 +533,26 @@ impl Store {
         Ok(())
     }
 
+    /// Changes the site settings with `change`, read and written under the tenant row's
+    /// lock (as [`Store::set_website_setting`]), so changes of different keys at once never
+    /// undo each other.
+    pub async fn update_site_settings<F>(&self, tenant: TenantId, change: F) -> Result<SiteSettings>
+    where
+        F: FnOnce(&mut SiteSettings) + Send,
+    {
+        let mut tx = self.write().await?;
+        tx.execute(
+            "UPDATE tenant SET content_version = content_version WHERE id = $1",
+            params![tenant],
+        )
+        .await?;
+        let mut settings = settings_in(&mut tx, tenant).await?;
+        change(&mut settings);
+        put_settings_in(&mut tx, tenant, &settings).await?;
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(settings)
+    }
+
     /// The site settings (empty objects if never set).
     pub async fn site_settings(&self, tenant: TenantId) -> Result<SiteSettings> {
         let mut tx = self.read().await?;

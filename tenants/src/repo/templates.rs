@@ -226,6 +226,53 @@ impl Store {
             .collect()
     }
 
+    /// Saves the site's design (issue 44): its tweak values (`websiteSettings.tweaks`,
+    /// `null` removes them) and, when the stylesheet was compiled again with them, the
+    /// folder as a new template version, `files` being the version `from`'s with the new
+    /// stylesheet. One transaction, so no page shows the new values with the old
+    /// stylesheet; refused (`Invalid`) when the site's template version is no longer `from`
+    /// (a template was uploaded meanwhile), so an upload is never undone.
+    pub async fn put_design(
+        &self,
+        tenant: TenantId,
+        tweaks: serde_json::Value,
+        stylesheet: Option<(TemplateVersion, &[TemplateFile])>,
+    ) -> Result<Option<TemplateVersion>> {
+        let mut tx = self.write().await?;
+        let current = tx
+            .query_opt(
+                "UPDATE tenant SET content_version = content_version WHERE id = $1 RETURNING template_version",
+                params![tenant],
+            )
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("tenant {tenant}")))?
+            .opt_i64(0)?;
+        let mut settings = super::content::settings_in(&mut tx, tenant).await?;
+        if tweaks.is_null() {
+            settings.website_settings.remove("tweaks");
+        } else {
+            settings.website_settings.insert("tweaks".into(), tweaks);
+        }
+        super::content::put_settings_in(&mut tx, tenant, &settings).await?;
+        let mut stored = None;
+        if let Some((from, files)) = stylesheet {
+            if current != Some(from.0) {
+                return Err(StoreError::Invalid(
+                    "The site's template changed while the design was being saved; please try again."
+                        .into(),
+                ));
+            }
+            stored = Some(put_template_version_in(&mut tx, tenant, files).await?);
+        }
+        let change = if stored.is_some() {
+            Change::Tenant
+        } else {
+            Change::Content
+        };
+        self.commit_change(tx, tenant, change).await?;
+        Ok(stored)
+    }
+
     /// All files of one template version, by path.
     pub async fn template_files(
         &self,

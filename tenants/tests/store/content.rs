@@ -1,4 +1,4 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::common::Env;
 use tenants::{Collection, HeaderFooter, Item, SiteSettings, StoreError, TenantId, Variant};
@@ -267,9 +267,87 @@ async fn pages_change_in_one_write(env: Env) {
     assert_eq!(site.navigations["mainNav"].as_array().unwrap().len(), 2);
 }
 
+/// A design save: the tweak values and the recompiled folder in one step, refused (nothing
+/// stored) when another template version became the site's meanwhile; settings changed
+/// under the lock keep the keys they do not touch.
+async fn design_saves_values_and_stylesheet_together(env: Env) {
+    use tenants::TemplateFile;
+    let t = env.tenant("design").await;
+    let file = |css: &str| TemplateFile {
+        path: ".compiled/site.css".into(),
+        content: css.as_bytes().to_vec(),
+    };
+    let v1 = env
+        .store
+        .put_template_version(t, &[file("a {}")])
+        .await
+        .unwrap();
+    env.store
+        .set_website_setting(t, "contactEmail", json!("a@b.example"))
+        .await
+        .unwrap();
+    let v2 = env
+        .store
+        .put_design(t, json!({"tweak-x": "#fff"}), Some((v1, &[file("b {}")])))
+        .await
+        .unwrap()
+        .expect("a new version");
+    assert!(v2.0 > v1.0);
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2)
+    );
+    let files = env.store.template_files(t, v2).await.unwrap();
+    assert_eq!(files, [file("b {}")]);
+    let s = env.store.site_settings(t).await.unwrap();
+    assert_eq!(s.website_settings["tweaks"], json!({"tweak-x": "#fff"}));
+    assert_eq!(s.website_settings["contactEmail"], "a@b.example");
+
+    // Saved against v1, but v2 is the site's now: refused, nothing changes.
+    let e = env
+        .store
+        .put_design(t, json!({"tweak-x": "#000"}), Some((v1, &[file("c {}")])))
+        .await
+        .unwrap_err();
+    assert!(matches!(e, StoreError::Invalid(_)), "{e:?}");
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2)
+    );
+    let s = env.store.site_settings(t).await.unwrap();
+    assert_eq!(s.website_settings["tweaks"], json!({"tweak-x": "#fff"}));
+
+    // Values alone (no stylesheet change), then null: the key goes.
+    assert_eq!(
+        env.store.put_design(t, Value::Null, None).await.unwrap(),
+        None
+    );
+    let s = env.store.site_settings(t).await.unwrap();
+    assert!(!s.website_settings.contains_key("tweaks"));
+    assert_eq!(
+        env.store.tenant(t).await.unwrap().template_version,
+        Some(v2)
+    );
+
+    let s = env
+        .store
+        .update_site_settings(t, |s| {
+            s.website.insert("siteTitle".into(), json!("Designed"));
+        })
+        .await
+        .unwrap();
+    assert_eq!(s.website["siteTitle"], "Designed");
+    let s = env.store.site_settings(t).await.unwrap();
+    assert_eq!(
+        (&s.website["siteTitle"], &s.website_settings["contactEmail"]),
+        (&json!("Designed"), &json!("a@b.example"))
+    );
+}
+
 crate::on_both_backends!(
     content_round_trips,
     content_cache_is_invalidated_by_writes,
     bad_content_is_refused,
-    pages_change_in_one_write
+    pages_change_in_one_write,
+    design_saves_values_and_stylesheet_together
 );

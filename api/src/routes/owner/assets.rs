@@ -110,7 +110,7 @@ pub(crate) struct AssetAnswer {
     /// When it was uploaded, milliseconds since 1970.
     created_on: i64,
     /// Where it is served (`/_tessera/files/{id}/{name}`).
-    url: String,
+    pub(crate) url: String,
 }
 
 /// A file's bytes, as the request's body.

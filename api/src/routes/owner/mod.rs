@@ -18,6 +18,8 @@
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
 //! - [`listings`]: form answers and subscribers;
 //! - [`templates`]: template versions: uploading one (checked first), listing them, switching;
+//! - [`design`]: the style panel's tweaks, their live preview and saving them;
+//! - [`identity`]: the site's title, tagline, logo, icon and business information;
 //! - [`assets`]: uploaded images and PDFs, and serving them;
 //! - [`community`]: comment moderation and likes, members, member areas.
 //!
@@ -45,6 +47,8 @@ pub mod community;
 pub mod content;
 pub mod customers;
 pub mod dashboard;
+pub mod design;
+pub mod identity;
 pub mod inventory;
 pub mod languages;
 pub mod layout;
@@ -79,6 +83,8 @@ pub fn routes() -> OpenApiRouter<App> {
         listings::routes(),
         orders::routes(),
         templates::routes(),
+        design::routes(),
+        identity::routes(),
         assets::routes(),
         community::routes(),
     ];

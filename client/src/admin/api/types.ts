@@ -120,3 +120,19 @@ export type Members = Schemas["OwnerMembers"];
 export type Member = Schemas["OwnerMember"];
 export type MemberAreas = Schemas["OwnerMemberAreas"];
 export type MemberArea = Schemas["OwnerMemberArea"];
+
+// ---- D. building the site: design ----
+
+/** A tweak's value: a string (colour, value, dropdown), a boolean (checkbox), a font's CSS
+ *  properties; null for none. */
+export type TweakValue = string | boolean | Record<string, string> | null;
+export type TweakKind = "color" | "value" | "font" | "dropdown" | "checkbox";
+export type Tweak = Omit<Schemas["OwnerTweak"], "default" | "value" | "kind"> & {
+  kind: TweakKind;
+  default: TweakValue;
+  value: TweakValue;
+};
+export type Design = Omit<Schemas["OwnerDesign"], "tweaks"> & { tweaks: Tweak[] };
+export type DesignPreview = Schemas["OwnerDesignPreview"];
+export type SiteIdentity = Schemas["OwnerSiteIdentity"];
+export type Asset = Schemas["AssetAnswer"];

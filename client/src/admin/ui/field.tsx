@@ -6,6 +6,9 @@ type InputProps = {
   autoComplete?: string;
   required?: boolean;
   min?: string | number;
+  max?: string | number;
+  /** A `<datalist>`'s id: suggestions for the value. */
+  list?: string;
   step?: string | number;
   inputMode?: "numeric" | "decimal" | "text" | "email" | "search";
   placeholder?: string;
