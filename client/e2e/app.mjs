@@ -890,6 +890,19 @@ scenarios.push([
     await page.getByTestId("live").filter({ hasText: "Open studio added." }).waitFor();
     await main.getByRole("button", { name: "Settings of Open studio" }).waitFor();
     await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Workshops,About,Open studio", "the new page last in the live navigation");
+    // The live site in the frame beside the panel shows the page just added, and reloads
+    // after each change (a read while it navigates fails and is read again).
+    const framed = async () => {
+      try {
+        const f = await (await page.locator('iframe[title="Site preview"]').elementHandle()).contentFrame();
+        const nav = (await f.locator("header .nav__list > li > a").allInnerTexts()).map((t) => t.trim());
+        return { path: await f.evaluate(() => location.pathname), nav: nav.join() };
+      } catch {
+        return null;
+      }
+    };
+    await eventually(framed, (s) => s?.path === "/open-studio" && s.nav.endsWith("Open studio"), "the new page in the frame");
+    await main.locator("li", { hasText: "Open studio" }).first().getByText("In the preview").waitFor();
     const visitor = await browser.newContext();
     try {
       const p = await visitor.newPage();
@@ -909,6 +922,7 @@ scenarios.push([
     await page.keyboard.press("Alt+ArrowUp");
     await page.getByTestId("live").filter({ hasText: "Open studio moved to position 3 of 5 in Main Navigation." }).waitFor();
     await eventually(() => liveNav(browser, server), (n) => n.join() === "Welcome,Shop,Open studio,Workshops,About", "the new order on the live site");
+    await eventually(framed, (s) => s?.nav === "Welcome,Shop,Open studio,Workshops,About", "the new order in the frame");
     // The Move button does it too.
     await main.getByRole("button", { name: "Move Open studio down" }).click();
     await page.getByTestId("live").filter({ hasText: "Open studio moved to position 4 of 5 in Main Navigation." }).waitFor();

@@ -114,6 +114,23 @@ describe("the Pages screen", () => {
     expect(screen.queryByRole("button", { name: /Settings/ })).toBeNull();
   });
 
+  it("shows the live site beside the panel, and a page's Preview shows it there", async () => {
+    server(routes({ content: "read" }));
+    open("/config/pages");
+    await heading("Pages");
+    const frame = screen.getByTitle("Site preview") as HTMLIFrameElement;
+    expect(frame.getAttribute("src")).toBe("/");
+    const main = area("Main Navigation");
+    const row = (name: string) => main.getAllByRole("listitem").find((li) => li.querySelector(".pages-title")!.textContent!.startsWith(name))!;
+    expect(within(row("Home")).getByText("In the preview")).toBeTruthy();
+    const preview = main.getByRole("button", { name: "Preview About in the frame" });
+    expect(preview.getAttribute("aria-pressed")).toBe("false");
+    fireEvent.click(preview);
+    await waitFor(() => expect(within(row("About")).queryByText("In the preview")).toBeTruthy());
+    expect(within(row("Home")).queryByText("In the preview")).toBeNull();
+    expect(preview.getAttribute("aria-pressed")).toBe("true");
+  });
+
   it("says so when nothing is under Not linked", async () => {
     const d = data();
     d.notLinked = [];

@@ -2,8 +2,10 @@
 // them. Add a page of a type the template declares (or an external link), open a page's
 // settings (title, URL, navigation title, enabled, homepage, password, SEO, where it is),
 // delete it (asked first), and reorder by dragging or from the keyboard (the Move buttons,
-// or Alt+Arrow keys on a row; the new position is announced). The screen is a panel on
-// the left: the right is kept for the live site's frame.
+// or Alt+Arrow keys on a row; the new position is announced). The panel is on the left and
+// the live site in a frame on the right (ui/site-frame): a page's "Preview" shows it there,
+// a page just added is shown, every change reloads the frame, and the row of the page the
+// frame shows (a link clicked inside it included) says so.
 // `GET|PATCH /api/owner/pages`, `POST /api/owner/collections`,
 // `PATCH|DELETE /api/owner/collections/{id}`.
 import { useEffect, useId, useRef, useState } from "preact/hooks";
@@ -14,6 +16,7 @@ import { Dialog } from "../ui/dialog";
 import { Field, Select } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
+import { SiteFrame } from "../ui/site-frame";
 import {
   type Area,
   areasOf,
@@ -54,6 +57,10 @@ export default function PagesScreen() {
   const [moveError, setMoveError] = useState<string | null>(null);
   const [focus, setFocus] = useState<{ spot: Spot; control: string } | null>(null);
   const [dragging, setDragging] = useState<Spot | null>(null);
+  // The page the frame shows, and a counter that reloads it after a change.
+  const [shown, setShown] = useState("/");
+  const [reload, setReload] = useState(0);
+  const changed = () => setReload((r) => r + 1);
   const panel = useRef<HTMLDivElement>(null);
 
   // After a move, the moved row keeps the focus (its same control, else its settings).
@@ -84,6 +91,7 @@ export default function PagesScreen() {
     try {
       const next = await api<Pages>("PATCH", PATH, arrangement(areas, after, data.templateId));
       setData(next);
+      changed();
       announce(said);
       if (then && control) setFocus({ spot: then, control });
     } catch (e) {
@@ -179,6 +187,8 @@ export default function PagesScreen() {
                     onDrop={drop}
                     onMove={moveBy}
                     onOpen={setOpen}
+                    shown={shown}
+                    onShow={setShown}
                   />
                 ))}
               </ul>
@@ -198,7 +208,9 @@ export default function PagesScreen() {
           </section>
         ))}
       </div>
-      <div class="pages-preview" />
+      <div class="pages-preview">
+        <SiteFrame path={shown} onNavigate={setShown} reload={reload} />
+      </div>
       {open?.kind === "add" && (
         <AddPage
           data={data}
@@ -208,6 +220,8 @@ export default function PagesScreen() {
             setOpen(null);
             announce(`${p.title} added.`);
             api<Pages>("GET", PATH).then(setData, () => undefined);
+            if (p.enabled && !p.folder) setShown(p.fullUrl);
+            changed();
           }}
         />
       )}
@@ -220,6 +234,7 @@ export default function PagesScreen() {
           onSaved={(next, said) => {
             setOpen(null);
             setData(next);
+            changed();
             announce(said);
           }}
         />
@@ -233,6 +248,7 @@ export default function PagesScreen() {
           onSaved={(next, said) => {
             setOpen(null);
             setData(next);
+            changed();
             announce(said);
           }}
           onDelete={(page) => setOpen({ kind: "delete", page })}
@@ -246,6 +262,8 @@ export default function PagesScreen() {
             setOpen(null);
             announce(`${open.page.title} deleted.`);
             api<Pages>("GET", PATH).then(setData, () => undefined);
+            if (open.page.fullUrl === shown) setShown("/");
+            changed();
           }}
         />
       )}
@@ -264,6 +282,8 @@ function Row({
   onDrop,
   onMove,
   onOpen,
+  shown,
+  onShow,
 }: {
   link: Link;
   spot: Spot;
@@ -275,8 +295,12 @@ function Row({
   onDrop: (to: Spot) => void;
   onMove: (s: Spot, by: -1 | 1, control: string) => void;
   onOpen: (o: Open) => void;
+  /** The page the frame shows, and showing one there. */
+  shown: string;
+  onShow: (path: string) => void;
 }) {
   const page = pageOf(link, pages);
+  const inFrame = !!page && page.fullUrl === shown;
   const label = labelOf(link, pages);
   const folder = isFolder(link, pages);
   const up = step(areas, spot, -1);
@@ -323,6 +347,7 @@ function Row({
           {folder && <span class="badge">Folder</span>}
           {!page && <span class="badge">Link</span>}
           {page && <span class="hint"> {page.fullUrl}</span>}
+          {inFrame && <span class="badge shown">In the preview</span>}
         </span>
         <span class="pages-actions">
           {writable && (
@@ -349,9 +374,14 @@ function Row({
             )
           )}
           {page && page.enabled && !page.folder && (
-            <a href={page.fullUrl} target="_blank" rel="noopener" aria-label={`View ${label} (opens in a new tab)`}>
-              View
-            </a>
+            <>
+              <button type="button" data-control="preview" aria-label={`Preview ${label} in the frame`} aria-pressed={inFrame} onClick={() => onShow(page.fullUrl)}>
+                Preview
+              </button>
+              <a href={page.fullUrl} target="_blank" rel="noopener" aria-label={`View ${label} (opens in a new tab)`}>
+                View
+              </a>
+            </>
           )}
         </span>
       </div>
@@ -370,6 +400,8 @@ function Row({
               onDrop={onDrop}
               onMove={onMove}
               onOpen={onOpen}
+              shown={shown}
+              onShow={onShow}
             />
           ))}
           {(link.items ?? []).length === 0 && <li class="empty">No pages in this folder.</li>}

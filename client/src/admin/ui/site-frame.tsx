@@ -124,8 +124,12 @@ export function SiteFrame({
     if (path !== shown.current) go(path);
   }, [path, go]);
 
+  // A reload with a new path in the same render is the new page's load (which is fresh):
+  // reloading as well would cancel it and reload the old page.
+  const wanted = useRef(path);
+  wanted.current = path;
   useEffect(() => {
-    if (reload > 0) frame.current?.contentWindow?.location.reload();
+    if (reload > 0 && wanted.current === shown.current) frame.current?.contentWindow?.location.reload();
   }, [reload]);
 
   const loaded = useCallback(() => {
