@@ -592,7 +592,7 @@ fn site_identity(backend: Backend) {
         r.json()["errors"],
         json!({
             "socialAccounts[0].serviceName": "Please choose one of the networks offered.",
-            "socialAccounts[1].profileUrl": "Links must be an http, https or mailto address under 2083 characters.",
+            "socialAccounts[1].profileUrl": api::routes::owner::layout::BAD_LINK,
         })
     );
     let r = call(
