@@ -9,7 +9,7 @@
 //! counts to the roll-ups, a few rows per site per write whatever the traffic. Events of
 //! the tracking calls (and the server's cart adds and orders) are kept as raw rows too.
 //! Labels come from visitors (paths, referrers, cookies), so one write takes at most
-//! [`LABELS_PER_METRIC`] rows per site and metric; counts past that are dropped and
+//! [`LABELS_PER_METRIC`] rows per site, roll-up and metric; counts past that are dropped and
 //! counted ([`Queue::dropped_labels`]).
 //!
 //! [`Queue::close`] (a clean shutdown) writes everything queued before it returns. A killed
@@ -29,7 +29,7 @@ pub const CAPACITY: usize = 10_000;
 /// How long a record waits for others to share its write, unless the server says otherwise
 /// (`serve --analytics-flush-every`).
 pub const FLUSH_EVERY: Duration = Duration::from_millis(250);
-/// Rows one write takes per site and metric at most (see the module's notes).
+/// Rows one write takes per site, roll-up and metric at most (see the module's notes).
 pub const LABELS_PER_METRIC: usize = 2_000;
 
 /// What is queued.

@@ -206,12 +206,12 @@ pub struct PageView {
 
 /// Counts to add to the roll-ups, summed on the node between writes: (site, roll-up,
 /// metric, bucket, label) → count, or for the `*-later` metrics the bucket the id was made
-/// in. With a cap, a site's metric takes at most that many labels until the tally is
-/// written; counts past it are dropped and counted ([`Tally::dropped`]).
+/// in. With a cap, a site's metric takes at most that many rows per roll-up until the tally
+/// is written; counts past it are dropped and counted ([`Tally::dropped`]).
 #[derive(Debug, Default)]
 pub struct Tally {
     rows: std::collections::HashMap<TallyKey, i64>,
-    labels: std::collections::HashMap<(TenantId, &'static str), usize>,
+    labels: std::collections::HashMap<(TenantId, Grain, &'static str), usize>,
     cap: Option<usize>,
     dropped: u64,
 }
@@ -222,7 +222,7 @@ impl Tally {
         Tally::default()
     }
 
-    /// A tally that keeps at most `cap` rows per site and metric.
+    /// A tally that keeps at most `cap` rows per site, roll-up and metric.
     pub fn with_cap(cap: usize) -> Tally {
         Tally {
             cap: Some(cap),
@@ -280,7 +280,7 @@ impl Tally {
             return;
         }
         if let Some(cap) = self.cap {
-            let held = self.labels.entry((tenant, metric)).or_insert(0);
+            let held = self.labels.entry((tenant, grain, metric)).or_insert(0);
             if *held >= cap {
                 self.dropped += 1;
                 return;
@@ -675,5 +675,74 @@ impl Store {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minted_ids_say_when_they_were_made() {
+        let hex = "0123456789abcdef0123456789abcdef";
+        assert_eq!(
+            visitor_minted_day(&minted_visitor(20_420, hex)),
+            Some(20_420)
+        );
+        assert_eq!(
+            session_minted_slot(&minted_session(1_960_360, hex)),
+            Some(1_960_360)
+        );
+        // Anything else is an id of its own (counted by its label).
+        for other in [
+            "s1",
+            "visitor-1",
+            hex,
+            "s12-0123",
+            "sx-0123456789abcdef0123456789abcdef",
+            "s-0123456789abcdef0123456789abcdef",
+            "s12-0123456789abcdef0123456789abcdeg",
+            "s1234567890123-0123456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(session_minted_slot(other), None, "{other}");
+        }
+        assert_eq!(visitor_minted_day(&minted_session(5, hex)), None);
+    }
+
+    fn view(path: &str, referrer: Option<&str>) -> PageView {
+        PageView {
+            occurred_ms: 5 * DAY_MS,
+            page_path: path.into(),
+            referrer: referrer.map(str::to_owned),
+            ..PageView::default()
+        }
+    }
+
+    #[test]
+    fn a_tally_caps_the_labels_of_a_site() {
+        let (a, b) = (TenantId(1), TenantId(2));
+        let mut t = Tally::with_cap(3);
+        for i in 0..5 {
+            t.page_view(a, &view(&format!("/p{i}"), Some("r.example")));
+            t.page_view(a, &view("/p0", None));
+        }
+        t.page_view(b, &view("/other", None));
+        let rows = |tenant, grain, m: &str| -> BTreeMap<String, i64> {
+            t.rows()
+                .filter(|(k, _)| k.tenant == tenant && k.grain == grain && k.metric == m)
+                .map(|(k, n)| (k.label.to_string(), n))
+                .collect()
+        };
+        for grain in [Grain::Day, Grain::Slot] {
+            // Three paths; the two past the cap dropped, the counts of kept ones whole.
+            let pages = rows(a, grain, metric::PAGE);
+            assert_eq!(pages.len(), 3, "{pages:?}");
+            assert_eq!(pages["/p0"], 6);
+            assert_eq!(rows(a, grain, metric::EVENT)["pageview"], 10);
+            assert_eq!(rows(a, grain, metric::REFERRER)["r.example"], 5);
+            // Another site has its own.
+            assert_eq!(rows(b, grain, metric::PAGE)["/other"], 1);
+        }
+        assert_eq!(t.dropped(), 4);
     }
 }
