@@ -170,20 +170,8 @@ pub enum Grain {
     Slot,
 }
 
-/// A roll-up row: site, roll-up, metric, day or slot, label.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct TallyKey {
-    /// The site.
-    pub tenant: TenantId,
-    /// The roll-up.
-    pub grain: Grain,
-    /// One of [`metric`].
-    pub metric: &'static str,
-    /// The day or quarter hour.
-    pub bucket: i64,
-    /// What is counted.
-    pub label: Box<str>,
-}
+/// A roll-up row but for its label: site, roll-up, metric, day or quarter hour.
+pub type TallyKey = (TenantId, Grain, &'static str, i64);
 
 /// One page view as the server counts it (no raw row): who and what.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -210,8 +198,10 @@ pub struct PageView {
 /// is written; counts past it are dropped and counted ([`Tally::dropped`]).
 #[derive(Debug, Default)]
 pub struct Tally {
-    rows: std::collections::HashMap<TallyKey, i64>,
+    /// Rows by all but the label, then by label: a row is found without allocating.
+    rows: std::collections::HashMap<TallyKey, std::collections::HashMap<Box<str>, i64>>,
     labels: std::collections::HashMap<(TenantId, Grain, &'static str), usize>,
+    len: usize,
     cap: Option<usize>,
     dropped: u64,
 }
@@ -232,12 +222,12 @@ impl Tally {
 
     /// Rows held.
     pub fn len(&self) -> usize {
-        self.rows.len()
+        self.len
     }
 
     /// Whether it holds nothing.
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.len == 0
     }
 
     /// Counts dropped by the cap.
@@ -245,9 +235,11 @@ impl Tally {
         self.dropped
     }
 
-    /// The rows, in no order.
-    pub fn rows(&self) -> impl Iterator<Item = (&TallyKey, i64)> {
-        self.rows.iter().map(|(k, n)| (k, *n))
+    /// The rows, in no order: (site, roll-up, metric, bucket), label, count.
+    pub fn rows(&self) -> impl Iterator<Item = (TallyKey, &str, i64)> {
+        self.rows
+            .iter()
+            .flat_map(|(k, labels)| labels.iter().map(|(l, n)| (*k, &**l, *n)))
     }
 
     /// Adds `n` to a row (or, for the `*-later` metrics, sets the bucket it was made in).
@@ -264,14 +256,11 @@ impl Tally {
             return;
         }
         let later = metric == metric::VISITOR_LATER || metric == metric::SESSION_LATER;
-        let key = TallyKey {
-            tenant,
-            grain,
-            metric,
-            bucket,
-            label: label.into(),
-        };
-        if let Some(v) = self.rows.get_mut(&key) {
+        let labels = self
+            .rows
+            .entry((tenant, grain, metric, bucket))
+            .or_default();
+        if let Some(v) = labels.get_mut(label) {
             if later {
                 *v = n
             } else {
@@ -287,7 +276,8 @@ impl Tally {
             }
             *held += 1;
         }
-        self.rows.insert(key, n);
+        labels.insert(label.into(), n);
+        self.len += 1;
     }
 
     /// Counts one event into both roll-ups; a visit event also counts its page, referrer,
@@ -560,10 +550,10 @@ impl Store {
         }
         // Counted up, not recounted: each row appears once a statement, so PostgreSQL's ON
         // CONFLICT never meets the same row twice.
-        let mut rows: BTreeMap<&TallyKey, i64> = BTreeMap::new();
-        for (k, n) in rolled.rows().chain(tally.rows()) {
-            let later = k.metric == metric::VISITOR_LATER || k.metric == metric::SESSION_LATER;
-            let v = rows.entry(k).or_insert(0);
+        let mut rows: BTreeMap<(TallyKey, &str), i64> = BTreeMap::new();
+        for (k, label, n) in rolled.rows().chain(tally.rows()) {
+            let later = k.2 == metric::VISITOR_LATER || k.2 == metric::SESSION_LATER;
+            let v = rows.entry((k, label)).or_insert(0);
             if later { *v = n } else { *v += n }
         }
         for grain in [Grain::Day, Grain::Slot] {
@@ -574,17 +564,15 @@ impl Store {
             for later in [false, true] {
                 let these: Vec<_> = rows
                     .iter()
-                    .filter(|(k, _)| {
-                        k.grain == grain
-                            && later
-                                == (k.metric == metric::VISITOR_LATER
-                                    || k.metric == metric::SESSION_LATER)
+                    .filter(|(((_, g, m, _), _), _)| {
+                        *g == grain
+                            && later == (*m == metric::VISITOR_LATER || *m == metric::SESSION_LATER)
                     })
                     .collect();
                 for chunk in these.chunks(ROWS_PER_INSERT) {
                     let mut values = Vec::with_capacity(chunk.len() * 5);
-                    for (k, n) in chunk {
-                        values.extend(params![k.tenant, k.metric, k.bucket, &*k.label, **n]);
+                    for (((tenant, _, m, b), label), n) in chunk {
+                        values.extend(params![*tenant, *m, *b, *label, **n]);
                     }
                     let head =
                         format!("INSERT INTO {table} (tenant_id, metric, {bucket}, label, n)");
@@ -729,8 +717,8 @@ mod tests {
         t.page_view(b, &view("/other", None));
         let rows = |tenant, grain, m: &str| -> BTreeMap<String, i64> {
             t.rows()
-                .filter(|(k, _)| k.tenant == tenant && k.grain == grain && k.metric == m)
-                .map(|(k, n)| (k.label.to_string(), n))
+                .filter(|(k, _, _)| k.0 == tenant && k.1 == grain && k.2 == m)
+                .map(|(_, label, n)| (label.to_string(), n))
                 .collect()
         };
         for grain in [Grain::Day, Grain::Slot] {
