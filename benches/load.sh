@@ -52,7 +52,6 @@ same_crumb() { sed -E 's/(name="crumb" value=")[0-9a-f]{64}/\1CRUMB/g'; }
 fetch() { curl -fs -H "Host: $1" ${3:+-H "Cookie: $3"} "http://127.0.0.1:$port$2"; }
 
 echo "capturing pages ..." >&2
-start_server --data-dir "$work/data1" --fixtures "$root/fixtures"
 product=$(python3 - "$root/fixtures/loam-lantern/collections/shop.json" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))["items"][0]["urlId"])
@@ -62,22 +61,34 @@ cp -r "$root/fixtures" "$work/fixtures"
 resolved=()
 for p in "${pages[@]}"; do
   read -r host path asset cart <<<"${p/__FIRST_PRODUCT__/$product}"
-  tenant=${host%.localhost}
-  mkdir -p "$work/fixtures/$tenant/template/assets/load"
-  cookies=
-  [[ "$cart" == cart ]] && cookies=$(cart_cookies "$host")
-  fetch "$host" "$path" "$cookies" >"$work/fixtures/$tenant/template/assets/load/$asset"
+  mkdir -p "$work/fixtures/${host%.localhost}/template/assets/load"
   resolved+=("$host $path $asset $cart")
 done
-stop_server
-
-# check_copies: each page on the running server is its static copy's bytes; sets the cart
-# visitor's cookies on it (a new cart with the same item) in cookies_of[$port/ASSET].
-declare -A cookies_of=()
-check_copies() {
-  local host path asset cart cookies
+# capture PREFIX SERVE_ARGS...: each page as a server with those arguments makes it, as the
+# asset load/PREFIXNAME (a page with analytics off differs: its island data says so).
+capture() {
+  local prefix=$1 host path asset cart cookies; shift
+  start_server --data-dir "$work/capture-$prefix" --fixtures "$root/fixtures" "$@"
   for p in "${resolved[@]}"; do
     read -r host path asset cart <<<"$p"
+    cookies=
+    [[ "$cart" == cart ]] && cookies=$(cart_cookies "$host")
+    fetch "$host" "$path" "$cookies" >"$work/fixtures/${host%.localhost}/template/assets/load/$prefix$asset"
+  done
+  stop_server
+}
+capture on-
+[[ "$with_off" != 0 ]] && capture off- --no-analytics
+
+# check_copies PREFIX: each page on the running server is its static copy's bytes (the
+# asset load/PREFIXNAME); sets the cart visitor's cookies on it (a new cart with the same
+# item) in cookies_of[$port/NAME].
+declare -A cookies_of=()
+check_copies() {
+  local prefix=$1 host path asset cart cookies
+  for p in "${resolved[@]}"; do
+    read -r host path asset cart <<<"$p"
+    asset=$prefix$asset
     cookies=
     if [[ "$cart" == cart ]]; then cookies=$(cart_cookies "$host"); cookies_of[$port/$asset]=$cookies; fi
     if ! cmp -s <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb); then
@@ -90,13 +101,13 @@ check_copies() {
 # The server with its defaults (analytics on) and, beside it, one with analytics off.
 start_server --data-dir "$work/data2" --fixtures "$work/fixtures"
 port_on=$port pid_on=$pid
-check_copies
+check_copies on-
 port_off=
 if [[ "$with_off" != 0 ]]; then
   pid=
   start_server --data-dir "$work/data3" --fixtures "$work/fixtures" --no-analytics
   port_off=$port
-  check_copies
+  check_copies off-
 fi
 before_cleanup() { kill "$pid_on" 2>/dev/null && wait "$pid_on" 2>/dev/null; }
 
@@ -112,32 +123,32 @@ rps() {
 pct() { python3 -c "print(f'{100*$1/$2:.0f}%')"; }
 
 echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
-printf '%-44s %7s %10s %10s %6s %10s %10s %6s %9s\n' page bytes "dyn r/s" "static r/s" ratio \
+printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s\n' page bytes "dyn r/s" "static r/s" ratio \
   "off: dyn" "off: stat" ratio "analytics"
 for p in "${resolved[@]}"; do
   read -r host path asset cart <<<"$p"
   dyn=() sta=() dyn_off=() sta_off=()
   for _ in $(seq 1 "$rounds"); do
     port=$port_on
-    sta+=("$(rps "$host" "/assets/load/$asset")")
-    dyn+=("$(rps "$host" "$path" "${cookies_of[$port/$asset]:-}")")
+    sta+=("$(rps "$host" "/assets/load/on-$asset")")
+    dyn+=("$(rps "$host" "$path" "${cookies_of[$port/on-$asset]:-}")")
     if [[ -n "$port_off" ]]; then
       port=$port_off
-      sta_off+=("$(rps "$host" "/assets/load/$asset")")
-      dyn_off+=("$(rps "$host" "$path" "${cookies_of[$port/$asset]:-}")")
+      sta_off+=("$(rps "$host" "/assets/load/off-$asset")")
+      dyn_off+=("$(rps "$host" "$path" "${cookies_of[$port/off-$asset]:-}")")
     fi
   done
   d=$(best "${dyn[@]}") s=$(best "${sta[@]}")
-  bytes=$(wc -c <"$work/fixtures/${host%.localhost}/template/assets/load/$asset")
+  bytes=$(wc -c <"$work/fixtures/${host%.localhost}/template/assets/load/on-$asset")
   label="$host$path"
   [[ "$cart" == cart ]] && label="$label (cart)"
   if [[ -n "$port_off" ]]; then
     d_off=$(best "${dyn_off[@]}") s_off=$(best "${sta_off[@]}")
     cost=$(python3 -c "print(f'{100*(1-$d/$d_off):.0f}%')")
-    printf '%-44s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s\n' "$label" "$bytes" "$d" "$s" \
+    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s\n' "$label" "$bytes" "$d" "$s" \
       "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost"
   else
-    printf '%-44s %7d %10.0f %10.0f %6s\n' "$label" "$bytes" "$d" "$s" "$(pct "$d" "$s")"
+    printf '%-56s %7d %10.0f %10.0f %6s\n' "$label" "$bytes" "$d" "$s" "$(pct "$d" "$s")"
   fi
 done
 echo "targets (issue 46): dynamic at least 80% of static with analytics on; analytics (1 - dynamic on / off) at most 5%" >&2
