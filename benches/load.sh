@@ -11,8 +11,15 @@
 # crumbs the pages' cart forms carry, of the same length), and alternate static and
 # dynamic runs (the best run of each counts; the machine is noisy).
 #
+# Analytics: the pages are measured on a server with its defaults (analytics on: every
+# page wrk fetches is a new visitor's page view, the costliest kind) and, beside it, on a
+# second server on the same fixtures with `--no-analytics`; both run throughout, one idle
+# while the other is loaded, and each round runs static and dynamic on one, then the other.
+# The table prints both ratios and what analytics costs the dynamic page (1 - on/off).
+#
 # usage: benches/load.sh [SECONDS]          (default 10 per run)
 # env:   ROUNDS (default 2), CONNECTIONS (default 32), THREADS (default 1),
+#        ANALYTICS_OFF=0 (skip the --no-analytics server),
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api)
 # needs: wrk (apt-get install -y wrk), curl, python3
 set -euo pipefail
@@ -21,6 +28,7 @@ secs=${1:-10}
 rounds=${ROUNDS:-2}
 conns=${CONNECTIONS:-32}
 threads=${THREADS:-1}
+with_off=${ANALYTICS_OFF:-1}
 
 need_wrk
 tessera_binary
@@ -44,7 +52,6 @@ same_crumb() { sed -E 's/(name="crumb" value=")[0-9a-f]{64}/\1CRUMB/g'; }
 fetch() { curl -fs -H "Host: $1" ${3:+-H "Cookie: $3"} "http://127.0.0.1:$port$2"; }
 
 echo "capturing pages ..." >&2
-start_server --data-dir "$work/data1" --fixtures "$root/fixtures"
 product=$(python3 - "$root/fixtures/loam-lantern/collections/shop.json" <<'PY'
 import json, sys
 print(json.load(open(sys.argv[1]))["items"][0]["urlId"])
@@ -54,30 +61,58 @@ cp -r "$root/fixtures" "$work/fixtures"
 resolved=()
 for p in "${pages[@]}"; do
   read -r host path asset cart <<<"${p/__FIRST_PRODUCT__/$product}"
-  tenant=${host%.localhost}
-  mkdir -p "$work/fixtures/$tenant/template/assets/load"
-  cookies=
-  [[ "$cart" == cart ]] && cookies=$(cart_cookies "$host")
-  fetch "$host" "$path" "$cookies" >"$work/fixtures/$tenant/template/assets/load/$asset"
+  mkdir -p "$work/fixtures/${host%.localhost}/template/assets/load"
   resolved+=("$host $path $asset $cart")
 done
-stop_server
+# capture PREFIX SERVE_ARGS...: each page as a server with those arguments makes it, as the
+# asset load/PREFIXNAME (a page with analytics off differs: its island data says so).
+capture() {
+  local prefix=$1 host path asset cart cookies; shift
+  start_server --data-dir "$work/capture-$prefix" --fixtures "$root/fixtures" "$@"
+  for p in "${resolved[@]}"; do
+    read -r host path asset cart <<<"$p"
+    cookies=
+    [[ "$cart" == cart ]] && cookies=$(cart_cookies "$host")
+    fetch "$host" "$path" "$cookies" >"$work/fixtures/${host%.localhost}/template/assets/load/$prefix$asset"
+  done
+  stop_server
+}
+capture on-
+[[ "$with_off" != 0 ]] && capture off- --no-analytics
 
-start_server --data-dir "$work/data2" --fixtures "$work/fixtures"
-# The cart visitor's cookies on this server (a new cart with the same item).
+# check_copies PREFIX: each page on the running server is its static copy's bytes (the
+# asset load/PREFIXNAME); sets the cart visitor's cookies on it (a new cart with the same
+# item) in cookies_of[$port/NAME].
 declare -A cookies_of=()
-for p in "${resolved[@]}"; do
-  read -r host path asset cart <<<"$p"
-  cookies=
-  if [[ "$cart" == cart ]]; then cookies=$(cart_cookies "$host"); cookies_of[$asset]=$cookies; fi
-  if ! cmp -s <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb); then
-    echo "load.sh: $host$path and its static copy differ:" >&2
-    diff <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb) | head -20 >&2; exit 1
-  fi
-done
+check_copies() {
+  local prefix=$1 host path asset cart cookies
+  for p in "${resolved[@]}"; do
+    read -r host path asset cart <<<"$p"
+    asset=$prefix$asset
+    cookies=
+    if [[ "$cart" == cart ]]; then cookies=$(cart_cookies "$host"); cookies_of[$port/$asset]=$cookies; fi
+    if ! cmp -s <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb); then
+      echo "load.sh: $host$path and its static copy differ:" >&2
+      diff <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb) | head -20 >&2; exit 1
+    fi
+  done
+}
 
-# rps HOST PATH [COOKIE]: requests per second of one wrk run (non-2xx responses fail the
-# run).
+# The server with its defaults (analytics on) and, beside it, one with analytics off.
+start_server --data-dir "$work/data2" --fixtures "$work/fixtures"
+port_on=$port pid_on=$pid
+check_copies on-
+port_off=
+if [[ "$with_off" != 0 ]]; then
+  pid=
+  start_server --data-dir "$work/data3" --fixtures "$work/fixtures" --no-analytics
+  port_off=$port
+  check_copies off-
+fi
+before_cleanup() { kill "$pid_on" 2>/dev/null && wait "$pid_on" 2>/dev/null; }
+
+# rps HOST PATH [COOKIE]: requests per second of one wrk run against $port (non-2xx
+# responses fail the run).
 rps() {
   local out
   out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" -H "Host: $1" ${3:+-H "Cookie: $3"} "http://127.0.0.1:$port$2")
@@ -85,20 +120,35 @@ rps() {
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
 
+pct() { python3 -c "print(f'{100*$1/$2:.0f}%')"; }
+
 echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
-printf '%-44s %9s %12s %12s %7s\n' page bytes "dynamic r/s" "static r/s" ratio
+printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s\n' page bytes "dyn r/s" "static r/s" ratio \
+  "off: dyn" "off: stat" ratio "analytics"
 for p in "${resolved[@]}"; do
   read -r host path asset cart <<<"$p"
-  dyn=() sta=()
+  dyn=() sta=() dyn_off=() sta_off=()
   for _ in $(seq 1 "$rounds"); do
-    sta+=("$(rps "$host" "/assets/load/$asset")")
-    dyn+=("$(rps "$host" "$path" "${cookies_of[$asset]:-}")")
+    port=$port_on
+    sta+=("$(rps "$host" "/assets/load/on-$asset")")
+    dyn+=("$(rps "$host" "$path" "${cookies_of[$port/on-$asset]:-}")")
+    if [[ -n "$port_off" ]]; then
+      port=$port_off
+      sta_off+=("$(rps "$host" "/assets/load/off-$asset")")
+      dyn_off+=("$(rps "$host" "$path" "${cookies_of[$port/off-$asset]:-}")")
+    fi
   done
   d=$(best "${dyn[@]}") s=$(best "${sta[@]}")
-  bytes=$(wc -c <"$work/fixtures/${host%.localhost}/template/assets/load/$asset")
+  bytes=$(wc -c <"$work/fixtures/${host%.localhost}/template/assets/load/on-$asset")
   label="$host$path"
   [[ "$cart" == cart ]] && label="$label (cart)"
-  printf '%-44s %9d %12.0f %12.0f %6.0f%%\n' "$label" "$bytes" "$d" "$s" \
-    "$(python3 -c "print(100*$d/$s)")"
+  if [[ -n "$port_off" ]]; then
+    d_off=$(best "${dyn_off[@]}") s_off=$(best "${sta_off[@]}")
+    cost=$(python3 -c "print(f'{100*(1-$d/$d_off):.0f}%')")
+    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s\n' "$label" "$bytes" "$d" "$s" \
+      "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost"
+  else
+    printf '%-56s %7d %10.0f %10.0f %6s\n' "$label" "$bytes" "$d" "$s" "$(pct "$d" "$s")"
+  fi
 done
-echo "target: dynamic at least 50% of static" >&2
+echo "targets (issue 46): dynamic at least 80% of static with analytics on; analytics (1 - dynamic on / off) at most 5%" >&2

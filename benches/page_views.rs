@@ -97,7 +97,8 @@ fn main() {
                 .await
                 .expect("import the fixture");
         }
-        let queue = api::analytics::queue::Queue::start(store.clone());
+        let queue =
+            api::analytics::queue::Queue::start(store.clone(), api::analytics::queue::FLUSH_EVERY);
         let on = router(App::new(store.clone()).with_analytics(queue.clone()));
         let off = router(App::new(store.clone()));
         let mut cookies = Vec::new();

@@ -39,6 +39,11 @@ pub fn page_path(data: &Map<String, Value>) -> String {
             ))
         })
         .unwrap_or_default();
+    page_path_of(&raw)
+}
+
+/// A page path as counted: without its query or fragment, at most 512 characters.
+pub fn page_path_of(raw: &str) -> String {
     let path = raw.split(['?', '#']).next().unwrap_or("");
     path.chars().take(512).collect()
 }
@@ -49,6 +54,11 @@ pub fn referrer_of(data: &Map<String, Value>, own_host: &str) -> Option<String> 
     let url = ["referrer", "page_referrer_url", "referrerUrl"]
         .iter()
         .find_map(|k| data.get(*k).and_then(Value::as_str))?;
+    referrer_host(url, own_host)
+}
+
+/// The host of a referring URL, unless it is this site.
+pub fn referrer_host(url: &str, own_host: &str) -> Option<String> {
     let rest = url.split_once("://")?.1;
     let host = rest.split(['/', '?', '#']).next()?;
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);

@@ -20,9 +20,8 @@ use std::time::Duration;
 use axum::http::{HeaderMap, header};
 use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED, NOT_FOUND};
 use renderer::site::SiteContent;
-use serde_json::{Map, Value, json};
 use template_lang::value::Node;
-use tenants::{AnalyticsEvent, TenantId, now_ms};
+use tenants::{PageView, TenantId};
 
 use super::queue::{Queue, Record};
 use crate::http::cookies;
@@ -79,11 +78,15 @@ pub fn named_visitor(headers: &HeaderMap) -> Option<String> {
 }
 
 /// Who a page view counts for: the visitor (`ss_cvr`) and their visit (`ss_cvt`, a session
-/// of 30 minutes from its first page).
+/// of 30 minutes from its first page), and whether this page named them.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counted {
     pub visitor: Option<String>,
     pub session: Option<String>,
+    /// The page set the visitor cookie: a visitor never counted before.
+    pub new_visitor: bool,
+    /// The page set the session cookie: the visit starts here.
+    pub new_session: bool,
 }
 
 /// The visit a request belongs to (its `ss_cvt` cookie), if it names one.
@@ -91,11 +94,21 @@ pub fn session_of(headers: &HeaderMap) -> Option<String> {
     cookie_value(headers, SESSION_COOKIE)
 }
 
-/// Who a page view counts for, and the cookies the page sets for it: the visitor and
-/// session cookies when missing (a page without a session cookie starts a visit), or,
-/// where visitors stay unnamed, the clearing of those the browser has (and nobody: such a
-/// site counts page views, never visitors or visits).
-pub fn visitor(headers: &HeaderMap, restrictive: bool, https: bool) -> (Counted, Vec<String>) {
+/// Who a page view at `now_ms` counts for, and the cookies the page sets for it: the
+/// visitor and session cookies when missing (a page without a session cookie starts a
+/// visit), or, where visitors stay unnamed, the clearing of those the browser has (and
+/// nobody: such a site counts page views, never visitors or visits).
+///
+/// The ids it makes carry the day and quarter hour they were made in
+/// ([`tenants::minted_visitor`], [`tenants::minted_session`]): the page view that makes one
+/// counts it as a new visitor or visit, and later page views need no row for it (see
+/// docs/src/store-owners.md#analytics).
+pub fn visitor(
+    headers: &HeaderMap,
+    restrictive: bool,
+    https: bool,
+    now_ms: i64,
+) -> (Counted, Vec<String>) {
     if restrictive {
         let clear = VISITOR_COOKIES
             .iter()
@@ -111,20 +124,31 @@ pub fn visitor(headers: &HeaderMap, restrictive: bool, https: bool) -> (Counted,
         https,
         max_age: Some(ttl),
     };
+    let (mut new_visitor, mut new_session) = (false, false);
     let id = named_visitor(headers).unwrap_or_else(|| {
-        let id = crate::http::signing::random_hex(16);
+        let id = tenants::minted_visitor(
+            tenants::day_of(now_ms),
+            &crate::http::signing::random_hex(16),
+        );
         set.push(cookies::set(VISITOR_COOKIE, &id, options(VISITOR_TTL)));
+        new_visitor = true;
         id
     });
     let session = session_of(headers).unwrap_or_else(|| {
-        let session = crate::http::signing::random_hex(16);
+        let session = tenants::minted_session(
+            tenants::slot_of(now_ms),
+            &crate::http::signing::random_hex(16),
+        );
         set.push(cookies::set(SESSION_COOKIE, &session, options(SESSION_TTL)));
+        new_session = true;
         session
     });
     (
         Counted {
             visitor: Some(id),
             session: Some(session),
+            new_visitor,
+            new_session,
         },
         set,
     )
@@ -135,37 +159,32 @@ fn referer(headers: &HeaderMap) -> Option<&str> {
     headers.get(header::REFERER)?.to_str().ok()
 }
 
-/// Queues one page view.
+/// Queues one page view at `now_ms` (the instant [`visitor`] was given): counted, not kept
+/// as a row ([`super::queue`]).
 pub fn record(
     queue: &Queue,
     tenant: TenantId,
     host: &str,
     path: &str,
-    page_type: u16,
+    now_ms: i64,
     who: Counted,
     headers: &HeaderMap,
 ) {
-    let mut data = Map::new();
-    data.insert("pagePath".into(), json!(path));
-    data.insert("pageType".into(), json!(page_type));
-    if let Some(session) = who.session {
-        data.insert(tenants::SESSION_KEY.into(), json!(session));
-    }
-    if let Some(r) = referer(headers) {
-        data.insert(
-            "referrer".into(),
-            json!(r.chars().take(1024).collect::<String>()),
-        );
-    }
-    let event = AnalyticsEvent {
-        occurred_ms: now_ms(),
-        name: PAGE_VIEW.into(),
-        page_path: super::page_path(&data),
-        referrer: super::referrer_of(&data, host),
+    // As a tracking call's `referrer` was read: its first 1024 characters.
+    let referrer = referer(headers).and_then(|r| {
+        let end = r.char_indices().nth(1024).map_or(r.len(), |(i, _)| i);
+        super::referrer_host(&r[..end], host)
+    });
+    let view = PageView {
+        occurred_ms: now_ms,
+        page_path: super::page_path_of(path),
+        referrer,
         visitor_id: who.visitor,
-        data: Value::Object(data),
+        session: who.session,
+        new_visitor: who.new_visitor,
+        new_session: who.new_session,
     };
-    queue.push(Record::Event(tenant, event));
+    queue.push(Record::PageView(tenant, view));
 }
 
 #[cfg(test)]
@@ -187,6 +206,9 @@ mod tests {
         assert!(!tracked(Some(2), "/config", None));
     }
 
+    /// 2025-11-28 10:07 UTC: day 20 420, quarter hour 1 960 360.
+    const NOW: i64 = 1_764_324_420_000;
+
     fn with_cookie(c: &str) -> HeaderMap {
         let mut h = HeaderMap::new();
         h.insert(header::COOKIE, HeaderValue::from_str(c).unwrap());
@@ -195,9 +217,17 @@ mod tests {
 
     #[test]
     fn visitor_cookies_are_set_kept_or_cleared() {
-        let (who, set) = visitor(&HeaderMap::new(), false, false);
+        let (who, set) = visitor(&HeaderMap::new(), false, false, NOW);
+        assert!(who.new_visitor && who.new_session);
         let id = who.visitor.unwrap();
         let session = who.session.unwrap();
+        // Made now: they carry the day and quarter hour (counted once, then).
+        assert_eq!(tenants::visitor_minted_day(&id), Some(20_420), "{id}");
+        assert_eq!(
+            tenants::session_minted_slot(&session),
+            Some(1_960_360),
+            "{session}"
+        );
         assert_eq!(set.len(), 2);
         assert!(
             set[0].starts_with(&format!("ss_cvr={id}")) && set[0].contains("Max-Age=63072000"),
@@ -212,19 +242,27 @@ mod tests {
             &with_cookie(&format!("ss_cvr={id}; ss_cvt=s1")),
             false,
             false,
+            NOW,
         );
         assert_eq!(again.visitor.as_deref(), Some(id.as_str()));
         assert_eq!((again.session.as_deref(), set.len()), (Some("s1"), 0));
+        assert!(!again.new_visitor && !again.new_session);
         // A visitor whose visit ran out starts a new one.
-        let (back, set) = visitor(&with_cookie(&format!("ss_cvr={id}")), false, false);
+        let (back, set) = visitor(&with_cookie(&format!("ss_cvr={id}")), false, false, NOW);
         assert_eq!(back.visitor.as_deref(), Some(id.as_str()));
         assert!(back.session.is_some_and(|s| s != session && s != "s1"));
         assert_eq!(set.len(), 1);
+        assert!(!back.new_visitor && back.new_session);
         // A made-up value is not a visitor.
-        let (other, _) = visitor(&with_cookie("ss_cvr=<script>"), false, false);
+        let (other, _) = visitor(&with_cookie("ss_cvr=<script>"), false, false, NOW);
         assert_ne!(other.visitor.as_deref(), Some("<script>"));
         // Unnamed visitors: the cookies they have are cleared, nothing is set.
-        let (none, clear) = visitor(&with_cookie("ss_cvr=a; ss_cid=b; crumb=c"), true, false);
+        let (none, clear) = visitor(
+            &with_cookie("ss_cvr=a; ss_cid=b; crumb=c"),
+            true,
+            false,
+            NOW,
+        );
         assert_eq!(none, Counted::default());
         assert_eq!(clear.len(), 2);
         assert!(clear.iter().all(|c| c.contains("Max-Age=0")), "{clear:?}");

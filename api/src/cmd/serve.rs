@@ -77,6 +77,11 @@ pub struct ServeArgs {
     /// Turn analytics off for every site: tracking calls are answered and nothing is stored
     #[arg(long)]
     pub no_analytics: bool,
+    /// How often the node writes the analytics it counted (page views are added up in
+    /// memory and written as counts). A clean stop writes everything; a killed process
+    /// loses at most this long's counts (see the operators' manual)
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = parse_duration)]
+    pub analytics_flush_every: Duration,
     /// Where the sites' email goes: `smtp://host:port` (`?tls=required` for STARTTLS),
     /// `smtps://host`, with `user:pass@` when the server wants a login. Without it, mail
     /// goes to one mbox file per site under `DATA_DIR/outbox/`.
@@ -244,12 +249,21 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         )
         .with_captcha(captcha)
         .with_owner_tokens(owner_tokens);
-    if !args.no_analytics {
-        app = app.with_analytics(crate::analytics::queue::Queue::start(store.clone()));
+    let analytics = (!args.no_analytics)
+        .then(|| crate::analytics::queue::Queue::start(store.clone(), args.analytics_flush_every));
+    if let Some(queue) = &analytics {
+        app = app.with_analytics(queue.clone());
     }
     let sweeper = crate::services::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
-    serve(listener, app, &limits).await?;
+    let served = serve(listener, app, &limits).await;
+    // The requests are done (or the listener failed): what they counted is written before
+    // the store closes, so a clean shutdown loses no page view.
+    if let Some(queue) = analytics {
+        queue.close().await;
+        tracing::info!(written = queue.written(), "analytics written");
+    }
+    served?;
     sweeper.abort();
     mailer.abort();
     store.close().await?;

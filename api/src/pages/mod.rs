@@ -171,15 +171,16 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         use crate::analytics::page_views;
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
+            let now = tenants::now_ms();
             let (who, cookies) = page_views::visitor(
                 &req.headers,
                 page_views::restrictive(&found.content.render),
                 https,
+                now,
             );
             set_cookies.extend(cookies);
-            let host = req.host.clone().unwrap_or_default();
-            let t = page.page_type.unwrap_or_default();
-            page_views::record(queue, tenant.id, &host, &page_path, t, who, &req.headers);
+            let host = req.host.as_deref().unwrap_or_default();
+            page_views::record(queue, tenant.id, host, &page_path, now, who, &req.headers);
         }
     }
     // The cart's forms (Add To Cart, the cart page's quantity and remove) carry the crumb.

@@ -90,55 +90,290 @@ pub fn day_of(ms: i64) -> i64 {
     ms.div_euclid(DAY_MS)
 }
 
-/// The roll-up metrics (`analytics_day.metric`, see migration 8).
-mod metric {
+/// The roll-up metrics (`analytics_day.metric`, see migration 8; `analytics_slot.metric`,
+/// migration 15).
+pub mod metric {
+    /// label = the event's name, n = events.
     pub const EVENT: &str = "event";
+    /// label = the page path of a visit, n = page views.
     pub const PAGE: &str = "page";
+    /// label = the referring host, n = page views.
     pub const REFERRER: &str = "referrer";
+    /// label = a visitor id the server did not make (daily only; distinct labels count).
     pub const VISITOR: &str = "visitor";
+    /// label = a visit's session id the server did not make (distinct labels count).
     pub const SESSION: &str = "session";
+    /// label = "", n = visitors the server named in the bucket ([`super::minted_visitor`]).
+    pub const NEW_VISITOR: &str = "new-visitor";
+    /// label = "", n = visits the server started in the bucket ([`super::minted_session`]).
+    pub const NEW_SESSION: &str = "new-session";
+    /// label = a visitor id the server made, seen on a later day than the one it was made
+    /// on; n = that day (daily only). Counted where the period starts after that day.
+    pub const VISITOR_LATER: &str = "visitor-later";
+    /// label = a session id the server made, seen in a later bucket than the quarter hour it
+    /// was made in; n = that quarter hour. Counted where the span starts after it.
+    pub const SESSION_LATER: &str = "session-later";
 }
-
-/// A roll-up row's key: (metric, day or slot, label).
-type DayKey<'e> = (&'static str, i64, &'e str);
 
 /// Milliseconds in a quarter-hour roll-up slot (`analytics_slot`, migration 15).
 pub const SLOT_MS: i64 = 900_000;
+
+/// Quarter hours in a roll-up day.
+const SLOTS_PER_DAY: i64 = DAY_MS / SLOT_MS;
 
 /// The quarter-hour slot of an instant in epoch milliseconds.
 pub fn slot_of(ms: i64) -> i64 {
     ms.div_euclid(SLOT_MS)
 }
 
-/// What a batch of events adds to the roll-ups of one granularity: (metric, bucket, label)
-/// → count. The daily roll-ups count visitors, the quarter-hour ones do not.
-fn roll_up(
-    events: &[AnalyticsEvent],
-    bucket: fn(i64) -> i64,
-    visitors: bool,
-) -> BTreeMap<DayKey<'_>, i64> {
-    fn add<'e>(days: &mut BTreeMap<DayKey<'e>, i64>, key: DayKey<'e>) {
-        if !key.2.is_empty() {
-            *days.entry(key).or_insert(0) += 1;
+/// A visitor id the server makes: `v{day}-{random}`, the UTC day ([`day_of`]) it was made
+/// on. The server counts a visitor it names once, then ([`metric::NEW_VISITOR`]), so that a
+/// visitor's page views need no row of their own: only a later day's visit writes one
+/// ([`metric::VISITOR_LATER`]), once a day. Any other id is counted as before, a row a day.
+pub fn minted_visitor(day: i64, random: &str) -> String {
+    format!("v{day}-{random}")
+}
+
+/// A session id the server makes: `s{slot}-{random}`, the quarter hour ([`slot_of`]) the
+/// visit started in; counted once then ([`metric::NEW_SESSION`]).
+pub fn minted_session(slot: i64, random: &str) -> String {
+    format!("s{slot}-{random}")
+}
+
+/// The bucket a minted id (`{tag}{bucket}-{32 hex}`) was made in, if it is one.
+fn minted_in(id: &str, tag: u8) -> Option<i64> {
+    let rest = id.strip_prefix(tag as char)?;
+    let (bucket, random) = rest.split_once('-')?;
+    let ok = (1..=12).contains(&bucket.len())
+        && bucket.bytes().all(|b| b.is_ascii_digit())
+        && random.len() == 32
+        && random.bytes().all(|b| b.is_ascii_hexdigit());
+    if ok { bucket.parse().ok() } else { None }
+}
+
+/// The day a visitor id of [`minted_visitor`]'s was made on.
+pub fn visitor_minted_day(id: &str) -> Option<i64> {
+    minted_in(id, b'v')
+}
+
+/// The quarter hour a session id of [`minted_session`]'s was made in.
+pub fn session_minted_slot(id: &str) -> Option<i64> {
+    minted_in(id, b's')
+}
+
+/// Which roll-up a count goes to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Grain {
+    /// `analytics_day`, by UTC day.
+    Day,
+    /// `analytics_slot`, by quarter hour.
+    Slot,
+}
+
+/// A roll-up row but for its label: site, roll-up, metric, day or quarter hour.
+pub type TallyKey = (TenantId, Grain, &'static str, i64);
+
+/// One page view as the server counts it (no raw row): who and what.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PageView {
+    /// Epoch ms.
+    pub occurred_ms: i64,
+    /// The page's path.
+    pub page_path: String,
+    /// The referring host, if another site.
+    pub referrer: Option<String>,
+    /// The visitor, if named.
+    pub visitor_id: Option<String>,
+    /// The visit, if any.
+    pub session: Option<String>,
+    /// Whether this page named the visitor (set the cookie): counted as a new visitor.
+    pub new_visitor: bool,
+    /// Whether this page started the visit (set the cookie): counted as a new visit.
+    pub new_session: bool,
+}
+
+/// Counts to add to the roll-ups, summed on the node between writes: (site, roll-up,
+/// metric, bucket, label) → count, or for the `*-later` metrics the bucket the id was made
+/// in. With a cap, a site's metric takes at most that many rows per roll-up until the tally
+/// is written; counts past it are dropped and counted ([`Tally::dropped`]).
+#[derive(Debug, Default)]
+pub struct Tally {
+    /// Rows by all but the label, then by label: a row is found without allocating.
+    rows: std::collections::HashMap<TallyKey, std::collections::HashMap<Box<str>, i64>>,
+    labels: std::collections::HashMap<(TenantId, Grain, &'static str), usize>,
+    len: usize,
+    cap: Option<usize>,
+    dropped: u64,
+}
+
+impl Tally {
+    /// A tally without a cap (what [`Store::record_events`] rolls up).
+    pub fn new() -> Tally {
+        Tally::default()
+    }
+
+    /// A tally that keeps at most `cap` rows per site, roll-up and metric.
+    pub fn with_cap(cap: usize) -> Tally {
+        Tally {
+            cap: Some(cap),
+            ..Tally::default()
         }
     }
-    let mut days = BTreeMap::new();
-    for e in events {
-        let day = bucket(e.occurred_ms);
-        add(&mut days, (metric::EVENT, day, &e.name));
-        if VISIT_EVENTS.contains(&e.name.as_str()) {
-            add(&mut days, (metric::PAGE, day, &e.page_path));
-            let referrer = e.referrer.as_deref().unwrap_or("");
-            add(&mut days, (metric::REFERRER, day, referrer));
-            if visitors {
-                let visitor = e.visitor_id.as_deref().unwrap_or("");
-                add(&mut days, (metric::VISITOR, day, visitor));
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds nothing.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Counts dropped by the cap.
+    pub fn dropped(&self) -> u64 {
+        self.dropped
+    }
+
+    /// The rows, in no order: (site, roll-up, metric, bucket), label, count.
+    pub fn rows(&self) -> impl Iterator<Item = (TallyKey, &str, i64)> {
+        self.rows
+            .iter()
+            .flat_map(|(k, labels)| labels.iter().map(|(l, n)| (*k, &**l, *n)))
+    }
+
+    /// Adds `n` to a row (or, for the `*-later` metrics, sets the bucket it was made in).
+    fn put(
+        &mut self,
+        tenant: TenantId,
+        grain: Grain,
+        metric: &'static str,
+        bucket: i64,
+        label: &str,
+        n: i64,
+    ) {
+        if label.is_empty() && metric != metric::NEW_VISITOR && metric != metric::NEW_SESSION {
+            return;
+        }
+        let later = metric == metric::VISITOR_LATER || metric == metric::SESSION_LATER;
+        let labels = self
+            .rows
+            .entry((tenant, grain, metric, bucket))
+            .or_default();
+        if let Some(v) = labels.get_mut(label) {
+            if later {
+                *v = n
+            } else {
+                *v += n
             }
+            return;
+        }
+        if let Some(cap) = self.cap {
+            let held = self.labels.entry((tenant, grain, metric)).or_insert(0);
+            if *held >= cap {
+                self.dropped += 1;
+                return;
+            }
+            *held += 1;
+        }
+        labels.insert(label.into(), n);
+        self.len += 1;
+    }
+
+    /// Counts one event into both roll-ups; a visit event also counts its page, referrer,
+    /// visitor (daily) and visit.
+    pub fn event(&mut self, tenant: TenantId, e: &AnalyticsEvent) {
+        let (day, slot) = (day_of(e.occurred_ms), slot_of(e.occurred_ms));
+        self.put(tenant, Grain::Day, metric::EVENT, day, &e.name, 1);
+        self.put(tenant, Grain::Slot, metric::EVENT, slot, &e.name, 1);
+        if VISIT_EVENTS.contains(&e.name.as_str()) {
             let session = e.data.get(SESSION_KEY).and_then(|s| s.as_str());
-            add(&mut days, (metric::SESSION, day, session.unwrap_or("")));
+            self.visit(
+                tenant,
+                e.occurred_ms,
+                &e.page_path,
+                e.referrer.as_deref(),
+                (e.visitor_id.as_deref(), false),
+                (session, false),
+            );
         }
     }
-    days
+
+    /// Counts one page view the server answered (no raw row is kept of it).
+    pub fn page_view(&mut self, tenant: TenantId, v: &PageView) {
+        let (day, slot) = (day_of(v.occurred_ms), slot_of(v.occurred_ms));
+        self.put(tenant, Grain::Day, metric::EVENT, day, VISIT_EVENTS[0], 1);
+        self.put(tenant, Grain::Slot, metric::EVENT, slot, VISIT_EVENTS[0], 1);
+        self.visit(
+            tenant,
+            v.occurred_ms,
+            &v.page_path,
+            v.referrer.as_deref(),
+            (v.visitor_id.as_deref(), v.new_visitor),
+            (v.session.as_deref(), v.new_session),
+        );
+    }
+
+    /// A visit's page, referrer, visitor and session. A visitor or session this page named
+    /// counts once, as new; one the server named earlier counts again only in a later bucket
+    /// (where a period that starts after it was named must count it); any other id by its
+    /// label, distinct labels counting, as the roll-ups always did.
+    fn visit(
+        &mut self,
+        tenant: TenantId,
+        ms: i64,
+        path: &str,
+        referrer: Option<&str>,
+        (visitor, new_visitor): (Option<&str>, bool),
+        (session, new_session): (Option<&str>, bool),
+    ) {
+        let (day, slot) = (day_of(ms), slot_of(ms));
+        for (grain, bucket) in [(Grain::Day, day), (Grain::Slot, slot)] {
+            self.put(tenant, grain, metric::PAGE, bucket, path, 1);
+            self.put(
+                tenant,
+                grain,
+                metric::REFERRER,
+                bucket,
+                referrer.unwrap_or(""),
+                1,
+            );
+        }
+        if let Some(v) = visitor.filter(|v| !v.is_empty()) {
+            if new_visitor {
+                self.put(tenant, Grain::Day, metric::NEW_VISITOR, day, "", 1);
+            } else {
+                match visitor_minted_day(v) {
+                    Some(made) if day > made => {
+                        self.put(tenant, Grain::Day, metric::VISITOR_LATER, day, v, made)
+                    }
+                    Some(_) => {}
+                    None => self.put(tenant, Grain::Day, metric::VISITOR, day, v, 1),
+                }
+            }
+        }
+        if let Some(s) = session.filter(|s| !s.is_empty()) {
+            if new_session {
+                self.put(tenant, Grain::Day, metric::NEW_SESSION, day, "", 1);
+                self.put(tenant, Grain::Slot, metric::NEW_SESSION, slot, "", 1);
+            } else {
+                match session_minted_slot(s) {
+                    Some(made) => {
+                        if slot > made {
+                            self.put(tenant, Grain::Slot, metric::SESSION_LATER, slot, s, made);
+                        }
+                        if day > made.div_euclid(SLOTS_PER_DAY) {
+                            self.put(tenant, Grain::Day, metric::SESSION_LATER, day, s, made);
+                        }
+                    }
+                    None => {
+                        self.put(tenant, Grain::Day, metric::SESSION, day, s, 1);
+                        self.put(tenant, Grain::Slot, metric::SESSION, slot, s, 1);
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// `INSERT … VALUES ($1, $2, …), (…)` for `rows` rows of `columns` columns.
@@ -200,17 +435,38 @@ impl Store {
                 .i64(0)?,
             );
         }
+        // Visitors and visits: those the server named in the period, counted once when it
+        // named them, and the distinct others (ids it did not make, and ids it made before
+        // the period began).
         let mut distinct = Vec::new();
-        for m in [metric::VISITOR, metric::SESSION] {
-            distinct.push(
-                tx.query_one(
+        for (new, other, later, made_before) in [
+            (
+                metric::NEW_VISITOR,
+                metric::VISITOR,
+                metric::VISITOR_LATER,
+                since_day,
+            ),
+            (
+                metric::NEW_SESSION,
+                metric::SESSION,
+                metric::SESSION_LATER,
+                since_day * SLOTS_PER_DAY,
+            ),
+        ] {
+            let named = tx
+                .query_one(&sum("label = ''"), params![tenant, new, since_day])
+                .await?
+                .i64(0)?;
+            let others = tx
+                .query_one(
                     "SELECT COUNT(DISTINCT label) FROM analytics_day \
-                     WHERE tenant_id = $1 AND metric = $2 AND day >= $3",
-                    params![tenant, m, since_day],
+                     WHERE tenant_id = $1 AND day >= $2 \
+                     AND (metric = $3 OR (metric = $4 AND n < $5))",
+                    params![tenant, since_day, other, later, made_before],
                 )
                 .await?
-                .i64(0)?,
-            );
+                .i64(0)?;
+            distinct.push(named + others);
         }
         let (unique_visitors, visits) = (distinct[0], distinct[1]);
         let mut top = Vec::new();
@@ -249,15 +505,30 @@ impl Store {
         })
     }
 
-    /// Appends analytics events and counts them into the daily roll-ups, in one transaction.
+    /// Appends analytics events and counts them into the roll-ups, in one transaction.
     pub async fn record_events(&self, tenant: TenantId, events: &[AnalyticsEvent]) -> Result<()> {
+        let with_tenant: Vec<_> = events.iter().map(|e| (tenant, e)).collect();
+        self.record_analytics(&Tally::new(), &with_tenant).await
+    }
+
+    /// Writes what a node gathered since its last write, in one transaction: the raw
+    /// `events` of any sites (appended, and counted into the roll-ups) and the `tally`'s
+    /// counts (added to the roll-ups; the `*-later` rows are kept as first written).
+    pub async fn record_analytics(
+        &self,
+        tally: &Tally,
+        events: &[(TenantId, &AnalyticsEvent)],
+    ) -> Result<()> {
         const COLUMNS: usize = 7;
+        if tally.is_empty() && events.is_empty() {
+            return Ok(());
+        }
         let mut tx = self.write().await?;
         for chunk in events.chunks(ROWS_PER_INSERT) {
             let mut values = Vec::with_capacity(chunk.len() * COLUMNS);
-            for e in chunk {
+            for (tenant, e) in chunk {
                 values.extend(params![
-                    tenant,
+                    *tenant,
                     e.occurred_ms,
                     e.name.as_str(),
                     e.page_path.as_str(),
@@ -273,33 +544,50 @@ impl Store {
             );
             tx.execute(&sql, values).await?;
         }
-        // Counted up, not recounted: each (metric, day, label) appears once a statement, so
-        // PostgreSQL's ON CONFLICT never meets the same row twice.
-        let days: Vec<_> = roll_up(events, day_of, true).into_iter().collect();
-        for chunk in days.chunks(ROWS_PER_INSERT) {
-            let mut values = Vec::with_capacity(chunk.len() * 5);
-            for ((m, day, label), n) in chunk {
-                values.extend(params![tenant, *m, *day, *label, *n]);
-            }
-            let sql = insert_rows(
-                "INSERT INTO analytics_day (tenant_id, metric, day, label, n)",
-                chunk.len(),
-                5,
-            ) + " ON CONFLICT (tenant_id, metric, day, label) DO UPDATE SET n = analytics_day.n + EXCLUDED.n";
-            tx.execute(&sql, values).await?;
+        let mut rolled = Tally::new();
+        for (tenant, e) in events {
+            rolled.event(*tenant, e);
         }
-        let slots: Vec<_> = roll_up(events, slot_of, false).into_iter().collect();
-        for chunk in slots.chunks(ROWS_PER_INSERT) {
-            let mut values = Vec::with_capacity(chunk.len() * 5);
-            for ((m, slot, label), n) in chunk {
-                values.extend(params![tenant, *m, *slot, *label, *n]);
+        // Counted up, not recounted: each row appears once a statement, so PostgreSQL's ON
+        // CONFLICT never meets the same row twice.
+        let mut rows: BTreeMap<(TallyKey, &str), i64> = BTreeMap::new();
+        for (k, label, n) in rolled.rows().chain(tally.rows()) {
+            let later = k.2 == metric::VISITOR_LATER || k.2 == metric::SESSION_LATER;
+            let v = rows.entry((k, label)).or_insert(0);
+            if later { *v = n } else { *v += n }
+        }
+        for grain in [Grain::Day, Grain::Slot] {
+            let (table, bucket) = match grain {
+                Grain::Day => ("analytics_day", "day"),
+                Grain::Slot => ("analytics_slot", "slot"),
+            };
+            for later in [false, true] {
+                let these: Vec<_> = rows
+                    .iter()
+                    .filter(|(((_, g, m, _), _), _)| {
+                        *g == grain
+                            && later == (*m == metric::VISITOR_LATER || *m == metric::SESSION_LATER)
+                    })
+                    .collect();
+                for chunk in these.chunks(ROWS_PER_INSERT) {
+                    let mut values = Vec::with_capacity(chunk.len() * 5);
+                    for (((tenant, _, m, b), label), n) in chunk {
+                        values.extend(params![*tenant, *m, *b, *label, **n]);
+                    }
+                    let head =
+                        format!("INSERT INTO {table} (tenant_id, metric, {bucket}, label, n)");
+                    let on_conflict = if later {
+                        // The bucket the id was made in: the same every time.
+                        format!(" ON CONFLICT (tenant_id, metric, {bucket}, label) DO NOTHING")
+                    } else {
+                        format!(
+                            " ON CONFLICT (tenant_id, metric, {bucket}, label) DO UPDATE SET n = {table}.n + EXCLUDED.n"
+                        )
+                    };
+                    let sql = insert_rows(&head, chunk.len(), 5) + &on_conflict;
+                    tx.execute(&sql, values).await?;
+                }
             }
-            let sql = insert_rows(
-                "INSERT INTO analytics_slot (tenant_id, metric, slot, label, n)",
-                chunk.len(),
-                5,
-            ) + " ON CONFLICT (tenant_id, metric, slot, label) DO UPDATE SET n = analytics_slot.n + EXCLUDED.n";
-            tx.execute(&sql, values).await?;
         }
         tx.commit().await
     }
@@ -375,5 +663,74 @@ impl Store {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minted_ids_say_when_they_were_made() {
+        let hex = "0123456789abcdef0123456789abcdef";
+        assert_eq!(
+            visitor_minted_day(&minted_visitor(20_420, hex)),
+            Some(20_420)
+        );
+        assert_eq!(
+            session_minted_slot(&minted_session(1_960_360, hex)),
+            Some(1_960_360)
+        );
+        // Anything else is an id of its own (counted by its label).
+        for other in [
+            "s1",
+            "visitor-1",
+            hex,
+            "s12-0123",
+            "sx-0123456789abcdef0123456789abcdef",
+            "s-0123456789abcdef0123456789abcdef",
+            "s12-0123456789abcdef0123456789abcdeg",
+            "s1234567890123-0123456789abcdef0123456789abcdef",
+        ] {
+            assert_eq!(session_minted_slot(other), None, "{other}");
+        }
+        assert_eq!(visitor_minted_day(&minted_session(5, hex)), None);
+    }
+
+    fn view(path: &str, referrer: Option<&str>) -> PageView {
+        PageView {
+            occurred_ms: 5 * DAY_MS,
+            page_path: path.into(),
+            referrer: referrer.map(str::to_owned),
+            ..PageView::default()
+        }
+    }
+
+    #[test]
+    fn a_tally_caps_the_labels_of_a_site() {
+        let (a, b) = (TenantId(1), TenantId(2));
+        let mut t = Tally::with_cap(3);
+        for i in 0..5 {
+            t.page_view(a, &view(&format!("/p{i}"), Some("r.example")));
+            t.page_view(a, &view("/p0", None));
+        }
+        t.page_view(b, &view("/other", None));
+        let rows = |tenant, grain, m: &str| -> BTreeMap<String, i64> {
+            t.rows()
+                .filter(|(k, _, _)| k.0 == tenant && k.1 == grain && k.2 == m)
+                .map(|(_, label, n)| (label.to_string(), n))
+                .collect()
+        };
+        for grain in [Grain::Day, Grain::Slot] {
+            // Three paths; the two past the cap dropped, the counts of kept ones whole.
+            let pages = rows(a, grain, metric::PAGE);
+            assert_eq!(pages.len(), 3, "{pages:?}");
+            assert_eq!(pages["/p0"], 6);
+            assert_eq!(rows(a, grain, metric::EVENT)["pageview"], 10);
+            assert_eq!(rows(a, grain, metric::REFERRER)["r.example"], 5);
+            // Another site has its own.
+            assert_eq!(rows(b, grain, metric::PAGE)["/other"], 1);
+        }
+        assert_eq!(t.dropped(), 4);
     }
 }

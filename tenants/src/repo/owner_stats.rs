@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::error::Result;
 use crate::ids::TenantId;
 use crate::params;
-use crate::repo::analytics::{ADD_TO_CART_EVENT, PURCHASE_EVENT, SLOT_MS, VISIT_EVENTS};
+use crate::repo::analytics::{ADD_TO_CART_EVENT, PURCHASE_EVENT, SLOT_MS, VISIT_EVENTS, metric};
 use crate::sql::SqlValue;
 use crate::store::Store;
 
@@ -147,13 +147,27 @@ impl Store {
             }
         }
 
-        // Visits: distinct sessions.
-        let mut values = params![tenant, "session"];
+        // Visits: those the server started in the span, counted once when it started them
+        // (`new-session`), and the distinct others: ids it did not make, and ids it made
+        // before the span began (`session-later`, n = the quarter hour it made them in).
+        let mut values = params![tenant, metric::NEW_SESSION];
         let with = spans_table(spans, 3, &mut values);
-        let sql = format!("{with}SELECT d.i, COUNT(DISTINCT s.label) {join} GROUP BY d.i");
+        let sql = format!("{with}SELECT d.i, CAST(SUM(s.n) AS BIGINT) {join} GROUP BY d.i");
         for r in tx.query(&sql, values).await? {
             if let Some(c) = out.get_mut(r.i64(0)? as usize) {
-                c.visits = r.i64(1)?;
+                c.visits += r.i64(1)?;
+            }
+        }
+        let mut values = params![tenant, metric::SESSION, metric::SESSION_LATER];
+        let with = spans_table(spans, 4, &mut values);
+        let sql = format!(
+            "{with}SELECT d.i, COUNT(DISTINCT s.label) FROM d JOIN analytics_slot s \
+             ON s.tenant_id = $1 AND s.slot >= d.lo / {slot} AND s.slot < d.hi / {slot} \
+             AND (s.metric = $2 OR (s.metric = $3 AND s.n < d.lo / {slot})) GROUP BY d.i"
+        );
+        for r in tx.query(&sql, values).await? {
+            if let Some(c) = out.get_mut(r.i64(0)? as usize) {
+                c.visits += r.i64(1)?;
             }
         }
 

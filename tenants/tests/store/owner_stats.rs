@@ -6,11 +6,13 @@ use serde_json::json;
 use crate::common::{Env, buy, card};
 use crate::content::{collection, product};
 use tenants::{
-    AddToCart, AnalyticsEvent, CustomerQuery, DAY_MS, Email, InventoryQuery, ProductQuery, SLOT_MS,
-    Span, StockUpdate, StoreError, TenantId, now_ms,
+    AddToCart, AnalyticsEvent, CustomerQuery, DAY_MS, Email, InventoryQuery, PageView,
+    ProductQuery, SLOT_MS, Span, StockUpdate, StoreError, Tally, TenantId, day_of, minted_session,
+    minted_visitor, now_ms, slot_of,
 };
 
 crate::on_both_backends!(
+    counted_visits_are_the_distinct_visits,
     days_count_visits_views_funnel_and_orders,
     top_pages_and_referrers_of_a_span,
     todo_counts_what_needs_doing,
@@ -44,6 +46,133 @@ fn event(
 /// A day starting at 05:00 UTC (New York's winter midnight): what falls before 05:00 is
 /// the day before.
 const DAY: i64 = 20_000 * DAY_MS + 5 * 3_600_000;
+
+/// The same traffic stored two ways gives the same numbers: as raw page views with ids the
+/// server did not make (each visit and visitor a row per bucket, distinct rows counting),
+/// and as the server counts its own pages (ids it made, carrying the day and quarter hour
+/// they were made in: counted once when made, a row only in a later bucket), written in
+/// several tallies. Visits cross quarter hours and midnights; the spans start and end on
+/// every kind of boundary.
+async fn counted_visits_are_the_distinct_visits(env: Env) {
+    let raw = env.tenant("raw").await;
+    let counted = env.tenant("counted").await;
+    // A small generator, the same every run.
+    let mut seed: u64 = 46;
+    let mut next = move |n: u64| {
+        seed = seed
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (seed >> 33) % n
+    };
+    let start = 20_000 * DAY_MS;
+    // (at, visitor, session, path, referrer) for 40 visitors of 1-3 visits of 1-6 pages
+    // within 30 minutes, over three days (a fifth of the visits start near a midnight).
+    let mut views = Vec::new();
+    let mut session_no = 0;
+    for visitor in 0..40u64 {
+        for _ in 0..=next(3) {
+            session_no += 1;
+            let begin = if next(5) == 0 {
+                start + (1 + next(2) as i64) * DAY_MS - 600_000 + next(300_000) as i64
+            } else {
+                start + next(3 * DAY_MS as u64) as i64
+            };
+            let mut at = begin;
+            for _ in 0..=next(6) {
+                let path = ["/", "/shop", "/about", "/checkout"][next(4) as usize];
+                let referrer = [None, Some("search.example")][next(2) as usize];
+                views.push((at, visitor, session_no, path, referrer));
+                at += next(360_000) as i64;
+                if at >= begin + 1_800_000 {
+                    break;
+                }
+            }
+        }
+    }
+    views.sort();
+    // Raw, with ids of their own.
+    let events: Vec<_> = views
+        .iter()
+        .map(|&(at, v, s, path, referrer)| AnalyticsEvent {
+            occurred_ms: at,
+            name: "pageview".into(),
+            page_path: path.into(),
+            visitor_id: Some(format!("visitor-{v}")),
+            referrer: referrer.map(str::to_owned),
+            data: json!({ "session": format!("session-{s}") }),
+        })
+        .collect();
+    env.store.record_events(raw, &events).await.unwrap();
+    // Counted, with ids made at each visitor's and visit's first page.
+    let mut visitors = std::collections::HashMap::new();
+    let mut sessions = std::collections::HashMap::new();
+    let mut tally = Tally::new();
+    for (k, &(at, v, s, path, referrer)) in views.iter().enumerate() {
+        let new_visitor = !visitors.contains_key(&v);
+        let vid = visitors
+            .entry(v)
+            .or_insert_with(|| minted_visitor(day_of(at), &format!("{v:032x}")))
+            .clone();
+        let new_session = !sessions.contains_key(&s);
+        let sid = sessions
+            .entry(s)
+            .or_insert_with(|| minted_session(slot_of(at), &format!("{s:032x}")))
+            .clone();
+        let view = PageView {
+            occurred_ms: at,
+            page_path: path.into(),
+            referrer: referrer.map(str::to_owned),
+            visitor_id: Some(vid),
+            session: Some(sid),
+            new_visitor,
+            new_session,
+        };
+        tally.page_view(counted, &view);
+        if k % 17 == 16 {
+            env.store.record_analytics(&tally, &[]).await.unwrap();
+            tally = Tally::new();
+        }
+    }
+    env.store.record_analytics(&tally, &[]).await.unwrap();
+
+    for since in 19_999..20_004 {
+        let want = env.store.analytics_summary(raw, since).await.unwrap();
+        let got = env.store.analytics_summary(counted, since).await.unwrap();
+        assert_eq!(got, want, "since day {since}");
+    }
+    let want = env.store.analytics_summary(raw, 20_000).await.unwrap();
+    assert!(want.visits > 40 && want.unique_visitors == 40, "{want:?}");
+    // Days from midnight, from 05:00 and from 23:45; a quarter hour; periods; an empty one.
+    let mut spans = Vec::new();
+    for offset in [0, 5 * 3_600_000, DAY_MS - SLOT_MS] {
+        for d in -1..4 {
+            let lo = start + d * DAY_MS + offset;
+            spans.push(Span {
+                start_ms: lo,
+                end_ms: lo + DAY_MS,
+            });
+        }
+    }
+    for _ in 0..40 {
+        let lo = start + next(3 * 96) as i64 * SLOT_MS;
+        spans.push(Span {
+            start_ms: lo,
+            end_ms: lo + (1 + next(2 * 96) as i64) * SLOT_MS,
+        });
+    }
+    let want = env.store.span_counts(raw, &spans, false).await.unwrap();
+    let got = env.store.span_counts(counted, &spans, false).await.unwrap();
+    for ((span, w), g) in spans.iter().zip(&want).zip(&got) {
+        assert_eq!(g, w, "{span:?}");
+    }
+    assert!(want.iter().any(|c| c.visits > 10));
+    for span in &spans[..6] {
+        assert_eq!(
+            env.store.span_top(counted, *span, 10).await.unwrap(),
+            env.store.span_top(raw, *span, 10).await.unwrap()
+        );
+    }
+}
 
 async fn days_count_visits_views_funnel_and_orders(env: Env) {
     let t = env.tenant("stats").await;
