@@ -32,6 +32,7 @@ mod owner_accounts;
 mod owner_api;
 mod owner_customers;
 mod owner_data;
+mod owner_forms;
 mod owner_orders;
 mod owner_pages;
 mod owner_products;

@@ -27,7 +27,7 @@ async fn forms_keys_and_submissions(env: Env) {
             &fid,
             &json!({"email": "a@b.test"}),
             &page,
-            None,
+            &[],
             None,
         )
         .await
@@ -36,7 +36,7 @@ async fn forms_keys_and_submissions(env: Env) {
     // A key works once.
     let err = env
         .store
-        .save_submission(t, &key, &fid, &json!({}), &page, None, None)
+        .save_submission(t, &key, &fid, &json!({}), &page, &[], None)
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
@@ -44,7 +44,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let old = env.store.create_submission_key(t, -1).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &old, &fid, &json!({}), &page, None, None)
+            .save_submission(t, &old, &fid, &json!({}), &page, &[], None)
             .await,
         Err(StoreError::Invalid(_))
     ));
@@ -52,7 +52,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let k2 = env.store.create_submission_key(t, 60_000).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &k2, "nope", &json!({}), &page, None, None)
+            .save_submission(t, &k2, "nope", &json!({}), &page, &[], None)
             .await,
         Err(StoreError::NotFound(_))
     ));

@@ -16,7 +16,8 @@
 //! - [`products`]: the product list;
 //! - [`customers`]: buyers, members and subscribers, and one customer's orders;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
-//! - [`listings`]: form answers and subscribers;
+//! - [`forms`]: the form builder: forms, their fields and settings;
+//! - [`listings`]: form answers and subscribers, and their CSV exports;
 //! - [`templates`]: uploading a template version, checked first;
 //! - [`assets`]: uploaded images and PDFs, and serving them.
 //!
@@ -43,6 +44,7 @@ pub mod assets;
 pub mod content;
 pub mod customers;
 pub mod dashboard;
+pub mod forms;
 pub mod inventory;
 pub mod languages;
 pub mod layout;
@@ -74,6 +76,7 @@ pub fn routes() -> OpenApiRouter<App> {
         inventory::routes(),
         products::routes(),
         customers::routes(),
+        forms::routes(),
         listings::routes(),
         orders::routes(),
         templates::routes(),
