@@ -27,6 +27,7 @@ const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const PagesScreen = lazy(() => import("./screens/pages"));
+const FormsScreen = lazy(() => import("./screens/forms"));
 const Settings = lazy(() => import("./screens/settings"));
 
 export const BASE = "/config";
@@ -242,6 +243,11 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
       <Route path="/pages">
         <Guard me={me} areas={["content"]}>
           <PagesScreen />
+        </Guard>
+      </Route>
+      <Route path="/forms/*?">
+        <Guard me={me} areas={["forms"]}>
+          <FormsScreen />
         </Guard>
       </Route>
       <Route path="/analytics">

@@ -20,6 +20,7 @@ export function useSession(): Session {
 export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always" }[] = [
   { path: "/", name: "Dashboard", areas: "always" },
   { path: "/pages", name: "Pages", areas: ["content"] },
+  { path: "/forms", name: "Forms", areas: ["forms"] },
   { path: "/orders", name: "Orders", areas: ["orders"] },
   { path: "/products", name: "Products", areas: ["store"] },
   { path: "/inventory", name: "Inventory", areas: ["store"] },

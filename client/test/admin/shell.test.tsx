@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { heading, me, open, server } from "./helpers";
 
 const SESSION = "/api/owner/session";
-const NAV = ["Dashboard", "Pages", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
+const NAV = ["Dashboard", "Pages", "Forms", "Orders", "Products", "Inventory", "Customers", "Analytics", "Settings"];
 const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 const navNames = () =>
   within(screen.getByRole("navigation", { name: "Main" }))
@@ -94,6 +94,7 @@ describe("the layout", () => {
       [{ analytics: "read" }, ["Dashboard", "Analytics"]],
       [{ access: "write" }, ["Dashboard", "Settings"]],
       [{ content: "write" }, ["Dashboard", "Pages"]],
+      [{ forms: "read" }, ["Dashboard", "Forms"]],
     ];
     for (const [areas, names] of cases) {
       server({ [`GET ${SESSION}`]: { body: me(areas) }, "GET /api/owner/dashboard": { body: dashboard } });

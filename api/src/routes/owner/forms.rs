@@ -94,8 +94,8 @@ pub const BAD_EMAIL: &str = "Emails must be formatted as name@example.com";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(forms, create))
-        .routes(routes!(form, patch, delete))
+        .routes(routes!(forms, create_form))
+        .routes(routes!(get_form, patch_form, delete_form))
 }
 
 /// The site's forms.
@@ -578,7 +578,7 @@ async fn forms(
     request_body(content = Object, description = "`{name, fields?, settings?}` as `GET /api/owner/forms/{id}` answers them."),
     security(("ownerToken" = [])),
     responses((status = 201, body = OwnerForm), OwnerErrors))]
-async fn create(
+async fn create_form(
     State(store): State<Store>,
     owner: Owner<area::Forms, Change>,
     Json(body): Json<Value>,
@@ -602,7 +602,7 @@ async fn create(
     params(("id" = String, Path, description = "The form's id.")),
     security(("ownerToken" = [])),
     responses((status = 200, body = OwnerForm), OwnerErrors))]
-async fn form(
+async fn get_form(
     State(store): State<Store>,
     Path(id): Path<String>,
     owner: Owner<area::Forms, Read>,
@@ -622,7 +622,7 @@ async fn form(
         form is checked whole; problems come by field (`fields[1].options[0]`)."),
     security(("ownerToken" = [])),
     responses((status = 200, body = OwnerForm), OwnerErrors))]
-async fn patch(
+async fn patch_form(
     State(store): State<Store>,
     Path(id): Path<String>,
     owner: Owner<area::Forms, Change>,
@@ -651,7 +651,7 @@ async fn patch(
     params(("id" = String, Path, description = "The form's id.")),
     security(("ownerToken" = [])),
     responses((status = 200, body = Deleted), OwnerErrors))]
-async fn delete(
+async fn delete_form(
     State(store): State<Store>,
     Path(id): Path<String>,
     owner: Owner<area::Forms, Change>,

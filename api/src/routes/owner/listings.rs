@@ -3,7 +3,7 @@
 //!
 //! | route | role may | answer |
 //! |---|---|---|
-//! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{submissions}` oldest first |
+//! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{form: {id, name, fields}, submissions}` oldest first |
 //! | `GET /api/owner/forms/{formId}/submissions.csv` | forms, read | CSV: `submitted,page`, then a column per field of the form as saved |
 //! | `GET /api/owner/subscribers` | forms, read | `{subscribers}` |
 //! | `GET /api/owner/subscribers.csv` | forms, read | CSV: `email,source,subscribed` |
@@ -40,10 +40,22 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(subscribers_csv))
 }
 
+/// The form the submissions answer: its name and fields (the table's columns).
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerSubmissionsForm)]
+struct FormHead {
+    id: String,
+    name: String,
+    /// The form's fields as saved (`{id, type, title, …}`).
+    #[schema(value_type = Vec<Object>)]
+    fields: Value,
+}
+
 /// A form's submissions.
 #[derive(Serialize, ToSchema)]
 #[schema(as = OwnerSubmissionList)]
 struct SubmissionList {
+    form: FormHead,
     /// Oldest first, as stored.
     #[schema(value_type = Vec<Object>)]
     submissions: Vec<tenants::FormSubmission>,
@@ -64,14 +76,21 @@ async fn submissions(
         .form(tenant, &form_id)
         .await
         .map_err(|e| store_failure(&e))?;
-    if form.is_none() {
+    let Some(form) = form else {
         return Err(ApiError::not_found(NO_FORM));
-    }
+    };
     let submissions = store
         .form_submissions(tenant, &form_id)
         .await
         .map_err(|e| store_failure(&e))?;
-    Ok(Json(SubmissionList { submissions }))
+    Ok(Json(SubmissionList {
+        form: FormHead {
+            id: form.id,
+            name: form.name,
+            fields: form.fields,
+        },
+        submissions,
+    }))
 }
 
 /// The newsletter's subscribers.
