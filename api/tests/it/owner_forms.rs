@@ -350,6 +350,19 @@ fn csv_exports(backend: Backend) {
     let r = submit(&mut v, &id, json!({"mail": "-bob@example.com"}));
     assert_eq!(r.status, 200, "{}", r.body);
 
+    // The table's one call: the form's head (its columns) and the answers, oldest first.
+    let r = call(
+        &server,
+        "GET",
+        &format!("/api/owner/forms/{id}/submissions"),
+        Value::Null,
+    );
+    let table = r.json();
+    assert_eq!(table["form"]["name"], "Club");
+    assert_eq!(table["form"]["fields"][1]["title"], "Email, please");
+    assert_eq!(table["submissions"][0]["answers"]["mail"], "ada@example.com");
+    assert_eq!(table["submissions"].as_array().unwrap().len(), 2);
+
     let r = call(
         &server,
         "GET",
