@@ -706,18 +706,18 @@ const QUILL_OWNER = { email: "owner@quillback.example", password: "e2e-quill-pas
       await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Move Rides down");
       // A recipient that is no address: refused beside its field.
       await page.getByRole("button", { name: "Add email address" }).click();
-      await page.getByLabel("Email address 1").fill("bench at quillback");
+      await page.getByLabel("Email address 1", { exact: true }).fill("bench at quillback");
       await page.getByRole("button", { name: "Save form" }).click();
       await page.getByText("Emails must be formatted as name@example.com").waitFor();
-      assert.equal(await page.getByLabel("Email address 1").getAttribute("aria-invalid"), "true");
+      assert.equal(await page.getByLabel("Email address 1", { exact: true }).getAttribute("aria-invalid"), "true");
       assert.deepEqual(await axe(page), [], "the form builder, with an error");
-      await page.getByLabel("Email address 1").fill("rides@quillback.example");
+      await page.getByLabel("Email address 1", { exact: true }).fill("rides@quillback.example");
       await page.getByRole("button", { name: "Save form" }).click();
       await page.getByTestId("live").filter({ hasText: "Form saved. The site shows it now." }).waitFor();
 
       // The site's booking form: a 20-character limit on the details and a new message.
       await nav(page, "Forms");
-      await page.getByRole("link", { name: "Book a repair" }).click();
+      await page.getByRole("link", { name: "Book a repair", exact: true }).click();
       await h1Focused(page, "Book a repair");
       assert.deepEqual(await axe(page), [], "the form builder");
       await sane(page, "the form builder");

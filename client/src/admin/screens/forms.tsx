@@ -292,11 +292,11 @@ function FieldEditor({
         {has(field, "showCountryCode") && <Check label="Show country code" checked={!!field.showCountryCode} onChange={(v) => set("showCountryCode", v)} />}
         {has(field, "underline") && <Check label="Underline" checked={!!field.underline} onChange={(v) => set("underline", v)} />}
         <div class="actions">
-          <button type="button" aria-label={`Move ${name} up`} disabled={index === 0} onClick={() => onMove(-1)}>
-            Move up
+          <button type="button" aria-label={`Move ${name} up`} title="Move up" disabled={index === 0} onClick={() => onMove(-1)}>
+            ↑
           </button>
-          <button type="button" aria-label={`Move ${name} down`} disabled={index === count - 1} onClick={() => onMove(1)}>
-            Move down
+          <button type="button" aria-label={`Move ${name} down`} title="Move down" disabled={index === count - 1} onClick={() => onMove(1)}>
+            ↓
           </button>
           <button type="button" class="danger" aria-label={`Remove ${name}`} onClick={onRemove}>
             Remove
