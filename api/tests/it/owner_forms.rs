@@ -360,7 +360,10 @@ fn csv_exports(backend: Backend) {
     let table = r.json();
     assert_eq!(table["form"]["name"], "Club");
     assert_eq!(table["form"]["fields"][1]["title"], "Email, please");
-    assert_eq!(table["submissions"][0]["answers"]["mail"], "ada@example.com");
+    assert_eq!(
+        table["submissions"][0]["answers"]["mail"],
+        "ada@example.com"
+    );
     assert_eq!(table["submissions"].as_array().unwrap().len(), 2);
 
     let r = call(
