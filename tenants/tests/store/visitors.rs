@@ -63,6 +63,22 @@ async fn forms_keys_and_submissions(env: Env) {
     let counts = env.store.form_submission_counts(t).await.unwrap();
     assert_eq!(counts.get(&fid), Some(&1));
     assert_eq!(counts.len(), 1);
+
+    // Deleting: another site's id deletes nothing; the form's own goes with its answers.
+    let other = env.tenant("other").await;
+    assert!(!env.store.delete_form(other, &fid).await.unwrap());
+    assert!(env.store.form(t, &fid).await.unwrap().is_some());
+    assert!(env.store.delete_form(t, &fid).await.unwrap());
+    assert!(env.store.form(t, &fid).await.unwrap().is_none());
+    assert_eq!(env.store.form_submissions(t, &fid).await.unwrap(), vec![]);
+    assert!(
+        env.store
+            .form_submission_counts(t)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!env.store.delete_form(t, &fid).await.unwrap());
 }
 
 async fn restock_signups_group_and_paginate(env: Env) {
