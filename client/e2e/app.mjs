@@ -527,9 +527,10 @@ const scenarios = [
         await p.getByLabel("Repeat the password").fill("reporting-password-1");
         await p.getByRole("button", { name: "Save password and sign in" }).click();
         await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
-        // Reporting reads orders and analytics: that is all it is offered.
+        // Reporting reads orders, form answers and analytics: that is all it is offered.
         assert.deepEqual(await p.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts(), [
           "Dashboard",
+          "Forms",
           "Orders",
           "Customers",
           "Analytics",
