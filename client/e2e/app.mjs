@@ -31,7 +31,7 @@ const CAN = "/shop/brass-watering-can"; // one variant, €58
 const BOX = "/shop/monthly-plant-box"; // a subscription, Size: Small plant
 const OWNER = { email: "owner@loam-lantern.example", password: "e2e-owner-password" };
 const MANAGER = { email: "stock@loam-lantern.example", password: "e2e-manager-password" };
-const NAV = ["Dashboard", "Pages", "Design", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
+const NAV = ["Dashboard", "Pages", "Design", "Forms", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
 const HARBOR = "harbor-lane";
 const HARBOR_OWNER = { email: "owner@harbor-lane.example", password: "e2e-harbor-password" };
 const DESIGNER = { email: "designer@harbor-lane.example", password: "e2e-designer-password" };
@@ -534,9 +534,10 @@ const scenarios = [
         await p.getByLabel("Repeat the password").fill("reporting-password-1");
         await p.getByRole("button", { name: "Save password and sign in" }).click();
         await p.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
-        // Reporting reads orders (and so the members) and analytics: that is all it is offered.
+        // Reporting reads orders (and so the members), form answers and analytics: that is all it is offered.
         assert.deepEqual(await p.getByRole("navigation", { name: "Main" }).getByRole("link").allInnerTexts(), [
           "Dashboard",
+          "Forms",
           "Orders",
           "Customers",
           "Analytics",
@@ -952,6 +953,111 @@ scenarios.push([
     await eventually(() => liveNav(browser, server), (n) => n.join() === before.join(), "gone from the live site");
   },
 ]);
+
+// ---- Forms (issue 44) ----
+
+const QUILL = "quillback"; // its /contact page shows the "Book a repair" form
+const QUILL_OWNER = { email: "owner@quillback.example", password: "e2e-quill-password" };
+
+{
+  scenarios.push([
+    "forms: build a form in the app, submit it on the site, see the answer in the table; keyboard; axe",
+    async ({ browser, context, server }) => {
+      execFileSync(tessera, ["owner", "add", QUILL, QUILL_OWNER.email, "--role", "admin", "--password-stdin", ...server.storeArgs], {
+        input: `${QUILL_OWNER.password}\n`,
+      });
+      const page = await context.newPage();
+      await page.goto(`${server.origin(QUILL)}/config`);
+      await page.getByLabel("Email").fill(QUILL_OWNER.email);
+      await page.getByLabel("Password").fill(QUILL_OWNER.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.getByRole("heading", { level: 1, name: "Dashboard" }).waitFor();
+      await nav(page, "Forms");
+      await h1Focused(page, "Forms");
+      await page.getByRole("rowheader", { name: "Book a repair" }).waitFor();
+      assert.deepEqual(await axe(page), [], "the forms list");
+      await sane(page, "the forms list");
+
+      // A new form, by keyboard: its name, then a field added and moved up.
+      await tabTo(page, page.getByRole("button", { name: "Add form" }));
+      await page.keyboard.press("Enter");
+      const add = page.getByRole("dialog", { name: "Add form" });
+      await add.waitFor();
+      assert.deepEqual(await axe(page), [], "adding a form");
+      await page.keyboard.type("Ride sign-up");
+      await page.keyboard.press("Enter");
+      await h1Focused(page, "Ride sign-up");
+      await page.getByLabel("Kind of field").selectOption("checkbox");
+      await page.getByRole("button", { name: "Add field" }).click();
+      const extras = page.getByRole("group", { name: "2. Checkboxes" });
+      await extras.getByLabel("Label").fill("Rides");
+      const up = page.getByRole("button", { name: "Move Rides up" });
+      await tabTo(page, up, 80);
+      await page.keyboard.press("Enter");
+      await page.getByTestId("live").filter({ hasText: "Rides moved to position 1." }).waitFor();
+      await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Move Rides down");
+      // A recipient that is no address: refused beside its field.
+      await page.getByRole("button", { name: "Add email address" }).click();
+      await page.getByLabel("Email address 1", { exact: true }).fill("bench at quillback");
+      await page.getByRole("button", { name: "Save form" }).click();
+      await page.getByText("Emails must be formatted as name@example.com").waitFor();
+      assert.equal(await page.getByLabel("Email address 1", { exact: true }).getAttribute("aria-invalid"), "true");
+      assert.deepEqual(await axe(page), [], "the form builder, with an error");
+      await page.getByLabel("Email address 1", { exact: true }).fill("rides@quillback.example");
+      await page.getByRole("button", { name: "Save form" }).click();
+      await page.getByTestId("live").filter({ hasText: "Form saved. The site shows it now." }).waitFor();
+
+      // The site's booking form: a 20-character limit on the details and a new message.
+      await nav(page, "Forms");
+      await page.getByRole("link", { name: "Book a repair", exact: true }).click();
+      await h1Focused(page, "Book a repair");
+      assert.deepEqual(await axe(page), [], "the form builder");
+      await sane(page, "the form builder");
+      const details = page.getByRole("group", { name: "7. Paragraph" });
+      await details.getByLabel("Character limit").fill("20");
+      await page.getByLabel("Message", { exact: true }).fill("See you at the bench.");
+      await page.getByRole("button", { name: "Save form" }).click();
+      await page.getByTestId("live").filter({ hasText: "Form saved. The site shows it now." }).waitFor();
+
+      // A visitor submits it on the site: the saved limit applies, then the saved message.
+      const visitor = await browser.newContext();
+      try {
+        const v = await visitor.newPage();
+        await v.goto(`${server.origin(QUILL)}/contact`, { waitUntil: "load" });
+        await v.locator("#fname").fill("Ada");
+        await v.locator("#lname").fill("Lovelace");
+        await v.locator("#email").fill("ada@example.com");
+        await v.locator("#bike").selectOption("Road");
+        await v.getByLabel("Full overhaul").check();
+        await v.locator("#details").fill("It creaks on every climb, loudly.");
+        await v.getByRole("button", { name: "Send request" }).click();
+        await v.getByText("You have exceeded the character limit.").first().waitFor();
+        await v.locator("#details").fill("Creaks on climbs.");
+        await v.getByRole("button", { name: "Send request" }).click();
+        await v.getByText("See you at the bench.").waitFor();
+      } finally {
+        await visitor.close();
+      }
+
+      // The answer in the table, with the CSV export.
+      await page.getByRole("link", { name: /^Submissions/ }).click();
+      await h1Focused(page, "Submissions to Book a repair");
+      const row = page.getByRole("row").filter({ hasText: "ada@example.com" });
+      await row.waitFor();
+      assert.match(await row.innerText(), /Ada Lovelace[\s\S]*Road[\s\S]*Full overhaul[\s\S]*Creaks on climbs\./);
+      const csv = await page.getByRole("link", { name: "Export submissions as CSV" }).getAttribute("href");
+      const body = await page.evaluate((u) => fetch(u).then((r) => r.text()), csv);
+      assert.match(body, /^submitted,page,Name,Email,/);
+      assert.match(body, /Ada Lovelace,ada@example\.com,/);
+      assert.deepEqual(await axe(page), [], "a form's submissions");
+      await sane(page, "a form's submissions");
+      await page.getByRole("link", { name: "All forms" }).click();
+      await page.getByRole("link", { name: "Newsletter subscribers" }).click();
+      await h1Focused(page, "Newsletter subscribers");
+      assert.deepEqual(await axe(page), [], "the subscribers");
+    },
+  ]);
+}
 
 async function runBackend(browser, backend) {
   let pg;

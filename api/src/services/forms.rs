@@ -1,6 +1,6 @@
 //! The form submit flow (SPEC.md §8 "Form submission"): the form, its answers checked by
 //! [`tenants::form_answers`], the captcha, then the submission key spent, the answers
-//! saved, the notice to the form's storage address queued and, for a newsletter form, its
+//! saved, the notices to the form's storage addresses queued and, for a newsletter form, its
 //! email put on the mailing list, all in one transaction; then the mailer is nudged. The
 //! routes are [`crate::routes::forms`].
 
@@ -76,14 +76,23 @@ pub fn is_newsletter(form: &Form) -> bool {
     form.settings.get("newsletter").and_then(Value::as_bool) == Some(true)
 }
 
-/// Where the form's submissions are mailed (`settings.storage.email`, the builder's
-/// storage tab), if anywhere.
-fn storage_address(form: &Form) -> Option<&str> {
-    form.settings
-        .get("storage")?
-        .get("email")?
-        .as_str()
+/// Where the form's submissions are mailed (`settings.storage.emails`, the builder's
+/// recipients, or an older form's single `settings.storage.email`): the addresses the
+/// mailer can send to.
+pub fn storage_addresses(form: &Form) -> Vec<&str> {
+    let Some(storage) = form.settings.get("storage") else {
+        return Vec::new();
+    };
+    let listed = storage
+        .get("emails")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect::<Vec<_>>());
+    let single = storage.get("email").and_then(Value::as_str);
+    listed
+        .unwrap_or_else(|| single.into_iter().collect())
+        .into_iter()
         .filter(|a| form_answers::email_ok(a))
+        .collect()
 }
 
 /// The answers to store, or every field's problem.
@@ -112,9 +121,8 @@ impl Forms<'_> {
 
     /// Checks and stores a submission to `form` of `site` by the visitor at `client`: its
     /// answers, then its captcha, then the key (single use; a page post is given one), the
-    /// answers, the notice to the storage address (written by `notice`, only when the form
-    /// has one) and, for a newsletter form, its email on the mailing list, in one
-    /// transaction. Whether the form is a newsletter's.
+    /// answers, a notice to each storage address (written once by `notice`) and, for a
+    /// newsletter form, its email on the mailing list, in one transaction. Whether the form is a newsletter's.
     pub async fn submit(
         &self,
         site: &Site,
@@ -134,18 +142,24 @@ impl Forms<'_> {
             Some(k) => k,
             None => self.new_key(site).await?,
         };
-        let mail = match storage_address(form) {
-            Some(to) => Some(
-                notice(Notice {
-                    form,
-                    answers: &answers,
-                    page: &sent.page,
-                    to,
-                })
-                .await,
-            ),
-            None => None,
-        };
+        // One notice, written once, to each address.
+        let to = storage_addresses(form);
+        let mut mails = Vec::new();
+        if let Some(first) = to.first() {
+            let mail = notice(Notice {
+                form,
+                answers: &answers,
+                page: &sent.page,
+                to: first,
+            })
+            .await;
+            for other in &to[1..] {
+                let mut m = mail.clone();
+                m.to = (*other).to_owned();
+                mails.push(m);
+            }
+            mails.insert(0, mail);
+        }
         let stored = Value::Object(answers.clone());
         let newsletter = is_newsletter(form);
         let subscriber = newsletter
@@ -159,7 +173,7 @@ impl Forms<'_> {
                 &form.id,
                 &stored,
                 &sent.page,
-                mail.as_ref(),
+                &mails,
                 subscriber.as_deref(),
             )
             .await;
@@ -169,7 +183,7 @@ impl Forms<'_> {
             Err(StoreError::NotFound(_)) => return Err(SubmitError::NotConfigured),
             Err(e) => return Err(e.into()),
         }
-        if mail.is_some() {
+        if !mails.is_empty() {
             self.outbox.nudge();
         }
         Ok(newsletter)

@@ -28,6 +28,7 @@ const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const PagesScreen = lazy(() => import("./screens/pages"));
+const FormsScreen = lazy(() => import("./screens/forms"));
 const Settings = lazy(() => import("./screens/settings"));
 const Templates = lazy(() => import("./screens/templates"));
 const Members = lazy(() => import("./screens/members"));
@@ -248,6 +249,11 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
       <Route path="/pages">
         <Guard me={me} areas={["content"]}>
           <PagesScreen />
+        </Guard>
+      </Route>
+      <Route path="/forms/*?">
+        <Guard me={me} areas={["forms"]}>
+          <FormsScreen />
         </Guard>
       </Route>
       <Route path="/analytics">

@@ -21,6 +21,7 @@ export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always
   { path: "/", name: "Dashboard", areas: "always" },
   { path: "/pages", name: "Pages", areas: ["content"] },
   { path: "/design", name: "Design", areas: ["design"] },
+  { path: "/forms", name: "Forms", areas: ["forms"] },
   { path: "/orders", name: "Orders", areas: ["orders"] },
   { path: "/products", name: "Products", areas: ["store"] },
   { path: "/inventory", name: "Inventory", areas: ["store"] },

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { heading, me, open, server } from "./helpers";
 
 const SESSION = "/api/owner/session";
-const NAV = ["Dashboard", "Pages", "Design", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
+const NAV = ["Dashboard", "Pages", "Design", "Forms", "Orders", "Products", "Inventory", "Customers", "Analytics", "Templates", "Members", "Settings"];
 const type = (label: string, value: string) => fireEvent.input(screen.getByLabelText(label), { target: { value } });
 const navNames = () =>
   within(screen.getByRole("navigation", { name: "Main" }))
@@ -96,6 +96,7 @@ describe("the layout", () => {
       [{ content: "write" }, ["Dashboard", "Pages", "Members"]],
       [{ design: "read" }, ["Dashboard", "Design", "Templates"]],
       [{ comments: "write" }, ["Dashboard", "Members"]],
+      [{ forms: "read" }, ["Dashboard", "Forms"]],
     ];
     for (const [areas, names] of cases) {
       server({ [`GET ${SESSION}`]: { body: me(areas) }, "GET /api/owner/dashboard": { body: dashboard } });

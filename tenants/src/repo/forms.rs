@@ -89,6 +89,29 @@ impl Store {
         Ok(id)
     }
 
+    /// Deletes a form and its submissions (a content change: a page's block that shows it
+    /// then answers "This form has not been configured yet."). Subscribers it signed up stay
+    /// on the mailing list. Whether there was such a form.
+    pub async fn delete_form(&self, tenant: TenantId, id: &str) -> Result<bool> {
+        let mut tx = self.write().await?;
+        tx.execute(
+            "DELETE FROM form_submission WHERE tenant_id = $1 AND form_id = $2",
+            params![tenant, id],
+        )
+        .await?;
+        let gone = tx
+            .execute(
+                "DELETE FROM form WHERE tenant_id = $1 AND id = $2",
+                params![tenant, id],
+            )
+            .await?;
+        if gone == 0 {
+            return Ok(false);
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(true)
+    }
+
     /// One form.
     pub async fn form(&self, tenant: TenantId, id: &str) -> Result<Option<Form>> {
         let mut tx = self.read().await?;
@@ -117,7 +140,7 @@ impl Store {
 
     /// Stores a submission, consuming its key in the same transaction: a key works once,
     /// before it expires, for its own tenant only. `Invalid` for a bad key, `NotFound` for
-    /// an unknown form. `mail` (the notice to the form's storage address) goes into the
+    /// an unknown form. `mails` (the notices to the form's storage addresses) go into the
     /// outbox, and `subscriber` (a newsletter form's email) onto the site's mailing list,
     /// in the same transaction: all of it is saved, or none.
     #[allow(clippy::too_many_arguments)]
@@ -128,7 +151,7 @@ impl Store {
         form_id: &str,
         answers: &Value,
         page: &Value,
-        mail: Option<&crate::Email>,
+        mails: &[crate::Email],
         subscriber: Option<&str>,
     ) -> Result<FormSubmission> {
         let now = now_ms();
@@ -168,7 +191,7 @@ impl Store {
             params![tenant, sub.id.as_str(), form_id, key, now, answers, page],
         )
         .await?;
-        if let Some(mail) = mail {
+        for mail in mails {
             super::outbox::enqueue_in(&mut tx, tenant, mail).await?;
         }
         // A newsletter form's email joins the list in the same transaction: a failure here

@@ -97,7 +97,7 @@ async fn private_rows(store: &Store, t: TenantId) -> PrivateRows {
             FORM,
             &json!({"msg": "hi"}),
             &json!({}),
-            None,
+            &[],
             None,
         )
         .await
@@ -283,7 +283,7 @@ async fn no_read_or_write_path_crosses_tenants(env: Env) {
     );
     not_found(crate::common::buy(s, b, &rows.cart, "b@b.test").await);
     let r = s
-        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}), None, None)
+        .save_submission(b, &rows.key, FORM, &json!({}), &json!({}), &[], None)
         .await;
     assert!(
         matches!(r, Err(StoreError::Invalid(_))),

@@ -27,7 +27,7 @@ async fn forms_keys_and_submissions(env: Env) {
             &fid,
             &json!({"email": "a@b.test"}),
             &page,
-            None,
+            &[],
             None,
         )
         .await
@@ -36,7 +36,7 @@ async fn forms_keys_and_submissions(env: Env) {
     // A key works once.
     let err = env
         .store
-        .save_submission(t, &key, &fid, &json!({}), &page, None, None)
+        .save_submission(t, &key, &fid, &json!({}), &page, &[], None)
         .await
         .unwrap_err();
     assert!(matches!(err, StoreError::Invalid(_)), "{err:?}");
@@ -44,7 +44,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let old = env.store.create_submission_key(t, -1).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &old, &fid, &json!({}), &page, None, None)
+            .save_submission(t, &old, &fid, &json!({}), &page, &[], None)
             .await,
         Err(StoreError::Invalid(_))
     ));
@@ -52,7 +52,7 @@ async fn forms_keys_and_submissions(env: Env) {
     let k2 = env.store.create_submission_key(t, 60_000).await.unwrap();
     assert!(matches!(
         env.store
-            .save_submission(t, &k2, "nope", &json!({}), &page, None, None)
+            .save_submission(t, &k2, "nope", &json!({}), &page, &[], None)
             .await,
         Err(StoreError::NotFound(_))
     ));
@@ -63,6 +63,22 @@ async fn forms_keys_and_submissions(env: Env) {
     let counts = env.store.form_submission_counts(t).await.unwrap();
     assert_eq!(counts.get(&fid), Some(&1));
     assert_eq!(counts.len(), 1);
+
+    // Deleting: another site's id deletes nothing; the form's own goes with its answers.
+    let other = env.tenant("other").await;
+    assert!(!env.store.delete_form(other, &fid).await.unwrap());
+    assert!(env.store.form(t, &fid).await.unwrap().is_some());
+    assert!(env.store.delete_form(t, &fid).await.unwrap());
+    assert!(env.store.form(t, &fid).await.unwrap().is_none());
+    assert_eq!(env.store.form_submissions(t, &fid).await.unwrap(), vec![]);
+    assert!(
+        env.store
+            .form_submission_counts(t)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(!env.store.delete_form(t, &fid).await.unwrap());
 }
 
 async fn restock_signups_group_and_paginate(env: Env) {

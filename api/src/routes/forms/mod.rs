@@ -39,7 +39,7 @@ pub const RATE_LIMITED: &str =
     "Unable to submit form. Submission rate limit exceeded. Please try again later.";
 
 /// The field kinds and what the form builder lets an owner set on each (SPEC.md §3).
-fn field_kinds() -> Value {
+pub(crate) fn field_kinds() -> Value {
     json!({
         "text": ["description", "placeholder", "required", "maxLength"],
         "textarea": ["description", "placeholder", "required", "maxLength"],

@@ -1,14 +1,24 @@
 //! What came in, for the owner to read: form answers and newsletter subscribers (orders
-//! are [`super::orders`]).
+//! are [`super::orders`]; the forms themselves [`super::forms`]).
 //!
 //! | route | role may | answer |
 //! |---|---|---|
-//! | `GET /api/owner/forms` | forms, read | `{forms: [{id, name, submissions}]}` |
-//! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{submissions}` oldest first |
+//! | `GET /api/owner/forms/{formId}/submissions` | forms, read | `{form: {id, name, fields}, submissions}` oldest first |
+//! | `GET /api/owner/forms/{formId}/submissions.csv` | forms, read | CSV: `submitted,page`, then a column per field of the form as saved |
 //! | `GET /api/owner/subscribers` | forms, read | `{subscribers}` |
+//! | `GET /api/owner/subscribers.csv` | forms, read | CSV: `email,source,subscribed` |
+//!
+//! CSV exports are UTF-8 with CRLF rows; a cell a spreadsheet would read as a formula
+//! (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is led by `'`
+//! ([`super::orders::csv_field`]). A submission's answer reads as the notice mail shows it
+//! (a name's parts joined, a checkbox's choices comma-separated, "N/A" when unanswered); an
+//! answer to a field since removed from the form is not exported.
 
 use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::Serialize;
+use serde_json::Value;
 use tenants::Store;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -24,57 +34,28 @@ pub const NO_FORM: &str = "That form does not exist.";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(forms))
         .routes(routes!(submissions))
+        .routes(routes!(submissions_csv))
         .routes(routes!(subscribers))
+        .routes(routes!(subscribers_csv))
 }
 
-/// The site's forms.
+/// The form the submissions answer: its name and fields (the table's columns).
 #[derive(Serialize, ToSchema)]
-#[schema(as = OwnerFormList)]
-struct FormList {
-    forms: Vec<FormSummary>,
-}
-
-/// A form, with how many answers it has.
-#[derive(Serialize, ToSchema)]
-#[schema(as = OwnerFormSummary)]
-struct FormSummary {
+#[schema(as = OwnerSubmissionsForm)]
+struct FormHead {
     id: String,
     name: String,
-    /// How many submissions are stored.
-    submissions: u64,
-}
-
-/// `GET /api/owner/forms`: the site's forms.
-#[utoipa::path(get, path = "/api/owner/forms", tag = OWNER,
-    security(("ownerToken" = [])),
-    responses((status = 200, body = FormList), OwnerErrors))]
-async fn forms(
-    State(store): State<Store>,
-    owner: Owner<area::Forms, Read>,
-) -> Result<Json<FormList>, ApiError> {
-    let tenant = owner.site.tenant.id;
-    let forms = store.forms(tenant).await.map_err(|e| store_failure(&e))?;
-    let counts = store
-        .form_submission_counts(tenant)
-        .await
-        .map_err(|e| store_failure(&e))?;
-    let forms = forms
-        .into_iter()
-        .map(|f| FormSummary {
-            submissions: counts.get(&f.id).copied().unwrap_or(0),
-            id: f.id,
-            name: f.name,
-        })
-        .collect();
-    Ok(Json(FormList { forms }))
+    /// The form's fields as saved (`{id, type, title, …}`).
+    #[schema(value_type = Vec<Object>)]
+    fields: Value,
 }
 
 /// A form's submissions.
 #[derive(Serialize, ToSchema)]
 #[schema(as = OwnerSubmissionList)]
 struct SubmissionList {
+    form: FormHead,
     /// Oldest first, as stored.
     #[schema(value_type = Vec<Object>)]
     submissions: Vec<tenants::FormSubmission>,
@@ -95,14 +76,21 @@ async fn submissions(
         .form(tenant, &form_id)
         .await
         .map_err(|e| store_failure(&e))?;
-    if form.is_none() {
+    let Some(form) = form else {
         return Err(ApiError::not_found(NO_FORM));
-    }
+    };
     let submissions = store
         .form_submissions(tenant, &form_id)
         .await
         .map_err(|e| store_failure(&e))?;
-    Ok(Json(SubmissionList { submissions }))
+    Ok(Json(SubmissionList {
+        form: FormHead {
+            id: form.id,
+            name: form.name,
+            fields: form.fields,
+        },
+        submissions,
+    }))
 }
 
 /// The newsletter's subscribers.
@@ -126,4 +114,129 @@ async fn subscribers(
         .await
         .map_err(|e| store_failure(&e))?;
     Ok(Json(SubscriberList { subscribers }))
+}
+
+fn time_text(ms: i64) -> String {
+    jiff::Timestamp::from_millisecond(ms)
+        .map(|t| t.to_string())
+        .unwrap_or_default()
+}
+
+fn csv_line(cells: &[String]) -> String {
+    cells
+        .iter()
+        .map(|c| super::orders::csv_field(c))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\r\n"
+}
+
+/// A CSV download named `name`.
+fn csv_answer(body: String, name: &str) -> Response {
+    let mut r = body.into_response();
+    let h = r.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/csv; charset=utf-8"),
+    );
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    r
+}
+
+/// The CSV of `form`'s `subs`: `submitted,page`, then a column per field (sections left out).
+pub fn submissions_csv_text(form: &tenants::Form, subs: &[tenants::FormSubmission]) -> String {
+    let fields: Vec<(&str, &str, Option<&str>)> = form
+        .fields
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| {
+            let kind = f.get("type").and_then(Value::as_str);
+            if kind == Some("section") {
+                return None;
+            }
+            let id = f.get("id")?.as_str()?;
+            let title = f.get("title").and_then(Value::as_str).unwrap_or(id);
+            Some((id, title, kind))
+        })
+        .collect();
+    let mut header = vec!["submitted".to_owned(), "page".to_owned()];
+    header.extend(fields.iter().map(|(_, t, _)| (*t).to_owned()));
+    let mut out = csv_line(&header);
+    for s in subs {
+        let mut row = vec![
+            time_text(s.created_ms),
+            s.page
+                .get("pagePath")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned(),
+        ];
+        row.extend(fields.iter().map(|(id, _, kind)| {
+            s.answers.get(*id).map_or_else(
+                || tenants::form_answers::NOT_ANSWERED.to_owned(),
+                |a| tenants::form_answers::answer_text(*kind, a),
+            )
+        }));
+        out.push_str(&csv_line(&row));
+    }
+    out
+}
+
+/// `GET /api/owner/forms/{form_id}/submissions.csv`: a form's submissions as CSV.
+#[utoipa::path(get, path = "/api/owner/forms/{form_id}/submissions.csv", tag = OWNER,
+    params(("form_id" = String, Path, description = "The form's id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, content_type = "text/csv", body = String,
+        description = "`submitted,page`, then a column per field of the form (its label), \
+                       then a row per submission, oldest first; a value starting with = + - @ is led by '."),
+        OwnerErrors))]
+async fn submissions_csv(
+    State(store): State<Store>,
+    Path(form_id): Path<String>,
+    owner: Owner<area::Forms, Read>,
+) -> Result<Response, ApiError> {
+    let tenant = owner.site.tenant.id;
+    let form = store
+        .form(tenant, &form_id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .ok_or_else(|| ApiError::not_found(NO_FORM))?;
+    let subs = store
+        .form_submissions(tenant, &form_id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    Ok(csv_answer(
+        submissions_csv_text(&form, &subs),
+        "submissions.csv",
+    ))
+}
+
+/// `GET /api/owner/subscribers.csv`: the newsletter subscribers as CSV.
+#[utoipa::path(get, path = "/api/owner/subscribers.csv", tag = OWNER,
+    security(("ownerToken" = [])),
+    responses((status = 200, content_type = "text/csv", body = String,
+        description = "`email,source,subscribed`, then a row per subscriber, oldest first; \
+                       a value starting with = + - @ is led by '."),
+        OwnerErrors))]
+async fn subscribers_csv(
+    State(store): State<Store>,
+    owner: Owner<area::Forms, Read>,
+) -> Result<Response, ApiError> {
+    let subscribers = store
+        .subscribers(owner.site.tenant.id)
+        .await
+        .map_err(|e| store_failure(&e))?;
+    let mut out = csv_line(&["email".into(), "source".into(), "subscribed".into()]);
+    for s in &subscribers {
+        out.push_str(&csv_line(&[
+            s.email.clone(),
+            s.source.clone(),
+            time_text(s.created_ms),
+        ]));
+    }
+    Ok(csv_answer(out, "subscribers.csv"))
 }

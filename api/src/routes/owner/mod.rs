@@ -16,7 +16,8 @@
 //! - [`products`]: the product list;
 //! - [`customers`]: buyers, members and subscribers, and one customer's orders;
 //! - [`paging`]: what the owner app's lists share (limit, cursor, search);
-//! - [`listings`]: form answers and subscribers;
+//! - [`forms`]: the form builder: forms, their fields and settings;
+//! - [`listings`]: form answers and subscribers, and their CSV exports;
 //! - [`templates`]: template versions: uploading one (checked first), listing them, switching;
 //! - [`design`]: the style panel's tweaks, their live preview and saving them;
 //! - [`identity`]: the site's title, tagline, logo, icon and business information;
@@ -48,6 +49,7 @@ pub mod content;
 pub mod customers;
 pub mod dashboard;
 pub mod design;
+pub mod forms;
 pub mod identity;
 pub mod inventory;
 pub mod languages;
@@ -80,6 +82,7 @@ pub fn routes() -> OpenApiRouter<App> {
         inventory::routes(),
         products::routes(),
         customers::routes(),
+        forms::routes(),
         listings::routes(),
         orders::routes(),
         templates::routes(),

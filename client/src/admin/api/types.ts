@@ -136,3 +136,33 @@ export type Design = Omit<Schemas["OwnerDesign"], "tweaks"> & { tweaks: Tweak[] 
 export type DesignPreview = Schemas["OwnerDesignPreview"];
 export type SiteIdentity = Schemas["OwnerSiteIdentity"];
 export type Asset = Schemas["AssetAnswer"];
+
+// ---- Forms (issue 44) ----
+
+/** The field kinds of `GET /api/template/GetTemplateSchema?type=form`. */
+export type FormKind =
+  | "text"
+  | "textarea"
+  | "email"
+  | "number"
+  | "currency"
+  | "phone"
+  | "name"
+  | "address"
+  | "date"
+  | "time"
+  | "radio"
+  | "checkbox"
+  | "select"
+  | "likert"
+  | "hidden"
+  | "section";
+/** A form's field; a new one has no id until the server gives it one. */
+export type FormField = Omit<Schemas["OwnerFormField"], "id" | "type" | "title"> & { id?: string; type: FormKind; title?: string };
+export type FormSettings = Schemas["OwnerFormSettings"];
+/** `GET /api/owner/forms/{id}`: a form as the builder edits it. */
+export type OwnerFormView = Omit<Schemas["OwnerForm"], "fields"> & { fields: FormField[] };
+export type FormList = Schemas["OwnerFormList"];
+/** `GET /api/owner/forms/{id}/submissions`: the form's head and its answers, oldest first. */
+export type SubmissionList = Schemas["OwnerSubmissionList"];
+export type SubscriberList = Schemas["OwnerSubscriberList"];
