@@ -120,3 +120,10 @@ export type Members = Schemas["OwnerMembers"];
 export type Member = Schemas["OwnerMember"];
 export type MemberAreas = Schemas["OwnerMemberAreas"];
 export type MemberArea = Schemas["OwnerMemberArea"];
+
+// ---- E. Settings → Languages ----
+
+/** `GET /api/multilingual/settings`. */
+export type MultilingualSettings = Schemas["MultilingualSettings"];
+/** A language as stored (`enabled` is always sent back). */
+export type LanguageSetting = Required<Schemas["LanguageSetting"]>;
