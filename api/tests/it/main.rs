@@ -33,6 +33,7 @@ mod owner_api;
 mod owner_community;
 mod owner_customers;
 mod owner_data;
+mod owner_languages;
 mod owner_orders;
 mod owner_pages;
 mod owner_products;

@@ -163,3 +163,41 @@ describe("Settings → Languages", () => {
     ]);
   });
 });
+
+describe("Settings → Languages: the default language", () => {
+  it("changes the default with a merge patch and shows what the server answers", async () => {
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${SETTINGS}`]: { body: settings() },
+      [`PATCH ${SETTINGS}`]: (c) => ({ body: settings({ defaultLanguage: c.body.defaultLanguage, languages: [{ tag: "de", enabled: false }] }) }),
+    });
+    open("/config/settings/languages");
+    await screen.findByText("Français (France)");
+    const save = screen.getByRole("button", { name: "Save default language" }) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    choose("Language of the site", "fr-FR");
+    fireEvent.click(save);
+    await waitFor(() => expect(screen.queryByRole("rowheader", { name: /Français/ })).toBeNull());
+    const patch = calls.find((c) => c.method === "PATCH")!;
+    expect(patch.body).toEqual({ defaultLanguage: "fr-FR" });
+    expect(patch.headers["X-CSRF-Token"]).toBe("csrf-123");
+    await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("The default language is now Français (France)."));
+  });
+
+  it("shows a refused default beside its field", async () => {
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${SETTINGS}`]: { body: settings() },
+      [`PATCH ${SETTINGS}`]: { status: 400, body: { errors: { defaultLanguage: "That is not a language tag (like fr-FR)." } } },
+    });
+    open("/config/settings/languages");
+    await screen.findByText("Français (France)");
+    choose("Language of the site", "de");
+    fireEvent.click(screen.getByRole("button", { name: "Save default language" }));
+    const select = screen.getByLabelText("Language of the site");
+    await waitFor(() => expect(select.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(select.getAttribute("aria-describedby")!)?.textContent).toContain(
+      "That is not a language tag (like fr-FR).",
+    );
+  });
+});

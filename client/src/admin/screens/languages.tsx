@@ -1,7 +1,9 @@
-// Settings → Languages: the site's default language, its other languages (add from a
-// picker of BCP 47 tags named as each language writes itself, turn on or off, remove) and
-// the translation provider's connection (disconnect, asked again). One call reads it all
-// (`GET /api/multilingual/settings`); every change sends the whole list back
+// Settings → Languages: the site's default language (change it), its other languages (add
+// from a picker of BCP 47 tags named as each language writes itself, turn on or off,
+// remove) and the translation provider's connection (disconnect, asked again). One call
+// reads it all (`GET /api/multilingual/settings`); the default changes with that route's
+// JSON Merge Patch (`{defaultLanguage}`; a listed language made the default leaves the
+// list), and every change of the list sends the whole list back
 // (`PUT /api/multilingual/languages`), which the server checks and stores in canonical
 // form, naming a problem by its place in the list (`languages[3]`). A role that may only
 // read languages sees them, and no way to change them.
@@ -90,9 +92,75 @@ export default function LanguagesScreen() {
     <>
       {header}
       {!writable && <p class="note">Your role can read the languages but not change them.</p>}
+      <DefaultLanguage data={data} writable={writable} onSaved={setData} />
       <Languages data={data} writable={writable} onSaved={(languages) => setData({ ...data, languages })} />
       <Connection data={data} writable={writable} onGone={() => setData({ ...data, connection: null })} />
     </>
+  );
+}
+
+function DefaultLanguage({ data, writable, onSaved }: { data: MultilingualSettings; writable: boolean; onSaved: (s: MultilingualSettings) => void }) {
+  const [choice, setChoice] = useState(data.defaultLanguage);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const id = "default-language";
+  const listed = normalise(data.languages).map((l) => l.tag);
+  const options = [data.defaultLanguage, ...listed, ...COMMON_TAGS].filter(
+    (t, i, all) => all.findIndex((x) => x.toLowerCase() === t.toLowerCase()) === i,
+  );
+  return (
+    <section aria-labelledby="default-h">
+      <h2 id="default-h">Default language</h2>
+      <p>
+        The site is written in <strong lang={data.defaultLanguage}>{nativeName(data.defaultLanguage)}</strong> (<code>{data.defaultLanguage}</code>): its
+        pages say so to browsers and search engines, and dates and prices are written its way.
+      </p>
+      {writable && (
+        <form
+          onSubmit={async (e) => {
+            e.preventDefault();
+            setBusy(true);
+            setError(null);
+            try {
+              const r = await api<MultilingualSettings>("PATCH", PATH, { defaultLanguage: choice });
+              onSaved(r);
+              announce(`The default language is now ${nativeName(r.defaultLanguage)}.`);
+            } catch (err) {
+              const x = err as ApiError;
+              setError(x.fields.defaultLanguage ?? x.message);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        >
+          <div class={error ? "field invalid" : "field"}>
+            <label for={id}>Language of the site</label>
+            <select
+              id={id}
+              value={choice}
+              aria-invalid={error ? "true" : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+              onChange={(e) => setChoice((e.currentTarget as HTMLSelectElement).value)}
+            >
+              {options.map((t) => (
+                <option key={t} value={t} lang={t}>
+                  {nativeName(t)} — {t}
+                </option>
+              ))}
+            </select>
+            {error && (
+              <span class="field-error" id={`${id}-error`}>
+                <span aria-hidden="true">⚠ </span>
+                {error}
+              </span>
+            )}
+          </div>
+          <button type="submit" disabled={busy || choice === data.defaultLanguage}>
+            Save default language
+          </button>
+        </form>
+      )}
+    </section>
   );
 }
 
@@ -131,11 +199,7 @@ function Languages({ data, writable, onSaved }: { data: MultilingualSettings; wr
 
   return (
     <section aria-labelledby="languages-h">
-      <h2 id="languages-h">Site languages</h2>
-      <p>
-        Default language: <strong lang={data.defaultLanguage}>{nativeName(data.defaultLanguage)}</strong> (<code>{data.defaultLanguage}</code>). The site's
-        pages, dates and prices are written in it.
-      </p>
+      <h2 id="languages-h">Other languages</h2>
       {message && !Object.keys(errors).length && <ErrorText message={message} />}
       {list.length === 0 ? (
         <Empty>No other languages yet: the site is in its default language only.</Empty>
