@@ -4,7 +4,8 @@
 // fulfils it (the tracking number reaches the buyer's email), cancels and refunds, adds a
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
-// approves a member's comment on harbor-lane and sees it on the live page; axe-core on every
+// approves a member's comment on harbor-lane and sees it on the live page; adds a language
+// and changes the default one, which the live site's <html lang> then says; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
