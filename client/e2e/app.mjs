@@ -4,7 +4,8 @@
 // fulfils it (the tracking number reaches the buyer's email), cancels and refunds, adds a
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
-// approves a member's comment on harbor-lane and sees it on the live page; axe-core on every
+// approves a member's comment on harbor-lane and sees it on the live page; adds a language
+// and changes the default one, which the live site's <html lang> then says; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -1058,6 +1059,70 @@ const QUILL_OWNER = { email: "owner@quillback.example", password: "e2e-quill-pas
     },
   ]);
 }
+
+/** The live site's `<html lang>` for a visitor of their own. */
+async function liveLang(browser, server) {
+  const visitor = await browser.newContext();
+  try {
+    const p = await visitor.newPage();
+    await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+    return await p.evaluate(() => document.documentElement.lang);
+  } finally {
+    await visitor.close();
+  }
+}
+
+scenarios.push([
+  "Settings → Languages: add a language by keyboard and see it listed; change the default and see it on the live site; axe",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server);
+    await nav(page, "Settings");
+    await page.getByRole("link", { name: "Languages", exact: true }).click();
+    await h1Focused(page, "Languages");
+    const picker = page.getByLabel("Add a language");
+    await picker.waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Languages");
+    await sane(page, "Settings → Languages");
+    // By keyboard: to the picker, choose, to the button, Enter.
+    await tabTo(page, picker);
+    await picker.selectOption("nl-NL");
+    await tabTo(page, page.getByRole("button", { name: "Add language" }));
+    await page.keyboard.press("Enter");
+    await page.getByTestId("live").filter({ hasText: "Nederlands (Nederland) added." }).waitFor();
+    const row = page.getByRole("row", { name: /Nederlands \(Nederland\)/ });
+    await row.waitFor();
+    assert.equal(await row.getByRole("checkbox").isChecked(), true, "a new language is enabled");
+    // Stored: there after a reload, and no longer offered.
+    await page.reload();
+    await page.getByRole("row", { name: /Nederlands \(Nederland\)/ }).waitFor();
+    const offered = await page.getByLabel("Add a language").locator("option").evaluateAll((os) => os.map((o) => o.value));
+    assert.ok(!offered.includes("nl-NL"), "a language the site has is not offered again");
+    // The same language again, through the API, is refused with SPEC's words.
+    const r = await page.evaluate(async () => {
+      const me = await (await fetch("/api/owner/session")).json();
+      const res = await fetch("/api/multilingual/languages", {
+        method: "PUT",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf },
+        body: JSON.stringify({ languages: ["nl-NL", "nl-nl"] }),
+      });
+      return { status: res.status, body: await res.json() };
+    });
+    assert.equal(r.status, 400);
+    assert.equal(r.body.errors["languages[1]"], "This language already exists");
+    // The default language, on the live site from the next page.
+    assert.equal(await liveLang(browser, server), "en-US");
+    await page.getByLabel("Language of the site").selectOption("nl-NL");
+    await page.getByRole("button", { name: "Save default language" }).click();
+    await page.getByTestId("live").filter({ hasText: "The default language is now Nederlands (Nederland)." }).waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Languages after changes");
+    await eventually(() => liveLang(browser, server), (l) => l === "nl-NL", "the live site in the new default");
+    // Back as it was, for the scenarios after.
+    await page.getByLabel("Language of the site").selectOption("en-US");
+    await page.getByRole("button", { name: "Save default language" }).click();
+    await page.getByTestId("live").filter({ hasText: "The default language is now English (United States)." }).waitFor();
+    await eventually(() => liveLang(browser, server), (l) => l === "en-US", "the live site in English again");
+  },
+]);
 
 async function runBackend(browser, backend) {
   let pg;

@@ -179,6 +179,13 @@ fn tokens_and_roles(backend: Backend) {
             "manager",
         ),
         (
+            "PATCH",
+            "/api/multilingual/settings".into(),
+            json!({}),
+            "editor",
+            "viewer",
+        ),
+        (
             "GET",
             "/api/multilingual/status".into(),
             Value::Null,

@@ -293,7 +293,7 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         </Guard>
       </Route>
       <Route path="/settings" nest>
-        <Guard me={me} areas={["store", "access"]}>
+        <Guard me={me} areas={["store", "languages", "access"]}>
           <Settings />
         </Guard>
       </Route>

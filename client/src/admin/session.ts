@@ -29,7 +29,7 @@ export const SECTIONS: { path: string; name: string; areas: AreaName[] | "always
   { path: "/analytics", name: "Analytics", areas: ["analytics"] },
   { path: "/templates", name: "Templates", areas: ["design"] },
   { path: "/members", name: "Members", areas: ["orders", "comments", "content"] },
-  { path: "/settings", name: "Settings", areas: ["store", "access"] },
+  { path: "/settings", name: "Settings", areas: ["store", "languages", "access"] },
 ];
 
 /** Whether `me` may open a section needing `areas`. */

@@ -1351,7 +1351,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Changes the default language and the languages
+         *     (JSON Merge Patch).
+         */
+        patch: operations["owner.patch_settings"];
         trace?: never;
     };
     "/api/multilingual/status": {
@@ -3093,6 +3097,16 @@ export interface components {
             languages: unknown[];
             /** @description The translation provider's connection, from the import; null when none. */
             connection?: Record<string, unknown> | null;
+        };
+        /** @description What `PATCH /api/multilingual/settings` changes. */
+        MultilingualSettingsPatch: {
+            /**
+             * @description A BCP 47 tag (stored in canonical form): the site's own language. It leaves
+             *     `languages` if it was there.
+             */
+            defaultLanguage?: string | null;
+            /** @description The other languages, as `PUT …/languages` takes them (null: none). */
+            languages?: components["schemas"]["LanguageGiven"][] | null;
         };
         /** @description Whether the site is multilingual. */
         MultilingualStatus: {
@@ -11823,6 +11837,87 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MultilingualSettings"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch_settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The settings to change (RFC 7396: the keys it names are set, `languages: null` empties the list); the others keep their values. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["MultilingualSettingsPatch"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now. */
             200: {
                 headers: {
                     [name: string]: unknown;

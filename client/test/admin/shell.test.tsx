@@ -93,6 +93,7 @@ describe("the layout", () => {
       [{ store: "read" }, ["Dashboard", "Products", "Inventory", "Settings"]],
       [{ analytics: "read" }, ["Dashboard", "Analytics"]],
       [{ access: "write" }, ["Dashboard", "Settings"]],
+      [{ languages: "read" }, ["Dashboard", "Settings"]],
       [{ content: "write" }, ["Dashboard", "Pages", "Members"]],
       [{ design: "read" }, ["Dashboard", "Design", "Templates"]],
       [{ comments: "write" }, ["Dashboard", "Members"]],

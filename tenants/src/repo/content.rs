@@ -766,6 +766,33 @@ impl Store {
         Ok(())
     }
 
+    /// Sets the site's default language (`website.language`) and, when given, replaces the
+    /// multilingual settings, in one change: read and written under the tenant row's lock,
+    /// so a change of another `website` key at the same time is never undone.
+    pub async fn put_languages(
+        &self,
+        tenant: TenantId,
+        language: &str,
+        multilingual: Option<&Value>,
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        tx.execute(
+            "UPDATE tenant SET content_version = content_version WHERE id = $1",
+            params![tenant],
+        )
+        .await?;
+        let mut settings = settings_in(&mut tx, tenant).await?;
+        settings
+            .website
+            .insert("language".to_owned(), Value::String(language.to_owned()));
+        put_settings_in(&mut tx, tenant, &settings).await?;
+        if let Some(m) = multilingual {
+            put_multilingual_in(&mut tx, tenant, m).await?;
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
     /// Replaces one namespace's commerce preferences (empty values are dropped, per SPEC).
     pub async fn put_commerce_preferences(
         &self,

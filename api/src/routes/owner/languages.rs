@@ -3,6 +3,7 @@
 //! | route | role may | body | answer |
 //! |---|---|---|---|
 //! | `GET /api/multilingual/settings` | languages, read | | `{defaultLanguage, languages, connection}` |
+//! | `PATCH /api/multilingual/settings` | languages, write | a JSON Merge Patch of `{defaultLanguage, languages}` | as `GET` |
 //! | `GET /api/multilingual/status` | languages, read | | `{enabled, languageCount, connected}` |
 //! | `GET /api/multilingual/languages` | languages, read | | `{languages}` |
 //! | `PUT /api/multilingual/languages` | languages, write | `{languages: ["fr-FR", {tag, enabled?}]}` | `{languages}` |
@@ -12,7 +13,13 @@
 //! `fr-FR`); a site has at most 50, each once ("This language already exists"). The
 //! translation provider's connection (`connection`, from the import) is what `DELETE`
 //! removes; the languages stay.
+//!
+//! The default language is the site's `website.language` (the pages' `lang`, dates and
+//! money are written in it); `PATCH` changes it, and a language made the default leaves the
+//! list of other languages (`languages` holds the languages besides the default). Settings
+//! → Languages in the owner app reads `GET …/settings` and writes with `PATCH` and `PUT`.
 
+use axum::body::Body;
 use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -22,6 +29,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::site_content;
+use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::error::store_failure;
 use crate::http::extract::{Change, Read, area};
 use crate::http::{ApiError, Json, Owner};
@@ -32,12 +40,14 @@ pub const EXISTS: &str = "This language already exists";
 pub const BAD_TAG: &str = "That is not a language tag (like fr-FR).";
 pub const TOO_MANY: &str = "A site has at most 50 languages.";
 pub const BAD_LIST: &str = "languages is a list of language tags.";
+pub const NO_SUCH_SETTING: &str = "The languages have no such setting.";
+pub const NOT_AN_OBJECT: &str = "The body is a JSON object.";
 
 const MAX_LANGUAGES: usize = 50;
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
-        .routes(routes!(settings))
+        .routes(routes!(settings, patch_settings))
         .routes(routes!(status))
         .routes(routes!(languages, put_languages))
         .routes(routes!(disconnect))
@@ -92,6 +102,105 @@ async fn settings(
     let m = stored(&store, owner.site.tenant.id).await?;
     Ok(Json(MultilingualSettings {
         default_language: owner.site.content.language.clone(),
+        languages: languages_of(&m),
+        connection: connection_of(&m),
+    }))
+}
+
+/// What `PATCH /api/multilingual/settings` changes.
+#[derive(ToSchema)]
+#[schema(as = MultilingualSettingsPatch)]
+#[allow(dead_code)] // a shape for the document; the patch is read as JSON
+#[serde(rename_all = "camelCase")]
+struct SettingsPatch {
+    /// A BCP 47 tag (stored in canonical form): the site's own language. It leaves
+    /// `languages` if it was there.
+    default_language: Option<String>,
+    /// The other languages, as `PUT …/languages` takes them (null: none).
+    #[schema(value_type = Option<Vec<LanguageGiven>>, max_items = 50)]
+    languages: Option<Value>,
+}
+
+/// A tag in canonical form, or `None` when it is not a language tag.
+fn canonical(tag: &str) -> Option<String> {
+    let locale = icu_locale::Locale::try_from_str(tag.trim()).ok()?;
+    (!locale.id.language.is_unknown()).then(|| locale.to_string())
+}
+
+/// `PATCH /api/multilingual/settings`: changes the default language and the languages
+/// (JSON Merge Patch).
+#[utoipa::path(patch, path = "/api/multilingual/settings", tag = OWNER,
+    request_body(content = SettingsPatch, content_type = "application/merge-patch+json",
+        description = "The settings to change (RFC 7396: the keys it names are set, \
+        `languages: null` empties the list); the others keep their values."),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = MultilingualSettings, description = "The settings as they are now."),
+        OwnerErrors))]
+async fn patch_settings(
+    State(store): State<Store>,
+    owner: Owner<area::Languages, Change>,
+    body: Body,
+) -> Result<Json<MultilingualSettings>, ApiError> {
+    let patch: Value = read_json(body, MAX_JSON_BODY).await?;
+    let Value::Object(patch) = patch else {
+        return Err(ApiError::bad_request(NOT_AN_OBJECT));
+    };
+    let tenant = owner.site.tenant.id;
+    let mut m = stored(&store, tenant).await?;
+    let mut default = owner.site.content.language.clone();
+    let mut languages: Option<Vec<Value>> = None;
+    let mut errors = Map::new();
+    for (key, v) in &patch {
+        match key.as_str() {
+            "defaultLanguage" => match v.as_str().and_then(canonical) {
+                Some(tag) => default = tag,
+                None => {
+                    errors.insert(key.clone(), BAD_TAG.into());
+                }
+            },
+            "languages" if v.is_null() => languages = Some(Vec::new()),
+            "languages" => match check_languages(v) {
+                Ok(l) => languages = Some(l),
+                Err(e) => {
+                    if let Some(Value::Object(by_field)) = e.body.get("errors") {
+                        errors.extend(by_field.clone());
+                    } else {
+                        errors.insert(key.clone(), BAD_LIST.into());
+                    }
+                }
+            },
+            _ => {
+                errors.insert(key.clone(), NO_SUCH_SETTING.into());
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::fields(errors));
+    }
+    // The default is not among the other languages.
+    let mut list = languages
+        .clone()
+        .unwrap_or_else(|| languages_of(&m).as_array().cloned().unwrap_or_default());
+    let before = list.len();
+    list.retain(|l| {
+        let tag = l
+            .as_str()
+            .or_else(|| l.get("tag").and_then(Value::as_str))
+            .unwrap_or("");
+        canonical(tag).as_deref() != Some(default.as_str())
+    });
+    let multilingual = (languages.is_some() || list.len() != before).then(|| {
+        m.insert("languages".into(), Value::Array(list));
+        Value::Object(m.clone())
+    });
+    if default != owner.site.content.language || multilingual.is_some() {
+        store
+            .put_languages(tenant, &default, multilingual.as_ref())
+            .await
+            .map_err(|e| store_failure(&e))?;
+    }
+    Ok(Json(MultilingualSettings {
+        default_language: default,
         languages: languages_of(&m),
         connection: connection_of(&m),
     }))

@@ -166,3 +166,10 @@ export type FormList = Schemas["OwnerFormList"];
 /** `GET /api/owner/forms/{id}/submissions`: the form's head and its answers, oldest first. */
 export type SubmissionList = Schemas["OwnerSubmissionList"];
 export type SubscriberList = Schemas["OwnerSubscriberList"];
+
+// ---- E. Settings → Languages ----
+
+/** `GET /api/multilingual/settings`. */
+export type MultilingualSettings = Schemas["MultilingualSettings"];
+/** A language as stored (`enabled` is always sent back). */
+export type LanguageSetting = Required<Schemas["LanguageSetting"]>;

@@ -1,4 +1,4 @@
-// Settings: Store and Access (owners, invites, API tokens), each shown to
+// Settings: Store, Languages and Access (owners, invites, API tokens), each shown to
 // the roles that may use it. Nested under /settings.
 import { Link, Route, Switch } from "wouter";
 import { lazy } from "preact/compat";
@@ -7,21 +7,29 @@ import { Heading } from "../ui/page";
 
 const Access = lazy(() => import("./access"));
 const StoreSettings = lazy(() => import("./store-settings"));
+const Languages = lazy(() => import("./languages"));
 
 export default function Settings() {
   const { me } = useSession();
   const store = allows(me, ["store"]);
   const access = allows(me, ["access"]);
+  const languages = allows(me, ["languages"]);
   return (
     <Switch>
       <Route path="/access">{access ? <Access /> : <NoAccess />}</Route>
       <Route path="/store">{store ? <StoreSettings /> : <NoAccess />}</Route>
+      <Route path="/languages">{languages ? <Languages /> : <NoAccess />}</Route>
       <Route>
         <Heading title="Settings">Settings</Heading>
         <ul class="todo">
           {store && (
             <li>
               <Link href="/store">Store settings</Link>: currency, checkout, payment, shipping, tax, coupons, emails
+            </li>
+          )}
+          {languages && (
+            <li>
+              <Link href="/languages">Languages</Link>: the default language, other languages, the translation connection
             </li>
           )}
           {access && (
