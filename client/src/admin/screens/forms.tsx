@@ -10,7 +10,7 @@ import { api, ApiError, FIELDS_ERROR, post } from "../api/client";
 import type { FormField, FormKind, FormList, FormSettings, OwnerFormView, SubmissionList, SubscriberList } from "../api/types";
 import { canWrite, useSession } from "../session";
 import { Dialog } from "../ui/dialog";
-import { Field } from "../ui/field";
+import { Field, TextArea } from "../ui/field";
 import { dateTime } from "../ui/format";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
@@ -192,35 +192,6 @@ function Check({ label, checked, onChange, error }: { label: string; checked: bo
   );
 }
 
-/** A labelled text area with its error. */
-function TextArea({ label, value, onValue, error, hint }: { label: string; value: string; onValue: (v: string) => void; error?: string; hint?: string }) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
-  return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>{label}</label>
-      {hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      <textarea
-        id={id}
-        rows={3}
-        value={value}
-        onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={describedBy || undefined}
-      />
-      {error && (
-        <span class="field-error" id={`${id}-error`}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
 
 /** The errors of one field's options (`fields[i].options[j]`), as lines: "Option 2: …". */
 function optionErrors(errors: Record<string, string>, at: string): string | undefined {

@@ -13,7 +13,7 @@ import { api, ApiError } from "../api/client";
 import type { SitePage, Pages } from "../api/types";
 import { canWrite, useSession } from "../session";
 import { Dialog } from "../ui/dialog";
-import { Field, Select } from "../ui/field";
+import { Field, Select, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { SiteFrame } from "../ui/site-frame";
@@ -447,35 +447,6 @@ function Check({ label, checked, onChange, hint, disabled }: { label: string; ch
   );
 }
 
-/** A labelled text area with its error. */
-function TextArea({ label, value, onValue, error, hint }: { label: string; value: string; onValue: (v: string) => void; error?: string; hint?: string }) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
-  return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>{label}</label>
-      {hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      <textarea
-        id={id}
-        rows={3}
-        value={value}
-        onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={describedBy || undefined}
-      />
-      {error && (
-        <span class="field-error" id={`${id}-error`}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
 
 /** A select with an error beside it. */
 function Choice({ label, value, onValue, options, error }: { label: string; value: string; onValue: (v: string) => void; options: [string, string][]; error?: string }) {

@@ -17,7 +17,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, get, upload } from "../api/client";
-import { Field, Select } from "../ui/field";
+import { Field, Select, TextArea } from "../ui/field";
 import { decimals, localDateTime, localDateTimeMs } from "../ui/format";
 import type { Visibility } from "../api/types";
 import { announce, ErrorText, Heading, Loading } from "../ui/page";
@@ -485,7 +485,7 @@ export default function Product({ id }: { id?: string }) {
             }}
             error={fieldError("urlId")}
           />
-          <TextArea label="Description" hint="HTML" value={description} onValue={changing(setDescription)} error={fieldError("body")} />
+          <TextArea rows={6} label="Description" hint="HTML" value={description} onValue={changing(setDescription)} error={fieldError("body")} />
         </fieldset>
 
         <fieldset>
@@ -878,30 +878,3 @@ function Check({ label, checked, onChecked }: { label: string; checked: boolean;
   );
 }
 
-function TextArea({ label, hint, value, onValue, error }: { label: string; hint?: string; value: string; onValue: (v: string) => void; error?: string }) {
-  const id = `f-${label.toLowerCase().replace(/\W+/g, "-")}`;
-  return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={id}>{label}</label>
-      {hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-      <textarea
-        id={id}
-        rows={6}
-        value={value}
-        onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={[hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ") || undefined}
-      />
-      {error && (
-        <span class="field-error" id={`${id}-error`}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}

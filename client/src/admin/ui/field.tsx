@@ -49,6 +49,50 @@ export function Field({ label, value, onValue, error, hint, ...rest }: InputProp
   );
 }
 
+/** A labelled text area with its error, as [`Field`] is for one line. */
+export function TextArea({
+  label,
+  value,
+  onValue,
+  error,
+  hint,
+  rows = 3,
+}: {
+  label: string;
+  value: string;
+  onValue: (v: string) => void;
+  error?: string;
+  hint?: string;
+  rows?: number;
+}) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  return (
+    <div class={error ? "field invalid" : "field"}>
+      <label for={id}>{label}</label>
+      {hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      <textarea
+        id={id}
+        rows={rows}
+        value={value}
+        onInput={(e) => onValue((e.currentTarget as HTMLTextAreaElement).value)}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={describedBy || undefined}
+      />
+      {error && (
+        <span class="field-error" id={`${id}-error`}>
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
 type SelectProps = {
   label: string;
   value: string;
