@@ -132,31 +132,40 @@ impl Browser {
     }
 }
 
-/// Adds an owner of `site` (admin) and signs them in on `host`: their `tessera-owner`
-/// cookie, as a `Cookie` header's value.
-pub(crate) fn owner_session(server: &Server, site: &str, host: &str) -> String {
-    add_owner(
-        server,
-        site,
-        "signed-in@example.test",
-        "admin",
-        "signed-in password",
-    );
+/// Adds an owner of `site` with `role` and signs them in on `host`: their `tessera-owner`
+/// cookie (as a `Cookie` header's value) and the session's CSRF token.
+pub(crate) fn signed_in(
+    server: &Server,
+    site: &str,
+    host: &str,
+    (email, role, password): (&str, &str, &str),
+) -> (String, String) {
+    add_owner(server, site, email, role, password);
     let r = request(
         server.port,
         "POST",
         host,
         "/api/owner/session",
         &[("Content-Type", "application/json")],
-        &json!({"email": "signed-in@example.test", "password": "signed-in password"}).to_string(),
+        &json!({"email": email, "password": password}).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    r.header("set-cookie")
+    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
+    let cookie = r
+        .header("set-cookie")
         .unwrap()
         .split(';')
         .next()
         .unwrap()
-        .to_owned()
+        .to_owned();
+    (cookie, csrf)
+}
+
+/// Adds an owner of `site` (admin) and signs them in on `host`: their `tessera-owner`
+/// cookie, as a `Cookie` header's value.
+pub(crate) fn owner_session(server: &Server, site: &str, host: &str) -> String {
+    let who = ("signed-in@example.test", "admin", "signed-in password");
+    signed_in(server, site, host, who).0
 }
 
 fn start(backend: Backend) -> Server {

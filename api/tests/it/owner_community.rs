@@ -274,30 +274,12 @@ fn comments_are_moderated(backend: Backend) {
     );
 
     // A session changes with its CSRF token only.
-    crate::owner_accounts::add_owner(
+    let (cookie, csrf) = crate::owner_accounts::signed_in(
         &server,
         "harbor-lane",
-        "mod@example.test",
-        "moderator",
-        "moderator password",
-    );
-    let r = request(
-        server.port,
-        "POST",
         HARBOR,
-        "/api/owner/session",
-        &[("Content-Type", "application/json")],
-        &json!({"email": "mod@example.test", "password": "moderator password"}).to_string(),
+        ("mod@example.test", "moderator", "moderator password"),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
-    let cookie = r
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
     let send = |csrf: Option<&str>| {
         let mut headers = vec![
             ("Cookie", cookie.as_str()),
@@ -496,30 +478,12 @@ fn members_and_member_areas(backend: Backend) {
     assert_eq!(r.json()["area"]["title"], "Kiln Crew");
 
     // A session changes it with its CSRF token only.
-    crate::owner_accounts::add_owner(
+    let (cookie, csrf) = crate::owner_accounts::signed_in(
         &server,
         "harbor-lane",
-        "editor@example.test",
-        "editor",
-        "editor password",
-    );
-    let r = request(
-        server.port,
-        "POST",
         HARBOR,
-        "/api/owner/session",
-        &[("Content-Type", "application/json")],
-        &json!({"email": "editor@example.test", "password": "editor password"}).to_string(),
+        ("editor@example.test", "editor", "editor password"),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
-    let cookie = r
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
     let send = |csrf: Option<&str>| {
         let mut headers = vec![
             ("Cookie", cookie.as_str()),

@@ -161,30 +161,12 @@ fn roles_sites_and_sessions(backend: Backend) {
     );
 
     // A session patches with its CSRF token only.
-    crate::owner_accounts::add_owner(
+    let (cookie, csrf) = crate::owner_accounts::signed_in(
         &server,
         "loam-lantern",
-        "ann@example.test",
-        "admin",
-        "correct horse",
-    );
-    let r = request(
-        server.port,
-        "POST",
         LOAM,
-        "/api/owner/session",
-        &[("Content-Type", "application/json")],
-        &json!({"email": "ann@example.test", "password": "correct horse"}).to_string(),
+        ("ann@example.test", "admin", "correct horse"),
     );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
-    let cookie = r
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
     let call = |csrf: Option<&str>, body: &Value| {
         let mut headers = vec![
             ("Content-Type", "application/json"),

@@ -221,31 +221,8 @@ fn versions_are_stored_then_switched_and_rolled_back(backend: Backend) {
 
 /// Signs an admin owner of loam-lantern in: (cookie, csrf).
 fn session(server: &Server) -> (String, String) {
-    crate::owner_accounts::add_owner(
-        server,
-        "loam-lantern",
-        "designer@example.test",
-        "admin",
-        "designer password",
-    );
-    let r = request(
-        server.port,
-        "POST",
-        LOAM,
-        "/api/owner/session",
-        &[("Content-Type", "application/json")],
-        &json!({"email": "designer@example.test", "password": "designer password"}).to_string(),
-    );
-    assert_eq!(r.status, 200, "{}", r.body);
-    let csrf = r.json()["csrf"].as_str().unwrap().to_owned();
-    let cookie = r
-        .header("set-cookie")
-        .unwrap()
-        .split(';')
-        .next()
-        .unwrap()
-        .to_owned();
-    (cookie, csrf)
+    let who = ("designer@example.test", "admin", "designer password");
+    crate::owner_accounts::signed_in(server, "loam-lantern", LOAM, who)
 }
 
 fn roles_sites_and_sessions(backend: Backend) {
