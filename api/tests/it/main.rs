@@ -31,6 +31,7 @@ mod openapi;
 mod owner_accounts;
 mod owner_api;
 mod owner_community;
+mod owner_content;
 mod owner_customers;
 mod owner_data;
 mod owner_design;

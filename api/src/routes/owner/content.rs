@@ -4,12 +4,14 @@
 //! |---|---|---|---|
 //! | `GET /api/owner/collections` | content, read | | `{collections: [{id, urlId, title, type, typeName, items}]}` |
 //! | `POST /api/owner/collections` | content (and store for a store), write | a new page | 201 the page ([`super::pages`]) |
-//! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items}` |
+//! | `GET /api/owner/collections/{id}/items` | content (store for a store), read | | `{items, collection, authors, timeZone}` |
 //! | `POST /api/owner/collections/{id}/items` | content (store for a store), write | an item | 201 the item |
 //! | `PUT /api/owner/items/{id}` | as its collection, write | an item | the item |
 //! | `PATCH /api/owner/items/{id}` | as its collection, write | a JSON Merge Patch of the item | the item |
 //! | `DELETE /api/owner/items/{id}` | as its collection, write | | `{deleted: id}` |
 //! | `PUT /api/owner/items/{id}/stock` | store, write | `{sku, quantity?, unlimited?}` | `{sku, quantity, unlimited}` |
+//! | `GET /api/owner/collections/{id}/content` | as the collection, read | | `{id, title, typeName, mainContent}` |
+//! | `PUT /api/owner/collections/{id}/content` | as the collection, write | `{mainContent}` | `{id, title, typeName, mainContent}` |
 //!
 //! An item is the import format's item, in its words (`urlId`, `title`, `body`, `excerpt`,
 //! `recordType`, `publishOn`, `visibility`, `tags`, `categories`, and for products `productType` and
@@ -26,6 +28,14 @@
 //! `visibility` is `visible` (the default), `hidden` (a draft: the site shows it nowhere,
 //! the owner routes do) or `scheduled` (hidden until `publishOn`, epoch ms, which it then
 //! needs; shown from then on); what is wrong with either is said by field.
+//! **Rich text.** `body` and `excerpt` (and a page's `mainContent`) are stored sanitized to
+//! an allow-list ([`super::rich_text`]): no script, no handlers, no `javascript:` links.
+//! **Posts and events.** `tags` are 1 to 50 characters and `categories` (outside a store) 1
+//! to 25 (SPEC.md §9), none twice: SPEC.md §5's "This tag already exists" / "This category
+//! already exists" under `tags` / `categories`. `author` is `{displayName, …}` (the
+//! template context's `author`); `data.commentState` is 1 (comments on) or 0 (off); an
+//! event's `startDate` and `endDate` are epoch ms, the end not before the start; its place is
+//! `data.location` (`addressTitle`, `addressLine1`, `addressLine2`, `addressCountry`).
 //! SPEC.md §9's limits hold: 200 products in a store, 250 items in a user-orderable
 //! collection. The item's collection is the path's; an update keeps it. `PATCH` changes
 //! only what its body names (RFC 7396: a key set to null is removed, an array such as
@@ -50,7 +60,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::product_checks::{self, take_form_parts};
-use super::{Deleted, refused, site_content};
+use super::{Deleted, refused, rich_text, site_content};
 use crate::email::Composer;
 use crate::http::body::{MAX_JSON_BODY, json as read_json};
 use crate::http::error::store_failure;
@@ -91,6 +101,23 @@ pub const BAD_VISIBILITY: &str = "Visibility is visible, hidden or scheduled.";
 pub const BAD_PUBLISH_ON: &str =
     "publishOn is a date and time as a number: milliseconds since 1970-01-01 UTC.";
 pub const NO_PUBLISH_ON: &str = "A scheduled item needs the date and time it shows from.";
+/// SPEC.md §5, with `{tagType}` = tag.
+pub const TAG_TWICE: &str = "This tag already exists";
+/// SPEC.md §5, with `{tagType}` = category.
+pub const CATEGORY_TWICE: &str = "This category already exists";
+/// SPEC.md §9: a tag is at most 50 characters.
+pub const BAD_TAG: &str = "A tag is 1 to 50 characters.";
+/// SPEC.md §9: a category is at most 25 characters.
+pub const BAD_CATEGORY: &str = "A category is 1 to 25 characters.";
+pub const BAD_COMMENT_STATE: &str = "commentState is 1 (comments on) or 0 (comments off).";
+pub const BAD_DATE: &str =
+    "A date is a date and time as a number: milliseconds since 1970-01-01 UTC.";
+pub const ENDS_BEFORE: &str = "An event ends after it starts.";
+pub const BAD_AUTHOR: &str = "An author is {displayName} of 1 to 100 characters.";
+
+/// SPEC.md §9's tag and category lengths.
+pub const MAX_TAG: usize = 50;
+pub const MAX_CATEGORY: usize = 25;
 
 /// SPEC.md §9.
 pub const MAX_PRODUCTS: usize = 200;
@@ -102,6 +129,7 @@ pub fn routes() -> OpenApiRouter<App> {
         .routes(routes!(items, create_item))
         .routes(routes!(item, update_item, patch_item, delete_item))
         .routes(routes!(set_stock))
+        .routes(routes!(page_content, set_page_content))
 }
 
 fn is_store(c: &Collection) -> bool {
@@ -142,12 +170,33 @@ struct CollectionSummary {
     items: usize,
 }
 
-/// Items (an item is the import format's item, as stored).
+/// Items (an item is the import format's item, as stored), with what the owner app's content
+/// editor needs beside them: the collection, the authors already named on the site's items
+/// and the site's time zone (the one `publishOn` is shown in).
 #[derive(Serialize, ToSchema)]
 #[schema(as = OwnerItemList)]
+#[serde(rename_all = "camelCase")]
 struct ItemList {
     #[schema(value_type = Vec<Object>)]
     items: Vec<Item>,
+    collection: CollectionSummary,
+    /// Every distinct `author` of the site's items (by `displayName`), in name order.
+    #[schema(value_type = Vec<Object>)]
+    authors: Vec<Value>,
+    /// The site's IANA time zone (`website.timeZone`, default America/New_York).
+    time_zone: String,
+}
+
+fn summary(site: &SiteSnapshot, c: &Collection) -> CollectionSummary {
+    CollectionSummary {
+        id: c.id.clone(),
+        url_id: c.url_id.clone(),
+        title: c.title.clone(),
+        kind: c.kind,
+        type_name: c.type_name.clone(),
+        enabled: c.enabled,
+        items: site.items_of(&c.id).count(),
+    }
 }
 
 /// `GET /api/owner/collections`: the site's collections.
@@ -159,19 +208,7 @@ async fn collections(
     owner: Owner<area::Content, Read>,
 ) -> Result<Json<CollectionList>, ApiError> {
     let site = site_content(&store, owner.site.tenant.id).await?;
-    let collections = site
-        .collections
-        .iter()
-        .map(|c| CollectionSummary {
-            id: c.id.clone(),
-            url_id: c.url_id.clone(),
-            title: c.title.clone(),
-            kind: c.kind,
-            type_name: c.type_name.clone(),
-            enabled: c.enabled,
-            items: site.items_of(&c.id).count(),
-        })
-        .collect();
+    let collections = site.collections.iter().map(|c| summary(&site, c)).collect();
     Ok(Json(CollectionList { collections }))
 }
 
@@ -205,8 +242,19 @@ async fn items(
     owner: OwnerToken,
 ) -> Result<Json<ItemList>, ApiError> {
     let (site, c) = collection_for(&store, &owner, &id, Access::Read).await?;
+    let mut authors = std::collections::BTreeMap::new();
+    for author in site.items.iter().filter_map(|i| i.author.as_ref()) {
+        if let Some(name) = author.get("displayName").and_then(Value::as_str) {
+            authors
+                .entry(name.to_owned())
+                .or_insert_with(|| author.clone());
+        }
+    }
     Ok(Json(ItemList {
         items: site.items_of(&c.id).cloned().collect(),
+        collection: summary(&site, &c),
+        authors: authors.into_values().collect(),
+        time_zone: owner.site.content.time_zone.clone(),
     }))
 }
 
@@ -251,8 +299,21 @@ pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Par
             }
         }
     }
-    let item = match serde_json::from_value(Value::Object(o)) {
-        Ok(item) => item,
+    for field in ["startDate", "endDate"] {
+        if o.get(field)
+            .is_some_and(|v| !v.is_null() && v.as_i64().is_none_or(|ms| ms < 0))
+        {
+            o.remove(field);
+            errors.insert(field.into(), BAD_DATE.into());
+        }
+    }
+    let item = match serde_json::from_value::<Item>(Value::Object(o)) {
+        Ok(mut item) => {
+            // Rich text is stored sanitized, whoever sent it (`rich_text`).
+            item.body = rich_text::sanitize(&item.body);
+            item.excerpt = rich_text::sanitize(&item.excerpt);
+            item
+        }
         Err(_) if !errors.is_empty() => return Err(ApiError::fields(errors)),
         Err(e) => {
             let mut err = ApiError::bad_request(NOT_AN_ITEM);
@@ -358,6 +419,34 @@ fn check_item(
     {
         bad("urlId", SLUG_TAKEN);
     }
+    check_words(&item.tags, "tags", MAX_TAG, BAD_TAG, TAG_TWICE, &mut bad);
+    if !is_store(c) {
+        // A store's categories are its own (checked with the product).
+        check_words(
+            &item.categories,
+            "categories",
+            MAX_CATEGORY,
+            BAD_CATEGORY,
+            CATEGORY_TWICE,
+            &mut bad,
+        );
+    }
+    if let Some(state) = item.data.get("commentState")
+        && !matches!(state.as_i64(), Some(0 | 1))
+    {
+        bad("data.commentState", BAD_COMMENT_STATE);
+    }
+    if let (Some(start), Some(end)) = (item.start_date, item.end_date)
+        && end < start
+    {
+        bad("endDate", ENDS_BEFORE);
+    }
+    if let Some(author) = &item.author {
+        let name = author.get("displayName").and_then(Value::as_str);
+        if name.is_none_or(|n| n.trim().is_empty() || n.chars().count() > 100) {
+            bad("author", BAD_AUTHOR);
+        }
+    }
     if !is_store(c) {
         // A product anywhere but a store would be for sale without the store role: the
         // editor may write a blog, not sell (issue 40, finding 5).
@@ -406,6 +495,29 @@ fn check_item(
             .filter(|k| k.collection_id == c.id)
             .collect();
         product_checks::check_product(item, old, &categories, errors);
+    }
+}
+
+/// Tags or categories (`field`): each 1 to `max` characters, none twice (compared without
+/// case, as the site's filter links are).
+fn check_words(
+    words: &[String],
+    field: &str,
+    max: usize,
+    bad_length: &str,
+    twice: &str,
+    bad: &mut impl FnMut(&str, &str),
+) {
+    for (i, w) in words.iter().enumerate() {
+        let n = w.trim().chars().count();
+        if n == 0 || n > max {
+            bad(field, bad_length);
+        } else if words[..i]
+            .iter()
+            .any(|v| v.trim().to_lowercase() == w.trim().to_lowercase())
+        {
+            bad(field, twice);
+        }
     }
 }
 
@@ -706,6 +818,86 @@ async fn delete_item(
         .await
         .map_err(|e| refused(&e, NO_ITEM))?;
     Ok(Json(Deleted { deleted: id }))
+}
+
+/// A page's own content: the HTML its template shows as `collection.mainContent` (a regular
+/// page's text, a blog's or store's introduction).
+#[derive(Serialize, Deserialize, ToSchema)]
+#[schema(as = OwnerPageContent)]
+#[serde(rename_all = "camelCase")]
+struct PageContent {
+    /// The page's (collection's) id (ignored in a body).
+    #[serde(default)]
+    id: String,
+    /// The page's title (ignored in a body).
+    #[serde(default)]
+    title: String,
+    /// The page's type (`page`, `blog` …; ignored in a body).
+    #[serde(default)]
+    type_name: String,
+    /// The HTML; stored sanitized ([`rich_text`]).
+    main_content: String,
+}
+
+fn page_content_of(c: &Collection) -> PageContent {
+    PageContent {
+        id: c.id.clone(),
+        title: c.title.clone(),
+        type_name: c.type_name.clone(),
+        main_content: c
+            .data
+            .get("mainContent")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned(),
+    }
+}
+
+/// `GET /api/owner/collections/{id}/content`: a page's own content.
+#[utoipa::path(get, path = "/api/owner/collections/{id}/content", tag = OWNER,
+    params(("id" = String, Path, description = "The page's (collection's) id.")),
+    security(("ownerToken" = [])),
+    responses((status = 200, body = PageContent,
+        description = "Its content (a store's needs the store role; the others, content's)."),
+        OwnerErrors))]
+async fn page_content(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+) -> Result<Json<PageContent>, ApiError> {
+    let (_, c) = collection_for(&store, &owner, &id, Access::Read).await?;
+    Ok(Json(page_content_of(&c)))
+}
+
+/// `PUT /api/owner/collections/{id}/content`: replaces a page's own content (sanitized).
+#[utoipa::path(put, path = "/api/owner/collections/{id}/content", tag = OWNER,
+    params(("id" = String, Path, description = "The page's (collection's) id.")),
+    request_body = PageContent,
+    security(("ownerToken" = [])),
+    responses((status = 200, body = PageContent, description = "The content as stored: \
+        sanitized ([`rich_text`]'s allow-list)."), OwnerErrors))]
+async fn set_page_content(
+    State(store): State<Store>,
+    Path(id): Path<String>,
+    owner: OwnerToken,
+    body: Body,
+) -> Result<Json<PageContent>, ApiError> {
+    let (_, mut c) = collection_for(&store, &owner, &id, Access::Write).await?;
+    // The body is read once the role may change this page.
+    let b: PageContent = read_json(body, MAX_JSON_BODY).await?;
+    c.data.insert(
+        "mainContent".into(),
+        rich_text::sanitize(&b.main_content).into(),
+    );
+    let change = tenants::PagesChange {
+        collections: vec![c.clone()],
+        ..Default::default()
+    };
+    store
+        .put_pages(owner.site.tenant.id, &change)
+        .await
+        .map_err(|e| refused(&e, NO_COLLECTION))?;
+    Ok(Json(page_content_of(&c)))
 }
 
 /// A variant's new stock.

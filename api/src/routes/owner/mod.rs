@@ -22,6 +22,7 @@
 //! - [`design`]: the style panel's tweaks, their live preview and saving them;
 //! - [`identity`]: the site's title, tagline, logo, icon and business information;
 //! - [`assets`]: uploaded images and PDFs, and serving them;
+//! - [`rich_text`]: owners' rich text (posts, events, pages, descriptions), sanitized before it is stored;
 //! - [`community`]: comment moderation and likes, members, member areas.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
@@ -61,6 +62,7 @@ pub mod paging;
 pub mod preferences;
 pub mod product_checks;
 pub mod products;
+pub mod rich_text;
 pub mod store_settings;
 pub mod store_setup;
 pub mod templates;
