@@ -28,6 +28,8 @@ export const alias = {
   // wouter's shim for React < 18: preact/compat has the hook itself.
   "use-sync-external-store/shim/index.js": "preact/compat",
   "use-sync-external-store/shim": "preact/compat",
+  // The selector hook Tiptap's editor state uses, on preact/compat (src/shims/with-selector.ts).
+  "use-sync-external-store/shim/with-selector.js": path.join(here, "src/shims/with-selector.ts"),
 };
 
 const islands = readdirSync(path.join(here, "src/islands"), { withFileTypes: true })

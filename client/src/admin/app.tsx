@@ -35,6 +35,7 @@ const Members = lazy(() => import("./screens/members"));
 const Comments = lazy(() => import("./screens/comments"));
 const MemberAreas = lazy(() => import("./screens/member-areas"));
 const Design = lazy(() => import("./screens/design"));
+const Content = lazy(() => import("./screens/content"));
 
 export const BASE = "/config";
 
@@ -250,6 +251,20 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         <Guard me={me} areas={["content"]}>
           <PagesScreen />
         </Guard>
+      </Route>
+      <Route path="/content/:collection/:item">
+        {(p) => (
+          <Guard me={me} areas={["content"]}>
+            <Content collection={p.collection} item={p.item} />
+          </Guard>
+        )}
+      </Route>
+      <Route path="/content/:collection">
+        {(p) => (
+          <Guard me={me} areas={["content"]}>
+            <Content collection={p.collection} />
+          </Guard>
+        )}
       </Route>
       <Route path="/forms/*?">
         <Guard me={me} areas={["forms"]}>

@@ -1502,6 +1502,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/collections/{id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A page's own content. */
+        get: operations["owner.page_content"];
+        /** Replaces a page's own content (sanitized). */
+        put: operations["owner.set_page_content"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/owner/dashboard": {
         parameters: {
             query?: never;
@@ -4011,9 +4029,18 @@ export interface components {
              */
             expiresMs: number;
         };
-        /** @description Items (an item is the import format's item, as stored). */
+        /**
+         * @description Items (an item is the import format's item, as stored), with what the owner app's content
+         *     editor needs beside them: the collection, the authors already named on the site's items
+         *     and the site's time zone (the one `publishOn` is shown in).
+         */
         OwnerItemList: {
             items: Record<string, unknown>[];
+            collection: components["schemas"]["OwnerCollectionSummary"];
+            /** @description Every distinct `author` of the site's items (by `displayName`), in name order. */
+            authors: Record<string, unknown>[];
+            /** @description The site's IANA time zone (`website.timeZone`, default America/New_York). */
+            timeZone: string;
         };
         /** @description An item its visitors liked or commented on, with its counts as its page shows them. */
         OwnerLikedItem: {
@@ -4337,6 +4364,20 @@ export interface components {
             items: number;
             /** @description The folder it is in. */
             parentId?: string | null;
+        };
+        /**
+         * @description A page's own content: the HTML its template shows as `collection.mainContent` (a regular
+         *     page's text, a blog's or store's introduction).
+         */
+        OwnerPageContent: {
+            /** @description The page's (collection's) id (ignored in a body). */
+            id?: string;
+            /** @description The page's title (ignored in a body). */
+            title?: string;
+            /** @description The page's type (`page`, `blog` …; ignored in a body). */
+            typeName?: string;
+            /** @description The HTML; stored sanitized to the rich-text allow-list (no script, no handlers). */
+            mainContent: string;
         };
         /** @description The settings a page's `PATCH` changes. */
         OwnerPagePatch: {
@@ -12960,6 +13001,168 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OwnerStockSet"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.page_content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The page's (collection's) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Its content (a store's needs the store role; the others, content's). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPageContent"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.set_page_content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The page's (collection's) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerPageContent"];
+            };
+        };
+        responses: {
+            /** @description The content as stored: sanitized to the rich-text allow-list (no script, no handlers, no `javascript:` links). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerPageContent"];
                 };
             };
             /** @description The body or a parameter is not what the route takes (the message says which). */

@@ -835,7 +835,7 @@ struct PageContent {
     /// The page's type (`page`, `blog` …; ignored in a body).
     #[serde(default)]
     type_name: String,
-    /// The HTML; stored sanitized ([`rich_text`]).
+    /// The HTML; stored sanitized to the rich-text allow-list (no script, no handlers).
     main_content: String,
 }
 
@@ -875,7 +875,7 @@ async fn page_content(
     request_body = PageContent,
     security(("ownerToken" = [])),
     responses((status = 200, body = PageContent, description = "The content as stored: \
-        sanitized ([`rich_text`]'s allow-list)."), OwnerErrors))]
+        sanitized to the rich-text allow-list (no script, no handlers, no `javascript:` links)."), OwnerErrors))]
 async fn set_page_content(
     State(store): State<Store>,
     Path(id): Path<String>,

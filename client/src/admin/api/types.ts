@@ -173,3 +173,37 @@ export type SubscriberList = Schemas["OwnerSubscriberList"];
 export type MultilingualSettings = Schemas["MultilingualSettings"];
 /** A language as stored (`enabled` is always sent back). */
 export type LanguageSetting = Required<Schemas["LanguageSetting"]>;
+
+// ---- Content: posts, events, a page's own content (issue 44) ----
+
+export type CollectionSummary = Schemas["OwnerCollectionSummary"];
+/** `GET|PUT /api/owner/collections/{id}/content`. */
+export type PageContent = Schemas["OwnerPageContent"];
+/** An item's author, as the template context's `author` has it. */
+export type Author = { id?: string; displayName: string; [k: string]: unknown };
+/** An event's place (`location`, as templates read it). */
+export type Place = { addressTitle?: string; addressLine1?: string; addressLine2?: string; addressCountry?: string; [k: string]: unknown };
+/** An item of a collection as stored (the import format's words); the app's content editor
+ *  reads and writes these keys. */
+export type ContentItem = {
+  id: string;
+  collectionId: string;
+  urlId: string;
+  title: string;
+  body: string;
+  excerpt: string;
+  recordType: number;
+  visibility: Visibility;
+  publishOn: number;
+  addedOn: number;
+  updatedOn: number;
+  tags: string[];
+  categories: string[];
+  author?: Author | null;
+  startDate?: number | null;
+  endDate?: number | null;
+  data: { commentState?: number; location?: Place; [k: string]: unknown };
+};
+/** `GET /api/owner/collections/{id}/items`: the items, the collection, the site's authors
+ *  and its time zone. */
+export type ItemList = Omit<Schemas["OwnerItemList"], "items" | "authors"> & { items: ContentItem[]; authors: Author[] };

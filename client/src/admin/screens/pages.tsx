@@ -9,6 +9,7 @@
 // `GET|PATCH /api/owner/pages`, `POST /api/owner/collections`,
 // `PATCH|DELETE /api/owner/collections/{id}`.
 import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { Link as RouteLink } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { SitePage, Pages } from "../api/types";
 import { canWrite, useSession } from "../session";
@@ -372,6 +373,11 @@ function Row({
                 Edit
               </button>
             )
+          )}
+          {page && !page.folder && page.typeName !== "products" && (
+            <RouteLink href={`/content/${page.id}`} aria-label={`Content of ${label}`}>
+              Content
+            </RouteLink>
           )}
           {page && page.enabled && !page.folder && (
             <>

@@ -17,7 +17,8 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, get, upload } from "../api/client";
-import { Field, Select, TextArea } from "../ui/field";
+import { Field, Select } from "../ui/field";
+import { RichText } from "../ui/rich-text";
 import { decimals, localDateTime, localDateTimeMs } from "../ui/format";
 import type { Visibility } from "../api/types";
 import { announce, ErrorText, Heading, Loading } from "../ui/page";
@@ -485,7 +486,7 @@ export default function Product({ id }: { id?: string }) {
             }}
             error={fieldError("urlId")}
           />
-          <TextArea rows={6} label="Description" hint="HTML" value={description} onValue={changing(setDescription)} error={fieldError("body")} />
+          <RichText label="Description" value={description} onValue={changing(setDescription)} error={fieldError("body")} images={canWrite(me, "content")} />
         </fieldset>
 
         <fieldset>

@@ -1,0 +1,38 @@
+// The rich-text editor's checks, apart from Tiptap (so screens and tests use them without
+// loading the editor's chunk).
+
+/** SPEC.md §5, its two `{host}`s filled as the server's `layout::BAD_LINK` fills them. */
+export const BAD_LINK = "Links must be formatted as www.example.com or https://www.example.com";
+/** SPEC.md §5 (image templates): alt text is given, or the image is marked decorative. */
+export const NO_ALT = "Please describe the image, or mark it as decorative.";
+
+/** SPEC.md §5's file message for a file that is not an image. */
+export function notAnImage(fileName: string): string {
+  return `The file ${fileName} does not appear to be a supported image file.`;
+}
+
+/** A link as it is stored (a bare host gets `https://`), or null when it is not one: the
+ *  server's `layout::external_link`, for the editor's links (and `tel:`). */
+export function checkLink(url: string): string | null {
+  const u = url.trim();
+  if (!u || /[\s\u0000-\u001f]/.test(u)) return null;
+  const lower = u.toLowerCase();
+  if (["http://", "https://", "mailto:", "tel:"].some((p) => lower.startsWith(p) && lower.length > p.length)) return u.length < 2083 ? u : null;
+  if (u.startsWith("/") && !u.startsWith("//")) return u.length < 2083 ? u : null;
+  if (u.startsWith("#") && u.length > 1) return u;
+  const end = u.search(/[/?#]/);
+  const host = (end < 0 ? u : u.slice(0, end)).split(":")[0];
+  const labels = host.split(".");
+  const ok =
+    labels.length >= 2 &&
+    labels.every((l) => l.length > 0 && l.length <= 63 && /^[A-Za-z0-9-]+$/.test(l)) &&
+    /^[A-Za-z]+$/.test(labels[labels.length - 1]);
+  if (!ok) return null;
+  const stored = `https://${u}`;
+  return stored.length < 2083 ? stored : null;
+}
+
+/** "This {tagType} already exists" (SPEC.md §5). */
+export function alreadyExists(tagType: "tag" | "category"): string {
+  return `This ${tagType} already exists`;
+}
