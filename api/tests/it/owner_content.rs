@@ -82,8 +82,8 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
     );
     assert_eq!(r.status, 400, "{}", r.body);
     let e = &r.json()["errors"];
-    assert_eq!(e["tags"], "This tag already exists", "{e}");
-    assert_eq!(e["categories"], "This category already exists", "{e}");
+    assert_eq!(e["tags[1]"], "This tag already exists", "{e}");
+    assert_eq!(e["categories[1]"], "This category already exists", "{e}");
     assert_eq!(
         e["data.commentState"], "commentState is 1 (comments on) or 0 (comments off).",
         "{e}"
@@ -103,14 +103,18 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
         &items,
         &json!({
             "urlId": "long-tags", "title": "Long",
-            "tags": ["x".repeat(51)], "categories": ["y".repeat(26)],
+            "tags": ["x".repeat(51), " "], "categories": ["y".repeat(26)],
             "startDate": "tomorrow",
         }),
     );
     assert_eq!(r.status, 400, "{}", r.body);
     let e = &r.json()["errors"];
-    assert_eq!(e["tags"], "A tag is 1 to 50 characters.", "{e}");
-    assert_eq!(e["categories"], "A category is 1 to 25 characters.", "{e}");
+    assert_eq!(e["tags[0]"], "A tag has at most 50 characters.", "{e}");
+    assert_eq!(e["tags[1]"], "A tag cannot be empty.", "{e}");
+    assert_eq!(
+        e["categories[0]"], "A category name has at most 25 characters.",
+        "{e}"
+    );
     assert_eq!(
         e["startDate"], "A date is a date and time as a number: milliseconds since 1970-01-01 UTC.",
         "{e}"
@@ -199,7 +203,7 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
         &json!({"tags": ["kiln", "kiln"]}),
     );
     assert_eq!(
-        r.json()["errors"]["tags"],
+        r.json()["errors"]["tags[1]"],
         "This tag already exists",
         "{}",
         r.body

@@ -235,7 +235,7 @@ describe("writing a post", () => {
     server({
       [`GET ${SESSION}`]: { body: me() },
       [`GET ${ITEMS}`]: { body: list() },
-      "PATCH /api/owner/items/p1": { status: 400, body: { errors: { urlId: "Another item of this collection has this URL id.", tags: "This tag already exists" } } },
+      "PATCH /api/owner/items/p1": { status: 400, body: { errors: { urlId: "Another item of this collection has this URL id.", "tags[1]": "This tag already exists" } } },
     });
     open(`/config/content/${BLOG}/p1`);
     await heading("Spring firing");

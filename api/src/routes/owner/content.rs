@@ -30,9 +30,9 @@
 //! needs; shown from then on); what is wrong with either is said by field.
 //! **Rich text.** `body` and `excerpt` (and a page's `mainContent`) are stored sanitized to
 //! an allow-list ([`super::rich_text`]): no script, no handlers, no `javascript:` links.
-//! **Posts and events.** `tags` are 1 to 50 characters and `categories` (outside a store) 1
-//! to 25 (SPEC.md §9), none twice: SPEC.md §5's "This tag already exists" / "This category
-//! already exists" under `tags` / `categories`. `author` is `{displayName, …}` (the
+//! **Posts and events.** `tags` are 1 to 50 characters and `categories` 1 to 25 (SPEC.md
+//! §9), none twice: SPEC.md §5's "This tag already exists" / "This category already exists"
+//! under `tags[i]` / `categories[i]`, as for products ([`product_checks`]). `author` is `{displayName, …}` (the
 //! template context's `author`); `data.commentState` is 1 (comments on) or 0 (off); an
 //! event's `startDate` and `endDate` are epoch ms, the end not before the start; its place is
 //! `data.location` (`addressTitle`, `addressLine1`, `addressLine2`, `addressCountry`).
@@ -101,23 +101,13 @@ pub const BAD_VISIBILITY: &str = "Visibility is visible, hidden or scheduled.";
 pub const BAD_PUBLISH_ON: &str =
     "publishOn is a date and time as a number: milliseconds since 1970-01-01 UTC.";
 pub const NO_PUBLISH_ON: &str = "A scheduled item needs the date and time it shows from.";
-/// SPEC.md §5, with `{tagType}` = tag.
-pub const TAG_TWICE: &str = "This tag already exists";
-/// SPEC.md §5, with `{tagType}` = category.
-pub const CATEGORY_TWICE: &str = "This category already exists";
-/// SPEC.md §9: a tag is at most 50 characters.
-pub const BAD_TAG: &str = "A tag is 1 to 50 characters.";
-/// SPEC.md §9: a category is at most 25 characters.
-pub const BAD_CATEGORY: &str = "A category is 1 to 25 characters.";
+pub const EMPTY_TAG: &str = "A tag cannot be empty.";
+pub const EMPTY_CATEGORY: &str = "A category cannot be empty.";
 pub const BAD_COMMENT_STATE: &str = "commentState is 1 (comments on) or 0 (comments off).";
 pub const BAD_DATE: &str =
     "A date is a date and time as a number: milliseconds since 1970-01-01 UTC.";
 pub const ENDS_BEFORE: &str = "An event ends after it starts.";
 pub const BAD_AUTHOR: &str = "An author is {displayName} of 1 to 100 characters.";
-
-/// SPEC.md §9's tag and category lengths.
-pub const MAX_TAG: usize = 50;
-pub const MAX_CATEGORY: usize = 25;
 
 /// SPEC.md §9.
 pub const MAX_PRODUCTS: usize = 200;
@@ -419,15 +409,25 @@ fn check_item(
     {
         bad("urlId", SLUG_TAKEN);
     }
-    check_words(&item.tags, "tags", MAX_TAG, BAD_TAG, TAG_TWICE, &mut bad);
     if !is_store(c) {
-        // A store's categories are its own (checked with the product).
+        // A product's are checked with the product (a store's categories are its own), with
+        // the same messages.
+        use product_checks::{
+            CATEGORY_TWICE, LONG_CATEGORY, LONG_TAG, MAX_CATEGORY, MAX_TAG, TAG_TWICE,
+        };
+        check_words(
+            &item.tags,
+            "tags",
+            MAX_TAG,
+            [EMPTY_TAG, LONG_TAG, TAG_TWICE],
+            &mut bad,
+        );
+        let words = [EMPTY_CATEGORY, LONG_CATEGORY, CATEGORY_TWICE];
         check_words(
             &item.categories,
             "categories",
             MAX_CATEGORY,
-            BAD_CATEGORY,
-            CATEGORY_TWICE,
+            words,
             &mut bad,
         );
     }
@@ -498,25 +498,28 @@ fn check_item(
     }
 }
 
-/// Tags or categories (`field`): each 1 to `max` characters, none twice (compared without
-/// case, as the site's filter links are).
+/// Tags or categories (`field`, each said as `field[i]`): none empty, each at most `max`
+/// characters, none twice (compared without case, as the site's filter links are); the
+/// messages for each in that order.
 fn check_words(
     words: &[String],
     field: &str,
     max: usize,
-    bad_length: &str,
-    twice: &str,
+    [empty, long, twice]: [&str; 3],
     bad: &mut impl FnMut(&str, &str),
 ) {
     for (i, w) in words.iter().enumerate() {
         let n = w.trim().chars().count();
-        if n == 0 || n > max {
-            bad(field, bad_length);
+        let at = format!("{field}[{i}]");
+        if n == 0 {
+            bad(&at, empty);
+        } else if n > max {
+            bad(&at, long);
         } else if words[..i]
             .iter()
             .any(|v| v.trim().to_lowercase() == w.trim().to_lowercase())
         {
-            bad(field, twice);
+            bad(&at, twice);
         }
     }
 }

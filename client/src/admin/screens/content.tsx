@@ -248,6 +248,8 @@ function ItemEditor({ list, item, onSaved }: { list: ItemList; item: ContentItem
   const set = <K extends keyof Draft>(k: K) => (v: Draft[K]) => setD((x) => ({ ...x, [k]: v }));
   const setPlace = (k: keyof Draft["place"]) => (v: string) => setD((x) => ({ ...x, place: { ...x.place, [k]: v } }));
   const err = (k: string) => errors[k];
+  /** The first problem with any of a list's entries (`tags[1]` …), or with the list. */
+  const listErr = (k: string) => errors[k] ?? Object.entries(errors).find(([f]) => f.startsWith(`${k}[`))?.[1];
 
   const save = async (e: Event) => {
     e.preventDefault();
@@ -364,8 +366,8 @@ function ItemEditor({ list, item, onSaved }: { list: ItemList; item: ContentItem
               <Field label="Country" value={d.place.addressCountry} onValue={setPlace("addressCountry")} />
             </fieldset>
           )}
-          <Chips label="Tags" tagType="tag" max={MAX_TAG} values={d.tags} onValues={set("tags")} error={err("tags")} />
-          <Chips label="Categories" tagType="category" max={MAX_CATEGORY} values={d.categories} onValues={set("categories")} error={err("categories")} />
+          <Chips label="Tags" tagType="tag" max={MAX_TAG} values={d.tags} onValues={set("tags")} error={listErr("tags")} />
+          <Chips label="Categories" tagType="category" max={MAX_CATEGORY} values={d.categories} onValues={set("categories")} error={listErr("categories")} />
           <Field label="Author" list={authorsId} hint="Who wrote it, as the site shows it." value={d.author} onValue={set("author")} error={err("author")} />
           <datalist id={authorsId}>
             {list.authors.map((a: Author) => (
