@@ -5,7 +5,10 @@
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
 // approves a member's comment on harbor-lane and sees it on the live page; adds a language
-// and changes the default one, which the live site's <html lang> then says; axe-core on every
+// and changes the default one, which the live site's <html lang> then says; writes a blog
+// post on harbor-lane with a heading and an uploaded image with alt text, schedules it (the
+// live blog does not show it, its page is not found) and publishes it (both show it, the
+// image with its alt text); axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -1123,6 +1126,104 @@ scenarios.push([
     await eventually(() => liveLang(browser, server), (l) => l === "en-US", "the live site in English again");
   },
 ]);
+
+scenarios.push(
+  [
+    "content: write and schedule a blog post with an image (keyboard in the editor), then publish it; axe on the content panels",
+    async ({ browser, context, server }) => {
+      const origin = server.origin(HARBOR);
+      const visitor = await browser.newContext();
+      const visit = async (path) => {
+        const p = await visitor.newPage();
+        const r = await p.goto(`${origin}${path}`);
+        const out = { status: r.status(), html: await p.content(), alts: await p.locator("article img").evaluateAll((els) => els.map((e) => e.getAttribute("alt"))) };
+        await p.close();
+        return out;
+      };
+      try {
+        const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
+        await nav(page, "Pages");
+        await page.getByRole("link", { name: "Content of Journal" }).click();
+        await h1Focused(page, "Journal");
+        assert.deepEqual(await axe(page), [], "axe on the post list");
+        await page.getByRole("link", { name: "New post" }).click();
+        await h1Focused(page, "New post");
+        await page.getByLabel("Title", { exact: true }).fill("Kiln day");
+        assert.equal(await page.getByLabel("URL id").inputValue(), "kiln-day");
+
+        // The text, by keyboard: Tab from the URL id reaches the toolbar's first button
+        // (Heading), Enter makes the paragraph a heading; then the text box.
+        const text = page.getByRole("textbox", { name: "Text", exact: true });
+        await text.waitFor();
+        await text.click();
+        await page.keyboard.type("Forty-one pieces went in");
+        await page.getByLabel("URL id").focus();
+        const heading = page.getByRole("toolbar", { name: "Formatting" }).first().getByRole("button", { name: "Heading", exact: true });
+        await tabTo(page, heading, 5);
+        await page.keyboard.press("Enter");
+        assert.equal(await heading.getAttribute("aria-pressed"), "true");
+        await text.press("End");
+        await text.press("Enter");
+        await page.keyboard.type("The cone packs bent early, so the ");
+        await page.keyboard.press("Control+b");
+        await page.keyboard.type("Oat glaze");
+        await page.keyboard.press("Control+b");
+        await page.keyboard.type(" came out glossy.");
+        assert.match(await text.innerHTML(), /<h2>Forty-one pieces went in<\/h2><p>The cone packs bent early, so the <strong>Oat glaze<\/strong> came out glossy\.<\/p>/);
+
+        // An image: uploaded, alt text required.
+        await page.getByRole("toolbar", { name: "Formatting" }).first().getByRole("button", { name: "Image" }).click();
+        const dialog = page.getByRole("dialog", { name: "Add an image" });
+        const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
+        await dialog.getByLabel("Image file").setInputFiles({ name: "kiln.png", mimeType: "image/png", buffer: png });
+        await dialog.getByRole("button", { name: "Add image" }).click();
+        await dialog.getByText("Please describe the image, or mark it as decorative.").waitFor();
+        assert.deepEqual(await axe(page), [], "axe on the image dialog");
+        await dialog.getByLabel("Alt text", { exact: true }).fill("The kiln, open after the firing");
+        await dialog.getByRole("button", { name: "Add image" }).click();
+        await dialog.waitFor({ state: "detached" });
+        await text.locator('img[alt="The kiln, open after the firing"]').waitFor();
+
+        // Tags: a duplicate is refused.
+        const tags = page.getByLabel("Tags", { exact: true });
+        await tags.fill("kiln");
+        await tags.press("Enter");
+        await tags.fill("Kiln");
+        await tags.press("Enter");
+        await page.getByText("This tag already exists").waitFor();
+        await tags.fill("");
+        await page.getByLabel("Author").fill("Mara Lind");
+
+        // Scheduled for a year ahead, in the site's time zone.
+        await page.getByRole("radio", { name: /^Scheduled/ }).check();
+        const next = new Date(Date.now() + 365 * 24 * 3600 * 1000).toISOString().slice(0, 10);
+        await page.getByLabel(/^Publish on \(/).fill(`${next}T09:00`);
+        assert.deepEqual(await axe(page), [], "axe on the post editor");
+        await page.getByRole("button", { name: "Schedule" }).click();
+        await page.getByTestId("live").filter({ hasText: "Kiln day saved." }).waitFor();
+        await page.getByText("Scheduled", { exact: true }).first().waitFor();
+        assert.equal((await visit("/journal/kiln-day")).status, 404, "a scheduled post is not found by visitors");
+        assert.ok(!(await visit("/journal")).html.includes("Kiln day"), "nor listed on the blog");
+
+        // Published now: the blog lists it, the post shows the image with its alt text.
+        await page.getByRole("radio", { name: /^Published/ }).check();
+        await page.getByRole("button", { name: "Publish" }).click();
+        await page.getByText("Published", { exact: true }).first().waitFor();
+        await eventually(async () => (await visit("/journal")).html.includes("Kiln day"), (x) => x, "the blog lists it");
+        const post = await visit("/journal/kiln-day");
+        assert.equal(post.status, 200);
+        assert.deepEqual(post.alts, ["The kiln, open after the firing"]);
+        assert.match(post.html, /<strong>Oat glaze<\/strong>/);
+        await page.getByRole("link", { name: "Back to Journal" }).click();
+        await h1Focused(page, "Journal");
+        const row = page.getByRole("row", { name: /Kiln day/ });
+        await row.getByText("Published").waitFor();
+      } finally {
+        await visitor.close();
+      }
+    },
+  ]
+);
 
 async function runBackend(browser, backend) {
   let pg;

@@ -150,7 +150,7 @@ function ItemsList({ list, onChanged }: { list: ItemList; onChanged: () => void 
       {deleting && (
         <Dialog title={`Delete ${deleting.title}?`} onClose={() => setDeleting(null)}>
           <p>
-            The {what} leaves the site at once, with its comments. This cannot be undone.
+            The {what} leaves the site at once. This cannot be undone.
           </p>
           <div class="actions">
             <button

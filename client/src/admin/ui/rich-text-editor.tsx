@@ -14,7 +14,7 @@ import Image from "@tiptap/extension-image";
 import { EditorContent, useEditor, type Editor } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { createPortal } from "preact/compat";
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ApiError, upload } from "../api/client";
 import type { Asset } from "../api/types";
 import { Dialog } from "./dialog";
@@ -32,11 +32,14 @@ function htmlOf(editor: Editor): string {
 export default function RichTextEditor({ value, onValue, labelId, describedBy, images = true, short, disabled, error }: Props) {
   const [dialog, setDialog] = useState<"link" | "image" | null>(null);
   const openLink = useRef<() => void>(() => {});
-  // The HTML the document was last given or gave: a `value` other than it is a change from
-  // outside (an item loaded), which replaces the document.
-  const known = useRef(value);
-  const editor = useEditor({
-    extensions: [
+  // The HTML the document gave lately: a `value` among them is our own coming back (perhaps
+  // a keystroke or two behind, as renders lag typing); any other is a change from outside
+  // (an item loaded), which replaces the document.
+  const known = useRef<string[]>([value]);
+  // The options stay the same objects from render to render: Tiptap sets a changed option
+  // on the live editor, which would disturb typing at every keystroke.
+  const extensions = useMemo(
+    () => [
       StarterKit.configure({
         heading: { levels: [2, 3, 4] },
         code: false,
@@ -56,10 +59,10 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
         },
       }),
     ],
-    content: value,
-    editable: !disabled,
-    shouldRerenderOnTransaction: true,
-    editorProps: {
+    [],
+  );
+  const editorProps = useMemo(
+    () => ({
       attributes: {
         role: "textbox",
         "aria-multiline": "true",
@@ -68,10 +71,22 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
         ...(error ? { "aria-invalid": "true" } : {}),
         class: short ? "rich-text-area short" : "rich-text-area",
       },
-    },
+    }),
+    [labelId, describedBy, error, short],
+  );
+  const [content] = useState(value);
+  const editor = useEditor({
+    extensions,
+    content,
+    editable: !disabled,
+    // The site's policy allows no inline style: the editor's rules are in admin.css.
+    injectCSS: false,
+    shouldRerenderOnTransaction: true,
+    editorProps,
     onUpdate: ({ editor }) => {
-      known.current = htmlOf(editor);
-      onValue(known.current);
+      const html = htmlOf(editor);
+      known.current = [...known.current.slice(-31), html];
+      onValue(html);
     },
   });
   openLink.current = () => setDialog("link");
@@ -81,8 +96,8 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
     // Only a new `value` (not a render for another reason), and not the echo of our own.
     if (!editor || value === given.current) return;
     given.current = value;
-    if (value === known.current) return;
-    known.current = value;
+    if (known.current.includes(value)) return;
+    known.current = [value];
     if (value !== htmlOf(editor)) editor.commands.setContent(value || "", { emitUpdate: false });
   }, [editor, value]);
   useEffect(() => {
@@ -92,12 +107,12 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
   if (!editor) return null;
   const chain = () => editor.chain().focus();
   const buttons: { label: string; keys: string; shortcut: string; on: boolean; run: () => void; text: string }[] = [
-    { label: "Heading", keys: "Control+Alt+2", shortcut: "Ctrl+Alt+2", on: editor.isActive("heading", { level: 2 }), run: () => chain().toggleHeading({ level: 2 }).run(), text: "H2" },
-    { label: "Subheading", keys: "Control+Alt+3", shortcut: "Ctrl+Alt+3", on: editor.isActive("heading", { level: 3 }), run: () => chain().toggleHeading({ level: 3 }).run(), text: "H3" },
+    { label: "Heading", keys: "Control+Alt+2", shortcut: "Ctrl+Alt+2", on: editor.isActive("heading", { level: 2 }), run: () => chain().toggleHeading({ level: 2 }).run(), text: "Heading" },
+    { label: "Subheading", keys: "Control+Alt+3", shortcut: "Ctrl+Alt+3", on: editor.isActive("heading", { level: 3 }), run: () => chain().toggleHeading({ level: 3 }).run(), text: "Subheading" },
     { label: "Bold", keys: "Control+B", shortcut: "Ctrl+B", on: editor.isActive("bold"), run: () => chain().toggleBold().run(), text: "B" },
     { label: "Italic", keys: "Control+I", shortcut: "Ctrl+I", on: editor.isActive("italic"), run: () => chain().toggleItalic().run(), text: "I" },
-    { label: "Bulleted list", keys: "Control+Shift+8", shortcut: "Ctrl+Shift+8", on: editor.isActive("bulletList"), run: () => chain().toggleBulletList().run(), text: "• List" },
-    { label: "Numbered list", keys: "Control+Shift+7", shortcut: "Ctrl+Shift+7", on: editor.isActive("orderedList"), run: () => chain().toggleOrderedList().run(), text: "1. List" },
+    { label: "Bulleted list", keys: "Control+Shift+8", shortcut: "Ctrl+Shift+8", on: editor.isActive("bulletList"), run: () => chain().toggleBulletList().run(), text: "Bulleted list" },
+    { label: "Numbered list", keys: "Control+Shift+7", shortcut: "Ctrl+Shift+7", on: editor.isActive("orderedList"), run: () => chain().toggleOrderedList().run(), text: "Numbered list" },
     { label: "Quote", keys: "Control+Shift+B", shortcut: "Ctrl+Shift+B", on: editor.isActive("blockquote"), run: () => chain().toggleBlockquote().run(), text: "❝ Quote" },
     { label: "Link", keys: "Control+K", shortcut: "Ctrl+K", on: editor.isActive("link"), run: () => setDialog("link"), text: "Link" },
   ];
