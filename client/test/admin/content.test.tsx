@@ -262,3 +262,41 @@ describe("writing a post", () => {
     expect(within(dialog).getByLabelText("Alt text").getAttribute("aria-invalid")).toBe("true");
   });
 });
+
+describe("a page's own text", () => {
+  it("opens a regular page's text in the editor and saves it with PUT", async () => {
+    const PAGE = "home1";
+    const page = list([]);
+    page.collection = { id: PAGE, urlId: "studio", title: "Studio", type: 10, typeName: "page", enabled: true, items: 0 };
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET /api/owner/collections/${PAGE}/items`]: { body: page },
+      [`GET /api/owner/collections/${PAGE}/content`]: { body: { id: PAGE, title: "Studio", typeName: "page", mainContent: "<h2>Made by the water</h2>" } },
+      [`PUT /api/owner/collections/${PAGE}/content`]: (c: Sent) => ({ body: { id: PAGE, title: "Studio", typeName: "page", mainContent: c.body.mainContent } }),
+    });
+    open(`/config/content/${PAGE}`);
+    await heading("Studio");
+    const box = await editorBox("Page text");
+    expect(box.innerHTML).toContain("<h2>Made by the water</h2>");
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(calls.find((c) => c.method === "PUT")!.body).toEqual({ mainContent: "<h2>Made by the water</h2>" });
+    await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("Studio saved."));
+  });
+
+  it("shows a viewer the text without a way to save it", async () => {
+    const PAGE = "home1";
+    const page = list([]);
+    page.collection = { id: PAGE, urlId: "studio", title: "Studio", type: 10, typeName: "page", enabled: true, items: 0 };
+    server({
+      [`GET ${SESSION}`]: { body: me({ content: "read" }) },
+      [`GET /api/owner/collections/${PAGE}/items`]: { body: page },
+      [`GET /api/owner/collections/${PAGE}/content`]: { body: { id: PAGE, title: "Studio", typeName: "page", mainContent: "<p>Hi</p>" } },
+    });
+    open(`/config/content/${PAGE}`);
+    await heading("Studio");
+    const box = await editorBox("Page text");
+    expect(box.getAttribute("contenteditable")).toBe("false");
+    expect(screen.queryByRole("button", { name: "Save" })).toBeNull();
+  });
+});

@@ -131,6 +131,21 @@ describe("the Pages screen", () => {
     expect(preview.getAttribute("aria-pressed")).toBe("true");
   });
 
+  it("opens a page's content from its row (not a folder's, a link's or a store's)", async () => {
+    const d = data();
+    d.pages.push(page("shop", "Shop", { typeName: "products", type: 13 }));
+    d.notLinked.push({ collectionId: "shop" });
+    const calls = server({ ...routes({ content: "read" }), [`GET ${PATH}`]: { body: d } });
+    open("/config/pages");
+    await heading("Pages");
+    const content = area("Main Navigation").getByRole("link", { name: "Content of About" });
+    expect(content.getAttribute("href")).toBe("/config/content/about");
+    expect(area("Main Navigation").queryByRole("link", { name: "Content of Workshop" })).toBeNull();
+    expect(area("Not linked").queryByRole("link", { name: "Content of Shop" })).toBeNull();
+    fireEvent.click(content);
+    await waitFor(() => expect(calls.some((c) => c.path === "/api/owner/collections/about/items")).toBe(true));
+  });
+
   it("says so when nothing is under Not linked", async () => {
     const d = data();
     d.notLinked = [];
