@@ -11,6 +11,7 @@ use crate::support::{Backend, Response, Server, request};
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
+const QUILL: &str = "quillback.localhost";
 const TOKEN: &str = "harbor-owner-token-0001";
 const LOAM_TOKEN: &str = "loam-owner-token-00001";
 /// harbor-lane's blog ("Journal", at /journal) and its homepage ("Studio", at /).
@@ -190,7 +191,8 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
         page.body
     );
     assert!(!page.body.contains("steal()"), "{}", page.body);
-    // A PATCH's body is sanitized too; a duplicate tag there is refused.
+    // A change that leaves the text alone keeps it as stored; a PATCH's new body is
+    // sanitized too; a duplicate tag there is refused.
     let r = owner(
         "PATCH",
         &format!("/api/owner/items/{id}"),
@@ -315,6 +317,42 @@ fn page_content_is_replaced(backend: Backend) {
     assert!(home.contains("<h2>New studio</h2>"), "{home}");
     assert!(!home.contains("Made by the water"), "{home}");
     assert!(!home.contains("x()"), "{home}");
+
+    // Text sent back unchanged stays as stored, though the allow-list would not keep it
+    // (quillback's contact page holds its imported form); changed text is sanitized.
+    let quill = server.owner_token("quillback", "admin");
+    let contact = "/api/owner/collections/fdcba73bab3e69c520a46766/content";
+    let stored = server
+        .owner_call(QUILL, &quill, "GET", contact, &Value::Null)
+        .json()["mainContent"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(stored.contains("<form"), "{stored}");
+    let r = server.owner_call(
+        QUILL,
+        &quill,
+        "PUT",
+        contact,
+        &json!({"mainContent": stored}),
+    );
+    assert_eq!(r.json()["mainContent"], stored.as_str());
+    let page = request(server.port, "GET", QUILL, "/contact", &[], "").body;
+    assert!(page.contains("data-form-id="), "{page}");
+    let changed = format!("{stored}<p>Closed on Sundays.</p>");
+    let r = server.owner_call(
+        QUILL,
+        &quill,
+        "PUT",
+        contact,
+        &json!({"mainContent": changed}),
+    );
+    let now = r.json()["mainContent"].as_str().unwrap().to_owned();
+    assert!(!now.contains("<form") && !now.contains("<input"), "{now}");
+    assert!(
+        now.contains("Closed on Sundays.") && now.contains("Book a repair"),
+        "{now}"
+    );
 
     // Bad input: not an object with mainContent.
     let r = owner("PUT", &json!({"mainContent": 5}));

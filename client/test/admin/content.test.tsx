@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/preact
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContentItem, ItemList } from "../../src/admin/api/types";
 import { slugOf, statusOf } from "../../src/admin/screens/content";
-import { checkLink } from "../../src/admin/ui/rich-text-rules";
+import { checkLink, unkept } from "../../src/admin/ui/rich-text-rules";
 import { fromLocalInput, toLocalInput } from "../../src/admin/ui/zoned";
 import { heading, me, open, server, type Sent } from "./helpers";
 
@@ -264,6 +264,28 @@ describe("writing a post", () => {
 });
 
 describe("a page's own text", () => {
+  it("says what the stored text has that the editor would not keep", async () => {
+    expect(unkept("<h2>A</h2><p><strong>b</strong> <a href=\"/x\">c</a></p><img src=\"/i.png\" alt=\"\">")).toEqual([]);
+    expect(unkept("<div class=\"sqs-block form-block\" data-block-type=\"9\"><form><input name=a></form></div><table><tr><td>1</td></tr></table>")).toEqual([
+      "a layout of blocks",
+      "a form",
+      "a table",
+    ]);
+    const PAGE = "contact";
+    const page = list([]);
+    page.collection = { id: PAGE, urlId: "contact", title: "Contact", type: 10, typeName: "page", enabled: true, items: 0 };
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET /api/owner/collections/${PAGE}/items`]: { body: page },
+      [`GET /api/owner/collections/${PAGE}/content`]: { body: { id: PAGE, title: "Contact", typeName: "page", mainContent: "<p>Write to us</p><form action=\"/api/form/SaveFormSubmission\"><input name=\"email\"></form>" } },
+    });
+    open(`/config/content/${PAGE}`);
+    await heading("Contact");
+    const box = await editorBox("Page text");
+    const note = screen.getByText(/This text has a form, which this editor does not keep/);
+    expect(box.getAttribute("aria-describedby")).toContain(note.id);
+  });
+
   it("opens a regular page's text in the editor and saves it with PUT", async () => {
     const PAGE = "home1";
     const page = list([]);

@@ -29,7 +29,8 @@
 //! the owner routes do) or `scheduled` (hidden until `publishOn`, epoch ms, which it then
 //! needs; shown from then on); what is wrong with either is said by field.
 //! **Rich text.** `body` and `excerpt` (and a page's `mainContent`) are stored sanitized to
-//! an allow-list ([`super::rich_text`]): no script, no handlers, no `javascript:` links.
+//! an allow-list ([`super::rich_text`]): no script, no handlers, no `javascript:` links. Text
+//! a change leaves as it was stored (an import's form or layout) is kept as it is.
 //! **Posts and events.** `tags` are 1 to 50 characters and `categories` 1 to 25 (SPEC.md
 //! §9), none twice: SPEC.md §5's "This tag already exists" / "This category already exists"
 //! under `tags[i]` / `categories[i]`, as for products ([`product_checks`]). `author` is `{displayName, …}` (the
@@ -298,12 +299,7 @@ pub(crate) fn parse_item(body: Value, store: bool, currency: &str) -> Result<Par
         }
     }
     let item = match serde_json::from_value::<Item>(Value::Object(o)) {
-        Ok(mut item) => {
-            // Rich text is stored sanitized, whoever sent it (`rich_text`).
-            item.body = rich_text::sanitize(&item.body);
-            item.excerpt = rich_text::sanitize(&item.excerpt);
-            item
-        }
+        Ok(item) => item,
         Err(_) if !errors.is_empty() => return Err(ApiError::fields(errors)),
         Err(e) => {
             let mut err = ApiError::bad_request(NOT_AN_ITEM);
@@ -498,6 +494,18 @@ fn check_item(
     }
 }
 
+/// `item`'s rich text (`body`, `excerpt`) sanitized ([`rich_text`]) where it is new: text
+/// stored before (an import's, which may hold a form or a layout the allow-list does not)
+/// stays as it was when a change leaves it alone.
+fn sanitize_new(item: &mut Item, old: Option<&Item>) {
+    if old.is_none_or(|o| o.body != item.body) {
+        item.body = rich_text::sanitize(&item.body);
+    }
+    if old.is_none_or(|o| o.excerpt != item.excerpt) {
+        item.excerpt = rich_text::sanitize(&item.excerpt);
+    }
+}
+
 /// Tags or categories (`field`, each said as `field[i]`): none empty, each at most `max`
 /// characters, none twice (compared without case, as the site's filter links are); the
 /// messages for each in that order.
@@ -617,6 +625,7 @@ async fn create_item(
         errors,
     } = parse_item(body, is_store(&c), &owner.site.content.commerce.currency)?;
     item.collection_id = c.id.clone();
+    sanitize_new(&mut item, None);
     checked(
         &store,
         &owner,
@@ -764,6 +773,7 @@ async fn save_item(
     } = parse_item(body, is_store(c), &owner.site.content.commerce.currency)?;
     item.id = old.id.clone();
     item.collection_id = c.id.clone();
+    sanitize_new(&mut item, Some(old));
     item.added_on = old.added_on;
     item.updated_on = tenants::now_ms();
     checked(
@@ -888,6 +898,10 @@ async fn set_page_content(
     let (_, mut c) = collection_for(&store, &owner, &id, Access::Write).await?;
     // The body is read once the role may change this page.
     let b: PageContent = read_json(body, MAX_JSON_BODY).await?;
+    if page_content_of(&c).main_content == b.main_content {
+        // Unchanged: what was stored stays (an import's form or layout included).
+        return Ok(Json(page_content_of(&c)));
+    }
     c.data.insert(
         "mainContent".into(),
         rich_text::sanitize(&b.main_content).into(),

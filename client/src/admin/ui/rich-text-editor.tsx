@@ -41,7 +41,7 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
   const extensions = useMemo(
     () => [
       StarterKit.configure({
-        heading: { levels: [2, 3, 4] },
+        heading: { levels: [1, 2, 3, 4] },
         code: false,
         codeBlock: false,
         link: { openOnClick: false, autolink: true, defaultProtocol: "https", HTMLAttributes: { rel: "noopener", target: null } },

@@ -36,3 +36,32 @@ export function checkLink(url: string): string | null {
 export function alreadyExists(tagType: "tag" | "category"): string {
   return `This ${tagType} already exists`;
 }
+
+/** What the editor keeps (its schema): anything else in stored HTML is lost once the text
+ *  is changed in it. */
+const KEPT = new Set(["P", "H1", "H2", "H3", "H4", "STRONG", "B", "EM", "I", "S", "U", "A", "UL", "OL", "LI", "BLOCKQUOTE", "BR", "HR", "IMG"]);
+
+/** The kinds of markup in `html` the editor would not keep ("a form", "a table" …), so the
+ *  field can say so before the owner changes the text. */
+export function unkept(html: string): string[] {
+  if (!html || !/<(?!\/?(p|h[1-4]|strong|b|em|i|s|u|a|ul|ol|li|blockquote|br|hr|img)\b)[a-z]/i.test(html)) return [];
+  const doc = new DOMParser().parseFromString(html, "text/html");
+  const found = new Set<string>();
+  for (const el of Array.from(doc.body.querySelectorAll("*"))) {
+    if (KEPT.has(el.tagName)) continue;
+    const t = el.tagName;
+    if (t === "FORM" || t === "INPUT" || t === "SELECT" || t === "TEXTAREA" || t === "BUTTON" || t === "FIELDSET") found.add("a form");
+    else if (t === "TABLE" || t === "TR" || t === "TD" || t === "TH") found.add("a table");
+    else if (t === "IFRAME" || t === "VIDEO" || t === "AUDIO" || t === "EMBED" || t === "OBJECT") found.add("an embedded video or page");
+    else if (t === "FIGURE" || t === "FIGCAPTION") found.add("image captions");
+    else if (t === "DIV" && (el.hasAttribute("data-block-type") || /\bsqs-(row|col|layout|block)\b/.test(el.className))) found.add("a layout of blocks");
+    else if (t === "H5" || t === "H6") found.add("small headings");
+    else if (t !== "DIV" && t !== "SPAN" && t !== "LABEL" && t !== "LEGEND" && t !== "OPTION" && t !== "THEAD" && t !== "TBODY" && t !== "CAPTION") found.add("other formatting");
+  }
+  return [...found];
+}
+
+/** "a, b and c". */
+export function listed(words: string[]): string {
+  return words.length <= 1 ? (words[0] ?? "") : `${words.slice(0, -1).join(", ")} and ${words[words.length - 1]}`;
+}

@@ -3,6 +3,7 @@
 // own, loaded the first time a screen shows this field — never with the first screen.
 import type { ComponentType } from "preact";
 import { useEffect, useId, useState } from "preact/hooks";
+import { listed, unkept } from "./rich-text-rules";
 
 type EditorProps = RichTextProps & { labelId: string; describedBy: string };
 let loaded: ComponentType<EditorProps> | null = null;
@@ -56,7 +57,9 @@ export function RichText(props: RichTextProps) {
   const id = useId();
   const { label, error, hint } = props;
   const [Editor, failed] = useEditorComponent();
-  const describedBy = [hint ? `${id}-hint` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
+  // What the stored text has that the editor would not keep, said before it is changed.
+  const [lost] = useState(() => unkept(props.value));
+  const describedBy = [hint ? `${id}-hint` : "", lost.length ? `${id}-note` : "", error ? `${id}-error` : ""].filter(Boolean).join(" ");
   return (
     <div class={error ? "field rich-text invalid" : "field rich-text"}>
       <span class="label" id={`${id}-label`}>
@@ -66,6 +69,12 @@ export function RichText(props: RichTextProps) {
         <span class="hint" id={`${id}-hint`}>
           {hint}
         </span>
+      )}
+      {lost.length > 0 && (
+        <p class="note" id={`${id}-note`}>
+          This text has {listed(lost)}, which this editor does not keep: they stay as they are
+          until you change the text here, and are dropped (their words kept) if you do.
+        </p>
       )}
       {Editor ? (
         <Editor {...props} labelId={`${id}-label`} describedBy={describedBy} />
