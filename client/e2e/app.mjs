@@ -1158,7 +1158,7 @@ scenarios.push(
         await text.click();
         await page.keyboard.type("Forty-one pieces went in");
         await page.getByLabel("URL id").focus();
-        const heading = page.getByRole("toolbar", { name: "Formatting" }).first().getByRole("button", { name: "Heading", exact: true });
+        const heading = page.getByRole("toolbar", { name: "Formatting: Text" }).getByRole("button", { name: "Heading", exact: true });
         await tabTo(page, heading, 5);
         await page.keyboard.press("Enter");
         assert.equal(await heading.getAttribute("aria-pressed"), "true");
@@ -1172,7 +1172,7 @@ scenarios.push(
         assert.match(await text.innerHTML(), /<h2>Forty-one pieces went in<\/h2><p>The cone packs bent early, so the <strong>Oat glaze<\/strong> came out glossy\.<\/p>/);
 
         // An image: uploaded, alt text required.
-        await page.getByRole("toolbar", { name: "Formatting" }).first().getByRole("button", { name: "Image" }).click();
+        await page.getByRole("toolbar", { name: "Formatting: Text" }).getByRole("button", { name: "Image" }).click();
         const dialog = page.getByRole("dialog", { name: "Add an image" });
         const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64");
         await dialog.getByLabel("Image file").setInputFiles({ name: "kiln.png", mimeType: "image/png", buffer: png });

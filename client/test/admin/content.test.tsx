@@ -134,7 +134,7 @@ describe("writing a post", () => {
     open(`/config/content/${BLOG}/p1`);
     await heading("Spring firing");
     const box = await editorBox("Text");
-    const toolbar = screen.getAllByRole("toolbar", { name: "Formatting" })[0];
+    const toolbar = screen.getByRole("toolbar", { name: "Formatting: Text" });
     const buttons = within(toolbar).getAllByRole("button");
     expect(buttons.map((b) => b.getAttribute("aria-label"))).toEqual([
       "Heading",
@@ -252,7 +252,7 @@ describe("writing a post", () => {
     open(`/config/content/${BLOG}/p1`);
     await heading("Spring firing");
     await editorBox("Text");
-    const toolbar = screen.getAllByRole("toolbar", { name: "Formatting" })[0];
+    const toolbar = screen.getByRole("toolbar", { name: "Formatting: Text" });
     fireEvent.click(within(toolbar).getByRole("button", { name: "Image" }));
     const dialog = await screen.findByRole("dialog", { name: "Add an image" });
     const file = new File([new Uint8Array([137, 80, 78, 71])], "kiln.png", { type: "image/png" });

@@ -29,7 +29,7 @@ function htmlOf(editor: Editor): string {
   return editor.isEmpty ? "" : editor.getHTML();
 }
 
-export default function RichTextEditor({ value, onValue, labelId, describedBy, images = true, short, disabled, error }: Props) {
+export default function RichTextEditor({ label, value, onValue, labelId, describedBy, images = true, short, disabled, error }: Props) {
   const [dialog, setDialog] = useState<"link" | "image" | null>(null);
   const openLink = useRef<() => void>(() => {});
   // The HTML the document gave lately: a `value` among them is our own coming back (perhaps
@@ -118,7 +118,7 @@ export default function RichTextEditor({ value, onValue, labelId, describedBy, i
   ];
   return (
     <div class="rich-text-editor">
-      <div class="rich-text-toolbar" role="toolbar" aria-label="Formatting" aria-controls={undefined}>
+      <div class="rich-text-toolbar" role="toolbar" aria-label={`Formatting: ${label}`}>
         {buttons.map((b) => (
           <button
             key={b.label}
