@@ -122,6 +122,11 @@ describe("Galleries", () => {
     fireEvent.click(within(rowOf("Bubble nebula")).getByRole("button", { name: "Move Bubble nebula down" }));
     await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(2));
     expect(calls.filter((c) => c.method === "PUT")[1].body).toEqual({ images: ["a1", "b2"] });
+    // Alt+Home moves it first.
+    await waitFor(() => expect(rowOf("Bubble nebula").nextElementSibling).toBeNull());
+    fireEvent.keyDown(within(rowOf("Bubble nebula")).getByRole("button", { name: "Edit Bubble nebula" }), { key: "Home", altKey: true });
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(3));
+    expect(calls.filter((c) => c.method === "PUT")[2].body).toEqual({ images: ["b2", "a1"] });
   });
 
   it("asks for alt text (or decorative) beside each file before uploading, then uploads and adds it", async () => {

@@ -6,7 +6,8 @@
 //   as SPEC.md §5 says) and an optional title before anything is sent; then each is
 //   uploaded (`POST /api/owner/assets`, SPEC.md §5's file messages beside the file) and
 //   added (`POST …/images`), with progress ("Uploading 2 of 3").
-// - Order: drag a row, or its Move buttons (Alt+Up / Alt+Down on a row); the new position
+// - Order: drag a row, or its Move buttons (Alt+Up / Alt+Down on a row, Alt+Home / Alt+End
+//   to move it first or last); the new position
 //   is announced and the moved row keeps the focus (`PUT …/order`).
 // - An image's title, caption and alt text in a dialog (`PATCH …/images/{image}`, JSON
 //   Merge Patch), removed after a confirm (`DELETE …/images/{image}`).
@@ -130,7 +131,7 @@ export default function GalleryScreen({ id }: { id: string }) {
           <h2 id="gallery-images">Images</h2>
           {writable && images.length > 1 && (
             <p class="hint" id="gallery-reorder-help">
-              Drag an image, or use its Move buttons (Alt+Up and Alt+Down on a row), to change the order.
+              Drag an image, or use its Move buttons (Alt+Up and Alt+Down on a row; Alt+Home and Alt+End to move it first or last), to change the order.
             </p>
           )}
           <ErrorText message={moveError} />
@@ -161,10 +162,11 @@ export default function GalleryScreen({ id }: { id: string }) {
                       if (from !== null) void reorder(from, i);
                     }}
                     onKeyDown={(e) => {
-                      if (!writable || !e.altKey || (e.key !== "ArrowUp" && e.key !== "ArrowDown")) return;
+                      const to = { ArrowUp: i - 1, ArrowDown: i + 1, Home: 0, End: images.length - 1 }[e.key];
+                      if (!writable || !e.altKey || to === undefined) return;
                       e.preventDefault();
                       const control = (document.activeElement as HTMLElement | null)?.dataset?.control ?? "edit";
-                      void reorder(i, e.key === "ArrowUp" ? i - 1 : i + 1, control);
+                      void reorder(i, to, control);
                     }}
                   >
                     <div class="pages-line">
