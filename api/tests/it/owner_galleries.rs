@@ -12,7 +12,6 @@ use crate::support::{Backend, Response, Server, get, request};
 
 const SKY: &str = "skyward.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const GALLERY: &str = "4a34023c51daec13761ca0ec";
 const PATH: &str = "/api/owner/galleries/4a34023c51daec13761ca0ec";
 /// A blog of skyward's: a page, but no gallery.
 const NOTES: &str = "85545e6d5a0faa9163fefc62";
@@ -61,7 +60,10 @@ fn ids(gallery: &Value) -> Vec<String> {
 fn live(server: &Server) -> (String, Vec<String>) {
     let page = get(server.port, SKY, "/gallery");
     assert_eq!(page.status, 200, "{}", page.body);
-    let at = page.body.find("<ul class=\"gallery__grid").expect("the gallery list");
+    let at = page
+        .body
+        .find("<ul class=\"gallery__grid")
+        .expect("the gallery list");
     let tag = page.body[at..].split('>').next().unwrap().to_owned();
     let alts = page.body[at..]
         .split("<img ")
@@ -91,7 +93,13 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
     // Alt text is required, unless the image is decorative; nothing is added without it.
     let asset = upload(&server, &admin, "Comet%20Over%20Barn.gif", GIF);
     let add = format!("{PATH}/images");
-    let r = call(&server, &admin, "POST", &add, json!({"assetId": asset, "title": "Comet"}));
+    let r = call(
+        &server,
+        &admin,
+        "POST",
+        &add,
+        json!({"assetId": asset, "title": "Comet"}),
+    );
     assert_eq!(r.status, 400, "{}", r.body);
     assert_eq!(
         r.json()["errors"]["altText"],
@@ -119,7 +127,13 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
         "Alt text has at most 250 characters."
     );
     let pdf = upload(&server, &admin, "notes.pdf", b"%PDF-1.7 hello");
-    let r = call(&server, &admin, "POST", &add, json!({"assetId": pdf, "altText": "x"}));
+    let r = call(
+        &server,
+        &admin,
+        "POST",
+        &add,
+        json!({"assetId": pdf, "altText": "x"}),
+    );
     assert_eq!(
         r.json()["errors"]["assetId"],
         "Only an image (PNG, JPEG, GIF or WebP) goes in a gallery."
@@ -143,7 +157,12 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
     assert_eq!(image["urlId"], "comet-over-barn");
     assert_eq!(image["originalSize"], "800x600");
     assert_eq!(image["caption"], "Five <b>minutes</b>");
-    assert!(image["assetUrl"].as_str().unwrap().starts_with("/_tessera/files/"));
+    assert!(
+        image["assetUrl"]
+            .as_str()
+            .unwrap()
+            .starts_with("/_tessera/files/")
+    );
     let g = call(&server, &admin, "GET", PATH, Value::Null).json();
     assert_eq!(ids(&g).last().unwrap(), &new, "added at the end");
     let (_, alts) = live(&server);
@@ -174,7 +193,13 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
         twice[1] = order[0].clone();
         twice
     }] {
-        let r = call(&server, &admin, "PUT", &format!("{PATH}/order"), json!({"images": bad}));
+        let r = call(
+            &server,
+            &admin,
+            "PUT",
+            &format!("{PATH}/order"),
+            json!({"images": bad}),
+        );
         assert_eq!(r.status, 400, "{}", r.body);
         assert_eq!(
             r.json()["errors"]["images"],
@@ -186,8 +211,15 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
     let one = format!("{PATH}/images/{new}");
     let r = call(&server, &admin, "PATCH", &one, json!({"decorative": true}));
     assert_eq!(r.status, 200, "{}", r.body);
-    assert_eq!((r.json()["altText"].clone(), r.json()["decorative"].clone()), (json!(""), json!(true)));
-    assert_eq!(r.json()["title"], "Comet over the barn", "what it leaves out stays");
+    assert_eq!(
+        (r.json()["altText"].clone(), r.json()["decorative"].clone()),
+        (json!(""), json!(true))
+    );
+    assert_eq!(
+        r.json()["title"],
+        "Comet over the barn",
+        "what it leaves out stays"
+    );
     assert_eq!(live(&server).1[0], "");
     let r = call(&server, &admin, "PATCH", &one, json!({"decorative": false}));
     assert_eq!(r.status, 400, "{}", r.body);
@@ -218,9 +250,15 @@ fn images_are_added_ordered_described_and_removed(backend: Backend) {
     let r = call(&server, &admin, "DELETE", &one, Value::Null);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["deleted"], new.as_str());
-    assert_eq!(ids(&call(&server, &admin, "GET", PATH, Value::Null).json()).len(), 12);
+    assert_eq!(
+        ids(&call(&server, &admin, "GET", PATH, Value::Null).json()).len(),
+        12
+    );
     assert_eq!(live(&server).1.len(), 12);
-    assert_eq!(call(&server, &admin, "DELETE", &one, Value::Null).status, 404);
+    assert_eq!(
+        call(&server, &admin, "DELETE", &one, Value::Null).status,
+        404
+    );
     assert_eq!(
         call(&server, &admin, "PATCH", &one, json!({"title": "x"})).status,
         404
@@ -255,7 +293,12 @@ fn options_are_checked_by_field_and_shown_on_the_site(backend: Backend) {
         .find(|t| t["name"] == "thumbnails-per-row")
         .unwrap();
     assert_eq!(
-        (&per_row["type"], &per_row["min"], &per_row["max"], &per_row["designs"]),
+        (
+            &per_row["type"],
+            &per_row["min"],
+            &per_row["max"],
+            &per_row["designs"]
+        ),
         (&json!("range"), &json!(1), &json!(10), &json!(["grid"]))
     );
     let (tag, _) = live(&server);
@@ -263,30 +306,74 @@ fn options_are_checked_by_field_and_shown_on_the_site(backend: Backend) {
     assert!(tag.contains("gallery--crop-square"), "{tag}");
     assert!(tag.contains("gallery--columns-4"), "{tag}");
     assert!(tag.contains("gallery--gap-20"), "{tag}");
-    assert!(!tag.contains("style="), "the site's policy allows no style attribute: {tag}");
+    assert!(
+        !tag.contains("style="),
+        "the site's policy allows no style attribute: {tag}"
+    );
 
     // Bad values, by field: nothing stored.
     for (options, field, message) in [
-        (json!({"design": "carousel"}), "options.design",
-            "This is one of slideshow, slider, grid, stacked."),
-        (json!({"thumbnails-per-row": 11}), "options.thumbnails-per-row",
-            "This is a whole number from 1 to 10."),
-        (json!({"thumbnails-per-row": 2.5}), "options.thumbnails-per-row",
-            "This is a whole number from 1 to 10."),
-        (json!({"padding": -1}), "options.padding", "This is a whole number from 0 to 50."),
-        (json!({"max-width": 99}), "options.max-width", "This is a whole number from 100 to 300."),
-        (json!({"autoplay-duration": "5"}), "options.autoplay-duration",
-            "This is a whole number from 1 to 10."),
-        (json!({"autoplay": "yes"}), "options.autoplay", "This is true or false."),
-        (json!({"lightboxTheme": "grey"}), "options.lightboxTheme", "This is one of dark, light."),
-        (json!({"sparkle": true}), "options.sparkle", "A gallery has no such option."),
+        (
+            json!({"design": "carousel"}),
+            "options.design",
+            "This is one of slideshow, slider, grid, stacked.",
+        ),
+        (
+            json!({"thumbnails-per-row": 11}),
+            "options.thumbnails-per-row",
+            "This is a whole number from 1 to 10.",
+        ),
+        (
+            json!({"thumbnails-per-row": 2.5}),
+            "options.thumbnails-per-row",
+            "This is a whole number from 1 to 10.",
+        ),
+        (
+            json!({"padding": -1}),
+            "options.padding",
+            "This is a whole number from 0 to 50.",
+        ),
+        (
+            json!({"max-width": 99}),
+            "options.max-width",
+            "This is a whole number from 100 to 300.",
+        ),
+        (
+            json!({"autoplay-duration": "5"}),
+            "options.autoplay-duration",
+            "This is a whole number from 1 to 10.",
+        ),
+        (
+            json!({"autoplay": "yes"}),
+            "options.autoplay",
+            "This is true or false.",
+        ),
+        (
+            json!({"lightboxTheme": "grey"}),
+            "options.lightboxTheme",
+            "This is one of dark, light.",
+        ),
+        (
+            json!({"sparkle": true}),
+            "options.sparkle",
+            "A gallery has no such option.",
+        ),
     ] {
-        let r = call(&server, &admin, "PATCH", PATH, json!({"options": options.clone(), }));
+        let r = call(
+            &server,
+            &admin,
+            "PATCH",
+            PATH,
+            json!({"options": options.clone(), }),
+        );
         assert_eq!(r.status, 400, "{options}: {}", r.body);
         assert_eq!(r.json()["errors"][field], message, "{options}: {}", r.body);
     }
     let r = call(&server, &admin, "PATCH", PATH, json!({"title": "x"}));
-    assert_eq!(r.json()["errors"]["title"], "A gallery has no such setting.");
+    assert_eq!(
+        r.json()["errors"]["title"],
+        "A gallery has no such setting."
+    );
     // A good value next to a bad one is not stored either.
     let r = call(
         &server,
@@ -296,7 +383,10 @@ fn options_are_checked_by_field_and_shown_on_the_site(backend: Backend) {
         json!({"options": {"padding": 5, "design": "wall"}}),
     );
     assert_eq!(r.status, 400, "{}", r.body);
-    assert_eq!(call(&server, &admin, "GET", PATH, Value::Null).json()["options"], g["options"]);
+    assert_eq!(
+        call(&server, &admin, "GET", PATH, Value::Null).json()["options"],
+        g["options"]
+    );
 
     // Set: the site shows them on its next page.
     let r = call(
@@ -308,8 +398,14 @@ fn options_are_checked_by_field_and_shown_on_the_site(backend: Backend) {
     );
     assert_eq!(r.status, 200, "{}", r.body);
     let o = r.json()["options"].clone();
-    assert_eq!((o["thumbnails-per-row"].clone(), o["aspect-ratio"].clone(), o["design"].clone()),
-        (json!(2), json!("widescreen"), json!("grid")));
+    assert_eq!(
+        (
+            o["thumbnails-per-row"].clone(),
+            o["aspect-ratio"].clone(),
+            o["design"].clone()
+        ),
+        (json!(2), json!("widescreen"), json!("grid"))
+    );
     let (tag, _) = live(&server);
     assert!(tag.contains("gallery--columns-2"), "{tag}");
     assert!(tag.contains("gallery--gap-0\""), "{tag}");
@@ -327,7 +423,13 @@ fn options_are_checked_by_field_and_shown_on_the_site(backend: Backend) {
     assert!(tag.contains("gallery--uncropped"), "{tag}");
     assert!(tag.contains("gallery--no-meta"), "{tag}");
     // Null returns an option to its default; the others stay.
-    let r = call(&server, &admin, "PATCH", PATH, json!({"options": {"design": null}}));
+    let r = call(
+        &server,
+        &admin,
+        "PATCH",
+        PATH,
+        json!({"options": {"design": null}}),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["options"]["design"], "grid");
     assert_eq!(r.json()["options"]["thumbnails-per-row"], 2);
@@ -349,7 +451,13 @@ fn sites_roles_and_sessions(backend: Backend) {
 
     // A page that is no gallery, and an id of no page, are 404.
     for id in [NOTES, "000000000000000000000000"] {
-        let r = call(&server, &editor, "GET", &format!("/api/owner/galleries/{id}"), Value::Null);
+        let r = call(
+            &server,
+            &editor,
+            "GET",
+            &format!("/api/owner/galleries/{id}"),
+            Value::Null,
+        );
         assert_eq!(r.status, 404, "{}", r.body);
         assert_eq!(r.json()["message"], "That gallery does not exist.");
     }
@@ -358,20 +466,45 @@ fn sites_roles_and_sessions(backend: Backend) {
     assert_eq!(r.status, 404, "{}", r.body);
     let r = server.owner_call(HARBOR, &harbor, "PATCH", PATH, &body);
     assert_eq!(r.status, 404, "{}", r.body);
-    let r = server.owner_call(HARBOR, &harbor, "PUT", &format!("{PATH}/order"), &json!({"images": []}));
+    let r = server.owner_call(
+        HARBOR,
+        &harbor,
+        "PUT",
+        &format!("{PATH}/order"),
+        &json!({"images": []}),
+    );
     assert_eq!(r.status, 404, "{}", r.body);
 
     // The viewer reads but may not change; the store manager has no content area.
     assert_eq!(call(&server, &viewer, "GET", PATH, Value::Null).status, 200);
-    assert_eq!(call(&server, &viewer, "PATCH", PATH, body.clone()).status, 403);
-    assert_eq!(call(&server, &manager, "GET", PATH, Value::Null).status, 403);
-    assert_eq!(call(&server, &manager, "PATCH", PATH, body.clone()).status, 403);
+    assert_eq!(
+        call(&server, &viewer, "PATCH", PATH, body.clone()).status,
+        403
+    );
+    assert_eq!(
+        call(&server, &manager, "GET", PATH, Value::Null).status,
+        403
+    );
+    assert_eq!(
+        call(&server, &manager, "PATCH", PATH, body.clone()).status,
+        403
+    );
     let g = call(&server, &editor, "GET", PATH, Value::Null).json();
     let first = g["images"][0]["id"].as_str().unwrap().to_owned();
     let one = format!("{PATH}/images/{first}");
-    assert_eq!(call(&server, &manager, "DELETE", &one, Value::Null).status, 403);
     assert_eq!(
-        call(&server, &viewer, "PUT", &format!("{PATH}/order"), json!({"images": ids(&g)})).status,
+        call(&server, &manager, "DELETE", &one, Value::Null).status,
+        403
+    );
+    assert_eq!(
+        call(
+            &server,
+            &viewer,
+            "PUT",
+            &format!("{PATH}/order"),
+            json!({"images": ids(&g)})
+        )
+        .status,
         403
     );
     let r = call(&server, &editor, "PATCH", PATH, body.clone());
@@ -386,7 +519,10 @@ fn sites_roles_and_sessions(backend: Backend) {
         ("ann@example.test", "editor", "correct horse"),
     );
     let session = |method: &str, path: &str, csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![("Content-Type", "application/json"), ("Cookie", cookie.as_str())];
+        let mut headers = vec![
+            ("Content-Type", "application/json"),
+            ("Cookie", cookie.as_str()),
+        ];
         if let Some(c) = csrf {
             headers.push(("X-CSRF-Token", c));
         }
@@ -396,9 +532,17 @@ fn sites_roles_and_sessions(backend: Backend) {
     assert_eq!(session("PATCH", PATH, None, &patch).status, 403);
     let mut order = ids(&g);
     order.reverse();
-    let r = session("PUT", &format!("{PATH}/order"), None, &json!({"images": order}));
+    let r = session(
+        "PUT",
+        &format!("{PATH}/order"),
+        None,
+        &json!({"images": order}),
+    );
     assert_eq!(r.status, 403, "{}", r.body);
-    assert_eq!(session("PATCH", &one, None, &json!({"title": "x"})).status, 403);
+    assert_eq!(
+        session("PATCH", &one, None, &json!({"title": "x"})).status,
+        403
+    );
     assert_eq!(session("DELETE", &one, None, &Value::Null).status, 403);
     let after = call(&server, &editor, "GET", PATH, Value::Null).json();
     assert_eq!(after["options"]["padding"], 3);
@@ -408,7 +552,12 @@ fn sites_roles_and_sessions(backend: Backend) {
     let r = session("PATCH", PATH, Some(&csrf), &patch);
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["options"]["padding"], 7);
-    let r = session("PUT", &format!("{PATH}/order"), Some(&csrf), &json!({"images": order}));
+    let r = session(
+        "PUT",
+        &format!("{PATH}/order"),
+        Some(&csrf),
+        &json!({"images": order}),
+    );
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(ids(&r.json()), order);
 }

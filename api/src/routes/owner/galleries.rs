@@ -220,7 +220,13 @@ pub const OPTIONS: &[GalleryOption] = &[
         &[],
         None,
     ),
-    opt("show-meta", "Show image details", Kind::Bool(true), &[], None),
+    opt(
+        "show-meta",
+        "Show image details",
+        Kind::Bool(true),
+        &[],
+        None,
+    ),
     opt(
         "show-meta-only-title",
         "Only the title",
@@ -256,8 +262,20 @@ pub const OPTIONS: &[GalleryOption] = &[
         &["grid"],
         None,
     ),
-    opt("padding", "Spacing (px)", Kind::Range(0, 50, 20), SPACED, None),
-    opt("lightbox", "Open in a lightbox", Kind::Bool(false), BOXED, None),
+    opt(
+        "padding",
+        "Spacing (px)",
+        Kind::Range(0, 50, 20),
+        SPACED,
+        None,
+    ),
+    opt(
+        "lightbox",
+        "Open in a lightbox",
+        Kind::Bool(false),
+        BOXED,
+        None,
+    ),
     opt(
         "lightboxTheme",
         "Lightbox theme",
@@ -847,7 +865,8 @@ async fn add_image(
         .insert("filename".into(), asset.file_name.clone().into());
     item.data
         .insert("contentType".into(), asset.content_type.clone().into());
-    item.data.insert("mainImageId".into(), asset.id.clone().into());
+    item.data
+        .insert("mainImageId".into(), asset.id.clone().into());
     if let Some((w, h)) = image_size(&bytes) {
         item.data
             .insert("originalSize".into(), format!("{w}x{h}").into());
@@ -976,11 +995,20 @@ async fn delete_image(
 
 /// An image's width and height from its header: PNG, GIF, JPEG or WebP.
 pub fn image_size(b: &[u8]) -> Option<(u32, u32)> {
-    let be16 = |i: usize| -> Option<u32> { Some(u32::from(u16::from_be_bytes([*b.get(i)?, *b.get(i + 1)?]))) };
-    let le16 = |i: usize| -> Option<u32> { Some(u32::from(u16::from_le_bytes([*b.get(i)?, *b.get(i + 1)?]))) };
-    let be32 = |i: usize| -> Option<u32> { Some(u32::from_be_bytes(b.get(i..i + 4)?.try_into().ok()?)) };
+    let be16 = |i: usize| -> Option<u32> {
+        Some(u32::from(u16::from_be_bytes([*b.get(i)?, *b.get(i + 1)?])))
+    };
+    let le16 = |i: usize| -> Option<u32> {
+        Some(u32::from(u16::from_le_bytes([*b.get(i)?, *b.get(i + 1)?])))
+    };
+    let be32 =
+        |i: usize| -> Option<u32> { Some(u32::from_be_bytes(b.get(i..i + 4)?.try_into().ok()?)) };
     let le24 = |i: usize| -> Option<u32> {
-        Some(u32::from(*b.get(i)?) | u32::from(*b.get(i + 1)?) << 8 | u32::from(*b.get(i + 2)?) << 16)
+        Some(
+            u32::from(*b.get(i)?)
+                | u32::from(*b.get(i + 1)?) << 8
+                | u32::from(*b.get(i + 2)?) << 16,
+        )
     };
     let size = if b.starts_with(b"\x89PNG\r\n\x1a\n") && b.get(12..16) == Some(b"IHDR") {
         (be32(16)?, be32(20)?)
