@@ -223,4 +223,26 @@ describe("Galleries", () => {
     expect(screen.queryByRole("button", { name: /Move|Edit|Remove|Save options/ })).toBeNull();
     expect((screen.getByLabelText("Design") as HTMLSelectElement).matches(":disabled")).toBe(true);
   });
+
+  it("is opened from Pages: a gallery page's row has Edit gallery", async () => {
+    const galleryPage = {
+      id: "g1", title: "Gallery", navigationTitle: "Gallery", urlId: "gallery", fullUrl: "/gallery", type: 1, typeName: "gallery",
+      enabled: true, homepage: false, folder: false, passwordProtected: false, seoTitle: "", seoDescription: "", items: 2, parentId: null,
+    };
+    const blog = { ...galleryPage, id: "b1", title: "Notes", navigationTitle: "Notes", urlId: "notes", fullUrl: "/notes", typeName: "blog" };
+    server(
+      routes({
+        "GET /api/owner/pages": {
+          body: { navigations: [{ identifier: "mainNav", title: "Main Navigation", links: [{ collectionId: "g1" }, { collectionId: "b1" }] }], notLinked: [], pages: [galleryPage, blog], types: [], memberAreas: [], templateId: "t1" },
+        },
+      }),
+    );
+    open("/config/pages");
+    await heading("Pages");
+    const link = await screen.findByRole("link", { name: "Edit gallery Gallery" });
+    expect(link.getAttribute("href")).toBe("/config/galleries/g1");
+    expect(screen.queryByRole("link", { name: "Edit gallery Notes" })).toBeNull();
+    fireEvent.click(link);
+    await heading("Gallery: Gallery");
+  });
 });
