@@ -507,9 +507,64 @@ fn sites_roles_and_sessions(backend: Backend) {
         .status,
         403
     );
+    assert_eq!(
+        call(&server, &viewer, "PATCH", &one, json!({"title": "x"})).status,
+        403
+    );
+    assert_eq!(
+        call(
+            &server,
+            &manager,
+            "POST",
+            &format!("{PATH}/images"),
+            json!({"assetId": "a", "altText": "x"})
+        )
+        .status,
+        403
+    );
     let r = call(&server, &editor, "PATCH", PATH, body.clone());
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["options"]["padding"], 3);
+
+    // Another site's admin cannot reach this gallery's images either, and an upload of
+    // another site is no upload here.
+    for (method, path, body) in [
+        ("PATCH", one.clone(), json!({"title": "theirs"})),
+        ("DELETE", one.clone(), Value::Null),
+        (
+            "POST",
+            format!("{PATH}/images"),
+            json!({"assetId": "a", "altText": "x"}),
+        ),
+    ] {
+        let r = server.owner_call(HARBOR, &harbor, method, &path, &body);
+        assert_eq!(r.status, 404, "{method} {path}: {}", r.body);
+    }
+    let auth = format!("Bearer {harbor}");
+    let theirs = request(
+        server.port,
+        "POST",
+        HARBOR,
+        "/api/owner/assets?fileName=theirs.gif",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/octet-stream"),
+        ],
+        &String::from_utf8_lossy(GIF),
+    );
+    assert_eq!(theirs.status, 201, "{}", theirs.body);
+    let r = call(
+        &server,
+        &editor,
+        "POST",
+        &format!("{PATH}/images"),
+        json!({"assetId": theirs.json()["id"], "altText": "Not ours"}),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(r.json()["errors"]["assetId"], "That upload does not exist.");
+    let after = call(&server, &editor, "GET", PATH, Value::Null).json();
+    assert_eq!(ids(&after), ids(&g));
+    assert_eq!(after["images"][0]["title"], g["images"][0]["title"]);
 
     // A session writes with its CSRF token only.
     let (cookie, csrf) = crate::owner_accounts::signed_in(
