@@ -1188,6 +1188,13 @@ scenarios.push([
     await page.keyboard.press("Alt+Home");
     await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 1 of 13." }).waitFor();
     await eventually(() => liveGallery(browser, server), (g) => g.alts[0] === "A comet's tail over the fell at dusk", "the image first on the live site");
+    // By dragging: dropped on the second image, it goes to its place; Alt+Home brings it back.
+    await images.getByRole("listitem").first().dragTo(images.getByRole("listitem").nth(1));
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 2 of 13." }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => g.alts[1] === "A comet's tail over the fell at dusk", "dragged on the live site");
+    await images.getByRole("button", { name: "Edit Comet at dusk" }).focus();
+    await page.keyboard.press("Alt+Home");
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 1 of 13." }).waitFor();
     // The frame beside the panel shows the gallery, reloaded after the change.
     const framed = async () => {
       try {

@@ -129,6 +129,21 @@ describe("Galleries", () => {
     expect(calls.filter((c) => c.method === "PUT")[2].body).toEqual({ images: ["b2", "a1"] });
   });
 
+  it("moves an image by dragging it onto another", async () => {
+    const calls = server(
+      routes({
+        [`PUT ${PATH}/order`]: (c: Sent) => ({ body: gallery({ images: c.body.images.map((id: string) => gallery().images.find((i) => i.id === id)) }) }),
+      }),
+    );
+    open("/config/galleries/g1");
+    await heading("Gallery: Gallery");
+    fireEvent.dragStart(rowOf("Andromeda"));
+    fireEvent.dragOver(rowOf("Bubble nebula"));
+    fireEvent.drop(rowOf("Bubble nebula"));
+    await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("Andromeda moved to position 2 of 2."));
+    expect(calls.find((c) => c.method === "PUT")!.body).toEqual({ images: ["b2", "a1"] });
+  });
+
   it("asks for alt text (or decorative) beside each file before uploading, then uploads and adds it", async () => {
     const calls = server(
       routes({
