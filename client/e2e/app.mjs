@@ -5,7 +5,9 @@
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
 // approves a member's comment on harbor-lane and sees it on the live page; adds a language
-// and changes the default one, which the live site's <html lang> then says; axe-core on every
+// and changes the default one, which the live site's <html lang> then says; uploads an image
+// to skyward's gallery with alt text, moves it first by keyboard and by drag, changes the
+// gallery's design and images per row and sees the frame and live site follow; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
