@@ -28,6 +28,7 @@ const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const PagesScreen = lazy(() => import("./screens/pages"));
+const GalleryScreen = lazy(() => import("./screens/gallery"));
 const FormsScreen = lazy(() => import("./screens/forms"));
 const Settings = lazy(() => import("./screens/settings"));
 const Templates = lazy(() => import("./screens/templates"));
@@ -263,6 +264,13 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         {(p) => (
           <Guard me={me} areas={["content"]}>
             <Content collection={p.collection} />
+          </Guard>
+        )}
+      </Route>
+      <Route path="/galleries/:id">
+        {(p) => (
+          <Guard me={me} areas={["content"]}>
+            <GalleryScreen id={p.id} />
           </Guard>
         )}
       </Route>

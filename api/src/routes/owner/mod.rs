@@ -22,6 +22,7 @@
 //! - [`design`]: the style panel's tweaks, their live preview and saving them;
 //! - [`identity`]: the site's title, tagline, logo, icon and business information;
 //! - [`assets`]: uploaded images and PDFs, and serving them;
+//! - [`galleries`]: a gallery page's images (order, words, alt text) and its options;
 //! - [`rich_text`]: owners' rich text (posts, events, pages, descriptions), sanitized before it is stored;
 //! - [`community`]: comment moderation and likes, members, member areas.
 //!
@@ -51,6 +52,7 @@ pub mod customers;
 pub mod dashboard;
 pub mod design;
 pub mod forms;
+pub mod galleries;
 pub mod identity;
 pub mod inventory;
 pub mod languages;
@@ -91,6 +93,7 @@ pub fn routes() -> OpenApiRouter<App> {
         design::routes(),
         identity::routes(),
         assets::routes(),
+        galleries::routes(),
         community::routes(),
     ];
     let mut all = OpenApiRouter::new();
