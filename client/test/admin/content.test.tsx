@@ -263,6 +263,45 @@ describe("writing a post", () => {
   });
 });
 
+describe("writing an event", () => {
+  it("takes its start, end and place in the site's zone, the end not before the start", async () => {
+    const EVENTS = "ev1";
+    const events = list([]);
+    events.collection = { id: EVENTS, urlId: "star-parties", title: "Star parties", type: 1, typeName: "events", enabled: true, items: 0 };
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET /api/owner/collections/${EVENTS}/items`]: { body: events },
+      [`POST /api/owner/collections/${EVENTS}/items`]: (c: Sent) => ({ status: 201, body: { ...post("e1", c.body.title), ...c.body, id: "e1" } }),
+    });
+    open(`/config/content/${EVENTS}`);
+    await heading("Star parties");
+    expect(screen.getByText(/No events yet/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("link", { name: "New event" }));
+    await heading("New event");
+    fireEvent.input(screen.getByLabelText("Title"), { target: { value: "Perseids night" } });
+    fireEvent.input(screen.getByLabelText(`Starts (${ZONE})`), { target: { value: "2031-08-12T21:00" } });
+    fireEvent.input(screen.getByLabelText(`Ends (${ZONE})`), { target: { value: "2031-08-12T20:00" } });
+    fireEvent.input(screen.getByLabelText("Place name"), { target: { value: "Ridge field" } });
+    fireEvent.click(screen.getByRole("button", { name: "Publish" }));
+    const ends = screen.getByLabelText(`Ends (${ZONE})`);
+    await waitFor(() => expect(ends.getAttribute("aria-invalid")).toBe("true"));
+    expect(screen.getByText("An event ends after it starts.")).toBeTruthy();
+    expect(calls.some((c) => c.method === "POST")).toBe(false);
+
+    fireEvent.input(ends, { target: { value: "2031-08-13T01:30" } });
+    fireEvent.click(screen.getByRole("button", { name: "Publish" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "POST")).toBe(true));
+    expect(calls.find((c) => c.method === "POST")!.body).toMatchObject({
+      title: "Perseids night",
+      recordType: 12,
+      visibility: "visible",
+      startDate: Date.UTC(2031, 7, 13, 1, 0), // 21:00 in New York (UTC-4 in August)
+      endDate: Date.UTC(2031, 7, 13, 5, 30),
+      data: { commentState: 1, location: { addressTitle: "Ridge field" } },
+    });
+  });
+});
+
 describe("a page's own text", () => {
   it("says what the stored text has that the editor would not keep", async () => {
     expect(unkept("<h2>A</h2><p><strong>b</strong> <a href=\"/x\">c</a></p><img src=\"/i.png\" alt=\"\">")).toEqual([]);
