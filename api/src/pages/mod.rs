@@ -100,6 +100,17 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         .next()
         .is_some();
     let unlocked_any = !unlocked.is_empty();
+    // A signed-in user of the site is a request with an owner token or an owner's session
+    // (a store failure here takes it for a visitor's: the view is counted, no owner banner
+    // shows and a locked site shows its lock screen).
+    let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
+        .await
+        .ok()
+        .flatten();
+    // A site password: the site's own unlock cookie, or its owner (the editor's frame).
+    let site_locked = site.site_lock.is_some();
+    let site_unlocked =
+        role.is_some() || crate::routes::lock_screen::site_unlocked(&req.headers, &site, tenant.id);
     let https = crate::http::client::client_of(req.peer, &req.headers, &app.trusted_proxies).https;
     // The crumb cookie, the visitor's cart and, on an order's page, the order.
     let commerce =
@@ -122,6 +133,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
                 unlocked: &unlocked,
                 cart: cart.as_ref(),
                 order: order.as_ref(),
+                site_unlocked,
             };
             // A panic becomes the generic error page, on either path below.
             let page = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -154,13 +166,6 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
-    // A signed-in user of the site is a request with an owner token or an owner's session
-    // (a store failure here takes it for a visitor's: the view is counted and no owner
-    // banner shows).
-    let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
-        .await
-        .ok()
-        .flatten();
     // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
     let mut tracked = false;
@@ -233,13 +238,14 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }
-    // A lock screen, a member area's join page, any page for a visitor who unlocked
-    // something or is in a member area (protected content may show anywhere: the page
+    // A lock screen, any page of a site with a site password, a member area's join page,
+    // any page for a visitor who unlocked something or is in a member area (protected content may show anywhere: the page
     // itself, queries, search), a page showing the visitor's cart, an order's page and a
     // page for the site's owner (their plan banner) are never stored by any cache; a page that
     // sets a cookie or carries the visitor's crumb is never stored by a shared one.
     use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
     let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
+        || site_locked
         || unlocked_any
         || personal_commerce
         || role.is_some();

@@ -40,6 +40,7 @@ mod owner_orders;
 mod owner_pages;
 mod owner_products;
 mod owner_settings;
+mod owner_site_access;
 mod owner_templates;
 mod owner_visibility;
 mod render_cli;

@@ -9,6 +9,7 @@
 //! - [`preferences`]: commerce preferences, a namespace at a time;
 //! - [`store_settings`]: Settings → Store, the currency and the preferences checkout reads;
 //! - [`languages`]: the multilingual settings;
+//! - [`site_access`]: the site password and its lock screen (Settings → Site access);
 //! - [`content`]: collections' items and products, and stock;
 //! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
 //! - [`dashboard`]: the dashboard and the analytics of a period;
@@ -61,6 +62,7 @@ pub mod paging;
 pub mod preferences;
 pub mod product_checks;
 pub mod products;
+pub mod site_access;
 pub mod store_settings;
 pub mod store_setup;
 pub mod templates;
@@ -77,6 +79,7 @@ pub fn routes() -> OpenApiRouter<App> {
         preferences::routes(),
         store_settings::routes(),
         languages::routes(),
+        site_access::routes(),
         content::routes(),
         dashboard::routes(),
         inventory::routes(),
