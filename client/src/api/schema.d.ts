@@ -1413,6 +1413,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/site-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a site password is set, and what its lock screen
+         *     says.
+         */
+        get: operations["owner.site_access_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets or removes the site password and changes the lock
+         *     screen's words, all or nothing.
+         */
+        patch: operations["owner.site_access_patch"];
+        trace?: never;
+    };
     "/api/owner/collections": {
         parameters: {
             query?: never;
@@ -2301,13 +2325,16 @@ export interface paths {
         put?: never;
         /**
          * The lock screen's password form.
-         * @description Form fields `collectionId`, `password` and `redirect`, for the tenant named by `Host`.
+         * @description Form fields `collectionId` (or `lock=site` for the site password), `password` and
+         *     `redirect`, for the tenant named by `Host`.
          *
-         *     * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie.
+         *     * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie
+         *       (`tessera-unlock-<collection id>`, or `tessera-site-unlock` for the site).
          *     * Wrong password: 303 to `redirect` with `lock-error=1` added to its query, where the lock
          *       screen shows "Incorrect password. Please try again.".
-         *     * Missing `collectionId` or `password`, or a collection that does not exist or has no
-         *       password: 400 with a plain message.
+         *     * Missing `collectionId` or `password`, a collection that does not exist or has no
+         *       password, `lock` other than `site`, or `lock=site` on a site without a site password:
+         *       400 with a plain message.
          */
         post: operations["site-users.unlock"];
         delete?: never;
@@ -4586,6 +4613,32 @@ export interface components {
             /** @description Required (400 naming the field when empty). */
             password: string;
         };
+        /** @description Who may see the site. */
+        OwnerSiteAccess: {
+            /**
+             * @description A site password is set: every visitor sees the lock screen until they enter it.
+             *     The password itself is never answered.
+             */
+            passwordSet: boolean;
+            /** @description The lock screen's heading; "" shows the site's title. */
+            title: string;
+            /** @description The words under the heading; "" shows the default words. */
+            message: string;
+            /** @description Read only: what the lock screen says when `message` is "". */
+            defaultMessage: string;
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteAccessPatch: {
+            /**
+             * @description The new site password (1-200 characters, stored hashed); null turns the site
+             *     password off.
+             */
+            password?: string | null;
+            /** @description At most 100 characters; null or "" for the site's title. */
+            title?: string | null;
+            /** @description At most 1000 characters; null or "" for the default words. */
+            message?: string | null;
+        };
         /** @description The site's identity and business information. */
         OwnerSiteIdentity: {
             /** @description 1-100 characters. */
@@ -5362,8 +5415,10 @@ export interface components {
         TrackingAnswer: Record<string, unknown>;
         /** @description The unlock form (read pair by pair; other fields are ignored). */
         UnlockForm: {
-            /** @description The password-protected collection's id. */
-            collectionId: string;
+            /** @description The password-protected collection's id (not with `lock`). */
+            collectionId?: string;
+            /** @description `site`: the site password (in place of `collectionId`). */
+            lock?: string;
             password: string;
             /** @description A path on this site to go back to (else `/`). */
             redirect?: string;
@@ -12292,6 +12347,163 @@ export interface operations {
             };
         };
     };
+    "owner.site_access_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteAccess"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_access_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396): `password` sets a new site password (every earlier unlock ends) or, null, turns it off; `title` and `message` change the lock screen's words. Any problem answers 400 with `errors` by field and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteAccessPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteAccess"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.collections": {
         parameters: {
             query?: never;
@@ -17055,7 +17267,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No `collectionId` or `password`, or no password-protected collection has this id. */
+            /** @description No `collectionId` (or `lock`) or `password`, no password-protected collection has this id, or `lock=site` on a site without a site password. */
             400: {
                 headers: {
                     [name: string]: unknown;

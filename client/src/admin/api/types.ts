@@ -173,3 +173,9 @@ export type SubscriberList = Schemas["OwnerSubscriberList"];
 export type MultilingualSettings = Schemas["MultilingualSettings"];
 /** A language as stored (`enabled` is always sent back). */
 export type LanguageSetting = Required<Schemas["LanguageSetting"]>;
+
+// ---- Settings → Site access ----
+
+/** `GET /api/owner/site-access`: whether a site password is set (never the password), and
+ *  the lock screen's words. */
+export type SiteAccess = Schemas["OwnerSiteAccess"];
