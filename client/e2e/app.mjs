@@ -5,7 +5,8 @@
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
 // approves a member's comment on harbor-lane and sees it on the live page; adds a language
-// and changes the default one, which the live site's <html lang> then says; axe-core on every
+// and changes the default one, which the live site's <html lang> then says; sets a site
+// password, which a fresh visitor meets and enters, and turns it off; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -1121,6 +1122,80 @@ scenarios.push([
     await page.getByRole("button", { name: "Save default language" }).click();
     await page.getByTestId("live").filter({ hasText: "The default language is now English (United States)." }).waitFor();
     await eventually(() => liveLang(browser, server), (l) => l === "en-US", "the live site in English again");
+  },
+]);
+
+/** What a visitor of their own sees on the live site's `path`: its h1 and whether the page
+ *  is the site's lock screen. */
+async function liveVisit(browser, server, path = "/") {
+  const visitor = await browser.newContext();
+  try {
+    const p = await visitor.newPage();
+    await p.goto(`${server.origin(LOAM)}${path}`, { waitUntil: "load" });
+    return { locked: (await p.locator('input[name="lock"][value="site"]').count()) === 1, h1: await p.locator("h1").first().innerText() };
+  } finally {
+    await visitor.close();
+  }
+}
+
+scenarios.push([
+  "Settings → Site access: set a site password by keyboard; a fresh visitor sees the lock screen and unlocks it; the owner's frame is open; turn it off; axe",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server);
+    await nav(page, "Settings");
+    await page.getByRole("link", { name: "Site access", exact: true }).click();
+    await h1Focused(page, "Site access");
+    await page.getByText("No password.").waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Site access");
+    await sane(page, "Settings → Site access");
+    // An empty password is refused beside its field.
+    const field = page.getByLabel("Site password", { exact: true }).and(page.locator("input"));
+    await tabTo(page, page.getByRole("button", { name: "Turn on site password" }));
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector('input[type="password"]')?.getAttribute("aria-invalid") === "true");
+    assert.deepEqual(await axe(page), [], "Settings → Site access with an error");
+    // By keyboard: the password, the lock screen's heading, saved.
+    await tabTo(page, field);
+    await page.keyboard.type("lantern light");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("live").filter({ hasText: "The site password is on." }).waitFor();
+    await page.getByText("Password set.").waitFor();
+    assert.equal(await page.getByLabel("New site password").inputValue(), "", "the password is never shown back");
+    await page.getByLabel("Heading").fill("Opening soon");
+    await page.getByRole("button", { name: "Save lock screen" }).click();
+    await page.getByTestId("live").filter({ hasText: "The lock screen is saved." }).waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Site access, password set");
+    // A visitor in a fresh browser context: the lock screen on every page.
+    await eventually(() => liveVisit(browser, server, "/shop"), (v) => v.locked && v.h1 === "Opening soon", "the lock screen on the live site");
+    const visitor = await browser.newContext();
+    try {
+      const p = await visitor.newPage();
+      await p.goto(`${server.origin(LOAM)}${CANDLE}`, { waitUntil: "load" });
+      assert.deepEqual(await axe(p), [], "the site's lock screen");
+      assert.equal(await p.locator("text=Beeswax").count(), 0, "nothing of the page shows");
+      await p.getByLabel("Password").fill("not it");
+      await p.getByRole("button", { name: "Unlock" }).click();
+      await p.getByRole("alert").filter({ hasText: "Incorrect password. Please try again." }).waitFor();
+      await p.getByLabel("Password").fill("lantern light");
+      await p.keyboard.press("Enter");
+      await p.waitForURL((u) => u.pathname === CANDLE && !u.search.includes("lock-error"));
+      assert.equal(await p.locator('input[name="lock"][value="site"]').count(), 0, "unlocked");
+      await p.getByRole("heading", { level: 1, name: /Beeswax/ }).waitFor();
+      await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+      assert.equal(await p.locator('input[name="lock"][value="site"]').count(), 0, "the whole site is unlocked");
+    } finally {
+      await visitor.close();
+    }
+    // The owner, signed in, sees the site itself (the editor's frame).
+    const own = await context.newPage();
+    await own.goto(`${server.origin(LOAM)}/shop`, { waitUntil: "load" });
+    assert.equal(await own.locator('input[name="lock"][value="site"]').count(), 0, "the owner's view is open");
+    await own.close();
+    // Off: open to everyone again.
+    await page.getByRole("button", { name: "Turn off site password" }).click();
+    await page.getByText("No password.").waitFor();
+    await page.getByTestId("live").filter({ hasText: "The site password is off" }).waitFor();
+    await eventually(() => liveVisit(browser, server, "/shop"), (v) => !v.locked, "the live site open again");
   },
 ]);
 
