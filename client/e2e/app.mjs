@@ -1168,10 +1168,14 @@ scenarios.push([
     // A visitor in a fresh browser context: the lock screen on every page.
     await eventually(() => liveVisit(browser, server, "/shop"), (v) => v.locked && v.h1 === "Opening soon", "the lock screen on the live site");
     const visitor = await browser.newContext();
+    const violations = [];
+    await watchCsp(visitor, violations);
     try {
       const p = await visitor.newPage();
       await p.goto(`${server.origin(LOAM)}${CANDLE}`, { waitUntil: "load" });
       assert.deepEqual(await axe(p), [], "the site's lock screen");
+      // Its own stylesheet applies (allowed by the policy's hash).
+      assert.equal(await p.locator("body").evaluate((b) => getComputedStyle(b).display), "flex", "the lock screen's style");
       assert.equal(await p.locator("text=Beeswax").count(), 0, "nothing of the page shows");
       await p.getByLabel("Password").fill("not it");
       await p.getByRole("button", { name: "Unlock" }).click();
@@ -1183,6 +1187,7 @@ scenarios.push([
       await p.getByRole("heading", { level: 1, name: /Beeswax/ }).waitFor();
       await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
       assert.equal(await p.locator('input[name="lock"][value="site"]').count(), 0, "the whole site is unlocked");
+      assert.deepEqual(violations, [], "CSP violations on the lock screen");
     } finally {
       await visitor.close();
     }

@@ -99,7 +99,10 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
         checkout: compile(include_str!("../templates/checkout.html")),
         order: compile(include_str!("../templates/order.html")),
         lock_screen: compile(include_str!("../templates/lock-screen.html")),
-        site_lock_screen: compile(include_str!("../templates/site-lock-screen.html")),
+        site_lock_screen: compile(
+            &include_str!("../templates/site-lock-screen.html")
+                .replace("/*style*/", SITE_LOCK_STYLE),
+        ),
         member_area_denied: compile(include_str!("../templates/member-area-denied.html")),
         default_list: compile(include_str!("../templates/list.html")),
         default_item: compile(include_str!("../templates/item.html")),
@@ -460,6 +463,10 @@ fn member_area_context(
 
 /// The join button's label when the area does not name one.
 pub const DEFAULT_JOIN_TEXT: &str = "Join";
+
+/// The site lock screen's own stylesheet, inline: the server's Content-Security-Policy
+/// allows it by its hash.
+pub const SITE_LOCK_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#f6f6f4}main{max-width:26rem;padding:2rem;text-align:center}h1{font-size:1.75rem;margin:0 0 .5rem}form{display:flex;flex-direction:column;gap:.5rem;margin-top:1.5rem;text-align:left}input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid #767676;border-radius:4px}button{font:inherit;padding:.6rem .75rem;border:0;border-radius:4px;background:#1a1a1a;color:#fff;cursor:pointer}.lock-screen-error{color:#b00020;margin:0}";
 
 /// What a locked site's lock screen says when the owner wrote nothing.
 pub const SITE_LOCK_MESSAGE: &str =

@@ -8,6 +8,7 @@ pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
+pub mod notices;
 pub mod site_bridge;
 
 use std::convert::Infallible;
@@ -234,6 +235,20 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             }
             crate::dev::inject(&mut page.body, version.0, &problems);
         }
+    }
+    // The announcement bar and the cookie banner, built with the content; never on the
+    // site's own lock screen, which shows nothing of the site.
+    let notices = &found.content.notices;
+    if !notices.is_empty()
+        && page.content_type.starts_with("text/html")
+        && (!site_locked || site_unlocked)
+    {
+        let back = if page_query.is_empty() {
+            page_path.clone()
+        } else {
+            format!("{page_path}?{page_query}")
+        };
+        notices.add_to(&mut page.body, &req.headers, &back);
     }
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");

@@ -2164,6 +2164,24 @@ export interface paths {
         patch: operations["owner.site_identity_patch"];
         trace?: never;
     };
+    "/api/owner/site-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The announcement bar and the cookie banner. */
+        get: operations["owner.site_notices_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes what the body names, all or nothing. */
+        patch: operations["owner.site_notices_patch"];
+        trace?: never;
+    };
     "/api/owner/assets": {
         parameters: {
             query?: never;
@@ -2337,6 +2355,29 @@ export interface paths {
          *       400 with a plain message.
          */
         post: operations["site-users.unlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-notices/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Closes the announcement bar (until it changes) or
+         *     accepts the cookie banner, for this browser.
+         * @description Form fields `notice` (`announcement` or `cookies`) and `redirect`. Answers 303 to
+         *     `redirect` (a same-site path, else `/`) with `tessera-announcement=<the bar's version>`
+         *     (30 days) or `tessera-cookies=accepted` (a year).
+         */
+        post: operations["site-users.dismiss"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2841,6 +2882,13 @@ export interface components {
          * @enum {string}
          */
         CouponType: "percent" | "fixed" | "free-shipping";
+        /** @description The dismiss form. */
+        DismissNoticeForm: {
+            /** @description `announcement` (the announcement bar) or `cookies` (the cookie banner). */
+            notice: string;
+            /** @description A path on this site to go back to (else `/`). */
+            redirect?: string;
+        };
         /**
          * @description Every error answer: `message` always; `errors` names fields for field validation;
          *     `crumbFail` marks a failed crumb. Some answers add their own keys (`role`, `problems`).
@@ -3528,6 +3576,18 @@ export interface components {
             /** @description The whole period. */
             totals: components["schemas"]["OwnerPeriod"];
         };
+        /** @description The bar at the top of every page. */
+        OwnerAnnouncementBar: {
+            /** @description Shown on every page. */
+            enabled: boolean;
+            /** @description Plain text, 1-200 characters when enabled. */
+            text: string;
+            /**
+             * @description Where the text links to ("" for no link): an http(s) or mailto address, a path on
+             *     the site, or a host (stored as `https://` it).
+             */
+            url: string;
+        };
         /** @description The areas a role may use, each `write`, `read` or null. */
         OwnerAreas: {
             content?: components["schemas"]["OwnerGrant"] | null;
@@ -3607,6 +3667,14 @@ export interface components {
             next?: string | null;
             /** @description The items with likes or public comments, the most liked first (at most 50). */
             likes: components["schemas"]["OwnerLikedItem"][];
+        };
+        /** @description The cookie banner, shown until the visitor accepts. */
+        OwnerCookieBanner: {
+            enabled: boolean;
+            /** @description At most 500 characters; "" for the default words. */
+            text: string;
+            /** @description At most 40 characters; "" for "Accept". */
+            buttonLabel: string;
         };
         /** @description A customer. */
         OwnerCustomer: {
@@ -4685,6 +4753,22 @@ export interface components {
             addressLine1: string;
             addressLine2: string;
             addressCountry: string;
+        };
+        /** @description The announcement bar and the cookie banner. */
+        OwnerSiteNotices: {
+            announcementBar: components["schemas"]["OwnerAnnouncementBar"];
+            cookieBanner: components["schemas"]["OwnerCookieBanner"];
+            /** @description Read only: the banner's words when `text` is "". */
+            defaultCookieText: string;
+            /** @description Read only: its button's label when `buttonLabel` is "". */
+            defaultCookieButtonLabel: string;
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteNoticesPatch: {
+            /** @description Any of `enabled`, `text`, `url`. */
+            announcementBar?: Record<string, unknown> | null;
+            /** @description Any of `enabled`, `text`, `buttonLabel`. */
+            cookieBanner?: Record<string, unknown> | null;
         };
         /** @description A social account (`website.socialAccounts[]`). */
         OwnerSocialAccount: {
@@ -16448,6 +16532,163 @@ export interface operations {
             };
         };
     };
+    "owner.site_notices_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteNotices"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_notices_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396): each field named is changed (null or "" clears a text). An enabled announcement bar needs its text; `url` is checked as a navigation's external link is ("Links must be formatted as www.example.com or https://www.example.com"). Any problem answers 400 with `errors` by field (`announcementBar.text`) and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteNoticesPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteNotices"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.list_assets": {
         parameters: {
             query?: never;
@@ -17317,6 +17558,51 @@ export interface operations {
             };
             /** @description The store cannot be reached right now. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    "site-users.dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DismissNoticeForm"];
+            };
+        };
+        responses: {
+            /** @description Back to `redirect`, the notice dismissed. */
+            303: {
+                headers: {
+                    /** @description `redirect` if it is a path on this site, else `/`. */
+                    Location?: string;
+                    /** @description What the next pages read (none when the site shows no announcement). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `notice` is neither `announcement` nor `cookies`, or the form could not be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -10,6 +10,7 @@
 //! - [`store_settings`]: Settings → Store, the currency and the preferences checkout reads;
 //! - [`languages`]: the multilingual settings;
 //! - [`site_access`]: the site password and its lock screen (Settings → Site access);
+//! - [`site_notices`]: the announcement bar and the cookie banner;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
 //! - [`dashboard`]: the dashboard and the analytics of a period;
@@ -63,6 +64,7 @@ pub mod preferences;
 pub mod product_checks;
 pub mod products;
 pub mod site_access;
+pub mod site_notices;
 pub mod store_settings;
 pub mod store_setup;
 pub mod templates;
@@ -91,6 +93,7 @@ pub fn routes() -> OpenApiRouter<App> {
         templates::routes(),
         design::routes(),
         identity::routes(),
+        site_notices::routes(),
         assets::routes(),
         community::routes(),
     ];
