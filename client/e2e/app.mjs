@@ -6,7 +6,8 @@
 // with an error and reads the problem, then a good one, switches to it and rolls back;
 // approves a member's comment on harbor-lane and sees it on the live page; adds a language
 // and changes the default one, which the live site's <html lang> then says; sets a site
-// password, which a fresh visitor meets and enters, and turns it off; axe-core on every
+// password, which a fresh visitor meets and enters, and turns it off; turns on the
+// announcement bar and the cookie banner, which a visitor closes; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -1201,6 +1202,69 @@ scenarios.push([
     await page.getByText("No password.").waitFor();
     await page.getByTestId("live").filter({ hasText: "The site password is off" }).waitFor();
     await eventually(() => liveVisit(browser, server, "/shop"), (v) => !v.locked, "the live site open again");
+  },
+]);
+
+scenarios.push([
+  "Design → announcement bar and cookie banner: turn both on by keyboard, see them on the live site, dismiss each (a form, no script); axe",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server);
+    await nav(page, "Design");
+    await h1Focused(page, "Design");
+    const group = page.getByRole("group", { name: "Announcement bar" });
+    await group.waitFor();
+    assert.deepEqual(await axe(page, { include: [["main"]], exclude: [[".site-frame-stage"]] }), [], "the notices panel");
+    // By keyboard: the switch, the text, then save.
+    const toggle = page.getByRole("checkbox", { name: "Show the announcement bar" });
+    await tabTo(page, toggle, 120);
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Spring market on Saturday");
+    await page.getByRole("checkbox", { name: "Show the cookie banner" }).check();
+    await page.getByLabel("Link (optional)").fill("not a link");
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByText("Links must be formatted as www.example.com or https://www.example.com").waitFor();
+    assert.deepEqual(await axe(page, { include: [["main"]], exclude: [[".site-frame-stage"]] }), [], "the notices panel with an error");
+    await page.getByLabel("Link (optional)").fill("/shop");
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByTestId("live").filter({ hasText: "Announcement bar and cookie banner saved." }).waitFor();
+    // A visitor of their own: both on the live site, no script needed to close them.
+    const visitor = await browser.newContext();
+    const violations = [];
+    await watchCsp(visitor, violations);
+    try {
+      const p = await visitor.newPage();
+      await eventually(
+        async () => {
+          await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+          return await p.getByRole("region", { name: "Announcement" }).count();
+        },
+        (n) => n === 1,
+        "the bar on the live site",
+      );
+      const bar = p.getByRole("region", { name: "Announcement" });
+      assert.equal(await bar.getByRole("link", { name: "Spring market on Saturday" }).getAttribute("href"), "/shop");
+      const banner = p.getByRole("region", { name: "Cookie notice" });
+      await banner.waitFor();
+      assert.deepEqual(await axe(p), [], "a page with the bar and the banner");
+      await banner.getByRole("button", { name: "Accept" }).click();
+      await p.waitForLoadState("load");
+      assert.equal(await p.getByRole("region", { name: "Cookie notice" }).count(), 0, "accepted");
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 1, "the bar stays");
+      await p.getByRole("button", { name: "Dismiss the announcement" }).click();
+      await p.waitForLoadState("load");
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed");
+      await p.goto(`${server.origin(LOAM)}/shop`, { waitUntil: "load" });
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed on every page");
+      assert.deepEqual(violations, [], "CSP violations");
+    } finally {
+      await visitor.close();
+    }
+    // Off again, for the scenarios after.
+    await page.getByRole("checkbox", { name: "Show the announcement bar" }).uncheck();
+    await page.getByRole("checkbox", { name: "Show the cookie banner" }).uncheck();
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByTestId("live").filter({ hasText: "Announcement bar and cookie banner saved." }).waitFor();
   },
 ]);
 

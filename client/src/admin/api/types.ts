@@ -179,3 +179,8 @@ export type LanguageSetting = Required<Schemas["LanguageSetting"]>;
 /** `GET /api/owner/site-access`: whether a site password is set (never the password), and
  *  the lock screen's words. */
 export type SiteAccess = Schemas["OwnerSiteAccess"];
+
+// ---- Design → Announcement bar and cookie banner ----
+
+/** `GET /api/owner/site-notices`. */
+export type SiteNotices = Schemas["OwnerSiteNotices"];
