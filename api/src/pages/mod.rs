@@ -1,8 +1,11 @@
 //! The page pipeline: the request's site (resolved by the server's layer) → its compiled
 //! template folder ([`folders`]) → the visitor's unlocks, crumb, cart and order
 //! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the cart's
-//! forms ([`cart_forms`]) → the islands' data ([`islands`]) → headers. A template's own
-//! files are [`crate::files`].
+//! forms ([`cart_forms`]) → the islands' data ([`islands`]) → the announcement bar and
+//! cookie banner ([`notices`]) → headers. A site password
+//! ([`renderer::site::SiteContent::site_lock`]) makes every page its lock screen for a
+//! visitor without the site's unlock cookie who is not its owner. A template's own files
+//! are [`crate::files`].
 
 pub mod cart_forms;
 pub mod commerce;
