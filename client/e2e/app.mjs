@@ -1208,7 +1208,8 @@ scenarios.push([
 scenarios.push([
   "Design → announcement bar and cookie banner: turn both on by keyboard, see them on the live site, dismiss each (a form, no script); axe",
   async ({ browser, context, server }) => {
-    const page = await signIn(context, server);
+    // harbor-lane: its template does not place the bar itself, so the server does.
+    const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
     await nav(page, "Design");
     await h1Focused(page, "Design");
     const group = page.getByRole("group", { name: "Announcement bar" });
@@ -1236,7 +1237,7 @@ scenarios.push([
       const p = await visitor.newPage();
       await eventually(
         async () => {
-          await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+          await p.goto(`${server.origin(HARBOR)}/`, { waitUntil: "load" });
           return await p.getByRole("region", { name: "Announcement" }).count();
         },
         (n) => n === 1,
@@ -1254,7 +1255,7 @@ scenarios.push([
       await p.getByRole("button", { name: "Dismiss the announcement" }).click();
       await p.waitForLoadState("load");
       assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed");
-      await p.goto(`${server.origin(LOAM)}/shop`, { waitUntil: "load" });
+      await p.goto(`${server.origin(HARBOR)}/shop`, { waitUntil: "load" });
       assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed on every page");
       assert.deepEqual(violations, [], "CSP violations");
     } finally {

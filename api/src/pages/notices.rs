@@ -2,7 +2,9 @@
 //! [`crate::routes::owner::site_notices`]). Their markup is built once per content version
 //! ([`Notices::build`], kept in the site's bundle); a page only copies it in, after
 //! `<body…>` (the bar) and before `</body>` (the banner, so it comes last in the tab
-//! order), with the page's own path for the dismiss form to return to. Neither uses a
+//! order), with the page's own path for the dismiss form to return to. A template may
+//! place the bar itself (`websiteSettings.announcementBarSettings.text`, as loam-lantern's
+//! header does): a page that already shows the bar's text gets no second one. Neither uses a
 //! script: each has a form that posts to [`DISMISS_PATH`] ([`crate::routes::notices`]),
 //! which sets a cookie and sends the visitor back, and the next page leaves out what that
 //! cookie dismissed. The markup's stylesheet is inline, allowed by its hash in the
@@ -37,6 +39,8 @@ pub const STYLE: &str = ".tessera-announcement{display:flex;align-items:center;j
 pub struct Notices {
     /// The bar: its version, and its markup before and after the return path.
     announcement: Option<(String, String, String)>,
+    /// The bar's text as a template may have printed it: as is, and escaped.
+    bar_text: Option<(String, String)>,
     /// The banner's markup before and after the return path.
     cookie_banner: Option<(String, String)>,
 }
@@ -54,6 +58,8 @@ impl Notices {
     /// From `websiteSettings` (an enabled bar without text shows nothing).
     pub fn build(settings: &Map<String, Value>) -> Notices {
         let bar = announcement_of(settings);
+        let bar_text =
+            (bar.enabled && !bar.text.is_empty()).then(|| (bar.text.clone(), escape(&bar.text)));
         let announcement = (bar.enabled && !bar.text.is_empty()).then(|| {
             let digest = Sha256::digest(format!("{}\n{}", bar.text, bar.url).as_bytes());
             let version = hex::encode(&digest[..8]);
@@ -99,6 +105,7 @@ impl Notices {
         });
         Notices {
             announcement,
+            bar_text,
             cookie_banner,
         }
     }
@@ -123,7 +130,13 @@ impl Notices {
         let bar = self
             .announcement
             .as_ref()
-            .filter(|(v, _, _)| !cookie(ANNOUNCEMENT_COOKIE).contains(&v.as_str()));
+            .filter(|(v, _, _)| !cookie(ANNOUNCEMENT_COOKIE).contains(&v.as_str()))
+            // The template placed the bar itself.
+            .filter(|_| {
+                self.bar_text.as_ref().is_none_or(|(raw, escaped)| {
+                    !body.contains(raw.as_str()) && !body.contains(escaped.as_str())
+                })
+            });
         let banner = self
             .cookie_banner
             .as_ref()
@@ -165,12 +178,9 @@ mod tests {
     #[test]
     fn nothing_unless_enabled_with_text() {
         assert!(Notices::build(&Map::new()).is_empty());
-        let off = settings(
-            json!({"announcementBar": {"enabled": false, "text": "Sale"},
-                                  "cookieBanner": {"enabled": false}}),
-        );
+        let off = settings(json!({"cookieBanner": {"enabled": false}}));
         assert!(Notices::build(&off).is_empty());
-        let empty = settings(json!({"announcementBar": {"enabled": true, "text": ""}}));
+        let empty = settings(json!({"announcementBarSettings": {"text": "  "}}));
         assert!(Notices::build(&empty).is_empty());
         let mut page = PAGE.to_owned();
         Notices::build(&off).add_to(&mut page, &HeaderMap::new(), "/");
@@ -180,7 +190,7 @@ mod tests {
     #[test]
     fn the_bar_opens_the_body_and_the_banner_closes_it_escaped() {
         let n = Notices::build(&settings(json!({
-            "announcementBar": {"enabled": true, "text": "Sale <b>& more</b>", "url": "/shop?a=1&b=\"2\""},
+            "announcementBarSettings": {"text": "Sale <b>& more</b>", "clickthroughUrl": {"url": "/shop?a=1&b=\"2\""}},
             "cookieBanner": {"enabled": true, "text": "", "buttonLabel": "OK <then>"},
         })));
         let mut page = PAGE.to_owned();
@@ -210,7 +220,7 @@ mod tests {
     fn each_stays_away_once_dismissed_and_a_new_announcement_shows_again() {
         let bar = |text: &str| {
             Notices::build(&settings(json!({
-                "announcementBar": {"enabled": true, "text": text},
+                "announcementBarSettings": {"text": text},
                 "cookieBanner": {"enabled": true},
             })))
         };
@@ -230,5 +240,20 @@ mod tests {
         other.add_to(&mut page, &headers, "/");
         assert!(page.contains("Closed Monday"));
         assert!(!page.contains("<div class=\"tessera-cookie-banner\""));
+    }
+
+    #[test]
+    fn a_template_that_shows_the_bar_gets_no_second_one() {
+        let n = Notices::build(&settings(
+            json!({"announcementBarSettings": {"text": "Sale & more"}}),
+        ));
+        for shown in ["Sale & more", "Sale &amp; more"] {
+            let mut page = format!(
+                "<html><body><header><p class=\"announcement\">{shown}</p></header></body></html>"
+            );
+            let before = page.clone();
+            n.add_to(&mut page, &HeaderMap::new(), "/");
+            assert_eq!(page, before);
+        }
     }
 }

@@ -20,6 +20,7 @@ on_both_backends!(
     the_next_page_shows_them_until_dismissed,
     bad_values_are_named_by_field_and_nothing_is_stored,
     roles_sites_and_sessions,
+    a_template_that_places_the_bar_shows_it_once,
 );
 
 fn read(server: &Server, host: &str, token: &str) -> Response {
@@ -112,7 +113,7 @@ fn the_next_page_shows_them_until_dismissed(backend: Backend) {
     let json = get(server.port, HARBOR, "/?format=json").body;
     assert!(!json.contains("tessera-announcement"));
     let loam = get(server.port, LOAM, "/").body;
-    assert!(!loam.contains(BAR) && !loam.contains(BANNER));
+    assert!(!loam.contains(BANNER));
 
     // Dismissing: a cookie, and back to the page.
     let r = dismiss(&server, "notice=announcement&redirect=/journal");
@@ -171,10 +172,64 @@ fn the_next_page_shows_them_until_dismissed(backend: Backend) {
     assert_eq!(r.status, 200);
     let page = get(server.port, HARBOR, "/").body;
     assert!(!page.contains(BAR) && !page.contains(BANNER));
+    // Off takes the bar away (as DELETE /api/owner/announcement-bar does).
     assert_eq!(
-        read(&server, HARBOR, &admin).json()["announcementBar"]["text"],
-        "Closed on Monday"
+        read(&server, HARBOR, &admin).json()["announcementBar"],
+        json!({"enabled": false, "text": "", "url": ""})
     );
+    assert_eq!(
+        server
+            .owner_call(
+                HARBOR,
+                &admin,
+                "GET",
+                "/api/owner/announcement-bar",
+                &Value::Null
+            )
+            .json()["announcementBar"],
+        Value::Null
+    );
+}
+
+/// loam-lantern's header places the bar itself: the page shows it once, and the owner
+/// routes of the bar and of the notices read the same one.
+fn a_template_that_places_the_bar_shows_it_once(backend: Backend) {
+    let server = Server::start(backend, &[]);
+    let admin = server.owner_token("loam-lantern", "admin");
+    let r = read(&server, LOAM, &admin);
+    assert_eq!(r.json()["announcementBar"]["enabled"], true, "{}", r.body);
+    let text = r.json()["announcementBar"]["text"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let page = get(server.port, LOAM, "/").body;
+    assert_eq!(page.matches(&text).count(), 1, "{page}");
+    assert!(!page.contains(BAR));
+    let r = patch(
+        &server,
+        LOAM,
+        &admin,
+        json!({"announcementBar": {"text": "Closed for inventory", "url": "/shop"}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let bar = server
+        .owner_call(
+            LOAM,
+            &admin,
+            "GET",
+            "/api/owner/announcement-bar",
+            &Value::Null,
+        )
+        .json()["announcementBar"]
+        .clone();
+    assert_eq!(bar["text"], "Closed for inventory");
+    assert_eq!(
+        bar["clickthroughUrl"],
+        json!({"url": "/shop", "newWindow": false})
+    );
+    assert_eq!(bar["style"], 1, "the template's style is kept");
+    let page = get(server.port, LOAM, "/").body;
+    assert_eq!(page.matches("Closed for inventory").count(), 1, "{page}");
 }
 
 fn bad_values_are_named_by_field_and_nothing_is_stored(backend: Backend) {
@@ -186,7 +241,7 @@ fn bad_values_are_named_by_field_and_nothing_is_stored(backend: Backend) {
         HARBOR,
         &admin,
         json!({
-            "announcementBar": {"enabled": "yes", "text": "x".repeat(201), "url": "not a link", "colour": 1},
+            "announcementBar": {"enabled": "yes", "text": "x".repeat(501), "url": "not a link", "colour": 1},
             "cookieBanner": {"text": 5, "buttonLabel": "b".repeat(41)},
             "popup": {},
         }),
@@ -196,7 +251,7 @@ fn bad_values_are_named_by_field_and_nothing_is_stored(backend: Backend) {
         r.json()["errors"],
         json!({
             "announcementBar.enabled": "This is true or false.",
-            "announcementBar.text": "An announcement is at most 200 characters.",
+            "announcementBar.text": "An announcement can have at most 500 characters.",
             "announcementBar.url": "Links must be formatted as www.example.com or https://www.example.com",
             "announcementBar.colour": "The site's notices have no such field.",
             "cookieBanner.text": "Please enter text.",
@@ -212,7 +267,7 @@ fn bad_values_are_named_by_field_and_nothing_is_stored(backend: Backend) {
     );
     assert_eq!(
         r.json()["errors"]["announcementBar.text"],
-        "Please enter the announcement's text."
+        "Write the announcement, or remove the bar."
     );
     let r = patch(
         &server,
@@ -253,9 +308,9 @@ fn roles_sites_and_sessions(backend: Backend) {
     assert_eq!(read(&server, HARBOR, &loam).status, 401);
     assert_eq!(patch(&server, HARBOR, &loam, json!({})).status, 401);
     assert!(!get(server.port, LOAM, "/").body.contains("Open late"));
-    assert_eq!(
-        read(&server, LOAM, &loam).json()["announcementBar"]["enabled"],
-        false
+    assert_ne!(
+        read(&server, LOAM, &loam).json()["announcementBar"]["text"],
+        "Open late"
     );
 
     // A session patches with its CSRF token only.

@@ -3580,7 +3580,10 @@ export interface components {
         OwnerAnnouncementBar: {
             /** @description Shown on every page. */
             enabled: boolean;
-            /** @description Plain text, 1-200 characters when enabled. */
+            /**
+             * @description Plain text, 1-500 characters when enabled ("" when off: turning the bar off removes
+             *     it).
+             */
             text: string;
             /**
              * @description Where the text links to ("" for no link): an http(s) or mailto address, a path on

@@ -6,10 +6,15 @@
 //! | `GET /api/owner/site-notices` | design, read | | the document |
 //! | `PATCH /api/owner/site-notices` | design, change | a JSON Merge Patch of `{announcementBar: {enabled, text, url}, cookieBanner: {enabled, text, buttonLabel}}` | the new document |
 //!
-//! Kept in `websiteSettings.announcementBar` and `websiteSettings.cookieBanner`. The page
-//! path puts them into the page as the server built them once per content version
-//! ([`crate::pages::notices`]); visitors dismiss them with `POST /api/site-notices/dismiss`
-//! ([`crate::routes::notices`]), a form, so neither needs a script.
+//! The bar is the platform's `websiteSettings.announcementBarSettings` (`{text, style?,
+//! clickthroughUrl?: {url, newWindow}}`), the same one `GET/PUT/DELETE
+//! /api/owner/announcement-bar` ([`super::layout`]) keeps and templates may place
+//! themselves: turned off, the key is removed (its text with it), as that `DELETE` does.
+//! The banner is `websiteSettings.cookieBanner`. The page path puts them into the page as
+//! the server built them once per content version ([`crate::pages::notices`]; the bar only
+//! when the template has not shown its text itself); visitors dismiss them with
+//! `POST /api/site-notices/dismiss` ([`crate::routes::notices`]), a form, so neither needs a
+//! script.
 
 use axum::extract::State;
 use serde::Serialize;
@@ -24,13 +29,15 @@ use crate::http::{ApiError, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::state::App;
 
+/// The patch's and the document's name for the bar.
 pub const ANNOUNCEMENT_KEY: &str = "announcementBar";
+/// Where the bar is kept (the platform's key).
+pub const ANNOUNCEMENT_SETTING: &str = "announcementBarSettings";
 pub const COOKIE_KEY: &str = "cookieBanner";
 
 pub const NOT_A_PATCH: &str =
     "A change of the site's notices is a JSON object of announcementBar and cookieBanner.";
-pub const NO_TEXT: &str = "Please enter the announcement's text.";
-pub const LONG_ANNOUNCEMENT: &str = "An announcement is at most 200 characters.";
+pub use super::layout::{LONG_ANNOUNCEMENT, NO_ANNOUNCEMENT as NO_TEXT};
 pub const LONG_COOKIE_TEXT: &str = "The banner's text is at most 500 characters.";
 pub const LONG_LABEL: &str = "A button label is at most 40 characters.";
 pub const NOT_TEXT: &str = "Please enter text.";
@@ -43,7 +50,7 @@ pub const DEFAULT_COOKIE_TEXT: &str =
 /// Its button's label when the owner wrote none.
 pub const DEFAULT_COOKIE_BUTTON: &str = "Accept";
 
-const MAX_ANNOUNCEMENT: usize = 200;
+use super::layout::MAX_ANNOUNCEMENT;
 const MAX_COOKIE_TEXT: usize = 500;
 const MAX_LABEL: usize = 40;
 
@@ -58,7 +65,8 @@ pub fn routes() -> OpenApiRouter<App> {
 pub struct AnnouncementBar {
     /// Shown on every page.
     pub enabled: bool,
-    /// Plain text, 1-200 characters when enabled.
+    /// Plain text, 1-500 characters when enabled ("" when off: turning the bar off removes
+    /// it).
     pub text: String,
     /// Where the text links to ("" for no link): an http(s) or mailto address, a path on
     /// the site, or a host (stored as `https://` it).
@@ -115,13 +123,14 @@ fn on(v: Option<&Value>) -> bool {
     v.and_then(|o| o.get("enabled")).and_then(Value::as_bool) == Some(true)
 }
 
-/// The stored announcement bar (disabled when unset).
+/// The stored announcement bar: on when it has text.
 pub fn announcement_of(settings: &Map<String, Value>) -> AnnouncementBar {
-    let v = settings.get(ANNOUNCEMENT_KEY);
+    let v = settings.get(ANNOUNCEMENT_SETTING);
+    let text = text_of(v, "text").trim().to_owned();
     AnnouncementBar {
-        enabled: on(v),
-        text: text_of(v, "text"),
-        url: text_of(v, "url"),
+        enabled: !text.is_empty(),
+        text,
+        url: text_of(v.and_then(|v| v.get("clickthroughUrl")), "url"),
     }
 }
 
@@ -253,11 +262,32 @@ async fn site_notices_patch(
     let stored = app
         .store
         .update_site_settings(tenant, move |s| {
-            if bar_named {
-                s.website_settings.insert(
-                    ANNOUNCEMENT_KEY.into(),
-                    serde_json::json!({"enabled": bar.enabled, "text": bar.text, "url": bar.url}),
-                );
+            if bar_named && !bar.enabled {
+                s.website_settings.remove(ANNOUNCEMENT_SETTING);
+            } else if bar_named {
+                // The template's `style` and the link's `newWindow` are kept.
+                let mut stored = s
+                    .website_settings
+                    .get(ANNOUNCEMENT_SETTING)
+                    .and_then(Value::as_object)
+                    .cloned()
+                    .unwrap_or_default();
+                stored.insert("text".into(), bar.text.into());
+                if bar.url.is_empty() {
+                    stored.remove("clickthroughUrl");
+                } else {
+                    let new_window = stored
+                        .get("clickthroughUrl")
+                        .and_then(|c| c.get("newWindow"))
+                        .cloned()
+                        .unwrap_or(Value::Bool(false));
+                    stored.insert(
+                        "clickthroughUrl".into(),
+                        serde_json::json!({"url": bar.url, "newWindow": new_window}),
+                    );
+                }
+                s.website_settings
+                    .insert(ANNOUNCEMENT_SETTING.into(), Value::Object(stored));
             }
             if banner_named {
                 s.website_settings.insert(

@@ -117,7 +117,7 @@ export function SiteNotices({ onSaved }: { onSaved: () => void }) {
           <legend>Announcement bar</legend>
           <p class="hint">A line of text across the top of every page; visitors can close it until it changes.</p>
           <Switch label="Show the announcement bar" checked={f.barOn} onChange={set("barOn")} error={errors["announcementBar.enabled"]} />
-          <Field label="Announcement" value={f.barText} onValue={set("barText")} error={errors["announcementBar.text"]} hint="At most 200 characters." />
+          <Field label="Announcement" value={f.barText} onValue={set("barText")} error={errors["announcementBar.text"]} hint="At most 500 characters." />
           <Field
             label="Link (optional)"
             value={f.barUrl}
