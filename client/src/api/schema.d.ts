@@ -4731,6 +4731,11 @@ export interface components {
             socialAccounts: components["schemas"]["OwnerSocialAccount"][];
             /** @description Read only: the networks an account may be on. */
             services: string[];
+            /**
+             * @description Opening hours by day, `monday` … `sunday` (every day present; no ranges: closed).
+             *     A `PATCH` replaces the week (days it leaves out are closed; null: no hours at all).
+             */
+            businessHours: Record<string, unknown>;
         };
         /** @description What a `PATCH` may name. */
         OwnerSiteIdentityPatch: {
@@ -4744,6 +4749,8 @@ export interface components {
             contactPhoneNumber?: string | null;
             location?: Record<string, unknown> | null;
             socialAccounts?: components["schemas"]["OwnerSocialAccount"][] | null;
+            /** @description `{monday: {ranges: [{from, to}]}, …}`: the whole week (days left out are closed). */
+            businessHours?: Record<string, unknown> | null;
         };
         /** @description An image of the site (an uploaded file). */
         OwnerSiteImage: {
