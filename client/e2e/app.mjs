@@ -435,7 +435,7 @@ const scenarios = [
       assert.ok((await step("Page views")) >= (await step("Purchased")), `page views counted: ${await funnel.innerText()}`);
       assert.deepEqual(await axe(page), [], "analytics, numbers open");
       await nav(page, "Settings");
-      await page.getByRole("link", { name: "Access" }).click();
+      await page.getByRole("link", { name: "Access", exact: true }).click();
       await h1Focused(page, "Access");
       await page.getByText(MANAGER.email).first().waitFor();
       assert.deepEqual(await axe(page), [], "Settings → Access");
@@ -504,7 +504,7 @@ const scenarios = [
       assert.equal(tried, 403, "the server refuses an order action");
       await nav(page, "Settings");
       await h1Focused(page, "Settings");
-      assert.equal(await page.getByRole("link", { name: "Access" }).count(), 0, "Access not offered");
+      assert.equal(await page.getByRole("link", { name: "Access", exact: true }).count(), 0, "Access not offered");
       assert.equal((await inPage(page, "GET", "/api/owner/accounts")).status, 403, "and refused");
     },
   ],
@@ -513,7 +513,7 @@ const scenarios = [
     async ({ browser, context, server, backend }) => {
       const page = await signIn(context, server);
       await nav(page, "Settings");
-      await page.getByRole("link", { name: "Access" }).click();
+      await page.getByRole("link", { name: "Access", exact: true }).click();
       await h1Focused(page, "Access");
       const invitee = `reports-${backend}@example.com`;
       await page.getByLabel("Email", { exact: true }).fill(invitee);
