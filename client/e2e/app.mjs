@@ -5,7 +5,9 @@
 // product and a visitor buys it, changes stock, reads the analytics; uploads a template
 // with an error and reads the problem, then a good one, switches to it and rolls back;
 // approves a member's comment on harbor-lane and sees it on the live page; adds a language
-// and changes the default one, which the live site's <html lang> then says; sets a site
+// and changes the default one, which the live site's <html lang> then says; uploads an image
+// to skyward's gallery with alt text, moves it first by keyboard and by drag, changes the
+// gallery's design and images per row and sees the frame and live site follow; sets a site
 // password, which a fresh visitor meets and enters, and turns it off; turns on the
 // announcement bar and the cookie banner, which a visitor closes; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
@@ -1123,6 +1125,135 @@ scenarios.push([
     await page.getByRole("button", { name: "Save default language" }).click();
     await page.getByTestId("live").filter({ hasText: "The default language is now English (United States)." }).waitFor();
     await eventually(() => liveLang(browser, server), (l) => l === "en-US", "the live site in English again");
+  },
+]);
+
+// ---- Galleries (issue 44) ----
+
+const SKY = "skyward"; // its /gallery page is a gallery of 12 images
+const SKY_OWNER = { email: "owner@skyward.example", password: "e2e-skyward-password" };
+
+/** The live gallery as a visitor sees it: the list's classes and the images'
+ *  alt texts in order. */
+async function liveGallery(browser, server) {
+  const visitor = await browser.newContext();
+  try {
+    const p = await visitor.newPage();
+    await p.goto(`${server.origin(SKY)}/gallery`, { waitUntil: "load" });
+    const list = p.locator("ul.gallery__grid");
+    return {
+      classes: (await list.getAttribute("class")) ?? "",
+      alts: await list.locator("img").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("alt"))),
+    };
+  } finally {
+    await visitor.close();
+  }
+}
+
+scenarios.push([
+  "galleries: upload an image with alt text, move it first by keyboard, change the design and images per row; the frame and the live site follow; axe",
+  async ({ browser, context, server }) => {
+    addOwner(server, SKY_OWNER, "admin", SKY);
+    const page = await signIn(context, server, SKY_OWNER, SKY);
+    await nav(page, "Pages");
+    await h1Focused(page, "Pages");
+    await page.getByRole("link", { name: "Edit gallery Gallery" }).click();
+    await h1Focused(page, "Gallery: Gallery");
+    const images = page.getByRole("list", { name: "Images" });
+    await images.getByRole("listitem").first().waitFor();
+    assert.equal(await images.getByRole("listitem").count(), 12);
+    assert.deepEqual(await axe(page), [], "the gallery screen");
+    await sane(page, "the gallery screen");
+    const before = await liveGallery(browser, server);
+    assert.equal(before.alts.length, 12);
+    assert.match(before.classes, /gallery--grid/);
+
+    // Upload one image: alt text is asked for first, beside the file.
+    await page.getByLabel("Choose images").setInputFiles(path.join(fixtures, "skyward/template/assets/gallery/comet-tail.jpg"));
+    const staged = page.getByRole("group", { name: "comet-tail.jpg" });
+    await staged.waitFor();
+    await page.getByRole("button", { name: "Upload 1 image" }).click();
+    const alt = staged.getByLabel("Alt text", { exact: true });
+    await staged.getByText("Please enter alt text, or mark the image as decorative.").waitFor();
+    assert.equal(await alt.getAttribute("aria-invalid"), "true");
+    assert.deepEqual(await axe(page), [], "a file without alt text");
+    await alt.fill("A comet's tail over the fell at dusk");
+    await staged.getByLabel("Title").fill("Comet at dusk");
+    await page.getByRole("button", { name: "Upload 1 image" }).click();
+    await page.getByTestId("live").filter({ hasText: "1 image added." }).waitFor();
+    await images.getByRole("button", { name: "Edit Comet at dusk" }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => g.alts.at(-1) === "A comet's tail over the fell at dusk", "the new image last on the live site");
+
+    // Move it first by keyboard: Alt+Up once (announced, focus kept), then Alt+Home.
+    await tabTo(page, images.getByRole("button", { name: "Edit Comet at dusk" }), 120);
+    await page.keyboard.press("Alt+ArrowUp");
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 12 of 13." }).waitFor();
+    await page.waitForFunction(() => document.activeElement?.getAttribute("aria-label") === "Edit Comet at dusk");
+    await page.keyboard.press("Alt+Home");
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 1 of 13." }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => g.alts[0] === "A comet's tail over the fell at dusk", "the image first on the live site");
+    // By dragging: dropped on the second image, it goes to its place; Alt+Home brings it back.
+    await images.getByRole("listitem").first().dragTo(images.getByRole("listitem").nth(1));
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 2 of 13." }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => g.alts[1] === "A comet's tail over the fell at dusk", "dragged on the live site");
+    await images.getByRole("button", { name: "Edit Comet at dusk" }).focus();
+    await page.keyboard.press("Alt+Home");
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk moved to position 1 of 13." }).waitFor();
+    // The frame beside the panel shows the gallery, reloaded after the change.
+    const framed = async () => {
+      try {
+        const f = await (await page.locator('iframe[title="Site preview"]').elementHandle()).contentFrame();
+        return await f.evaluate(() => {
+          const list = document.querySelector("ul.gallery__grid");
+          const first = list?.querySelector("img");
+          return { alt: first?.getAttribute("alt"), columns: list ? getComputedStyle(list).gridTemplateColumns.split(" ").length : 0, classes: list?.className ?? "" };
+        });
+      } catch {
+        return null;
+      }
+    };
+    await eventually(framed, (s) => s?.alt === "A comet's tail over the fell at dusk", "the image first in the frame");
+
+    // Options: images per row 2 (grid); the frame's grid has two columns after saving.
+    const perRow = page.getByLabel("Images per row");
+    await perRow.fill("11");
+    await page.getByRole("button", { name: "Save options" }).click();
+    await page.getByText("This is a whole number from 1 to 10.").waitFor();
+    assert.equal(await perRow.getAttribute("aria-invalid"), "true");
+    assert.deepEqual(await axe(page), [], "an option out of range");
+    await perRow.fill("2");
+    await page.getByRole("button", { name: "Save options" }).click();
+    await page.getByTestId("live").filter({ hasText: "Gallery options saved." }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => /\bgallery--columns-2\b/.test(g.classes), "two per row on the live site");
+    await eventually(framed, (s) => s?.columns === 2 && s.alt === "A comet's tail over the fell at dusk", "two columns in the frame");
+    // Another design: its own options only (Images per row is the grid's).
+    await page.getByLabel("Design").selectOption("slideshow");
+    await page.getByLabel("Autoplay", { exact: true }).waitFor();
+    assert.equal(await page.getByLabel("Images per row").count(), 0);
+    assert.deepEqual(await axe(page), [], "the slideshow's options");
+    await page.getByRole("button", { name: "Save options" }).click();
+    await page.getByTestId("live").filter({ hasText: "Gallery options saved." }).waitFor();
+    await eventually(framed, (s) => /gallery--slideshow/.test(s?.classes ?? ""), "the slideshow in the frame");
+    await eventually(() => liveGallery(browser, server), (g) => /gallery--slideshow/.test(g.classes), "the slideshow on the live site");
+
+    // Edit and remove (asked first): back to the twelve.
+    await images.getByRole("button", { name: "Edit Comet at dusk" }).click();
+    const edit = page.getByRole("dialog", { name: "Edit Comet at dusk" });
+    await edit.waitFor();
+    assert.deepEqual(await axe(page), [], "editing an image");
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await images.getByRole("button", { name: "Remove Comet at dusk" }).click();
+    const confirm = page.getByRole("dialog", { name: "Remove Comet at dusk?" });
+    await confirm.waitFor();
+    assert.deepEqual(await axe(page), [], "removing an image");
+    await confirm.getByRole("button", { name: "Remove" }).click();
+    await page.getByTestId("live").filter({ hasText: "Comet at dusk removed." }).waitFor();
+    await eventually(() => liveGallery(browser, server), (g) => g.alts.join() === before.alts.join(), "the live gallery as it was");
+    // The options back to the defaults, for anyone after.
+    await page.getByLabel("Design").selectOption("grid");
+    await page.getByLabel("Images per row").fill("4");
+    await page.getByRole("button", { name: "Save options" }).click();
+    await page.getByTestId("live").filter({ hasText: "Gallery options saved." }).waitFor();
   },
 ]);
 

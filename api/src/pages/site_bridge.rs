@@ -4,6 +4,7 @@
 //! money as decimal strings.
 
 use crate::http::host::link_origin;
+use crate::routes::owner::galleries;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -64,6 +65,14 @@ fn collection_node(
     o.insert("itemCount".into(), json!(shown));
     for (k, v) in &c.data {
         o.insert(k.clone(), v.clone());
+    }
+    // A gallery's options (SPEC.md §9), every one with its default filled in, where the
+    // platform's `gallery-*?` predicates look (`options` up the stack).
+    if galleries::is_gallery(c) {
+        o.insert(
+            "options".into(),
+            Value::Object(galleries::effective_options(c.data.get("options"))),
+        );
     }
     // After `data`, so stored data cannot claim otherwise. The hash itself stays out of every
     // node; the renderer keeps it on `Collection::lock`.
@@ -439,7 +448,18 @@ pub fn site_content_at(
             let node = collection_node(c, site, shown.len());
             let items = shown
                 .into_iter()
-                .map(|i| Node::from_json(&item_node(i, &c.url_id, &default_currency, &extras)))
+                .map(|i| {
+                    let mut node = item_node(i, &c.url_id, &default_currency, &extras);
+                    // A gallery's image always says its alt text: as the owner gave it
+                    // ("" when decorative), else as SPEC.md §3 derives it.
+                    if galleries::is_gallery(c)
+                        && let Value::Object(o) = &mut node
+                        && !o.get("altText").is_some_and(Value::is_string)
+                    {
+                        o.insert("altText".into(), json!(galleries::derived_alt(i)));
+                    }
+                    Node::from_json(&node)
+                })
                 .collect();
             Collection {
                 node: Node::from_json(&node),

@@ -35,6 +35,7 @@ mod owner_customers;
 mod owner_data;
 mod owner_design;
 mod owner_forms;
+mod owner_galleries;
 mod owner_languages;
 mod owner_orders;
 mod owner_pages;

@@ -28,6 +28,7 @@ const GiftCards = lazy(() => import("./screens/gift-cards"));
 const GiftCard = lazy(() => import("./screens/gift-card"));
 const Analytics = lazy(() => import("./screens/analytics"));
 const PagesScreen = lazy(() => import("./screens/pages"));
+const GalleryScreen = lazy(() => import("./screens/gallery"));
 const FormsScreen = lazy(() => import("./screens/forms"));
 const Settings = lazy(() => import("./screens/settings"));
 const Templates = lazy(() => import("./screens/templates"));
@@ -250,6 +251,13 @@ function Screens({ me, signedIn }: { me: Me; signedIn: (me: Me) => void }) {
         <Guard me={me} areas={["content"]}>
           <PagesScreen />
         </Guard>
+      </Route>
+      <Route path="/galleries/:id">
+        {(p) => (
+          <Guard me={me} areas={["content"]}>
+            <GalleryScreen id={p.id} />
+          </Guard>
+        )}
       </Route>
       <Route path="/forms/*?">
         <Guard me={me} areas={["forms"]}>

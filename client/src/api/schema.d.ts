@@ -2237,6 +2237,79 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/galleries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A gallery's images in order and its options. */
+        get: operations["owner.gallery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes the gallery's options (JSON Merge Patch). */
+        patch: operations["owner.patch_gallery"];
+        trace?: never;
+    };
+    "/api/owner/galleries/{id}/order": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Puts the images in a new order. */
+        put: operations["owner.reorder"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/galleries/{id}/images": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Adds an uploaded image at the gallery's end. */
+        post: operations["owner.add_image"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/owner/galleries/{id}/images/{image}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Takes an image out of the gallery
+         *     (its upload stays among the site's files).
+         */
+        delete: operations["owner.delete_image"];
+        options?: never;
+        head?: never;
+        /** Changes an image's words. */
+        patch: operations["owner.patch_image"];
+        trace?: never;
+    };
     "/api/owner/comments": {
         parameters: {
             query?: never;
@@ -3979,6 +4052,100 @@ export interface components {
              * @description Orders placed by visitors (the purchase events).
              */
             purchase: number;
+        };
+        /** @description A gallery, as the Galleries screen shows it. */
+        OwnerGallery: {
+            id: string;
+            title: string;
+            urlId: string;
+            /** @description Where it is on the site. */
+            fullUrl: string;
+            enabled: boolean;
+            /** @description Every option (SPEC.md §9): the stored value, else its default. */
+            options: Record<string, unknown>;
+            /** @description Each option's type, choices or range, default and the designs it applies to. */
+            optionTypes: components["schemas"]["OwnerGalleryOptionType"][];
+            /** @description The images in order. */
+            images: components["schemas"]["OwnerGalleryImage"][];
+            /** @description SPEC.md §9: at most 250 items in a user-orderable collection. */
+            maxImages: number;
+        };
+        /** @description One choice of an option. */
+        OwnerGalleryChoice: {
+            value: string;
+            label: string;
+        };
+        /** @description An image of a gallery. */
+        OwnerGalleryImage: {
+            /** @description The image's item id. */
+            id: string;
+            urlId: string;
+            title: string;
+            /** @description Plain text (the item's body without its tags). */
+            caption: string;
+            /** @description What a screen reader says ("" when decorative). */
+            altText: string;
+            /** @description Only decoration: no alt text. */
+            decorative: boolean;
+            /** @description Where the image is served. */
+            assetUrl: string;
+            /** @description `WxH`, when known. */
+            originalSize?: string;
+            fileName?: string;
+            /** @description The image's own page on the site. */
+            fullUrl: string;
+        };
+        /** @description A new image. */
+        OwnerGalleryImageNew: {
+            /** @description An upload's id (`POST /api/owner/assets`): a PNG, JPEG, GIF or WebP. */
+            assetId: string;
+            /** @description Its title (default: none). */
+            title?: string | null;
+            /** @description Plain text shown with it. */
+            caption?: string | null;
+            /** @description Required unless `decorative`; at most 250 characters. */
+            altText?: string | null;
+            decorative?: boolean | null;
+        };
+        /** @description What `PATCH …/images/{image}` changes. */
+        OwnerGalleryImagePatch: {
+            title?: string | null;
+            /** @description Plain text. */
+            caption?: string | null;
+            /** @description Required unless `decorative`; at most 250 characters. */
+            altText?: string | null;
+            decorative?: boolean | null;
+        };
+        /** @description An option's type, range, default and where it applies. */
+        OwnerGalleryOptionType: {
+            /** @description The option's name (a key of `options`). */
+            name: string;
+            label: string;
+            /** @description `bool`, `choice` or `range` (a whole number from `min` to `max`). */
+            type: string;
+            choices?: components["schemas"]["OwnerGalleryChoice"][] | null;
+            /** Format: int64 */
+            min?: number | null;
+            /** Format: int64 */
+            max?: number | null;
+            default: unknown;
+            /** @description The designs it applies to (empty: all). */
+            designs: string[];
+            /** @description The option that must be on for it to apply, if any. */
+            needs?: string | null;
+        };
+        /** @description The images' new order. */
+        OwnerGalleryOrder: {
+            /** @description Every image's id once, in the new order. */
+            images: string[];
+        };
+        /** @description What `PATCH /api/owner/galleries/{id}` changes. */
+        OwnerGalleryPatch: {
+            /**
+             * @description Option name → value (SPEC.md §9; see `optionTypes`); null returns an option to its
+             *     default.
+             */
+            options?: Record<string, unknown> | null;
         };
         /** @description A gift card of the site. */
         OwnerGiftCard: {
@@ -16999,6 +17166,502 @@ export interface operations {
             /** @description The store cannot be reached right now. */
             503: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.gallery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's (collection's) id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGallery"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch_gallery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of `{options}`: each option named is set (checked against its type and range, errors by field as `options.NAME`), one set to null returns to its default, the others keep their values. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerGalleryPatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGallery"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.reorder": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerGalleryOrder"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGallery"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.add_image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OwnerGalleryImageNew"];
+            };
+        };
+        responses: {
+            /** @description The image, added last. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGalleryImage"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.delete_image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's id. */
+                id: string;
+                /** @description The image's id. */
+                image: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDeleted"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.patch_image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The gallery page's id. */
+                id: string;
+                /** @description The image's id. */
+                image: string;
+            };
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396) of the image's `title`, `caption`, `altText` and `decorative`; the keys left out keep their values. The result needs alt text or `decorative: true`. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerGalleryImagePatch"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerGalleryImage"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -718,6 +718,53 @@ impl Store {
         Ok(items)
     }
 
+    /// Puts the items of collection `collection_id` in the order of `ids` (positions 1, 2,
+    /// … in one transaction). `ids` must name every item of the collection once:
+    /// otherwise `Invalid`, and nothing is written; `NotFound` when this tenant has no
+    /// such collection.
+    pub async fn reorder_items(
+        &self,
+        tenant: TenantId,
+        collection_id: &str,
+        ids: &[String],
+    ) -> Result<()> {
+        let mut tx = self.write().await?;
+        let exists = tx
+            .query_opt(
+                "SELECT 1 FROM collection WHERE tenant_id = $1 AND id = $2",
+                params![tenant, collection_id],
+            )
+            .await?;
+        if exists.is_none() {
+            return Err(StoreError::NotFound(format!("collection {collection_id}")));
+        }
+        let rows = tx
+            .query(
+                "SELECT id FROM item WHERE tenant_id = $1 AND collection_id = $2",
+                params![tenant, collection_id],
+            )
+            .await?;
+        let mut stored = rows.iter().map(|r| r.text(0)).collect::<Result<Vec<_>>>()?;
+        let mut given: Vec<&String> = ids.iter().collect();
+        stored.sort();
+        given.sort();
+        given.dedup();
+        if given.len() != ids.len() || stored.iter().ne(given.iter().copied()) {
+            return Err(StoreError::Invalid(
+                "the order names every item of the collection once".into(),
+            ));
+        }
+        for (i, id) in ids.iter().enumerate() {
+            tx.execute(
+                "UPDATE item SET position = $3 WHERE tenant_id = $1 AND id = $2",
+                params![tenant, id.as_str(), (i + 1) as i64],
+            )
+            .await?;
+        }
+        self.commit_change(tx, tenant, Change::Content).await?;
+        Ok(())
+    }
+
     /// Deletes an item; `NotFound` if this tenant has no such item.
     pub async fn delete_item(&self, tenant: TenantId, id: &str) -> Result<()> {
         let mut tx = self.write().await?;

@@ -344,7 +344,58 @@ async fn design_saves_values_and_stylesheet_together(env: Env) {
     );
 }
 
+/// A collection's items are put in a new order in one write; an order that leaves one out,
+/// names one twice or names another collection's item is refused and changes nothing.
+async fn items_are_reordered_whole(env: Env) {
+    let t = env.tenant("shop").await;
+    let other = env.tenant("other").await;
+    let gallery = env
+        .store
+        .put_collection(t, &collection("gallery", "gallery", 1))
+        .await
+        .unwrap();
+    let mut ids = Vec::new();
+    for (i, slug) in ["one", "two", "three"].into_iter().enumerate() {
+        let mut item: Item = serde_json::from_value(
+            json!({ "collectionId": gallery, "urlId": slug, "title": slug, "recordType": 2 }),
+        )
+        .unwrap();
+        item.position = i as i64 + 1;
+        ids.push(env.store.put_item(t, &item).await.unwrap());
+    }
+    let stored = |items: Vec<Item>| items.into_iter().map(|i| i.id).collect::<Vec<_>>();
+    let new = vec![ids[2].clone(), ids[0].clone(), ids[1].clone()];
+    env.store.reorder_items(t, &gallery, &new).await.unwrap();
+    assert_eq!(stored(env.store.items(t, &gallery).await.unwrap()), new);
+    let site = env.store.site_content(t).await.unwrap();
+    let shown: Vec<&str> = site.items_of(&gallery).map(|i| i.id.as_str()).collect();
+    assert_eq!(shown, new.iter().map(String::as_str).collect::<Vec<_>>());
+
+    for bad in [
+        vec![ids[0].clone(), ids[1].clone()],
+        vec![ids[0].clone(), ids[0].clone(), ids[1].clone()],
+        vec![
+            ids[0].clone(),
+            ids[1].clone(),
+            ids[2].clone(),
+            "nope".into(),
+        ],
+    ] {
+        assert!(matches!(
+            env.store.reorder_items(t, &gallery, &bad).await,
+            Err(StoreError::Invalid(_))
+        ));
+    }
+    assert_eq!(stored(env.store.items(t, &gallery).await.unwrap()), new);
+    // Another tenant has no such collection.
+    assert!(matches!(
+        env.store.reorder_items(other, &gallery, &new).await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
 crate::on_both_backends!(
+    items_are_reordered_whole,
     content_round_trips,
     content_cache_is_invalidated_by_writes,
     bad_content_is_refused,

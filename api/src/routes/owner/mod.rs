@@ -24,6 +24,7 @@
 //! - [`design`]: the style panel's tweaks, their live preview and saving them;
 //! - [`identity`]: the site's title, tagline, logo, icon and business information;
 //! - [`assets`]: uploaded images and PDFs, and serving them;
+//! - [`galleries`]: a gallery page's images (order, words, alt text) and its options;
 //! - [`community`]: comment moderation and likes, members, member areas.
 //!
 //! Handlers read the call through [`crate::http::extract`] (`Owner<area::X, Read|Change>`,
@@ -52,6 +53,7 @@ pub mod customers;
 pub mod dashboard;
 pub mod design;
 pub mod forms;
+pub mod galleries;
 pub mod identity;
 pub mod inventory;
 pub mod languages;
@@ -95,6 +97,7 @@ pub fn routes() -> OpenApiRouter<App> {
         identity::routes(),
         site_notices::routes(),
         assets::routes(),
+        galleries::routes(),
         community::routes(),
     ];
     let mut all = OpenApiRouter::new();

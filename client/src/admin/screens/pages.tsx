@@ -7,8 +7,10 @@
 // a page just added is shown, every change reloads the frame, and the row of the page the
 // frame shows (a link clicked inside it included) says so.
 // `GET|PATCH /api/owner/pages`, `POST /api/owner/collections`,
-// `PATCH|DELETE /api/owner/collections/{id}`.
+// `PATCH|DELETE /api/owner/collections/{id}`. A gallery page's "Edit gallery" opens its images
+// and options (screens/gallery, /config/galleries/{id}).
 import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { Link as RouteLink } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { SitePage, Pages } from "../api/types";
 import { canWrite, useSession } from "../session";
@@ -372,6 +374,11 @@ function Row({
                 Edit
               </button>
             )
+          )}
+          {page?.typeName === "gallery" && (
+            <RouteLink href={`/galleries/${page.id}`} data-control="gallery" aria-label={`Edit gallery ${label}`}>
+              Edit gallery
+            </RouteLink>
           )}
           {page && page.enabled && !page.folder && (
             <>
