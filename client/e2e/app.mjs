@@ -10,7 +10,9 @@
 // gallery's design and images per row and sees the frame and live site follow; writes a blog
 // post on harbor-lane with a heading and an uploaded image with alt text, schedules it (the
 // live blog does not show it, its page is not found) and publishes it (both show it, the
-// image with its alt text); axe-core on every
+// image with its alt text); sets a site password, which a fresh visitor meets and enters,
+// and turns it off; turns on the announcement bar and the cookie banner, which a visitor
+// closes; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -438,7 +440,7 @@ const scenarios = [
       assert.ok((await step("Page views")) >= (await step("Purchased")), `page views counted: ${await funnel.innerText()}`);
       assert.deepEqual(await axe(page), [], "analytics, numbers open");
       await nav(page, "Settings");
-      await page.getByRole("link", { name: "Access" }).click();
+      await page.getByRole("link", { name: "Access", exact: true }).click();
       await h1Focused(page, "Access");
       await page.getByText(MANAGER.email).first().waitFor();
       assert.deepEqual(await axe(page), [], "Settings → Access");
@@ -507,7 +509,7 @@ const scenarios = [
       assert.equal(tried, 403, "the server refuses an order action");
       await nav(page, "Settings");
       await h1Focused(page, "Settings");
-      assert.equal(await page.getByRole("link", { name: "Access" }).count(), 0, "Access not offered");
+      assert.equal(await page.getByRole("link", { name: "Access", exact: true }).count(), 0, "Access not offered");
       assert.equal((await inPage(page, "GET", "/api/owner/accounts")).status, 403, "and refused");
     },
   ],
@@ -516,7 +518,7 @@ const scenarios = [
     async ({ browser, context, server, backend }) => {
       const page = await signIn(context, server);
       await nav(page, "Settings");
-      await page.getByRole("link", { name: "Access" }).click();
+      await page.getByRole("link", { name: "Access", exact: true }).click();
       await h1Focused(page, "Access");
       const invitee = `reports-${backend}@example.com`;
       await page.getByLabel("Email", { exact: true }).fill(invitee);
@@ -1355,6 +1357,148 @@ scenarios.push(
     },
   ]
 );
+/** What a visitor of their own sees on the live site's `path`: its h1 and whether the page
+ *  is the site's lock screen. */
+async function liveVisit(browser, server, path = "/") {
+  const visitor = await browser.newContext();
+  try {
+    const p = await visitor.newPage();
+    await p.goto(`${server.origin(LOAM)}${path}`, { waitUntil: "load" });
+    return { locked: (await p.locator('input[name="lock"][value="site"]').count()) === 1, h1: await p.locator("h1").first().innerText() };
+  } finally {
+    await visitor.close();
+  }
+}
+
+scenarios.push([
+  "Settings → Site access: set a site password by keyboard; a fresh visitor sees the lock screen and unlocks it; the owner's frame is open; turn it off; axe",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server);
+    await nav(page, "Settings");
+    await page.getByRole("link", { name: "Site access", exact: true }).click();
+    await h1Focused(page, "Site access");
+    await page.getByText("No password.").waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Site access");
+    await sane(page, "Settings → Site access");
+    // An empty password is refused beside its field.
+    const field = page.getByLabel("Site password", { exact: true }).and(page.locator("input"));
+    await tabTo(page, page.getByRole("button", { name: "Turn on site password" }));
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => document.querySelector('input[type="password"]')?.getAttribute("aria-invalid") === "true");
+    assert.deepEqual(await axe(page), [], "Settings → Site access with an error");
+    // By keyboard: the password, the lock screen's heading, saved.
+    await tabTo(page, field);
+    await page.keyboard.type("lantern light");
+    await page.keyboard.press("Enter");
+    await page.getByTestId("live").filter({ hasText: "The site password is on." }).waitFor();
+    await page.getByText("Password set.").waitFor();
+    assert.equal(await page.getByLabel("New site password").inputValue(), "", "the password is never shown back");
+    await page.getByLabel("Heading").fill("Opening soon");
+    await page.getByRole("button", { name: "Save lock screen" }).click();
+    await page.getByTestId("live").filter({ hasText: "The lock screen is saved." }).waitFor();
+    assert.deepEqual(await axe(page), [], "Settings → Site access, password set");
+    // A visitor in a fresh browser context: the lock screen on every page.
+    await eventually(() => liveVisit(browser, server, "/shop"), (v) => v.locked && v.h1 === "Opening soon", "the lock screen on the live site");
+    const visitor = await browser.newContext();
+    const violations = [];
+    await watchCsp(visitor, violations);
+    try {
+      const p = await visitor.newPage();
+      await p.goto(`${server.origin(LOAM)}${CANDLE}`, { waitUntil: "load" });
+      assert.deepEqual(await axe(p), [], "the site's lock screen");
+      // Its own stylesheet applies (allowed by the policy's hash).
+      assert.equal(await p.locator("body").evaluate((b) => getComputedStyle(b).display), "flex", "the lock screen's style");
+      assert.equal(await p.locator("text=Beeswax").count(), 0, "nothing of the page shows");
+      await p.getByLabel("Password").fill("not it");
+      await p.getByRole("button", { name: "Unlock" }).click();
+      await p.getByRole("alert").filter({ hasText: "Incorrect password. Please try again." }).waitFor();
+      await p.getByLabel("Password").fill("lantern light");
+      await p.keyboard.press("Enter");
+      await p.waitForURL((u) => u.pathname === CANDLE && !u.search.includes("lock-error"));
+      assert.equal(await p.locator('input[name="lock"][value="site"]').count(), 0, "unlocked");
+      await p.getByRole("heading", { level: 1, name: /Beeswax/ }).waitFor();
+      await p.goto(`${server.origin(LOAM)}/`, { waitUntil: "load" });
+      assert.equal(await p.locator('input[name="lock"][value="site"]').count(), 0, "the whole site is unlocked");
+      assert.deepEqual(violations, [], "CSP violations on the lock screen");
+    } finally {
+      await visitor.close();
+    }
+    // The owner, signed in, sees the site itself (the editor's frame).
+    const own = await context.newPage();
+    await own.goto(`${server.origin(LOAM)}/shop`, { waitUntil: "load" });
+    assert.equal(await own.locator('input[name="lock"][value="site"]').count(), 0, "the owner's view is open");
+    await own.close();
+    // Off: open to everyone again.
+    await page.getByRole("button", { name: "Turn off site password" }).click();
+    await page.getByText("No password.").waitFor();
+    await page.getByTestId("live").filter({ hasText: "The site password is off" }).waitFor();
+    await eventually(() => liveVisit(browser, server, "/shop"), (v) => !v.locked, "the live site open again");
+  },
+]);
+
+scenarios.push([
+  "Design → announcement bar and cookie banner: turn both on by keyboard, see them on the live site, dismiss each (a form, no script); axe",
+  async ({ browser, context, server }) => {
+    // harbor-lane: its template does not place the bar itself, so the server does.
+    const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
+    await nav(page, "Design");
+    await h1Focused(page, "Design");
+    const group = page.getByRole("group", { name: "Announcement bar" });
+    await group.waitFor();
+    assert.deepEqual(await axe(page, { include: [["main"]], exclude: [[".site-frame-stage"]] }), [], "the notices panel");
+    // By keyboard: the switch, the text, then save.
+    const toggle = page.getByRole("checkbox", { name: "Show the announcement bar" });
+    await tabTo(page, toggle, 120);
+    await page.keyboard.press("Space");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("Spring market on Saturday");
+    await page.getByRole("checkbox", { name: "Show the cookie banner" }).check();
+    await page.getByLabel("Link (optional)").fill("not a link");
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByText("Links must be formatted as www.example.com or https://www.example.com").waitFor();
+    assert.deepEqual(await axe(page, { include: [["main"]], exclude: [[".site-frame-stage"]] }), [], "the notices panel with an error");
+    await page.getByLabel("Link (optional)").fill("/shop");
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByTestId("live").filter({ hasText: "Announcement bar and cookie banner saved." }).waitFor();
+    // A visitor of their own: both on the live site, no script needed to close them.
+    const visitor = await browser.newContext();
+    const violations = [];
+    await watchCsp(visitor, violations);
+    try {
+      const p = await visitor.newPage();
+      await eventually(
+        async () => {
+          await p.goto(`${server.origin(HARBOR)}/`, { waitUntil: "load" });
+          return await p.getByRole("region", { name: "Announcement" }).count();
+        },
+        (n) => n === 1,
+        "the bar on the live site",
+      );
+      const bar = p.getByRole("region", { name: "Announcement" });
+      assert.equal(await bar.getByRole("link", { name: "Spring market on Saturday" }).getAttribute("href"), "/shop");
+      const banner = p.getByRole("region", { name: "Cookie notice" });
+      await banner.waitFor();
+      assert.deepEqual(await axe(p), [], "a page with the bar and the banner");
+      await banner.getByRole("button", { name: "Accept" }).click();
+      await p.waitForLoadState("load");
+      assert.equal(await p.getByRole("region", { name: "Cookie notice" }).count(), 0, "accepted");
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 1, "the bar stays");
+      await p.getByRole("button", { name: "Dismiss the announcement" }).click();
+      await p.waitForLoadState("load");
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed");
+      await p.goto(`${server.origin(HARBOR)}/shop`, { waitUntil: "load" });
+      assert.equal(await p.getByRole("region", { name: "Announcement" }).count(), 0, "dismissed on every page");
+      assert.deepEqual(violations, [], "CSP violations");
+    } finally {
+      await visitor.close();
+    }
+    // Off again, for the scenarios after.
+    await page.getByRole("checkbox", { name: "Show the announcement bar" }).uncheck();
+    await page.getByRole("checkbox", { name: "Show the cookie banner" }).uncheck();
+    await page.getByRole("button", { name: "Save announcement bar and cookie banner" }).click();
+    await page.getByTestId("live").filter({ hasText: "Announcement bar and cookie banner saved." }).waitFor();
+  },
+]);
 
 async function runBackend(browser, backend) {
   let pg;

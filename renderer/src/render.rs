@@ -66,6 +66,10 @@ pub struct Request<'r> {
     /// On an order's page ([`crate::route::order_page`]): the order, which the server loaded
     /// after checking the link's token. Missing, or another order: the page is not found.
     pub order: Option<&'r Node>,
+    /// The visitor unlocked the site's password ([`SiteContent::site_lock`]; the server
+    /// verifies their site unlock cookie), or is a signed-in user of the site. Without it,
+    /// a locked site answers every page with its lock screen.
+    pub site_unlocked: bool,
 }
 
 /// Built-in templates for system pages, ours (a tenant's template folder may override them
@@ -79,6 +83,7 @@ struct System {
     /// template, told which by `orderPage`.
     order: Template,
     lock_screen: Template,
+    site_lock_screen: Template,
     member_area_denied: Template,
     default_list: Template,
     default_item: Template,
@@ -94,6 +99,10 @@ static SYSTEM: LazyLock<System> = LazyLock::new(|| {
         checkout: compile(include_str!("../templates/checkout.html")),
         order: compile(include_str!("../templates/order.html")),
         lock_screen: compile(include_str!("../templates/lock-screen.html")),
+        site_lock_screen: compile(
+            &include_str!("../templates/site-lock-screen.html")
+                .replace("/*style*/", SITE_LOCK_STYLE),
+        ),
         member_area_denied: compile(include_str!("../templates/member-area-denied.html")),
         default_list: compile(include_str!("../templates/list.html")),
         default_item: compile(include_str!("../templates/item.html")),
@@ -124,6 +133,14 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         .into_iter()
         .find(|(k, _)| k == "format")
         .map(|(_, v)| v);
+    // A locked site shows its lock screen in place of everything but its stylesheet:
+    // before folder redirects, pages, the store, search and `?format=json`.
+    if let Some(lock) = &site.site_lock
+        && !req.site_unlocked
+        && route != Route::SiteCss
+    {
+        return site_lock_screen(site, lock, req, format.as_deref());
+    }
     match &route {
         Route::SiteCss => return Page::new(200, "text/css; charset=utf-8", folder.css.clone()),
         Route::Public { .. } | Route::Config => {
@@ -446,6 +463,88 @@ fn member_area_context(
 
 /// The join button's label when the area does not name one.
 pub const DEFAULT_JOIN_TEXT: &str = "Join";
+
+/// The site lock screen's own stylesheet, inline: the server's Content-Security-Policy
+/// allows it by its hash.
+pub const SITE_LOCK_STYLE: &str = "body{margin:0;min-height:100vh;display:flex;align-items:center;justify-content:center;font:16px/1.5 system-ui,sans-serif;color:#1a1a1a;background:#f6f6f4}main{max-width:26rem;padding:2rem;text-align:center}h1{font-size:1.75rem;margin:0 0 .5rem}form{display:flex;flex-direction:column;gap:.5rem;margin-top:1.5rem;text-align:left}input[type=password]{font:inherit;padding:.6rem .75rem;border:1px solid #767676;border-radius:4px}button{font:inherit;padding:.6rem .75rem;border:0;border-radius:4px;background:#1a1a1a;color:#fff;cursor:pointer}.lock-screen-error{color:#b00020;margin:0}";
+
+/// What a locked site's lock screen says when the owner wrote nothing.
+pub const SITE_LOCK_MESSAGE: &str =
+    "This site is password protected. Enter the password to view it.";
+
+/// The context of a locked site's lock screen: its `lockScreen` only (`site: true`, the
+/// heading, the message, where to return, the error after a wrong password, the site's
+/// language), nothing else of the site: no `website`, no collection, no navigation.
+pub fn site_lock_context(
+    site: &SiteContent,
+    lock: &crate::site::SiteLock,
+    req: &Request<'_>,
+) -> Node {
+    let (redirect, error) = crate::route::return_to(req.path, req.query);
+    let website = |k: &str| {
+        site.website
+            .pointer(&[k])
+            .and_then(Node::as_str)
+            .unwrap_or_default()
+    };
+    let title = if lock.title.is_empty() {
+        website("siteTitle")
+    } else {
+        &lock.title
+    };
+    let message = if lock.message.is_empty() {
+        SITE_LOCK_MESSAGE
+    } else {
+        &lock.message
+    };
+    let mut entries = vec![
+        ("site", Node::Bool(true)),
+        ("title", Node::from(title)),
+        ("message", Node::from(message)),
+        ("redirect", redirect.to_node()),
+        ("language", Node::from(site.locale.as_str())),
+    ];
+    if error {
+        entries.push(("error", Node::from(LOCK_SCREEN_ERROR)));
+    }
+    obj(vec![("lockScreen", obj(entries))])
+}
+
+/// A locked site's lock screen (page type 103): a page of its own, not dressed in the
+/// template's layout (which would show the navigation), or its context as JSON.
+fn site_lock_screen(
+    site: &SiteContent,
+    lock: &crate::site::SiteLock,
+    req: &Request<'_>,
+    format: Option<&str>,
+) -> Page {
+    let context = site_lock_context(site, lock, req);
+    let mut page = match format {
+        Some("json") | Some("json-pretty") => {
+            let mut body = String::new();
+            let indent = (format == Some("json-pretty")).then_some(2);
+            template_lang::value::json::stringify(View::of(&context), indent, &mut body);
+            Page::new(200, "application/json; charset=utf-8", body)
+        }
+        _ => {
+            let mut body = String::new();
+            let errors = execute(
+                &SYSTEM.site_lock_screen,
+                &context,
+                &Env::default(),
+                &mut body,
+            );
+            let mut p = Page::new(200, "text/html; charset=utf-8", body);
+            p.errors = errors
+                .iter()
+                .map(|d| format!("site lock screen: {d:?}"))
+                .collect();
+            p
+        }
+    };
+    page.page_type = Some(page_type::LOCK_SCREEN);
+    page
+}
 
 /// The message a lock screen shows after a wrong password.
 pub const LOCK_SCREEN_ERROR: &str = "Incorrect password. Please try again.";

@@ -279,25 +279,10 @@ pub fn order_page(path: &str) -> Option<(OrderPage, &str)> {
 /// The query parameter the unlock endpoint adds when the password was wrong.
 pub const LOCK_ERROR_PARAM: &str = "lock-error";
 
-/// `route` as a visitor holding the keys `unlocked` may see it (see
-/// [`crate::site::Collection::is_locked_for`]): a collection or item behind a password they
-/// have not given becomes [`Route::LockScreen`], one in a member area they do not belong to
-/// [`Route::MemberAreaDenied`].
-pub fn guard(
-    site: &SiteContent,
-    route: Route,
-    path: &str,
-    query: &str,
-    unlocked: &[String],
-) -> Route {
-    let requested = match &route {
-        Route::Collection { index, .. } => *index,
-        Route::Item { collection, .. } => *collection,
-        _ => return route,
-    };
-    let Some(locked) = site.lock_of(requested, unlocked) else {
-        return route;
-    };
+/// Where a lock screen's form returns to after unlocking: the request's path (empty
+/// segments dropped) and its query without `format` and [`LOCK_ERROR_PARAM`]; and whether
+/// that parameter said the previous attempt had a wrong password.
+pub fn return_to(path: &str, query: &str) -> (RequestText, bool) {
     let params = query_pairs(query);
     let error = params.iter().any(|(k, _)| k == LOCK_ERROR_PARAM);
     let kept: Vec<&(String, String)> = params
@@ -322,6 +307,29 @@ pub fn guard(
         redirect.push('?');
         redirect.push_str(&q.finish());
     }
+    (RequestText::new(redirect), error)
+}
+
+/// `route` as a visitor holding the keys `unlocked` may see it (see
+/// [`crate::site::Collection::is_locked_for`]): a collection or item behind a password they
+/// have not given becomes [`Route::LockScreen`], one in a member area they do not belong to
+/// [`Route::MemberAreaDenied`].
+pub fn guard(
+    site: &SiteContent,
+    route: Route,
+    path: &str,
+    query: &str,
+    unlocked: &[String],
+) -> Route {
+    let requested = match &route {
+        Route::Collection { index, .. } => *index,
+        Route::Item { collection, .. } => *collection,
+        _ => return route,
+    };
+    let Some(locked) = site.lock_of(requested, unlocked) else {
+        return route;
+    };
+    let (redirect, error) = return_to(path, query);
     let c = &site.collections[locked];
     if !c.is_password_locked_for(unlocked)
         && let Some(area) = c.member_area()
@@ -330,13 +338,13 @@ pub fn guard(
             requested,
             restricted: locked,
             area: area.to_string(),
-            redirect: RequestText::new(redirect),
+            redirect,
         };
     }
     Route::LockScreen {
         requested,
         locked,
-        redirect: RequestText::new(redirect),
+        redirect,
         error,
     }
 }

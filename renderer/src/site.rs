@@ -234,6 +234,21 @@ pub struct SiteContent {
     pub nav_cache: NavCache,
     /// What navigation and category blocks printed over [`NavCache`]'s data.
     pub fragments: Fragments,
+    /// The site password: while set, every page of the site is its lock screen for a
+    /// visitor who has not unlocked the site ([`crate::render::Request::site_unlocked`]).
+    pub site_lock: Option<SiteLock>,
+}
+
+/// The site-wide password and what its lock screen says (the owner's Settings → Site
+/// access). The hash is never in any page context.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteLock {
+    /// The password's Argon2id PHC string.
+    pub hash: Arc<str>,
+    /// The lock screen's heading ("" for the site's title).
+    pub title: String,
+    /// The words under it ("" for [`crate::render::SITE_LOCK_MESSAGE`]).
+    pub message: String,
 }
 
 /// What a navigation or category tag's data depends on besides the site content: the tag
@@ -564,6 +579,7 @@ impl SiteContent {
             footer: doc.get("footer").map_or(Node::Null, Node::from_json),
             nav_cache: NavCache::default(),
             fragments: Fragments::default(),
+            site_lock: None,
         })
     }
 }

@@ -42,6 +42,8 @@ pub struct SiteBundle {
     /// page and the carts' links then): the bundle is built again from then on. `None`:
     /// never.
     pub stale_after: Option<jiff::Timestamp>,
+    /// The announcement bar and cookie banner's markup, built once per content version.
+    pub notices: crate::pages::notices::Notices,
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -205,5 +207,6 @@ pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
             .filter(|t| !t.trim().is_empty())
             .map(str::to_owned),
         stale_after: crate::pages::site_bridge::derived_until(snapshot, now),
+        notices: crate::pages::notices::Notices::build(&snapshot.settings.website_settings),
     }
 }

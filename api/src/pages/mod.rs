@@ -1,13 +1,17 @@
 //! The page pipeline: the request's site (resolved by the server's layer) → its compiled
 //! template folder ([`folders`]) → the visitor's unlocks, crumb, cart and order
 //! ([`commerce`]) → the render → the page view ([`crate::routes::analytics`]) → the cart's
-//! forms ([`cart_forms`]) → the islands' data ([`islands`]) → headers. A template's own
-//! files are [`crate::files`].
+//! forms ([`cart_forms`]) → the islands' data ([`islands`]) → the announcement bar and
+//! cookie banner ([`notices`]) → headers. A site password
+//! ([`renderer::site::SiteContent::site_lock`]) makes every page its lock screen for a
+//! visitor without the site's unlock cookie who is not its owner. A template's own files
+//! are [`crate::files`].
 
 pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
+pub mod notices;
 pub mod site_bridge;
 
 use std::convert::Infallible;
@@ -100,6 +104,17 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         .next()
         .is_some();
     let unlocked_any = !unlocked.is_empty();
+    // A signed-in user of the site is a request with an owner token or an owner's session
+    // (a store failure here takes it for a visitor's: the view is counted, no owner banner
+    // shows and a locked site shows its lock screen).
+    let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
+        .await
+        .ok()
+        .flatten();
+    // A site password: the site's own unlock cookie, or its owner (the editor's frame).
+    let site_locked = site.site_lock.is_some();
+    let site_unlocked =
+        role.is_some() || crate::routes::lock_screen::site_unlocked(&req.headers, &site, tenant.id);
     let https = crate::http::client::client_of(req.peer, &req.headers, &app.trusted_proxies).https;
     // The crumb cookie, the visitor's cart and, on an order's page, the order.
     let commerce =
@@ -122,6 +137,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
                 unlocked: &unlocked,
                 cart: cart.as_ref(),
                 order: order.as_ref(),
+                site_unlocked,
             };
             // A panic becomes the generic error page, on either path below.
             let page = std::panic::catch_unwind(AssertUnwindSafe(|| {
@@ -154,13 +170,6 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracing::error!(tenant = %tenant.identifier, "rendering panicked");
         return error_page();
     };
-    // A signed-in user of the site is a request with an owner token or an owner's session
-    // (a store failure here takes it for a visitor's: the view is counted and no owner
-    // banner shows).
-    let role = crate::http::extract::role_of(&app, &tenant, &req.headers)
-        .await
-        .ok()
-        .flatten();
     // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
     let mut tracked = false;
@@ -230,16 +239,31 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             crate::dev::inject(&mut page.body, version.0, &problems);
         }
     }
+    // The announcement bar and the cookie banner, built with the content; never on the
+    // site's own lock screen, which shows nothing of the site.
+    let notices = &found.content.notices;
+    if !notices.is_empty()
+        && page.content_type.starts_with("text/html")
+        && (!site_locked || site_unlocked)
+    {
+        let back = if page_query.is_empty() {
+            page_path.clone()
+        } else {
+            format!("{page_path}?{page_query}")
+        };
+        notices.add_to(&mut page.body, &req.headers, &back);
+    }
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
     }
-    // A lock screen, a member area's join page, any page for a visitor who unlocked
-    // something or is in a member area (protected content may show anywhere: the page
+    // A lock screen, any page of a site with a site password, a member area's join page,
+    // any page for a visitor who unlocked something or is in a member area (protected content may show anywhere: the page
     // itself, queries, search), a page showing the visitor's cart, an order's page and a
     // page for the site's owner (their plan banner) are never stored by any cache; a page that
     // sets a cookie or carries the visitor's crumb is never stored by a shared one.
     use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
     let personal = matches!(page.page_type, Some(LOCK_SCREEN | MEMBER_AREA_DENIED))
+        || site_locked
         || unlocked_any
         || personal_commerce
         || role.is_some();

@@ -413,7 +413,14 @@ pub fn site_content_at(
         website.insert("captchaSettings".into(), captcha.clone());
     }
     let website = Value::Object(website);
-    let website_settings = Value::Object(settings.website_settings.clone());
+    let mut website_settings = settings.website_settings.clone();
+    // The site password's hash stays out of every page context: the renderer keeps it on
+    // `SiteContent::site_lock`.
+    let site_lock = website_settings
+        .remove(crate::routes::owner::site_access::KEY)
+        .as_ref()
+        .and_then(crate::routes::owner::site_access::site_lock);
+    let website_settings = Value::Object(website_settings);
     let default_currency = website_settings
         .pointer("/storeSettings/selectedCurrency")
         .and_then(Value::as_str)
@@ -508,6 +515,7 @@ pub fn site_content_at(
         footer: header_footer_node(&site.header_footer.footer),
         nav_cache: Default::default(),
         fragments: Default::default(),
+        site_lock,
     }
 }
 

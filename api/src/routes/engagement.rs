@@ -85,6 +85,17 @@ async fn visible_item(app: &App, call: &Call, id: &str) -> Result<Node, ApiError
     let Some((collection, item)) = site.item_by_id(id) else {
         return Err(ApiError::not_found(NOT_FOUND));
     };
+    // Behind a site password, nothing of the site for a visitor who has not entered it
+    // (its owner sees it).
+    if !crate::routes::lock_screen::site_unlocked(&call.headers, site, call.site.tenant.id)
+        && crate::http::extract::role_of(app, &call.site.tenant, &call.headers)
+            .await
+            .ok()
+            .flatten()
+            .is_none()
+    {
+        return Err(ApiError::not_found(NOT_FOUND));
+    }
     // Only an item something keeps from someone needs the caller's keys.
     if site.lock_of(collection, &[]).is_some() {
         let keys =

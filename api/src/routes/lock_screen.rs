@@ -2,6 +2,13 @@
 //! password-protected collection's password and sets an unlock cookie; the page route reads
 //! those cookies back ([`unlocked`]) and tells the renderer which collections to show.
 //!
+//! The site password (the owner's Settings → Site access) is the same form with
+//! `lock=site` in place of `collectionId`, and its own cookie, [`SITE_COOKIE`], whose token
+//! is the HMAC of `site:<tenant id>` under the site password's hash
+//! ([`crate::services::lock_screen::site_token`]): a page's cookie never opens the site,
+//! the site's never opens a page, and a new site password ends every earlier site cookie.
+//! [`site_unlocked`] reads it back for the page route.
+//!
 //! The cookie is `tessera-unlock-<collection id>=<token>` (`Path=/; HttpOnly; SameSite=Lax`,
 //! plus `Secure` when a trusted proxy says the visitor came over HTTPS; a browser-session
 //! cookie), where the token is the hex HMAC-SHA256, keyed by the stored password hash, of
@@ -40,15 +47,21 @@ use crate::http::small_page::{error_page, no_site, plain};
 use crate::openapi::SITE_USERS;
 use crate::server::state::App;
 pub use crate::services::lock_screen::{
-    ATTEMPT_WINDOW, ATTEMPTS, MAX_ATTEMPTS, token, token_matches,
+    ATTEMPT_WINDOW, ATTEMPTS, MAX_ATTEMPTS, site_token, site_token_matches, token, token_matches,
 };
-use crate::services::lock_screen::{AttemptError, attempt};
+use crate::services::lock_screen::{AttemptError, Lock, attempt};
 
 /// The route of the unlock form.
 pub const UNLOCK_PATH: &str = "/api/lock-screen/unlock";
 
 /// Name prefix of unlock cookies; the collection id follows.
 pub const COOKIE_PREFIX: &str = "tessera-unlock-";
+
+/// The site password's unlock cookie (not under [`COOKIE_PREFIX`]).
+pub const SITE_COOKIE: &str = "tessera-site-unlock";
+
+/// The `lock` form field's value that names the site password.
+pub const SITE_LOCK: &str = "site";
 
 /// The largest unlock form body read.
 const MAX_BODY: usize = 16 * 1024;
@@ -87,6 +100,16 @@ pub fn unlocked(headers: &HeaderMap, site: &SiteContent, tenant: TenantId) -> Ve
         }
     }
     ids
+}
+
+/// Whether the request may see `site`: it has no site password, or one of the request's
+/// [`SITE_COOKIE`]s is the current password's token.
+pub fn site_unlocked(headers: &HeaderMap, site: &SiteContent, tenant: TenantId) -> bool {
+    let Some(lock) = &site.site_lock else {
+        return true;
+    };
+    crate::http::cookies::values(headers, SITE_COOKIE)
+        .any(|t| site_token_matches(&lock.hash, tenant, t.trim_matches('"')))
 }
 
 /// Characters a collection id may have to name a cookie.
@@ -151,9 +174,12 @@ impl IntoResponse for Refused {
 #[schema(as = UnlockForm)]
 #[allow(dead_code)] // a shape for the document
 struct UnlockShape {
-    /// The password-protected collection's id.
-    #[schema(rename = "collectionId", min_length = 1)]
-    collection_id: String,
+    /// The password-protected collection's id (not with `lock`).
+    #[schema(rename = "collectionId", min_length = 1, nullable = false)]
+    collection_id: Option<String>,
+    /// `site`: the site password (in place of `collectionId`).
+    #[schema(nullable = false)]
+    lock: Option<String>,
     password: String,
     /// A path on this site to go back to (else `/`).
     #[schema(nullable = false)]
@@ -164,6 +190,7 @@ struct UnlockShape {
 #[derive(Default)]
 struct UnlockForm {
     collection_id: Option<String>,
+    lock: Option<String>,
     password: Option<String>,
     redirect: Option<String>,
 }
@@ -189,6 +216,7 @@ async fn read_form(body: Body) -> Result<UnlockForm, Refused> {
     for (k, v) in form_urlencoded::parse(&body).take(100) {
         match &*k {
             "collectionId" => form.collection_id = Some(v.into_owned()),
+            "lock" => form.lock = Some(v.into_owned()),
             "password" => form.password = Some(v.into_owned()),
             "redirect" => form.redirect = Some(v.into_owned()),
             _ => {}
@@ -197,10 +225,22 @@ async fn read_form(body: Body) -> Result<UnlockForm, Refused> {
     Ok(form)
 }
 
-/// The collection the form names, its password hash, and the password sent (400 in plain
-/// words when one is missing, or the site has no such locked collection).
-fn named_lock(site: &SiteContent, form: UnlockForm) -> Result<(String, Arc<str>, String), Refused> {
+/// What the form unlocks (the site or a collection), its password hash, and the password
+/// sent (400 in plain words when one is missing, or the site has no such lock).
+fn named_lock(site: &SiteContent, form: UnlockForm) -> Result<(Lock, Arc<str>, String), Refused> {
     let bad = |text| Refused::Plain(StatusCode::BAD_REQUEST, text);
+    if let Some(lock) = form.lock.filter(|l| !l.is_empty()) {
+        if lock != SITE_LOCK {
+            return Err(bad("Unknown lock: `lock` may only be `site`."));
+        }
+        let Some(password) = form.password else {
+            return Err(bad("Missing password."));
+        };
+        let Some(site_lock) = &site.site_lock else {
+            return Err(bad("This site has no site password."));
+        };
+        return Ok((Lock::Site, site_lock.hash.clone(), password));
+    }
     let Some(collection_id) = form.collection_id.filter(|c| !c.is_empty()) else {
         return Err(bad("Missing collectionId."));
     };
@@ -220,7 +260,7 @@ fn named_lock(site: &SiteContent, form: UnlockForm) -> Result<(String, Arc<str>,
     if !cookie_safe(&collection_id) {
         return Err(bad("This collection's id cannot name an unlock cookie."));
     }
-    Ok((collection_id, hash, password))
+    Ok((Lock::Collection(collection_id), hash, password))
 }
 
 /// The unlock route.
@@ -230,13 +270,16 @@ pub fn routes() -> OpenApiRouter<App> {
 
 /// `POST /api/lock-screen/unlock`: the lock screen's password form.
 ///
-/// Form fields `collectionId`, `password` and `redirect`, for the tenant named by `Host`.
+/// Form fields `collectionId` (or `lock=site` for the site password), `password` and
+/// `redirect`, for the tenant named by `Host`.
 ///
-/// * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie.
+/// * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie
+///   (`tessera-unlock-<collection id>`, or `tessera-site-unlock` for the site).
 /// * Wrong password: 303 to `redirect` with `lock-error=1` added to its query, where the lock
 ///   screen shows "Incorrect password. Please try again.".
-/// * Missing `collectionId` or `password`, or a collection that does not exist or has no
-///   password: 400 with a plain message.
+/// * Missing `collectionId` or `password`, a collection that does not exist or has no
+///   password, `lock` other than `site`, or `lock=site` on a site without a site password:
+///   400 with a plain message.
 #[utoipa::path(post, path = "/api/lock-screen/unlock", tag = SITE_USERS,
     request_body(content = UnlockShape, content_type = "application/x-www-form-urlencoded"),
     responses(
@@ -244,7 +287,8 @@ pub fn routes() -> OpenApiRouter<App> {
             Wrong password: to `redirect` with `lock-error=1` in its query.",
             headers(("Location" = String, description = "`redirect` if it is a path on this site, else `/`."),
                 ("Set-Cookie" = String, description = "The unlock cookie (right password only)."))),
-        (status = 400, description = "No `collectionId` or `password`, or no password-protected collection has this id.",
+        (status = 400, description = "No `collectionId` (or `lock`) or `password`, no password-protected collection has this id, \
+            or `lock=site` on a site without a site password.",
             body = String, content_type = "text/plain"),
         (status = 404, description = "No site has this host.", body = String, content_type = "text/plain"),
         (status = 413, description = "The form is larger than 16 KB (or could not be read).",
@@ -264,18 +308,24 @@ async fn unlock(
     let (tenant, site) = (&found.tenant, &found.content.render);
     let form = read_form(body).await?;
     let location = local_path(form.redirect.as_deref()).to_string();
-    let (collection_id, hash, password) = named_lock(site, form)?;
+    let (lock, hash, password) = named_lock(site, form)?;
     // Requests that do not come through the listener (tests calling the router) share one
     // count.
     let client = visitor.client;
-    match attempt(&store, tenant.id, client.ip, &collection_id, hash, password).await {
-        Ok(Some(token)) => Ok(SeeOther {
-            location,
-            cookie: Some(format!(
-                "{COOKIE_PREFIX}{collection_id}={token}; Path=/; HttpOnly; SameSite=Lax{}",
-                if client.https { "; Secure" } else { "" }
-            )),
-        }),
+    match attempt(&store, tenant.id, client.ip, &lock, hash, password).await {
+        Ok(Some(token)) => {
+            let name = match &lock {
+                Lock::Site => SITE_COOKIE.to_owned(),
+                Lock::Collection(id) => format!("{COOKIE_PREFIX}{id}"),
+            };
+            Ok(SeeOther {
+                location,
+                cookie: Some(format!(
+                    "{name}={token}; Path=/; HttpOnly; SameSite=Lax{}",
+                    if client.https { "; Secure" } else { "" }
+                )),
+            })
+        }
         Ok(None) => {
             let sep = if location.contains('?') { '&' } else { '?' };
             Ok(SeeOther {

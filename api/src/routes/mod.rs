@@ -10,6 +10,7 @@ pub mod config;
 pub mod engagement;
 pub mod forms;
 pub mod lock_screen;
+pub mod notices;
 pub mod owner;
 pub mod restock;
 pub mod site_users;

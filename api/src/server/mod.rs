@@ -35,7 +35,7 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 pub fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
     use utoipa::OpenApi;
     use utoipa_axum::router::OpenApiRouter;
-    let families: [OpenApiRouter<App>; 10] = [
+    let families: [OpenApiRouter<App>; 11] = [
         crate::routes::commerce::routes(),
         crate::routes::forms::routes(),
         crate::routes::restock::routes(),
@@ -46,6 +46,7 @@ pub fn api_routes() -> (Router<App>, utoipa::openapi::OpenApi) {
         crate::routes::billing::routes(),
         crate::routes::owner::routes(),
         crate::routes::lock_screen::routes(),
+        crate::routes::notices::routes(),
     ];
     let mut all = OpenApiRouter::with_openapi(crate::openapi::ApiDoc::openapi());
     for family in families {

@@ -50,7 +50,9 @@ fn hash_source(text: &str) -> String {
 /// stylesheet from `/_tessera/islands/`, their page data a `type="application/json"` block
 /// (data, never run, so outside `script-src`), and they style elements through the CSSOM,
 /// which `style-src` does not govern. What is inline is the server's own: the small pages'
-/// stylesheet ([`crate::http::small_page::STYLE`]) and, under `tessera dev`, the live-reload
+/// stylesheet ([`crate::http::small_page::STYLE`]), the site lock screen's
+/// ([`renderer::render::SITE_LOCK_STYLE`]), the announcement bar and cookie banner's
+/// ([`crate::pages::notices::STYLE`]) and, under `tessera dev`, the live-reload
 /// script ([`crate::dev::SCRIPT`]) — allowed by their hashes, so nothing else inline runs.
 /// That includes inline script a template author writes: a template's scripts belong in
 /// its `scripts/` folder (served from the site, `<squarespace:script>`), which keeps text
@@ -69,7 +71,12 @@ pub fn policy(config: Config) -> String {
         frames.push(' ');
         frames.push_str(RECAPTCHA_FRAMES);
     }
-    let style = format!("'self' {}", hash_source(crate::http::small_page::STYLE));
+    let style = format!(
+        "'self' {} {} {}",
+        hash_source(crate::http::small_page::STYLE),
+        hash_source(renderer::render::SITE_LOCK_STYLE),
+        hash_source(crate::pages::notices::STYLE)
+    );
     format!(
         "default-src 'self'; script-src {script}; style-src {style}; img-src 'self' data:; \
          font-src 'self'; connect-src 'self'; media-src 'self'; frame-src {frames}; \

@@ -1,5 +1,6 @@
-//! Unlocking a password-protected collection: the unlock token a right password earns
-//! ([`token`], [`token_matches`]) and one attempt at the password ([`attempt`]), counted
+//! Unlocking a password-protected collection, or the whole site: the unlock token a right
+//! password earns ([`token`], [`token_matches`]; [`site_token`], [`site_token_matches`]
+//! for the site) and one attempt at the password ([`attempt`]), counted
 //! against the client's bucket before the (costly) verification runs. The route and the
 //! cookie are [`crate::routes::lock_screen`].
 
@@ -34,6 +35,38 @@ fn mac(password_hash: &str, tenant: TenantId, collection_id: &str) -> HmacSha256
     let mut m = HmacSha256::new_from_slice(password_hash.as_bytes()).expect("any key length");
     m.update(format!("{tenant}:{collection_id}").as_bytes());
     m
+}
+
+/// The site's own HMAC input, `site:<tenant id>`: a collection's is `<tenant id>:<id>`,
+/// which starts with a digit, so no collection's token is the site's, even under the same
+/// key.
+fn site_mac(password_hash: &str, tenant: TenantId) -> HmacSha256 {
+    let mut m = HmacSha256::new_from_slice(password_hash.as_bytes()).expect("any key length");
+    m.update(format!("site:{tenant}").as_bytes());
+    m
+}
+
+/// The site's unlock token: hex HMAC-SHA256 keyed by the site password's hash over
+/// `site:<tenant id>`.
+pub fn site_token(password_hash: &str, tenant: TenantId) -> String {
+    hex::encode(site_mac(password_hash, tenant).finalize().into_bytes())
+}
+
+/// Whether `token` (hex) is the site's unlock token; compared in constant time.
+pub fn site_token_matches(password_hash: &str, tenant: TenantId, token: &str) -> bool {
+    let Some(bytes) = from_hex(token) else {
+        return false;
+    };
+    site_mac(password_hash, tenant).verify_slice(&bytes).is_ok()
+}
+
+/// What a password unlocks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lock {
+    /// The whole site (its site password).
+    Site,
+    /// One password-protected collection, by id.
+    Collection(String),
 }
 
 /// The unlock token of a collection: hex HMAC-SHA256 keyed by its password hash over
@@ -74,7 +107,7 @@ pub enum AttemptError {
     Check(#[from] tokio::task::JoinError),
 }
 
-/// One attempt at a collection's password by `client` on `tenant`: counted first (so that
+/// One attempt at a collection's (or the site's) password by `client` on `tenant`: counted first (so that
 /// a burst of parallel attempts cannot all get through), then verified against `hash` on
 /// the blocking pool (one Argon2 verification). The collection's unlock token when the
 /// password is right, `None` when it is wrong.
@@ -82,7 +115,7 @@ pub async fn attempt(
     store: &Store,
     tenant: TenantId,
     client: IpAddr,
-    collection_id: &str,
+    lock: &Lock,
     hash: Arc<str>,
     password: String,
 ) -> Result<Option<String>, AttemptError> {
@@ -93,7 +126,10 @@ pub async fn attempt(
     let check = hash.clone();
     let right =
         tokio::task::spawn_blocking(move || tenants::password::verify(&password, &check)).await?;
-    Ok(right.then(|| token(&hash, tenant, collection_id)))
+    Ok(right.then(|| match lock {
+        Lock::Site => site_token(&hash, tenant),
+        Lock::Collection(id) => token(&hash, tenant, id),
+    }))
 }
 
 #[cfg(test)]
@@ -111,5 +147,20 @@ mod tests {
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", &t[..62]));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", "zz"));
         assert!(!token_matches("$argon2id$a", TenantId(7), "c1", ""));
+    }
+
+    #[test]
+    fn the_sites_token_is_no_collections() {
+        let t = site_token("$argon2id$a", TenantId(7));
+        assert!(site_token_matches("$argon2id$a", TenantId(7), &t));
+        assert!(!site_token_matches("$argon2id$b", TenantId(7), &t));
+        assert!(!site_token_matches("$argon2id$a", TenantId(8), &t));
+        assert!(!site_token_matches("$argon2id$a", TenantId(7), &t[..62]));
+        // Neither way round, under the same key, whatever the collection's id.
+        for id in ["site", "7", "", "site:7"] {
+            assert!(!token_matches("$argon2id$a", TenantId(7), id, &t), "{id}");
+            let c = token("$argon2id$a", TenantId(7), id);
+            assert!(!site_token_matches("$argon2id$a", TenantId(7), &c), "{id}");
+        }
     }
 }

@@ -19,7 +19,7 @@ const SKYWARD: &str = "skyward.localhost";
 const READ_BY_SCRIPTS: [&str; 2] = ["crumb", "SiteUserInfo"];
 
 /// Every cookie a session sets (or clears), by name.
-const EXPECTED: [&str; 7] = [
+const EXPECTED: [&str; 10] = [
     "crumb",
     "ss_cvr",
     "ss_cvt",
@@ -27,6 +27,9 @@ const EXPECTED: [&str; 7] = [
     "tessera-member",
     "SiteUserInfo",
     "tessera-unlock-af2a18ab75a8ac13727dabef",
+    "tessera-site-unlock",
+    "tessera-announcement",
+    "tessera-cookies",
 ];
 
 /// Sends `method path` as `v`, over `proto`, with a JSON body (none when empty) and extra
@@ -89,6 +92,19 @@ fn session(server: &Server, proto: &str, ip: &str) -> Vec<String> {
         &mut set,
     );
     assert_eq!(r.status, 200, "{}", r.body);
+    // The announcement bar closed and the cookie banner accepted.
+    for notice in ["announcement", "cookies"] {
+        let r = send(
+            &mut v,
+            proto,
+            "POST",
+            "/api/site-notices/dismiss",
+            &format!("notice={notice}&redirect=/"),
+            &[("Content-Type", "application/x-www-form-urlencoded")],
+            &mut set,
+        );
+        assert_eq!(r.status, 303, "{}", r.head);
+    }
 
     let mut v = Visitor::new(server, SKYWARD, ip);
     send(&mut v, proto, "GET", "/", "", &[], &mut set);
@@ -98,6 +114,17 @@ fn session(server: &Server, proto: &str, ip: &str) -> Vec<String> {
         "POST",
         "/api/lock-screen/unlock",
         "collectionId=af2a18ab75a8ac13727dabef&password=orion",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        &mut set,
+    );
+    assert_eq!(r.status, 303, "{}", r.head);
+    // The site password's own cookie.
+    let r = send(
+        &mut v,
+        proto,
+        "POST",
+        "/api/lock-screen/unlock",
+        "lock=site&password=whole+sky",
         &[("Content-Type", "application/x-www-form-urlencoded")],
         &mut set,
     );
@@ -145,6 +172,14 @@ fn check(proto: &str, set: &[String]) {
 
 fn cookies_have_the_right_flags(backend: Backend) {
     let server = Server::start(backend, &["--sign-ins-per-minute", "1000"]);
+    let harbor = server.owner_token("harbor-lane", "admin");
+    let bar = json!({"announcementBar": {"enabled": true, "text": "Kiln open"}});
+    let r = server.owner_call(HARBOR, &harbor, "PATCH", "/api/owner/site-notices", &bar);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let skyward = server.owner_token("skyward", "admin");
+    let lock = json!({"password": "whole sky"});
+    let r = server.owner_call(SKYWARD, &skyward, "PATCH", "/api/owner/site-access", &lock);
+    assert_eq!(r.status, 200, "{}", r.body);
     for (proto, ip) in [("http", "203.0.113.51"), ("https", "203.0.113.52")] {
         let set = session(&server, proto, ip);
         check(proto, &set);

@@ -42,6 +42,8 @@ mod owner_orders;
 mod owner_pages;
 mod owner_products;
 mod owner_settings;
+mod owner_site_access;
+mod owner_site_notices;
 mod owner_templates;
 mod owner_visibility;
 mod render_cli;

@@ -18,6 +18,7 @@ on_both_backends!(
     tweaks_preview_save_and_reset,
     bad_values_roles_other_sites_and_csrf,
     site_identity,
+    business_hours,
 );
 
 fn start(backend: Backend) -> Server {
@@ -671,4 +672,90 @@ fn site_identity(backend: Backend) {
     assert_eq!(r.status, 403);
     let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
     assert_eq!(r.json()["siteTitle"], "Harbor Lane Studio");
+}
+
+/// Opening hours (`websiteSettings.businessHours`) in the site's identity: every day shown,
+/// a change replaces the week with the server's `text`, the next page's context has it,
+/// bad times by field, roles and another site.
+fn business_hours(backend: Backend) {
+    let server = start(backend);
+    const PATH: &str = "/api/owner/site-identity";
+    let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
+    let week = r.json()["businessHours"].clone();
+    assert_eq!(week.as_object().unwrap().len(), 7, "{week}");
+    assert_eq!(week["monday"], json!({"text": "", "ranges": []}));
+
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"businessHours": {
+            "tuesday": {"ranges": [{"from": 540, "to": 720}, {"from": 780, "to": 1050}]},
+            "saturday": {"ranges": [{"from": 600, "to": 960}], "text": "ignored"},
+        }}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let week = r.json()["businessHours"].clone();
+    assert_eq!(
+        week["tuesday"],
+        json!({"text": "09:00–12:00, 13:00–17:30", "ranges": [{"from": 540, "to": 720}, {"from": 780, "to": 1050}]})
+    );
+    assert_eq!(week["saturday"]["text"], "10:00–16:00");
+    assert_eq!(week["sunday"], json!({"text": "", "ranges": []}));
+    let context = get(server.port, HARBOR, "/?format=json").json();
+    assert_eq!(
+        context["websiteSettings"]["businessHours"]["tuesday"]["text"],
+        "09:00–12:00, 13:00–17:30"
+    );
+
+    // Bad times, by field; nothing stored.
+    let r = call(
+        &server,
+        HARBOR_TOKEN,
+        "PATCH",
+        PATH,
+        json!({"businessHours": {
+            "monday": {"ranges": [{"from": 600, "to": 540}]},
+            "tuesday": {"ranges": [{"from": 540, "to": 720}, {"from": 700, "to": 800}]},
+            "wednesday": {"ranges": [{"from": -1, "to": 1500}]},
+            "funday": {"ranges": []},
+            "friday": "9-5",
+        }}),
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert_eq!(
+        r.json()["errors"],
+        json!({
+            "businessHours.monday[0].to": "The closing time must be after the opening time.",
+            "businessHours.tuesday[1].from": "A day's hours must not overlap; list them in order.",
+            "businessHours.wednesday[0].from": "A time is minutes from 0 (00:00) to 1440 (24:00).",
+            "businessHours.wednesday[0].to": "A time is minutes from 0 (00:00) to 1440 (24:00).",
+            "businessHours.funday": "Please use a day of the week, monday to sunday.",
+            "businessHours.friday": "businessHours has a day (monday … sunday) for each key, each {ranges: [{from, to}]}.",
+        })
+    );
+    let r = call(&server, HARBOR_TOKEN, "GET", PATH, Value::Null);
+    assert_eq!(r.json()["businessHours"]["saturday"]["text"], "10:00–16:00");
+
+    // A viewer reads but may not change them; another site's token is nobody here.
+    let viewer = server.owner_token("harbor-lane", "viewer");
+    let closed = json!({"businessHours": null});
+    assert_eq!(
+        call(&server, &viewer, "PATCH", PATH, closed.clone()).status,
+        403
+    );
+    assert_eq!(
+        call(&server, LOAM_TOKEN, "PATCH", PATH, closed.clone()).status,
+        401
+    );
+    // null: no hours at all.
+    let r = call(&server, HARBOR_TOKEN, "PATCH", PATH, closed);
+    assert_eq!(r.status, 200);
+    assert_eq!(
+        r.json()["businessHours"]["tuesday"],
+        json!({"text": "", "ranges": []})
+    );
+    let context = get(server.port, HARBOR, "/?format=json").json();
+    assert!(context["websiteSettings"].get("businessHours").is_none());
 }

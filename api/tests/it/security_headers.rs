@@ -129,9 +129,25 @@ fn headers_on_every_kind_of_response(backend: Backend) {
         "'sha256-{}'",
         base64::engine::general_purpose::STANDARD.encode(Sha256::digest(style.as_bytes()))
     );
+    // And the site lock screen's own stylesheet, which is all a locked site shows.
+    let lock = format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD
+            .encode(Sha256::digest(renderer::render::SITE_LOCK_STYLE.as_bytes()))
+    );
+    let notices = format!(
+        "'sha256-{}'",
+        base64::engine::general_purpose::STANDARD
+            .encode(Sha256::digest(api::pages::notices::STYLE.as_bytes()))
+    );
     assert_eq!(
         directives(&csp).get("style-src"),
-        Some(&vec!["'self'", hash.as_str()]),
+        Some(&vec![
+            "'self'",
+            hash.as_str(),
+            lock.as_str(),
+            notices.as_str()
+        ]),
         "{csp}"
     );
 }

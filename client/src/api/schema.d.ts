@@ -1413,6 +1413,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/owner/site-access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a site password is set, and what its lock screen
+         *     says.
+         */
+        get: operations["owner.site_access_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets or removes the site password and changes the lock
+         *     screen's words, all or nothing.
+         */
+        patch: operations["owner.site_access_patch"];
+        trace?: never;
+    };
     "/api/owner/collections": {
         parameters: {
             query?: never;
@@ -2158,6 +2182,24 @@ export interface paths {
         patch: operations["owner.site_identity_patch"];
         trace?: never;
     };
+    "/api/owner/site-notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The announcement bar and the cookie banner. */
+        get: operations["owner.site_notices_read"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes what the body names, all or nothing. */
+        patch: operations["owner.site_notices_patch"];
+        trace?: never;
+    };
     "/api/owner/assets": {
         parameters: {
             query?: never;
@@ -2392,15 +2434,41 @@ export interface paths {
         put?: never;
         /**
          * The lock screen's password form.
-         * @description Form fields `collectionId`, `password` and `redirect`, for the tenant named by `Host`.
+         * @description Form fields `collectionId` (or `lock=site` for the site password), `password` and
+         *     `redirect`, for the tenant named by `Host`.
          *
-         *     * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie.
+         *     * Right password: 303 to `redirect` (a same-site path, else `/`) with the unlock cookie
+         *       (`tessera-unlock-<collection id>`, or `tessera-site-unlock` for the site).
          *     * Wrong password: 303 to `redirect` with `lock-error=1` added to its query, where the lock
          *       screen shows "Incorrect password. Please try again.".
-         *     * Missing `collectionId` or `password`, or a collection that does not exist or has no
-         *       password: 400 with a plain message.
+         *     * Missing `collectionId` or `password`, a collection that does not exist or has no
+         *       password, `lock` other than `site`, or `lock=site` on a site without a site password:
+         *       400 with a plain message.
          */
         post: operations["site-users.unlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/site-notices/dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Closes the announcement bar (until it changes) or
+         *     accepts the cookie banner, for this browser.
+         * @description Form fields `notice` (`announcement` or `cookies`) and `redirect`. Answers 303 to
+         *     `redirect` (a same-site path, else `/`) with `tessera-announcement=<the bar's version>`
+         *     (30 days) or `tessera-cookies=accepted` (a year).
+         */
+        post: operations["site-users.dismiss"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2905,6 +2973,13 @@ export interface components {
          * @enum {string}
          */
         CouponType: "percent" | "fixed" | "free-shipping";
+        /** @description The dismiss form. */
+        DismissNoticeForm: {
+            /** @description `announcement` (the announcement bar) or `cookies` (the cookie banner). */
+            notice: string;
+            /** @description A path on this site to go back to (else `/`). */
+            redirect?: string;
+        };
         /**
          * @description Every error answer: `message` always; `errors` names fields for field validation;
          *     `crumbFail` marks a failed crumb. Some answers add their own keys (`role`, `problems`).
@@ -3592,6 +3667,21 @@ export interface components {
             /** @description The whole period. */
             totals: components["schemas"]["OwnerPeriod"];
         };
+        /** @description The bar at the top of every page. */
+        OwnerAnnouncementBar: {
+            /** @description Shown on every page. */
+            enabled: boolean;
+            /**
+             * @description Plain text, 1-500 characters when enabled ("" when off: turning the bar off removes
+             *     it).
+             */
+            text: string;
+            /**
+             * @description Where the text links to ("" for no link): an http(s) or mailto address, a path on
+             *     the site, or a host (stored as `https://` it).
+             */
+            url: string;
+        };
         /** @description The areas a role may use, each `write`, `read` or null. */
         OwnerAreas: {
             content?: components["schemas"]["OwnerGrant"] | null;
@@ -3671,6 +3761,14 @@ export interface components {
             next?: string | null;
             /** @description The items with likes or public comments, the most liked first (at most 50). */
             likes: components["schemas"]["OwnerLikedItem"][];
+        };
+        /** @description The cookie banner, shown until the visitor accepts. */
+        OwnerCookieBanner: {
+            enabled: boolean;
+            /** @description At most 500 characters; "" for the default words. */
+            text: string;
+            /** @description At most 40 characters; "" for "Accept". */
+            buttonLabel: string;
         };
         /** @description A customer. */
         OwnerCustomer: {
@@ -4794,6 +4892,32 @@ export interface components {
             /** @description Required (400 naming the field when empty). */
             password: string;
         };
+        /** @description Who may see the site. */
+        OwnerSiteAccess: {
+            /**
+             * @description A site password is set: every visitor sees the lock screen until they enter it.
+             *     The password itself is never answered.
+             */
+            passwordSet: boolean;
+            /** @description The lock screen's heading; "" shows the site's title. */
+            title: string;
+            /** @description The words under the heading; "" shows the default words. */
+            message: string;
+            /** @description Read only: what the lock screen says when `message` is "". */
+            defaultMessage: string;
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteAccessPatch: {
+            /**
+             * @description The new site password (1-200 characters, stored hashed); null turns the site
+             *     password off.
+             */
+            password?: string | null;
+            /** @description At most 100 characters; null or "" for the site's title. */
+            title?: string | null;
+            /** @description At most 1000 characters; null or "" for the default words. */
+            message?: string | null;
+        };
         /** @description The site's identity and business information. */
         OwnerSiteIdentity: {
             /** @description 1-100 characters. */
@@ -4815,6 +4939,11 @@ export interface components {
             socialAccounts: components["schemas"]["OwnerSocialAccount"][];
             /** @description Read only: the networks an account may be on. */
             services: string[];
+            /**
+             * @description Opening hours by day, `monday` … `sunday` (every day present; no ranges: closed).
+             *     A `PATCH` replaces the week (days it leaves out are closed; null: no hours at all).
+             */
+            businessHours: Record<string, unknown>;
         };
         /** @description What a `PATCH` may name. */
         OwnerSiteIdentityPatch: {
@@ -4828,6 +4957,8 @@ export interface components {
             contactPhoneNumber?: string | null;
             location?: Record<string, unknown> | null;
             socialAccounts?: components["schemas"]["OwnerSocialAccount"][] | null;
+            /** @description `{monday: {ranges: [{from, to}]}, …}`: the whole week (days left out are closed). */
+            businessHours?: Record<string, unknown> | null;
         };
         /** @description An image of the site (an uploaded file). */
         OwnerSiteImage: {
@@ -4840,6 +4971,22 @@ export interface components {
             addressLine1: string;
             addressLine2: string;
             addressCountry: string;
+        };
+        /** @description The announcement bar and the cookie banner. */
+        OwnerSiteNotices: {
+            announcementBar: components["schemas"]["OwnerAnnouncementBar"];
+            cookieBanner: components["schemas"]["OwnerCookieBanner"];
+            /** @description Read only: the banner's words when `text` is "". */
+            defaultCookieText: string;
+            /** @description Read only: its button's label when `buttonLabel` is "". */
+            defaultCookieButtonLabel: string;
+        };
+        /** @description What a `PATCH` may name. */
+        OwnerSiteNoticesPatch: {
+            /** @description Any of `enabled`, `text`, `url`. */
+            announcementBar?: Record<string, unknown> | null;
+            /** @description Any of `enabled`, `text`, `buttonLabel`. */
+            cookieBanner?: Record<string, unknown> | null;
         };
         /** @description A social account (`website.socialAccounts[]`). */
         OwnerSocialAccount: {
@@ -5570,8 +5717,10 @@ export interface components {
         TrackingAnswer: Record<string, unknown>;
         /** @description The unlock form (read pair by pair; other fields are ignored). */
         UnlockForm: {
-            /** @description The password-protected collection's id. */
-            collectionId: string;
+            /** @description The password-protected collection's id (not with `lock`). */
+            collectionId?: string;
+            /** @description `site`: the site password (in place of `collectionId`). */
+            lock?: string;
             password: string;
             /** @description A path on this site to go back to (else `/`). */
             redirect?: string;
@@ -12500,6 +12649,163 @@ export interface operations {
             };
         };
     };
+    "owner.site_access_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteAccess"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_access_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396): `password` sets a new site password (every earlier unlock ends) or, null, turns it off; `title` and `message` change the lock screen's words. Any problem answers 400 with `errors` by field and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteAccessPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteAccess"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.collections": {
         parameters: {
             query?: never;
@@ -16606,6 +16912,163 @@ export interface operations {
             };
         };
     };
+    "owner.site_notices_read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteNotices"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    "owner.site_notices_patch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A JSON Merge Patch (RFC 7396): each field named is changed (null or "" clears a text). An enabled announcement bar needs its text; `url` is checked as a navigation's external link is ("Links must be formatted as www.example.com or https://www.example.com"). Any problem answers 400 with `errors` by field (`announcementBar.text`) and nothing is stored. Other keys are refused. */
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["OwnerSiteNoticesPatch"];
+            };
+        };
+        responses: {
+            /** @description As stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSiteNotices"];
+                };
+            };
+            /** @description The body or a parameter is not what the route takes (the message says which). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No token, or not a token of this site. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token's role does not allow this. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host, or the thing named does not exist. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than the route takes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The store cannot be reached right now; nothing was changed. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     "owner.list_assets": {
         parameters: {
             query?: never;
@@ -17921,7 +18384,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description No `collectionId` or `password`, or no password-protected collection has this id. */
+            /** @description No `collectionId` (or `lock`) or `password`, no password-protected collection has this id, or `lock=site` on a site without a site password. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -17971,6 +18434,51 @@ export interface operations {
             };
             /** @description The store cannot be reached right now. */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+        };
+    };
+    "site-users.dismiss": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": components["schemas"]["DismissNoticeForm"];
+            };
+        };
+        responses: {
+            /** @description Back to `redirect`, the notice dismissed. */
+            303: {
+                headers: {
+                    /** @description `redirect` if it is a path on this site, else `/`. */
+                    Location?: string;
+                    /** @description What the next pages read (none when the site shows no announcement). */
+                    "Set-Cookie"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `notice` is neither `announcement` nor `cookies`, or the form could not be read. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No site has this host. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -39,6 +39,7 @@ const identity = (): SiteIdentity => ({
   location: { addressTitle: "", addressLine1: "14 Harbor Lane", addressLine2: "", addressCountry: "United States" },
   socialAccounts: [],
   services: ["email", "instagram", "x"],
+  businessHours: {},
 });
 
 const routes = (areas: Parameters<typeof me>[0], extra: Record<string, any> = {}) => ({

@@ -383,3 +383,121 @@ fn cached_navigation_follows_each_visitors_unlocks() {
         assert!(unlocked.contains("Secret handshake"), "{unlocked}");
     }
 }
+
+/// The site above behind a site password.
+fn locked_site(title: &str, message: &str) -> SiteContent {
+    let mut s = site();
+    s.site_lock = Some(renderer::site::SiteLock {
+        hash: Arc::from("$argon2id$site-hash"),
+        title: title.into(),
+        message: message.into(),
+    });
+    s
+}
+
+fn get_locked(
+    site: &SiteContent,
+    unlocked: &[&str],
+    site_unlocked: bool,
+    path: &str,
+    query: &str,
+) -> Page {
+    let unlocked: Vec<String> = unlocked.iter().map(|s| s.to_string()).collect();
+    render(
+        site,
+        &folder_with(&[]),
+        &Request {
+            path,
+            query,
+            unlocked: &unlocked,
+            site_unlocked,
+            ..Default::default()
+        },
+    )
+}
+
+#[test]
+fn a_locked_site_shows_its_lock_screen_on_every_page_and_format() {
+    let site = locked_site("", "");
+    let secrets = [
+        "Welcome",
+        "Secret handshake",
+        "Hidden comet",
+        "Launch plans",
+        "Journal",
+        "Vault",
+        "Sightings",
+        "News",
+        "site-hash",
+    ];
+    for (path, query) in [
+        ("/", ""),
+        ("/", "format=json"),
+        ("/", "format=json-pretty"),
+        ("/", "format=main-content"),
+        ("/blog", ""),
+        ("/blog/first", "format=json"),
+        ("/news", ""),
+        ("/vault", ""),
+        ("/search", "q=comet"),
+        ("/cart", ""),
+        ("/checkout", ""),
+        ("/nowhere", ""),
+        ("/members", ""),
+    ] {
+        let p = get_locked(&site, &["m1", "b1", "v1"], false, path, query);
+        assert_eq!(
+            (p.status, p.page_type, p.location.as_deref()),
+            (200, Some(103), None),
+            "{path}?{query}"
+        );
+        assert!(p.errors.is_empty(), "{:?}", p.errors);
+        assert_hidden(&p, &secrets);
+    }
+    let p = get_locked(&site, &[], false, "/blog", "lock-error=1&offset=2");
+    // The site's title heads it, the default words follow, the form returns to the page.
+    assert!(p.body.contains("<title>Test Site</title>"), "{}", p.body);
+    assert!(p.body.contains(renderer::render::SITE_LOCK_MESSAGE));
+    assert!(p.body.contains(r#"name="lock" value="site""#));
+    assert!(
+        p.body.contains(r#"name="redirect" value="/blog?offset=2""#),
+        "{}",
+        p.body
+    );
+    assert!(p.body.contains(LOCK_SCREEN_ERROR));
+    assert!(p.body.contains(r#"aria-describedby="lock-screen-error""#));
+    let json = get_locked(&site, &[], false, "/", "format=json");
+    let v: serde_json::Value = serde_json::from_str(&json.body).unwrap();
+    assert_eq!(v["lockScreen"]["site"], true);
+    assert_eq!(v.as_object().unwrap().len(), 1, "{v}");
+    // The stylesheet stays (templates' files are served before the renderer).
+    let css = get_locked(&site, &[], false, "/site.css", "");
+    assert_eq!((css.status, css.page_type), (200, None));
+}
+
+#[test]
+fn the_owners_words_are_escaped_and_an_unlocked_visitor_sees_the_site() {
+    let site = locked_site("Soon <b>&</b>", "Opening \"May\" <script>");
+    let p = get_locked(&site, &[], false, "/", "");
+    assert!(
+        p.body.contains("<h1>Soon &lt;b&gt;&amp;&lt;/b&gt;</h1>"),
+        "{}",
+        p.body
+    );
+    assert!(
+        p.body.contains("Opening \"May\" &lt;script&gt;"),
+        "{}",
+        p.body
+    );
+    let p = get_locked(&site, &[], true, "/", "");
+    assert_eq!(
+        (p.status, p.page_type),
+        (200, Some(renderer::route::page_type::PAGE))
+    );
+    assert!(p.body.contains("Welcome"));
+    // A page's own password still holds inside an unlocked site.
+    let p = get_locked(&site, &[], true, "/members", "");
+    assert_eq!(p.page_type, Some(103));
+    assert!(!p.body.contains("Secret handshake"));
+    assert!(!p.body.contains(r#"value="site""#));
+}

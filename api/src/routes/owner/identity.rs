@@ -13,7 +13,10 @@
 //! `addressLine2`, `addressCountry`; other keys such as a map's are kept),
 //! `websiteSettings.contactEmail` and `websiteSettings.contactPhoneNumber`,
 //! `website.socialAccounts` (`[{serviceName, profileUrl, iconEnabled}]`, the platform's
-//! social-links block shows them; a change replaces the list). The logo and
+//! social-links block shows them; a change replaces the list),
+//! `websiteSettings.businessHours` (`monday` … `sunday`, each `{text, ranges: [{from, to}]}`
+//! in minutes from midnight, `text` written by the server as `08:00–18:00`; a change
+//! replaces the week). The logo and
 //! the icon are images uploaded with `POST /api/owner/assets`, named by their id. Every
 //! problem answers 400 with `errors` by field and nothing is stored.
 
@@ -45,6 +48,25 @@ pub const UNKNOWN_FIELD: &str = "The site's identity has no such field.";
 pub const NOT_ACCOUNTS: &str = "socialAccounts is a list of {serviceName, profileUrl}.";
 pub const UNKNOWN_SERVICE: &str = "Please choose one of the networks offered.";
 pub const TOO_MANY_ACCOUNTS: &str = "A site has at most 30 social accounts.";
+pub const NOT_HOURS: &str =
+    "businessHours has a day (monday … sunday) for each key, each {ranges: [{from, to}]}.";
+pub const NO_SUCH_DAY: &str = "Please use a day of the week, monday to sunday.";
+pub const BAD_TIME: &str = "A time is minutes from 0 (00:00) to 1440 (24:00).";
+pub const CLOSE_AFTER_OPEN: &str = "The closing time must be after the opening time.";
+pub const OVERLAP: &str = "A day's hours must not overlap; list them in order.";
+pub const TOO_MANY_RANGES: &str = "A day has at most 4 ranges of hours.";
+
+/// The days of `websiteSettings.businessHours`, in order.
+pub const DAYS: [&str; 7] = [
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+    "saturday",
+    "sunday",
+];
+const MAX_RANGES: usize = 4;
 
 /// The networks a social account may be on: the ones the platform's social-links block
 /// has an icon for (`renderer/templates/platform/sqs-social-icon-sprite`).
@@ -142,6 +164,134 @@ pub(crate) struct Identity {
     social_accounts: Vec<SocialAccount>,
     /// Read only: the networks an account may be on.
     services: Vec<String>,
+    /// Opening hours by day, `monday` … `sunday` (every day present; no ranges: closed).
+    /// A `PATCH` replaces the week (days it leaves out are closed; null: no hours at all).
+    #[schema(value_type = Object)]
+    business_hours: Map<String, Value>,
+}
+
+/// One day's opening hours (`websiteSettings.businessHours.<day>`).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerBusinessDay)]
+#[allow(dead_code)] // a shape for the document
+struct BusinessDay {
+    /// As templates show it: `08:00–18:00, 19:00–22:00`; "" when closed (written by the
+    /// server).
+    text: String,
+    /// In order, not overlapping; at most 4.
+    ranges: Vec<HoursRange>,
+}
+
+/// Open from `from` to `to`, minutes from midnight (0-1440, `from` < `to`).
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerHoursRange)]
+#[allow(dead_code)]
+struct HoursRange {
+    from: u16,
+    to: u16,
+}
+
+/// `HH:MM` of minutes from midnight.
+fn clock(minutes: u64) -> String {
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// The week as the document shows it: every day, closed when not stored.
+fn week_of(settings: &Map<String, Value>) -> Map<String, Value> {
+    let stored = settings.get("businessHours").and_then(Value::as_object);
+    DAYS.iter()
+        .map(|day| {
+            let d = stored.and_then(|s| s.get(*day));
+            let ranges = d
+                .and_then(|d| d.get("ranges"))
+                .cloned()
+                .unwrap_or_else(|| Value::Array(Vec::new()));
+            let text = d
+                .and_then(|d| d.get("text"))
+                .cloned()
+                .unwrap_or_else(|| Value::String(String::new()));
+            (
+                (*day).to_owned(),
+                serde_json::json!({"text": text, "ranges": ranges}),
+            )
+        })
+        .collect()
+}
+
+/// The week from a patch, as stored (`text` written), or the problems by field.
+fn checked_week(v: &Value, fail: &mut impl FnMut(&str, String)) -> Option<Value> {
+    let Value::Object(days) = v else {
+        fail("businessHours", NOT_HOURS.into());
+        return None;
+    };
+    let mut week = Map::new();
+    let mut ok = true;
+    for (day, d) in days {
+        let field = format!("businessHours.{day}");
+        if !DAYS.contains(&day.as_str()) {
+            fail(&field, NO_SUCH_DAY.into());
+            ok = false;
+            continue;
+        }
+        let Some(list) = d.get("ranges").and_then(Value::as_array) else {
+            fail(&field, NOT_HOURS.into());
+            ok = false;
+            continue;
+        };
+        if list.len() > MAX_RANGES {
+            fail(&field, TOO_MANY_RANGES.into());
+            ok = false;
+            continue;
+        }
+        let mut ranges = Vec::new();
+        let mut last_to = None;
+        for (i, r) in list.iter().enumerate() {
+            let at = |k: &str| format!("{field}[{i}].{k}");
+            let time = |k: &str| r.get(k).and_then(Value::as_u64).filter(|m| *m <= 1440);
+            let (from, to) = (time("from"), time("to"));
+            if from.is_none() {
+                fail(&at("from"), BAD_TIME.into());
+            }
+            if to.is_none() {
+                fail(&at("to"), BAD_TIME.into());
+            }
+            let (Some(from), Some(to)) = (from, to) else {
+                ok = false;
+                continue;
+            };
+            if to <= from {
+                fail(&at("to"), CLOSE_AFTER_OPEN.into());
+                ok = false;
+                continue;
+            }
+            if last_to.is_some_and(|t| from < t) {
+                fail(&at("from"), OVERLAP.into());
+                ok = false;
+            }
+            last_to = Some(to);
+            ranges.push((from, to));
+        }
+        let text = ranges
+            .iter()
+            .map(|(f, t)| format!("{}–{}", clock(*f), clock(*t)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let ranges: Vec<Value> = ranges
+            .iter()
+            .map(|(f, t)| serde_json::json!({"from": f, "to": t}))
+            .collect();
+        week.insert(
+            day.clone(),
+            serde_json::json!({"text": text, "ranges": ranges}),
+        );
+    }
+    // Days left out are closed.
+    for day in DAYS {
+        week.entry(day)
+            .or_insert_with(|| serde_json::json!({"text": "", "ranges": []}));
+    }
+    ok.then_some(Value::Object(week))
 }
 
 /// A social account (`website.socialAccounts[]`).
@@ -172,6 +322,9 @@ struct Patch {
     #[schema(value_type = Option<Object>)]
     location: Option<Map<String, Value>>,
     social_accounts: Option<Vec<SocialAccount>>,
+    /// `{monday: {ranges: [{from, to}]}, …}`: the whole week (days left out are closed).
+    #[schema(value_type = Option<Object>)]
+    business_hours: Option<Map<String, Value>>,
 }
 
 fn text_of(map: &Map<String, Value>, key: &str) -> String {
@@ -219,6 +372,7 @@ fn document(s: &tenants::SiteSettings) -> Identity {
             })
             .collect(),
         services: SERVICES.map(str::to_owned).to_vec(),
+        business_hours: week_of(&s.website_settings),
     }
 }
 
@@ -414,6 +568,23 @@ async fn site_identity_patch(
                     website.insert("socialAccounts".into(), Value::Array(accounts));
                 }
                 _ => fail(key, NOT_ACCOUNTS.into()),
+            },
+            "businessHours" => match v {
+                Value::Null => {
+                    settings.insert("businessHours".into(), Value::Null);
+                }
+                v => {
+                    let mut problems = Vec::new();
+                    let week = checked_week(v, &mut |f: &str, why: String| {
+                        problems.push((f.to_owned(), why));
+                    });
+                    for (f, why) in problems {
+                        fail(&f, why);
+                    }
+                    if let Some(week) = week {
+                        settings.insert("businessHours".into(), week);
+                    }
+                }
             },
             _ => fail(key, UNKNOWN_FIELD.into()),
         }

@@ -9,6 +9,8 @@
 //! - [`preferences`]: commerce preferences, a namespace at a time;
 //! - [`store_settings`]: Settings → Store, the currency and the preferences checkout reads;
 //! - [`languages`]: the multilingual settings;
+//! - [`site_access`]: the site password and its lock screen (Settings → Site access);
+//! - [`site_notices`]: the announcement bar and the cookie banner;
 //! - [`content`]: collections' items and products, and stock;
 //! - [`orders`]: the orders, their CSV export, an order's page and the moves on it;
 //! - [`dashboard`]: the dashboard and the analytics of a period;
@@ -65,6 +67,8 @@ pub mod preferences;
 pub mod product_checks;
 pub mod products;
 pub mod rich_text;
+pub mod site_access;
+pub mod site_notices;
 pub mod store_settings;
 pub mod store_setup;
 pub mod templates;
@@ -81,6 +85,7 @@ pub fn routes() -> OpenApiRouter<App> {
         preferences::routes(),
         store_settings::routes(),
         languages::routes(),
+        site_access::routes(),
         content::routes(),
         dashboard::routes(),
         inventory::routes(),
@@ -92,6 +97,7 @@ pub fn routes() -> OpenApiRouter<App> {
         templates::routes(),
         design::routes(),
         identity::routes(),
+        site_notices::routes(),
         assets::routes(),
         galleries::routes(),
         community::routes(),

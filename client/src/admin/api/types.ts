@@ -207,3 +207,13 @@ export type ContentItem = {
 /** `GET /api/owner/collections/{id}/items`: the items, the collection, the site's authors
  *  and its time zone. */
 export type ItemList = Omit<Schemas["OwnerItemList"], "items" | "authors"> & { items: ContentItem[]; authors: Author[] };
+// ---- Settings → Site access ----
+
+/** `GET /api/owner/site-access`: whether a site password is set (never the password), and
+ *  the lock screen's words. */
+export type SiteAccess = Schemas["OwnerSiteAccess"];
+
+// ---- Design → Announcement bar and cookie banner ----
+
+/** `GET /api/owner/site-notices`. */
+export type SiteNotices = Schemas["OwnerSiteNotices"];

@@ -15,6 +15,7 @@ import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { previewStyles, SiteFrame } from "../ui/site-frame";
 import { SiteIdentity } from "./site-identity";
+import { SiteNotices } from "./site-notices";
 
 const PATH = "/api/owner/design";
 /** How long after the last change the preview is asked for. */
@@ -234,6 +235,7 @@ export default function DesignScreen() {
               )}
             </section>
             <SiteIdentity onSaved={() => setReload((r) => r + 1)} />
+            <SiteNotices onSaved={() => setReload((r) => r + 1)} />
           </>
         )}
       </div>

@@ -1,4 +1,5 @@
-// Settings: Store, Languages and Access (owners, invites, API tokens), each shown to
+// Settings: Store, Languages, Site access (the site password) and Access (owners,
+// invites, API tokens), each shown to
 // the roles that may use it. Nested under /settings.
 import { Link, Route, Switch } from "wouter";
 import { lazy } from "preact/compat";
@@ -8,6 +9,7 @@ import { Heading } from "../ui/page";
 const Access = lazy(() => import("./access"));
 const StoreSettings = lazy(() => import("./store-settings"));
 const Languages = lazy(() => import("./languages"));
+const SiteAccess = lazy(() => import("./site-access"));
 
 export default function Settings() {
   const { me } = useSession();
@@ -19,6 +21,7 @@ export default function Settings() {
       <Route path="/access">{access ? <Access /> : <NoAccess />}</Route>
       <Route path="/store">{store ? <StoreSettings /> : <NoAccess />}</Route>
       <Route path="/languages">{languages ? <Languages /> : <NoAccess />}</Route>
+      <Route path="/site-access">{access ? <SiteAccess /> : <NoAccess />}</Route>
       <Route>
         <Heading title="Settings">Settings</Heading>
         <ul class="todo">
@@ -30,6 +33,11 @@ export default function Settings() {
           {languages && (
             <li>
               <Link href="/languages">Languages</Link>: the default language, other languages, the translation connection
+            </li>
+          )}
+          {access && (
+            <li>
+              <Link href="/site-access">Site access</Link>: the site password and its lock screen
             </li>
           )}
           {access && (

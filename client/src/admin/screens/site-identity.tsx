@@ -1,6 +1,7 @@
 // Site identity, on the Design screen: the site's title and tagline, its logo and icon
 // (images uploaded with `POST /api/owner/assets`), and the business information templates
-// show (contact email and phone, the address), and the social accounts. `GET`/`PATCH /api/owner/site-identity`;
+// show (contact email and phone, the address, the opening hours of each day), and the
+// social accounts. `GET`/`PATCH /api/owner/site-identity`;
 // errors beside their fields.
 import { useState } from "preact/hooks";
 import { ApiError, api, upload } from "../api/client";
@@ -14,7 +15,33 @@ const PATH = "/api/owner/site-identity";
 
 type Account = Identity["socialAccounts"][number];
 
+export const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
+type Day = (typeof DAYS)[number];
+/** A day's hours as the time fields hold them ("09:00"). */
+type Hours = { from: string; to: string };
+type Week = Record<Day, Hours[]>;
+
+const clock = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+
+/** Minutes from midnight of a time field's "HH:MM" (a closing time of 00:00 is midnight,
+ *  1440); -1 when it is not a time, for the server to name. */
+export function minutes(s: string, closing = false): number {
+  const m = /^(\d{1,2}):(\d{2})$/.exec(s.trim());
+  if (!m) return -1;
+  const v = Number(m[1]) * 60 + Number(m[2]);
+  return closing && v === 0 ? 1440 : v;
+}
+
+function weekOf(stored: unknown): Week {
+  const w = (stored ?? {}) as Record<string, { ranges?: { from: number; to: number }[] }>;
+  return Object.fromEntries(
+    DAYS.map((d) => [d, (w[d]?.ranges ?? []).map((r) => ({ from: clock(r.from), to: r.to === 1440 ? "00:00" : clock(r.to) }))]),
+  ) as Week;
+}
+
 export type Form = {
+  /** Left out: unchanged. */
+  businessHours?: Week;
   socialAccounts: Account[];
   siteTitle: string;
   siteTagLine: string;
@@ -33,6 +60,7 @@ function formOf(d: Identity): Form {
     contactEmail: d.contactEmail,
     contactPhoneNumber: d.contactPhoneNumber,
     socialAccounts: d.socialAccounts,
+    businessHours: weekOf(d.businessHours),
     ...d.location,
   };
 }
@@ -43,6 +71,14 @@ export function identityPatch(saved: Identity, form: Form): Record<string, unkno
   const out: Record<string, unknown> = {};
   const location: Record<string, string> = {};
   for (const k of Object.keys(form) as (keyof Form)[]) {
+    if (k === "businessHours") {
+      const week = form.businessHours;
+      if (week && JSON.stringify(week) !== JSON.stringify(was.businessHours))
+        out.businessHours = Object.fromEntries(
+          DAYS.map((d) => [d, { ranges: week[d].map((r) => ({ from: minutes(r.from), to: minutes(r.to, true) })) }]),
+        );
+      continue;
+    }
     if (k === "socialAccounts") {
       if (JSON.stringify(form.socialAccounts) !== JSON.stringify(was.socialAccounts)) out.socialAccounts = form.socialAccounts;
       continue;
@@ -182,6 +218,51 @@ export function SiteIdentity({ onSaved }: { onSaved: () => void }) {
               Add a social account
             </button>
           )}
+        </fieldset>
+        <fieldset disabled={!write}>
+          <legend>Opening hours</legend>
+          <p class="hint">Templates that show business hours show these. A day without hours is closed.</p>
+          {DAYS.map((day) => {
+            const name = day.charAt(0).toUpperCase() + day.slice(1);
+            const ranges = (f.businessHours ?? weekOf(data.businessHours))[day];
+            const put = (next: Hours[]) =>
+              setForm({ ...f, businessHours: { ...(f.businessHours ?? weekOf(data.businessHours)), [day]: next } });
+            return (
+              <div class="day-hours" key={day} role="group" aria-label={name}>
+                <span class="label">{name}</span>
+                {ranges.length === 0 && <span class="hint">Closed</span>}
+                {err(`businessHours.${day}`) && <span class="field-error">{err(`businessHours.${day}`)}</span>}
+                {ranges.map((r, i) => (
+                  <div class="hours-range" key={i}>
+                    <Field
+                      label={`${name} ${i + 1}: opens`}
+                      type="time"
+                      value={r.from}
+                      onValue={(v) => put(ranges.map((x, j) => (j === i ? { ...x, from: v } : x)))}
+                      error={err(`businessHours.${day}[${i}].from`)}
+                    />
+                    <Field
+                      label={`${name} ${i + 1}: closes`}
+                      type="time"
+                      value={r.to}
+                      onValue={(v) => put(ranges.map((x, j) => (j === i ? { ...x, to: v } : x)))}
+                      error={err(`businessHours.${day}[${i}].to`)}
+                    />
+                    {write && (
+                      <button type="button" onClick={() => put(ranges.filter((_, j) => j !== i))}>
+                        Remove {name} hours {i + 1}
+                      </button>
+                    )}
+                  </div>
+                ))}
+                {write && ranges.length < 4 && (
+                  <button type="button" onClick={() => put([...ranges, { from: "09:00", to: "17:00" }])}>
+                    Add hours on {name}
+                  </button>
+                )}
+              </div>
+            );
+          })}
         </fieldset>
         <ErrorText message={failure} />
         {write && (
