@@ -825,6 +825,9 @@ const scenarios = [
       await product.click();
       await eventually(safe(async () => (await site()).evaluate(() => location.pathname)), (p) => p === "/shop/tidepool-mug", "the frame on the mug");
       const mug = await site();
+      // The cart island must be mounted first: a click before it is is lost (a loaded machine
+      // mounts it late).
+      await mug.waitForSelector(".sqs-add-to-cart-button[data-tessera-mounted]");
       await mug.selectOption('select[data-variant-option-name="Size"]', "12 oz");
       await mug.click(".sqs-add-to-cart-button");
       const pill = (await site()).locator("a.tessera-cart-pill");
