@@ -17,6 +17,8 @@
 # env: ROUNDS (default 11), SECONDS_PER (seconds per engine, page and round, default 0.3);
 #      ALSO (workloads of benches/workloads to measure the same way, e.g.
 #        "blog-page product-grid"; they have no host tags);
+#      OURS (a compile-loop binary to time instead of building this checkout's; building
+#        it builds the benches crate, whose dependencies include the whole server);
 #      OURS_BASE (another build's compile-loop binary, e.g. a copy from before a change:
 #        measured in the same rounds, with its ratio to this build);
 #      DIFFTEST (default ../shared/difftest: the npm engine from its node_modules; when
@@ -137,8 +139,11 @@ for (const page of pages) {
 }
 JS
 
-(cd "$root" && cargo build --release -q -p tessera-benches --bin compile-loop)
-ours=$root/target/release/compile-loop
+ours=${OURS:-}
+if [[ -z "$ours" ]]; then
+  (cd "$root" && cargo build --release -q -p tessera-benches --bin compile-loop)
+  ours=$root/target/release/compile-loop
+fi
 
 pages=("$work/wright.json")
 for w in ${ALSO:-}; do pages+=("$here/workloads/$w"); done
