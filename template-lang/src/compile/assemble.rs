@@ -104,7 +104,7 @@ impl<'p, 's> Assembler<'p, 's> {
             draft,
             nodes,
             pending: Vec::with_capacity(len / 30),
-            stack: Vec::with_capacity(8),
+            stack: Vec::new(),
             current: 0,
             state: State::Root,
             errors: Vec::new(),
@@ -206,6 +206,9 @@ impl Assembler<'_, '_> {
     fn close(&mut self, parent: usize, block: usize) {
         self.settle_current();
         let inst = self.build_block(block);
+        // The block's node and every node after it (its children and `{.or}` branches,
+        // and theirs) are done with: only the open blocks, before it, are still used.
+        self.nodes.truncate(block);
         self.pending.push(inst);
         self.current = parent;
     }
@@ -336,7 +339,18 @@ impl Assembler<'_, '_> {
     }
 
     fn build_alternates(&mut self, id: usize) -> tree::Alternate {
-        let mut branches = Vec::new();
+        // Counted first, so that the list is allocated at its size (a list grown and then
+        // shrunk into a box was two allocations and a copy).
+        let mut count = 0;
+        let mut next = self.nodes[id].alternate;
+        while let Some(or_id) = next {
+            count += 1;
+            next = self.nodes[or_id].alternate;
+        }
+        if count == 0 {
+            return Box::default();
+        }
+        let mut branches = Vec::with_capacity(count);
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
             let node = &mut self.nodes[or_id];

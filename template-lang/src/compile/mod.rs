@@ -134,12 +134,14 @@ impl<'s> Draft<'s> {
             paths: Vec::with_capacity(source.len() / 32),
             segs: Vec::with_capacity(source.len() / 32),
             parts: Parts {
-                // A chain every 60 bytes or so, most of a call or two; a section every 300.
+                // A chain every 60 bytes or so, most of a call or two; a section every 300
+                // (in layouts such as wright's, every 150 or so, and a predicate or `.if`
+                // every 120).
                 calls: Vec::with_capacity(source.len() / 48),
                 variables: Vec::with_capacity(source.len() / 64),
-                sections: Vec::with_capacity(source.len() / 256),
+                sections: Vec::with_capacity(source.len() / 128),
                 repeats: Vec::new(),
-                others: Vec::new(),
+                others: Vec::with_capacity(source.len() / 128),
             },
             lines: OnceCell::new(),
         }
@@ -332,25 +334,19 @@ fn compile_into(
     let mut asm = Assembler::for_source(source.len(), draft);
     let mut errors: Vec<Diagnostic> = Vec::new();
     let limits = &options.expr_limits;
-    let host_prefix = options.host_prefix.as_deref().filter(|prefix| {
-        memchr::memmem::find_iter(source.as_bytes(), prefix.as_bytes())
-            .any(|i| i > 0 && source.as_bytes()[i - 1] == b'<')
-    });
-    if common && host_prefix.is_none() {
-        let mut general =
-            |content: &str, raw: &str, tag_at: At, text_at: At, asm: &mut Assembler| {
-                lower_general(
-                    content,
-                    raw,
-                    (tag_at, text_at),
-                    registry,
-                    limits,
-                    &mut errors,
-                    asm,
-                )
-            };
-        onepass::lower_source(source, base, registry, &mut asm, &mut general);
+    if common {
+        let mut lower = Lowering {
+            registry,
+            options,
+            errors: &mut errors,
+        };
+        let host_prefix = options.host_prefix.as_deref();
+        onepass::lower_source(source, base, registry, host_prefix, &mut asm, &mut lower);
     } else {
+        let host_prefix = options.host_prefix.as_deref().filter(|prefix| {
+            memchr::memmem::find_iter(source.as_bytes(), prefix.as_bytes())
+                .any(|i| i > 0 && source.as_bytes()[i - 1] == b'<')
+        });
         let mut last_at = at(0);
         scan_with(source, host_prefix, |piece| match piece {
             Piece::Host(tag, offset) => {
@@ -361,10 +357,6 @@ fn compile_into(
             Piece::Text(text) => asm.text(text, last_at),
             Piece::Tag(content, offset, raw) => {
                 let tag_at = at(offset);
-                if common && onepass::common(content, tag_at, registry, &mut asm) {
-                    last_at = tag_at;
-                    return;
-                }
                 let ats = (tag_at, last_at);
                 if lower_general(content, raw, ats, registry, limits, &mut errors, &mut asm) {
                     last_at = tag_at;
@@ -377,6 +369,33 @@ fn compile_into(
     errors.extend(asm_errors);
     errors.sort_by_key(|e| e.pos.map(|p| (p.line, p.col)));
     (root, errors)
+}
+
+/// What the one-pass loop hands on, lowered as the scanner's way lowers it.
+struct Lowering<'a> {
+    registry: &'a Registry,
+    options: &'a CompileOptions,
+    errors: &'a mut Vec<Diagnostic>,
+}
+
+impl<'s> onepass::Lower<'s> for Lowering<'_> {
+    fn general(
+        &mut self,
+        content: &'s str,
+        raw: &'s str,
+        tag_at: At,
+        text_at: At,
+        asm: &mut Assembler,
+    ) -> bool {
+        let limits = &self.options.expr_limits;
+        let ats = (tag_at, text_at);
+        lower_general(content, raw, ats, self.registry, limits, self.errors, asm)
+    }
+
+    fn host(&mut self, tag: HostTagSyntax<'s>, at: At, asm: &mut Assembler) {
+        let inst = lower_host(tag, at, self.registry, self.options, self.errors, asm.draft);
+        asm.leaf(inst, at);
+    }
 }
 
 /// Feeds a tag to the assembler by the general grammar: `false` when it is not a tag and

@@ -12,28 +12,47 @@
 
 use std::borrow::Cow;
 
+use std::cell::RefCell;
+
 use memchr::memchr;
+use memchr::memmem::Finder;
 
 use super::assemble::{Assembler, BlockKind, Control};
 use super::{known_chain, tree};
 use crate::plugins::Registry;
+use crate::syntax::host::{HostTagSyntax, parse_host_tag};
 use crate::syntax::path::word;
 use crate::syntax::scan::{At, Opened, opened};
 use crate::syntax::tag::{Args, is_ws};
 
-/// What to do with a tag the short way does not take, given its contents, its source
-/// text (braces included), its offset and where text that follows the last tag is
-/// reported: `true` when it counted as a tag, which moves the latter to its offset.
-pub(super) type General<'f, 's> = dyn FnMut(&'s str, &'s str, At, At, &mut Assembler) -> bool + 'f;
+/// What the loop hands on: tags the short way does not take, and host tags.
+pub(super) trait Lower<'s> {
+    /// A tag the short way does not take, given its contents, its source text (braces
+    /// included), its offset and where text that follows the last tag is reported:
+    /// `true` when it counted as a tag, which moves the latter to its offset.
+    fn general(
+        &mut self,
+        content: &'s str,
+        raw: &'s str,
+        tag_at: At,
+        text_at: At,
+        asm: &mut Assembler,
+    ) -> bool;
+
+    /// A host tag (`<prefix:name ...>`) at its offset.
+    fn host(&mut self, tag: HostTagSyntax<'s>, at: At, asm: &mut Assembler);
+}
 
 /// Compiles `source`, whose offset 0 is `base` in its template's source, into `asm`:
-/// the pieces [`crate::syntax::scan::scan`] finds, in its order.
+/// the pieces [`crate::syntax::scan::scan_with`] finds, in its order, host tags included
+/// when `host_prefix` is given.
 pub(super) fn lower_source<'s>(
     source: &'s str,
     base: usize,
     registry: &Registry,
+    host_prefix: Option<&str>,
     asm: &mut Assembler,
-    general: &mut General<'_, 's>,
+    lower: &mut impl Lower<'s>,
 ) {
     let bytes = source.as_bytes();
     let len = bytes.len();
@@ -41,11 +60,40 @@ pub(super) fn lower_source<'s>(
     // Where text that follows is reported: the last tag that counted.
     let mut last_at = at(0);
     let mut idx = 0;
+    // Where the next host tag may start: `len` when there is none (searched again only
+    // once the loop passes it, as the scanner does).
+    let mut next_host = match host_prefix {
+        Some(prefix) => find_host(bytes, 0, prefix),
+        None => len,
+    };
     while idx < len {
-        let Some(k) = memchr(b'{', &bytes[idx..]) else {
+        let brace = memchr(b'{', &bytes[idx..]).map_or(len, |k| idx + k);
+        if next_host < brace {
+            let prefix = host_prefix.expect("host tags are searched for with a prefix");
+            let h = next_host;
+            match parse_host_tag(source, h, prefix) {
+                Some(tag) => {
+                    if h > idx {
+                        asm.text(&source[idx..h], last_at);
+                    }
+                    idx = tag.end;
+                    last_at = at(h);
+                    lower.host(tag, last_at, asm);
+                }
+                None => {
+                    // Not a tag after all: the '<' stays text.
+                    asm.text(&source[idx..h + 1], last_at);
+                    idx = h + 1;
+                }
+            }
+            if next_host < idx {
+                next_host = find_host(bytes, idx, prefix);
+            }
+            continue;
+        }
+        if brace == len {
             break;
-        };
-        let brace = idx + k;
+        }
         let (start, close) = match opened(bytes, brace) {
             Opened::Comment(end) => {
                 if brace > idx {
@@ -54,6 +102,9 @@ pub(super) fn lower_source<'s>(
                 match end {
                     Some(end) => {
                         idx = end;
+                        if next_host < idx {
+                            next_host = find_host(bytes, idx, host_prefix.unwrap_or(""));
+                        }
                         continue;
                     }
                     // An unclosed comment runs to the end.
@@ -70,14 +121,50 @@ pub(super) fn lower_source<'s>(
         let tag_at = at(start);
         let content = &source[start + 1..close];
         if common(content, tag_at, registry, asm)
-            || general(content, &source[start..idx], tag_at, last_at, asm)
+            || lower.general(content, &source[start..idx], tag_at, last_at, asm)
         {
             last_at = tag_at;
+        }
+        if next_host < idx {
+            next_host = find_host(bytes, idx, host_prefix.unwrap_or(""));
         }
     }
     if idx < len {
         asm.text(&source[idx..], last_at);
     }
+}
+
+/// Where the next `<{prefix}` at or after `from` starts in `bytes`, or `bytes.len()`.
+/// Attribute values and bodies are short and are searched byte by byte; a longer text
+/// with a searcher kept per thread, as building one cost more than most searches.
+fn find_host(bytes: &[u8], from: usize, prefix: &str) -> usize {
+    let rest = &bytes[from..];
+    if rest.len() < 256 {
+        let p = prefix.as_bytes();
+        let mut i = 0;
+        while let Some(k) = memchr(b'<', &rest[i..]) {
+            let lt = i + k;
+            if rest[lt + 1..].starts_with(p) {
+                return from + lt;
+            }
+            i = lt + 1;
+        }
+        return bytes.len();
+    }
+    thread_local! {
+        static FINDER: RefCell<Option<(Box<str>, Finder<'static>)>> = const { RefCell::new(None) };
+    }
+    FINDER.with_borrow_mut(|cached| {
+        let finder = match cached {
+            Some((p, finder)) if **p == *prefix => finder,
+            _ => {
+                let needle = format!("<{prefix}");
+                let finder = Finder::new(needle.as_bytes()).into_owned();
+                &mut cached.insert((prefix.into(), finder)).1
+            }
+        };
+        finder.find(rest).map_or(bytes.len(), |k| from + k)
+    })
 }
 
 /// Feeds a tag of one of the common shapes to the assembler; `false` if it has another

@@ -157,6 +157,10 @@ fn find_unquoted_end(b: &[u8], mut i: usize) -> usize {
 
 /// Finds `</prefixname>` matching the opening tag; nested tags of the same name are parsed
 /// (recursively) and skipped whole. Returns (body end, end after the closing tag).
+///
+/// What counts is the first `<prefixname` after `i`: a nested tag when it is one of the
+/// same name and comes before the next closing tag; otherwise the next closing tag ends
+/// the body (even when a nested tag of the same name follows that first one).
 fn find_close(
     src: &str,
     mut i: usize,
@@ -164,17 +168,41 @@ fn find_close(
     name: &str,
     depth: usize,
 ) -> Option<(usize, usize)> {
-    let open = format!("<{prefix}{name}");
-    let close = format!("</{prefix}{name}>");
-    loop {
-        let next_close = src[i..].find(&close)? + i;
-        match src[i..].find(&open).map(|k| k + i) {
-            Some(o) if o < next_close && is_open_of_same(src, o + open.len()) => {
-                i = parse_at_depth(src, o, prefix, depth + 1)
-                    .map_or(o + open.len(), |nested| nested.end);
-            }
-            _ => return Some((next_close, next_close + close.len())),
+    let b = src.as_bytes();
+    let (p, n) = (prefix.as_bytes(), name.as_bytes());
+    // `<prefixname` (without the `<`) at `at`.
+    let names_at = |at: usize| {
+        b.get(at..at + p.len()) == Some(p) && b.get(at + p.len()..at + p.len() + n.len()) == Some(n)
+    };
+    // `</prefixname>` at `lt`: its end.
+    let close_at = |lt: usize| {
+        let end = lt + 2 + p.len() + n.len();
+        (b.get(lt + 1) == Some(&b'/') && names_at(lt + 2) && b.get(end) == Some(&b'>'))
+            .then_some(end + 1)
+    };
+    let next_close = |mut from: usize| loop {
+        let lt = from + memchr::memchr(b'<', &b[from..])?;
+        if let Some(end) = close_at(lt) {
+            return Some((lt, end));
         }
+        from = lt + 1;
+    };
+    loop {
+        let lt = i + memchr::memchr(b'<', &b[i..])?;
+        if let Some(end) = close_at(lt) {
+            return Some((lt, end));
+        }
+        if names_at(lt + 1) {
+            let after = lt + 1 + p.len() + n.len();
+            if !is_open_of_same(src, after) {
+                return next_close(lt + 1);
+            }
+            // Without a closing tag after it, there is no body.
+            next_close(lt + 1)?;
+            i = parse_at_depth(src, lt, prefix, depth + 1).map_or(after, |nested| nested.end);
+            continue;
+        }
+        i = lt + 1;
     }
 }
 
@@ -213,6 +241,26 @@ mod tests {
         let t = parse_host_tag(src, 0, P).unwrap();
         let body = t.body.unwrap();
         assert!(body.starts_with('[') && body.ends_with(']'));
+        assert_eq!(&src[t.end..], "!");
+    }
+
+    #[test]
+    fn the_first_tag_of_the_name_decides_whether_one_nests() {
+        // `<squarespace:navbar` comes first and is another tag: the next closing tag ends
+        // the body, though a nested `<squarespace:nav>` follows it.
+        let src = "<squarespace:nav>[<squarespace:navbar/><squarespace:nav>in</squarespace:nav>]</squarespace:nav>!";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.body, Some("[<squarespace:navbar/><squarespace:nav>in"));
+        assert_eq!(&src[t.end..], "]</squarespace:nav>!");
+        // A nested tag of the same name without a closing tag after it: no body.
+        let src = "<squarespace:nav>a<squarespace:nav>b";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.body, None);
+        assert_eq!(&src[t.end..], "a<squarespace:nav>b");
+        // Closing tags of other names, and a name that only starts the same, are body.
+        let src = "<squarespace:nav>a</squarespace:navx></squarespace:na></squarespace:nav>!";
+        let t = parse_host_tag(src, 0, P).unwrap();
+        assert_eq!(t.body, Some("a</squarespace:navx></squarespace:na>"));
         assert_eq!(&src[t.end..], "!");
     }
 
