@@ -6,7 +6,7 @@
 //! | `GET /api/commondata/GetSiteLayout` | content, read | | `{layout: [{identifier, title, links}]}` |
 //! | `POST /api/widget/UpdateNavigation` | content, write | `{fieldName, templateId?, navigation: {items}}` | `{identifier, items}` |
 //! | `GET /api/site-header-footer` | content, read | | `{header, footer}` |
-//! | `PUT /api/site-header-footer` | content, write | `{header, footer}` (objects) | `{header, footer}` |
+//! | `PUT /api/site-header-footer` | content, write | `{header, footer}` (objects; `blockFields`' HTML sanitized as rich text) | `{header, footer}` |
 //!
 //! The layout is the template's `navigations` in `template.conf` order (the first is the
 //! main navigation), each with the links the owner stored. A navigation item is
@@ -496,15 +496,34 @@ async fn put_header_footer(
     if !b.header.is_object() || !b.footer.is_object() {
         return Err(ApiError::bad_request(NOT_OBJECTS));
     }
-    let hf = HeaderFooter {
-        header: b.header,
-        footer: b.footer,
-    };
+    let stored = site_content(&store, owner.site.tenant.id).await?;
+    let (mut header, mut footer) = (b.header, b.footer);
+    sanitize_block_fields(&mut header, &stored.header_footer.header);
+    sanitize_block_fields(&mut footer, &stored.header_footer.footer);
+    let hf = HeaderFooter { header, footer };
     store
         .put_header_footer(owner.site.tenant.id, &hf)
         .await
         .map_err(|e| store_failure(&e))?;
     Ok(Json(hf_answer(&hf)))
+}
+
+/// The site-wide block fields' HTML (`blockFields: {id: html}` in the header or footer, what
+/// `<squarespace:block-field>` shows on every page) goes through the owners' rich-text
+/// allow-list ([`super::rich_text::sanitize`]) as a post's body does. A field sent back as it
+/// is stored stays as stored, so an imported footer's form is not stripped by a change
+/// elsewhere.
+fn sanitize_block_fields(new: &mut Value, stored: &Value) {
+    let Some(fields) = new.get_mut("blockFields").and_then(Value::as_object_mut) else {
+        return;
+    };
+    let stored = stored.get("blockFields");
+    for (id, html) in fields.iter_mut() {
+        let Value::String(text) = html else { continue };
+        if stored.and_then(|s| s.get(id)).and_then(Value::as_str) != Some(text.as_str()) {
+            *text = super::rich_text::sanitize(text);
+        }
+    }
 }
 
 /// The longest announcement, in characters.
