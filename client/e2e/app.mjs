@@ -1366,8 +1366,8 @@ scenarios.push([
     await page.getByRole("button", { name: "Add form" }).click();
     const add = page.getByRole("dialog", { name: "Add form" });
     await add.waitFor();
-    await page.keyboard.type("Studio visit");
-    await page.keyboard.press("Enter");
+    await add.getByRole("textbox").fill("Studio visit");
+    await add.getByRole("button", { name: "Add form" }).click();
     await h1Focused(page, "Studio visit");
     await page.getByLabel("Message", { exact: true }).fill("See you in the studio.");
     await page.getByRole("button", { name: "Save form" }).click();
