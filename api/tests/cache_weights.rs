@@ -253,7 +253,7 @@ fn weights_are_within_a_band_of_the_bytes_held() {
             &mut problems,
         );
 
-        let build = || Arc::new(api::http::site::bundle(&content, &captcha));
+        let build = || Arc::new(api::http::site::bundle(&content, &captcha, &[]));
         drop(build());
         let (bundle, held) = held_by(build);
         let weight = bundle.weight() as u64;

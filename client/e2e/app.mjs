@@ -1503,6 +1503,68 @@ scenarios.push([
   },
 ]);
 
+scenarios.push([
+  "formblock: build a form, place it on a page with the editor's Form button, submit it on the live page, see it in Forms; axe on the dialog",
+  async ({ browser, context, server }) => {
+    const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
+    // A form of the site, built in the app.
+    await nav(page, "Forms");
+    await h1Focused(page, "Forms");
+    await page.getByRole("button", { name: "Add form" }).click();
+    const add = page.getByRole("dialog", { name: "Add form" });
+    await add.waitFor();
+    await add.getByRole("textbox").fill("Studio visit");
+    await add.getByRole("button", { name: "Add form" }).click();
+    await h1Focused(page, "Studio visit");
+    await page.getByLabel("Message", { exact: true }).fill("See you in the studio.");
+    await page.getByRole("button", { name: "Save form" }).click();
+    await page.getByTestId("live").filter({ hasText: "Form saved. The site shows it now." }).waitFor();
+
+    // Placed on the homepage's text with the editor.
+    await nav(page, "Pages");
+    await page.getByRole("link", { name: "Content of Studio" }).click();
+    await h1Focused(page, "Studio");
+    const text = page.getByRole("textbox", { name: "Page text", exact: true });
+    await text.waitFor();
+    await text.click();
+    await text.press("Control+End");
+    const button = page.getByRole("toolbar", { name: "Formatting: Page text" }).getByRole("button", { name: "Form", exact: true });
+    await button.click();
+    const dialog = page.getByRole("dialog", { name: "Add a form" });
+    await dialog.getByLabel("Form", { exact: true }).waitFor();
+    assert.deepEqual(await axe(page), [], "axe on the form dialog");
+    await dialog.getByLabel("Form", { exact: true }).selectOption({ label: "Studio visit" });
+    await dialog.getByRole("button", { name: "Add form" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await text.getByRole("group", { name: "Form: Studio visit" }).waitFor();
+    assert.deepEqual(await axe(page), [], "axe on the page text with a form block");
+    await page.getByRole("button", { name: "Save", exact: true }).click();
+    await page.getByTestId("live").filter({ hasText: "Studio saved." }).waitFor();
+
+    // A visitor of their own sends it from the live page.
+    const visitor = await browser.newContext();
+    try {
+      const v = await visitor.newPage();
+      await v.goto(`${server.origin(HARBOR)}/`, { waitUntil: "load" });
+      const form = v.locator("form.contact-form[data-form-id]");
+      await form.waitFor();
+      await form.getByLabel("Email").fill("visitor@example.com");
+      await form.getByRole("button", { name: "Submit" }).click();
+      await v.getByText("See you in the studio.").waitFor();
+    } finally {
+      await visitor.close();
+    }
+
+    // The answer in the Forms screen.
+    await nav(page, "Forms");
+    await page.getByRole("link", { name: "Studio visit", exact: true }).click();
+    await h1Focused(page, "Studio visit");
+    await page.getByRole("link", { name: /^Submissions/ }).click();
+    await h1Focused(page, "Submissions to Studio visit");
+    await page.getByRole("row").filter({ hasText: "visitor@example.com" }).waitFor();
+  },
+]);
+
 async function runBackend(browser, backend) {
   let pg;
   let server;

@@ -164,8 +164,14 @@ pub fn host_of_parts(headers: &axum::http::HeaderMap, uri: &axum::http::Uri) -> 
 #[derive(Clone)]
 pub struct Resolved(pub Result<Site, NoSite>);
 
-/// The bundle of a site's content, with the captcha settings its islands are given.
-pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
+/// The bundle of a site's content, with the captcha settings its islands are given and the
+/// site's forms (drawn where its texts place form blocks; only needed when
+/// [`crate::pages::site_bridge::needs_forms`]).
+pub fn bundle(
+    snapshot: &tenants::SiteSnapshot,
+    captcha: &Value,
+    forms: &[tenants::Form],
+) -> SiteBundle {
     let website = &snapshot.settings.website;
     let text = |k: &str| website.get(k).and_then(Value::as_str).map(str::to_owned);
     // A stored preference that does not read (from before the owner API checked them) is
@@ -188,6 +194,7 @@ pub fn bundle(snapshot: &tenants::SiteSnapshot, captcha: &Value) -> SiteBundle {
         Some(&commerce),
         &locale,
         captcha,
+        forms,
         now,
     ));
     SiteBundle {

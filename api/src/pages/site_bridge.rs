@@ -1,11 +1,14 @@
 //! Turns the store's content snapshot (`tenants::SiteSnapshot`) into what the renderer reads
 //! (`renderer::site::SiteContent`): collection and item objects shaped as the page context
 //! expects (TEMPLATE-PLATFORM.md §3.4–3.6), products with `structuredContent` variants and
-//! money as decimal strings.
+//! money as decimal strings; form blocks in a page's or item's text drawn from the site's
+//! forms ([`form_blocks`]).
+
+pub mod form_blocks;
 
 use crate::http::host::link_origin;
 use crate::routes::owner::galleries;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use renderer::site::{Collection, NavLink, SiteContent};
@@ -78,6 +81,15 @@ fn collection_node(
     // node; the renderer keeps it on `Collection::lock`.
     o.insert("passwordProtected".into(), json!(c.password_hash.is_some()));
     Value::Object(o)
+}
+
+/// Forms in place of the form blocks of `node`'s rich text `key` (see [`form_blocks`]).
+fn place_forms(node: &mut Value, key: &str, forms: &HashMap<&str, &tenants::Form>) {
+    if let Some(Value::String(html)) = node.get_mut(key)
+        && let Some(filled) = form_blocks::fill(html, forms)
+    {
+        *html = filled;
+    }
 }
 
 /// What products show of the store's commerce settings: the instalment pill.
@@ -292,6 +304,22 @@ fn merchandising(site: &tenants::model::SiteSnapshot, now_ms: i64) -> Node {
     }
 }
 
+/// Whether a page's or item's text places a form block, so the site's forms are needed to
+/// build its content (they are loaded only then).
+pub fn needs_forms(site: &tenants::model::SiteSnapshot) -> bool {
+    let text = |v: Option<&Value>| {
+        v.and_then(Value::as_str)
+            .is_some_and(form_blocks::has_placeholder)
+    };
+    site.collections
+        .iter()
+        .any(|c| text(c.data.get("mainContent")))
+        || site
+            .items
+            .iter()
+            .any(|i| form_blocks::has_placeholder(&i.body))
+}
+
 /// The site's time zone (`website.timeZone`, SPEC's America/New_York when unset; UTC when
 /// it names no zone jiff knows).
 fn site_zone(website: &Map<String, Value>) -> jiff::tz::TimeZone {
@@ -392,18 +420,21 @@ pub fn site_content(
     locale: &icu_locale::Locale,
     captcha: &Value,
 ) -> SiteContent {
-    site_content_at(site, commerce, locale, captcha, jiff::Timestamp::now())
+    site_content_at(site, commerce, locale, captcha, &[], jiff::Timestamp::now())
 }
 
 /// [`site_content`] as of `now` (the derived time-zone fields are those at `now`; see
-/// [`derived_until`]).
+/// [`derived_until`]), with the site's `forms` drawn where its texts place them (see
+/// [`needs_forms`]).
 pub fn site_content_at(
     site: &tenants::model::SiteSnapshot,
     commerce: Option<&tenants::commerce::CommerceSettings>,
     locale: &icu_locale::Locale,
     captcha: &Value,
+    forms: &[tenants::Form],
     now: jiff::Timestamp,
 ) -> SiteContent {
+    let forms: HashMap<&str, &tenants::Form> = forms.iter().map(|f| (f.id.as_str(), f)).collect();
     let settings = &site.settings;
     let now_ms = now.as_millisecond();
     let mut website = settings.website.clone();
@@ -445,11 +476,13 @@ pub fn site_content_at(
             // Only what visitors see at `now`: hidden and not-yet-scheduled items are in no
             // list, page, search or cart link of the site.
             let shown = site.shown_items(c, now_ms);
-            let node = collection_node(c, site, shown.len());
+            let mut node = collection_node(c, site, shown.len());
+            place_forms(&mut node, "mainContent", &forms);
             let items = shown
                 .into_iter()
                 .map(|i| {
                     let mut node = item_node(i, &c.url_id, &default_currency, &extras);
+                    place_forms(&mut node, "body", &forms);
                     // A gallery's image always says its alt text: as the owner gave it
                     // ("" when decorative), else as SPEC.md §3 derives it.
                     if galleries::is_gallery(c)

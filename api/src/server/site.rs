@@ -65,8 +65,26 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
     };
     let key = (tenant.id, snapshot.tenant.content_version);
     let version = snapshot.tenant.template_version;
-    let build = || async { Arc::new(bundle(&snapshot, &app.captcha.settings())) };
-    let mut content = app.caches.sites.get_with(key, build()).await;
+    // The site's forms are read only when its texts place a form block, and only when the
+    // bundle is built (once per content version: a form's change is a content change).
+    let build = || async {
+        let forms = if crate::pages::site_bridge::needs_forms(&snapshot) {
+            app.store.forms(tenant.id).await?
+        } else {
+            Vec::new()
+        };
+        Ok::<_, tenants::StoreError>(Arc::new(bundle(&snapshot, &app.captcha.settings(), &forms)))
+    };
+    let unavailable = |e: Arc<tenants::StoreError>| {
+        tracing::error!(tenant = %tenant.identifier, error = %e, "loading the site's forms failed");
+        NoSite::Unavailable
+    };
+    let mut content = app
+        .caches
+        .sites
+        .try_get_with(key, build())
+        .await
+        .map_err(unavailable)?;
     // A bundle built before the site's zone changed its offset says the old one, and one
     // built before a scheduled product's time leaves it out: built again (requests that find it stale at the same moment may each build it once).
     if content
@@ -74,7 +92,12 @@ pub async fn resolve(app: &App, host: Option<String>) -> Result<Site, NoSite> {
         .is_some_and(|t| t <= jiff::Timestamp::now())
     {
         app.caches.sites.invalidate(&key).await;
-        content = app.caches.sites.get_with(key, build()).await;
+        content = app
+            .caches
+            .sites
+            .try_get_with(key, build())
+            .await
+            .map_err(unavailable)?;
     }
     Ok(Site {
         tenant,

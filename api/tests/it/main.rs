@@ -20,6 +20,7 @@ mod email;
 mod engagement;
 mod faults;
 mod floods;
+mod form_blocks;
 mod format_json;
 mod forms;
 mod fuzz_corpus;

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from "@testing-library/preact
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { ContentItem, ItemList } from "../../src/admin/api/types";
 import { slugOf, statusOf } from "../../src/admin/screens/content";
+import { resetSiteForms } from "../../src/admin/ui/form-block";
 import { checkLink, unkept } from "../../src/admin/ui/rich-text-rules";
 import { fromLocalInput, toLocalInput } from "../../src/admin/ui/zoned";
 import { heading, me, open, server, type Sent } from "./helpers";
@@ -146,6 +147,7 @@ describe("writing a post", () => {
       "Quote",
       "Link",
       "Image",
+      "Form",
     ]);
     for (const b of buttons) {
       expect(b.tagName).toBe("BUTTON");
@@ -343,6 +345,70 @@ describe("a page's own text", () => {
     await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
     expect(calls.find((c) => c.method === "PUT")!.body).toEqual({ mainContent: "<h2>Made by the water</h2>" });
     await waitFor(() => expect(screen.getByTestId("live").textContent).toBe("Studio saved."));
+  });
+
+  it("places one of the site's forms with the Form button, as a card, saved as a placeholder", { timeout: 20000 }, async () => {
+    resetSiteForms();
+    const PAGE = "home1";
+    const page = list([]);
+    page.collection = { id: PAGE, urlId: "studio", title: "Studio", type: 10, typeName: "page", enabled: true, items: 0 };
+    const forms = { forms: [{ id: "f1", name: "Booking", submissions: 0, newsletter: false, fieldCount: 3 }, { id: "f2", name: "News", submissions: 2, newsletter: true, fieldCount: 1 }] };
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET /api/owner/collections/${PAGE}/items`]: { body: page },
+      [`GET /api/owner/collections/${PAGE}/content`]: { body: { id: PAGE, title: "Studio", typeName: "page", mainContent: "<p>Hello</p>" } },
+      "GET /api/owner/forms": { body: forms },
+      [`PUT /api/owner/collections/${PAGE}/content`]: (c: Sent) => ({ body: { id: PAGE, title: "Studio", typeName: "page", mainContent: c.body.mainContent } }),
+    });
+    open(`/config/content/${PAGE}`);
+    await heading("Studio");
+    const box = await editorBox("Page text");
+    const toolbar = screen.getByRole("toolbar", { name: "Formatting: Page text" });
+    const button = within(toolbar).getByRole("button", { name: "Form" });
+    expect(button.getAttribute("aria-haspopup")).toBe("dialog");
+    fireEvent.click(button);
+    const dialog = await screen.findByRole("dialog", { name: "Add a form" });
+    const pick = (await within(dialog).findByLabelText("Form")) as HTMLSelectElement;
+    expect(Array.from(pick.options).map((o) => o.textContent)).toEqual(["Booking", "News"]);
+    act(() => {
+      pick.value = "f2";
+      pick.dispatchEvent(new Event("input", { bubbles: true }));
+      pick.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Add form" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+    // A card that says which form, not text to type into.
+    const card = await within(box).findByRole("group", { name: "Form: News" });
+    expect(card.getAttribute("contenteditable")).toBe("false");
+    fireEvent.click(screen.getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT")).toBe(true));
+    expect(calls.find((c) => c.method === "PUT")!.body.mainContent).toContain(
+      '<div class="sqs-block form-block sqs-block-form" data-block-type="9" data-form-id="f2"></div>',
+    );
+    // The placeholder is the editor's own: nothing is said to be lost.
+    expect(unkept('<p>a</p><div class="sqs-block form-block sqs-block-form" data-block-type="9" data-form-id="f2"></div>')).toEqual([]);
+  });
+
+  it("says when the site has no forms yet, with the way to the Forms screen", async () => {
+    resetSiteForms();
+    const PAGE = "home1";
+    const page = list([]);
+    page.collection = { id: PAGE, urlId: "studio", title: "Studio", type: 10, typeName: "page", enabled: true, items: 0 };
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET /api/owner/collections/${PAGE}/items`]: { body: page },
+      [`GET /api/owner/collections/${PAGE}/content`]: { body: { id: PAGE, title: "Studio", typeName: "page", mainContent: "" } },
+      "GET /api/owner/forms": { body: { forms: [] } },
+    });
+    open(`/config/content/${PAGE}`);
+    await heading("Studio");
+    await editorBox("Page text");
+    fireEvent.click(within(screen.getByRole("toolbar", { name: "Formatting: Page text" })).getByRole("button", { name: "Form" }));
+    const dialog = await screen.findByRole("dialog", { name: "Add a form" });
+    expect(await within(dialog).findByText(/No forms yet/)).toBeTruthy();
+    expect(within(dialog).getByRole("link", { name: /Build one in Forms/ }).getAttribute("href")).toBe("/config/forms");
+    fireEvent.click(within(dialog).getByRole("button", { name: "Cancel" }));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
   });
 
   it("shows a viewer the text without a way to save it", async () => {

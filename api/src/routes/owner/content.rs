@@ -30,7 +30,9 @@
 //! needs; shown from then on); what is wrong with either is said by field.
 //! **Rich text.** `body` and `excerpt` (and a page's `mainContent`) are stored sanitized to
 //! an allow-list ([`super::rich_text`]): no script, no handlers, no `javascript:` links. Text
-//! a change leaves as it was stored (an import's form or layout) is kept as it is.
+//! a change leaves as it was stored (an import's form or layout) is kept as it is. A form
+//! block the editor places (`<div … data-block-type="9" data-form-id="ID"></div>`) is kept,
+//! and the site draws the form there ([`crate::pages::site_bridge::form_blocks`]).
 //! **Posts and events.** `tags` are 1 to 50 characters and `categories` 1 to 25 (SPEC.md
 //! §9), none twice: SPEC.md §5's "This tag already exists" / "This category already exists"
 //! under `tags[i]` / `categories[i]`, as for products ([`product_checks`]). `author` is `{displayName, …}` (the

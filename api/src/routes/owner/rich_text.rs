@@ -11,6 +11,7 @@
 //! | `a` | `href` (`http:`, `https:`, `mailto:`, `tel:` or a path on the site), `title`, `target`; `rel="noopener"` is added |
 //! | `img` | `src` (the same schemes), `alt` (kept even when empty: a decorative image), `title`, `width`, `height` |
 //! | `ol` | `start` |
+//! | `div` | `data-block-type` (only `9`) and `data-form-id` (a form id: letters, digits, `-`, `_`): the editor's form block (see [`crate::pages::site_bridge::form_blocks`]), which the site fills with the form |
 //!
 //! Everything else goes: `<script>`, `<style>` and `<iframe>` with their content, every other
 //! element keeping its text, every `on…` handler, `style`, and any link or image whose URL
@@ -20,6 +21,8 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
+
+use crate::pages::site_bridge::form_blocks;
 
 static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
     let mut b = ammonia::Builder::empty();
@@ -62,7 +65,14 @@ static CLEANER: LazyLock<ammonia::Builder<'static>> = LazyLock::new(|| {
             HashSet::from(["src", "alt", "title", "width", "height"]),
         ),
         ("ol", HashSet::from(["start"])),
+        ("div", HashSet::from(["data-block-type", "data-form-id"])),
     ]))
+    // A form block's attributes hold only what names a form.
+    .attribute_filter(|element, attribute, value| match (element, attribute) {
+        ("div", "data-block-type") => (value == form_blocks::BLOCK_TYPE).then_some(value.into()),
+        ("div", "data-form-id") => form_blocks::valid_id(value).then_some(value.into()),
+        _ => Some(value.into()),
+    })
     .url_schemes(HashSet::from(["http", "https", "mailto", "tel"]))
     .url_relative(ammonia::UrlRelative::PassThrough)
     .link_rel(Some("noopener"))
@@ -129,6 +139,25 @@ mod tests {
             );
         }
         assert!(clean.contains("<p>Hi</p>"), "{clean}");
+    }
+
+    #[test]
+    fn keeps_a_form_block_and_nothing_more() {
+        let block = "<div class=\"sqs-block form-block sqs-block-form\" data-block-type=\"9\" data-form-id=\"a11ce5000000000000c0f0e1\"></div>";
+        assert_eq!(sanitize(block), block);
+        let clean = sanitize(
+            "<div data-block-type=\"2\" data-form-id=\"x\\\" onload=\" data-src=\"y\" onclick=\"z\"></div>\
+             <p data-form-id=\"f\">t</p>",
+        );
+        for bad in [
+            "data-block-type",
+            "data-form-id",
+            "onload",
+            "onclick",
+            "data-src",
+        ] {
+            assert!(!clean.contains(bad), "{bad} in {clean}");
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 // lists, quotes, links (checked as navigation links are: SPEC.md §5's "Links must be
 // formatted as …") and images (uploaded with `POST /api/owner/assets`; the server's SPEC.md
 // §5 file messages shown as they come; alt text required unless the image is marked
-// decorative, which stores `alt=""`). What it gives back is plain HTML; the server
+// decorative, which stores `alt=""`) and, in a page's or item's text, one of the site's forms
+// ("Form": a dialog picking it by name; see ./form-block.ts). What it gives back is plain HTML; the server
 // sanitizes it before storing it (api/src/routes/owner/rich_text.rs).
 //
 // A chunk of its own (ui/rich-text.tsx loads it lazily): Tiptap never weighs on the first
@@ -17,8 +18,10 @@ import { createPortal } from "preact/compat";
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { type ApiError, upload } from "../api/client";
 import type { Asset } from "../api/types";
+import type { FormList } from "../api/types";
 import { Dialog } from "./dialog";
 import { Field } from "./field";
+import { FormBlock, siteForms } from "./form-block";
 import type { RichTextProps } from "./rich-text";
 import { BAD_LINK, checkLink, NO_ALT, notAnImage } from "./rich-text-rules";
 
@@ -29,8 +32,8 @@ function htmlOf(editor: Editor): string {
   return editor.isEmpty ? "" : editor.getHTML();
 }
 
-export default function RichTextEditor({ label, value, onValue, labelId, describedBy, images = true, short, disabled, error }: Props) {
-  const [dialog, setDialog] = useState<"link" | "image" | null>(null);
+export default function RichTextEditor({ label, value, onValue, labelId, describedBy, images = true, forms = images, short, disabled, error }: Props) {
+  const [dialog, setDialog] = useState<"link" | "image" | "form" | null>(null);
   const openLink = useRef<() => void>(() => {});
   // The HTML the document gave lately: a `value` among them is our own coming back (perhaps
   // a keystroke or two behind, as renders lag typing); any other is a change from outside
@@ -47,6 +50,7 @@ export default function RichTextEditor({ label, value, onValue, labelId, describ
         link: { openOnClick: false, autolink: true, defaultProtocol: "https", HTMLAttributes: { rel: "noopener", target: null } },
       }),
       Image.configure({ inline: false }),
+      FormBlock,
       Extension.create({
         name: "linkShortcut",
         addKeyboardShortcuts() {
@@ -138,6 +142,11 @@ export default function RichTextEditor({ label, value, onValue, labelId, describ
             Image
           </button>
         )}
+        {forms && (
+          <button type="button" aria-label="Form" title="Form" aria-haspopup="dialog" disabled={disabled} onClick={() => setDialog("form")}>
+            Form
+          </button>
+        )}
       </div>
       <EditorContent editor={editor} />
       {dialog === "link" &&
@@ -171,7 +180,108 @@ export default function RichTextEditor({ label, value, onValue, labelId, describ
         />,
         document.body,
       )}
+      {dialog === "form" &&
+        createPortal(
+          <FormDialog
+            onClose={() => {
+              setDialog(null);
+              editor.commands.focus();
+            }}
+            onForm={(id) => {
+              setDialog(null);
+              editor.chain().focus().insertForm(id).run();
+            }}
+          />,
+          document.body,
+        )}
     </div>
+  );
+}
+
+/** Picks one of the site's forms by name; none yet sends the owner to the Forms screen. */
+function FormDialog({ onClose, onForm }: { onClose: () => void; onForm: (id: string) => void }) {
+  const [list, setList] = useState<FormList["forms"] | null>(null);
+  const [failed, setFailed] = useState<string | null>(null);
+  const [chosen, setChosen] = useState("");
+  const [problem, setProblem] = useState<string | undefined>();
+  useEffect(() => {
+    siteForms(true).then(
+      (l) => {
+        setList(l);
+        setChosen(l[0]?.id ?? "");
+      },
+      (e: ApiError) => setFailed(e.message || "The site's forms could not be loaded."),
+    );
+  }, []);
+  return (
+    <Dialog title="Add a form" onClose={onClose}>
+      {failed ? (
+        <>
+          <p class="error" role="alert">
+            {failed}
+          </p>
+          <div class="actions">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : !list ? (
+        <p class="loading" role="status">
+          Loading the site's forms…
+        </p>
+      ) : list.length === 0 ? (
+        <>
+          <p>
+            No forms yet. <a href="/config/forms" target="_blank" rel="noopener">Build one in Forms (opens in a new tab)</a>, then place it here.
+          </p>
+          <div class="actions">
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </>
+      ) : (
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            e.stopPropagation();
+            if (!chosen) return setProblem("Choose a form.");
+            onForm(chosen);
+          }}
+        >
+          <div class={problem ? "field invalid" : "field"}>
+            <label for="rich-text-form-pick">Form</label>
+            <select
+              id="rich-text-form-pick"
+              value={chosen}
+              aria-invalid={problem ? "true" : undefined}
+              aria-describedby={problem ? "rich-text-form-error" : undefined}
+              onChange={(e) => setChosen((e.currentTarget as HTMLSelectElement).value)}
+            >
+              {list.map((f) => (
+                <option key={f.id} value={f.id}>
+                  {f.name}
+                </option>
+              ))}
+            </select>
+            {problem && (
+              <span class="field-error" id="rich-text-form-error">
+                <span aria-hidden="true">⚠ </span>
+                {problem}
+              </span>
+            )}
+          </div>
+          <div class="actions">
+            <button type="submit">Add form</button>
+            <button type="button" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Dialog>
   );
 }
 

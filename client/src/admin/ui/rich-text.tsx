@@ -48,6 +48,9 @@ export type RichTextProps = {
   hint?: string;
   /** Whether images may be added (their upload needs the content area's write). */
   images?: boolean;
+  /** Whether one of the site's forms may be placed (a page's or item's text; as `images`
+   *  when not given). */
+  forms?: boolean;
   /** A smaller box (an excerpt). */
   short?: boolean;
   disabled?: boolean;
