@@ -442,8 +442,11 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     if status != OrderStatus::Paid {
         return Ok(order);
     }
-    fulfil(tx, tenant, &order, c.time_zone, now).await?;
-    load_order(tx, tenant, &order_id).await
+    if fulfil(tx, tenant, &order, c.time_zone, now).await? {
+        load_order(tx, tenant, &order_id).await
+    } else {
+        Ok(order)
+    }
 }
 
 async fn load_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
