@@ -54,16 +54,22 @@ impl Db {
     /// Starts a unit of work. Dropping the returned [`Tx`] without [`Tx::commit`] rolls back.
     pub(crate) async fn begin(&self, mode: Mode) -> Result<Tx> {
         match self {
-            Db::Pg(db) => Ok(Tx {
-                conn: Some(Conn::Pg(db.begin(mode).await?)),
-                open: mode != Mode::Auto,
-                _guard: None,
-            }),
+            Db::Pg(db) => {
+                let (obj, begin) = db.begin(mode).await?;
+                Ok(Tx {
+                    conn: Some(Conn::Pg(obj)),
+                    // Open once the first statement has sent the `BEGIN`.
+                    open: false,
+                    begin,
+                    _guard: None,
+                })
+            }
             Db::Lite(db) => {
                 let (obj, guard) = db.begin(mode).await?;
                 Ok(Tx {
                     conn: Some(Conn::Lite(obj)),
                     open: mode != Mode::Auto,
+                    begin: None,
                     _guard: guard,
                 })
             }
@@ -81,12 +87,23 @@ enum Conn {
 pub(crate) struct Tx {
     conn: Option<Conn>,
     open: bool,
+    /// PostgreSQL: the `BEGIN` not sent yet; the first statement sends it ahead of itself.
+    begin: Option<&'static str>,
     _guard: Option<tokio::sync::OwnedMutexGuard<()>>,
 }
 
 impl Tx {
-    fn conn(&mut self) -> &mut Conn {
-        self.conn.as_mut().expect("connection present until drop")
+    /// The connection, and the `BEGIN` the next statement must send first (the
+    /// transaction counts as open from then on, so that it is rolled back if dropped).
+    fn conn_and_begin(&mut self) -> (&mut Conn, Option<&'static str>) {
+        let begin = self.begin.take();
+        if begin.is_some() {
+            self.open = true;
+        }
+        (
+            self.conn.as_mut().expect("connection present until drop"),
+            begin,
+        )
     }
 
     /// Which backend this transaction runs on (for the few dialect-specific statements).
@@ -100,9 +117,9 @@ impl Tx {
     /// Runs a statement and returns its rows.
     pub(crate) async fn query(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<Vec<Row>> {
         nul_free(&params)?;
-        match self.conn() {
-            Conn::Pg(c) => postgres::query(c, sql, params).await,
-            Conn::Lite(c) => sqlite::query(c, sql, params).await,
+        match self.conn_and_begin() {
+            (Conn::Pg(c), begin) => postgres::query(c, begin, sql, params).await,
+            (Conn::Lite(c), _) => sqlite::query(c, sql, params).await,
         }
     }
 
@@ -118,18 +135,18 @@ impl Tx {
         for (_, params) in &statements {
             nul_free(params)?;
         }
-        match self.conn() {
-            Conn::Pg(c) => postgres::query_all(c, statements).await,
-            Conn::Lite(c) => sqlite::query_all(c, statements).await,
+        match self.conn_and_begin() {
+            (Conn::Pg(c), begin) => postgres::query_all(c, begin, statements).await,
+            (Conn::Lite(c), _) => sqlite::query_all(c, statements).await,
         }
     }
 
     /// Runs a statement and returns the number of rows it changed.
     pub(crate) async fn execute(&mut self, sql: &str, params: Vec<SqlValue>) -> Result<u64> {
         nul_free(&params)?;
-        match self.conn() {
-            Conn::Pg(c) => postgres::execute(c, sql, params).await,
-            Conn::Lite(c) => sqlite::execute(c, sql, params).await,
+        match self.conn_and_begin() {
+            (Conn::Pg(c), begin) => postgres::execute(c, begin, sql, params).await,
+            (Conn::Lite(c), _) => sqlite::execute(c, sql, params).await,
         }
     }
 
@@ -158,14 +175,20 @@ impl Tx {
 
     /// Runs several statements without parameters (DDL in migrations).
     pub(crate) async fn batch(&mut self, sql: &str) -> Result<()> {
-        match self.conn() {
-            Conn::Pg(c) => c.batch_execute(sql).await.map_err(Into::into),
-            Conn::Lite(c) => sqlite::batch(c, sql.to_owned()).await,
+        match self.conn_and_begin() {
+            (Conn::Pg(c), Some(begin)) => c
+                .batch_execute(&format!("{begin}; {sql}"))
+                .await
+                .map_err(Into::into),
+            (Conn::Pg(c), None) => c.batch_execute(sql).await.map_err(Into::into),
+            (Conn::Lite(c), _) => sqlite::batch(c, sql.to_owned()).await,
         }
     }
 
     /// Commits the transaction (a no-op in [`Mode::Auto`]).
     pub(crate) async fn commit(mut self) -> Result<()> {
+        // A transaction that ran no statement never began: nothing to commit.
+        self.begin = None;
         if self.open {
             self.batch("COMMIT").await?;
             self.open = false;
@@ -175,6 +198,7 @@ impl Tx {
 
     /// Rolls the transaction back explicitly, keeping the connection for reuse.
     pub(crate) async fn rollback(mut self) -> Result<()> {
+        self.begin = None;
         if self.open {
             self.batch("ROLLBACK").await?;
             self.open = false;

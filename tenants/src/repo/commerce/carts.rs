@@ -147,23 +147,29 @@ impl Cart {
     }
 }
 
-/// Reads a cart's entries and coupons into `cart`.
-async fn fill(tx: &mut Tx, tenant: TenantId, cart: &mut Cart) -> Result<()> {
-    cart.entries = tx
-        .query(
-            &format!("SELECT {ENTRY_COLUMNS} FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, id"),
-            params![tenant, cart.id.as_str()],
-        )
-        .await?
+/// The statements reading a cart's entries and coupons, in the order [`fill_from`] takes
+/// their rows.
+fn parts_statements(tenant: TenantId, cart_id: &str) -> [(String, Vec<crate::sql::SqlValue>); 2] {
+    [
+        (
+            format!("SELECT {ENTRY_COLUMNS} FROM cart_entry WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, id"),
+            params![tenant, cart_id],
+        ),
+        (
+            "SELECT code FROM cart_coupon WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, code"
+                .to_owned(),
+            params![tenant, cart_id],
+        ),
+    ]
+}
+
+/// Puts [`parts_statements`]' rows (entries, then coupons) into `cart`.
+fn fill_from(cart: &mut Cart, entries: &[Row], coupons: &[Row]) -> Result<()> {
+    cart.entries = entries
         .iter()
         .map(entry_from_row)
         .collect::<Result<Vec<_>>>()?;
-    cart.coupons = tx
-        .query(
-            "SELECT code FROM cart_coupon WHERE tenant_id = $1 AND cart_id = $2 ORDER BY added_ms, code",
-            params![tenant, cart.id.as_str()],
-        )
-        .await?
+    cart.coupons = coupons
         .iter()
         .map(|r| r.text(0))
         .collect::<Result<Vec<_>>>()?;
@@ -171,22 +177,47 @@ async fn fill(tx: &mut Tx, tenant: TenantId, cart: &mut Cart) -> Result<()> {
     Ok(())
 }
 
+/// Runs `first` and then the statements reading cart `cart_id`'s entries and coupons, in one
+/// hop to the database (pipelined on PostgreSQL, in order): `first`'s rows, the entries' and
+/// the coupons'.
+async fn with_parts(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart_id: &str,
+    first: (String, Vec<crate::sql::SqlValue>),
+) -> Result<(Vec<Row>, Vec<Row>, Vec<Row>)> {
+    let [entries, coupons] = parts_statements(tenant, cart_id);
+    let mut all = tx
+        .query_all(vec![first, entries, coupons])
+        .await?
+        .into_iter();
+    match (all.next(), all.next(), all.next()) {
+        (Some(a), Some(b), Some(c)) => Ok((a, b, c)),
+        _ => Err(StoreError::decode("a cart's rows")),
+    }
+}
+
 pub(super) async fn load_cart(
     tx: &mut Tx,
     tenant: TenantId,
     cart_id: &str,
 ) -> Result<Option<Cart>> {
-    let Some(row) = tx
-        .query_opt(
-            &format!("SELECT {CART_COLUMNS} FROM cart WHERE tenant_id = $1 AND id = $2"),
+    // The cart, its entries and its coupons together: a missing cart has none of either.
+    let (head, entries, coupons) = with_parts(
+        tx,
+        tenant,
+        cart_id,
+        (
+            format!("SELECT {CART_COLUMNS} FROM cart WHERE tenant_id = $1 AND id = $2"),
             params![tenant, cart_id],
-        )
-        .await?
-    else {
+        ),
+    )
+    .await?;
+    let Some(row) = head.first() else {
         return Ok(None);
     };
-    let mut cart = cart_head(&row)?;
-    fill(tx, tenant, &mut cart).await?;
+    let mut cart = cart_head(row)?;
+    fill_from(&mut cart, &entries, &coupons)?;
     Ok(Some(cart))
 }
 
@@ -194,16 +225,22 @@ pub(super) async fn load_cart(
 /// PostgreSQL also locks the row until the transaction ends, and reads it. `NotFound` for no
 /// such cart, `CartPurchased` for one already checked out.
 pub(super) async fn open_for_change(tx: &mut Tx, tenant: TenantId, cart_id: &str) -> Result<Cart> {
-    let row = tx
-        .query_opt(
-            &format!(
+    // The entries and coupons are read after the update (the server runs the statements in
+    // order), so under its lock.
+    let (head, entries, coupons) = with_parts(
+        tx,
+        tenant,
+        cart_id,
+        (
+            format!(
                 "UPDATE cart SET updated_ms = $3, revision = revision + 1 \
                  WHERE tenant_id = $1 AND id = $2 AND NOT purchased RETURNING {CART_COLUMNS}"
             ),
             params![tenant, cart_id, now_ms()],
-        )
-        .await?;
-    let Some(row) = row else {
+        ),
+    )
+    .await?;
+    let Some(row) = head.first() else {
         let exists = tx
             .query_opt(
                 "SELECT purchased FROM cart WHERE tenant_id = $1 AND id = $2",
@@ -215,8 +252,8 @@ pub(super) async fn open_for_change(tx: &mut Tx, tenant: TenantId, cart_id: &str
             None => Err(StoreError::NotFound(format!("cart {cart_id}"))),
         };
     };
-    let mut cart = cart_head(&row)?;
-    fill(tx, tenant, &mut cart).await?;
+    let mut cart = cart_head(row)?;
+    fill_from(&mut cart, &entries, &coupons)?;
     Ok(cart)
 }
 

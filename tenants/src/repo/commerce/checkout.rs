@@ -313,13 +313,10 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
         _ => None,
     };
 
-    let number = tx
-        .query_one(
-            "UPDATE tenant SET order_seq = order_seq + 1 WHERE id = $1 RETURNING order_seq",
-            params![tenant],
-        )
-        .await?
-        .i64(0)?;
+    // The order is written under a provisional number of its own (negative: never a real
+    // one) and numbered last ([`number_order`]): taking the tenant's next number locks its
+    // row until the commit, so every other checkout of the site waits from then on.
+    let number = provisional_number()?;
     let shipping_option = totals.selected_shipping_option.as_ref().and_then(|id| {
         totals
             .shipping_options
@@ -438,12 +435,45 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
         serde_json::json!({}),
     )
     .await?;
-    let order = load_order(tx, tenant, &order_id).await?;
-    if status != OrderStatus::Paid {
-        return Ok(order);
+    let mut order = load_order(tx, tenant, &order_id).await?;
+    if status == OrderStatus::Paid && fulfil(tx, tenant, &order, c.time_zone, now).await? {
+        order = load_order(tx, tenant, &order_id).await?;
     }
-    fulfil(tx, tenant, &order, c.time_zone, now).await?;
-    load_order(tx, tenant, &order_id).await
+    order.order_number = number_order(tx, tenant, &order_id).await?;
+    Ok(order)
+}
+
+/// A number no real order has (they count up from 1), unique among orders being placed at
+/// once: what an order is written with until [`number_order`] gives it its own.
+fn provisional_number() -> Result<i64> {
+    let mut raw = [0u8; 8];
+    getrandom::fill(&mut raw).map_err(|e| StoreError::Io(format!("random source: {e}")))?;
+    Ok(-(i64::from_le_bytes(raw) & i64::MAX).max(1))
+}
+
+/// Gives order `order_id` the tenant's next order number, in one hop to the database (the
+/// counter's update, then the order's, pipelined): the last writes of the placing, so the
+/// tenant's row is locked only for them, the emails and the commit.
+async fn number_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<i64> {
+    let rows = tx
+        .query_all(vec![
+            (
+                "UPDATE tenant SET order_seq = order_seq + 1 WHERE id = $1 RETURNING order_seq"
+                    .to_owned(),
+                params![tenant],
+            ),
+            (
+                "UPDATE customer_order SET order_number = (SELECT order_seq FROM tenant WHERE id = $1) \
+                 WHERE tenant_id = $1 AND id = $2"
+                    .to_owned(),
+                params![tenant, order_id],
+            ),
+        ])
+        .await?;
+    rows.first()
+        .and_then(|r| r.first())
+        .ok_or_else(|| StoreError::NotFound(format!("tenant {tenant}")))?
+        .i64(0)
 }
 
 async fn load_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {

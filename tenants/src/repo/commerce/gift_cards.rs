@@ -102,19 +102,22 @@ pub(super) async fn gift_card_in(
     .transpose()
 }
 
-pub(super) async fn gift_cards_of_order(
-    tx: &mut Tx,
+/// The statement reading an order's gift cards, for a batch ([`Tx::query_all`]).
+pub(super) fn of_order_statement(
     tenant: TenantId,
     order_id: &str,
-) -> Result<Vec<GiftCard>> {
-    tx.query(
-        &format!("SELECT {COLUMNS} FROM gift_card WHERE tenant_id = $1 AND order_id = $2 ORDER BY line_position, created_ms, code"),
+) -> (String, Vec<crate::sql::SqlValue>) {
+    (
+        format!(
+            "SELECT {COLUMNS} FROM gift_card WHERE tenant_id = $1 AND order_id = $2 ORDER BY line_position, created_ms, code"
+        ),
         params![tenant, order_id],
     )
-    .await?
-    .iter()
-    .map(from_row)
-    .collect()
+}
+
+/// The gift cards in [`of_order_statement`]'s rows.
+pub(super) fn of_order_rows(rows: &[Row]) -> Result<Vec<GiftCard>> {
+    rows.iter().map(from_row).collect()
 }
 
 /// Issues one gift card worth `amount_minor` for an order line.

@@ -272,15 +272,27 @@ pub(super) async fn load_orders(
     let mut out = Vec::with_capacity(rows.len());
     for r in &rows {
         let id = r.text(0)?;
-        let mut lines = Vec::new();
-        for l in tx
-            .query(
-                "SELECT position, item_id, sku, product_name, product_type, attributes, quantity, unit_price_minor, \
-                 additional_fields, fulfilled_quantity, refunded_quantity FROM order_line WHERE tenant_id = $1 AND order_id = $2 ORDER BY position",
-                params![tenant, id.as_str()],
-            )
+        // The order's lines, gift cards and subscriptions in one hop to the database.
+        let mut parts = tx
+            .query_all(vec![
+                (
+                    "SELECT position, item_id, sku, product_name, product_type, attributes, quantity, unit_price_minor, \
+                     additional_fields, fulfilled_quantity, refunded_quantity FROM order_line WHERE tenant_id = $1 AND order_id = $2 ORDER BY position"
+                        .to_owned(),
+                    params![tenant, id.as_str()],
+                ),
+                gift_cards::of_order_statement(tenant, &id),
+                subscriptions::of_order_statement(tenant, &id),
+            ])
             .await?
-        {
+            .into_iter();
+        let (line_rows, card_rows, subscription_rows) =
+            match (parts.next(), parts.next(), parts.next()) {
+                (Some(l), Some(g), Some(s)) => (l, g, s),
+                _ => return Err(StoreError::decode("an order's parts")),
+            };
+        let mut lines = Vec::new();
+        for l in &line_rows {
             lines.push(OrderLine {
                 position: l.i64(0)?,
                 item_id: l.text(1)?,
@@ -298,8 +310,8 @@ pub(super) async fn load_orders(
                 refunded_quantity: l.i64(10)?,
             });
         }
-        let gift_cards = gift_cards::gift_cards_of_order(tx, tenant, &id).await?;
-        let subscriptions = subscriptions::of_order(tx, tenant, &id).await?;
+        let gift_cards = gift_cards::of_order_rows(&card_rows)?;
+        let subscriptions = subscriptions::of_order_rows(&subscription_rows)?;
         out.push(Order {
             order_number: r.i64(1)?,
             cart_id: r.text(2)?,
@@ -333,20 +345,28 @@ pub(super) async fn load_orders(
 }
 
 /// Delivers what a paid order bought: a gift card per unit of each gift-card line (worth
-/// the unit price), and a subscription per subscription-product line.
+/// the unit price), and a subscription per subscription-product line. Whether it changed
+/// anything an [`Order`] shows (lines delivered, gift cards, subscriptions): when not, the
+/// order read before is still the order.
 pub(super) async fn fulfil(
     tx: &mut Tx,
     tenant: TenantId,
     order: &Order,
     time_zone: &str,
     now: i64,
-) -> Result<()> {
+) -> Result<bool> {
     // What does not ship is delivered now.
-    tx.execute(
-        "UPDATE order_line SET fulfilled_quantity = quantity WHERE tenant_id = $1 AND order_id = $2 AND product_type <> $3",
-        params![tenant, order.id.as_str(), product_type::PHYSICAL],
-    )
-    .await?;
+    let mut changed = order
+        .lines
+        .iter()
+        .any(|l| l.product_type != product_type::PHYSICAL);
+    if changed {
+        tx.execute(
+            "UPDATE order_line SET fulfilled_quantity = quantity WHERE tenant_id = $1 AND order_id = $2 AND product_type <> $3",
+            params![tenant, order.id.as_str(), product_type::PHYSICAL],
+        )
+        .await?;
+    }
     for line in &order.lines {
         if line.product_type == product_type::GIFT_CARD {
             for _ in 0..line.quantity {
@@ -375,6 +395,7 @@ pub(super) async fn fulfil(
             .and_then(Value::as_bool)
             == Some(true);
         if subscribable && let Some(s) = &structured {
+            changed = true;
             subscriptions::start(
                 tx,
                 tenant,
@@ -388,7 +409,7 @@ pub(super) async fn fulfil(
             .await?;
         }
     }
-    Ok(())
+    Ok(changed)
 }
 
 impl Store {

@@ -155,19 +155,22 @@ pub(super) fn from_row(r: &Row) -> Result<Subscription> {
     })
 }
 
-pub(super) async fn of_order(
-    tx: &mut Tx,
+/// The statement reading an order's subscriptions, for a batch ([`Tx::query_all`]).
+pub(super) fn of_order_statement(
     tenant: TenantId,
     order_id: &str,
-) -> Result<Vec<Subscription>> {
-    tx.query(
-        &format!("SELECT {COLUMNS} FROM subscription WHERE tenant_id = $1 AND order_id = $2 ORDER BY created_ms, id"),
+) -> (String, Vec<crate::sql::SqlValue>) {
+    (
+        format!(
+            "SELECT {COLUMNS} FROM subscription WHERE tenant_id = $1 AND order_id = $2 ORDER BY created_ms, id"
+        ),
         params![tenant, order_id],
     )
-    .await?
-    .iter()
-    .map(from_row)
-    .collect()
+}
+
+/// The subscriptions in [`of_order_statement`]'s rows.
+pub(super) fn of_order_rows(rows: &[Row]) -> Result<Vec<Subscription>> {
+    rows.iter().map(from_row).collect()
 }
 
 #[cfg(test)]

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Checkout throughput on PostgreSQL, next to pgbench's TPC-B on the same server in the same
+# run: how close a visitor's order placed over HTTP with the test card comes to
+# PostgreSQL's own standard write transaction.
+#
+# One measured request is one `POST /api/commerce/checkout` of a cart made beforehand: the
+# visitor's cart cookie and crumb, an email of its own, a Dutch shipping address and the approved test
+# card (4242 4242 4242 4242); the server prices the cart, authorises the card with the
+# test-mode provider, places the order (stock, order and lines, the confirmation email in
+# the outbox, the buyer's summary), captures, and answers 201 with the order.
+#
+# How: a throwaway PostgreSQL (as cart-load.sh), `tessera serve` on one database and
+# pgbench (scale 10) on another, the demo store's stock raised so nothing sells out. Each
+# round: a wrk run of add-to-cart that makes carts (each request a new visitor's first add,
+# two of one physical or digital variant of loam-lantern, so every cart is over the
+# store's minimum subtotal; the cart cookies are kept), then a wrk run of checkouts, each
+# of a different one of those carts, then a pgbench run, all with the same number of
+# clients. Any answer other than 2xx fails the run (a cart used twice would answer 409,
+# so running out of carts fails too), and after each checkout run the orders in the
+# database must have grown by the number of checkouts wrk counted (up to the requests
+# still in flight when it stopped). The best run of each counts; the machine is noisy.
+#
+# usage: benches/checkout-load.sh [SECONDS]      (default 10 per run)
+# env:   ROUNDS (default 2), CLIENTS (default 16), PGBENCH_SCALE (default 10),
+#        TESSERA (a tessera binary; default: built with cargo build --release -p api),
+#        PROFILE (a file: `perf record -g` of the server during each checkout run, written
+#        there; read it with `perf report -i FILE`)
+# needs: wrk, curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
+set -euo pipefail
+shopt -s inherit_errexit
+source "$(dirname "$0")/lib.sh"
+secs=${1:-10}
+rounds=${ROUNDS:-2}
+clients=${CLIENTS:-16}
+scale=${PGBENCH_SCALE:-10}
+threads=2
+
+need_wrk
+find_postgres
+tessera_binary
+
+# --- PostgreSQL -------------------------------------------------------------------------
+start_postgres
+pg_psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
+"$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
+
+# --- tessera --------------------------------------------------------------------------
+start_server --data-dir "$work/data" \
+  --database-url "postgres://postgres@127.0.0.1:$pgport/tessera" --fixtures "$root/fixtures" \
+  --cart-writes-per-minute 100000000 --checkouts-per-minute 100000000
+pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
+host=loam-lantern.localhost
+crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
+  | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
+[[ -n "$crumb" ]] || die 1 "no crumb from the shop page"
+
+python3 - "$root/fixtures/loam-lantern/collections/shop.json" >"$work/items.lua" <<'PY'
+import json, sys
+items = json.load(open(sys.argv[1]))["items"]
+rows = [(i["id"], v["sku"]) for i in items
+        if i.get("productType", 1) in (1, 2) and not i.get("structuredContent", {}).get("isSubscribable")
+        for v in i["variants"]]
+print("items = {" + ", ".join('{"%s", "%s"}' % r for r in rows) + "}")
+PY
+
+# Makes carts: each answer's cart cookie goes to carts-N.txt of wrk thread N.
+cat >"$work/carts.lua" <<LUA
+dofile("$work/items.lua")
+wrk.method = "POST"
+wrk.headers["Host"] = "$host"
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["X-CSRF-Token"] = "$crumb"
+wrk.headers["Cookie"] = "crumb=$crumb"
+local threads_made = 0
+function setup(thread)
+  thread:set("tid", threads_made)
+  threads_made = threads_made + 1
+end
+local n, out = 0, nil
+function init(args)
+  out = io.open("$work/round/carts-" .. tid .. ".txt", "w")
+  out:setvbuf("line")
+end
+request = function()
+  n = n + 1
+  local it = items[((n * 7 + tid) % #items) + 1]
+  local body = '{"itemId":"' .. it[1] .. '","sku":"' .. it[2] .. '","quantity":2}'
+  return wrk.format(nil, "/api/commerce/shopping-cart/entries", nil, body)
+end
+response = function(status, headers, body)
+  local c = headers["set-cookie"] or headers["Set-Cookie"] or ""
+  local v = c:match("tessera%-cart=([^;]+)")
+  if status == 200 and v then out:write(v, "\n") end
+end
+LUA
+
+# Checks out: thread N takes every T-th cart of all the carts made, from the N-th on; past
+# the last it asks for a path that answers 404, which fails the run.
+cat >"$work/checkout.lua" <<LUA
+wrk.method = "POST"
+-- Each order is a different visitor's: its own email (one buyer's row in the customer
+-- summary each; one email for all would make every order recount that buyer's orders).
+local rest = ',"shippingAddress":{"firstName":"Ada","lastName":"de Vries",'
+  .. '"line1":"Lindengracht 12","city":"Amsterdam","postalCode":"1015 KD","country":"NL","region":"NH"},'
+  .. '"payment":{"method":"card","card":{"number":"4242 4242 4242 4242","expMonth":12,"expYear":2099,"cvc":"123"}}}'
+local threads_made = 0
+function setup(thread)
+  thread:set("tid", threads_made)
+  threads_made = threads_made + 1
+end
+local carts, i = {}, nil
+function init(args)
+  for t = 0, $threads - 1 do
+    for line in io.lines("$work/round/carts-" .. t .. ".txt") do carts[#carts + 1] = line end
+  end
+  i = tid + 1 - $threads
+end
+request = function()
+  i = i + $threads
+  local cart = carts[i]
+  if cart == nil then
+    return wrk.format("GET", "/api/commerce/out-of-carts", nil, nil)
+  end
+  -- Headers given to wrk.format replace wrk.headers: all of them here.
+  local body = '{"email":"buyer-' .. tid .. '-' .. i .. '@example.com"' .. rest
+  return wrk.format(nil, "/api/commerce/checkout", {
+    ["Host"] = "$host", ["Content-Type"] = "application/json", ["X-CSRF-Token"] = "$crumb",
+    ["Cookie"] = "crumb=$crumb; tessera-cart=" .. cart }, body)
+end
+-- The first answer other than 201 of each thread, for the message when the run fails.
+local told = false
+response = function(status, headers, answer)
+  if status ~= 201 and not told then
+    told = true
+    io.stderr:write("checkout answered ", status, ": ", answer:sub(1, 300), "\n")
+  end
+end
+LUA
+
+orders() { pg_psql -d tessera -c "SELECT count(*) FROM customer_order"; }
+
+# run_wrk SCRIPT WHAT: wrk's output, or out when any answer was not 2xx/3xx.
+run_wrk() {
+  local out
+  out=$(wrk -t"$threads" -c"$clients" -d"${secs}s" -s "$1" "http://127.0.0.1:$port")
+  if grep -q "Non-2xx" <<<"$out"; then die 1 "answers other than 2xx/3xx during $2:"$'\n'"$out"; fi
+  echo "$out"
+}
+
+checkouts() {
+  rm -rf "$work/round" && mkdir "$work/round"
+  local made out before after done_n
+  made=$(run_wrk "$work/carts.lua" "add-to-cart (making carts)")
+  echo "carts: $(cat "$work"/round/carts-*.txt | wc -l) made ($(awk '/^Requests\/sec/ {print $2}' <<<"$made") adds/s)" >&2
+  before=$(orders)
+  local perf_pid=
+  if [[ -n "${PROFILE:-}" ]]; then
+    perf record -q -F 499 -g -p "$pid" -o "$PROFILE" -- sleep "$secs" 2>/dev/null &
+    perf_pid=$!
+  fi
+  out=$(run_wrk "$work/checkout.lua" "checkout")
+  if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; fi
+  sleep 1 # the requests wrk left in flight finish
+  after=$(orders)
+  done_n=$(awk '/ requests in / {print $1}' <<<"$out")
+  if ((after - before < done_n || after - before > done_n + clients)); then
+    die 1 "wrk counted $done_n checkouts but $((after - before)) orders were placed:"$'\n'"$out"
+  fi
+  echo "checkout: $done_n answered 201, $((after - before)) orders placed" >&2
+  awk '/^Requests\/sec/ {print $2}' <<<"$out"
+}
+tpcb() {
+  "$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
+    | awk '/^tps = / {print $3}'
+}
+
+version=$("$pgbin/postgres" --version | awk '{print $3}')
+echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+c=() p=()
+for _ in $(seq 1 "$rounds"); do
+  # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit).
+  r=$(checkouts)
+  c+=("$r")
+  r=$(tpcb)
+  [[ -n "$r" ]] || die 1 "pgbench printed no tps"
+  p+=("$r")
+done
+bc=$(best "${c[@]}") bp=$(best "${p[@]}")
+printf '%-40s %10.0f\n' "checkout orders/s (HTTP, test card)" "$bc"
+printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
+printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$bc/$bp)")"
+echo "($(orders) orders in the database; runs: checkout ${c[*]}, pgbench ${p[*]}; load average at the end $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+echo "target: checkout at least 30% of pgbench" >&2
