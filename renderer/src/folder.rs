@@ -228,6 +228,11 @@ pub struct TemplateFolder {
     pub layouts: Vec<Layout>,
     /// `navigations[]`: (name, title).
     pub navigations: Vec<(String, String)>,
+    /// The site-wide block fields: each `<squarespace:block-field id="…" label="…">` of the
+    /// layouts' region files, `(id, label)` in the order first met (the label is empty when
+    /// the tag has none). What every page shows from the footer's or header's
+    /// `blockFields`; the block fields of page and collection templates are not here.
+    pub site_block_fields: Vec<(String, String)>,
     pub collections: BTreeMap<String, CollectionType>,
     pub pages: BTreeMap<String, StaticPage>,
     /// `blocks/*.block`, named with their `.block` suffix as templates apply them.
@@ -540,6 +545,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
     TemplateFolder {
         name: str_field(&conf, "name"),
         conf,
+        site_block_fields: site_block_fields(&layouts),
         layouts,
         navigations,
         collections,
@@ -555,6 +561,36 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         main_size: AtomicUsize::new(0),
         page_size: AtomicUsize::new(0),
     }
+}
+
+/// The `<squarespace:block-field>`s of `layouts` with a plain-text `id`, `(id, label)`,
+/// each id once.
+fn site_block_fields(layouts: &[Layout]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for layout in layouts {
+        for u in layout.template.uses() {
+            let template_lang::Use::HostTag { name, attrs, .. } = u else {
+                continue;
+            };
+            if name != "block-field" {
+                continue;
+            }
+            let value = |k: &str| {
+                attrs
+                    .iter()
+                    .find(|(n, _)| n == k)
+                    .and_then(|(_, v)| v.clone())
+            };
+            let Some(id) = value("id").map(|i| i.trim().to_owned()) else {
+                continue;
+            };
+            if id.is_empty() || out.iter().any(|(i, _)| *i == id) {
+                continue;
+            }
+            out.push((id, value("label").unwrap_or_default().trim().to_owned()));
+        }
+    }
+    out
 }
 
 fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {

@@ -1518,6 +1518,52 @@ fn header_footer_block_fields_are_sanitized(backend: Backend) {
     assert_eq!(r.json()["footer"]["blockFields"]["footer-blocks"], stored);
 }
 
+/// Issue 44: `GET /api/site-header-footer` answers the site-wide block fields the template's
+/// region files declare (quillback's footer-blocks, "Footer content"), none for a template
+/// without one (loam-lantern), beside the header and footer as stored.
+fn header_footer_declares_the_templates_block_fields(backend: Backend) {
+    const QUILL: &str = "quillback.localhost";
+    let server = Server::start(backend, &[]);
+    let get = |host: &str, site: &str| {
+        let t = token(&server, site, "editor");
+        let r = call(
+            &server,
+            host,
+            &t,
+            "GET",
+            "/api/site-header-footer",
+            &Value::Null,
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+        r.json()
+    };
+    let quill = get(QUILL, "quillback");
+    assert_eq!(
+        quill["declared"],
+        json!([{"id": "footer-blocks", "label": "Footer content"}])
+    );
+    assert_eq!(quill["header"]["layout"], "brand-left");
+    assert_eq!(
+        quill["footer"]["text"],
+        "Quillback Cycles · 318 Tanner Street · closed Sundays and Mondays"
+    );
+    let loam = get(LOAM, "loam-lantern");
+    assert_eq!(loam["declared"], json!([]));
+    assert_eq!(loam["header"]["layout"], "brand-left");
+    // The PUT answers as stored, without `declared`.
+    let admin = token(&server, "quillback", "admin");
+    let r = call(
+        &server,
+        QUILL,
+        &admin,
+        "PUT",
+        "/api/site-header-footer",
+        &json!({"header": {}, "footer": {"blockFields": {"footer-blocks": "<p>Hi</p>"}}}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert!(r.json().get("declared").is_none(), "{}", r.body);
+}
+
 /// The announcement bar: shown, changed and taken away through the owner API, on the next
 /// page; checked (words, length, where it leads); an editor may, a viewer may read, another
 /// site's token may not; the rest of the site's settings stay as they were.
@@ -1622,5 +1668,6 @@ on_both_backends!(
     navigation_titles,
     items_patched,
     header_footer_reach_the_page,
-    header_footer_block_fields_are_sanitized
+    header_footer_block_fields_are_sanitized,
+    header_footer_declares_the_templates_block_fields
 );

@@ -5,7 +5,7 @@
 //! |---|---|---|---|
 //! | `GET /api/commondata/GetSiteLayout` | content, read | | `{layout: [{identifier, title, links}]}` |
 //! | `POST /api/widget/UpdateNavigation` | content, write | `{fieldName, templateId?, navigation: {items}}` | `{identifier, items}` |
-//! | `GET /api/site-header-footer` | content, read | | `{header, footer}` |
+//! | `GET /api/site-header-footer` | content, read | | `{header, footer, declared}` |
 //! | `PUT /api/site-header-footer` | content, write | `{header, footer}` (objects; `blockFields`' HTML sanitized as rich text) | `{header, footer}` |
 //!
 //! The layout is the template's `navigations` in `template.conf` order (the first is the
@@ -15,6 +15,11 @@
 //! characters; or `{url, newWindow}`), with an optional
 //! `memberAreaId` (a declared member area) and `items` (one level of children). A
 //! navigation holds at most 100 links.
+//!
+//! `declared` lists the site-wide block fields of the site's template, `[{id, label}]`: each
+//! `<squarespace:block-field>` of its region (layout) files, whose HTML every page shows
+//! from `footer.blockFields[id]` (the owner app's Design screen edits them there). It is
+//! read from the template the server has loaded for the site, empty without a template.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -451,6 +456,19 @@ struct HeaderFooterAnswer {
     header: Value,
     #[schema(value_type = Object)]
     footer: Value,
+    /// The site-wide block fields the site's template declares in its region files (what
+    /// `footer.blockFields` fills on every page); only in `GET`'s answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    declared: Option<Vec<DeclaredField>>,
+}
+
+/// A `<squarespace:block-field>` of the template's region files.
+#[derive(Serialize, ToSchema)]
+struct DeclaredField {
+    /// The key of its HTML in `footer.blockFields`.
+    id: String,
+    /// What the template calls it (its `label`, else its id).
+    label: String,
 }
 
 /// `GET /api/site-header-footer`: the site's header and footer.
@@ -458,11 +476,33 @@ struct HeaderFooterAnswer {
     security(("ownerToken" = [])),
     responses((status = 200, body = HeaderFooterAnswer), OwnerErrors))]
 async fn header_footer(
-    State(store): State<Store>,
+    State(app): State<App>,
     owner: Owner<area::Content, Read>,
 ) -> Result<Json<HeaderFooterAnswer>, ApiError> {
-    let content = site_content(&store, owner.site.tenant.id).await?;
-    Ok(Json(hf_answer(&content.header_footer)))
+    let site = &owner.site;
+    let content = site_content(&app.store, site.tenant.id).await?;
+    let loaded = app
+        .caches
+        .folder(&app.store, site)
+        .await
+        .map_err(|e| template_unavailable(site, &e))?;
+    let declared = loaded.map_or_else(Vec::new, |l| {
+        l.folder
+            .site_block_fields
+            .iter()
+            .map(|(id, label)| DeclaredField {
+                id: id.clone(),
+                label: if label.is_empty() {
+                    id.clone()
+                } else {
+                    label.clone()
+                },
+            })
+            .collect()
+    });
+    let mut answer = hf_answer(&content.header_footer);
+    answer.declared = Some(declared);
+    Ok(Json(answer))
 }
 
 fn hf_answer(hf: &HeaderFooter) -> HeaderFooterAnswer {
@@ -470,6 +510,7 @@ fn hf_answer(hf: &HeaderFooter) -> HeaderFooterAnswer {
     HeaderFooterAnswer {
         header: object(&hf.header),
         footer: object(&hf.footer),
+        declared: None,
     }
 }
 
