@@ -5,7 +5,8 @@
 // dropdowns and checkboxes give. "Save" stores the values for every visitor (`PATCH`),
 // "Discard changes" drops the unsaved ones, "Reset to defaults" puts every value back to
 // the template's (previewed, then saved like any change). Site identity (title, tagline,
-// logo) is the second part of the screen.
+// logo) is the second part of the screen, then the announcement bar and cookie banner, then
+// the header and footer (the template's site-wide content areas, ./header-footer.tsx).
 import { useCallback, useEffect, useId, useRef, useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
 import type { Design, DesignPreview, Tweak, TweakValue } from "../api/types";
@@ -14,6 +15,7 @@ import { Field, Select } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { previewStyles, SiteFrame } from "../ui/site-frame";
+import { HeaderFooterPanel } from "./header-footer";
 import { SiteIdentity } from "./site-identity";
 import { SiteNotices } from "./site-notices";
 
@@ -236,6 +238,7 @@ export default function DesignScreen() {
             </section>
             <SiteIdentity onSaved={() => setReload((r) => r + 1)} />
             <SiteNotices onSaved={() => setReload((r) => r + 1)} />
+            <HeaderFooterPanel onSaved={() => setReload((r) => r + 1)} />
           </>
         )}
       </div>
