@@ -12,7 +12,8 @@
 // live blog does not show it, its page is not found) and publishes it (both show it, the
 // image with its alt text); sets a site password, which a fresh visitor meets and enters,
 // and turns it off; turns on the announcement bar and the cookie banner, which a visitor
-// closes; axe-core on every
+// closes; writes a line in quillback's footer content area, which the frame and a fresh
+// visitor then show; axe-core on every
 // screen (no serious or critical violations); keyboard alone through sign-in, an order
 // action and the product form; a role sees only what it may do, and the server refuses the
 // rest.
@@ -1562,6 +1563,55 @@ scenarios.push([
     await page.getByRole("link", { name: /^Submissions/ }).click();
     await h1Focused(page, "Submissions to Studio visit");
     await page.getByRole("row").filter({ hasText: "visitor@example.com" }).waitFor();
+  },
+]);
+
+// ---- Header and footer (issue 44) ----
+
+scenarios.push([
+  "header and footer: write a line in quillback's footer content area, save, see it in the frame and on the live site; axe",
+  async ({ browser, context, server }) => {
+    // The forms scenario adds quillback's owner; run alone (E2E_ONLY), this one does.
+    try {
+      addOwner(server, QUILL_OWNER, "admin", QUILL);
+    } catch {
+      // already added
+    }
+    const page = await signIn(context, server, QUILL_OWNER, QUILL);
+    await nav(page, "Design");
+    await h1Focused(page, "Design");
+    const panel = page.getByRole("region", { name: "Header and footer" });
+    const box = panel.getByRole("textbox", { name: "Footer content" });
+    await box.waitFor();
+    assert.deepEqual(await axe(page), [], "the header and footer panel");
+    await sane(page, "the header and footer panel");
+    const line = "Open late on Thursdays until 21:00";
+    await box.click();
+    await page.keyboard.press("Control+End");
+    await page.keyboard.type(line);
+    await panel.getByRole("button", { name: "Save header and footer" }).click();
+    await page.getByTestId("live").filter({ hasText: "Header and footer saved. Visitors see them now." }).waitFor();
+    // The frame beside the panel reloads and shows it in the footer.
+    const framed = async () => {
+      try {
+        const f = await (await page.locator('iframe[title="Site preview"]').elementHandle()).contentFrame();
+        return await f.evaluate(() => document.querySelector("footer")?.textContent ?? "");
+      } catch {
+        return null;
+      }
+    };
+    await eventually(framed, (t) => !!t && t.includes(line), "the footer line in the frame");
+    assert.deepEqual(await axe(page), [], "the header and footer panel, saved");
+    // A visitor of their own sees it on the live site, and the footer's other text stays.
+    const visitor = await browser.newContext();
+    try {
+      const v = await visitor.newPage();
+      await v.goto(`${server.origin(QUILL)}/`, { waitUntil: "load" });
+      const footer = await v.locator("footer").innerText();
+      assert.ok(footer.includes(line), `the live footer: ${footer}`);
+    } finally {
+      await visitor.close();
+    }
   },
 ]);
 
