@@ -2973,6 +2973,13 @@ export interface components {
          * @enum {string}
          */
         CouponType: "percent" | "fixed" | "free-shipping";
+        /** @description A `<squarespace:block-field>` of the template's region files. */
+        DeclaredField: {
+            /** @description The key of its HTML in `footer.blockFields`. */
+            id: string;
+            /** @description What the template calls it (its `label`, else its id). */
+            label: string;
+        };
         /** @description The dismiss form. */
         DismissNoticeForm: {
             /** @description `announcement` (the announcement bar) or `cookies` (the cookie banner). */
@@ -3075,6 +3082,11 @@ export interface components {
         HeaderFooterAnswer: {
             header: Record<string, unknown>;
             footer: Record<string, unknown>;
+            /**
+             * @description The site-wide block fields the site's template declares in its region files (what
+             *     `footer.blockFields` fills on every page); only in `GET`'s answer.
+             */
+            declared?: components["schemas"]["DeclaredField"][] | null;
         };
         /** @description The new header and footer. */
         HeaderFooterBody: {
