@@ -770,6 +770,35 @@ mod tests {
     }
 
     #[test]
+    fn site_block_fields_come_from_the_regions_only() {
+        let f = load(&files(&[
+            (
+                "template.conf",
+                r#"{"name":"T", "layouts":{"default":{"regions":["site"]},"wide":{"regions":["wide"]}}}"#,
+            ),
+            (
+                "site.region",
+                r#"<html>{squarespace.main-content}<squarespace:block-field id="footer-blocks" label="Footer content" /><squarespace:block-field id="bare" /></html>"#,
+            ),
+            (
+                "wide.region",
+                r#"<html>{squarespace.main-content}<squarespace:block-field id="footer-blocks" label="Again" /></html>"#,
+            ),
+            (
+                "pages/about.page",
+                r#"<squarespace:block-field id="about-only" label="About" />"#,
+            ),
+        ]));
+        assert_eq!(
+            f.site_block_fields,
+            [
+                ("footer-blocks".to_string(), "Footer content".to_string()),
+                ("bare".to_string(), String::new()),
+            ]
+        );
+    }
+
+    #[test]
     fn loads_layouts_collections_pages_blocks() {
         let f = load(&files(&[
             (
