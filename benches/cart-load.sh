@@ -15,6 +15,8 @@
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api)
 # needs: wrk, curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
 set -euo pipefail
+# A failure inside $(...) (adds, below) ends the script, not just the substitution.
+shopt -s inherit_errexit
 source "$(dirname "$0")/lib.sh"
 secs=${1:-10}
 rounds=${ROUNDS:-2}
@@ -39,7 +41,7 @@ pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE
 host=loam-lantern.localhost
 crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
   | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
-[[ -n "$crumb" ]] || { echo "cart-load.sh: no crumb from the shop page" >&2; exit 1; }
+[[ -n "$crumb" ]] || die 1 "no crumb from the shop page"
 
 # The products a request picks from: every physical and digital variant (not
 # subscriptions or services, which have rules of their own).
@@ -70,12 +72,12 @@ check=$(curl -fs -o /dev/null -w '%{http_code}' -X POST -H "Host: $host" -H "Con
   -H "X-CSRF-Token: $crumb" -H "Cookie: crumb=$crumb" \
   -d "{\"itemId\":\"$(python3 -c "import json;print(json.load(open('$root/fixtures/loam-lantern/collections/shop.json'))['items'][0]['id'])")\",\"sku\":\"FTP-S\"}" \
   "http://127.0.0.1:$port/api/commerce/shopping-cart/entries")
-[[ "$check" == 200 ]] || { echo "cart-load.sh: a test add-to-cart answered $check" >&2; exit 1; }
+[[ "$check" == 200 ]] || die 1 "a test add-to-cart answered $check"
 
 adds() {
   local out
   out=$(wrk -t2 -c"$clients" -d"${secs}s" -s "$work/add.lua" "http://127.0.0.1:$port")
-  if grep -q "Non-2xx" <<<"$out"; then echo "cart-load.sh: errors during add-to-cart:" >&2; echo "$out" >&2; exit 1; fi
+  if grep -q "Non-2xx" <<<"$out"; then die 1 "errors during add-to-cart:"$'\n'"$out"; fi
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
 tpcb() {
@@ -84,11 +86,16 @@ tpcb() {
 }
 
 version=$("$pgbin/postgres" --version | awk '{print $3}')
-echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
+echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 a=() p=()
 for _ in $(seq 1 "$rounds"); do
-  a+=("$(adds)")
-  p+=("$(tpcb)")
+  # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit;
+  # a failing $(...) inside a+=(...) would not).
+  r=$(adds)
+  a+=("$r")
+  r=$(tpcb)
+  [[ -n "$r" ]] || die 1 "pgbench printed no tps"
+  p+=("$r")
 done
 ba=$(best "${a[@]}") bp=$(best "${p[@]}")
 carts=$(pg_psql -d tessera -c "SELECT count(*) FROM cart")
