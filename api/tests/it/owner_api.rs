@@ -667,9 +667,10 @@ fn layout_and_settings(backend: Backend) {
         owner("PUT", "/api/site-header-footer", hf.clone()).json(),
         hf
     );
+    // The GET also names the template's site-wide block fields (loam-lantern's: none).
     assert_eq!(
         owner("GET", "/api/site-header-footer", Value::Null).json(),
-        hf
+        json!({"header": {"layout": "centered"}, "footer": {"text": "Made in Loam"}, "declared": []})
     );
 
     // Commerce preferences: empty values dropped; a bad namespace or body refused.
