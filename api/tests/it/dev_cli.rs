@@ -416,6 +416,17 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
             })
         })
     };
+    // A site password on the live site locks its pages, but not dev's copy: the author
+    // works on it as its owner.
+    let admin = live.owner_token("quillback", "admin");
+    let r = live.owner_call(
+        "quillback.localhost",
+        &admin,
+        "PATCH",
+        "/api/owner/site-access",
+        &serde_json::json!({"password": "workshop"}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
     let before = live_version();
     let store_args = live.store_args();
     let store_args: Vec<&str> = store_args.iter().map(String::as_str).collect();
@@ -431,6 +442,10 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
     assert_eq!(status, 200);
     assert!(page.contains("id=\"from-dev\""), "the folder is served");
     assert!(
+        !page.contains("data-page-type=\"103\""),
+        "not the site's lock screen"
+    );
+    assert!(
         page.contains("Quillback Cycles"),
         "with the store's content"
     );
@@ -443,9 +458,13 @@ fn a_tenant_of_a_store_is_copied_and_never_changed(backend: Backend) {
     });
 
     // The live site: its own template, its versions as they were.
-    let live_page = get(live.port, "quillback.localhost", "/").1;
+    let (status, live_page) = get(live.port, "quillback.localhost", "/");
+    assert_eq!(status, 200);
     assert!(!live_page.contains("from-dev") && !live_page.contains("id=\"saved\""));
-    assert!(live_page.contains("Quillback Cycles"));
+    assert!(
+        live_page.contains("data-page-type=\"103\"") && live_page.contains("password protected"),
+        "the live site stays locked: {live_page}"
+    );
     drop(dev);
     assert_eq!(live_version(), before, "the live tenant is untouched");
 
