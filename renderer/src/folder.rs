@@ -93,6 +93,8 @@ pub struct Layout {
     pub name: String,
     pub regions: Vec<String>,
     pub template: Template,
+    /// Whether its region files print the footer's plain text ([`prints_footer_text`]).
+    pub prints_footer_text: bool,
     /// The region files the template was assembled from, each with the line and column of
     /// the assembled source where it starts (a region after one that does not end its last
     /// line starts inside that line), to report positions in the region's own terms.
@@ -233,6 +235,9 @@ pub struct TemplateFolder {
     /// the tag has none). What every page shows from the footer's or header's
     /// `blockFields`; the block fields of page and collection templates are not here.
     pub site_block_fields: Vec<(String, String)>,
+    /// Whether a layout's region files print the footer's plain text (`footer.text`, or
+    /// `text` inside `{.section footer}`): whether the owner's "Footer text" shows anywhere.
+    pub prints_footer_text: bool,
     pub collections: BTreeMap<String, CollectionType>,
     pub pages: BTreeMap<String, StaticPage>,
     /// `blocks/*.block`, named with their `.block` suffix as templates apply them.
@@ -546,6 +551,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         name: str_field(&conf, "name"),
         conf,
         site_block_fields: site_block_fields(&layouts),
+        prints_footer_text: layouts.iter().any(|l| l.prints_footer_text),
         layouts,
         navigations,
         collections,
@@ -561,6 +567,45 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         main_size: AtomicUsize::new(0),
         page_size: AtomicUsize::new(0),
     }
+}
+
+/// Whether a layout's `source` prints the footer's plain text: a `footer.text` reference,
+/// or a `text` section or variable inside a `{.section footer}` (how templates print the
+/// header and footer document's `text`). A text check, not a walk of the compiled tree:
+/// what it answers only decides whether the owner app offers the field.
+fn prints_footer_text(source: &str) -> bool {
+    if source.contains("footer.text") {
+        return true;
+    }
+    source.match_indices("{.section footer}").any(|(at, open)| {
+        let inside = &source[at + open.len()..];
+        let inside = &inside[..block_end(inside)];
+        ["{.section text}", "{text}", "{text|"]
+            .iter()
+            .any(|t| inside.contains(t))
+    })
+}
+
+/// Where the block whose body starts `body` ends: the `{.end}` that closes it, counting
+/// the blocks opened inside (sections, repeated sections, `.if`s and predicates).
+fn block_end(body: &str) -> usize {
+    let mut depth = 0usize;
+    let mut at = 0;
+    while let Some(found) = body[at..].find("{.") {
+        let tag = &body[at + found..];
+        let name_end = tag[2..].find([' ', '}']).map_or(tag.len(), |n| n + 2);
+        let name = &tag[2..name_end];
+        if name == "end" {
+            if depth == 0 {
+                return at + found;
+            }
+            depth -= 1;
+        } else if matches!(name, "section" | "repeated" | "if") || name.ends_with('?') {
+            depth += 1;
+        }
+        at += found + 2;
+    }
+    body.len()
 }
 
 /// The `<squarespace:block-field>`s of `layouts` with a plain-text `id`, `(id, label)`,
@@ -642,6 +687,7 @@ fn load_layouts(l: &mut Loader<'_>, conf: &Value) -> Vec<Layout> {
             name: str_field(spec, "name"),
             regions,
             template,
+            prints_footer_text: prints_footer_text(&source),
             origins,
         });
     }
@@ -767,6 +813,24 @@ mod tests {
         list.iter()
             .map(|(p, t)| (p.to_string(), Arc::from(t.as_bytes())))
             .collect()
+    }
+
+    #[test]
+    fn footer_text_is_found_inside_the_footer_section() {
+        assert!(prints_footer_text(
+            "<footer>{.section footer}{.section text}<p>{@}</p>{.end}{.end}</footer>"
+        ));
+        assert!(prints_footer_text("<p>{footer.text}</p>"));
+        assert!(prints_footer_text(
+            "{.section footer}{.if x}a{.end}{.equal? a b}b{.end}<p>{text|safe}</p>{.end}"
+        ));
+        // `text` outside the footer's section, or no footer section: not the footer's.
+        assert!(!prints_footer_text(
+            "{.section footer}{.section links}{.end}{.end}{.section text}{@}{.end}"
+        ));
+        assert!(!prints_footer_text(
+            "<p>{text}</p>{.section header}{text}{.end}"
+        ));
     }
 
     #[test]

@@ -83,7 +83,8 @@ pub fn role_name(role: u8) -> String {
 pub enum Area {
     /// Collections, items, navigation, header and footer, assets.
     Content,
-    /// Template versions.
+    /// The site's look: templates and their versions, style tweaks, site identity, the
+    /// announcement bar and cookie banner.
     Design,
     /// Products, prices, stock, store setup, commerce preferences, sending restock notices.
     Store,

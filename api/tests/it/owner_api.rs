@@ -667,10 +667,11 @@ fn layout_and_settings(backend: Backend) {
         owner("PUT", "/api/site-header-footer", hf.clone()).json(),
         hf
     );
-    // The GET also names the template's site-wide block fields (loam-lantern's: none).
+    // The GET also names the template's site-wide block fields (loam-lantern's: none) and
+    // whether it prints the footer's text (loam-lantern's footer region does).
     assert_eq!(
         owner("GET", "/api/site-header-footer", Value::Null).json(),
-        json!({"header": {"layout": "centered"}, "footer": {"text": "Made in Loam"}, "declared": []})
+        json!({"header": {"layout": "centered"}, "footer": {"text": "Made in Loam"}, "declared": [], "footerText": true})
     );
 
     // Commerce preferences: empty values dropped; a bad namespace or body refused.
@@ -1548,8 +1549,12 @@ fn header_footer_declares_the_templates_block_fields(backend: Backend) {
         quill["footer"]["text"],
         "Quillback Cycles · 318 Tanner Street · closed Sundays and Mondays"
     );
+    // quillback's regions print no footer text (its text is stored, unused); loam-lantern's
+    // footer region does.
+    assert_eq!(quill["footerText"], false);
     let loam = get(LOAM, "loam-lantern");
     assert_eq!(loam["declared"], json!([]));
+    assert_eq!(loam["footerText"], true);
     assert_eq!(loam["header"]["layout"], "brand-left");
     // The PUT answers as stored, without `declared`.
     let admin = token(&server, "quillback", "admin");

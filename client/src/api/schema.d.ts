@@ -3087,6 +3087,11 @@ export interface components {
              *     `footer.blockFields` fills on every page); only in `GET`'s answer.
              */
             declared?: components["schemas"]["DeclaredField"][] | null;
+            /**
+             * @description Whether the template's region files print the footer's plain text (`footer.text`);
+             *     only in `GET`'s answer.
+             */
+            footerText?: boolean | null;
         };
         /** @description The new header and footer. */
         HeaderFooterBody: {

@@ -83,6 +83,32 @@ describe("Design → header and footer", () => {
     expect(within(section).queryByRole("button")).toBeNull();
   });
 
+  it("offers the footer text when the template prints it, though the site has none yet", async () => {
+    const calls = server(
+      routes(undefined, {
+        [`GET ${HF}`]: { body: { header: {}, footer: { style: 1 }, declared: [], footerText: true } },
+        [`PUT ${HF}`]: (c: Sent) => ({ body: { header: c.body.header, footer: c.body.footer } }),
+      }),
+    );
+    open("/config/design");
+    const section = await screen.findByRole("region", { name: "Header and footer" });
+    const text = (await within(section).findByLabelText("Footer text")) as HTMLInputElement;
+    expect(text.value).toBe("");
+    fireEvent.input(text, { target: { value: "Open Tuesday to Saturday" } });
+    fireEvent.click(within(section).getByRole("button", { name: "Save header and footer" }));
+    await waitFor(() => expect(calls.some((c) => c.method === "PUT" && c.path === HF)).toBe(true));
+    expect(calls.find((c) => c.method === "PUT" && c.path === HF)!.body).toEqual({
+      header: {},
+      footer: { style: 1, text: "Open Tuesday to Saturday" },
+    });
+
+    server(routes(undefined, { [`GET ${HF}`]: { body: { header: {}, footer: {}, declared: [{ id: "f", label: "Footer" }], footerText: false } } }));
+    open("/config/design");
+    const again = await screen.findByRole("region", { name: "Header and footer" });
+    await within(again).findByRole("textbox", { name: "Footer" }, { timeout: 5000 });
+    expect(within(again).queryByLabelText("Footer text")).toBeNull();
+  });
+
   it("a role that may only read the content sees it without a save; without the content area, not at all", async () => {
     server(routes({ design: "write", content: "read" }));
     open("/config/design");

@@ -7,6 +7,11 @@
 //! | `POST /api/widget/UpdateNavigation` | content, write | `{fieldName, templateId?, navigation: {items}}` | `{identifier, items}` |
 //! | `GET /api/site-header-footer` | content, read | | `{header, footer, declared}` |
 //! | `PUT /api/site-header-footer` | content, write | `{header, footer}` (objects; `blockFields`' HTML sanitized as rich text) | `{header, footer}` |
+//! | `GET`, `PUT`, `DELETE /api/owner/announcement-bar` | design | `{text, style?, clickthroughUrl?}` | `{announcementBar}` |
+//!
+//! The announcement bar is in the design area, as the Design screen's
+//! `/api/owner/site-notices` ([`super::site_notices`]) that keeps the same setting: one
+//! setting, one area, two shapes (the whole bar here, a merge patch there).
 //!
 //! The layout is the template's `navigations` in `template.conf` order (the first is the
 //! main navigation), each with the links the owner stored. A navigation item is
@@ -451,6 +456,7 @@ async fn update_navigation(
 
 /// The header and footer objects.
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 struct HeaderFooterAnswer {
     #[schema(value_type = Object)]
     header: Value,
@@ -460,6 +466,10 @@ struct HeaderFooterAnswer {
     /// `footer.blockFields` fills on every page); only in `GET`'s answer.
     #[serde(skip_serializing_if = "Option::is_none")]
     declared: Option<Vec<DeclaredField>>,
+    /// Whether the template's region files print the footer's plain text (`footer.text`);
+    /// only in `GET`'s answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    footer_text: Option<bool>,
 }
 
 /// A `<squarespace:block-field>` of the template's region files.
@@ -486,6 +496,7 @@ async fn header_footer(
         .folder(&app.store, site)
         .await
         .map_err(|e| template_unavailable(site, &e))?;
+    let footer_text = loaded.as_ref().is_some_and(|l| l.folder.prints_footer_text);
     let declared = loaded.map_or_else(Vec::new, |l| {
         l.folder
             .site_block_fields
@@ -502,6 +513,7 @@ async fn header_footer(
     });
     let mut answer = hf_answer(&content.header_footer);
     answer.declared = Some(declared);
+    answer.footer_text = Some(footer_text);
     Ok(Json(answer))
 }
 
@@ -511,6 +523,7 @@ fn hf_answer(hf: &HeaderFooter) -> HeaderFooterAnswer {
         header: object(&hf.header),
         footer: object(&hf.footer),
         declared: None,
+        footer_text: None,
     }
 }
 
@@ -613,7 +626,8 @@ struct AnnouncementBarAnswer {
     announcement_bar: Option<AnnouncementBar>,
 }
 
-const ANNOUNCEMENT_KEY: &str = "announcementBarSettings";
+/// Where the bar is kept: one key for these routes and the Design screen's site notices.
+use super::site_notices::ANNOUNCEMENT_SETTING as ANNOUNCEMENT_KEY;
 
 /// `GET /api/owner/announcement-bar`: the bar above the site's header.
 #[utoipa::path(get, path = "/api/owner/announcement-bar", tag = OWNER,
@@ -623,7 +637,7 @@ const ANNOUNCEMENT_KEY: &str = "announcementBarSettings";
         OwnerErrors))]
 async fn announcement_bar(
     State(store): State<Store>,
-    owner: Owner<area::Content, Read>,
+    owner: Owner<area::Design, Read>,
 ) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
     let content = site_content(&store, owner.site.tenant.id).await?;
     let bar = content
@@ -644,7 +658,7 @@ async fn announcement_bar(
     responses((status = 200, body = AnnouncementBarAnswer, description = "As stored."), OwnerErrors))]
 async fn put_announcement_bar(
     State(store): State<Store>,
-    owner: Owner<area::Content, Change>,
+    owner: Owner<area::Design, Change>,
     Json(mut b): Json<AnnouncementBar>,
 ) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
     b.text = b.text.trim().to_owned();
@@ -687,7 +701,7 @@ async fn put_announcement_bar(
     responses((status = 200, body = AnnouncementBarAnswer, description = "No bar now."), OwnerErrors))]
 async fn delete_announcement_bar(
     State(store): State<Store>,
-    owner: Owner<area::Content, Change>,
+    owner: Owner<area::Design, Change>,
 ) -> Result<Json<AnnouncementBarAnswer>, ApiError> {
     store
         .set_website_setting(owner.site.tenant.id, ANNOUNCEMENT_KEY, Value::Null)

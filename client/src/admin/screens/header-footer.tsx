@@ -1,8 +1,9 @@
 // The site's header and footer, on the Design screen: each site-wide content area the
 // template's region files declare (`<squarespace:block-field>`, what every page shows from
 // `footer.blockFields[id]`) in the rich-text editor (its own chunk, loaded when the panel
-// shows), and the footer's plain text when the site has one. `GET /api/site-header-footer`
-// answers the header, the footer and `declared: [{id, label}]`; "Save" sends the header and
+// shows), and the footer's plain text when the template prints it or the site has one.
+// `GET /api/site-header-footer` answers the header, the footer, `declared: [{id, label}]`
+// and `footerText` (whether the template prints `footer.text`); "Save" sends the header and
 // footer back with every other key as loaded (`PUT`), and the frame reloads to show them.
 // Changing them needs the content area's write; a role that may only read it sees them
 // read-only, a role without the content area does not see the panel.
@@ -22,6 +23,7 @@ export type HeaderFooter = {
   header: Obj;
   footer: Obj;
   declared?: { id: string; label: string }[];
+  footerText?: boolean;
 };
 
 /** What the owner changed: the footer's text and block fields by id. */
@@ -74,7 +76,8 @@ function Panel({ write, onSaved }: { write: boolean; onSaved: () => void }) {
   }
   const declared = data.declared ?? [];
   const stored = objectOf(data.footer.blockFields);
-  const hasText = typeof data.footer.text === "string";
+  const storedText = typeof data.footer.text === "string" ? data.footer.text : "";
+  const hasText = data.footerText === true || typeof data.footer.text === "string";
   const dirty = draft.text !== undefined || Object.keys(draft.fields).length > 0;
 
   const save = async () => {
@@ -127,7 +130,8 @@ function Panel({ write, onSaved }: { write: boolean; onSaved: () => void }) {
           {hasText && (
             <Field
               label="Footer text"
-              value={draft.text ?? (data.footer.text as string)}
+              value={draft.text ?? storedText}
+              hint={data.footerText === false ? "This template does not show the footer text." : "Shown at the foot of every page."}
               onValue={(v) => setDraft((d) => ({ ...d, text: v }))}
               disabled={!write}
             />
