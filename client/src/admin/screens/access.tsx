@@ -8,6 +8,7 @@ import { api, ApiError } from "../api/client";
 import type { Account, ApiToken, Invite } from "../api/types";
 import { ROLE_OPTIONS, roleLabel } from "../roles";
 import { canWrite, useSession } from "../session";
+import { Confirm as ConfirmDialog } from "../ui/confirm";
 import { Dialog } from "../ui/dialog";
 import { Field, Select } from "../ui/field";
 import { date, dateTime } from "../ui/format";
@@ -32,36 +33,10 @@ export default function Access() {
 type Confirm = { title: string; text: string; action: string; run: () => Promise<unknown>; done: string };
 
 function ConfirmBox({ confirm, onClose, onDone }: { confirm: Confirm; onClose: () => void; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   return (
-    <Dialog title={confirm.title} onClose={onClose}>
+    <ConfirmDialog title={confirm.title} action={confirm.action} run={confirm.run} done={confirm.done} onClose={onClose} onDone={onDone}>
       <p>{confirm.text}</p>
-      <ErrorText message={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await confirm.run();
-              announce(confirm.done);
-              onDone();
-            } catch (e) {
-              setError((e as ApiError).message);
-              setBusy(false);
-            }
-          }}
-        >
-          {confirm.action}
-        </button>
-        <button type="button" onClick={onClose}>
-          Keep
-        </button>
-      </div>
-    </Dialog>
+    </ConfirmDialog>
   );
 }
 

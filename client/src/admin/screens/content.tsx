@@ -17,7 +17,7 @@ import { Link, useLocation } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { Author, ContentItem, ItemList, PageContent } from "../api/types";
 import { canWrite, useSession } from "../session";
-import { Dialog } from "../ui/dialog";
+import { Confirm } from "../ui/confirm";
 import { Field } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
@@ -88,7 +88,6 @@ function ItemsList({ list, onChanged }: { list: ItemList; onChanged: () => void 
   const c = list.collection;
   const what = noun(c.typeName);
   const [deleting, setDeleting] = useState<ContentItem | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const items = [...list.items].sort((a, b) => b.publishOn - a.publishOn);
   return (
     <>
@@ -96,7 +95,6 @@ function ItemsList({ list, onChanged }: { list: ItemList; onChanged: () => void 
         <Link href="/pages">Pages</Link> › {c.title}
       </p>
       <Heading title={c.title}>{c.title}</Heading>
-      <ErrorText message={failure} />
       {writable && (
         <p>
           <Link class="button" href={`/content/${c.id}/new`}>
@@ -148,33 +146,20 @@ function ItemsList({ list, onChanged }: { list: ItemList; onChanged: () => void 
         </table>
       )}
       {deleting && (
-        <Dialog title={`Delete ${deleting.title}?`} onClose={() => setDeleting(null)}>
-          <p>
-            The {what} leaves the site at once. This cannot be undone.
-          </p>
-          <div class="actions">
-            <button
-              type="button"
-              class="danger"
-              onClick={() => {
-                const gone = deleting;
-                setDeleting(null);
-                api("DELETE", `/api/owner/items/${encodeURIComponent(gone.id)}`).then(
-                  () => {
-                    announce(`${gone.title} deleted.`);
-                    onChanged();
-                  },
-                  (e: ApiError) => setFailure(e.message),
-                );
-              }}
-            >
-              Delete
-            </button>
-            <button type="button" onClick={() => setDeleting(null)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        <Confirm
+          title={`Delete ${deleting.title}?`}
+          action="Delete"
+          keep="Cancel"
+          run={() => api("DELETE", `/api/owner/items/${encodeURIComponent(deleting.id)}`)}
+          done={`${deleting.title} deleted.`}
+          onClose={() => setDeleting(null)}
+          onDone={() => {
+            setDeleting(null);
+            onChanged();
+          }}
+        >
+          <p>The {what} leaves the site at once. This cannot be undone.</p>
+        </Confirm>
       )}
     </>
   );

@@ -5,12 +5,11 @@
 import { useState } from "preact/hooks";
 import { Link } from "wouter";
 import { post } from "../api/client";
-import type { ApiError } from "../api/client";
 import type { CustomerDetail, CustomerSubscription } from "../api/types";
 import { canWrite, useSession } from "../session";
-import { Dialog } from "../ui/dialog";
+import { Confirm } from "../ui/confirm";
 import { count, date, PAYMENT } from "../ui/format";
-import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
+import { Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { CustomersNav, masked, SUBSCRIPTION_STATUS } from "./customers-nav";
 
@@ -217,36 +216,19 @@ export function CancelSubscription({
   onClose: () => void;
   onDone: () => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const cancel = () => {
-    setBusy(true);
-    setError(null);
-    post(`/api/owner/subscriptions/${encodeURIComponent(subscription.id)}/cancel`).then(
-      () => {
-        announce("Subscription cancelled.");
-        onDone();
-      },
-      (e: ApiError) => {
-        setBusy(false);
-        setError(e.message);
-      },
-    );
-  };
   return (
-    <Dialog title="Cancel subscription" onClose={onClose}>
+    <Confirm
+      title="Cancel subscription"
+      action="Cancel subscription"
+      keep="Keep it"
+      run={() => post(`/api/owner/subscriptions/${encodeURIComponent(subscription.id)}/cancel`)}
+      done="Subscription cancelled."
+      onClose={onClose}
+      onDone={onDone}
+    >
       <p>
         Cancel the subscription to {subscription.productName || subscription.sku} ({subscription.price.formatted} {subscription.interval})? It will not be charged again.
       </p>
-      <ErrorText message={error} />
-      <div class="actions">
-        <button type="button" class="danger" disabled={busy} onClick={cancel}>
-          Cancel subscription
-        </button>
-        <button type="button" onClick={onClose}>
-          Keep it
-        </button>
-      </div>
-    </Dialog>
+    </Confirm>
   );
 }

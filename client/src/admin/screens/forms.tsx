@@ -9,6 +9,7 @@ import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { api, ApiError, FIELDS_ERROR, post } from "../api/client";
 import type { FormField, FormKind, FormList, FormSettings, OwnerFormView, SubmissionList, SubscriberList } from "../api/types";
 import { canWrite, useSession } from "../session";
+import { Confirm } from "../ui/confirm";
 import { Dialog } from "../ui/dialog";
 import { Field, TextArea } from "../ui/field";
 import { dateTime } from "../ui/format";
@@ -453,35 +454,20 @@ function Builder({ id }: { id: string }) {
         </div>
       </form>
       {deleting && (
-        <Dialog title={`Delete ${data.name}?`} onClose={() => setDeleting(false)}>
+        <Confirm
+          title={`Delete ${data.name}?`}
+          action="Delete"
+          keep="Cancel"
+          run={() => api("DELETE", path)}
+          done={`Form ${data.name} deleted.`}
+          onClose={() => setDeleting(false)}
+          onDone={() => navigate("/forms")}
+        >
           <p>
             Its {data.submissions} submissions are deleted with it; export them first if you need them. A page that still shows this form tells visitors it is not configured. Subscribers it
             signed up stay on the mailing list.
           </p>
-          <div class="actions">
-            <button
-              type="button"
-              class="danger"
-              onClick={() =>
-                api("DELETE", path).then(
-                  () => {
-                    announce(`Form ${data.name} deleted.`);
-                    navigate("/forms");
-                  },
-                  (err: ApiError) => {
-                    setDeleting(false);
-                    setFailure(err);
-                  },
-                )
-              }
-            >
-              Delete
-            </button>
-            <button type="button" onClick={() => setDeleting(false)}>
-              Cancel
-            </button>
-          </div>
-        </Dialog>
+        </Confirm>
       )}
     </>
   );

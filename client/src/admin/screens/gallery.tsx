@@ -20,6 +20,7 @@ import { Link } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, upload } from "../api/client";
 import { canWrite, useSession } from "../session";
+import { Confirm } from "../ui/confirm";
 import { Dialog } from "../ui/dialog";
 import { Field, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
@@ -448,35 +449,10 @@ function EditImage({ path, image, onClose, onSaved }: { path: string; image: Gal
 }
 
 function RemoveImage({ path, name, onClose, onDone }: { path: string; name: string; onClose: () => void; onDone: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   return (
-    <Dialog title={`Remove ${name}?`} onClose={onClose}>
+    <Confirm title={`Remove ${name}?`} action="Remove" keep="Cancel" run={() => api("DELETE", path)} onClose={onClose} onDone={onDone}>
       <p>The image leaves the gallery and the site. Its file stays among the site's uploads.</p>
-      <ErrorText message={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await api("DELETE", path);
-              onDone();
-            } catch (e) {
-              setError((e as ApiError).message);
-              setBusy(false);
-            }
-          }}
-        >
-          Remove
-        </button>
-        <button type="button" onClick={onClose}>
-          Cancel
-        </button>
-      </div>
-    </Dialog>
+    </Confirm>
   );
 }
 

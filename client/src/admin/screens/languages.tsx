@@ -12,7 +12,7 @@ import { Link } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { LanguageSetting, MultilingualSettings } from "../api/types";
 import { canWrite, useSession } from "../session";
-import { Dialog } from "../ui/dialog";
+import { Confirm } from "../ui/confirm";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 
@@ -319,8 +319,6 @@ function Languages({ data, writable, onSaved }: { data: MultilingualSettings; wr
 
 function Connection({ data, writable, onGone }: { data: MultilingualSettings; writable: boolean; onGone: () => void }) {
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const c = data.connection;
   return (
     <section aria-labelledby="connection-h">
@@ -340,38 +338,22 @@ function Connection({ data, writable, onGone }: { data: MultilingualSettings; wr
         </>
       )}
       {asking && c && (
-        <Dialog title="Disconnect the translation provider?" onClose={() => setAsking(false)}>
+        <Confirm
+          title="Disconnect the translation provider?"
+          action="Disconnect"
+          run={() => api("DELETE", CONNECTION)}
+          done="The translation provider is disconnected."
+          onClose={() => setAsking(false)}
+          onDone={() => {
+            setAsking(false);
+            onGone();
+          }}
+        >
           <p>
             {connectionName(c)} stops translating the site. The site's languages stay; connecting again is done by importing the site's
             settings.
           </p>
-          <ErrorText message={error} />
-          <div class="actions">
-            <button
-              type="button"
-              class="danger"
-              disabled={busy}
-              onClick={async () => {
-                setBusy(true);
-                try {
-                  await api("DELETE", CONNECTION);
-                  setAsking(false);
-                  announce("The translation provider is disconnected.");
-                  onGone();
-                } catch (e) {
-                  setError((e as ApiError).message);
-                } finally {
-                  setBusy(false);
-                }
-              }}
-            >
-              Disconnect
-            </button>
-            <button type="button" onClick={() => setAsking(false)}>
-              Keep
-            </button>
-          </div>
-        </Dialog>
+        </Confirm>
       )}
     </section>
   );

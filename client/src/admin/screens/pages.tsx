@@ -14,6 +14,7 @@ import { Link as RouteLink } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { SitePage, Pages } from "../api/types";
 import { canWrite, useSession } from "../session";
+import { Confirm } from "../ui/confirm";
 import { Dialog } from "../ui/dialog";
 import { Field, Select, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
@@ -684,40 +685,15 @@ function PageSettings({
 }
 
 function DeletePage({ page, onClose, onDone }: { page: SitePage; onClose: () => void; onDone: () => void }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const what = page.folder
     ? "The folder will be deleted; the pages in it stay, moved to where the folder was."
     : page.items > 0
       ? `The page and its ${page.items} ${page.items === 1 ? "item" : "items"} will be deleted and taken out of every navigation.`
       : "The page will be deleted and taken out of every navigation.";
   return (
-    <Dialog title={`Delete ${page.title}?`} onClose={onClose}>
+    <Confirm title={`Delete ${page.title}?`} action="Delete" run={() => api("DELETE", `/api/owner/collections/${encodeURIComponent(page.id)}`)} onClose={onClose} onDone={onDone}>
       <p>{what} This cannot be undone.</p>
-      <ErrorText message={error} />
-      <div class="actions">
-        <button
-          type="button"
-          class="danger"
-          disabled={busy}
-          onClick={async () => {
-            setBusy(true);
-            try {
-              await api("DELETE", `/api/owner/collections/${encodeURIComponent(page.id)}`);
-              onDone();
-            } catch (e) {
-              setError((e as ApiError).message);
-              setBusy(false);
-            }
-          }}
-        >
-          Delete
-        </button>
-        <button type="button" onClick={onClose}>
-          Keep
-        </button>
-      </div>
-    </Dialog>
+    </Confirm>
   );
 }
 
