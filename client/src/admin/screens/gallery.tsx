@@ -15,12 +15,13 @@
 //   type, choices or range, default), only those that apply to the chosen design (and
 //   whose switch, e.g. Autoplay for its duration, is on); saved with `PATCH` (only what
 //   changed), errors beside each option (`options.NAME`).
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useRef, useState } from "preact/hooks";
 import { Link } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, upload } from "../api/client";
 import { canWrite, useSession } from "../session";
 import { Confirm } from "../ui/confirm";
+import { useRowFocus } from "../ui/row-focus";
 import { Dialog } from "../ui/dialog";
 import { Field, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
@@ -61,19 +62,12 @@ export default function GalleryScreen({ id }: { id: string }) {
   const [shown, setShown] = useState<string | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
   const [dragging, setDragging] = useState<number | null>(null);
-  const [focus, setFocus] = useState<{ id: string; control: string } | null>(null);
   const [editing, setEditing] = useState<GalleryImage | null>(null);
   const [removing, setRemoving] = useState<GalleryImage | null>(null);
   const list = useRef<HTMLOListElement>(null);
   const changed = () => setReload((r) => r + 1);
 
-  useEffect(() => {
-    if (!focus || !list.current) return;
-    const row = list.current.querySelector(`[data-image="${focus.id}"]`);
-    const control = row?.querySelector<HTMLElement>(`[data-control="${focus.control}"]:not([disabled])`) ?? row?.querySelector<HTMLElement>('[data-control="edit"]');
-    control?.focus();
-    setFocus(null);
-  }, [focus, data]);
+  const setFocus = useRowFocus(list, data, "edit");
 
   if (loading || (!data && !error)) return <Loading what="the gallery" />;
   if (!data)
@@ -97,7 +91,7 @@ export default function GalleryScreen({ id }: { id: string }) {
       setData(next);
       changed();
       announce(`${nameOf(images[from], from)} moved to position ${to + 1} of ${images.length}.`);
-      if (control) setFocus({ id: images[from].id, control });
+      if (control) setFocus({ row: `[data-image="${images[from].id}"]`, control });
     } catch (e) {
       const err = e as ApiError;
       setMoveError(err.fields.images ?? err.message);

@@ -9,12 +9,13 @@
 // `GET|PATCH /api/owner/pages`, `POST /api/owner/collections`,
 // `PATCH|DELETE /api/owner/collections/{id}`. A gallery page's "Edit gallery" opens its images
 // and options (screens/gallery, /config/galleries/{id}).
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useId, useRef, useState } from "preact/hooks";
 import { Link as RouteLink } from "wouter";
 import { api, ApiError } from "../api/client";
 import type { SitePage, Pages } from "../api/types";
 import { canWrite, useSession } from "../session";
 import { Confirm } from "../ui/confirm";
+import { useRowFocus } from "../ui/row-focus";
 import { Dialog } from "../ui/dialog";
 import { Field, Select, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
@@ -58,7 +59,6 @@ export default function PagesScreen() {
   const { data, error, loading, setData } = useGet<Pages>(PATH);
   const [open, setOpen] = useState<Open | null>(null);
   const [moveError, setMoveError] = useState<string | null>(null);
-  const [focus, setFocus] = useState<{ spot: Spot; control: string } | null>(null);
   const [dragging, setDragging] = useState<Spot | null>(null);
   // The page the frame shows, and a counter that reloads it after a change.
   const [shown, setShown] = useState("/");
@@ -67,15 +67,7 @@ export default function PagesScreen() {
   const panel = useRef<HTMLDivElement>(null);
 
   // After a move, the moved row keeps the focus (its same control, else its settings).
-  useEffect(() => {
-    if (!focus || !panel.current) return;
-    const row = panel.current.querySelector(`[data-spot="${spotKey(focus.spot)}"]`);
-    const control =
-      row?.querySelector<HTMLElement>(`[data-control="${focus.control}"]:not([disabled])`) ??
-      row?.querySelector<HTMLElement>(`[data-control="settings"]`);
-    control?.focus();
-    setFocus(null);
-  }, [focus, data]);
+  const setFocus = useRowFocus(panel, data, "settings");
 
   if (loading || (!data && !error)) return <Loading what="the pages" />;
   if (!data)
@@ -96,7 +88,7 @@ export default function PagesScreen() {
       setData(next);
       changed();
       announce(said);
-      if (then && control) setFocus({ spot: then, control });
+      if (then && control) setFocus({ row: `[data-spot="${spotKey(then)}"]`, control });
     } catch (e) {
       const err = e as ApiError;
       setMoveError(Object.values(err.fields)[0] ?? err.message);
