@@ -281,20 +281,13 @@ fn comments_are_moderated(backend: Backend) {
         ("mod@example.test", "moderator", "moderator password"),
     );
     let send = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Cookie", cookie.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
+        server.session_call(
             HARBOR,
+            &cookie,
+            csrf,
+            "PATCH",
             &format!("{COMMENTS}/{c}"),
-            &headers,
-            &json!({"state": "approved"}).to_string(),
+            &json!({"state": "approved"}),
         )
     };
     assert_eq!(send(None).status, 403);
@@ -485,20 +478,13 @@ fn members_and_member_areas(backend: Backend) {
         ("editor@example.test", "editor", "editor password"),
     );
     let send = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Cookie", cookie.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
+        server.session_call(
             HARBOR,
+            &cookie,
+            csrf,
+            "PATCH",
             kiln,
-            &headers,
-            &json!({"title": "Kiln Crew of Harbor Lane"}).to_string(),
+            &json!({"title": "Kiln Crew of Harbor Lane"}),
         )
     };
     assert_eq!(send(None).status, 403);

@@ -255,20 +255,13 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
         ("writer@example.test", "editor", "writer password"),
     );
     let send = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Cookie", cookie.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
+        server.session_call(
             HARBOR,
+            &cookie,
+            csrf,
+            "PATCH",
             &item,
-            &headers,
-            &json!({"title": "From the app"}).to_string(),
+            &json!({"title": "From the app"}),
         )
     };
     assert_eq!(send(None).status, 403);
@@ -392,23 +385,7 @@ fn page_content_is_replaced(backend: Backend) {
         HARBOR,
         ("pages@example.test", "editor", "pages password"),
     );
-    let send = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Cookie", cookie.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PUT",
-            HARBOR,
-            &path,
-            &headers,
-            &body.to_string(),
-        )
-    };
+    let send = |csrf: Option<&str>| server.session_call(HARBOR, &cookie, csrf, "PUT", &path, &body);
     assert_eq!(send(None).status, 403);
     assert!(visit(&server, "/").body.contains("New studio"));
     assert_eq!(send(Some(&csrf)).status, 200);

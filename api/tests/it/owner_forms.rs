@@ -474,21 +474,7 @@ fn roles_sites_and_sessions(backend: Backend) {
     // A signed-in session changes forms with its CSRF token only.
     let cookie = crate::owner_accounts::owner_session(&server, "quillback", QUILL);
     let send = |method: &str, path: &str, csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            method,
-            QUILL,
-            path,
-            &headers,
-            &body.to_string(),
-        )
+        server.session_call(QUILL, &cookie, csrf, method, path, body)
     };
     let rename = json!({"name": "Signed in"});
     assert_eq!(send("PATCH", &own, None, &rename).status, 403);

@@ -574,14 +574,7 @@ fn sites_roles_and_sessions(backend: Backend) {
         ("ann@example.test", "editor", "correct horse"),
     );
     let session = |method: &str, path: &str, csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(server.port, method, SKY, path, &headers, &body.to_string())
+        server.session_call(SKY, &cookie, csrf, method, path, body)
     };
     let patch = json!({"options": {"padding": 7}});
     assert_eq!(session("PATCH", PATH, None, &patch).status, 403);

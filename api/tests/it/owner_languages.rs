@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, get, request};
+use crate::support::{Backend, Response, Server, get};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
@@ -168,21 +168,7 @@ fn roles_sites_and_sessions(backend: Backend) {
         ("ann@example.test", "admin", "correct horse"),
     );
     let call = |csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
-            LOAM,
-            PATH,
-            &headers,
-            &body.to_string(),
-        )
+        server.session_call(LOAM, &cookie, csrf, "PATCH", PATH, body)
     };
     let r = call(None, &json!({"defaultLanguage": "de"}));
     assert_eq!(r.status, 403, "{}", r.body);

@@ -762,20 +762,13 @@ fn roles_sites_and_sessions(backend: Backend) {
     // A signed-in session changes pages with its CSRF token only.
     let cookie = crate::owner_accounts::owner_session(&server, "quillback", QUILL);
     let send = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
+        server.session_call(
             QUILL,
+            &cookie,
+            csrf,
+            "PATCH",
             &own,
-            &headers,
-            &json!({"title": "Signed in"}).to_string(),
+            &json!({"title": "Signed in"}),
         )
     };
     let r = send(None);

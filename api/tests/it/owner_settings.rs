@@ -361,19 +361,7 @@ fn roles_sites_and_sessions(backend: Backend) {
         .unwrap()
         .to_owned();
     let call = |host: &str, method: &str, csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        let text = if body.is_null() {
-            String::new()
-        } else {
-            body.to_string()
-        };
-        request(server.port, method, host, PATH, &headers, &text)
+        server.session_call(host, &cookie, csrf, method, PATH, body)
     };
     assert_eq!(call(LOAM, "GET", None, &Value::Null).status, 200);
     let r = call(LOAM, "PATCH", None, &json!({"restock": {"lowStockAt": 7}}));

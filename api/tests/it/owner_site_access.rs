@@ -374,21 +374,7 @@ fn roles_sites_and_sessions(backend: Backend) {
         ("ann@example.test", "admin", "correct horse"),
     );
     let call = |csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
-            HARBOR,
-            PATH,
-            &headers,
-            &body.to_string(),
-        )
+        server.session_call(HARBOR, &cookie, csrf, "PATCH", PATH, body)
     };
     let r = call(None, &body);
     assert_eq!(r.status, 403, "{}", r.body);

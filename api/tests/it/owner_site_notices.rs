@@ -321,15 +321,14 @@ fn roles_sites_and_sessions(backend: Backend) {
         ("ann@example.test", "admin", "correct horse"),
     );
     let call = |csrf: Option<&str>| {
-        let mut headers = vec![
-            ("Content-Type", "application/json"),
-            ("Cookie", cookie.as_str()),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        let body = json!({"announcementBar": {"text": "Closed today"}}).to_string();
-        request(server.port, "PATCH", HARBOR, PATH, &headers, &body)
+        server.session_call(
+            HARBOR,
+            &cookie,
+            csrf,
+            "PATCH",
+            PATH,
+            &json!({"announcementBar": {"text": "Closed today"}}),
+        )
     };
     assert_eq!(call(None).status, 403);
     assert!(get(server.port, HARBOR, "/").body.contains("Open late"));

@@ -279,11 +279,7 @@ fn roles_sites_and_sessions(backend: Backend) {
     // A session switches with its CSRF token only.
     let (cookie, csrf) = session(&server);
     let send = |csrf: Option<&str>| {
-        let mut headers = vec![("Cookie", cookie.as_str())];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(server.port, "POST", LOAM, &switch, &headers, "")
+        server.session_call(LOAM, &cookie, csrf, "POST", &switch, &Value::Null)
     };
     let r = send(None);
     assert_eq!(r.status, 403, "{}", r.body);

@@ -169,6 +169,30 @@ impl Server {
         request(self.port, method, host, path, &headers, &text)
     }
 
+    /// An owner app call on `host` with a session `cookie` (`tessera-owner=…`) and, when
+    /// given, its CSRF token in `X-CSRF-Token`; a JSON body (none when null).
+    pub fn session_call(
+        &self,
+        host: &str,
+        cookie: &str,
+        csrf: Option<&str>,
+        method: &str,
+        path: &str,
+        body: &Value,
+    ) -> Response {
+        let mut headers = vec![("Cookie", cookie)];
+        if let Some(c) = csrf {
+            headers.push(("X-CSRF-Token", c));
+        }
+        let text = if body.is_null() {
+            String::new()
+        } else {
+            headers.push(("Content-Type", "application/json"));
+            body.to_string()
+        };
+        request(self.port, method, host, path, &headers, &text)
+    }
+
     /// The store options (`--data-dir DIR` or `--database-url URL`) that point another
     /// `tessera` command at this server's store.
     pub fn store_args(&self) -> Vec<String> {
