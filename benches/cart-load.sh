@@ -27,32 +27,8 @@ need_wrk
 find_postgres
 tessera_binary
 
-# --- PostgreSQL -------------------------------------------------------------------------
-start_postgres
-pg_psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
-"$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
-
-# --- tessera --------------------------------------------------------------------------
-start_server --data-dir "$work/data" \
-  --database-url "postgres://postgres@127.0.0.1:$pgport/tessera" --fixtures "$root/fixtures" \
-  --cart-writes-per-minute 100000000
-# Nothing sells out during the runs.
-pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
-host=loam-lantern.localhost
-crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
-  | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
-[[ -n "$crumb" ]] || die 1 "no crumb from the shop page"
-
-# The products a request picks from: every physical and digital variant (not
-# subscriptions or services, which have rules of their own).
-python3 - "$root/fixtures/loam-lantern/collections/shop.json" >"$work/items.lua" <<'PY'
-import json, sys
-items = json.load(open(sys.argv[1]))["items"]
-rows = [(i["id"], v["sku"]) for i in items
-        if i.get("productType", 1) in (1, 2) and not i.get("structuredContent", {}).get("isSubscribable")
-        for v in i["variants"]]
-print("items = {" + ", ".join('{"%s", "%s"}' % r for r in rows) + "}")
-PY
+store_bench_setup --cart-writes-per-minute 100000000
+# Each request adds one of the physical and digital variants ($work/items.lua).
 cat >"$work/add.lua" <<LUA
 dofile("$work/items.lua")
 wrk.method = "POST"
@@ -80,13 +56,7 @@ adds() {
   if grep -q "Non-2xx" <<<"$out"; then die 1 "errors during add-to-cart:"$'\n'"$out"; fi
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
-tpcb() {
-  "$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
-    | awk '/^tps = / {print $3}'
-}
-
-version=$("$pgbin/postgres" --version | awk '{print $3}')
-echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+store_bench_header
 a=() p=()
 for _ in $(seq 1 "$rounds"); do
   # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit;
@@ -94,7 +64,6 @@ for _ in $(seq 1 "$rounds"); do
   r=$(adds)
   a+=("$r")
   r=$(tpcb)
-  [[ -n "$r" ]] || die 1 "pgbench printed no tps"
   p+=("$r")
 done
 ba=$(best "${a[@]}") bp=$(best "${p[@]}")
@@ -103,4 +72,4 @@ printf '%-40s %10.0f\n' "add-to-cart requests/s (HTTP, new carts)" "$ba"
 printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
 printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$ba/$bp)")"
 echo "($carts carts written; runs: add-to-cart ${a[*]}, pgbench ${p[*]})" >&2
-echo "target: add-to-cart at least 50% of pgbench" >&2
+echo "target (issue 46): add-to-cart at least 80% of pgbench" >&2

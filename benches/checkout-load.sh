@@ -39,29 +39,7 @@ need_wrk
 find_postgres
 tessera_binary
 
-# --- PostgreSQL -------------------------------------------------------------------------
-start_postgres
-pg_psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
-"$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
-
-# --- tessera --------------------------------------------------------------------------
-start_server --data-dir "$work/data" \
-  --database-url "postgres://postgres@127.0.0.1:$pgport/tessera" --fixtures "$root/fixtures" \
-  --cart-writes-per-minute 100000000 --checkouts-per-minute 100000000
-pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
-host=loam-lantern.localhost
-crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
-  | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
-[[ -n "$crumb" ]] || die 1 "no crumb from the shop page"
-
-python3 - "$root/fixtures/loam-lantern/collections/shop.json" >"$work/items.lua" <<'PY'
-import json, sys
-items = json.load(open(sys.argv[1]))["items"]
-rows = [(i["id"], v["sku"]) for i in items
-        if i.get("productType", 1) in (1, 2) and not i.get("structuredContent", {}).get("isSubscribable")
-        for v in i["variants"]]
-print("items = {" + ", ".join('{"%s", "%s"}' % r for r in rows) + "}")
-PY
+store_bench_setup --cart-writes-per-minute 100000000 --checkouts-per-minute 100000000
 
 # Makes carts: each answer's cart cookie goes to carts-N.txt of wrk thread N.
 cat >"$work/carts.lua" <<LUA
@@ -169,20 +147,13 @@ checkouts() {
   echo "checkout: $done_n answered 201, $((after - before)) orders placed" >&2
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
-tpcb() {
-  "$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
-    | awk '/^tps = / {print $3}'
-}
-
-version=$("$pgbin/postgres" --version | awk '{print $3}')
-echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+store_bench_header
 c=() p=()
 for _ in $(seq 1 "$rounds"); do
   # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit).
   r=$(checkouts)
   c+=("$r")
   r=$(tpcb)
-  [[ -n "$r" ]] || die 1 "pgbench printed no tps"
   p+=("$r")
 done
 bc=$(best "${c[@]}") bp=$(best "${p[@]}")

@@ -107,5 +107,49 @@ PY
   awk '$6 == "crumb" || $6 == "tessera-cart" {printf "%s%s=%s", sep, $6, $7; sep="; "}' "$jar"
 }
 
+# --- the store's write benches (cart-load.sh, checkout-load.sh) ------------------------
+# store_bench_setup [SERVE ARG...]: a throwaway PostgreSQL with pgbench's tables (scale
+# $scale) in database `bench`, `tessera serve` on database `tessera` with the fixtures and
+# each SERVE ARG, and the demo stock raised so nothing sells out during the runs. Sets host
+# (loam-lantern's) and crumb (a visitor's, from its shop page), and writes $work/items.lua:
+# `items`, every physical and digital variant as {itemId, sku} (not subscriptions or
+# services, which have rules of their own).
+store_bench_setup() {
+  start_postgres
+  pg_psql -c "CREATE DATABASE tessera" -c "CREATE DATABASE bench"
+  "$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -i -q -s "$scale" bench >/dev/null 2>&1
+  start_server --data-dir "$work/data" \
+    --database-url "postgres://postgres@127.0.0.1:$pgport/tessera" --fixtures "$root/fixtures" "$@"
+  pg_psql -d tessera -c "UPDATE product_variant SET qty_in_stock = 100000000 WHERE NOT unlimited"
+  host=loam-lantern.localhost
+  crumb=$(curl -fs -D - -o /dev/null -H "Host: $host" "http://127.0.0.1:$port/shop" \
+    | sed -n 's/^set-cookie: crumb=\([0-9a-f]*\).*/\1/ip' | head -1)
+  [[ -n "$crumb" ]] || die 1 "no crumb from the shop page"
+  python3 - "$root/fixtures/loam-lantern/collections/shop.json" >"$work/items.lua" <<'PY'
+import json, sys
+items = json.load(open(sys.argv[1]))["items"]
+rows = [(i["id"], v["sku"]) for i in items
+        if i.get("productType", 1) in (1, 2) and not i.get("structuredContent", {}).get("isSubscribable")
+        for v in i["variants"]]
+print("items = {" + ", ".join('{"%s", "%s"}' % r for r in rows) + "}")
+PY
+}
+
+# tpcb: pgbench's TPC-B tps on `bench` with $clients clients for $secs seconds; out if it
+# printed none.
+tpcb() {
+  local tps
+  tps=$("$pgbin/pgbench" -h 127.0.0.1 -p "$pgport" -U postgres -c "$clients" -j 2 -T "$secs" -M prepared bench 2>/dev/null \
+    | awk '/^tps = / {print $3}')
+  [[ -n "$tps" ]] || die 1 "pgbench printed no tps"
+  echo "$tps"
+}
+
+# store_bench_header: what the runs are (on stderr).
+store_bench_header() {
+  local version; version=$("$pgbin/postgres" --version | awk '{print $3}')
+  echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+}
+
 # best X...: the largest.
 best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
