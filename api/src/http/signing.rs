@@ -36,10 +36,35 @@ pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) 
     }
 }
 
-/// `n` random bytes from the OS, as hex.
+/// Bytes of OS randomness a thread draws at once for [`random_hex`].
+const POOL: usize = 512;
+
+thread_local! {
+    /// OS random bytes not handed out yet, and how many of them are used. Every byte is
+    /// handed out once; a page for a new visitor wants three ids (crumb, visitor, session),
+    /// and one `getrandom` call per id was a system call on every such page.
+    static RANDOM: std::cell::RefCell<([u8; POOL], usize)> =
+        const { std::cell::RefCell::new(([0; POOL], POOL)) };
+}
+
+/// `n` random bytes from the OS, as hex: drawn from the thread's pool of OS random bytes
+/// (refilled `POOL` bytes at a time), never the same byte twice.
 pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
-    getrandom::fill(&mut bytes).expect("the OS random source works");
+    if n > POOL / 4 {
+        getrandom::fill(&mut bytes).expect("the OS random source works");
+        return hex::encode(bytes);
+    }
+    RANDOM.with_borrow_mut(|(pool, used)| {
+        if POOL - *used < n {
+            getrandom::fill(pool).expect("the OS random source works");
+            *used = 0;
+        }
+        bytes.copy_from_slice(&pool[*used..*used + n]);
+        // What is handed out is not kept.
+        pool[*used..*used + n].fill(0);
+        *used += n;
+    });
     hex::encode(bytes)
 }
 
@@ -76,5 +101,17 @@ mod tests {
         let x = random_hex(16);
         assert_eq!(x.len(), 32);
         assert_ne!(x, random_hex(16));
+        // Across several refills of the thread's pool, with sizes that do not divide it,
+        // and past it: every value new, of its length, and not all zero.
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..400 {
+            let n = [16, 8, 24, 7][i % 4];
+            let v = random_hex(n);
+            assert_eq!(v.len(), 2 * n);
+            assert!(v.bytes().any(|b| b != b'0'), "{v}");
+            assert!(seen.insert(v));
+        }
+        assert_eq!(random_hex(POOL).len(), 2 * POOL);
+        assert_eq!(random_hex(0), "");
     }
 }
