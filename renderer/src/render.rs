@@ -458,7 +458,10 @@ fn member_area_context(
             Node::from(text("joinButtonText").unwrap_or(DEFAULT_JOIN_TEXT)),
         ),
         ("redirect", redirect.to_node()),
-        ("plan", member_area_plan(site, declared).unwrap_or(Node::Null)),
+        (
+            "plan",
+            member_area_plan(site, declared).unwrap_or(Node::Null),
+        ),
     ])
 }
 
@@ -494,7 +497,11 @@ fn member_area_plan(site: &SiteContent, declared: Option<&Node>) -> Option<Node>
         ("itemId", Node::from(id)),
         (
             "kind",
-            Node::from(if subscription { "subscription" } else { "one-time" }),
+            Node::from(if subscription {
+                "subscription"
+            } else {
+                "one-time"
+            }),
         ),
         ("price", price),
     ];

@@ -86,10 +86,7 @@ pub fn member_areas(
         if let Some(p) = plan
             && out.iter().any(|o| o.plan_product_id.as_deref() == Some(p))
         {
-            return Err((
-                at("planProductId"),
-                PLAN_TAKEN.into(),
-            ));
+            return Err((at("planProductId"), PLAN_TAKEN.into()));
         }
         out.push(MemberArea {
             id: id.to_owned(),

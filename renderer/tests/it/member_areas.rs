@@ -264,7 +264,11 @@ fn a_paid_areas_join_page_sells_its_plan_at_its_price() {
         "{}",
         monthly.body
     );
-    assert!(monthly.body.contains("data-join-label=\"Join for $5.00 / month\""));
+    assert!(
+        monthly
+            .body
+            .contains("data-join-label=\"Join for $5.00 / month\"")
+    );
     assert!(monthly.body.contains("data-plan-item=\"plan\""));
     assert!(monthly.body.contains("data-plan-kind=\"subscription\""));
 
@@ -274,7 +278,11 @@ fn a_paid_areas_join_page_sells_its_plan_at_its_price() {
 
     // The owner's label, then the price: the sale price when on sale.
     let pass = page(&paid_site(false), "/vault");
-    assert!(pass.body.contains(">Get the pass for $12.00</a>"), "{}", pass.body);
+    assert!(
+        pass.body.contains(">Get the pass for $12.00</a>"),
+        "{}",
+        pass.body
+    );
     assert!(!pass.body.contains("Launch plans"));
 
     // A free area's page sells nothing.

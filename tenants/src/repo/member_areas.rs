@@ -185,8 +185,10 @@ async fn plan_problem(
     }
     let kind = r.opt_i64(0)?.unwrap_or(product_type::PHYSICAL);
     let structured: serde_json::Map<String, serde_json::Value> = r.json(1)?;
-    let subscribable =
-        structured.get("isSubscribable").and_then(serde_json::Value::as_bool) == Some(true);
+    let subscribable = structured
+        .get("isSubscribable")
+        .and_then(serde_json::Value::as_bool)
+        == Some(true);
     Ok(if kind == product_type::GIFT_CARD {
         Some(PlanProblem::GiftCard)
     } else if kind == product_type::PHYSICAL && !subscribable {
@@ -388,8 +390,10 @@ impl Store {
         for r in &rows {
             let kind = r.opt_i64(2)?.unwrap_or(product_type::PHYSICAL);
             let structured: serde_json::Map<String, serde_json::Value> = r.json(3)?;
-            let subscribable =
-                structured.get("isSubscribable").and_then(serde_json::Value::as_bool) == Some(true);
+            let subscribable = structured
+                .get("isSubscribable")
+                .and_then(serde_json::Value::as_bool)
+                == Some(true);
             if kind == product_type::GIFT_CARD || (kind == product_type::PHYSICAL && !subscribable)
             {
                 continue;
