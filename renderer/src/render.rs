@@ -432,7 +432,8 @@ fn describe(
 
 /// The join page's `memberArea`: the area as `websiteSettings.memberAreas` declares it
 /// (`id`, `title`, `description`, `joinButtonText`; an area the settings do not declare
-/// shows the collection's title and "Join"), and `redirect`, where joining leads back to.
+/// shows the collection's title and "Join"), `redirect`, where joining leads back to, and
+/// for a paid area `plan`, what its join button sells ([`member_area_plan`]).
 fn member_area_context(
     site: &SiteContent,
     c: &Collection,

@@ -66,8 +66,10 @@ fn digital_product(server: &Server, url: &'static str, price_minor: i64) -> Stri
                     unlimited: true,
                     weight_grams: 0,
                 }],
-                ..serde_json::from_value(json!({"urlId": url, "title": "Studio Club pass", "recordType": 11}))
-                    .unwrap()
+                ..serde_json::from_value(
+                    json!({"urlId": url, "title": "Studio Club pass", "recordType": 11}),
+                )
+                .unwrap()
             };
             s.put_item(t, &item).await.unwrap()
         })
@@ -114,7 +116,13 @@ fn paid_member_areas(backend: Backend) {
     };
     let get = || {
         server
-            .owner_call(HARBOR, TOKEN, "GET", "/api/owner/member-areas", &Value::Null)
+            .owner_call(
+                HARBOR,
+                TOKEN,
+                "GET",
+                "/api/owner/member-areas",
+                &Value::Null,
+            )
             .json()
     };
 
@@ -143,7 +151,10 @@ fn paid_member_areas(backend: Backend) {
             MUG,
             "Choose a digital, service or subscription product: a physical product cannot be the price of a member area.",
         ),
-        (GIFT_CARD, "A gift card cannot be the price of a member area."),
+        (
+            GIFT_CARD,
+            "A gift card cannot be the price of a member area.",
+        ),
     ] {
         let r = patch(TOKEN, CLUB, json!({"planProductId": product}));
         assert_eq!(
@@ -158,9 +169,21 @@ fn paid_member_areas(backend: Backend) {
     // Roles, tokens, sessions: a role without content, another site's token, another
     // site's area, a session without its CSRF token.
     let billing = server.owner_token("harbor-lane", "billing");
-    assert_eq!(patch(&billing, CLUB, json!({"planProductId": pass})).status, 403);
-    assert_eq!(patch(LOAM_TOKEN, CLUB, json!({"planProductId": pass})).status, 401);
-    let r = server.owner_call(LOAM, LOAM_TOKEN, "PATCH", CLUB, &json!({"planProductId": LOAM_GUIDE}));
+    assert_eq!(
+        patch(&billing, CLUB, json!({"planProductId": pass})).status,
+        403
+    );
+    assert_eq!(
+        patch(LOAM_TOKEN, CLUB, json!({"planProductId": pass})).status,
+        401
+    );
+    let r = server.owner_call(
+        LOAM,
+        LOAM_TOKEN,
+        "PATCH",
+        CLUB,
+        &json!({"planProductId": LOAM_GUIDE}),
+    );
     assert_eq!(r.status, 404, "{}", r.body);
     let (cookie, csrf) = crate::owner_accounts::signed_in(
         &server,
@@ -169,13 +192,26 @@ fn paid_member_areas(backend: Backend) {
         ("editor@example.test", "editor", "editor password"),
     );
     let by_session = |csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![("Cookie", cookie.as_str()), ("Content-Type", "application/json")];
+        let mut headers = vec![
+            ("Cookie", cookie.as_str()),
+            ("Content-Type", "application/json"),
+        ];
         if let Some(c) = csrf {
             headers.push(("X-CSRF-Token", c));
         }
-        request(server.port, "PATCH", HARBOR, CLUB, &headers, &body.to_string())
+        request(
+            server.port,
+            "PATCH",
+            HARBOR,
+            CLUB,
+            &headers,
+            &body.to_string(),
+        )
     };
-    assert_eq!(by_session(None, &json!({"planProductId": pass})).status, 403);
+    assert_eq!(
+        by_session(None, &json!({"planProductId": pass})).status,
+        403
+    );
     assert!(get()["areas"][0].get("planProductId").is_none());
 
     // The owner (a session with its token) makes the Studio Club paid.
@@ -187,7 +223,10 @@ fn paid_member_areas(backend: Backend) {
     let r = patch(TOKEN, KILN, json!({"planProductId": pass}));
     assert_eq!(
         (r.status, r.json()["errors"]["planProductId"].clone()),
-        (400, json!("Another member area is already sold by this product."))
+        (
+            400,
+            json!("Another member area is already sold by this product.")
+        )
     );
     let listed = get();
     assert_eq!(listed["planProducts"][0]["usedBy"], "studio-club");
@@ -197,7 +236,11 @@ fn paid_member_areas(backend: Backend) {
     let mut ana = Visitor::arrive(&server, HARBOR, "10.9.0.1");
     let r = ana.get(LESSON);
     assert_eq!(r.header("x-page-type"), Some("106"));
-    assert!(r.body.contains("Join the Studio Club for $12.00"), "{}", r.body);
+    assert!(
+        r.body.contains("Join the Studio Club for $12.00"),
+        "{}",
+        r.body
+    );
     assert!(r.body.contains(&format!("data-plan-item=\"{pass}\"")));
     assert!(!r.body.contains(LESSON_TEXT));
 
@@ -219,7 +262,10 @@ fn paid_member_areas(backend: Backend) {
     let r = ana.send(
         "POST",
         JOIN,
-        &[("X-XSRF-Token", &xsrf), ("Content-Type", "application/json")],
+        &[
+            ("X-XSRF-Token", &xsrf),
+            ("Content-Type", "application/json"),
+        ],
         &json!({"memberAreaId": "studio-club"}).to_string(),
     );
     assert_eq!(
@@ -234,7 +280,10 @@ fn paid_member_areas(backend: Backend) {
     let r = card_checkout(&mut stranger);
     assert_eq!(
         (r.status, r.message()),
-        (403, "Sign in to join Studio Club: the membership you buy is your account's.".into()),
+        (
+            403,
+            "Sign in to join Studio Club: the membership you buy is your account's.".into()
+        ),
         "{}",
         r.body
     );
@@ -248,7 +297,10 @@ fn paid_member_areas(backend: Backend) {
     let r = ana.get(LESSON);
     assert_eq!(r.header("x-page-type"), Some("105"));
     assert!(r.body.contains(LESSON_TEXT));
-    assert_eq!(ana.get(ACCOUNT).json()["memberAreas"], json!(["studio-club"]));
+    assert_eq!(
+        ana.get(ACCOUNT).json()["memberAreas"],
+        json!(["studio-club"])
+    );
 
     // The owner's members list names the order that opened it.
     let members = server
@@ -287,7 +339,10 @@ fn paid_member_areas(backend: Backend) {
     let r = ana.send(
         "POST",
         JOIN,
-        &[("X-XSRF-Token", &xsrf), ("Content-Type", "application/json")],
+        &[
+            ("X-XSRF-Token", &xsrf),
+            ("Content-Type", "application/json"),
+        ],
         &json!({"memberAreaId": "studio-club"}).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
