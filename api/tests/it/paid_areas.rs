@@ -4,7 +4,9 @@
 //! the join page sells it at its price, the free join and a sign-up's link do not open it,
 //! a signed-out checkout of its product is refused before payment, a member buys it with
 //! the test card through the real cart and checkout routes and then opens its pages, the
-//! owner's members list names the order, and refunding it in full closes the area again.
+//! owner's members list names the order, and refunding it in full closes the area again; a
+//! subscription price is bought through its own cart and checkout signed in (refused signed
+//! out), and cancelling the subscription closes the area.
 
 use serde_json::{Value, json};
 
@@ -46,8 +48,9 @@ fn start(backend: Backend) -> Server {
     )
 }
 
-/// Adds a digital product with one variant, `price_minor`, to harbor-lane's shop: its id.
-fn digital_product(server: &Server, url: &'static str, price_minor: i64) -> String {
+/// Adds a digital product with one variant, `price_minor`, to harbor-lane's shop (a monthly
+/// subscription when `monthly`): its id.
+fn digital_product(server: &Server, url: &'static str, price_minor: i64, monthly: bool) -> String {
     server.with_store(move |s| {
         Box::pin(async move {
             let t = s.tenant_by_host(HARBOR).await.unwrap().unwrap().id;
@@ -66,10 +69,17 @@ fn digital_product(server: &Server, url: &'static str, price_minor: i64) -> Stri
                     unlimited: true,
                     weight_grams: 0,
                 }],
-                ..serde_json::from_value(
-                    json!({"urlId": url, "title": "Studio Club pass", "recordType": 11}),
-                )
-                .unwrap()
+                structured_content: if monthly {
+                    json!({"isSubscribable": true, "subscriptionPlan":
+                        {"billingPeriod": {"value": 1, "unit": "MONTH"}, "numBillingCycles": 0}})
+                    .as_object()
+                    .unwrap()
+                    .clone()
+                } else {
+                    Default::default()
+                },
+                ..serde_json::from_value(json!({"urlId": url, "title": url, "recordType": 11}))
+                    .unwrap()
             };
             s.put_item(t, &item).await.unwrap()
         })
@@ -97,9 +107,15 @@ fn outbox_link(server: &Server, to: &'static str) -> String {
 }
 
 fn card_checkout(v: &mut Visitor) -> crate::support::Response {
+    token_checkout(v, None)
+}
+
+/// A checkout paid with the test card, of the cookie's cart or of `token`'s.
+fn token_checkout(v: &mut Visitor, token: Option<&str>) -> crate::support::Response {
     v.post(
         CHECKOUT,
         json!({
+            "cartToken": token,
             "email": "ana@example.test",
             "billingAddress": { "firstName": "Ana", "lastName": "Okafor", "line1": "1 Quay St",
                 "city": "Harbor", "postalCode": "12345", "country": "US", "region": "NY" },
@@ -110,7 +126,7 @@ fn card_checkout(v: &mut Visitor) -> crate::support::Response {
 
 fn paid_member_areas(backend: Backend) {
     let server = start(backend);
-    let pass = digital_product(&server, "club-pass", 1200);
+    let pass = digital_product(&server, "club-pass", 1200, false);
     let patch = |token: &str, path: &str, body: Value| {
         server.owner_call(HARBOR, token, "PATCH", path, &body)
     };
@@ -346,4 +362,70 @@ fn paid_member_areas(backend: Backend) {
         &json!({"memberAreaId": "studio-club"}).to_string(),
     );
     assert_eq!(r.status, 200, "{}", r.body);
+
+    // A recurring price: the Kiln Crew sold by a monthly subscription, bought through its
+    // own cart and checkout while signed in; cancelling the subscription closes the area.
+    let monthly = digital_product(&server, "crew-monthly", 500, true);
+    let r = patch(TOKEN, KILN, json!({"planProductId": monthly}));
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(r.json()["area"]["priceText"], "$5.00 / month");
+    let page = ana.get("/kiln-log");
+    assert_eq!(page.header("x-page-type"), Some("106"));
+    assert!(
+        page.body.contains("Join for $5.00 / month"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("data-plan-kind=\"subscription\""));
+    // Signed out, its checkout is refused before payment.
+    let r = stranger.post(
+        "/api/3/commerce/cart/subscription",
+        json!({"itemId": monthly, "qty": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let token = r.json()["cartToken"].as_str().unwrap().to_owned();
+    let r = token_checkout(&mut stranger, Some(&token));
+    assert_eq!(
+        (r.status, r.message()),
+        (
+            403,
+            "Sign in to join Kiln Crew: the membership you buy is your account's.".into()
+        )
+    );
+    let r = ana.post(
+        "/api/3/commerce/cart/subscription",
+        json!({"itemId": monthly, "qty": 1}),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let token = r.json()["cartToken"].as_str().unwrap().to_owned();
+    let r = token_checkout(&mut ana, Some(&token));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(ana.get("/kiln-log").header("x-page-type"), Some("105"));
+    let subs = server
+        .owner_call(
+            HARBOR,
+            TOKEN,
+            "GET",
+            "/api/owner/subscriptions?status=active",
+            &Value::Null,
+        )
+        .json();
+    let sub = subs["subscriptions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["itemId"] == json!(monthly))
+        .expect("her subscription")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = server.owner_call(
+        HARBOR,
+        TOKEN,
+        "POST",
+        &format!("/api/owner/subscriptions/{sub}/cancel"),
+        &Value::Null,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_eq!(ana.get("/kiln-log").header("x-page-type"), Some("106"));
 }
