@@ -336,6 +336,16 @@ fn paid_member_areas(backend: Backend) {
     let loam = server.owner_call(LOAM, LOAM_TOKEN, "GET", "/api/owner/members", &Value::Null);
     assert!(!loam.body.contains("ana@example.test"));
 
+    // The order's screen names the area it opened.
+    let order_path = format!("/api/owner/orders/{order_id}");
+    let detail = server
+        .owner_call(HARBOR, TOKEN, "GET", &order_path, &Value::Null)
+        .json();
+    assert_eq!(
+        detail["memberAreas"],
+        json!([{"id": "studio-club", "title": "Studio Club"}])
+    );
+
     // Refunded in full, the order no longer opens the area.
     let r = server.owner_call(
         HARBOR,
@@ -347,6 +357,10 @@ fn paid_member_areas(backend: Backend) {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(ana.get(LESSON).header("x-page-type"), Some("106"));
     assert_eq!(ana.get(ACCOUNT).json()["memberAreas"], json!([]));
+    let detail = server
+        .owner_call(HARBOR, TOKEN, "GET", &order_path, &Value::Null)
+        .json();
+    assert!(detail.get("memberAreas").is_none(), "{detail}");
 
     // Free again: the page joins for nothing, as before.
     let r = patch(TOKEN, CLUB, json!({"planProductId": ""}));

@@ -4543,6 +4543,11 @@ export interface components {
              *     `mark-paid`, `fulfil`, `cancel`, `refund`, `resend-confirmation`.
              */
             actions: string[];
+            /**
+             * @description The paid member areas the order opened for its member and that are still open
+             *     (absent when none: see the owner's guide, "Paid member areas").
+             */
+            memberAreas?: components["schemas"]["OwnerOrderMemberArea"][];
         };
         OwnerOrderDownload: {
             productName: string;
@@ -4610,6 +4615,12 @@ export interface components {
             orders: components["schemas"]["OwnerOrderSummary"][];
             /** @description `after` for the next page; null on the last. */
             next?: string | null;
+        };
+        /** @description A member area an order opened. */
+        OwnerOrderMemberArea: {
+            id: string;
+            /** @description As the site declares it (the id for an area it no longer declares). */
+            title: string;
         };
         OwnerOrderNotes: {
             label: string;

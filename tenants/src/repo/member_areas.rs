@@ -354,6 +354,21 @@ impl Store {
         tx.commit().await
     }
 
+    /// The paid member areas order `order_id` opened and that are still open (its member
+    /// has not lost them by a refund, a cancel or the subscription's end), by id.
+    pub async fn areas_opened_by(&self, tenant: TenantId, order_id: &str) -> Result<Vec<String>> {
+        let mut tx = self.read().await?;
+        tx.query(
+            "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND order_id = $2 \
+             ORDER BY member_area_id",
+            params![tenant, order_id],
+        )
+        .await?
+        .iter()
+        .map(|r| r.text(0))
+        .collect()
+    }
+
     /// The areas a member belongs to, by id.
     pub async fn member_areas_of(&self, tenant: TenantId, user: &str) -> Result<Vec<String>> {
         let mut tx = self.read().await?;
