@@ -219,6 +219,8 @@ pub async fn sign_up<C: Future<Output = Composer>>(
         let node = site.content.render.member_area(a)?;
         node.pointer(&["title"])?.as_str().map(str::to_owned)
     });
+    // A paid area is not joined by the link: the mail says its page sells it.
+    let paid = area.as_deref().is_some_and(|a| paid_area(site, a));
     let SignUpMail {
         composer,
         site_title,
@@ -229,7 +231,7 @@ pub async fn sign_up<C: Future<Output = Composer>>(
         json!({
             "website": {"siteTitle": site_title},
             "member": {"email": member.email, "displayName": member.display_name},
-            "memberArea": area_title.as_ref().map(|t| json!({"title": t})),
+            "memberArea": area_title.as_ref().map(|t| json!({"title": t, "paid": paid})),
             "link": format!("{origin}{CONFIRM_PATH}?token={token}"),
             "linkHours": LINK_TTL.as_secs() / 3600,
             "signInUrl": format!("{origin}/"),

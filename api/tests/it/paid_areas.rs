@@ -86,6 +86,8 @@ fn digital_product(server: &Server, url: &'static str, price_minor: i64, monthly
     })
 }
 
+/// The confirmation link mailed to `to`, whose mail says the paid Studio Club is sold on
+/// its page rather than joined by the link.
 fn outbox_link(server: &Server, to: &'static str) -> String {
     let mut all = server.with_store(|s| {
         Box::pin(async move {
@@ -101,6 +103,12 @@ fn outbox_link(server: &Server, to: &'static str) -> String {
         .expect("a mail")
         .email
         .text;
+    assert!(
+        text.contains(
+            "to join Studio Club (once you are signed in, its page sells you the membership)"
+        ),
+        "{text}"
+    );
     let at = text.find(CONFIRM).expect("a confirmation link");
     let tail = &text[at..];
     tail[..tail.find(char::is_whitespace).unwrap_or(tail.len())].to_owned()
