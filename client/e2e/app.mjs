@@ -670,6 +670,90 @@ const scenarios = [
     },
   ],
   [
+    "paid member area: the owner sells the Kiln Crew with a service product; a member buys it and reads its page",
+    async ({ browser, context, server, backend }) => {
+      const origin = server.origin(HARBOR);
+      const page = await signIn(context, server, HARBOR_OWNER, HARBOR);
+      // A service product, one price: what the area will sell.
+      await nav(page, "Products");
+      await h1Focused(page, "Products");
+      await page.getByRole("link", { name: "Add product" }).click();
+      await h1Focused(page, "Add product");
+      const product = `Kiln Crew pass ${backend}`;
+      await page.getByLabel("Title", { exact: true }).fill(product);
+      await page.getByRole("radio", { name: /^Service/ }).check();
+      await page.getByLabel(/^Price \(/).first().fill("15.00");
+      await page.getByLabel("Unlimited stock").first().check();
+      await page.getByLabel("SKU", { exact: true }).first().fill(`KCP-${backend}`);
+      await page.getByRole("button", { name: "Add product" }).click();
+      const invalid = page.locator(".field-error");
+      await Promise.race([
+        h1Focused(page, product),
+        invalid.first().waitFor({ timeout: 20000 }).then(async () => {
+          throw new Error(`the product form refused: ${(await invalid.allInnerTexts()).join("; ")}`);
+        }),
+      ]);
+
+      await page.goto(`${origin}/config/members/areas`);
+      await page.getByRole("heading", { level: 1, name: "Member areas" }).waitFor();
+      const crew = page.getByRole("region", { name: "Kiln Crew" });
+      await crew.getByText("Free to join").waitFor();
+      // By keyboard: Edit, Access: Paid, the product, Save.
+      await tabTo(page, page.getByRole("button", { name: "Edit Kiln Crew" }));
+      await page.keyboard.press("Enter");
+      const form = page.getByRole("form", { name: "Edit Kiln Crew" });
+      await tabTo(page, form.getByRole("radio", { name: "Free" }));
+      await page.keyboard.press("ArrowRight");
+      assert.ok(await form.getByRole("radio", { name: "Paid" }).isChecked(), "Paid, by keyboard");
+      const picker = form.getByLabel("Product sold to join");
+      await picker.waitFor();
+      assert.deepEqual(await axe(page), [], "the area's paid access");
+      // Saving Paid without a product is said beside the picker.
+      await form.getByRole("button", { name: "Save area" }).click();
+      await form.getByText("Choose the product that is its price.").waitFor();
+      assert.equal(await picker.getAttribute("aria-invalid"), "true");
+      const option = (await picker.locator("option").allInnerTexts()).find((t) => t.startsWith(product));
+      assert.ok(option && option.includes("$15.00"), `the picker lists the pass with its price: ${option}`);
+      await picker.selectOption({ label: option });
+      await tabTo(page, form.getByRole("button", { name: "Save area" }));
+      await page.keyboard.press("Enter");
+      await crew.getByText(`$15.00 (${product})`).waitFor();
+      assert.deepEqual(await axe(page), [], "the member areas, one paid");
+
+      // Marin (a member of the Studio Club only) buys her way into the Kiln Crew.
+      const member = await browser.newContext();
+      try {
+        const p = await member.newPage();
+        await p.goto(`${origin}/kiln-log`);
+        await p.waitForSelector("button.member-area-join");
+        assert.match((await p.locator("button.member-area-join").innerText()).trim(), /^Join.* for \$15\.00$/);
+        await p.click("button.member-access-switch");
+        await p.fill("#member-access-email", "marin@harbor-lane.localhost");
+        await p.fill("#member-access-password", "glaze-and-fire-1");
+        await Promise.all([p.waitForEvent("load"), p.click("form.member-access-sign-in button[type=submit]")]);
+        // Signed in, still the join page: the button sells the pass, on to checkout.
+        await p.waitForSelector("button.member-area-join");
+        assert.equal(await p.locator("button.member-access-switch").count(), 0);
+        await Promise.all([p.waitForURL(/\/checkout$/), p.click("button.member-area-join")]);
+        await p.locator(".tessera-checkout").waitFor();
+        await fillCheckout(p, { email: "marin@harbor-lane.localhost", shipping: false });
+        await placeOrder(p);
+        // The paid order opened the area: the page is its content now, not its join page.
+        const r = await p.goto(`${origin}/kiln-log`);
+        assert.equal(r.headers()["x-page-type"], "105");
+        await p.getByText("a 15-minute hold").first().waitFor();
+      } finally {
+        await member.close();
+      }
+      // The members list names the order that opened it.
+      await page.getByRole("navigation", { name: "Members section" }).getByRole("link", { name: "Members" }).click();
+      await h1Focused(page, "Members");
+      const marin = page.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "Marin Okafor" }) });
+      await marin.getByRole("link", { name: /^order #\d+$/ }).waitFor();
+      assert.deepEqual(await axe(page), [], "the members, one paid");
+    },
+  ],
+  [
     "comments: a member's comment waits, the owner approves it and the live page shows it; members and member areas",
     async ({ browser, context, server }) => {
       const origin = server.origin(HARBOR);

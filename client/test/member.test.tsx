@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { mount as mountAccess } from "../src/islands/member-access/index";
+import { mount as mountAccess, navigate } from "../src/islands/member-access/index";
 import { mount as mountBar } from "../src/islands/member-bar/index";
 import { signOut, siteUserInfo, xsrfToken } from "../src/shared/member";
 import * as mm from "../src/shared/messages-members";
@@ -154,6 +154,56 @@ describe("the join page", () => {
     const join = api.to(`POST ${AREAS}`)[0];
     expect(join.body).toEqual({ memberAreaId: "studio-club" });
     expect(join.headers["X-XSRF-Token"]).toBe("x-acc");
+  });
+});
+
+describe("a paid area's join page", () => {
+  const paidPage = (kind: string) => `
+  <div data-island="member-access" data-member-area="studio-club" data-redirect="/course" data-join-label="Join for $5.00 / month" data-plan-item="plan1" data-plan-kind="${kind}">
+    <a class="member-area-join" href="#member-area-join">Join for $5.00 / month</a>
+  </div>`;
+
+  it("a signed-in member's click buys the plan: a one-time price goes in the cart, then checkout", async () => {
+    signedIn();
+    page(paidPage("one-time"));
+    const to = vi.spyOn(navigate, "to").mockImplementation(() => undefined);
+    const api = routeFetch({ "POST /api/commerce/shopping-cart/entries": { body: { shoppingCart: {}, newlyAdded: {} } } });
+    mountAccess(document, reload);
+    await until(() => !!document.querySelector("button.member-area-join"), "the join button");
+    expect($("button.member-area-join").textContent).toBe("Join for $5.00 / month");
+    click("button.member-area-join");
+    await until(() => to.mock.calls.length > 0, "the way to checkout");
+    expect(to).toHaveBeenCalledWith("/checkout");
+    expect(api.to("POST /api/commerce/shopping-cart/entries")[0].body).toEqual({ itemId: "plan1", quantity: 1 });
+    expect(api.to(`POST ${AREAS}`)).toHaveLength(0);
+    expect(reload).not.toHaveBeenCalled();
+    to.mockRestore();
+  });
+
+  it("a subscription gets its own cart and its checkout", async () => {
+    signedIn();
+    page(paidPage("subscription"));
+    const to = vi.spyOn(navigate, "to").mockImplementation(() => undefined);
+    const api = routeFetch({
+      "POST /api/3/commerce/cart/subscription": { body: { cartToken: "t1", checkoutUrl: "/checkout/subscription?cartToken=t1" } },
+    });
+    mountAccess(document, reload);
+    await until(() => !!document.querySelector("button.member-area-join"), "the join button");
+    click("button.member-area-join");
+    await until(() => to.mock.calls.length > 0, "the way to checkout");
+    expect(to).toHaveBeenCalledWith("/checkout/subscription?cartToken=t1");
+    expect(api.to("POST /api/3/commerce/cart/subscription")[0].body).toEqual({ itemId: "plan1", qty: 1 });
+    to.mockRestore();
+  });
+
+  it("a visitor signs up first, buying nothing yet", async () => {
+    page(paidPage("one-time"));
+    const api = routeFetch({});
+    mountAccess(document, reload);
+    await until(() => !!document.querySelector("button.member-area-join"), "the join button");
+    click("button.member-area-join");
+    await until(() => !!document.querySelector("form.member-access-sign-up"), "the sign-up form");
+    expect(api.calls.filter((c) => c.method === "POST")).toHaveLength(0);
   });
 });
 

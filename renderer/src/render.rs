@@ -432,7 +432,8 @@ fn describe(
 
 /// The join page's `memberArea`: the area as `websiteSettings.memberAreas` declares it
 /// (`id`, `title`, `description`, `joinButtonText`; an area the settings do not declare
-/// shows the collection's title and "Join"), and `redirect`, where joining leads back to.
+/// shows the collection's title and "Join"), `redirect`, where joining leads back to, and
+/// for a paid area `plan`, what its join button sells ([`member_area_plan`]).
 fn member_area_context(
     site: &SiteContent,
     c: &Collection,
@@ -458,7 +459,72 @@ fn member_area_context(
             Node::from(text("joinButtonText").unwrap_or(DEFAULT_JOIN_TEXT)),
         ),
         ("redirect", redirect.to_node()),
+        (
+            "plan",
+            member_area_plan(site, declared).unwrap_or(Node::Null),
+        ),
     ])
+}
+
+/// A paid area's `plan` on its join page: the product its join button sells (`itemId`),
+/// `kind` (`one-time`, or `subscription` bought through subscription checkout), `price` (the
+/// variant's money object, its sale price when on sale, for the `money` formatter) and, for
+/// a subscription, `period` ("month", "2 weeks"). `None` for a free area, or one whose
+/// product is gone or has no price.
+fn member_area_plan(site: &SiteContent, declared: Option<&Node>) -> Option<Node> {
+    let id = declared?
+        .pointer(&["planProductId"])
+        .and_then(Node::as_str)
+        .filter(|p| !p.trim().is_empty())?;
+    let (_, item) = site.item_by_id(id)?;
+    let structured = item.pointer(&["structuredContent"])?;
+    let variant = structured
+        .pointer(&["variants"])
+        .and_then(Node::as_array)?
+        .first()?;
+    let on_sale = matches!(variant.pointer(&["onSale"]), Some(Node::Bool(true)));
+    let price = if on_sale {
+        variant.pointer(&["salePriceMoney"])
+    } else {
+        None
+    }
+    .or_else(|| variant.pointer(&["priceMoney"]))?
+    .clone();
+    let subscription = matches!(
+        structured.pointer(&["isSubscribable"]),
+        Some(Node::Bool(true))
+    );
+    let mut entries = vec![
+        ("itemId", Node::from(id)),
+        (
+            "kind",
+            Node::from(if subscription {
+                "subscription"
+            } else {
+                "one-time"
+            }),
+        ),
+        ("price", price),
+    ];
+    if subscription {
+        let plan = structured.pointer(&["subscriptionPlan", "billingPeriod"]);
+        let value = match plan.and_then(|p| p.pointer(&["value"])) {
+            Some(Node::Number(n)) if *n >= 1.0 => *n as i64,
+            _ => 1,
+        };
+        let unit = plan
+            .and_then(|p| p.pointer(&["unit"]))
+            .and_then(Node::as_str)
+            .unwrap_or("MONTH")
+            .to_ascii_lowercase();
+        let period = if value == 1 {
+            unit
+        } else {
+            format!("{value} {unit}s")
+        };
+        entries.push(("period", Node::from(period.as_str())));
+    }
+    Some(obj(entries))
 }
 
 /// The join button's label when the area does not name one.

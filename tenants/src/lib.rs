@@ -155,7 +155,9 @@ pub use repo::commerce::{
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};
-pub use repo::member_areas::{AreaChange, Confirmed, MemberRow, SignUp, SignedUp};
+pub use repo::member_areas::{
+    AreaChange, Confirmed, Joined, MemberRow, PlanProduct, SignUp, SignedUp,
+};
 pub use repo::outbox::{Email, QueuedEmail};
 pub use repo::owner_accounts::{
     LinkPurpose, LinkUsed, NewOwnerLink, OwnerAccount, OwnerInvite, OwnerSession, SessionLife,

@@ -121,10 +121,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "customer_summary",
         sql: include_str!("../migrations/0020_customer_summary.sql"),
     },
+    Migration {
+        version: 21,
+        name: "paid_member_areas",
+        sql: include_str!("../migrations/0021_paid_member_areas.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 20;
+pub const LATEST_VERSION: i64 = 21;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

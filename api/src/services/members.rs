@@ -219,6 +219,8 @@ pub async fn sign_up<C: Future<Output = Composer>>(
         let node = site.content.render.member_area(a)?;
         node.pointer(&["title"])?.as_str().map(str::to_owned)
     });
+    // A paid area is not joined by the link: the mail says its page sells it.
+    let paid = area.as_deref().is_some_and(|a| paid_area(site, a));
     let SignUpMail {
         composer,
         site_title,
@@ -229,7 +231,7 @@ pub async fn sign_up<C: Future<Output = Composer>>(
         json!({
             "website": {"siteTitle": site_title},
             "member": {"email": member.email, "displayName": member.display_name},
-            "memberArea": area_title.as_ref().map(|t| json!({"title": t})),
+            "memberArea": area_title.as_ref().map(|t| json!({"title": t, "paid": paid})),
             "link": format!("{origin}{CONFIRM_PATH}?token={token}"),
             "linkHours": LINK_TTL.as_secs() / 3600,
             "signInUrl": format!("{origin}/"),
@@ -295,11 +297,24 @@ pub enum JoinError {
     /// The member area is not one the site declares.
     #[error("no such member area")]
     NoSuchArea,
+    /// The area is paid: it is joined by buying its plan product, not here.
+    #[error("a paid member area")]
+    Paid,
     #[error(transparent)]
     Store(#[from] StoreError),
 }
 
-/// A member joins one of the site's areas; the areas they are in now, by id.
+/// Whether the site's area `id` is paid (names a `planProductId`).
+pub fn paid_area(site: &Site, id: &str) -> bool {
+    site.content
+        .render
+        .member_area(id.trim())
+        .and_then(|a| a.pointer(&["planProductId"]))
+        .and_then(template_lang::value::Node::as_str)
+        .is_some_and(|p| !p.trim().is_empty())
+}
+
+/// A member joins one of the site's free areas; the areas they are in now, by id.
 pub async fn join(
     store: &Store,
     site: &Site,
@@ -307,8 +322,18 @@ pub async fn join(
     area: &str,
 ) -> Result<Vec<String>, JoinError> {
     let area = declared_area(site, area).ok_or(JoinError::NoSuchArea)?;
+    if paid_area(site, &area) {
+        return Err(JoinError::Paid);
+    }
     let tenant = site.tenant.id;
-    store.join_member_area(tenant, &user.id, &area).await?;
+    store
+        .join_member_area(tenant, &user.id, &area)
+        .await
+        .map_err(|e| match e {
+            // Made paid since the site was read.
+            StoreError::Invalid(_) => JoinError::Paid,
+            e => JoinError::Store(e),
+        })?;
     Ok(store.member_areas_of(tenant, &user.id).await?)
 }
 

@@ -47,6 +47,7 @@ mod owner_site_access;
 mod owner_site_notices;
 mod owner_templates;
 mod owner_visibility;
+mod paid_areas;
 mod render_cli;
 mod restock;
 mod security;

@@ -377,7 +377,7 @@ fn members_and_member_areas(backend: Backend) {
         "/api/owner/member-areas",
         &Value::Null,
     );
-    assert_eq!(r.json(), json!({"areas": []}));
+    assert_eq!(r.json()["areas"], json!([]));
     // loam-lantern's one member (of the same address) is its own, in none of harbor's areas.
     let r = server.owner_call(LOAM, LOAM_TOKEN, "GET", "/api/owner/members", &Value::Null);
     assert_eq!(r.json()["total"], 1, "{}", r.body);

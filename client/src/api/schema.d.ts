@@ -637,7 +637,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A member joins an area. */
+        /**
+         * A member joins a free area (403 for a paid
+         *     one: it is joined by buying its plan).
+         */
         post: operations["site-users.join"];
         delete?: never;
         options?: never;
@@ -2417,8 +2420,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Changes a member area's title, description or
-         *     join button label; its join page shows them from the next page on.
+         * Changes a member area's title, description, join
+         *     button label or price (`planProductId`); its join page shows them from the next page on.
          */
         patch: operations["owner.change_member_area"];
         trace?: never;
@@ -4390,8 +4393,8 @@ export interface components {
             areas: components["schemas"]["OwnerMemberAreaRef"][];
         };
         /**
-         * @description A member area as the site declares it, with what it covers. Joining is free: an area is
-         *     a members' club, not a paid plan.
+         * @description A member area as the site declares it, with what it covers and its price: free, or the
+         *     product its join button sells (`planProductId`).
          */
         OwnerMemberArea: {
             id: string;
@@ -4399,6 +4402,14 @@ export interface components {
             description: string;
             /** @description The join button's label (the join page's "Join" when the site names none). */
             joinButtonText: string;
+            /** @description The product that is its price; absent for a free area. */
+            planProductId?: string | null;
+            /**
+             * @description Its price as the join page writes it ("$12.00", "$5.00 / month"); absent for a free
+             *     area, and for one whose product can no longer be its price (deleted since, say: the
+             *     join page then sells nothing).
+             */
+            priceText?: string | null;
             /**
              * Format: int64
              * @description How many members joined it.
@@ -4425,16 +4436,28 @@ export interface components {
             description?: string | null;
             /** @description At most 50 characters; empty for the join page's "Join". */
             joinButtonText?: string | null;
+            /**
+             * @description The product that is its price (a digital, service or paywall product, or a
+             *     subscription, with one variant, that no other area is sold by); empty to make it
+             *     free.
+             */
+            planProductId?: string | null;
         };
         /** @description A member area a member belongs to. */
         OwnerMemberAreaRef: {
             id: string;
             /** @description As the site declares it (the id for an area it no longer declares). */
             title: string;
+            order?: components["schemas"]["OwnerOrderRef"] | null;
         };
-        /** @description The site's member areas. */
+        /** @description The site's member areas, and the store's products that can be one's price. */
         OwnerMemberAreas: {
             areas: components["schemas"]["OwnerMemberArea"][];
+            /**
+             * @description Digital, service and paywall products and subscriptions with one variant, in title
+             *     order; empty when the store has none.
+             */
+            planProducts: components["schemas"]["OwnerPlanProduct"][];
         };
         /** @description A page of the members. */
         OwnerMembers: {
@@ -4525,6 +4548,11 @@ export interface components {
              *     `mark-paid`, `fulfil`, `cancel`, `refund`, `resend-confirmation`.
              */
             actions: string[];
+            /**
+             * @description The paid member areas the order opened for its member and that are still open
+             *     (absent when none: see the owner's guide, "Paid member areas").
+             */
+            memberAreas?: components["schemas"]["OwnerOrderMemberArea"][];
         };
         OwnerOrderDownload: {
             productName: string;
@@ -4593,9 +4621,24 @@ export interface components {
             /** @description `after` for the next page; null on the last. */
             next?: string | null;
         };
+        /** @description A member area an order opened. */
+        OwnerOrderMemberArea: {
+            id: string;
+            /** @description As the site declares it (the id for an area it no longer declares). */
+            title: string;
+        };
         OwnerOrderNotes: {
             label: string;
             text: string;
+        };
+        /** @description An order, as a link to the order screen. */
+        OwnerOrderRef: {
+            id: string;
+            /**
+             * Format: int64
+             * @description Its number (absent while it is being placed).
+             */
+            orderNumber?: number | null;
         };
         /** @description An order in the owner's list. */
         OwnerOrderSummary: {
@@ -4776,6 +4819,20 @@ export interface components {
             days7: components["schemas"]["OwnerPeriod"];
             /** @description The last 30 days, today included. */
             days30: components["schemas"]["OwnerPeriod"];
+        };
+        /** @description A product that can be a member area's price. */
+        OwnerPlanProduct: {
+            productId: string;
+            title: string;
+            /** @description `digital`, `service`, `paywall` (one-time payments) or `subscription` (recurring). */
+            kind: string;
+            price: components["schemas"]["OwnerMoney"];
+            /** @description For a subscription, its billing period ("month", "2 weeks"). */
+            period?: string | null;
+            /** @description The price as the join page writes it ("$5.00 / month"). */
+            priceText: string;
+            /** @description The area it is the price of already, if any. */
+            usedBy?: string | null;
         };
         /** @description One of SPEC.md §2's editor page kinds and where the site shows it. */
         OwnerPreviewPage: {

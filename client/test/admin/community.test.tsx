@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from "@testing-library/preact";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { heading, me, open, server } from "./helpers";
+import { choose, heading, me, open, server } from "./helpers";
 
 const SESSION = "/api/owner/session";
 const COMMENTS = "/api/owner/comments";
@@ -113,7 +113,17 @@ describe("members and member areas", () => {
             ? []
             : [
                 { id: "u2", email: "noor@example.test", displayName: "Noor", createdOn: Date.UTC(2026, 10, 21), confirmed: false, areas: [] },
-                { id: "u1", email: "marin@harbor.example", displayName: "Marin Okafor", createdOn: Date.UTC(2026, 10, 1), confirmed: true, areas: [{ id: "studio-club", title: "Studio Club" }] },
+                {
+                  id: "u1",
+                  email: "marin@harbor.example",
+                  displayName: "Marin Okafor",
+                  createdOn: Date.UTC(2026, 10, 1),
+                  confirmed: true,
+                  areas: [
+                    { id: "studio-club", title: "Studio Club" },
+                    { id: "kiln-crew", title: "Kiln Crew", order: { id: "o9", orderNumber: 1042 } },
+                  ],
+                },
               ],
         },
       }),
@@ -124,7 +134,8 @@ describe("members and member areas", () => {
     expect(within(nav).getAllByRole("link").map((l) => l.textContent)).toEqual(["Members", "Comments", "Member areas"]);
     const table = await screen.findByRole("table");
     const marin = within(table).getByRole("rowheader", { name: "Marin Okafor" }).closest("tr")!;
-    expect(within(marin).getByText("Studio Club")).toBeTruthy();
+    expect(within(marin).getByText(/Studio Club/)).toBeTruthy();
+    expect(within(marin).getByRole("link", { name: "order #1042" }).getAttribute("href")).toBe("/config/orders/o9");
     expect(within(marin).getByText("Yes")).toBeTruthy();
     expect(within(table).getByText("Not yet (cannot sign in)")).toBeTruthy();
     expect(screen.getByText(/2 members in all/)).toBeTruthy();
@@ -160,6 +171,7 @@ describe("members and member areas", () => {
             },
             { id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] },
           ],
+          planProducts: [],
         },
       },
     });
@@ -180,7 +192,7 @@ describe("members and member areas", () => {
     let saved = false;
     const calls = server({
       [`GET ${SESSION}`]: { body: me() },
-      "GET /api/owner/member-areas": () => ({ body: { areas: [saved ? { ...area, joinButtonText: "Join the crew" } : area] } }),
+      "GET /api/owner/member-areas": () => ({ body: { areas: [saved ? { ...area, joinButtonText: "Join the crew" } : area], planProducts: [] } }),
       "PATCH /api/owner/member-areas/kiln-crew": (c) => {
         if (c.body.joinButtonText.length > 50) return { status: 400, body: { message: "Please correct the fields.", errors: { joinButtonText: "A button label can have at most 50 characters." } } };
         saved = true;
@@ -200,7 +212,7 @@ describe("members and member areas", () => {
     fireEvent.input(label, { target: { value: "Join the crew" } });
     fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
     await screen.findByText("“Join the crew”");
-    expect(calls.filter((c) => c.method === "PATCH").at(-1)!.body).toEqual({ title: "Kiln Crew", description: "", joinButtonText: "Join the crew" });
+    expect(calls.filter((c) => c.method === "PATCH").at(-1)!.body).toEqual({ title: "Kiln Crew", description: "", joinButtonText: "Join the crew", planProductId: "" });
     expect(calls.filter((c) => c.method === "PATCH").at(-1)!.headers["X-CSRF-Token"]).toBe("csrf-123");
     expect(screen.queryByRole("form")).toBeNull();
   });
@@ -208,7 +220,7 @@ describe("members and member areas", () => {
   it("offers no editing to a role that only reads content", async () => {
     server({
       [`GET ${SESSION}`]: { body: me({ content: "read" }) },
-      "GET /api/owner/member-areas": { body: { areas: [{ id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] }] } },
+      "GET /api/owner/member-areas": { body: { areas: [{ id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] }], planProducts: [] } },
     });
     open("/config/members/areas");
     await screen.findByRole("region", { name: "Kiln Crew" });
@@ -216,9 +228,74 @@ describe("members and member areas", () => {
   });
 
   it("says when a site has no member areas", async () => {
-    server({ [`GET ${SESSION}`]: { body: me() }, "GET /api/owner/member-areas": { body: { areas: [] } } });
+    server({ [`GET ${SESSION}`]: { body: me() }, "GET /api/owner/member-areas": { body: { areas: [], planProducts: [] } } });
     open("/config/members/areas");
     await heading("Member areas");
     await screen.findByText(/This site has no member areas/);
+  });
+
+  const money = (minor: number) => ({ minor, currency: "USD", formatted: `$${(minor / 100).toFixed(2)}` });
+  const plans = [
+    { productId: "p-pass", title: "Crew pass", kind: "digital", price: money(1200), priceText: "$12.00" },
+    { productId: "p-month", title: "Crew monthly", kind: "subscription", price: money(500), period: "month", priceText: "$5.00 / month" },
+    { productId: "p-club", title: "Club plan", kind: "service", price: money(900), priceText: "$9.00", usedBy: "studio-club" },
+  ];
+
+  it("makes an area paid with a product from the picker, showing its price; a refused product is said beside the picker", async () => {
+    const area = { id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] };
+    let saved: string | null = null;
+    const calls = server({
+      [`GET ${SESSION}`]: { body: me() },
+      "GET /api/owner/member-areas": () => ({
+        body: { areas: [saved ? { ...area, planProductId: saved, priceText: "$5.00 / month" } : area], planProducts: plans },
+      }),
+      "PATCH /api/owner/member-areas/kiln-crew": (c) => {
+        if (c.body.planProductId === "p-pass") return { status: 400, body: { message: "Please correct the fields.", errors: { planProductId: "Choose a product with one variant: the join button sells one price." } } };
+        saved = c.body.planProductId;
+        return { body: { area: { ...area, planProductId: saved } } };
+      },
+    });
+    open("/config/members/areas");
+    const crew = await screen.findByRole("region", { name: "Kiln Crew" });
+    expect(within(crew).getByText("Free to join")).toBeTruthy();
+    fireEvent.click(within(crew).getByRole("button", { name: "Edit Kiln Crew" }));
+    const form = screen.getByRole("form", { name: "Edit Kiln Crew" });
+    expect((within(form).getByRole("radio", { name: "Free" }) as HTMLInputElement).checked).toBe(true);
+    expect(within(form).queryByLabelText("Product sold to join")).toBeNull();
+    fireEvent.click(within(form).getByRole("radio", { name: "Paid" }));
+    const picker = within(form).getByLabelText("Product sold to join") as HTMLSelectElement;
+    // Another area's product is not offered; each shows its kind and price.
+    expect(Array.from(picker.options).map((o) => o.textContent)).toEqual([
+      "Choose a product",
+      "Crew pass (digital, one-time): $12.00",
+      "Crew monthly (subscription): $5.00 / month",
+    ]);
+    // Paid without a product: said beside the picker, nothing sent.
+    fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
+    await waitFor(() => expect(picker.getAttribute("aria-invalid")).toBe("true"));
+    expect(document.getElementById(picker.getAttribute("aria-describedby")!.split(" ")[1])!.textContent).toContain("Choose the product that is its price.");
+    expect(calls.filter((c) => c.method === "PATCH")).toHaveLength(0);
+    choose("Product sold to join", "p-pass");
+    fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
+    await waitFor(() => expect(document.getElementById(picker.getAttribute("aria-describedby")!.split(" ")[1])?.textContent).toContain("Choose a product with one variant"));
+    choose("Product sold to join", "p-month");
+    fireEvent.click(within(form).getByRole("button", { name: "Save area" }));
+    await screen.findByText("$5.00 / month (Crew monthly)");
+    expect(calls.filter((c) => c.method === "PATCH").at(-1)!.body.planProductId).toBe("p-month");
+  }, 20000);
+
+  it("says to create a product when the store has none to sell access with", async () => {
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      "GET /api/owner/member-areas": {
+        body: { areas: [{ id: "kiln-crew", title: "Kiln Crew", description: "", joinButtonText: "Join", members: 0, pages: [] }], planProducts: [] },
+      },
+    });
+    open("/config/members/areas");
+    fireEvent.click(await screen.findByRole("button", { name: "Edit Kiln Crew" }));
+    fireEvent.click(screen.getByRole("radio", { name: "Paid" }));
+    expect(screen.getByText(/Create a digital, service or subscription product to sell access/)).toBeTruthy();
+    const form = screen.getByRole("form", { name: "Edit Kiln Crew" });
+    expect(within(form).getByRole("link", { name: "Products" }).getAttribute("href")).toBe("/config/products");
   });
 });

@@ -168,6 +168,21 @@ describe("an order", () => {
     ).toEqual(["Mark as fulfilled", "Cancel order", "Refund", "Resend confirmation"]);
   });
 
+  it("names the paid member areas the order opened, and says nothing of them when it opened none", async () => {
+    server({
+      [`GET ${SESSION}`]: { body: me() },
+      [`GET ${ORDER}`]: { body: detail({ memberAreas: [{ id: "kiln-crew", title: "Kiln Crew" }] }) },
+      ["GET /api/owner/orders/o7"]: { body: detail({ id: "o7", number: 7 }) },
+    });
+    open("/config/orders/o1042");
+    await heading("Order #1042");
+    expect(screen.getByRole("heading", { name: "Member areas opened" })).toBeTruthy();
+    expect(screen.getByText(/This order gives its member Kiln Crew/)).toBeTruthy();
+    open("/config/orders/o7");
+    await heading("Order #7");
+    expect(screen.queryByRole("heading", { name: "Member areas opened" })).toBeNull();
+  });
+
   it("offers only the actions the order allows", async () => {
     server({ [`GET ${SESSION}`]: { body: me() }, [`GET ${ORDER}`]: { body: detail({ actions: [] }) } });
     open("/config/orders/o1042");

@@ -205,3 +205,88 @@ fn a_template_may_bring_its_own_join_page() {
         p.body
     );
 }
+
+/// A site whose `club` area is sold by product `plan` (monthly subscription when
+/// `subscription`) and `crew` area by the one-time `pass`, a digital product on sale.
+fn paid_site(subscription: bool) -> SiteContent {
+    let mut plan = serde_json::json!({ "productType": 2,
+        "variants": [{ "sku": "SQ1", "priceMoney": { "value": "5.00", "currency": "USD" } }] });
+    if subscription {
+        plan["isSubscribable"] = true.into();
+        plan["subscriptionPlan"] =
+            serde_json::json!({ "billingPeriod": { "value": 1, "unit": "MONTH" } });
+    }
+    let doc = serde_json::json!({
+        "website": { "siteTitle": "Test Site", "language": "en-US" },
+        "websiteSettings": { "memberAreas": [
+            { "id": "club", "title": "Studio Club", "planProductId": "plan" },
+            { "id": "crew", "title": "Crew", "joinButtonText": "Get the pass", "planProductId": "pass" }
+        ]},
+        "collections": [
+            { "id": "h1", "urlId": "home", "fullUrl": "/", "title": "Home", "typeName": "page", "type": 10,
+              "homepage": true, "mainContent": "<p>Welcome</p>" },
+            { "id": "c1", "urlId": "course", "fullUrl": "/course", "title": "Course", "typeName": "course",
+              "type": 25, "memberAreaId": "club", "items": [] },
+            { "id": "v1", "urlId": "vault", "fullUrl": "/vault", "title": "Vault", "typeName": "page",
+              "type": 10, "memberAreaId": "crew", "mainContent": "<p>Launch plans</p>" },
+            { "id": "s1", "urlId": "shop", "fullUrl": "/shop", "title": "Shop", "typeName": "products",
+              "type": 13, "items": [
+                { "id": "plan", "urlId": "plan", "fullUrl": "/shop/plan", "title": "Club plan",
+                  "recordType": 11, "structuredContent": plan },
+                { "id": "pass", "urlId": "pass", "fullUrl": "/shop/pass", "title": "Crew pass",
+                  "recordType": 11, "structuredContent": { "productType": 2, "variants": [{ "sku": "SQ2",
+                    "onSale": true, "priceMoney": { "value": "20.00", "currency": "USD" },
+                    "salePriceMoney": { "value": "12.00", "currency": "USD" } }] } }
+            ]}
+        ],
+        "navigations": { "main": [ "home" ] }
+    });
+    SiteContent::from_json(&doc).unwrap()
+}
+
+#[test]
+fn a_paid_areas_join_page_sells_its_plan_at_its_price() {
+    let page = |site: &SiteContent, path: &str| {
+        render(
+            site,
+            &folder(&[]),
+            &Request {
+                path,
+                query: "",
+                ..Default::default()
+            },
+        )
+    };
+    let monthly = page(&paid_site(true), "/course");
+    assert_eq!(monthly.page_type, Some(page_type::MEMBER_AREA_DENIED));
+    assert!(
+        monthly.body.contains(">Join for $5.00 / month</a>"),
+        "{}",
+        monthly.body
+    );
+    assert!(
+        monthly
+            .body
+            .contains("data-join-label=\"Join for $5.00 / month\"")
+    );
+    assert!(monthly.body.contains("data-plan-item=\"plan\""));
+    assert!(monthly.body.contains("data-plan-kind=\"subscription\""));
+
+    let once = page(&paid_site(false), "/course");
+    assert!(once.body.contains(">Join for $5.00</a>"), "{}", once.body);
+    assert!(once.body.contains("data-plan-kind=\"one-time\""));
+
+    // The owner's label, then the price: the sale price when on sale.
+    let pass = page(&paid_site(false), "/vault");
+    assert!(
+        pass.body.contains(">Get the pass for $12.00</a>"),
+        "{}",
+        pass.body
+    );
+    assert!(!pass.body.contains("Launch plans"));
+
+    // A free area's page sells nothing.
+    let free = get(&[], "/course", "");
+    assert!(!free.body.contains("data-plan-item"));
+    assert!(free.body.contains(">Join the club</a>"));
+}

@@ -12,5 +12,5 @@ pub mod refusal;
 pub mod settings;
 
 pub use pricing::{Line, Location, Totals, product_type};
-pub use refusal::Refusal;
+pub use refusal::{PlanProblem, Refusal};
 pub use settings::{CommerceSettings, SettingsError};

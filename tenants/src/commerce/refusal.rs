@@ -74,6 +74,29 @@ pub enum Refusal {
         /// Its title as the cart line has it.
         title: String,
     },
+    /// The cart holds a paid member area's plan product and nobody is signed in to join it
+    /// (a visitor checking out signed out): nobody pays without getting access.
+    SignInToJoin {
+        /// The area's title.
+        area_title: String,
+    },
+    /// A product that cannot be a member area's price.
+    PlanProduct(PlanProblem),
+}
+
+/// Why a product cannot be a member area's price ([`Refusal::PlanProduct`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlanProblem {
+    /// No product of this site's store has this id.
+    NotAProduct,
+    /// A gift card: spent like money, not a price.
+    GiftCard,
+    /// A physical product that is not a subscription: it ships, access does not.
+    Physical,
+    /// The product has several variants: the join button sells one price.
+    Variants,
+    /// Another area is sold by it already.
+    Taken,
 }
 
 impl fmt::Display for Refusal {

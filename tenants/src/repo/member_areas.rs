@@ -1,6 +1,8 @@
-//! Sign-up with email confirmation, and the member areas a member belongs to (migration 7).
-//! Area definitions live in the site's settings ([`crate::member_areas`]); here are who
-//! joined them and the pending confirmations.
+//! Sign-up with email confirmation, and the member areas a member belongs to (migration 7;
+//! the order that granted a paid area, migration 21). Area definitions live in the site's
+//! settings ([`crate::member_areas`]); here are who joined them, the pending confirmations,
+//! and the grants and ends of paid areas that orders make ([`grant_paid_in`],
+//! [`revoke_order_in`]).
 
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
@@ -17,8 +19,19 @@ use crate::store::Store;
 pub struct MemberRow {
     /// The account.
     pub user: SiteUser,
-    /// The ids of the areas they joined, in id order.
-    pub areas: Vec<String>,
+    /// The areas they joined, in id order.
+    pub areas: Vec<Joined>,
+}
+
+/// An area a member belongs to, and the order that granted it when they paid for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Joined {
+    /// The area's id.
+    pub area: String,
+    /// The paid order that opened it; `None` when it was joined for free.
+    pub order_id: Option<String>,
+    /// That order's number.
+    pub order_number: Option<i64>,
 }
 
 /// What the owner changes of a member area; `None` leaves a field as it is.
@@ -30,6 +43,25 @@ pub struct AreaChange {
     pub description: Option<String>,
     /// The join button's label; empty for the join page's default.
     pub join_button_text: Option<String>,
+    /// The product that is its price; empty to make it free.
+    pub plan_product_id: Option<String>,
+}
+
+/// A product that can be a member area's price, as the owner's picker lists it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlanProduct {
+    /// The product item.
+    pub item_id: String,
+    /// Its title.
+    pub title: String,
+    /// `product_type` (digital, service, paywall; or physical for a subscription).
+    pub product_type: i64,
+    /// Its one variant's price (the sale price when on sale), minor units.
+    pub price_minor: i64,
+    /// ISO currency code.
+    pub currency: String,
+    /// For a subscription: every `value` `unit`s (`WEEK`, `MONTH`, `YEAR`).
+    pub period: Option<(i64, String)>,
 }
 
 /// A visitor's sign-up, as the API checked it.
@@ -69,7 +101,7 @@ pub enum SignedUp {
 pub struct Confirmed {
     /// The member, now confirmed.
     pub user: SiteUser,
-    /// The area they joined with it, if any.
+    /// The area they joined with it, if any (never a paid one).
     pub member_area: Option<String>,
     /// The site path the sign-up asked to land on.
     pub redirect: String,
@@ -83,6 +115,89 @@ async fn grant_in(tx: &mut Tx, tenant: TenantId, user: &str, area: &str) -> Resu
     )
     .await?;
     Ok(())
+}
+
+/// Puts a member in a paid area inside the caller's transaction (an order placed or marked
+/// paid), recording the order that granted it (an earlier free membership becomes this
+/// order's).
+pub(crate) async fn grant_paid_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    user: &str,
+    area: &str,
+    order_id: &str,
+) -> Result<()> {
+    tx.execute(
+        "INSERT INTO site_user_area (tenant_id, site_user_id, member_area_id, granted_ms, order_id) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (tenant_id, site_user_id, member_area_id) \
+         DO UPDATE SET order_id = $5, granted_ms = $4",
+        params![tenant, user, area, now_ms(), order_id],
+    )
+    .await?;
+    Ok(())
+}
+
+/// Ends the memberships order `order_id` granted (it was cancelled, refunded in full, or
+/// its subscription ended), inside the caller's transaction; how many.
+pub(crate) async fn revoke_order_in(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<u64> {
+    tx.execute(
+        "DELETE FROM site_user_area WHERE tenant_id = $1 AND order_id = $2",
+        params![tenant, order_id],
+    )
+    .await
+}
+
+/// The site's member areas as its settings declare them, read in the caller's transaction
+/// (none when the list does not read: the import checked it).
+pub(crate) async fn declared_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+) -> Result<Vec<crate::member_areas::MemberArea>> {
+    let settings = crate::repo::content::settings_in(tx, tenant).await?;
+    Ok(crate::member_areas::member_areas(&settings.website_settings).unwrap_or_default())
+}
+
+/// Why product `item_id` cannot be a member area's price, if it cannot: it must be a
+/// product of this site's store with one variant, not a gift card, and not physical unless
+/// it is sold as a subscription.
+async fn plan_problem(
+    tx: &mut Tx,
+    tenant: TenantId,
+    item_id: &str,
+) -> Result<Option<crate::commerce::PlanProblem>> {
+    use crate::commerce::PlanProblem;
+    use crate::commerce::pricing::product_type;
+    let rows = tx
+        .query(
+            "SELECT i.product_type, i.structured_content, c.kind, \
+             (SELECT COUNT(*) FROM product_variant v WHERE v.tenant_id = i.tenant_id AND v.item_id = i.id) \
+             FROM item i LEFT JOIN collection c ON c.tenant_id = i.tenant_id AND c.id = i.collection_id \
+             WHERE i.tenant_id = $1 AND i.id = $2",
+            params![tenant, item_id],
+        )
+        .await?;
+    let Some(r) = rows.first() else {
+        return Ok(Some(PlanProblem::NotAProduct));
+    };
+    let variants = r.i64(3)?;
+    if variants == 0 || r.opt_i64(2)? != Some(crate::store_setup::PRODUCTS_TYPE) {
+        return Ok(Some(PlanProblem::NotAProduct));
+    }
+    let kind = r.opt_i64(0)?.unwrap_or(product_type::PHYSICAL);
+    let structured: serde_json::Map<String, serde_json::Value> = r.json(1)?;
+    let subscribable = structured
+        .get("isSubscribable")
+        .and_then(serde_json::Value::as_bool)
+        == Some(true);
+    Ok(if kind == product_type::GIFT_CARD {
+        Some(PlanProblem::GiftCard)
+    } else if kind == product_type::PHYSICAL && !subscribable {
+        Some(PlanProblem::Physical)
+    } else if variants > 1 {
+        Some(PlanProblem::Variants)
+    } else {
+        None
+    })
 }
 
 /// Puts a member in areas inside the caller's transaction (import).
@@ -187,6 +302,18 @@ impl Store {
             params![tenant, user_id.as_str(), now_ms()],
         )
         .await?;
+        // A paid area is joined by buying it, never by confirming a sign-up (the link leads
+        // back to its join page, signed in).
+        let area = match area {
+            Some(a) => {
+                let declared = declared_in(&mut tx, tenant).await?;
+                let paid = declared
+                    .iter()
+                    .any(|d| d.id == a && d.plan_product_id.is_some());
+                (!paid).then_some(a)
+            }
+            None => None,
+        };
         if let Some(area) = &area {
             grant_in(&mut tx, tenant, &user_id, area).await?;
         }
@@ -208,12 +335,38 @@ impl Store {
         }))
     }
 
-    /// Puts a member in an area (joining while signed in). `NotFound` for no such member.
+    /// Puts a member in a free area (joining while signed in). `NotFound` for no such
+    /// member; `Invalid` for a paid area (joined by buying its plan product, never here).
     pub async fn join_member_area(&self, tenant: TenantId, user: &str, area: &str) -> Result<()> {
         let mut tx = self.write().await?;
         user_here_in(&mut tx, tenant, user).await?;
+        let declared = declared_in(&mut tx, tenant).await?;
+        if declared
+            .iter()
+            .any(|d| d.id == area && d.plan_product_id.is_some())
+        {
+            tx.rollback().await?;
+            return Err(StoreError::Invalid(format!(
+                "member area {area} is paid: it is joined by buying its plan"
+            )));
+        }
         grant_in(&mut tx, tenant, user, area).await?;
         tx.commit().await
+    }
+
+    /// The paid member areas order `order_id` opened and that are still open (its member
+    /// has not lost them by a refund, a cancel or the subscription's end), by id.
+    pub async fn areas_opened_by(&self, tenant: TenantId, order_id: &str) -> Result<Vec<String>> {
+        let mut tx = self.read().await?;
+        tx.query(
+            "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND order_id = $2 \
+             ORDER BY member_area_id",
+            params![tenant, order_id],
+        )
+        .await?
+        .iter()
+        .map(|r| r.text(0))
+        .collect()
     }
 
     /// The areas a member belongs to, by id.
@@ -228,6 +381,57 @@ impl Store {
         .iter()
         .map(|r| r.text(0))
         .collect()
+    }
+
+    /// The products that can be a member area's price ([`plan_problem`] finds none), in
+    /// title order: products of the store with one variant that are digital, service or
+    /// paywall products, or subscriptions.
+    pub async fn plan_products(&self, tenant: TenantId) -> Result<Vec<PlanProduct>> {
+        use crate::commerce::pricing::product_type;
+        let mut tx = self.read().await?;
+        let rows = tx
+            .query(
+                "SELECT i.id, i.title, i.product_type, i.structured_content, v.currency, v.price_minor, \
+                 v.sale_price_minor, v.on_sale FROM item i \
+                 JOIN collection c ON c.tenant_id = i.tenant_id AND c.id = i.collection_id AND c.kind = $2 \
+                 JOIN product_variant v ON v.tenant_id = i.tenant_id AND v.item_id = i.id \
+                 WHERE i.tenant_id = $1 AND (SELECT COUNT(*) FROM product_variant w \
+                   WHERE w.tenant_id = i.tenant_id AND w.item_id = i.id) = 1 \
+                 ORDER BY i.title, i.id",
+                params![tenant, crate::store_setup::PRODUCTS_TYPE],
+            )
+            .await?;
+        let mut out = Vec::new();
+        for r in &rows {
+            let kind = r.opt_i64(2)?.unwrap_or(product_type::PHYSICAL);
+            let structured: serde_json::Map<String, serde_json::Value> = r.json(3)?;
+            let subscribable = structured
+                .get("isSubscribable")
+                .and_then(serde_json::Value::as_bool)
+                == Some(true);
+            if kind == product_type::GIFT_CARD || (kind == product_type::PHYSICAL && !subscribable)
+            {
+                continue;
+            }
+            let period = if subscribable {
+                crate::repo::commerce::plan_of(&structured)
+                    .ok()
+                    .map(|(value, unit, _)| (value, unit))
+            } else {
+                None
+            };
+            let on_sale = r.bool(7)?;
+            out.push(PlanProduct {
+                item_id: r.text(0)?,
+                title: r.text(1)?,
+                product_type: kind,
+                price_minor: if on_sale { r.i64(6)? } else { r.i64(5)? },
+                currency: r.text(4)?,
+                period,
+            });
+        }
+        tx.commit().await?;
+        Ok(out)
     }
 
     /// Removes confirmation links that have expired, site by site; returns how many.
@@ -274,13 +478,20 @@ impl Store {
         for user in users {
             let areas = tx
                 .query(
-                    "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND site_user_id = $2 \
-                     ORDER BY member_area_id",
+                    "SELECT a.member_area_id, a.order_id, o.order_number FROM site_user_area a \
+                     LEFT JOIN customer_order o ON o.tenant_id = a.tenant_id AND o.id = a.order_id \
+                     WHERE a.tenant_id = $1 AND a.site_user_id = $2 ORDER BY a.member_area_id",
                     params![tenant, user.id.as_str()],
                 )
                 .await?
                 .iter()
-                .map(|r| r.text(0))
+                .map(|r| {
+                    Ok(Joined {
+                        area: r.text(0)?,
+                        order_id: r.opt_text(1)?,
+                        order_number: r.opt_i64(2)?,
+                    })
+                })
                 .collect::<Result<Vec<_>>>()?;
             out.push(MemberRow { user, areas });
         }
@@ -318,7 +529,10 @@ impl Store {
     /// transaction with the read of the list, so two owners' changes to different areas
     /// both stay: the area as it now is. `NotFound` for an area the site does not declare;
     /// `Invalid` when the change leaves the list one the import would refuse (an empty
-    /// title). The join page shows it from the next page on (a content change).
+    /// title); `Refused(PlanProduct)` for a plan product that cannot be its price (not a
+    /// product of this store, a gift card, a physical product that is no subscription, one
+    /// with several variants, or one another area is sold by). The join page shows it from
+    /// the next page on (a content change).
     pub async fn update_member_area(
         &self,
         tenant: TenantId,
@@ -356,8 +570,31 @@ impl Store {
                 area.insert("joinButtonText".into(), j.into());
             }
         }
-        let areas = crate::member_areas::member_areas(&settings.website_settings)
-            .map_err(|(at, why)| StoreError::Invalid(format!("{at} {why}")))?;
+        match change.plan_product_id.as_deref() {
+            None => {}
+            Some("") => {
+                area.remove("planProductId");
+            }
+            Some(p) => {
+                area.insert("planProductId".into(), p.into());
+                if let Some(problem) = plan_problem(&mut tx, tenant, p).await? {
+                    tx.rollback().await?;
+                    return Err(StoreError::Refused(crate::commerce::Refusal::PlanProduct(
+                        problem,
+                    )));
+                }
+            }
+        }
+        let areas = match crate::member_areas::member_areas(&settings.website_settings) {
+            Ok(a) => a,
+            Err((at, _)) if at.ends_with(".planProductId") => {
+                tx.rollback().await?;
+                return Err(StoreError::Refused(crate::commerce::Refusal::PlanProduct(
+                    crate::commerce::PlanProblem::Taken,
+                )));
+            }
+            Err((at, why)) => return Err(StoreError::Invalid(format!("{at} {why}"))),
+        };
         let area = areas
             .into_iter()
             .find(|a| a.id == id)

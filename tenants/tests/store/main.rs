@@ -16,6 +16,7 @@ mod migrations;
 mod orders;
 mod owner_accounts;
 mod owner_stats;
+mod paid_areas;
 mod rate_limits;
 mod resolution;
 mod tenant_scoping;

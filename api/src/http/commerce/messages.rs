@@ -77,6 +77,25 @@ pub fn no_longer_for_sale(title: &str) -> String {
     format!("Sorry, {title} is no longer for sale. Please remove it from your cart.")
 }
 
+/// Ours: a checkout (signed out) of a cart holding a paid member area's plan product.
+pub fn sign_in_to_join(area_title: &str) -> String {
+    format!("Sign in to join {area_title}: the membership you buy is your account's.")
+}
+
+/// Ours: why a product cannot be a member area's price (`planProductId`).
+pub fn plan_problem(p: tenants::commerce::PlanProblem) -> &'static str {
+    use tenants::commerce::PlanProblem as P;
+    match p {
+        P::NotAProduct => "Choose a product of this store.",
+        P::GiftCard => "A gift card cannot be the price of a member area.",
+        P::Physical => {
+            "Choose a digital, service or subscription product: a physical product cannot be the price of a member area."
+        }
+        P::Variants => "Choose a product with one variant: the join button sells one price.",
+        P::Taken => tenants::member_areas::PLAN_TAKEN,
+    }
+}
+
 /// The answer to a refused commerce request.
 pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
     use StatusCode as S;
@@ -107,6 +126,8 @@ pub fn refusal(r: &Refusal, site: &SiteBundle, currency: &str) -> ApiError {
             "This cart has already been checked out.".to_owned(),
         ),
         Refusal::EmptyCart => (S::BAD_REQUEST, "Your cart is empty.".to_owned()),
+        Refusal::SignInToJoin { area_title } => (S::FORBIDDEN, sign_in_to_join(area_title)),
+        Refusal::PlanProduct(p) => return ApiError::field("planProductId", plan_problem(*p)),
         Refusal::CurrencyMismatch => (
             S::BAD_REQUEST,
             "This product is priced in another currency than the items in your cart.".to_owned(),

@@ -210,7 +210,12 @@ pub(crate) async fn checkout(
     };
     let (site, ip) = (&call.site, call.client.ip);
     let mail = async || confirmation(&app, &call).await;
-    let order = flow::place(deps, site, &settings, ip, cart, b.into(), mail)
+    let mut request: flow::Request = b.into();
+    // A signed-in member's order: the paid member areas it buys are theirs.
+    request.member = crate::http::member::member(&app, &call)
+        .await?
+        .map(|(_, user)| user.id);
+    let order = flow::place(deps, site, &settings, ip, cart, request, mail)
         .await
         .map_err(|e| refused(&call, &settings.currency, e))?;
     crate::analytics::record(
@@ -253,6 +258,7 @@ impl From<Body> for flow::Request {
                 email: g.email,
                 message: g.message,
             }),
+            member: None,
         }
     }
 }

@@ -9,12 +9,14 @@
 //! | `PATCH /api/owner/comments/{id}` | comments, change | `{state}`: approved \| rejected \| spam | `{comment}` |
 //! | `DELETE /api/owner/comments/{id}` | comments, change | | `{deleted}` |
 //! | `GET /api/owner/members?q&after&limit` | orders, read | | `{total, members, next}`: the newest first |
-//! | `GET /api/owner/member-areas` | content, read | | `{areas}`: each with its pages, join button and members |
-//! | `PATCH /api/owner/member-areas/{id}` | content, change | `{title?, description?, joinButtonText?}` | `{area}` |
+//! | `GET /api/owner/member-areas` | content, read | | `{areas, planProducts}`: each area with its pages, join button, price and members; the products that can be a price |
+//! | `PATCH /api/owner/member-areas/{id}` | content, change | `{title?, description?, joinButtonText?, planProductId?}` | `{area}` |
 //!
 //! Members are people with an email address, as customers are: reading them is the orders
 //! area's, like the customers list that names them. The member areas are the site's
-//! structure (no one's data but a count), the content area's. Approving, rejecting, marking
+//! structure (no one's data but a count), the content area's; so is its price, which names
+//! one of the store's products (`planProductId`: a digital, service or paywall product for a
+//! one-time payment, a subscription product for a recurring one; empty for a free area). Approving, rejecting, marking
 //! as spam or deleting a comment that was public changes what its page shows: a content
 //! change, served by every node from the next page.
 
@@ -30,6 +32,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::{Deleted, paging};
+use crate::http::commerce::messages::plan_problem;
+use crate::http::commerce::money::{OwnerMoney, owner_money};
 use crate::http::error::store_failure;
 use crate::http::extract::{Change, Read, area};
 use crate::http::{ApiError, Json, Owner};
@@ -314,6 +318,20 @@ struct MemberAreaRef {
     id: String,
     /// As the site declares it (the id for an area it no longer declares).
     title: String,
+    /// The paid order that opened it; absent when it was joined for free.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    order: Option<OrderRef>,
+}
+
+/// An order, as a link to the order screen.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerOrderRef)]
+struct OrderRef {
+    id: String,
+    /// Its number (absent while it is being placed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    order_number: Option<i64>,
 }
 
 /// A page of the members.
@@ -378,9 +396,13 @@ async fn members(
                 areas: m
                     .areas
                     .into_iter()
-                    .map(|id| MemberAreaRef {
-                        title: title(&id),
-                        id,
+                    .map(|j| MemberAreaRef {
+                        title: title(&j.area),
+                        id: j.area,
+                        order: j.order_id.map(|id| OrderRef {
+                            id,
+                            order_number: j.order_number,
+                        }),
                     })
                     .collect(),
             })
@@ -399,8 +421,8 @@ struct AreaPage {
     url: String,
 }
 
-/// A member area as the site declares it, with what it covers. Joining is free: an area is
-/// a members' club, not a paid plan.
+/// A member area as the site declares it, with what it covers and its price: free, or the
+/// product its join button sells (`planProductId`).
 #[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 #[schema(as = OwnerMemberArea)]
@@ -410,17 +432,87 @@ struct Area {
     description: String,
     /// The join button's label (the join page's "Join" when the site names none).
     join_button_text: String,
+    /// The product that is its price; absent for a free area.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plan_product_id: Option<String>,
+    /// Its price as the join page writes it ("$12.00", "$5.00 / month"); absent for a free
+    /// area, and for one whose product can no longer be its price (deleted since, say: the
+    /// join page then sells nothing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    price_text: Option<String>,
     /// How many members joined it.
     members: i64,
     /// The pages it covers, in the site's order.
     pages: Vec<AreaPage>,
 }
 
-/// The site's member areas.
+/// A product that can be a member area's price.
 #[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = OwnerPlanProduct)]
+struct PlanOption {
+    product_id: String,
+    title: String,
+    /// `digital`, `service`, `paywall` (one-time payments) or `subscription` (recurring).
+    kind: &'static str,
+    price: OwnerMoney,
+    /// For a subscription, its billing period ("month", "2 weeks").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    period: Option<String>,
+    /// The price as the join page writes it ("$5.00 / month").
+    price_text: String,
+    /// The area it is the price of already, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    used_by: Option<String>,
+}
+
+/// The site's member areas, and the store's products that can be one's price.
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 #[schema(as = OwnerMemberAreas)]
 struct Areas {
     areas: Vec<Area>,
+    /// Digital, service and paywall products and subscriptions with one variant, in title
+    /// order; empty when the store has none.
+    plan_products: Vec<PlanOption>,
+}
+
+/// A billing period as the join page writes it: "month", "2 weeks".
+fn period_text(value: i64, unit: &str) -> String {
+    let unit = unit.to_ascii_lowercase();
+    if value == 1 {
+        unit
+    } else {
+        format!("{value} {unit}s")
+    }
+}
+
+/// A plan product as the owner's picker lists it.
+fn plan_option(
+    p: tenants::PlanProduct,
+    locale: &icu_locale::Locale,
+    declared: &[tenants::member_areas::MemberArea],
+) -> PlanOption {
+    use tenants::commerce::product_type;
+    let period = p.period.as_ref().map(|(v, u)| period_text(*v, u));
+    let price = owner_money(p.price_minor, &p.currency, locale);
+    PlanOption {
+        kind: match (&period, p.product_type) {
+            (Some(_), _) => "subscription",
+            (None, product_type::DIGITAL) => "digital",
+            (None, product_type::SERVICE) => "service",
+            _ => "paywall",
+        },
+        price_text: match &period {
+            Some(per) => format!("{} / {per}", price.formatted),
+            None => price.formatted.clone(),
+        },
+        period,
+        price,
+        used_by: tenants::member_areas::area_sold_by(declared, &p.item_id).map(|a| a.id.clone()),
+        product_id: p.item_id,
+        title: p.title,
+    }
 }
 
 /// `GET /api/owner/member-areas`: the site's member areas, with the pages each covers, the
@@ -443,12 +535,24 @@ async fn member_areas(
         .member_counts(tenant)
         .await
         .map_err(|e| store_failure(&e))?;
+    let locale = &owner.site.content.locale;
+    let plan_products: Vec<PlanOption> = app
+        .store
+        .plan_products(tenant)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .into_iter()
+        .map(|p| plan_option(p, locale, &declared))
+        .collect();
     let site = &owner.site.content.render;
     let areas = declared
         .into_iter()
-        .map(|a| area_view(site, a, &joined))
+        .map(|a| area_view(site, a, &joined, &plan_products))
         .collect();
-    Ok(Json(Areas { areas }))
+    Ok(Json(Areas {
+        areas,
+        plan_products,
+    }))
 }
 
 /// An area with the pages it covers and its members.
@@ -456,6 +560,7 @@ fn area_view(
     site: &SiteContent,
     a: tenants::member_areas::MemberArea,
     joined: &BTreeMap<String, i64>,
+    plans: &[PlanOption],
 ) -> Area {
     let pages = (0..site.collections.len())
         .filter(|i| site.member_area_of(*i) == Some(a.id.as_str()))
@@ -468,8 +573,16 @@ fn area_view(
             }
         })
         .collect();
+    let price_text = a.plan_product_id.as_deref().and_then(|p| {
+        plans
+            .iter()
+            .find(|o| o.product_id == p)
+            .map(|o| o.price_text.clone())
+    });
     Area {
         members: joined.get(&a.id).copied().unwrap_or(0),
+        plan_product_id: a.plan_product_id,
+        price_text,
         join_button_text: a
             .join_button_text
             .unwrap_or_else(|| renderer::render::DEFAULT_JOIN_TEXT.to_owned()),
@@ -491,6 +604,10 @@ pub(crate) struct AreaPatch {
     description: Option<String>,
     /// At most 50 characters; empty for the join page's "Join".
     join_button_text: Option<String>,
+    /// The product that is its price (a digital, service or paywall product, or a
+    /// subscription, with one variant, that no other area is sold by); empty to make it
+    /// free.
+    plan_product_id: Option<String>,
 }
 
 /// The area as it now is.
@@ -500,8 +617,8 @@ struct AreaChanged {
     area: Area,
 }
 
-/// `PATCH /api/owner/member-areas/{id}`: changes a member area's title, description or
-/// join button label; its join page shows them from the next page on.
+/// `PATCH /api/owner/member-areas/{id}`: changes a member area's title, description, join
+/// button label or price (`planProductId`); its join page shows them from the next page on.
 #[utoipa::path(patch, path = "/api/owner/member-areas/{id}", tag = OWNER,
     operation_id = "owner.change_member_area",
     params(("id" = String, Path, description = "The area's id.")),
@@ -546,16 +663,33 @@ async fn change_member_area(
                 title,
                 description,
                 join_button_text: join,
+                plan_product_id: b.plan_product_id.map(|p| p.trim().to_owned()),
             },
         )
         .await
-        .map_err(|e| super::refused(&e, NO_AREA))?;
+        .map_err(|e| match e {
+            tenants::StoreError::Refused(tenants::commerce::Refusal::PlanProduct(p)) => {
+                ApiError::field("planProductId", plan_problem(p))
+            }
+            e => super::refused(&e, NO_AREA),
+        })?;
     let (joined, _) = app
         .store
         .member_counts(tenant)
         .await
         .map_err(|e| store_failure(&e))?;
+    let content = super::site_content(&app.store, tenant).await?;
+    let declared =
+        tenants::member_areas::member_areas(&content.settings.website_settings).unwrap_or_default();
+    let plans: Vec<PlanOption> = app
+        .store
+        .plan_products(tenant)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .into_iter()
+        .map(|p| plan_option(p, &owner.site.content.locale, &declared))
+        .collect();
     Ok(Json(AreaChanged {
-        area: area_view(&owner.site.content.render, area, &joined),
+        area: area_view(&owner.site.content.render, area, &joined, &plans),
     }))
 }

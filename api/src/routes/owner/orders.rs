@@ -535,6 +535,19 @@ pub struct DetailJson {
     /// The moves the order's state allows now and the caller's role may make:
     /// `mark-paid`, `fulfil`, `cancel`, `refund`, `resend-confirmation`.
     actions: Vec<String>,
+    /// The paid member areas the order opened for its member and that are still open
+    /// (absent when none: see the owner's guide, "Paid member areas").
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    member_areas: Vec<OpenedArea>,
+}
+
+/// A member area an order opened.
+#[derive(Serialize, ToSchema)]
+#[schema(as = OwnerOrderMemberArea)]
+struct OpenedArea {
+    id: String,
+    /// As the site declares it (the id for an area it no longer declares).
+    title: String,
 }
 
 fn event_text(kind: &str, data: &Value, currency: &str, site: &Site) -> String {
@@ -688,6 +701,7 @@ fn detail_json(r: &OrderRecord, site: &Site, role: u8) -> DetailJson {
             .filter(|_| may_act)
             .map(|a| a.as_str().to_owned())
             .collect(),
+        member_areas: Vec::new(),
     }
 }
 
@@ -702,7 +716,24 @@ async fn detail_of(
         .await
         .map_err(|e| store_failure(&e))?
         .ok_or_else(|| ApiError::not_found(NO_ORDER))?;
-    Ok(Json(detail_json(&record, site, role)))
+    let mut detail = detail_json(&record, site, role);
+    detail.member_areas = store
+        .areas_opened_by(site.tenant.id, id)
+        .await
+        .map_err(|e| store_failure(&e))?
+        .into_iter()
+        .map(|id| OpenedArea {
+            title: site
+                .content
+                .render
+                .member_area(&id)
+                .and_then(|a| a.pointer(&["title"]))
+                .and_then(template_lang::value::Node::as_str)
+                .map_or_else(|| id.clone(), str::to_owned),
+            id,
+        })
+        .collect();
+    Ok(Json(detail))
 }
 
 /// `GET /api/owner/orders/{id}`: an order with its lines, payment, shipments and history,

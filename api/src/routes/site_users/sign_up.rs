@@ -14,7 +14,10 @@
 //! confirmed one. The link carries a random token of which the store keeps only the
 //! SHA-256; it works once, for [`LINK_TTL`]. Until it is used the account cannot sign in.
 //! Confirming signs the member in (as a sign-in without rememberMe) and joins them to the
-//! area they signed up from. The flows are [`crate::services::members`].
+//! area they signed up from when it is free; a paid area (one that names a plan product,
+//! `tenants::member_areas`) is never joined here: the link lands the member, signed in, back
+//! on its join page, whose button sells its plan, and the join route refuses it (403,
+//! [`PAID_AREA`]). The flows are [`crate::services::members`].
 
 use std::collections::BTreeMap;
 
@@ -46,6 +49,9 @@ pub const BAD_EMAIL: &str = "Please enter a valid email address.";
 pub const SHORT_PASSWORD: &str = "Your password needs at least 8 characters.";
 pub const LONG_PASSWORD: &str = "Your password can have at most 256 characters.";
 pub const NO_SUCH_AREA: &str = "That member area does not exist.";
+/// Ours: joining a paid area through the free join.
+pub const PAID_AREA: &str =
+    "This member area is paid: join it with the button on its page, which takes you to checkout.";
 pub const CHECK_EMAIL: &str =
     "Check your email: we sent you a link to confirm your address and sign in.";
 pub const LINK_SPENT: &str = "This link has expired or was already used. Sign up again to get a new one, or sign in if you already confirmed your address.";
@@ -220,7 +226,8 @@ pub(super) struct MemberAreas {
     member_areas: Vec<String>,
 }
 
-/// `POST /api/site-users/account/member-areas`: a member joins an area.
+/// `POST /api/site-users/account/member-areas`: a member joins a free area (403 for a paid
+/// one: it is joined by buying its plan).
 #[utoipa::path(post, path = "/api/site-users/account/member-areas", tag = SITE_USERS,
     request_body = Join,
     params(("X-XSRF-Token" = String, Header, description = "The session's `xsrfToken`.")),
@@ -237,6 +244,7 @@ pub(super) async fn join(
         .await
         .map_err(|e| match e {
             JoinError::NoSuchArea => ApiError::field("memberAreaId", NO_SUCH_AREA),
+            JoinError::Paid => ApiError::new(StatusCode::FORBIDDEN, PAID_AREA),
             JoinError::Store(e) => store_failure(&e),
         })?;
     Ok(Json(MemberAreas { member_areas }))

@@ -76,6 +76,8 @@ pub struct Request {
     pub order_notes: Option<String>,
     /// Who the gift cards bought are for: an email address (blank: the buyer) and a message.
     pub gift_card_recipient: Option<Recipient>,
+    /// The member signed in, if any: the paid member areas the order buys are theirs.
+    pub member: Option<String>,
 }
 
 /// Who a gift card purchase is for, as sent.
@@ -356,6 +358,7 @@ where
         now_ms: now_ms(),
         notes: extras.notes,
         gift_card_recipient: extras.recipient,
+        member: r.member.clone(),
     };
     let quote = deps
         .store

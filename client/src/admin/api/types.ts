@@ -120,6 +120,7 @@ export type Members = Schemas["OwnerMembers"];
 export type Member = Schemas["OwnerMember"];
 export type MemberAreas = Schemas["OwnerMemberAreas"];
 export type MemberArea = Schemas["OwnerMemberArea"];
+export type PlanProduct = Schemas["OwnerPlanProduct"];
 
 // ---- D. building the site: design ----
 

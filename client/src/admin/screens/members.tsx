@@ -1,7 +1,10 @@
 // Members: the site's members (site users), the newest first, with their name, email, when
-// they joined, whether they confirmed their address, and the member areas they belong to;
-// a search and keyset paging. `GET /api/owner/members?q&after`.
+// they joined, whether they confirmed their address, and the member areas they belong to
+// (a paid one links to the order that opened it); a search and keyset paging.
+// `GET /api/owner/members?q&after`.
+import { Fragment } from "preact";
 import { useState } from "preact/hooks";
+import { Link } from "wouter";
 import { withQuery } from "../api/client";
 import type { Members as MemberPage } from "../api/types";
 import { Field } from "../ui/field";
@@ -65,7 +68,22 @@ export default function Members() {
                   </td>
                   <td>{date(m.createdOn)}</td>
                   <td>{m.confirmed ? "Yes" : "Not yet (cannot sign in)"}</td>
-                  <td>{m.areas.length ? m.areas.map((a) => a.title).join(", ") : "None"}</td>
+                  <td>
+                    {m.areas.length
+                      ? m.areas.map((a, i) => (
+                          <Fragment key={a.id}>
+                            {i > 0 && ", "}
+                            {a.title}
+                            {a.order && (
+                              <>
+                                {" "}
+                                (paid: <Link href={`/orders/${encodeURIComponent(a.order.id)}`}>order #{a.order.orderNumber ?? "…"}</Link>)
+                              </>
+                            )}
+                          </Fragment>
+                        ))
+                      : "None"}
+                  </td>
                 </tr>
               ))}
             </tbody>

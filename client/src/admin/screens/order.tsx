@@ -1,5 +1,6 @@
 // An order: its lines (variants, additional-field answers), totals, addresses, payment,
-// coupons, gift cards, downloads, fulfilments and history, and the actions the server says
+// coupons, gift cards, downloads, the paid member areas it opened, fulfilments and history,
+// and the actions the server says
 // this order and this role allow now (`actions`), each confirmed in a dialog.
 // `GET /api/owner/orders/{id}`; actions `POST /api/owner/orders/{id}/…`.
 import { Fragment } from "preact";
@@ -255,6 +256,15 @@ function Extras({ order }: { order: OrderDetail }) {
               </li>
             ))}
           </ul>
+        </section>
+      )}
+      {order.memberAreas && order.memberAreas.length > 0 && (
+        <section>
+          <h2>Member areas opened</h2>
+          <p>
+            This order gives its member {order.memberAreas.map((a) => a.title).join(", ")}; refunding it in full or cancelling it
+            ends that.
+          </p>
         </section>
       )}
       {order.fulfilments.length > 0 && (

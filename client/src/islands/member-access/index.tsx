@@ -4,9 +4,16 @@
 // confirms the address, joins the area and signs in), or a sign-in form for members, after
 // which the page reloads: as the content, or as the join page again for a member of
 // another area, who can then join.
+//
+// A paid area's join page (`data-plan-item`, `data-plan-kind`) sells its plan product: a
+// signed-in member's click adds it to their cart (a one-time price) or makes its own
+// subscription cart, and goes on to checkout, whose paid order opens the area. A visitor
+// signs up or in first (confirming a sign-up never opens a paid area: the link lands them
+// back here, signed in, to buy it).
 
 import { useState } from "react";
 import { render } from "react-dom";
+import { call } from "../../shared/api";
 import { joinArea, signUp, siteUserInfo } from "../../shared/member";
 import { ErrorLine, Field, SignInForm, formValue, problemsOf } from "../../shared/member-forms";
 import { track } from "../../shared/analytics/tracker";
@@ -25,15 +32,38 @@ function paywallEvent(name: string, area: string) {
 
 type View = "button" | "sign-up" | "sign-in" | "sent";
 
+/** A paid area's plan: the product its join button sells, and how it is bought. */
+export interface Plan {
+  item: string;
+  kind: "one-time" | "subscription";
+}
+
+/** Where buying a plan goes on to (replaced in tests). */
+export const navigate = { to: (url: string) => window.location.assign(url) };
+
+/** Buys a plan: a subscription gets a cart of its own and its checkout; a one-time price
+ *  goes in the member's cart, and on to checkout. */
+export async function buyPlan(plan: Plan): Promise<void> {
+  if (plan.kind === "subscription") {
+    const r = await call<{ cartToken: string; checkoutUrl?: string }>("POST", "/api/3/commerce/cart/subscription", { itemId: plan.item, qty: 1 });
+    navigate.to(r.checkoutUrl ?? `/checkout/subscription?cartToken=${encodeURIComponent(r.cartToken)}`);
+    return;
+  }
+  await call("POST", "/api/commerce/shopping-cart/entries", { itemId: plan.item, quantity: 1 });
+  navigate.to("/checkout");
+}
+
 interface Props {
   area: string;
   redirect: string;
   joinLabel: string;
+  /** A paid area's plan; absent for a free area. */
+  plan?: Plan;
   /** Called when the page should show what the visitor may now see. */
   reload: () => void;
 }
 
-export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
+export function MemberAccess({ area, redirect, joinLabel, plan, reload }: Props) {
   const [view, setView] = useState<View>("button");
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -59,6 +89,7 @@ export function MemberAccess({ area, redirect, joinLabel, reload }: Props) {
     paywallEvent(JOIN_CLICK, area);
     if (siteUserInfo().authenticated) {
       void attempt(async () => {
+        if (plan) return buyPlan(plan);
         await joinArea(area);
         reload();
       });
@@ -128,6 +159,8 @@ export function mount(root: ParentNode = document, reload: () => void = () => wi
     if (host.dataset.tesseraMounted) continue;
     host.dataset.tesseraMounted = "1";
     const label = host.dataset.joinLabel || host.querySelector(".member-area-join")?.textContent?.trim() || "Join";
+    const item = host.dataset.planItem;
+    const plan: Plan | undefined = item ? { item, kind: host.dataset.planKind === "subscription" ? "subscription" : "one-time" } : undefined;
     paywallEvent(PAYWALL_VIEW, host.dataset.memberArea ?? "");
     host.textContent = "";
     render(
@@ -135,6 +168,7 @@ export function mount(root: ParentNode = document, reload: () => void = () => wi
         area={host.dataset.memberArea ?? ""}
         redirect={host.dataset.redirect || window.location.pathname}
         joinLabel={label}
+        plan={plan}
         reload={reload}
       />,
       host,

@@ -45,6 +45,10 @@ pub struct CheckoutTerms {
     pub notes: Option<super::OrderNotes>,
     /// Who the gift cards are for (checked by the caller), kept on the order.
     pub gift_card_recipient: Option<super::GiftCardRecipient>,
+    /// The member signed in at checkout, if any: a cart that belongs to nobody yet becomes
+    /// theirs when the order is placed (a subscription's own cart, say), so the paid member
+    /// areas it buys are theirs.
+    pub member: Option<String>,
 }
 
 /// What a checkout asks for.
@@ -112,6 +116,7 @@ async fn assess(
         return Err(StoreError::Refused(Refusal::EmptyCart));
     }
     no_longer_for_sale(tx, tenant, &cart).await?;
+    member_for_plans(tx, tenant, &cart, terms.member.as_deref()).await?;
     let lines = cart.lines();
     let chosen = shipping_option.or(cart.shipping_option_id.as_deref());
     let totals = pricing::price(
@@ -190,6 +195,48 @@ async fn no_longer_for_sale(tx: &mut Tx, tenant: TenantId, cart: &Cart) -> Resul
     Ok(())
 }
 
+/// Refuses a cart holding a paid member area's plan product when nobody would join it: the
+/// cart belongs to no member and no member is signed in at checkout (`SignInToJoin`, with
+/// the area's title), so nobody pays for access they do not get.
+async fn member_for_plans(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart: &Cart,
+    member: Option<&str>,
+) -> Result<()> {
+    // Only a line that is no physical good, or a subscription, can be an area's price.
+    if member.is_some()
+        || (cart.kind == super::CartKind::Cart
+            && cart
+                .entries
+                .iter()
+                .all(|e| e.product_type == pricing::product_type::PHYSICAL))
+    {
+        return Ok(());
+    }
+    let declared = crate::repo::member_areas::declared_in(tx, tenant).await?;
+    let Some(area) = declared.iter().find(|a| {
+        cart.entries
+            .iter()
+            .any(|e| a.plan_product_id.as_deref() == Some(e.item_id.as_str()))
+    }) else {
+        return Ok(());
+    };
+    let owned = tx
+        .query_opt(
+            "SELECT c.site_user_id FROM cart c JOIN site_user u ON u.tenant_id = c.tenant_id \
+             AND u.id = c.site_user_id WHERE c.tenant_id = $1 AND c.id = $2",
+            params![tenant, cart.id.as_str()],
+        )
+        .await?;
+    if owned.is_none() {
+        return Err(StoreError::Refused(Refusal::SignInToJoin {
+            area_title: area.title.clone(),
+        }));
+    }
+    Ok(())
+}
+
 impl Store {
     /// What checking out `cart_id` would cost with these terms; refuses as
     /// [`Store::place_order`] would (empty cart, minimum subtotal, shipping, gift card).
@@ -256,6 +303,15 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     let refuse = |r| Err(StoreError::Refused(r));
     let cart = open_for_change(tx, tenant, cart_id).await?;
     let quote = assess(tx, tenant, cart, c.settings, &c.terms).await?;
+    if let Some(member) = c.terms.member.as_deref() {
+        // The member checking out: a cart nobody owns yet becomes theirs (what it buys of
+        // member areas, [`super::orders::fulfil`], is theirs).
+        tx.execute(
+            "UPDATE cart SET site_user_id = $3 WHERE tenant_id = $1 AND id = $2 AND site_user_id IS NULL",
+            params![tenant, cart_id, member],
+        )
+        .await?;
+    }
     let CheckoutQuote {
         cart,
         totals,

@@ -334,7 +334,8 @@ impl Store {
 pub const SUBSCRIPTION_CANCELLED: &str = "cancelled";
 
 impl Store {
-    /// Cancels an active subscription: it bills no more. `NotFound` when this site has no
+    /// Cancels an active subscription: it bills no more, and the member area it paid for
+    /// (if its product is an area's plan) closes for its member. `NotFound` when this site has no
     /// subscription `id`; `Conflict` naming its status when it is not active (already
     /// cancelled, or completed). One conditional write, so of two cancels one wins.
     pub async fn cancel_subscription(&self, tenant: TenantId, id: &str) -> Result<Subscription> {
@@ -369,6 +370,8 @@ impl Store {
                 .text(0)?;
             return Err(StoreError::Conflict(now));
         }
+        // The member area the subscription paid for closes with it.
+        crate::repo::member_areas::revoke_order_in(&mut tx, tenant, &sub.order_id).await?;
         tx.commit().await?;
         sub.status = SUBSCRIPTION_CANCELLED.to_owned();
         sub.next_billing_ms = None;

@@ -56,6 +56,7 @@ pub use order_admin::{
 pub use order_list::{MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS, OrderPage, OrderQuery, OrderSummary};
 pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};
 pub use subscriptions::Subscription;
+pub(crate) use subscriptions::plan as plan_of;
 
 /// SPEC "Quantity input: minimum 1, maximum 9999".
 pub const MAX_QUANTITY: i64 = 9999;

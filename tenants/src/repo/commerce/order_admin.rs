@@ -389,8 +389,8 @@ impl Store {
     }
 
     /// "Cancel order": the units not shipped go back to stock, what a gift card paid
-    /// goes back on the card, and the subscriptions the order started that are still active
-    /// are cancelled. A paid order must have its charge given back first
+    /// goes back on the card, the subscriptions the order started that are still active
+    /// are cancelled, and the member areas it opened close. A paid order must have its charge given back first
     /// ([`Store::begin_refund`]; `Illegal::RefundFirst` otherwise).
     pub async fn cancel_order(
         &self,
@@ -449,6 +449,8 @@ impl Store {
             params![tenant, order_id, now],
         )
         .await?;
+        let memberships =
+            crate::repo::member_areas::revoke_order_in(&mut tx, tenant, order_id).await?;
         customer_summary::refresh_order(&mut tx, tenant, order_id).await?;
         record_event(
             &mut tx,
@@ -462,6 +464,7 @@ impl Store {
                 "giftCardMinor": order.gift_card_minor,
                 "subscriptionsCancelled": subscriptions,
                 "restockNotices": notified,
+                "membershipsEnded": memberships,
             }),
         )
         .await?;
@@ -630,6 +633,10 @@ impl Store {
             }
         }
         let order = settle_fulfilment(&mut tx, tenant, order_id).await?;
+        if done && order.status == Payment::Refunded {
+            // Refunded in full: the member areas it bought close.
+            crate::repo::member_areas::revoke_order_in(&mut tx, tenant, order_id).await?;
+        }
         if done {
             send(&mut tx, tenant, mail, &order).await?;
         }

@@ -409,7 +409,63 @@ pub(super) async fn fulfil(
             .await?;
         }
     }
+    grant_areas(tx, tenant, order).await?;
     Ok(changed)
+}
+
+/// Puts the order's member in the paid member areas whose plan product it bought
+/// ([`crate::member_areas`]), recording the order: the member is the one the order's cart
+/// belongs to (checkout refuses a plan product without one, `Refusal::SignInToJoin`).
+/// How many areas it opened.
+async fn grant_areas(tx: &mut Tx, tenant: TenantId, order: &Order) -> Result<usize> {
+    // Only a line that is no physical good, or a subscription, can be an area's price.
+    if order
+        .lines
+        .iter()
+        .all(|l| l.product_type == product_type::PHYSICAL)
+        && order.kind == CartKind::Cart
+    {
+        return Ok(0);
+    }
+    let declared = crate::repo::member_areas::declared_in(tx, tenant).await?;
+    let bought: Vec<&str> = declared
+        .iter()
+        .filter(|a| {
+            order
+                .lines
+                .iter()
+                .any(|l| a.plan_product_id.as_deref() == Some(l.item_id.as_str()))
+        })
+        .map(|a| a.id.as_str())
+        .collect();
+    if bought.is_empty() {
+        return Ok(0);
+    }
+    let Some(member) = order_member_in(tx, tenant, &order.id).await? else {
+        return Ok(0);
+    };
+    for area in &bought {
+        crate::repo::member_areas::grant_paid_in(tx, tenant, &member, area, &order.id).await?;
+    }
+    Ok(bought.len())
+}
+
+/// The member an order's cart belongs to, if it has one who still has an account.
+pub(super) async fn order_member_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    order_id: &str,
+) -> Result<Option<String>> {
+    tx.query_opt(
+        "SELECT u.id FROM customer_order o \
+         JOIN cart c ON c.tenant_id = o.tenant_id AND c.id = o.cart_id \
+         JOIN site_user u ON u.tenant_id = c.tenant_id AND u.id = c.site_user_id \
+         WHERE o.tenant_id = $1 AND o.id = $2",
+        params![tenant, order_id],
+    )
+    .await?
+    .map(|r| r.text(0))
+    .transpose()
 }
 
 impl Store {

@@ -44,7 +44,7 @@ pub struct Subscription {
 }
 
 /// A product's plan (`structuredContent.subscriptionPlan`): `(value, unit, cycles)`.
-pub(super) fn plan(structured: &serde_json::Map<String, Value>) -> Result<(i64, String, i64)> {
+pub(crate) fn plan(structured: &serde_json::Map<String, Value>) -> Result<(i64, String, i64)> {
     let p = structured.get("subscriptionPlan").ok_or_else(|| {
         StoreError::Invalid("a subscription product without subscriptionPlan".into())
     })?;
