@@ -10,7 +10,7 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Server, Visitor, request};
+use crate::support::{Backend, Server, Visitor};
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
@@ -216,21 +216,7 @@ fn paid_member_areas(backend: Backend) {
         ("editor@example.test", "editor", "editor password"),
     );
     let by_session = |csrf: Option<&str>, body: &Value| {
-        let mut headers = vec![
-            ("Cookie", cookie.as_str()),
-            ("Content-Type", "application/json"),
-        ];
-        if let Some(c) = csrf {
-            headers.push(("X-CSRF-Token", c));
-        }
-        request(
-            server.port,
-            "PATCH",
-            HARBOR,
-            CLUB,
-            &headers,
-            &body.to_string(),
-        )
+        server.session_call(HARBOR, &cookie, csrf, "PATCH", CLUB, body)
     };
     assert_eq!(
         by_session(None, &json!({"planProductId": pass})).status,
