@@ -4,14 +4,14 @@
 // sees after submitting, captcha and newsletter; a form's submissions as a table with its
 // CSV export, and the newsletter's subscribers with theirs. A role that only reads forms
 // sees the answers and no builder.
-import { useEffect, useId, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, Redirect, Route, Switch, useLocation } from "wouter";
 import { api, ApiError, FIELDS_ERROR, post } from "../api/client";
 import type { FormField, FormKind, FormList, FormSettings, OwnerFormView, SubmissionList, SubscriberList } from "../api/types";
 import { canWrite, useSession } from "../session";
 import { Confirm } from "../ui/confirm";
 import { Dialog } from "../ui/dialog";
-import { Field, TextArea } from "../ui/field";
+import { Check, Field, TextArea } from "../ui/field";
 import { dateTime } from "../ui/format";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
@@ -170,30 +170,6 @@ function AddForm({ onClose }: { onClose: () => void }) {
 }
 
 /** A checkbox with its label. */
-function Check({ label, checked, onChange, error }: { label: string; checked: boolean; onChange: (v: boolean) => void; error?: string }) {
-  const id = useId();
-  return (
-    <div class={error ? "check invalid" : "check"}>
-      <input
-        type="checkbox"
-        id={id}
-        checked={checked}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
-      />
-      <label for={id}>{label}</label>
-      {error && (
-        <span class="field-error" id={`${id}-error`}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </span>
-      )}
-    </div>
-  );
-}
-
-
 /** The errors of one field's options (`fields[i].options[j]`), as lines: "Option 2: …". */
 function optionErrors(errors: Record<string, string>, at: string): string | undefined {
   const lines = Object.entries(errors)

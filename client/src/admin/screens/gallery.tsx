@@ -23,7 +23,7 @@ import { canWrite, useSession } from "../session";
 import { Confirm } from "../ui/confirm";
 import { useRowFocus } from "../ui/row-focus";
 import { Dialog } from "../ui/dialog";
-import { Field, TextArea } from "../ui/field";
+import { Check, Field, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { SiteFrame } from "../ui/site-frame";
@@ -248,21 +248,6 @@ export default function GalleryScreen({ id }: { id: string }) {
 }
 
 /** A checkbox with its label. */
-function Check({ label, checked, onChange, hint }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string }) {
-  const id = useId();
-  return (
-    <div class="check">
-      <input type="checkbox" id={id} checked={checked} aria-describedby={hint ? `${id}-hint` : undefined} onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)} />
-      <label for={id}>{label}</label>
-      {hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-    </div>
-  );
-}
-
 interface Staged {
   key: number;
   file: File;

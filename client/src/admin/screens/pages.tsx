@@ -17,7 +17,7 @@ import { canWrite, useSession } from "../session";
 import { Confirm } from "../ui/confirm";
 import { useRowFocus } from "../ui/row-focus";
 import { Dialog } from "../ui/dialog";
-import { Field, Select, TextArea } from "../ui/field";
+import { Check, Field, Select, TextArea } from "../ui/field";
 import { announce, Empty, ErrorText, Heading, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 import { SiteFrame } from "../ui/site-frame";
@@ -430,29 +430,6 @@ function Row({
 }
 
 /** A checkbox with its label. */
-function Check({ label, checked, onChange, hint, disabled }: { label: string; checked: boolean; onChange: (v: boolean) => void; hint?: string; disabled?: boolean }) {
-  const id = useId();
-  return (
-    <div class="check">
-      <input
-        type="checkbox"
-        id={id}
-        checked={checked}
-        disabled={disabled}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
-      />
-      <label for={id}>{label}</label>
-      {hint && (
-        <span class="hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      )}
-    </div>
-  );
-}
-
-
 /** A select with an error beside it. */
 function Choice({ label, value, onValue, options, error }: { label: string; value: string; onValue: (v: string) => void; options: [string, string][]; error?: string }) {
   const id = useId();

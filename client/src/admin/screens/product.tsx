@@ -17,7 +17,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { Link, useLocation } from "wouter";
 import type { components } from "../../api/schema";
 import { api, ApiError, get, upload } from "../api/client";
-import { Field, Select } from "../ui/field";
+import { Check, Field, Select } from "../ui/field";
 import { RichText } from "../ui/rich-text";
 import { decimals, localDateTime, localDateTimeMs } from "../ui/format";
 import type { Visibility } from "../api/types";
@@ -509,7 +509,7 @@ export default function Product({ id }: { id?: string }) {
                   <Check
                     label="Decorative (no alt text)"
                     checked={img.decorative}
-                    onChecked={(decorative) => changing(setImages)(images.map((x, j) => (j === i ? { ...x, decorative } : x)))}
+                    onChange={(decorative) => changing(setImages)(images.map((x, j) => (j === i ? { ...x, decorative } : x)))}
                   />
                   <div class="actions">
                     <button type="button" disabled={i === 0} onClick={() => moveImage(i, -1)}>
@@ -674,7 +674,7 @@ export default function Product({ id }: { id?: string }) {
                       onValue={(salePrice) => setVariant(i, { salePrice })}
                       error={variantError(i, "salePrice", "salePriceMinor")}
                     />
-                    <Check label="On sale" checked={v.onSale} onChecked={(onSale) => setVariant(i, { onSale })} />
+                    <Check label="On sale" checked={v.onSale} onChange={(onSale) => setVariant(i, { onSale })} />
                   </>
                 )}
                 <Field
@@ -687,7 +687,7 @@ export default function Product({ id }: { id?: string }) {
                   onValue={(stock) => setVariant(i, { stock })}
                   error={variantError(i, "stock", "qtyInStock")}
                 />
-                <Check label="Unlimited stock" checked={v.unlimited} onChecked={(unlimited) => setVariant(i, { unlimited })} />
+                <Check label="Unlimited stock" checked={v.unlimited} onChange={(unlimited) => setVariant(i, { unlimited })} />
                 <Field label="SKU" value={v.sku} onValue={(sku) => setVariant(i, { sku })} error={variantError(i, "sku")} />
                 {weighed && (
                   <Field
@@ -741,7 +741,7 @@ export default function Product({ id }: { id?: string }) {
                     <Check
                       label={c.name}
                       checked={at >= 0}
-                      onChecked={(on) => changing(setCategories)(on ? [...categories, c.name] : categories.filter((x) => x !== c.name))}
+                      onChange={(on) => changing(setCategories)(on ? [...categories, c.name] : categories.filter((x) => x !== c.name))}
                     />
                     {at >= 0 && fieldError(`categories[${at}]`) && <ErrorText message={fieldError(`categories[${at}]`)} />}
                   </div>
@@ -868,14 +868,6 @@ function FileField({
         </span>
       )}
     </div>
-  );
-}
-
-function Check({ label, checked, onChecked }: { label: string; checked: boolean; onChecked: (v: boolean) => void }) {
-  return (
-    <label class="check">
-      <input type="checkbox" checked={checked} onChange={(e) => onChecked((e.currentTarget as HTMLInputElement).checked)} /> {label}
-    </label>
   );
 }
 

@@ -2,11 +2,11 @@
 // text and link, the banner's text and button label. `GET`/`PATCH /api/owner/site-notices`
 // (one call to read; a save sends what changed, by notice); errors beside their fields
 // (`announcementBar.text`). A saved change reloads the frame, which shows it.
-import { useId, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { ApiError, api } from "../api/client";
 import type { SiteNotices as Notices } from "../api/types";
 import { canWrite, useSession } from "../session";
-import { Field, TextArea } from "../ui/field";
+import { Check, Field, TextArea } from "../ui/field";
 import { announce, ErrorText, Loading } from "../ui/page";
 import { useGet } from "../ui/query";
 
@@ -46,30 +46,6 @@ export function noticesPatch(saved: Notices, f: Form): Record<string, Record<str
   put("cookieBanner", "text", f.bannerText !== was.bannerText, f.bannerText);
   put("cookieBanner", "buttonLabel", f.bannerLabel !== was.bannerLabel, f.bannerLabel);
   return out;
-}
-
-function Switch({ label, checked, onChange, error }: { label: string; checked: boolean; onChange: (v: boolean) => void; error?: string }) {
-  const id = useId();
-  return (
-    <div class={error ? "field invalid" : "field"}>
-      <label>
-        <input
-          type="checkbox"
-          checked={checked}
-          aria-invalid={error ? "true" : undefined}
-          aria-describedby={error ? `${id}-error` : undefined}
-          onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
-        />{" "}
-        {label}
-      </label>
-      {error && (
-        <span class="field-error" id={`${id}-error`}>
-          <span aria-hidden="true">⚠ </span>
-          {error}
-        </span>
-      )}
-    </div>
-  );
 }
 
 export function SiteNotices({ onSaved }: { onSaved: () => void }) {
@@ -116,7 +92,7 @@ export function SiteNotices({ onSaved }: { onSaved: () => void }) {
         <fieldset disabled={!write}>
           <legend>Announcement bar</legend>
           <p class="hint">A line of text across the top of every page; visitors can close it until it changes.</p>
-          <Switch label="Show the announcement bar" checked={f.barOn} onChange={set("barOn")} error={errors["announcementBar.enabled"]} />
+          <Check label="Show the announcement bar" checked={f.barOn} onChange={set("barOn")} error={errors["announcementBar.enabled"]} />
           <Field label="Announcement" value={f.barText} onValue={set("barText")} error={errors["announcementBar.text"]} hint="At most 500 characters." />
           <Field
             label="Link (optional)"
@@ -129,7 +105,7 @@ export function SiteNotices({ onSaved }: { onSaved: () => void }) {
         <fieldset disabled={!write}>
           <legend>Cookie banner</legend>
           <p class="hint">Shown at the bottom of every page until the visitor accepts it.</p>
-          <Switch label="Show the cookie banner" checked={f.bannerOn} onChange={set("bannerOn")} error={errors["cookieBanner.enabled"]} />
+          <Check label="Show the cookie banner" checked={f.bannerOn} onChange={set("bannerOn")} error={errors["cookieBanner.enabled"]} />
           <TextArea label="Banner text" value={f.bannerText} onValue={set("bannerText")} error={errors["cookieBanner.text"]} hint={`Empty: “${data.defaultCookieText}”`} />
           <Field
             label="Button label"

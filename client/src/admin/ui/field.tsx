@@ -115,3 +115,43 @@ export function Select({ label, value, onValue, options }: SelectProps) {
     </div>
   );
 }
+
+type CheckProps = {
+  label: string;
+  checked: boolean;
+  onChange: (v: boolean) => void;
+  hint?: string;
+  error?: string;
+  disabled?: boolean;
+};
+
+/** A labelled checkbox with its hint or error (described by them). */
+export function Check({ label, checked, onChange, hint, error, disabled }: CheckProps) {
+  const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ");
+  return (
+    <div class={error ? "check invalid" : "check"}>
+      <input
+        type="checkbox"
+        id={id}
+        checked={checked}
+        disabled={disabled}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={described || undefined}
+        onChange={(e) => onChange((e.currentTarget as HTMLInputElement).checked)}
+      />
+      <label for={id}>{label}</label>
+      {hint && (
+        <span class="hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span class="field-error" id={`${id}-error`}>
+          <span aria-hidden="true">⚠ </span>
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
