@@ -261,7 +261,7 @@ fn compile_source(
     let template = Template {
         // The shared source, unless compiling made up text after it.
         text: match draft.text.finish() {
-            Some(text) => Arc::from(text),
+            Some(text) => text,
             None => Arc::clone(&names),
         },
         insts: draft.insts,
