@@ -225,7 +225,9 @@ impl Assembler<'_, '_> {
 
     /// Moves the stack's instructions from `start` up to the template's list.
     fn settle(&mut self, start: usize) -> Block {
-        append(&mut self.draft.insts, self.pending.drain(start..))
+        let block = append(&mut self.draft.insts, &self.pending[start..]);
+        self.pending.truncate(start);
+        block
     }
 
     fn close(&mut self, parent: usize, block: usize) {
@@ -422,7 +424,7 @@ impl Assembler<'_, '_> {
             BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
             BlockKind::Repeated(path) => {
                 let separator = std::mem::take(&mut self.nodes[id].alternates_with);
-                let alternates_with = append(&mut self.draft.insts, separator);
+                let alternates_with = append(&mut self.draft.insts, &separator);
                 self.draft.repeated(tree::Repeated {
                     path,
                     body,
@@ -452,10 +454,11 @@ impl Assembler<'_, '_> {
     }
 }
 
-/// Appends a finished block's instructions to the template's list.
-fn append(insts: &mut Vec<Inst>, block: impl IntoIterator<Item = Inst>) -> Block {
+/// Appends a finished block's instructions to the template's list (a copy of the
+/// slice: extending from a drain went instruction by instruction).
+fn append(insts: &mut Vec<Inst>, block: &[Inst]) -> Block {
     let first = insts.len();
-    insts.extend(block);
+    insts.extend_from_slice(block);
     Block::new(first, insts.len() - first)
 }
 
