@@ -367,8 +367,7 @@ impl Assembler<'_, '_> {
             pending: self.pending,
             stack: self.stack,
         };
-        if lists.pending.capacity() <= SPARE_CAPACITY && lists.nodes.capacity() <= SPARE_CAPACITY
-        {
+        if lists.pending.capacity() <= SPARE_CAPACITY && lists.nodes.capacity() <= SPARE_CAPACITY {
             lists.nodes.clear();
             lists.pending.clear();
             lists.stack.clear();

@@ -126,7 +126,11 @@ impl<'s> TextPool<'s> {
             // SAFETY: `dst` and `src` have the same length (the split above), and a new
             // allocation does not overlap them.
             unsafe {
-                std::ptr::copy_nonoverlapping(src.as_ptr(), dst.as_mut_ptr().cast::<u8>(), src.len())
+                std::ptr::copy_nonoverlapping(
+                    src.as_ptr(),
+                    dst.as_mut_ptr().cast::<u8>(),
+                    src.len(),
+                )
             };
         }
         // SAFETY: every byte was written above; the bytes are two `str`s one after the
