@@ -58,12 +58,23 @@ impl<'s> TextPool<'s> {
     #[cold]
     fn append(&mut self, piece: &str) -> Span {
         let start = self.len();
+        self.reserve();
         self.extra.push_str(piece);
         self.span_from(start)
     }
 
+    /// Room for made-up text, at its first piece: as much as the source and a little, as
+    /// the pool is dropped once the template's text is written (growing it from nothing
+    /// was a reallocation and a copy for every doubling).
+    fn reserve(&mut self) {
+        if self.extra.capacity() == 0 {
+            self.extra.reserve(self.source.len() + 64);
+        }
+    }
+
     /// Copies the text in `span` (of the source, the made-up text, or both) to the end.
     fn copy(&mut self, span: Span) {
+        self.reserve();
         let (start, end) = (span.start as usize, span.end() as usize);
         let n = self.source.len();
         if start < n {
