@@ -131,11 +131,14 @@ struct Lists {
 
 thread_local! {
     /// Spare lists, at most [`SPARE_LISTS`] sets (one per assembler open at a time: a
-    /// template's and a host tag's), none longer than [`SPARE_CAPACITY`].
+    /// template's and a host tag's), none with room for more than [`SPARE_NODES`] nodes
+    /// or [`SPARE_INSTS`] instructions (a template of about 100 KB; a bigger one's lists
+    /// are freed, so that a thread keeps at most about 1 MB).
     static SPARE: std::cell::RefCell<Vec<Lists>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 const SPARE_LISTS: usize = 4;
-const SPARE_CAPACITY: usize = 1 << 14;
+const SPARE_NODES: usize = 1 << 10;
+const SPARE_INSTS: usize = 1 << 12;
 
 fn leaf_name(inst: &Inst, others: &[tree::Other]) -> &'static str {
     match inst {
@@ -367,7 +370,7 @@ impl Assembler<'_, '_> {
             pending: self.pending,
             stack: self.stack,
         };
-        if lists.pending.capacity() <= SPARE_CAPACITY && lists.nodes.capacity() <= SPARE_CAPACITY {
+        if lists.nodes.capacity() <= SPARE_NODES && lists.pending.capacity() <= SPARE_INSTS {
             lists.nodes.clear();
             lists.pending.clear();
             lists.stack.clear();
