@@ -189,6 +189,27 @@ mod tests {
     }
 
     #[test]
+    fn a_range_across_the_end_of_the_source_is_copied_whole() {
+        let source = "ab{c}de";
+        let mut pool = TextPool::new(source);
+        let de = pool.span(&source[5..]);
+        let brace = pool.span("{");
+        // Adjacent: one range, part source and part made-up text.
+        let de_brace = pool.join(de, brace);
+        assert_eq!(de_brace, Span { start: 5, len: 3 });
+        let x = pool.span("x");
+        let ab = pool.span(&source[..2]);
+        // Apart, and not at the end: both copied, the first across the source's end.
+        let joined = pool.join(de_brace, ab);
+        let ab_x = pool.join(ab, x);
+        let text = pool.finish().expect("made-up text");
+        assert_eq!(de_brace.of(&text), "de{");
+        assert_eq!(joined.of(&text), "de{ab");
+        assert_eq!(ab_x.of(&text), "abx");
+        assert_eq!(&*text, "ab{c}de{xde{ababx");
+    }
+
+    #[test]
     fn text_of_the_source_alone_is_not_copied() {
         let source = "ab{c}de";
         let mut pool = TextPool::new(source);
