@@ -91,7 +91,13 @@ impl<'p, 's> Assembler<'p, 's> {
     /// and benchmark pages have a tag every 30 bytes or so and a block every 100, and
     /// growing the lists step by step was a tenth of what assembling cost.
     pub fn for_source(len: usize, draft: &'p mut Draft<'s>) -> Assembler<'p, 's> {
-        let mut nodes = Vec::with_capacity(1 + len / 100);
+        let Lists {
+            mut nodes,
+            mut pending,
+            stack,
+        } = SPARE.with_borrow_mut(Vec::pop).unwrap_or_default();
+        nodes.reserve(1 + len / 100);
+        pending.reserve(len / 30);
         nodes.push(Node {
             kind: NodeKind::Root,
             at: At::default(),
@@ -103,14 +109,36 @@ impl<'p, 's> Assembler<'p, 's> {
         Assembler {
             draft,
             nodes,
-            pending: Vec::with_capacity(len / 30),
-            stack: Vec::new(),
+            pending,
+            stack,
             current: 0,
             state: State::Root,
             errors: Vec::new(),
         }
     }
 }
+
+/// An assembler's working lists, empty. A page compiles a dozen templates, and each host
+/// tag's attribute values and body with an assembler of their own (38 on wright's
+/// layout): each kept its lists for the next on the same thread instead of allocating
+/// three and growing one.
+#[derive(Default)]
+struct Lists {
+    nodes: Vec<Node>,
+    pending: Vec<Inst>,
+    stack: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    /// Spare lists, at most [`SPARE_LISTS`] sets (one per assembler open at a time: a
+    /// template's and a host tag's), none with room for more than [`SPARE_NODES`] nodes
+    /// or [`SPARE_INSTS`] instructions (a template of about 100 KB; a bigger one's lists
+    /// are freed, so that a thread keeps at most about 1 MB).
+    static SPARE: std::cell::RefCell<Vec<Lists>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+const SPARE_LISTS: usize = 4;
+const SPARE_NODES: usize = 1 << 10;
+const SPARE_INSTS: usize = 1 << 12;
 
 fn leaf_name(inst: &Inst, others: &[tree::Other]) -> &'static str {
     match inst {
@@ -200,7 +228,9 @@ impl Assembler<'_, '_> {
 
     /// Moves the stack's instructions from `start` up to the template's list.
     fn settle(&mut self, start: usize) -> Block {
-        append(&mut self.draft.insts, self.pending.drain(start..))
+        let block = append(&mut self.draft.insts, &self.pending[start..]);
+        self.pending.truncate(start);
+        block
     }
 
     fn close(&mut self, parent: usize, block: usize) {
@@ -335,6 +365,21 @@ impl Assembler<'_, '_> {
             self.close(parent, block);
         }
         let root = self.settle(0);
+        let mut lists = Lists {
+            nodes: self.nodes,
+            pending: self.pending,
+            stack: self.stack,
+        };
+        if lists.nodes.capacity() <= SPARE_NODES && lists.pending.capacity() <= SPARE_INSTS {
+            lists.nodes.clear();
+            lists.pending.clear();
+            lists.stack.clear();
+            SPARE.with_borrow_mut(|spare| {
+                if spare.len() < SPARE_LISTS {
+                    spare.push(lists);
+                }
+            });
+        }
         (root, self.errors)
     }
 
@@ -381,7 +426,7 @@ impl Assembler<'_, '_> {
             BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
             BlockKind::Repeated(path) => {
                 let separator = std::mem::take(&mut self.nodes[id].alternates_with);
-                let alternates_with = append(&mut self.draft.insts, separator);
+                let alternates_with = append(&mut self.draft.insts, &separator);
                 self.draft.repeated(tree::Repeated {
                     path,
                     body,
@@ -411,10 +456,11 @@ impl Assembler<'_, '_> {
     }
 }
 
-/// Appends a finished block's instructions to the template's list.
-fn append(insts: &mut Vec<Inst>, block: impl IntoIterator<Item = Inst>) -> Block {
+/// Appends a finished block's instructions to the template's list (a copy of the
+/// slice: extending from a drain went instruction by instruction).
+fn append(insts: &mut Vec<Inst>, block: &[Inst]) -> Block {
     let first = insts.len();
-    insts.extend(block);
+    insts.extend_from_slice(block);
     Block::new(first, insts.len() - first)
 }
 

@@ -261,7 +261,7 @@ fn compile_source(
     let template = Template {
         // The shared source, unless compiling made up text after it.
         text: match draft.text.finish() {
-            Some(text) => Arc::from(text),
+            Some(text) => text,
             None => Arc::clone(&names),
         },
         insts: draft.insts,
@@ -432,6 +432,9 @@ fn lower_host(
     draft: &mut Draft,
 ) -> Inst {
     let mut sub = |text: &str| -> Block {
+        if let Some(block) = plain_text(text, draft) {
+            return block;
+        }
         let (block, sub_errors) = compile_into(text, draft, registry, options, true);
         errors.extend(sub_errors);
         block
@@ -448,6 +451,22 @@ fn lower_host(
         body,
         at,
     }))
+}
+
+/// A host tag's attribute value or body that is plain text, with no `{` and no `<`
+/// (most attribute values: `class="x"`), compiled without an assembler of its own: no
+/// tag and no host tag can start in it, so it is its text alone (none when it is empty),
+/// as [`compile_into`] makes it.
+fn plain_text(text: &str, draft: &mut Draft) -> Option<Block> {
+    if memchr::memchr2(b'{', b'<', text.as_bytes()).is_some() {
+        return None;
+    }
+    let first = draft.insts.len();
+    if !text.is_empty() {
+        let span = draft.text.span(text);
+        draft.insts.push(Inst::Text(span));
+    }
+    Some(Block::new(first, draft.insts.len() - first))
 }
 
 /// Feeds a parsed tag to the assembler; `false` means it was not fed and prints as text
@@ -888,6 +907,48 @@ mod tests {
             let [short, general] = both_ways(&source);
             assert_eq!(short, general, "{source:?}");
         }
+    }
+
+    #[test]
+    fn plain_attribute_values_compile_as_the_assembler_makes_them() {
+        let options = CompileOptions {
+            host_prefix: Some("x:".into()),
+            ..CompileOptions::default()
+        };
+        let source = "ab \u{e9}\n\t c x:y } > \"\u{1F600}";
+        let names: Arc<str> = Arc::from(source);
+        for start in 0..=source.len() {
+            for end in start..=source.len() {
+                if !source.is_char_boundary(start) || !source.is_char_boundary(end) {
+                    continue;
+                }
+                let piece = &names[start..end];
+                plain_like_assembled(piece, &names, &options);
+            }
+        }
+        let mut draft = Draft::new(&names, Arc::clone(&names));
+        for not_plain in ["{", "<", "a{b}", "a<x:y>"] {
+            assert!(plain_text(not_plain, &mut draft).is_none());
+        }
+    }
+
+    /// A piece of the source compiles the same by [`plain_text`] and by the assembler,
+    /// after an instruction already in the list.
+    fn plain_like_assembled(piece: &str, names: &Arc<str>, options: &CompileOptions) {
+        let [plain, assembled] = [true, false].map(|plain| {
+            let mut draft = Draft::new(names, Arc::clone(names));
+            draft.insts.push(Inst::PrintCurrent);
+            let block = if plain {
+                plain_text(piece, &mut draft).expect("plain text")
+            } else {
+                let (block, errors) =
+                    compile_into(piece, &mut draft, Registry::standard(), options, true);
+                assert!(errors.is_empty());
+                block
+            };
+            format!("{block:?} {:?} {:?}", draft.insts, draft.text.finish())
+        });
+        assert_eq!(plain, assembled, "{piece:?}");
     }
 
     /// Whether the short way takes `content` alone.

@@ -2,14 +2,18 @@
 //! compiling makes up (text merged across a comment, `{.meta-left}`'s brace). A piece of
 //! the source becomes a range of it without a copy, so literal text costs no allocation.
 
+use std::mem::MaybeUninit;
+use std::sync::Arc;
+
 use super::tree::Span;
 use crate::syntax::path::Names;
 
 pub(crate) struct TextPool<'s> {
     source: &'s str,
-    /// The source and the made-up text after it; empty until the first made-up piece,
-    /// as most templates make up none and then need no copy of their source.
-    text: String,
+    /// The made-up text, which follows the source in the template's text (its offsets
+    /// start at the source's length). Kept apart from the source, so that the source is
+    /// copied once, into the finished text, and only when there is made-up text.
+    extra: String,
 }
 
 impl<'s> TextPool<'s> {
@@ -24,17 +28,8 @@ impl<'s> TextPool<'s> {
         );
         TextPool {
             source,
-            text: String::new(),
+            extra: String::new(),
         }
-    }
-
-    /// The text, copied from the source when made-up text is first added.
-    fn text(&mut self) -> &mut String {
-        if self.text.is_empty() {
-            self.text.reserve(self.source.len() + 16);
-            self.text.push_str(self.source);
-        }
-        &mut self.text
     }
 
     /// The source the pool was made over (the offsets of positions are in it).
@@ -62,10 +57,32 @@ impl<'s> TextPool<'s> {
     /// that one is inlined where names are made.
     #[cold]
     fn append(&mut self, piece: &str) -> Span {
-        let text = self.text();
-        let start = text.len();
-        text.push_str(piece);
+        let start = self.len();
+        self.reserve();
+        self.extra.push_str(piece);
         self.span_from(start)
+    }
+
+    /// Room for made-up text, at its first piece: as much as the source and a little, as
+    /// the pool is dropped once the template's text is written (growing it from nothing
+    /// was a reallocation and a copy for every doubling).
+    fn reserve(&mut self) {
+        if self.extra.capacity() == 0 {
+            self.extra.reserve(self.source.len() + 64);
+        }
+    }
+
+    /// Copies the text in `span` (of the source, the made-up text, or both) to the end.
+    fn copy(&mut self, span: Span) {
+        self.reserve();
+        let (start, end) = (span.start as usize, span.end() as usize);
+        let n = self.source.len();
+        if start < n {
+            self.extra.push_str(&self.source[start..end.min(n)]);
+        }
+        if end > n {
+            self.extra.extend_from_within(start.max(n) - n..end - n);
+        }
     }
 
     /// `a` followed by `b`: the same range extended when `b` starts where `a` ends (so
@@ -77,15 +94,14 @@ impl<'s> TextPool<'s> {
                 len: a.len + b.len,
             };
         }
-        let text = self.text();
-        let start = if a.end() as usize == text.len() {
+        let start = if a.end() as usize == self.len() {
             a.start as usize
         } else {
-            let start = text.len();
-            text.extend_from_within(a.start as usize..a.end() as usize);
+            let start = self.len();
+            self.copy(a);
             start
         };
-        text.extend_from_within(b.start as usize..b.end() as usize);
+        self.copy(b);
         self.span_from(start)
     }
 
@@ -98,24 +114,42 @@ impl<'s> TextPool<'s> {
 
     /// How long the text is so far (the source and made-up text).
     pub fn len(&self) -> usize {
-        if self.text.is_empty() {
-            self.source.len()
-        } else {
-            self.text.len()
-        }
+        self.source.len() + self.extra.len()
     }
 
     /// Drops made-up text past `len`, which is at least the source's length.
     pub fn truncate(&mut self, len: usize) {
         debug_assert!(len >= self.source.len());
-        if !self.text.is_empty() {
-            self.text.truncate(len);
-        }
+        self.extra.truncate(len - self.source.len());
     }
 
-    /// The text, if compiling made any up; `None` when it is the source alone.
-    pub fn finish(self) -> Option<String> {
-        (self.text.len() > self.source.len()).then_some(self.text)
+    /// The text (the source and the made-up text after it), if compiling made any up;
+    /// `None` when it is the source alone. Written once, straight into its allocation.
+    pub fn finish(self) -> Option<Arc<str>> {
+        if self.extra.is_empty() {
+            return None;
+        }
+        let (source, extra) = (self.source.as_bytes(), self.extra.as_bytes());
+        let mut text: Arc<[MaybeUninit<u8>]> = Arc::new_uninit_slice(source.len() + extra.len());
+        let buf = Arc::get_mut(&mut text).expect("a new Arc is unique");
+        let (head, tail) = buf.split_at_mut(source.len());
+        for (dst, src) in [(head, source), (tail, extra)] {
+            // SAFETY: `dst` and `src` have the same length (the split above), and a new
+            // allocation does not overlap them.
+            unsafe {
+                std::ptr::copy_nonoverlapping(
+                    src.as_ptr(),
+                    dst.as_mut_ptr().cast::<u8>(),
+                    src.len(),
+                )
+            };
+        }
+        // SAFETY: every byte was written above; the bytes are two `str`s one after the
+        // other, so UTF-8, and `str` has the layout of `[u8]`.
+        Some(unsafe {
+            let bytes: Arc<[u8]> = text.assume_init();
+            Arc::from_raw(Arc::into_raw(bytes) as *const str)
+        })
     }
 }
 
@@ -152,6 +186,27 @@ mod tests {
         assert_eq!(abde_brace.of(&text), "abde{");
         assert_eq!(&*text, "ab{c}de{abde{");
         assert_eq!(brace.of(&text), "{");
+    }
+
+    #[test]
+    fn a_range_across_the_end_of_the_source_is_copied_whole() {
+        let source = "ab{c}de";
+        let mut pool = TextPool::new(source);
+        let de = pool.span(&source[5..]);
+        let brace = pool.span("{");
+        // Adjacent: one range, part source and part made-up text.
+        let de_brace = pool.join(de, brace);
+        assert_eq!(de_brace, Span { start: 5, len: 3 });
+        let x = pool.span("x");
+        let ab = pool.span(&source[..2]);
+        // Apart, and not at the end: both copied, the first across the source's end.
+        let joined = pool.join(de_brace, ab);
+        let ab_x = pool.join(ab, x);
+        let text = pool.finish().expect("made-up text");
+        assert_eq!(de_brace.of(&text), "de{");
+        assert_eq!(joined.of(&text), "de{ab");
+        assert_eq!(ab_x.of(&text), "abx");
+        assert_eq!(&*text, "ab{c}de{xde{ababx");
     }
 
     #[test]
