@@ -87,10 +87,10 @@ pub const NOT_A_LIST: &str = "This is a list.";
 pub const NOT_AN_OBJECT: &str = "This is an object.";
 pub const NEWSLETTER_EMAIL: &str = "A newsletter form needs an Email field.";
 pub const TOO_MANY_RECIPIENTS: &str = "A form mails at most 10 addresses.";
-/// SPEC.md §5, for an address left empty.
-pub const NO_EMAIL: &str = "Please enter a valid email";
+/// SPEC.md §5, for an address left empty (and the site identity's contact address).
+pub const ENTER_VALID_EMAIL: &str = "Please enter a valid email";
 /// SPEC.md §5's "Emails must be formatted as {email}", for an address that is not one.
-pub const BAD_EMAIL: &str = "Emails must be formatted as name@example.com";
+pub const EMAIL_FORMAT: &str = "Emails must be formatted as name@example.com";
 
 pub fn routes() -> OpenApiRouter<App> {
     OpenApiRouter::new()
@@ -434,10 +434,10 @@ fn check_settings(v: &Value, stored: &mut Map<String, Value>, errors: &mut Map<S
                 for (i, a) in list.iter().enumerate() {
                     let k = format!("recipients[{i}]");
                     match a.as_str().map(str::trim) {
-                        None | Some("") => bad(&k, NO_EMAIL),
+                        None | Some("") => bad(&k, ENTER_VALID_EMAIL),
                         Some(t) => match tenants::email_address::deliverable(t) {
                             Some(e) => kept.push(Value::String(e.to_owned())),
-                            None => bad(&k, BAD_EMAIL),
+                            None => bad(&k, EMAIL_FORMAT),
                         },
                     }
                 }

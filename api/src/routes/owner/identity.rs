@@ -40,8 +40,8 @@ pub const LONG_TEXT: &str = "At most 200 characters.";
 pub const NOT_TEXT: &str = "Please enter text.";
 pub const NO_IMAGE: &str = "That image is not among the site's uploaded files.";
 pub const NOT_AN_IMAGE: &str = "Please choose an image (PNG, JPEG, GIF or WebP).";
-/// SPEC.md §5.
-pub const BAD_EMAIL: &str = "Please enter a valid email";
+/// SPEC.md §5's "Please enter a valid email", as the form builder says it.
+pub use super::forms::ENTER_VALID_EMAIL as BAD_EMAIL;
 pub const BAD_PHONE: &str =
     "A phone number has digits, spaces and + - ( ) . only, at most 40 characters.";
 pub const UNKNOWN_FIELD: &str = "The site's identity has no such field.";
