@@ -11,6 +11,7 @@ pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
+pub mod kept;
 pub mod notices;
 pub mod site_bridge;
 
@@ -125,8 +126,31 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
+    // A visitor with nothing of their own on a page: the render may come from, or go to,
+    // the kept renders ([`kept`]).
+    let anonymous = kept::Visitor {
+        unlocked: unlocked_any,
+        member_session: signed_in,
+        site_user: role.is_some(),
+        commerce: personal_commerce,
+        site_locked,
+    }
+    .is_anonymous();
+    let keeping = app.kept_pages.as_ref().filter(|_| anonymous);
+    let render_inputs = (site.clone(), loaded.folder.clone());
+    let from_kept = keeping.and_then(|k| {
+        k.get(
+            tenant.id,
+            &render_inputs.0,
+            &render_inputs.1,
+            &path,
+            &query,
+            kept::now_ms(),
+        )
+    });
     let page_path = path.clone();
     let page_query = query.clone();
+    let hit = from_kept.is_some();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -150,25 +174,38 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     // the blocking pool would cost more than the render (see benches/load.sh). A template
     // that keeps taking longer renders on the blocking pool, so a slow template cannot stall
     // other requests' I/O, until it keeps being fast again ([`SlowRenders`]).
-    let (page, took) = if loaded.is_slow() {
-        tokio::task::spawn_blocking(render)
-            .await
-            .unwrap_or((None, Duration::ZERO))
+    let mut kept_now = false;
+    let mut page = if let Some(page) = from_kept {
+        page
     } else {
-        render()
-    };
-    match loaded.slow_renders.record(took > app.inline_render_limit) {
-        Some(Moved::ToPool) => {
-            tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+        let (page, took) = if loaded.is_slow() {
+            tokio::task::spawn_blocking(render)
+                .await
+                .unwrap_or((None, Duration::ZERO))
+        } else {
+            render()
+        };
+        match loaded.slow_renders.record(took > app.inline_render_limit) {
+            Some(Moved::ToPool) => {
+                tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+            }
+            Some(Moved::Back) => {
+                tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+            }
+            None => {}
         }
-        Some(Moved::Back) => {
-            tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+        let Some(page) = page else {
+            tracing::error!(tenant = %tenant.identifier, "rendering panicked");
+            return error_page();
+        };
+        if let Some(k) = keeping
+            && kept::keepable(&page)
+        {
+            let (site, folder) = &render_inputs;
+            k.keep(tenant.id, site, folder, &page_path, &page_query, &page);
+            kept_now = true;
         }
-        None => {}
-    }
-    let Some(mut page) = page else {
-        tracing::error!(tenant = %tenant.identifier, "rendering panicked");
-        return error_page();
+        page
     };
     // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
@@ -287,6 +324,14 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     }
     if let Some(t) = page.page_type {
         response = response.header("x-page-type", t.to_string());
+    }
+    if app.kept_header {
+        let said = match (hit, kept_now) {
+            (true, _) => "hit",
+            (false, true) => "kept",
+            (false, false) => "fresh",
+        };
+        response = response.header("x-tessera-kept", said);
     }
     response
         .body(Body::from(page.body))
