@@ -42,7 +42,7 @@
 //! unlimited query strings, and those can then only evict other query variants, never a
 //! site's query-less pages. Entries not asked for in [`IDLE`] go.
 
-use std::sync::{Arc, Weak};
+use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use moka::sync::Cache;
@@ -51,6 +51,9 @@ use renderer::render::{Clock, Page};
 use renderer::route::page_type::{LOCK_SCREEN, MEMBER_AREA_DENIED};
 use renderer::site::SiteContent;
 use tenants::TenantId;
+
+use crate::http::signing::random_hex;
+use crate::http::small_page::escape;
 
 /// How long a kept render stays without being asked for.
 pub const IDLE: Duration = Duration::from_secs(600);
@@ -74,24 +77,121 @@ struct SitePages {
     variants: Cache<String, Arc<Kept>>,
 }
 
-/// A render and what it was rendered from.
-struct Kept {
+/// A render and what it was rendered from; and, made once, the page as the per-request
+/// passes leave it for an anonymous visitor, but for the crumb ([`Finished`]).
+pub struct Kept {
     site: Weak<SiteContent>,
     folder: Weak<TemplateFolder>,
     /// Answered while the clock is before this (epoch ms), when the page read the clock.
     until: Option<f64>,
     page: Page,
+    finished: OnceLock<Option<Finished>>,
+}
+
+/// What the per-request passes read besides the page, the site's content and the crumb,
+/// for an anonymous visitor: a finished page is used only for a request that has the same.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shape {
+    /// The site's status (the islands show some to visitors).
+    pub website_status: i64,
+    /// Analytics is on and counts this page (the islands' data says so).
+    pub tracked: Option<bool>,
+}
+
+/// The page after the per-request passes (the cart forms, the islands' data) as parts, each
+/// crumb field's value between two of them: a request puts its crumb between them, one copy
+/// of the page instead of searching and splicing it.
+struct Finished {
+    shape: Shape,
+    parts: Vec<Box<str>>,
+    carries_crumb: bool,
+}
+
+impl Finished {
+    /// Runs `passes` over `body` with a random stand-in for the crumb and cuts the result
+    /// at it; `None` unless the parts, given another stand-in, are exactly what the passes
+    /// make with that one (so the parts hold no stand-in that was not a crumb).
+    fn prepare(
+        body: &str,
+        shape: Shape,
+        passes: &dyn Fn(&mut String, &str) -> bool,
+    ) -> Option<Finished> {
+        let (a, b) = (random_hex(32), random_hex(32));
+        let mut out = body.to_string();
+        let carries_crumb = passes(&mut out, &a);
+        let finished = Finished {
+            shape,
+            parts: out.split(a.as_str()).map(Box::from).collect(),
+            carries_crumb,
+        };
+        let mut check = body.to_string();
+        let carries = passes(&mut check, &b);
+        (carries == carries_crumb && finished.with_crumb(&b) == check).then_some(finished)
+    }
+
+    /// The page with `crumb` in each crumb field.
+    fn with_crumb(&self, crumb: &str) -> String {
+        // The passes print the crumb escaped.
+        let crumb = escape(crumb);
+        let len = self.parts.iter().map(|p| p.len()).sum::<usize>()
+            + crumb.len() * self.parts.len().saturating_sub(1);
+        let mut out = String::with_capacity(len);
+        for (i, part) in self.parts.iter().enumerate() {
+            if i > 0 {
+                out.push_str(&crumb);
+            }
+            out.push_str(part);
+        }
+        out
+    }
 }
 
 impl Kept {
     fn weight(&self, key: &str) -> u32 {
         let p = &self.page;
+        // The body twice: as rendered and, once asked for, finished.
         let bytes = ENTRY_WEIGHT
             + key.len() as u64
-            + p.body.len() as u64
+            + 2 * p.body.len() as u64
             + p.location.as_ref().map_or(0, |l| l.len() as u64)
             + p.errors.iter().map(|e| e.len() as u64 + 24).sum::<u64>();
         u32::try_from(bytes).unwrap_or(u32::MAX)
+    }
+
+    /// The kept render.
+    pub fn page(&self) -> &Page {
+        &self.page
+    }
+
+    /// The kept render without its body (for a request that builds the body itself).
+    pub fn head(&self) -> Page {
+        Page {
+            status: self.page.status,
+            content_type: self.page.content_type,
+            body: String::new(),
+            page_type: self.page.page_type,
+            location: self.page.location.clone(),
+            errors: self.page.errors.clone(),
+            clock: self.page.clock,
+        }
+    }
+
+    /// The page as `passes` (the cart forms and the islands, given the crumb; whether the
+    /// page now carries it) leave it with `crumb`, from the finished parts made by the first
+    /// request to ask (with its `passes`); `None` when they were made for another [`Shape`]
+    /// or could not be made, and the request runs its passes itself.
+    pub fn finished(
+        &self,
+        shape: Shape,
+        crumb: &str,
+        passes: &dyn Fn(&mut String, &str) -> bool,
+    ) -> Option<(String, bool)> {
+        let f = self
+            .finished
+            .get_or_init(|| Finished::prepare(&self.page.body, shape, passes))
+            .as_ref()
+            .filter(|f| f.shape == shape)?;
+        Some((f.with_crumb(crumb), f.carries_crumb))
     }
 
     fn is_for(&self, site: &Arc<SiteContent>, folder: &Arc<TemplateFolder>) -> bool {
@@ -207,7 +307,7 @@ impl KeptPages {
         path: &str,
         query: &str,
         now: f64,
-    ) -> Option<Page> {
+    ) -> Option<Arc<Kept>> {
         let pages = self.sites.get(&tenant)?;
         let cache = pages.of(query);
         let kept = if query.is_empty() {
@@ -222,7 +322,7 @@ impl KeptPages {
             cache.invalidate(&key(path, query));
             return None;
         }
-        Some(kept.page.clone())
+        Some(kept)
     }
 
     /// Keeps `page`, the render of `path?query` from `site` and `folder` for an anonymous
@@ -248,6 +348,7 @@ impl KeptPages {
             folder: Arc::downgrade(folder),
             until,
             page: page.clone(),
+            finished: OnceLock::new(),
         });
         let pages = self.sites.get_with(tenant, || {
             Arc::new(SitePages::new(self.per_site, self.per_site_variants))
@@ -302,7 +403,11 @@ mod tests {
         let t = TenantId(1);
         assert!(kept.get(t, &site, &folder, "/a", "", 0.0).is_none());
         kept.keep(t, &site, &folder, "/a", "", &page("A"));
-        assert_eq!(kept.get(t, &site, &folder, "/a", "", 0.0), Some(page("A")));
+        let got = |site: &Arc<SiteContent>| {
+            kept.get(t, site, &folder, "/a", "", 0.0)
+                .map(|k| k.page().clone())
+        };
+        assert_eq!(got(&site), Some(page("A")));
         // Another tenant, another path, another query: nothing.
         assert!(
             kept.get(TenantId(2), &site, &folder, "/a", "", 0.0)
@@ -316,11 +421,50 @@ mod tests {
         assert!(kept.get(t, &site, &folder2, "/a", "", 0.0).is_none());
         // The new render replaces the old one.
         kept.keep(t, &site2, &folder, "/a", "", &page("A2"));
-        assert_eq!(
-            kept.get(t, &site2, &folder, "/a", "", 0.0),
-            Some(page("A2"))
-        );
+        assert_eq!(got(&site2), Some(page("A2")));
         assert!(kept.get(t, &site, &folder, "/a", "", 0.0).is_none());
+    }
+
+    /// Passes like the server's: a crumb field in each form, a note at the placeholder.
+    fn passes(body: &mut String, crumb: &str) -> bool {
+        let field = format!("<input name=\"crumb\" value=\"{}\">", escape(crumb));
+        let n = body.matches("<form>").count();
+        *body = body
+            .replace("<form>", &format!("<form>{field}"))
+            .replace("<!--here-->", "<script>{\"page\":1}</script>");
+        n > 0
+    }
+
+    #[test]
+    fn a_finished_page_with_a_crumb_is_what_the_passes_make() {
+        let shape = Shape {
+            website_status: 2,
+            tracked: Some(true),
+        };
+        let (site, folder) = inputs();
+        let kept = KeptPages::new(1 << 20, 1 << 18);
+        let t = TenantId(1);
+        let body = "<head><!--here--></head><form></form><p>a</p><form></form>";
+        kept.keep(t, &site, &folder, "/", "", &page(body));
+        let k = kept.get(t, &site, &folder, "/", "", 0.0).unwrap();
+        for crumb in ["1234abcd", "ab<&>\"cd", ""] {
+            let mut want = body.to_string();
+            let carries = passes(&mut want, crumb);
+            assert_eq!(k.finished(shape, crumb, &passes), Some((want, carries)));
+        }
+        // Another shape (the site's status changed): the request runs its passes.
+        let other = Shape {
+            website_status: 12,
+            ..shape
+        };
+        assert_eq!(k.finished(other, "1234", &passes), None);
+        // A page without forms carries no crumb and is one part.
+        kept.keep(t, &site, &folder, "/plain", "", &page("<p>b</p>"));
+        let k = kept.get(t, &site, &folder, "/plain", "", 0.0).unwrap();
+        assert_eq!(
+            k.finished(shape, "1234", &passes),
+            Some(("<p>b</p>".to_string(), false))
+        );
     }
 
     #[test]
@@ -400,7 +544,7 @@ mod tests {
     fn query_strings_never_evict_a_sites_pages() {
         // A site's share holds about eight pages of 10 kB, and as many query variants.
         let body = "x".repeat(10_000);
-        let kept = KeptPages::new(8 * 8 * 11_000, 8 * 8 * 11_000);
+        let kept = KeptPages::new(8 * 8 * 21_000, 8 * 8 * 21_000);
         let (site, folder) = inputs();
         let t = TenantId(1);
         let paths: Vec<String> = (0..6).map(|i| format!("/page-{i}")).collect();
@@ -427,7 +571,7 @@ mod tests {
     #[test]
     fn one_site_holds_at_most_its_share() {
         let body = "x".repeat(10_000);
-        let kept = KeptPages::new(8 * 4 * 11_000, 0);
+        let kept = KeptPages::new(8 * 4 * 21_000, 0);
         let (site, folder) = inputs();
         for i in 0..200 {
             let p = format!("/p{i}");

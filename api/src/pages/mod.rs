@@ -175,8 +175,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     // that keeps taking longer renders on the blocking pool, so a slow template cannot stall
     // other requests' I/O, until it keeps being fast again ([`SlowRenders`]).
     let mut kept_now = false;
-    let mut page = if let Some(page) = from_kept {
-        page
+    // A kept page's body is copied only where the finished parts cannot serve (below).
+    let mut page = if let Some(k) = &from_kept {
+        k.head()
     } else {
         let (page, took) = if loaded.is_slow() {
             tokio::task::spawn_blocking(render)
@@ -231,18 +232,16 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     }
     // The cart's forms (Add To Cart, the cart page's quantity and remove) carry the crumb.
     let mut carries_crumb = false;
-    if page.content_type.starts_with("text/html") {
+    let html = page.content_type.starts_with("text/html");
+    if let Some(k) = &from_kept
+        && !html
+    {
+        page.body = k.page().body.clone();
+    }
+    if html {
         use crate::pages::cart_forms;
         let message = cart_forms::message_of(&found.secret, &page_query);
         let back = cart_forms::back_path(&page_path, &page_query);
-        carries_crumb = cart_forms::add_forms(
-            &mut page.body,
-            &cart_forms::FormFacts {
-                crumb: &crumb,
-                back: &back,
-                message: message.as_ref(),
-            },
-        );
         let settings = &found.content.render.website_settings;
         let facts = crate::pages::islands::PageFacts {
             currency: found.content.commerce.currency.as_str(),
@@ -265,7 +264,37 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             website_status: tenant.status.code(),
             owner: role.is_some(),
         };
-        crate::pages::islands::finish_page(&mut page.body, &facts);
+        let passes = |body: &mut String, crumb: &str| {
+            let carries = cart_forms::add_forms(
+                body,
+                &cart_forms::FormFacts {
+                    crumb,
+                    back: &back,
+                    message: message.as_ref(),
+                },
+            );
+            crate::pages::islands::finish_page(body, &facts);
+            carries
+        };
+        // A kept page for an anonymous visitor: the passes' result made once, the crumb put
+        // in (a message in the query, or `tessera dev`'s additions, run them here).
+        let shape = kept::Shape {
+            website_status: facts.website_status,
+            tracked: facts.analytics.as_ref().map(|a| a.tracked),
+        };
+        let finished = from_kept
+            .as_ref()
+            .filter(|_| message.is_none() && app.dev.is_none())
+            .and_then(|k| k.finished(shape, &crumb, &passes));
+        if let Some((body, carries)) = finished {
+            page.body = body;
+            carries_crumb = carries;
+        } else {
+            if let Some(k) = &from_kept {
+                page.body = k.page().body.clone();
+            }
+            carries_crumb = passes(&mut page.body, &crumb);
+        }
         if let (Some(dev), Some(version)) = (&app.dev, found.template_version) {
             // A page that could not render at all says why instead of the generic words.
             let failed = page.body == renderer::render::ERROR_PAGE;
