@@ -1,8 +1,11 @@
 //! Kept renders of public pages: the renderer's output for a page that is the same for
 //! every visitor, kept so the next request for it skips the render. Only the render is
 //! kept; everything a request adds of its own (the crumb in the cart forms, the islands'
-//! data, the notices, the visitor's cookies) is still done per request on a copy of it,
-//! so the bytes a visitor gets are those a fresh render and the same passes give.
+//! data, the notices, the visitor's cookies) is still done per request, so the bytes a
+//! visitor gets are those a fresh render and the same passes give. The cart forms and the
+//! islands' data, the same for every anonymous visitor but for the crumb, are worked out
+//! once per kept page with a stand-in crumb and kept as the parts between the crumbs
+//! ([`Kept::finished`]): a request then copies the parts with its crumb between them.
 //!
 //! # What a render reads
 //!
@@ -35,7 +38,7 @@
 //!
 //! # Bounds
 //!
-//! Entries are weighed by their bytes. Each site's pages are in a cache of their own, under
+//! Entries are weighed by their bytes, twice (the render and its finished parts). Each site's pages are in a cache of their own, under
 //! a per-site cap, inside a global cache of sites weighed by what their pages weigh, under
 //! the global cap (`--cache-mb`'s share, `crate::cache::split`). A page asked for with a
 //! query string goes to a second, smaller budget of the site's: a visitor can make
