@@ -48,6 +48,7 @@
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
+use axum::body::Bytes;
 use moka::sync::Cache;
 use renderer::folder::TemplateFolder;
 use renderer::render::{Clock, Page};
@@ -106,7 +107,7 @@ pub struct Shape {
 /// of the page instead of searching and splicing it.
 struct Finished {
     shape: Shape,
-    parts: Vec<Box<str>>,
+    parts: Vec<Bytes>,
     carries_crumb: bool,
 }
 
@@ -124,7 +125,10 @@ impl Finished {
         let carries_crumb = passes(&mut out, &a);
         let finished = Finished {
             shape,
-            parts: out.split(a.as_str()).map(Box::from).collect(),
+            parts: out
+                .split(a.as_str())
+                .map(|p| Bytes::copy_from_slice(p.as_bytes()))
+                .collect(),
             carries_crumb,
         };
         let mut check = body.to_string();
@@ -132,20 +136,23 @@ impl Finished {
         (carries == carries_crumb && finished.with_crumb(&b) == check).then_some(finished)
     }
 
-    /// The page with `crumb` in each crumb field.
-    fn with_crumb(&self, crumb: &str) -> String {
-        // The passes print the crumb escaped.
-        let crumb = escape(crumb);
-        let len = self.parts.iter().map(|p| p.len()).sum::<usize>()
-            + crumb.len() * self.parts.len().saturating_sub(1);
-        let mut out = String::with_capacity(len);
+    /// The page with `crumb` in each crumb field, as the chunks of a body: the kept parts
+    /// (shared, not copied) with the crumb (escaped, as the passes print it) between them.
+    fn chunks(&self, crumb: &str) -> Vec<Bytes> {
+        let crumb = Bytes::from(escape(crumb));
+        let mut out = Vec::with_capacity(2 * self.parts.len());
         for (i, part) in self.parts.iter().enumerate() {
             if i > 0 {
-                out.push_str(&crumb);
+                out.push(crumb.clone());
             }
-            out.push_str(part);
+            out.push(part.clone());
         }
         out
+    }
+
+    /// The same as one text.
+    fn with_crumb(&self, crumb: &str) -> String {
+        concat(&self.chunks(crumb))
     }
 }
 
@@ -188,13 +195,13 @@ impl Kept {
         shape: Shape,
         crumb: &str,
         passes: &dyn Fn(&mut String, &str) -> bool,
-    ) -> Option<(String, bool)> {
+    ) -> Option<(Vec<Bytes>, bool)> {
         let f = self
             .finished
             .get_or_init(|| Finished::prepare(&self.page.body, shape, passes))
             .as_ref()
             .filter(|f| f.shape == shape)?;
-        Some((f.with_crumb(crumb), f.carries_crumb))
+        Some((f.chunks(crumb), f.carries_crumb))
     }
 
     fn is_for(&self, site: &Arc<SiteContent>, folder: &Arc<TemplateFolder>) -> bool {
@@ -283,6 +290,57 @@ pub fn now_ms() -> f64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0.0, |d| d.as_millis() as f64)
+}
+
+/// Chunks as one text (they are UTF-8 pieces of one page).
+pub fn concat(chunks: &[Bytes]) -> String {
+    let mut out = Vec::with_capacity(chunks.iter().map(Bytes::len).sum());
+    for c in chunks {
+        out.extend_from_slice(c);
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// A response body sent as these chunks, its length known up front (so it goes out with a
+/// `Content-Length`, as a body of one piece does).
+pub struct ChunksBody {
+    chunks: std::collections::VecDeque<Bytes>,
+    left: u64,
+}
+
+impl ChunksBody {
+    pub fn new(chunks: Vec<Bytes>) -> ChunksBody {
+        let left = chunks.iter().map(|c| c.len() as u64).sum();
+        ChunksBody {
+            chunks: chunks.into(),
+            left,
+        }
+    }
+}
+
+impl http_body::Body for ChunksBody {
+    type Data = Bytes;
+    type Error = std::convert::Infallible;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<http_body::Frame<Bytes>, Self::Error>>> {
+        let this = self.get_mut();
+        let next = this.chunks.pop_front().map(|c| {
+            this.left -= c.len() as u64;
+            Ok(http_body::Frame::data(c))
+        });
+        std::task::Poll::Ready(next)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.chunks.is_empty()
+    }
+
+    fn size_hint(&self) -> http_body::SizeHint {
+        http_body::SizeHint::with_exact(self.left)
+    }
 }
 
 impl KeptPages {
@@ -453,7 +511,10 @@ mod tests {
         for crumb in ["1234abcd", "ab<&>\"cd", ""] {
             let mut want = body.to_string();
             let carries = passes(&mut want, crumb);
-            assert_eq!(k.finished(shape, crumb, &passes), Some((want, carries)));
+            let got = k
+                .finished(shape, crumb, &passes)
+                .map(|(c, n)| (concat(&c), n));
+            assert_eq!(got, Some((want, carries)));
         }
         // Another shape (the site's status changed): the request runs its passes.
         let other = Shape {
@@ -464,10 +525,10 @@ mod tests {
         // A page without forms carries no crumb and is one part.
         kept.keep(t, &site, &folder, "/plain", "", &page("<p>b</p>"));
         let k = kept.get(t, &site, &folder, "/plain", "", 0.0).unwrap();
-        assert_eq!(
-            k.finished(shape, "1234", &passes),
-            Some(("<p>b</p>".to_string(), false))
-        );
+        let got = k
+            .finished(shape, "1234", &passes)
+            .map(|(c, n)| (concat(&c), n));
+        assert_eq!(got, Some(("<p>b</p>".to_string(), false)));
     }
 
     #[test]

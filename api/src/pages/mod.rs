@@ -232,6 +232,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     }
     // The cart's forms (Add To Cart, the cart page's quantity and remove) carry the crumb.
     let mut carries_crumb = false;
+    // A kept page's finished parts with the crumb: sent as they are, not copied into one.
+    let mut chunks: Option<Vec<axum::body::Bytes>> = None;
     let html = page.content_type.starts_with("text/html");
     if let Some(k) = &from_kept
         && !html
@@ -286,8 +288,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             .as_ref()
             .filter(|_| message.is_none() && app.dev.is_none())
             .and_then(|k| k.finished(shape, &crumb, &passes));
-        if let Some((body, carries)) = finished {
-            page.body = body;
+        if let Some((parts, carries)) = finished {
+            chunks = Some(parts);
             carries_crumb = carries;
         } else {
             if let Some(k) = &from_kept {
@@ -317,6 +319,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         } else {
             format!("{page_path}?{page_query}")
         };
+        if let Some(parts) = chunks.take() {
+            page.body = kept::concat(&parts);
+        }
         notices.add_to(&mut page.body, &req.headers, &back);
     }
     for e in &page.errors {
@@ -363,6 +368,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         response = response.header("x-tessera-kept", said);
     }
     response
-        .body(Body::from(page.body))
+        .body(match chunks {
+            Some(parts) => Body::new(kept::ChunksBody::new(parts)),
+            None => Body::from(page.body),
+        })
         .unwrap_or_else(|_| error_page())
 }

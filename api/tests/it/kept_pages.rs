@@ -86,6 +86,11 @@ fn a_kept_page_is_the_fresh_bytes(backend: Backend) {
             again.header("cache-control")
         );
         assert_eq!(second.header("x-page-type"), first.header("x-page-type"));
+        // Sent with its length, as a fresh page is (not chunked).
+        let length = second.body.len().to_string();
+        assert_eq!(second.header("content-length"), Some(length.as_str()));
+        assert_eq!(first.header("transfer-encoding"), None);
+        assert_eq!(second.header("transfer-encoding"), None);
     }
     // The same path on two tenants: each its own render.
     let loam = request(server.port, "GET", LOAM, "/", &[], "");
