@@ -5,7 +5,8 @@
 //! visitor gets are those a fresh render and the same passes give. The cart forms and the
 //! islands' data, the same for every anonymous visitor but for the crumb, are worked out
 //! once per kept page with a stand-in crumb and kept as the parts between the crumbs
-//! ([`Kept::finished`]): a request then copies the parts with its crumb between them.
+//! ([`Kept::finished`]): a request then sends the parts with its crumb between them, as
+//! the chunks of one body ([`ChunksBody`]).
 //!
 //! # What a render reads
 //!
