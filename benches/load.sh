@@ -20,7 +20,8 @@
 # usage: benches/load.sh [SECONDS]          (default 10 per run)
 # env:   ROUNDS (default 2), CONNECTIONS (default 32), THREADS (default 1),
 #        ANALYTICS_OFF=0 (skip the --no-analytics server),
-#        TESSERA (a tessera binary; default: built with cargo build --release -p api)
+#        TESSERA (a tessera binary; default: built with cargo build --release -p api),
+#        SERVE_ARGS (more arguments for every server, e.g. --no-kept-pages)
 # needs: wrk (apt-get install -y wrk), curl, python3
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -29,6 +30,7 @@ rounds=${ROUNDS:-2}
 conns=${CONNECTIONS:-32}
 threads=${THREADS:-1}
 with_off=${ANALYTICS_OFF:-1}
+read -r -a serve_args <<<"${SERVE_ARGS:-}"
 
 need_wrk
 tessera_binary
@@ -68,7 +70,7 @@ done
 # asset load/PREFIXNAME (a page with analytics off differs: its island data says so).
 capture() {
   local prefix=$1 host path asset cart cookies; shift
-  start_server --data-dir "$work/capture-$prefix" --fixtures "$root/fixtures" "$@"
+  start_server --data-dir "$work/capture-$prefix" --fixtures "$root/fixtures" "${serve_args[@]}" "$@"
   for p in "${resolved[@]}"; do
     read -r host path asset cart <<<"$p"
     cookies=
@@ -91,21 +93,25 @@ check_copies() {
     asset=$prefix$asset
     cookies=
     if [[ "$cart" == cart ]]; then cookies=$(cart_cookies "$host"); cookies_of[$port/$asset]=$cookies; fi
-    if ! cmp -s <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb); then
-      echo "load.sh: $host$path and its static copy differ:" >&2
-      diff <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb) | head -20 >&2; exit 1
-    fi
+    # Twice: the first request renders the page (and keeps it), the second is answered
+    # from the kept render.
+    for _ in 1 2; do
+      if ! cmp -s <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb); then
+        echo "load.sh: $host$path and its static copy differ:" >&2
+        diff <(fetch "$host" "$path" "$cookies" | same_crumb) <(fetch "$host" "/assets/load/$asset" | same_crumb) | head -20 >&2; exit 1
+      fi
+    done
   done
 }
 
 # The server with its defaults (analytics on) and, beside it, one with analytics off.
-start_server --data-dir "$work/data2" --fixtures "$work/fixtures"
+start_server --data-dir "$work/data2" --fixtures "$work/fixtures" "${serve_args[@]}"
 port_on=$port pid_on=$pid
 check_copies on-
 port_off=
 if [[ "$with_off" != 0 ]]; then
   pid=
-  start_server --data-dir "$work/data3" --fixtures "$work/fixtures" --no-analytics
+  start_server --data-dir "$work/data3" --fixtures "$work/fixtures" "${serve_args[@]}" --no-analytics
   port_off=$port
   check_copies off-
 fi
@@ -122,7 +128,7 @@ rps() {
 
 pct() { python3 -c "print(f'{100*$1/$2:.0f}%')"; }
 
-echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores" >&2
+echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)${SERVE_ARGS:+, servers with $SERVE_ARGS}" >&2
 printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s\n' page bytes "dyn r/s" "static r/s" ratio \
   "off: dyn" "off: stat" ratio "analytics"
 for p in "${resolved[@]}"; do

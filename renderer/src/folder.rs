@@ -260,6 +260,12 @@ pub struct TemplateFolder {
     /// node every page context shares (built once per template version, not per render).
     pub strings: BTreeMap<String, Node>,
     pub problems: Vec<TemplateProblem>,
+    /// Whether any of its templates may print the time from now (the `timesince` and
+    /// `relative-time` formatters): then every page it renders reads the clock
+    /// ([`crate::render::Clock::Read`]). Found by the formatters' names anywhere in its
+    /// non-public files, so a false alarm (the name in a comment or a text) only costs a
+    /// server the kept copies of this folder's pages.
+    pub reads_clock: bool,
     /// The largest main content and the largest whole page rendered so far: the next render
     /// starts its output buffers at those sizes instead of growing them from empty.
     pub(crate) main_size: AtomicUsize,
@@ -564,6 +570,7 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         tweaks,
         emails,
         problems: l.problems,
+        reads_clock: reads_clock(files),
         main_size: AtomicUsize::new(0),
         page_size: AtomicUsize::new(0),
     }
@@ -606,6 +613,26 @@ fn block_end(body: &str) -> usize {
         at += found + 2;
     }
     body.len()
+}
+
+/// The formatters that read the clock, by name.
+const CLOCK_FORMATTERS: [&str; 2] = ["timesince", "relative-time"];
+
+/// Whether a folder's templates (any file but its public ones, or the platform partials it
+/// does not override) name a formatter that reads the clock ([`TemplateFolder::reads_clock`]).
+fn reads_clock(files: &TemplateFiles) -> bool {
+    let names = |text: &[u8]| {
+        CLOCK_FORMATTERS
+            .iter()
+            .any(|f| text.windows(f.len()).any(|w| w == f.as_bytes()))
+    };
+    files
+        .iter()
+        .filter(|(p, _)| !(p.starts_with("assets/") || p.starts_with("scripts/")))
+        .any(|(_, b)| names(b))
+        || PLATFORM_PARTIALS
+            .iter()
+            .any(|(_, source)| names(source.as_bytes()))
 }
 
 /// The `<squarespace:block-field>`s of `layouts` with a plain-text `id`, `(id, label)`,

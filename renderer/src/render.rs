@@ -32,6 +32,28 @@ pub struct Page {
     pub location: Option<String>,
     /// Execution errors met while rendering (for the log; visitors never see them).
     pub errors: Vec<String>,
+    /// Whether what was printed depends on the clock, for a server that keeps renders
+    /// ([`Clock`]).
+    pub clock: Clock,
+}
+
+/// What a render read of the clock, besides the site's content (whose own time-dependent
+/// parts, the zone's offset and scheduled items, its builder rebuilds when they change).
+///
+/// The clock reaches a page in two ways: an events list (or a calendar-ordered one) splits
+/// its items into `upcoming` and `past` at now, and the `timesince` and `relative-time`
+/// formatters print the time from now to a date. Nothing else a render reads changes with
+/// time alone.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Clock {
+    /// The page prints the same whenever it renders.
+    Unread,
+    /// The page prints the same until this instant (epoch milliseconds), exclusive: the
+    /// first event of the list to move from upcoming to past.
+    Until(f64),
+    /// The page may print something else at any moment: its template folder uses a
+    /// formatter of the time from now (see [`TemplateFolder::reads_clock`]).
+    Read,
 }
 
 impl Page {
@@ -43,6 +65,7 @@ impl Page {
             page_type: None,
             location: None,
             errors: Vec::new(),
+            clock: Clock::Unread,
         }
     }
 }
@@ -178,6 +201,10 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         Route::NotFound => 404,
         _ => 200,
     };
+    // Read before the context splits any events list, so the kept bound is never later than
+    // the split the page shows.
+    let now = now_ms();
+    let clock = clock_of(site, folder, &route, now);
     let context = page_context(site, folder, &route, req);
     match format.as_deref() {
         Some("json") | Some("json-pretty") => {
@@ -186,6 +213,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
             template_lang::value::json::stringify(View::of(&context), indent, &mut body);
             let mut p = Page::new(status, "application/json; charset=utf-8", body);
             p.page_type = page_type;
+            p.clock = events_clock(site, &route, now);
             return p;
         }
         _ => {}
@@ -220,6 +248,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         let mut p = Page::new(status, "text/html; charset=utf-8", main);
         p.page_type = page_type;
         p.errors = errors;
+        p.clock = clock;
         return p;
     }
     let layout_key = match &route {
@@ -266,7 +295,51 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         page_type,
         location: None,
         errors,
+        clock,
     }
+}
+
+/// What the page for `route` reads of the clock ([`Clock`]) when its templates run: the
+/// folder's time formatters, else an events list's next split.
+fn clock_of(site: &SiteContent, folder: &TemplateFolder, route: &Route, now: f64) -> Clock {
+    if folder.reads_clock {
+        return Clock::Read;
+    }
+    events_clock(site, route, now)
+}
+
+/// An events (or calendar-ordered) list's [`Clock`]: until the first of its items still
+/// upcoming at `now` ends ([`split_events`]).
+fn events_clock(site: &SiteContent, route: &Route, now: f64) -> Clock {
+    let Route::Collection { index, .. } = route else {
+        return Clock::Unread;
+    };
+    let c = &site.collections[*index];
+    if !(c.type_name == "events" || c.field("ordering") == Some("calendar")) {
+        return Clock::Unread;
+    }
+    let next = c
+        .items
+        .iter()
+        .map(event_end)
+        .filter(|end| *end >= now)
+        .min_by(f64::total_cmp);
+    match next {
+        // Upcoming while `end >= now`: past from the next millisecond on.
+        Some(end) => Clock::Until(end + 1.0),
+        None => Clock::Unread,
+    }
+}
+
+/// When an event stops being upcoming: its `endDate`, else its `startDate` (NaN without
+/// either: never upcoming).
+fn event_end(item: &Node) -> f64 {
+    let time = |k: &str| match item.pointer(&[k]) {
+        Some(Node::Number(t)) => *t,
+        _ => f64::NAN,
+    };
+    let end = time("endDate");
+    if end.is_nan() { time("startDate") } else { end }
 }
 
 fn run(

@@ -189,6 +189,10 @@ pub struct AppBudget {
     pub template_hashes: u64,
     /// Carts as pages show them.
     pub page_carts: u64,
+    /// Kept renders of public pages without a query string (`crate::pages::kept`).
+    pub kept_pages: u64,
+    /// Kept renders of public pages asked for with a query string.
+    pub kept_variants: u64,
 }
 
 impl Default for AppBudget {
@@ -198,9 +202,10 @@ impl Default for AppBudget {
 }
 
 /// Splits `total` bytes: 3 % hosts, 1 % signing secrets and 2 % template hashes (small
-/// entries, one per tenant), 35 % site content in the store and 38 % its renderer view (the
+/// entries, one per tenant), 35 % site content in the store and 34 % its renderer view (the
 /// two forms a visited site is held in), 19 % compiled folders (one per design in use), 2 %
-/// carts as pages show them.
+/// carts as pages show them, 3 % kept renders of public pages and 1 % kept renders of their
+/// query variants.
 pub fn split(total: u64) -> (CacheBudget, AppBudget) {
     let part = |percent: u64| total / 100 * percent;
     (
@@ -211,9 +216,11 @@ pub fn split(total: u64) -> (CacheBudget, AppBudget) {
         },
         AppBudget {
             folders: part(19),
-            sites: part(38),
+            sites: part(34),
             template_hashes: part(2),
             page_carts: part(2),
+            kept_pages: part(3),
+            kept_variants: part(1),
         },
     )
 }
@@ -246,7 +253,9 @@ mod tests {
             + app.folders
             + app.sites
             + app.template_hashes
-            + app.page_carts;
+            + app.page_carts
+            + app.kept_pages
+            + app.kept_variants;
         assert_eq!(sum, 100 << 20);
         assert!(folder_weight(200_000, 0) > folder_weight(5_000, 0));
         // Parsed files cost more than public ones kept as they are.

@@ -77,6 +77,14 @@ pub struct ServeArgs {
     /// Turn analytics off for every site: tracking calls are answered and nothing is stored
     #[arg(long)]
     pub no_analytics: bool,
+    /// Render every page, keeping no renders of public pages (see the operators' manual,
+    /// Caches)
+    #[arg(long)]
+    pub no_kept_pages: bool,
+    /// Add an `x-tessera-kept` header to pages: `hit` (from the kept renders), `kept`
+    /// (rendered and kept) or `fresh`. For tests
+    #[arg(long, hide = true)]
+    pub kept_pages_header: bool,
     /// How often the node writes the analytics it counted (page views are added up in
     /// memory and written as counts). A clean stop writes everything; a killed process
     /// loses at most this long's counts (see the operators' manual)
@@ -253,6 +261,12 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
         .then(|| crate::analytics::queue::Queue::start(store.clone(), args.analytics_flush_every));
     if let Some(queue) = &analytics {
         app = app.with_analytics(queue.clone());
+    }
+    if args.no_kept_pages {
+        app = app.without_kept_pages();
+    }
+    if args.kept_pages_header {
+        app = app.with_kept_header();
     }
     let sweeper = crate::services::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());

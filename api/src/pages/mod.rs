@@ -11,6 +11,7 @@ pub mod cart_forms;
 pub mod commerce;
 pub mod folders;
 pub mod islands;
+pub mod kept;
 pub mod notices;
 pub mod site_bridge;
 
@@ -127,8 +128,31 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
+    // A visitor with nothing of their own on a page: the render may come from, or go to,
+    // the kept renders ([`kept`]).
+    let anonymous = kept::Visitor {
+        unlocked: unlocked_any,
+        member_session: signed_in,
+        site_user: role.is_some(),
+        commerce: personal_commerce,
+        site_locked,
+    }
+    .is_anonymous();
+    let keeping = app.kept_pages.as_ref().filter(|_| anonymous);
+    let render_inputs = (site.clone(), loaded.folder.clone());
+    let from_kept = keeping.and_then(|k| {
+        k.get(
+            tenant.id,
+            &render_inputs.0,
+            &render_inputs.1,
+            &path,
+            &query,
+            kept::now_ms(),
+        )
+    });
     let page_path = path.clone();
     let page_query = query.clone();
+    let hit = from_kept.is_some();
     let render = {
         let folder = loaded.folder.clone();
         move || {
@@ -152,25 +176,39 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     // the blocking pool would cost more than the render (see benches/load.sh). A template
     // that keeps taking longer renders on the blocking pool, so a slow template cannot stall
     // other requests' I/O, until it keeps being fast again ([`SlowRenders`]).
-    let (page, took) = if loaded.is_slow() {
-        tokio::task::spawn_blocking(render)
-            .await
-            .unwrap_or((None, Duration::ZERO))
+    let mut kept_now = false;
+    // A kept page's body is copied only where the finished parts cannot serve (below).
+    let mut page = if let Some(k) = &from_kept {
+        k.head()
     } else {
-        render()
-    };
-    match loaded.slow_renders.record(took > app.inline_render_limit) {
-        Some(Moved::ToPool) => {
-            tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+        let (page, took) = if loaded.is_slow() {
+            tokio::task::spawn_blocking(render)
+                .await
+                .unwrap_or((None, Duration::ZERO))
+        } else {
+            render()
+        };
+        match loaded.slow_renders.record(took > app.inline_render_limit) {
+            Some(Moved::ToPool) => {
+                tracing::info!(tenant = %tenant.identifier, ?took, "slow renders: this template renders on the blocking pool");
+            }
+            Some(Moved::Back) => {
+                tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+            }
+            None => {}
         }
-        Some(Moved::Back) => {
-            tracing::info!(tenant = %tenant.identifier, "fast renders: this template renders on the async workers again");
+        let Some(page) = page else {
+            tracing::error!(tenant = %tenant.identifier, "rendering panicked");
+            return error_page();
+        };
+        if let Some(k) = keeping
+            && kept::keepable(&page)
+        {
+            let (site, folder) = &render_inputs;
+            k.keep(tenant.id, site, folder, &page_path, &page_query, &page);
+            kept_now = true;
         }
-        None => {}
-    }
-    let Some(mut page) = page else {
-        tracing::error!(tenant = %tenant.identifier, "rendering panicked");
-        return error_page();
+        page
     };
     // The page view, by the tracking rules (crate::analytics::page_views), off the page's
     // path: a queue push.
@@ -196,18 +234,18 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     }
     // The cart's forms (Add To Cart, the cart page's quantity and remove) carry the crumb.
     let mut carries_crumb = false;
-    if page.content_type.starts_with("text/html") {
+    // A kept page's finished parts with the crumb: sent as they are, not copied into one.
+    let mut chunks: Option<Vec<axum::body::Bytes>> = None;
+    let html = page.content_type.starts_with("text/html");
+    if let Some(k) = &from_kept
+        && !html
+    {
+        page.body = k.page().body.clone();
+    }
+    if html {
         use crate::pages::cart_forms;
         let message = cart_forms::message_of(&found.secret, &page_query);
         let back = cart_forms::back_path(&page_path, &page_query);
-        carries_crumb = cart_forms::add_forms(
-            &mut page.body,
-            &cart_forms::FormFacts {
-                crumb: &crumb,
-                back: &back,
-                message: message.as_ref(),
-            },
-        );
         let settings = &found.content.render.website_settings;
         let facts = crate::pages::islands::PageFacts {
             currency: found.content.commerce.currency.as_str(),
@@ -230,7 +268,37 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             website_status: tenant.status.code(),
             owner: role.is_some(),
         };
-        crate::pages::islands::finish_page(&mut page.body, &facts);
+        let passes = |body: &mut String, crumb: &str| {
+            let carries = cart_forms::add_forms(
+                body,
+                &cart_forms::FormFacts {
+                    crumb,
+                    back: &back,
+                    message: message.as_ref(),
+                },
+            );
+            crate::pages::islands::finish_page(body, &facts);
+            carries
+        };
+        // A kept page for an anonymous visitor: the passes' result made once, the crumb put
+        // in (a message in the query, or `tessera dev`'s additions, run them here).
+        let shape = kept::Shape {
+            website_status: facts.website_status,
+            tracked: facts.analytics.as_ref().map(|a| a.tracked),
+        };
+        let finished = from_kept
+            .as_ref()
+            .filter(|_| message.is_none() && app.dev.is_none())
+            .and_then(|k| k.finished(shape, &crumb, &passes));
+        if let Some((parts, carries)) = finished {
+            chunks = Some(parts);
+            carries_crumb = carries;
+        } else {
+            if let Some(k) = &from_kept {
+                page.body = k.page().body.clone();
+            }
+            carries_crumb = passes(&mut page.body, &crumb);
+        }
         if let (Some(dev), Some(version)) = (&app.dev, found.template_version) {
             // A page that could not render at all says why instead of the generic words.
             let failed = page.body == renderer::render::ERROR_PAGE;
@@ -253,6 +321,9 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         } else {
             format!("{page_path}?{page_query}")
         };
+        if let Some(parts) = chunks.take() {
+            page.body = kept::concat(&parts);
+        }
         notices.add_to(&mut page.body, &req.headers, &back);
     }
     for e in &page.errors {
@@ -290,7 +361,18 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     if let Some(t) = page.page_type {
         response = response.header("x-page-type", t.to_string());
     }
+    if app.kept_header {
+        let said = match (hit, kept_now) {
+            (true, _) => "hit",
+            (false, true) => "kept",
+            (false, false) => "fresh",
+        };
+        response = response.header("x-tessera-kept", said);
+    }
     response
-        .body(Body::from(page.body))
+        .body(match chunks {
+            Some(parts) => Body::new(kept::ChunksBody::new(parts)),
+            None => Body::from(page.body),
+        })
         .unwrap_or_else(|_| error_page())
 }

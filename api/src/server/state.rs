@@ -47,6 +47,11 @@ pub struct AppState {
     pub dev: Option<Arc<crate::dev::Dev>>,
     /// Where tracking calls put what they record; `None`: analytics is off.
     pub analytics: Option<crate::analytics::queue::Queue>,
+    /// Kept renders of public pages ([`crate::pages::kept`]); `None`: every page renders.
+    pub(crate) kept_pages: Option<crate::pages::kept::KeptPages>,
+    /// Say in an `x-tessera-kept` header whether a page came from the kept renders (`hit`),
+    /// was kept (`kept`) or neither (`fresh`): for tests.
+    pub(crate) kept_header: bool,
 }
 
 impl App {
@@ -72,6 +77,11 @@ impl App {
             outbox: Default::default(),
             dev: None,
             analytics: None,
+            kept_pages: Some(crate::pages::kept::KeptPages::new(
+                budget.kept_pages,
+                budget.kept_variants,
+            )),
+            kept_header: false,
         }))
     }
 
@@ -93,9 +103,24 @@ impl App {
         self
     }
 
-    /// The same app in `tessera dev` mode.
+    /// The same app in `tessera dev` mode (which keeps no renders: a save changes the
+    /// folder under the same files).
     pub fn with_dev(mut self, dev: Arc<crate::dev::Dev>) -> App {
-        self.setting_up().dev = Some(dev);
+        let state = self.setting_up();
+        state.dev = Some(dev);
+        state.kept_pages = None;
+        self
+    }
+
+    /// The same app keeping no renders of public pages (`tessera serve --no-kept-pages`).
+    pub fn without_kept_pages(mut self) -> App {
+        self.setting_up().kept_pages = None;
+        self
+    }
+
+    /// The same app saying in a header whether each page came from the kept renders.
+    pub fn with_kept_header(mut self) -> App {
+        self.setting_up().kept_header = true;
         self
     }
 

@@ -46,7 +46,10 @@ async fn a_slow_template_moves_to_the_blocking_pool_and_pages_stay_the_same() {
     let (store, dir) = harbor_store("slow-render").await;
     // Every render counts as slow: the first SLOW_RENDERS run inline, then the template
     // is flagged.
-    let app = App::new(store.clone()).with_inline_render_limit(Duration::ZERO);
+    // Every request renders: no kept renders (they would answer the second request).
+    let app = App::new(store.clone())
+        .without_kept_pages()
+        .with_inline_render_limit(Duration::ZERO);
     let router = router(app.clone());
     let flagged = || -> Vec<bool> {
         app.caches

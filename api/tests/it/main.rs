@@ -26,6 +26,7 @@ mod forms;
 mod fuzz_corpus;
 mod import_cli;
 mod islands;
+mod kept_pages;
 mod many_nodes;
 mod member_areas;
 mod openapi;
