@@ -311,31 +311,41 @@ impl Assembler<'_, '_> {
         self.state = self.state_for(id);
     }
 
+    /// Feeds `{.end}` at offset `at`: what [`Assembler::control`] does with
+    /// [`Control::End`], with the usual case (a block open, input not ended) first,
+    /// without building and matching a [`Control`].
+    #[inline]
+    pub fn end(&mut self, at: At) {
+        match self.state {
+            State::Root | State::Eof | State::Dead => self.control(Control::End, at),
+            _ => self.pop(),
+        }
+    }
+
     /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at offset `at`.
     pub fn control(&mut self, control: Control, at: At) {
         if self.ended(|| control_name(&control), at) {
             return;
         }
-        let current_name = self.node_name(self.current);
+        let current_name = || self.node_name(self.current);
         match (self.state, control) {
             (State::Root, Control::Eof) => self.state = State::Eof,
             (State::Root, control) => {
                 self.error(msg::not_allowed_at_root(control_name(&control)), at);
             }
             (_, Control::Eof) => {
-                self.error(msg::eof_in_block(current_name), at);
+                self.error(msg::eof_in_block(current_name()), at);
             }
             (State::Repeated, Control::AlternatesWith) => {
                 self.state = State::AlternatesWith;
             }
             (_, Control::AlternatesWith) => {
-                self.error(
-                    msg::not_allowed_in_block("ALTERNATES_WITH", current_name),
-                    at,
-                );
+                let message = msg::not_allowed_in_block("ALTERNATES_WITH", current_name());
+                self.error(message, at);
             }
             (State::Macro, Control::Or(_)) => {
-                self.error(msg::not_allowed_in_block("OR_PREDICATE", current_name), at);
+                let message = msg::not_allowed_in_block("OR_PREDICATE", current_name());
+                self.error(message, at);
             }
             (_, Control::End) => self.pop(),
             (State::OrPredicate, Control::Or(call)) => {
