@@ -258,6 +258,8 @@ impl Assembler<'_, '_> {
     }
 
     /// Feeds literal text (a piece of the source, or made-up text) at offset `at`.
+    // Inlined: a call's entry and exit were about a third of what a piece of text cost.
+    #[inline]
     pub fn text(&mut self, piece: &str, at: At) {
         let span = self.draft.text.span(piece);
         self.leaf(Inst::Text(span), at);
