@@ -324,6 +324,22 @@ impl Assembler<'_, '_> {
         }
     }
 
+    /// Feeds `{.or}` without a predicate at offset `at`: what [`Assembler::control`] does
+    /// with `Control::Or(None)`, with the usual case (a block that takes an `{.or}`, input
+    /// not ended) first.
+    #[inline]
+    pub fn or(&mut self, at: At) {
+        match self.state {
+            State::Root | State::Eof | State::Dead | State::Macro | State::OrPredicate => {
+                self.control(Control::Or(None), at)
+            }
+            _ => {
+                self.link_or(None, at);
+                self.state = State::OrPredicate;
+            }
+        }
+    }
+
     /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at offset `at`.
     pub fn control(&mut self, control: Control, at: At) {
         if self.ended(|| control_name(&control), at) {

@@ -179,7 +179,7 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
                 true
             }
             b"or" => {
-                asm.control(Control::Or(None), at);
+                asm.or(at);
                 true
             }
             b"alternates with" => {
