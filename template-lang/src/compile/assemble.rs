@@ -52,11 +52,12 @@ struct Node {
     /// Set when the node is done with; until then its instructions are on the stack.
     consequent: Block,
     /// Where the node's instructions start on the stack.
-    start: usize,
-    alternate: Option<usize>,
-    /// A repeated section's separator, which fills while the section's own instructions
-    /// still arrive (blocks opened after `{.alternates with}` go to the section's body).
-    alternates_with: Vec<Inst>,
+    start: u32,
+    /// Where a repeated section's separator starts on the separators' stack: the
+    /// separator fills while the section's own instructions still arrive (blocks opened
+    /// after `{.alternates with}` go to the section's body).
+    separator: u32,
+    alternate: Option<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,9 @@ pub(crate) struct Assembler<'p, 's> {
     nodes: Vec<Node>,
     /// The instructions of the open nodes, innermost last.
     pending: Vec<Inst>,
+    /// The separators of the open repeated sections, innermost last (kept apart from the
+    /// nodes, so that a node is small enough to be moved without a call to `memcpy`).
+    separators: Vec<Inst>,
     /// The open blocks, innermost last: (the node each opened in, the block's node).
     stack: Vec<(usize, usize)>,
     current: usize,
@@ -94,6 +98,7 @@ impl<'p, 's> Assembler<'p, 's> {
         let Lists {
             mut nodes,
             mut pending,
+            separators,
             stack,
         } = SPARE.with_borrow_mut(Vec::pop).unwrap_or_default();
         nodes.reserve(1 + len / 100);
@@ -103,13 +108,14 @@ impl<'p, 's> Assembler<'p, 's> {
             at: At::default(),
             consequent: Block::EMPTY,
             start: 0,
+            separator: 0,
             alternate: None,
-            alternates_with: Vec::new(),
         });
         Assembler {
             draft,
             nodes,
             pending,
+            separators,
             stack,
             current: 0,
             state: State::Root,
@@ -126,6 +132,7 @@ impl<'p, 's> Assembler<'p, 's> {
 struct Lists {
     nodes: Vec<Node>,
     pending: Vec<Inst>,
+    separators: Vec<Inst>,
     stack: Vec<(usize, usize)>,
 }
 
@@ -204,9 +211,9 @@ impl Assembler<'_, '_> {
             kind,
             at,
             consequent: Block::EMPTY,
-            start: self.pending.len(),
+            start: self.pending.len() as u32,
+            separator: self.separators.len() as u32,
             alternate: None,
-            alternates_with: Vec::new(),
         });
         self.nodes.len() - 1
     }
@@ -221,7 +228,7 @@ impl Assembler<'_, '_> {
 
     /// Moves the current node's instructions off the stack: the node is done with.
     fn settle_current(&mut self) {
-        let start = self.nodes[self.current].start;
+        let start = self.nodes[self.current].start as usize;
         let block = self.settle(start);
         self.nodes[self.current].consequent = block;
     }
@@ -278,10 +285,10 @@ impl Assembler<'_, '_> {
             }
         }
         if self.state == State::AlternatesWith {
-            let list = &mut self.nodes[self.current].alternates_with;
-            push_merged(list, inst, 0, &mut self.draft.text);
+            let start = self.nodes[self.current].separator as usize;
+            push_merged(&mut self.separators, inst, start, &mut self.draft.text);
         } else {
-            let start = self.nodes[self.current].start;
+            let start = self.nodes[self.current].start as usize;
             push_merged(&mut self.pending, inst, start, &mut self.draft.text);
         }
     }
@@ -383,7 +390,7 @@ impl Assembler<'_, '_> {
     fn link_or(&mut self, call: Option<PredicateCall>, at: At) {
         self.settle_current();
         let id = self.new_node(NodeKind::Or(call), at);
-        self.nodes[self.current].alternate = Some(id);
+        self.nodes[self.current].alternate = Some(id as u32);
         self.current = id;
     }
 
@@ -396,11 +403,13 @@ impl Assembler<'_, '_> {
         let mut lists = Lists {
             nodes: self.nodes,
             pending: self.pending,
+            separators: self.separators,
             stack: self.stack,
         };
         if lists.nodes.capacity() <= SPARE_NODES && lists.pending.capacity() <= SPARE_INSTS {
             lists.nodes.clear();
             lists.pending.clear();
+            lists.separators.clear();
             lists.stack.clear();
             SPARE.with_borrow_mut(|spare| {
                 if spare.len() < SPARE_LISTS {
@@ -418,7 +427,7 @@ impl Assembler<'_, '_> {
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
             count += 1;
-            next = self.nodes[or_id].alternate;
+            next = self.nodes[or_id as usize].alternate;
         }
         if count == 0 {
             return Box::default();
@@ -426,7 +435,7 @@ impl Assembler<'_, '_> {
         let mut branches = Vec::with_capacity(count);
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
-            let node = &mut self.nodes[or_id];
+            let node = &mut self.nodes[or_id as usize];
             let body = node.consequent;
             let call = match std::mem::replace(&mut node.kind, NodeKind::Root) {
                 NodeKind::Or(call) => call,
@@ -453,8 +462,9 @@ impl Assembler<'_, '_> {
         match kind {
             BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
             BlockKind::Repeated(path) => {
-                let separator = std::mem::take(&mut self.nodes[id].alternates_with);
-                let alternates_with = append(&mut self.draft.insts, &separator);
+                let start = self.nodes[id].separator as usize;
+                let alternates_with = append(&mut self.draft.insts, &self.separators[start..]);
+                self.separators.truncate(start);
                 self.draft.repeated(tree::Repeated {
                     path,
                     body,
