@@ -52,11 +52,12 @@ struct Node {
     /// Set when the node is done with; until then its instructions are on the stack.
     consequent: Block,
     /// Where the node's instructions start on the stack.
-    start: usize,
-    alternate: Option<usize>,
-    /// A repeated section's separator, which fills while the section's own instructions
-    /// still arrive (blocks opened after `{.alternates with}` go to the section's body).
-    alternates_with: Vec<Inst>,
+    start: u32,
+    /// Where a repeated section's separator starts on the separators' stack: the
+    /// separator fills while the section's own instructions still arrive (blocks opened
+    /// after `{.alternates with}` go to the section's body).
+    separator: u32,
+    alternate: Option<u32>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -79,6 +80,9 @@ pub(crate) struct Assembler<'p, 's> {
     nodes: Vec<Node>,
     /// The instructions of the open nodes, innermost last.
     pending: Vec<Inst>,
+    /// The separators of the open repeated sections, innermost last (kept apart from the
+    /// nodes, so that a node is small enough to be moved without a call to `memcpy`).
+    separators: Vec<Inst>,
     /// The open blocks, innermost last: (the node each opened in, the block's node).
     stack: Vec<(usize, usize)>,
     current: usize,
@@ -94,6 +98,7 @@ impl<'p, 's> Assembler<'p, 's> {
         let Lists {
             mut nodes,
             mut pending,
+            separators,
             stack,
         } = SPARE.with_borrow_mut(Vec::pop).unwrap_or_default();
         nodes.reserve(1 + len / 100);
@@ -103,13 +108,14 @@ impl<'p, 's> Assembler<'p, 's> {
             at: At::default(),
             consequent: Block::EMPTY,
             start: 0,
+            separator: 0,
             alternate: None,
-            alternates_with: Vec::new(),
         });
         Assembler {
             draft,
             nodes,
             pending,
+            separators,
             stack,
             current: 0,
             state: State::Root,
@@ -126,6 +132,7 @@ impl<'p, 's> Assembler<'p, 's> {
 struct Lists {
     nodes: Vec<Node>,
     pending: Vec<Inst>,
+    separators: Vec<Inst>,
     stack: Vec<(usize, usize)>,
 }
 
@@ -204,9 +211,9 @@ impl Assembler<'_, '_> {
             kind,
             at,
             consequent: Block::EMPTY,
-            start: self.pending.len(),
+            start: self.pending.len() as u32,
+            separator: self.separators.len() as u32,
             alternate: None,
-            alternates_with: Vec::new(),
         });
         self.nodes.len() - 1
     }
@@ -221,7 +228,7 @@ impl Assembler<'_, '_> {
 
     /// Moves the current node's instructions off the stack: the node is done with.
     fn settle_current(&mut self) {
-        let start = self.nodes[self.current].start;
+        let start = self.nodes[self.current].start as usize;
         let block = self.settle(start);
         self.nodes[self.current].consequent = block;
     }
@@ -258,6 +265,8 @@ impl Assembler<'_, '_> {
     }
 
     /// Feeds literal text (a piece of the source, or made-up text) at offset `at`.
+    // Inlined: a call's entry and exit were about a third of what a piece of text cost.
+    #[inline]
     pub fn text(&mut self, piece: &str, at: At) {
         let span = self.draft.text.span(piece);
         self.leaf(Inst::Text(span), at);
@@ -276,10 +285,10 @@ impl Assembler<'_, '_> {
             }
         }
         if self.state == State::AlternatesWith {
-            let list = &mut self.nodes[self.current].alternates_with;
-            push_merged(list, inst, 0, &mut self.draft.text);
+            let start = self.nodes[self.current].separator as usize;
+            push_merged(&mut self.separators, inst, start, &mut self.draft.text);
         } else {
-            let start = self.nodes[self.current].start;
+            let start = self.nodes[self.current].start as usize;
             push_merged(&mut self.pending, inst, start, &mut self.draft.text);
         }
     }
@@ -311,31 +320,57 @@ impl Assembler<'_, '_> {
         self.state = self.state_for(id);
     }
 
+    /// Feeds `{.end}` at offset `at`: what [`Assembler::control`] does with
+    /// [`Control::End`], with the usual case (a block open, input not ended) first,
+    /// without building and matching a [`Control`].
+    #[inline]
+    pub fn end(&mut self, at: At) {
+        match self.state {
+            State::Root | State::Eof | State::Dead => self.control(Control::End, at),
+            _ => self.pop(),
+        }
+    }
+
+    /// Feeds `{.or}` without a predicate at offset `at`: what [`Assembler::control`] does
+    /// with `Control::Or(None)`, with the usual case (a block that takes an `{.or}`, input
+    /// not ended) first.
+    #[inline]
+    pub fn or(&mut self, at: At) {
+        match self.state {
+            State::Root | State::Eof | State::Dead | State::Macro | State::OrPredicate => {
+                self.control(Control::Or(None), at)
+            }
+            _ => {
+                self.link_or(None, at);
+                self.state = State::OrPredicate;
+            }
+        }
+    }
+
     /// Feeds `{.end}`, `{.eof}`, `{.alternates with}` or `{.or}` at offset `at`.
     pub fn control(&mut self, control: Control, at: At) {
         if self.ended(|| control_name(&control), at) {
             return;
         }
-        let current_name = self.node_name(self.current);
+        let current_name = || self.node_name(self.current);
         match (self.state, control) {
             (State::Root, Control::Eof) => self.state = State::Eof,
             (State::Root, control) => {
                 self.error(msg::not_allowed_at_root(control_name(&control)), at);
             }
             (_, Control::Eof) => {
-                self.error(msg::eof_in_block(current_name), at);
+                self.error(msg::eof_in_block(current_name()), at);
             }
             (State::Repeated, Control::AlternatesWith) => {
                 self.state = State::AlternatesWith;
             }
             (_, Control::AlternatesWith) => {
-                self.error(
-                    msg::not_allowed_in_block("ALTERNATES_WITH", current_name),
-                    at,
-                );
+                let message = msg::not_allowed_in_block("ALTERNATES_WITH", current_name());
+                self.error(message, at);
             }
             (State::Macro, Control::Or(_)) => {
-                self.error(msg::not_allowed_in_block("OR_PREDICATE", current_name), at);
+                let message = msg::not_allowed_in_block("OR_PREDICATE", current_name());
+                self.error(message, at);
             }
             (_, Control::End) => self.pop(),
             (State::OrPredicate, Control::Or(call)) => {
@@ -355,7 +390,7 @@ impl Assembler<'_, '_> {
     fn link_or(&mut self, call: Option<PredicateCall>, at: At) {
         self.settle_current();
         let id = self.new_node(NodeKind::Or(call), at);
-        self.nodes[self.current].alternate = Some(id);
+        self.nodes[self.current].alternate = Some(id as u32);
         self.current = id;
     }
 
@@ -368,11 +403,13 @@ impl Assembler<'_, '_> {
         let mut lists = Lists {
             nodes: self.nodes,
             pending: self.pending,
+            separators: self.separators,
             stack: self.stack,
         };
         if lists.nodes.capacity() <= SPARE_NODES && lists.pending.capacity() <= SPARE_INSTS {
             lists.nodes.clear();
             lists.pending.clear();
+            lists.separators.clear();
             lists.stack.clear();
             SPARE.with_borrow_mut(|spare| {
                 if spare.len() < SPARE_LISTS {
@@ -390,7 +427,7 @@ impl Assembler<'_, '_> {
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
             count += 1;
-            next = self.nodes[or_id].alternate;
+            next = self.nodes[or_id as usize].alternate;
         }
         if count == 0 {
             return Box::default();
@@ -398,7 +435,7 @@ impl Assembler<'_, '_> {
         let mut branches = Vec::with_capacity(count);
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
-            let node = &mut self.nodes[or_id];
+            let node = &mut self.nodes[or_id as usize];
             let body = node.consequent;
             let call = match std::mem::replace(&mut node.kind, NodeKind::Root) {
                 NodeKind::Or(call) => call,
@@ -425,8 +462,9 @@ impl Assembler<'_, '_> {
         match kind {
             BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
             BlockKind::Repeated(path) => {
-                let separator = std::mem::take(&mut self.nodes[id].alternates_with);
-                let alternates_with = append(&mut self.draft.insts, &separator);
+                let start = self.nodes[id].separator as usize;
+                let alternates_with = append(&mut self.draft.insts, &self.separators[start..]);
+                self.separators.truncate(start);
                 self.draft.repeated(tree::Repeated {
                     path,
                     body,

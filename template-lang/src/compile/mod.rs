@@ -603,7 +603,7 @@ fn lower(
             });
             asm.control(Control::Or(call), at);
         }
-        Tag::End => asm.control(Control::End, at),
+        Tag::End => asm.end(at),
         Tag::Eof => asm.control(Control::Eof, at),
         Tag::AlternatesWith => asm.control(Control::AlternatesWith, at),
     }

@@ -175,11 +175,11 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
         None | Some(b'#') => false,
         Some(b'.') => match &b[1..] {
             b"end" => {
-                asm.control(Control::End, at);
+                asm.end(at);
                 true
             }
             b"or" => {
-                asm.control(Control::Or(None), at);
+                asm.or(at);
                 true
             }
             b"alternates with" => {
