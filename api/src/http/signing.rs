@@ -23,7 +23,7 @@ fn mac(secret: &[u8; 32], purpose: &str, message: &str) -> HmacSha256 {
 /// The hex signature of `message` for `purpose`.
 pub fn sign(secret: &[u8; 32], purpose: &str, message: &str) -> String {
     let tag = mac(secret, purpose, message).finalize().into_bytes();
-    hex::encode(&tag[..SIGNATURE_BYTES])
+    hex_of(&tag[..SIGNATURE_BYTES])
 }
 
 /// Whether `signature` (hex) signs `message` for `purpose`.
@@ -53,7 +53,7 @@ pub fn random_hex(n: usize) -> String {
     let mut bytes = vec![0u8; n];
     if n > POOL / 4 {
         getrandom::fill(&mut bytes).expect("the OS random source works");
-        return hex::encode(bytes);
+        return hex_of(&bytes);
     }
     RANDOM.with_borrow_mut(|(pool, used)| {
         if POOL - *used < n {
@@ -65,7 +65,15 @@ pub fn random_hex(n: usize) -> String {
         pool[*used..*used + n].fill(0);
         *used += n;
     });
-    hex::encode(bytes)
+    hex_of(&bytes)
+}
+
+/// `bytes` as lower-case hex, written straight into the string's buffer (`hex::encode`
+/// collects it a `char` at a time).
+fn hex_of(bytes: &[u8]) -> String {
+    let mut out = vec![0u8; bytes.len() * 2];
+    hex::encode_to_slice(bytes, &mut out).expect("the buffer is twice the input");
+    String::from_utf8(out).expect("hex is ASCII")
 }
 
 /// The bytes of hex text (at most 64 bytes' worth), or `None`.
@@ -112,6 +120,7 @@ mod tests {
             assert!(seen.insert(v));
         }
         assert_eq!(random_hex(POOL).len(), 2 * POOL);
+        assert_eq!(hex_of(&[0x00, 0x9f, 0xa0, 0xff]), "009fa0ff");
         assert_eq!(random_hex(0), "");
     }
 }
