@@ -56,20 +56,6 @@ adds() {
   if grep -q "Non-2xx" <<<"$out"; then die 1 "errors during add-to-cart:"$'\n'"$out"; fi
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
-store_bench_header
-a=() p=()
-for _ in $(seq 1 "$rounds"); do
-  # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit;
-  # a failing $(...) inside a+=(...) would not).
-  r=$(adds)
-  a+=("$r")
-  r=$(tpcb)
-  p+=("$r")
-done
-ba=$(best "${a[@]}") bp=$(best "${p[@]}")
-carts=$(pg_psql -d tessera -c "SELECT count(*) FROM cart")
-printf '%-40s %10.0f\n' "add-to-cart requests/s (HTTP, new carts)" "$ba"
-printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
-printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$ba/$bp)")"
-echo "($carts carts written; runs: add-to-cart ${a[*]}, pgbench ${p[*]})" >&2
+store_bench_compare "add-to-cart requests/s (HTTP, new carts)" adds
+echo "($(pg_psql -d tessera -c "SELECT count(*) FROM cart") carts written)" >&2
 echo "target (issue 46): add-to-cart at least 80% of pgbench" >&2

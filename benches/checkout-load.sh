@@ -147,18 +147,6 @@ checkouts() {
   echo "checkout: $done_n answered 201, $((after - before)) orders placed" >&2
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
-store_bench_header
-c=() p=()
-for _ in $(seq 1 "$rounds"); do
-  # Each run is a subshell: its failure (die) ends the script here (set -e, inherit_errexit).
-  r=$(checkouts)
-  c+=("$r")
-  r=$(tpcb)
-  p+=("$r")
-done
-bc=$(best "${c[@]}") bp=$(best "${p[@]}")
-printf '%-40s %10.0f\n' "checkout orders/s (HTTP, test card)" "$bc"
-printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
-printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$bc/$bp)")"
-echo "($(orders) orders in the database; runs: checkout ${c[*]}, pgbench ${p[*]}; load average at the end $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+store_bench_compare "checkout orders/s (HTTP, test card)" checkouts
+echo "($(orders) orders in the database)" >&2
 echo "target: checkout at least 30% of pgbench" >&2

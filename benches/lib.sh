@@ -151,5 +151,27 @@ store_bench_header() {
   echo "PostgreSQL $version, $clients clients, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 }
 
+# store_bench_compare WHAT RUN: $rounds rounds of the function RUN (one wrk run, printing
+# its rate) and a pgbench run each, alternating; prints the best of each and their ratio
+# (WHAT names RUN's rate), and the runs on stderr. Each run is a subshell: its failure (die)
+# ends the script here (set -e with inherit_errexit; a failing $(...) inside a+=(...)
+# would not).
+store_bench_compare() {
+  local what=$1 run=$2 r ours=() pg=()
+  store_bench_header
+  for _ in $(seq 1 "$rounds"); do
+    r=$("$run")
+    ours+=("$r")
+    r=$(tpcb)
+    pg+=("$r")
+  done
+  local bo bp
+  bo=$(best "${ours[@]}") bp=$(best "${pg[@]}")
+  printf '%-40s %10.0f\n' "$what" "$bo"
+  printf '%-40s %10.0f\n' "pgbench TPC-B tps (scale $scale)" "$bp"
+  printf '%-40s %9.0f%%\n' "ratio" "$(python3 -c "print(100*$bo/$bp)")"
+  echo "(runs: ${ours[*]}, pgbench ${pg[*]}; load average at the end $(cut -d' ' -f1-3 /proc/loadavg))" >&2
+}
+
 # best X...: the largest.
 best() { python3 -c 'import sys; print(max(float(x) for x in sys.argv[1:]))' "$@"; }
