@@ -2,13 +2,11 @@
 //! comment waits for the owner, the page's count follows what the owner approves, likes
 //! count once per visitor, and closed items, member areas and other sites refuse.
 
-use crate::support::{Backend, Server, Visitor};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Server, Visitor};
 use serde_json::json;
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
-const TOKEN: &str = "harbor-owner-token-0001";
-const LOAM_TOKEN: &str = "loam-owner-token-00001";
 /// harbor-lane's journal: one post open for comments, one not; and a Studio Club lesson.
 const OPEN: &str = "718009ccb4328d6c2aa01821";
 const OPEN_PAGE: &str = "/journal/spring-firing";
@@ -53,13 +51,9 @@ fn shown(v: &mut Visitor) -> (String, String) {
 }
 
 fn comments_and_likes(backend: Backend) {
-    let server = Server::start(
+    let server = Server::with_owners(
         backend,
         &[
-            "--owner-token",
-            &format!("harbor-lane={TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
             "--sign-ins-per-minute",
             "1000",
             "--form-submissions-per-minute",
@@ -138,7 +132,12 @@ fn comments_and_likes(backend: Backend) {
             .status,
         401
     );
-    let r = v.send("GET", pending, &[("Authorization", &owner(TOKEN))], "");
+    let r = v.send(
+        "GET",
+        pending,
+        &[("Authorization", &owner(HARBOR_TOKEN))],
+        "",
+    );
     assert_eq!(
         r.json()["comments"][0]["body"],
         "The Oat glaze looks like honey."
@@ -154,7 +153,7 @@ fn comments_and_likes(backend: Backend) {
             &json!({"state": state}).to_string(),
         )
     };
-    let r = moderate(&mut v, TOKEN, &id, "pending");
+    let r = moderate(&mut v, HARBOR_TOKEN, &id, "pending");
     assert_eq!(
         (r.status, r.json()["errors"]["state"].clone()),
         (400, json!("A comment is approved or rejected."))
@@ -164,8 +163,11 @@ fn comments_and_likes(backend: Backend) {
         404,
         "another site's comment"
     );
-    assert_eq!(moderate(&mut v, TOKEN, "nope", "approved").status, 404);
-    let r = moderate(&mut v, TOKEN, &id, "approved");
+    assert_eq!(
+        moderate(&mut v, HARBOR_TOKEN, "nope", "approved").status,
+        404
+    );
+    let r = moderate(&mut v, HARBOR_TOKEN, &id, "approved");
     assert_eq!(
         (r.status, r.json()["comment"]["state"].clone()),
         (200, json!("approved"))
@@ -179,12 +181,23 @@ fn comments_and_likes(backend: Backend) {
         201
     );
     let second = v
-        .send("GET", pending, &[("Authorization", &owner(TOKEN))], "")
+        .send(
+            "GET",
+            pending,
+            &[("Authorization", &owner(HARBOR_TOKEN))],
+            "",
+        )
         .json();
     let second = second["comments"][0]["id"].as_str().unwrap().to_owned();
-    assert_eq!(moderate(&mut v, TOKEN, &second, "approved").status, 200);
+    assert_eq!(
+        moderate(&mut v, HARBOR_TOKEN, &second, "approved").status,
+        200
+    );
     assert_eq!(shown(&mut v).0, "2 Comments");
-    assert_eq!(moderate(&mut v, TOKEN, &second, "rejected").status, 200);
+    assert_eq!(
+        moderate(&mut v, HARBOR_TOKEN, &second, "rejected").status,
+        200
+    );
     assert_eq!(shown(&mut v).0, "1 Comment");
 
     // Likes: with the crumb, once per liker, on this site's items only.

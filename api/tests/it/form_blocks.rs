@@ -5,12 +5,10 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Server, request};
+use crate::support::{Backend, LOAM_TOKEN, QUILL_TOKEN, Server, request};
 
 const QUILL: &str = "quillback.localhost";
 const LOAM: &str = "loam-lantern.localhost";
-const QUILL_TOKEN: &str = "owner-token-of-quill-001";
-const LOAM_TOKEN: &str = "loam-owner-token-00001";
 /// Quillback's booking form, and its About page (at /about); loam-lantern's About page.
 const BOOKING: &str = "a11ce5000000000000c0f0e1";
 const QUILL_ABOUT: &str = "8e2b3577e2857f1dfc33df5f";
@@ -25,17 +23,7 @@ fn placeholder(id: &str) -> String {
 }
 
 fn a_placed_form_renders_and_takes_posts(backend: Backend) {
-    let server = Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &format!("quillback={QUILL_TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
-            "--form-submissions-per-minute",
-            "100000",
-        ],
-    );
+    let server = Server::with_owners(backend, &["--form-submissions-per-minute", "100000"]);
     let put = |host: &str, token: &str, page: &str, html: &str| {
         let r = server.owner_call(
             host,

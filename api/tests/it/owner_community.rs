@@ -7,12 +7,10 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, Visitor, request};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Response, Server, Visitor, request};
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
-const TOKEN: &str = "harbor-owner-token-0001";
-const LOAM_TOKEN: &str = "loam-owner-token-00001";
 /// harbor-lane's journal post open for comments.
 const OPEN: &str = "718009ccb4328d6c2aa01821";
 const OPEN_PAGE: &str = "/journal/spring-firing";
@@ -21,13 +19,9 @@ const COMMENTS: &str = "/api/owner/comments";
 on_both_backends!(comments_are_moderated, members_and_member_areas);
 
 fn start(backend: Backend) -> Server {
-    Server::start(
+    Server::with_owners(
         backend,
         &[
-            "--owner-token",
-            &format!("harbor-lane={TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
             "--sign-ins-per-minute",
             "1000",
             "--form-submissions-per-minute",
@@ -69,7 +63,7 @@ fn ids(r: &Response) -> Vec<String> {
 fn comments_are_moderated(backend: Backend) {
     let server = start(backend);
     let owner = |method: &str, path: &str, body: &Value| -> Response {
-        server.owner_call(HARBOR, TOKEN, method, path, body)
+        server.owner_call(HARBOR, HARBOR_TOKEN, method, path, body)
     };
     let mut m = Visitor::arrive(&server, HARBOR, "10.8.0.3");
     let r = m.post(
@@ -299,7 +293,7 @@ fn comments_are_moderated(backend: Backend) {
 
 fn members_and_member_areas(backend: Backend) {
     let server = start(backend);
-    let owner = |path: &str| server.owner_call(HARBOR, TOKEN, "GET", path, &Value::Null);
+    let owner = |path: &str| server.owner_call(HARBOR, HARBOR_TOKEN, "GET", path, &Value::Null);
     // A second member, who signed up and has not confirmed.
     let mut v = Visitor::arrive(&server, HARBOR, "10.8.0.4");
     let r = v.post(
@@ -388,7 +382,13 @@ fn members_and_member_areas(backend: Backend) {
     assert_eq!(r.json()["members"][0]["areas"], json!([]));
     assert_eq!(
         server
-            .owner_call(LOAM, TOKEN, "GET", "/api/owner/members", &Value::Null)
+            .owner_call(
+                LOAM,
+                HARBOR_TOKEN,
+                "GET",
+                "/api/owner/members",
+                &Value::Null
+            )
             .status,
         401
     );
@@ -413,7 +413,7 @@ fn members_and_member_areas(backend: Backend) {
     let join_page = || request(server.port, "GET", HARBOR, "/kiln-log", &[], "").body;
     assert!(!join_page().contains("Join the crew"));
     let r = patch(
-        TOKEN,
+        HARBOR_TOKEN,
         kiln,
         json!({"joinButtonText": " Join the crew ", "description": "Load the kiln with us."}),
     );
@@ -437,7 +437,7 @@ fn members_and_member_areas(backend: Backend) {
         (json!({"description": "d".repeat(1001)}), "description"),
         (json!({"joinButtonText": "j".repeat(51)}), "joinButtonText"),
     ] {
-        let r = patch(TOKEN, kiln, body.clone());
+        let r = patch(HARBOR_TOKEN, kiln, body.clone());
         assert_eq!(r.status, 400, "{body}");
         assert!(
             r.json()["errors"].get(field).is_some(),
@@ -445,8 +445,15 @@ fn members_and_member_areas(backend: Backend) {
             r.body
         );
     }
-    assert_eq!(patch(TOKEN, kiln, json!({"price": "5.00"})).status, 400);
-    let r = patch(TOKEN, "/api/owner/member-areas/nope", json!({"title": "X"}));
+    assert_eq!(
+        patch(HARBOR_TOKEN, kiln, json!({"price": "5.00"})).status,
+        400
+    );
+    let r = patch(
+        HARBOR_TOKEN,
+        "/api/owner/member-areas/nope",
+        json!({"title": "X"}),
+    );
     assert_eq!(
         (r.status, r.message()),
         (404, "That member area does not exist.".into())

@@ -7,13 +7,11 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, request};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Response, Server, request};
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
 const QUILL: &str = "quillback.localhost";
-const TOKEN: &str = "harbor-owner-token-0001";
-const LOAM_TOKEN: &str = "loam-owner-token-00001";
 /// harbor-lane's blog ("Journal", at /journal) and its homepage ("Studio", at /).
 const JOURNAL: &str = "43d22b9062a229663352e4f3";
 const HOME: &str = "455c35e097277eb29275a70e";
@@ -24,17 +22,7 @@ on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &format!("harbor-lane={TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
-            "--sign-ins-per-minute",
-            "1000",
-        ],
-    )
+    Server::with_owners(backend, &["--sign-ins-per-minute", "1000"])
 }
 
 fn visit(server: &Server, path: &str) -> Response {
@@ -49,7 +37,7 @@ const DIRTY: &str = "<h2>Kiln day</h2><p onclick=\"steal()\">We fired <strong>41
 fn posts_are_written_checked_and_scheduled(backend: Backend) {
     let server = start(backend);
     let owner = |method: &str, path: &str, body: &Value| -> Response {
-        server.owner_call(HARBOR, TOKEN, method, path, body)
+        server.owner_call(HARBOR, HARBOR_TOKEN, method, path, body)
     };
     let items = format!("/api/owner/collections/{JOURNAL}/items");
 
@@ -281,7 +269,8 @@ fn posts_are_written_checked_and_scheduled(backend: Backend) {
 fn page_content_is_replaced(backend: Backend) {
     let server = start(backend);
     let path = format!("/api/owner/collections/{HOME}/content");
-    let owner = |method: &str, body: &Value| server.owner_call(HARBOR, TOKEN, method, &path, body);
+    let owner =
+        |method: &str, body: &Value| server.owner_call(HARBOR, HARBOR_TOKEN, method, &path, body);
 
     let r = owner("GET", &Value::Null);
     assert_eq!(r.status, 200, "{}", r.body);

@@ -5,13 +5,13 @@
 //! Another site's ids are 404, a role without the orders area 403, and a session's change
 //! without the CSRF token is refused.
 
-use crate::support::{Backend, Response, Server, Visitor, item_id, request};
+use crate::support::{
+    Backend, HARBOR_TOKEN, LOAM_TOKEN, Response, Server, Visitor, item_id, request,
+};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
-const HARBOR_TOKEN: &str = "owner-token-of-harbor-001";
 
 crate::on_both_backends!(
     subscriptions_list_and_cancel,
@@ -21,13 +21,9 @@ crate::on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    Server::start(
+    Server::with_owners(
         backend,
         &[
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
-            "--owner-token",
-            &format!("harbor-lane={HARBOR_TOKEN}"),
             "--cart-writes-per-minute",
             "100000",
             "--checkouts-per-minute",

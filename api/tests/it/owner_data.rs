@@ -4,13 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::support::{Backend, Server, Visitor, item_id};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Server, Visitor, item_id};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
-const HARBOR_TOKEN: &str = "owner-token-of-harbor-001";
 const HOUR: i64 = 3_600_000;
 
 on_both_backends!(
@@ -24,15 +22,9 @@ on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    let loam = format!("loam-lantern={LOAM_TOKEN}");
-    let harbor = format!("harbor-lane={HARBOR_TOKEN}");
-    Server::start(
+    Server::with_owners(
         backend,
         &[
-            "--owner-token",
-            &loam,
-            "--owner-token",
-            &harbor,
             "--cart-writes-per-minute",
             "100000",
             "--checkouts-per-minute",

@@ -7,12 +7,10 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, get, request};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Response, Server, get, request};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const HARBOR_TOKEN: &str = "owner-token-of-harbor-001";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
 
 on_both_backends!(
     tweaks_preview_save_and_reset,
@@ -22,9 +20,7 @@ on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    let harbor = format!("harbor-lane={HARBOR_TOKEN}");
-    let loam = format!("loam-lantern={LOAM_TOKEN}");
-    Server::start(backend, &["--owner-token", &harbor, "--owner-token", &loam])
+    Server::with_owners(backend, &[])
 }
 
 fn call(server: &Server, token: &str, method: &str, path: &str, body: Value) -> Response {

@@ -5,12 +5,11 @@
 //! site's forms (404), roles without the forms area (403), a session's change without its
 //! CSRF token (403).
 
-use crate::support::{Backend, Response, Server, Visitor, request};
+use crate::support::{Backend, QUILL_TOKEN, Response, Server, Visitor, request};
 use serde_json::{Value, json};
 
 const QUILL: &str = "quillback.localhost";
 const SKY: &str = "skyward.localhost";
-const QUILL_TOKEN: &str = "owner-token-of-quill-001";
 const BOOKING: &str = "a11ce5000000000000c0f0e1";
 
 crate::on_both_backends!(
@@ -22,15 +21,7 @@ crate::on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &format!("quillback={QUILL_TOKEN}"),
-            "--form-submissions-per-minute",
-            "100000",
-        ],
-    )
+    Server::with_owners(backend, &["--form-submissions-per-minute", "100000"])
 }
 
 fn call(server: &Server, method: &str, path: &str, body: Value) -> Response {

@@ -5,15 +5,13 @@
 //! live site at once. Bad input by field, another site's pages (404), roles without the
 //! content (or store) area (403), a session's change without its CSRF token (403).
 
-use crate::support::{Backend, Response, Server, get, request};
+use crate::support::{Backend, LOAM_TOKEN, QUILL_TOKEN, Response, Server, get, request};
 use serde_json::{Value, json};
 
 const QUILL: &str = "quillback.localhost";
 const SKY: &str = "skyward.localhost";
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const QUILL_TOKEN: &str = "owner-token-of-quill-001";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
 const BAD_URL_LINK: &str = "Links must be formatted as www.example.com or https://www.example.com";
 
 crate::on_both_backends!(
@@ -24,15 +22,7 @@ crate::on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &format!("quillback={QUILL_TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
-        ],
-    )
+    Server::with_owners(backend, &[])
 }
 
 fn call(server: &Server, method: &str, path: &str, body: Value) -> Response {

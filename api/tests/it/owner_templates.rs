@@ -7,12 +7,10 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Response, Server, folder_upload, request};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Response, Server, folder_upload, request};
 
 const LOAM: &str = "loam-lantern.localhost";
 const HARBOR: &str = "harbor-lane.localhost";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
-const HARBOR_TOKEN: &str = "owner-token-of-harbor-001";
 const VERSIONS: &str = "/api/owner/template/versions";
 
 on_both_backends!(
@@ -21,19 +19,7 @@ on_both_backends!(
 );
 
 fn start(backend: Backend) -> Server {
-    let loam = format!("loam-lantern={LOAM_TOKEN}");
-    let harbor = format!("harbor-lane={HARBOR_TOKEN}");
-    Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &loam,
-            "--owner-token",
-            &harbor,
-            "--sign-ins-per-minute",
-            "600",
-        ],
-    )
+    Server::with_owners(backend, &["--sign-ins-per-minute", "600"])
 }
 
 /// loam-lantern's template folder with `footer` as its footer region.

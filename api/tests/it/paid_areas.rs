@@ -10,12 +10,10 @@
 
 use serde_json::{Value, json};
 
-use crate::support::{Backend, Server, Visitor};
+use crate::support::{Backend, HARBOR_TOKEN, LOAM_TOKEN, Server, Visitor};
 
 const HARBOR: &str = "harbor-lane.localhost";
 const LOAM: &str = "loam-lantern.localhost";
-const TOKEN: &str = "harbor-owner-token-0001";
-const LOAM_TOKEN: &str = "loam-owner-token-00001";
 const CLUB: &str = "/api/owner/member-areas/studio-club";
 const KILN: &str = "/api/owner/member-areas/kiln-crew";
 const ACCOUNT: &str = "/api/site-users/account";
@@ -35,17 +33,7 @@ const LOAM_GUIDE: &str = "7471765b4e789b1d2c17a4f7";
 on_both_backends!(paid_member_areas);
 
 fn start(backend: Backend) -> Server {
-    Server::start(
-        backend,
-        &[
-            "--owner-token",
-            &format!("harbor-lane={TOKEN}"),
-            "--owner-token",
-            &format!("loam-lantern={LOAM_TOKEN}"),
-            "--sign-ins-per-minute",
-            "1000",
-        ],
-    )
+    Server::with_owners(backend, &["--sign-ins-per-minute", "1000"])
 }
 
 /// Adds a digital product with one variant, `price_minor`, to harbor-lane's shop (a monthly
@@ -142,7 +130,7 @@ fn paid_member_areas(backend: Backend) {
         server
             .owner_call(
                 HARBOR,
-                TOKEN,
+                HARBOR_TOKEN,
                 "GET",
                 "/api/owner/member-areas",
                 &Value::Null,
@@ -180,7 +168,7 @@ fn paid_member_areas(backend: Backend) {
             "A gift card cannot be the price of a member area.",
         ),
     ] {
-        let r = patch(TOKEN, CLUB, json!({"planProductId": product}));
+        let r = patch(HARBOR_TOKEN, CLUB, json!({"planProductId": product}));
         assert_eq!(
             (r.status, r.json()["errors"]["planProductId"].clone()),
             (400, json!(message)),
@@ -230,7 +218,7 @@ fn paid_member_areas(backend: Backend) {
     assert_eq!(r.json()["area"]["planProductId"], json!(pass));
     assert_eq!(r.json()["area"]["priceText"], "$12.00");
     // One product sells one area.
-    let r = patch(TOKEN, KILN, json!({"planProductId": pass}));
+    let r = patch(HARBOR_TOKEN, KILN, json!({"planProductId": pass}));
     assert_eq!(
         (r.status, r.json()["errors"]["planProductId"].clone()),
         (
@@ -314,7 +302,13 @@ fn paid_member_areas(backend: Backend) {
 
     // The owner's members list names the order that opened it.
     let members = server
-        .owner_call(HARBOR, TOKEN, "GET", "/api/owner/members", &Value::Null)
+        .owner_call(
+            HARBOR,
+            HARBOR_TOKEN,
+            "GET",
+            "/api/owner/members",
+            &Value::Null,
+        )
         .json();
     let row = members["members"]
         .as_array()
@@ -333,7 +327,7 @@ fn paid_member_areas(backend: Backend) {
     // The order's screen names the area it opened.
     let order_path = format!("/api/owner/orders/{order_id}");
     let detail = server
-        .owner_call(HARBOR, TOKEN, "GET", &order_path, &Value::Null)
+        .owner_call(HARBOR, HARBOR_TOKEN, "GET", &order_path, &Value::Null)
         .json();
     assert_eq!(
         detail["memberAreas"],
@@ -343,7 +337,7 @@ fn paid_member_areas(backend: Backend) {
     // Refunded in full, the order no longer opens the area.
     let r = server.owner_call(
         HARBOR,
-        TOKEN,
+        HARBOR_TOKEN,
         "POST",
         &format!("/api/owner/orders/{order_id}/refunds"),
         &json!({"amount": 1200, "reason": "changed her mind"}),
@@ -352,12 +346,12 @@ fn paid_member_areas(backend: Backend) {
     assert_eq!(ana.get(LESSON).header("x-page-type"), Some("106"));
     assert_eq!(ana.get(ACCOUNT).json()["memberAreas"], json!([]));
     let detail = server
-        .owner_call(HARBOR, TOKEN, "GET", &order_path, &Value::Null)
+        .owner_call(HARBOR, HARBOR_TOKEN, "GET", &order_path, &Value::Null)
         .json();
     assert!(detail.get("memberAreas").is_none(), "{detail}");
 
     // Free again: the page joins for nothing, as before.
-    let r = patch(TOKEN, CLUB, json!({"planProductId": ""}));
+    let r = patch(HARBOR_TOKEN, CLUB, json!({"planProductId": ""}));
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.json()["area"].get("planProductId").is_none());
     let r = ana.send(
@@ -374,7 +368,7 @@ fn paid_member_areas(backend: Backend) {
     // A recurring price: the Kiln Crew sold by a monthly subscription, bought through its
     // own cart and checkout while signed in; cancelling the subscription closes the area.
     let monthly = digital_product(&server, "crew-monthly", 500, true);
-    let r = patch(TOKEN, KILN, json!({"planProductId": monthly}));
+    let r = patch(HARBOR_TOKEN, KILN, json!({"planProductId": monthly}));
     assert_eq!(r.status, 200, "{}", r.body);
     assert_eq!(r.json()["area"]["priceText"], "$5.00 / month");
     let page = ana.get("/kiln-log");
@@ -412,7 +406,7 @@ fn paid_member_areas(backend: Backend) {
     let subs = server
         .owner_call(
             HARBOR,
-            TOKEN,
+            HARBOR_TOKEN,
             "GET",
             "/api/owner/subscriptions?status=active",
             &Value::Null,
@@ -429,7 +423,7 @@ fn paid_member_areas(backend: Backend) {
         .to_owned();
     let r = server.owner_call(
         HARBOR,
-        TOKEN,
+        HARBOR_TOKEN,
         "POST",
         &format!("/api/owner/subscriptions/{sub}/cancel"),
         &Value::Null,

@@ -3,27 +3,21 @@
 //! list, the owner's listings paged through 250 sign-ups, send and send all (each signer
 //! told once, through the outbox), owner tokens, crumbs and other sites' ids.
 
-use crate::support::{Backend, Response, Server, Visitor, item_id, request};
+use crate::support::{
+    Backend, LOAM_TOKEN, QUILL_TOKEN, Response, Server, Visitor, item_id, request,
+};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
 const QUILL: &str = "quillback.localhost";
 const RESTOCK: &str = "/api/site-users/account/notifications/restock";
-const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
-const QUILL_TOKEN: &str = "owner-token-of-quill-002";
 
 fn start(backend: Backend) -> Server {
-    let loam = format!("loam-lantern={LOAM_TOKEN}");
-    let quill = format!("quillback={QUILL_TOKEN}");
-    Server::start(
+    Server::with_owners(
         backend,
         &[
             "--captcha-difficulty",
             "2",
-            "--owner-token",
-            &loam,
-            "--owner-token",
-            &quill,
             "--form-submissions-per-minute",
             "100000",
         ],

@@ -87,6 +87,12 @@ pub struct Server {
     args: Vec<String>,
 }
 
+/// The owner tokens `Server::with_owners` gives the demo sites (full access, from
+/// `--owner-token`).
+pub const HARBOR_TOKEN: &str = "owner-token-of-harbor-001";
+pub const LOAM_TOKEN: &str = "owner-token-of-loam-0001";
+pub const QUILL_TOKEN: &str = "owner-token-of-quill-001";
+
 static SERVERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 impl Server {
@@ -111,6 +117,22 @@ impl Server {
         };
         server.spawn();
         server
+    }
+
+    /// `start` with an owner token for harbor-lane, loam-lantern and quillback
+    /// (`HARBOR_TOKEN`, `LOAM_TOKEN`, `QUILL_TOKEN`) before `extra`.
+    pub fn with_owners(backend: Backend, extra: &[&str]) -> Server {
+        let tokens = [
+            format!("harbor-lane={HARBOR_TOKEN}"),
+            format!("loam-lantern={LOAM_TOKEN}"),
+            format!("quillback={QUILL_TOKEN}"),
+        ];
+        let mut args: Vec<&str> = Vec::new();
+        for t in &tokens {
+            args.extend(["--owner-token", t.as_str()]);
+        }
+        args.extend_from_slice(extra);
+        Server::start(backend, &args)
     }
 
     /// Another `tessera serve` on this server's PostgreSQL database, with the same
