@@ -357,30 +357,34 @@ impl Store {
     /// The paid member areas order `order_id` opened and that are still open (its member
     /// has not lost them by a refund, a cancel or the subscription's end), by id.
     pub async fn areas_opened_by(&self, tenant: TenantId, order_id: &str) -> Result<Vec<String>> {
-        let mut tx = self.read().await?;
-        tx.query(
+        self.area_ids(
             "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND order_id = $2 \
              ORDER BY member_area_id",
-            params![tenant, order_id],
+            tenant,
+            order_id,
         )
-        .await?
-        .iter()
-        .map(|r| r.text(0))
-        .collect()
+        .await
     }
 
     /// The areas a member belongs to, by id.
     pub async fn member_areas_of(&self, tenant: TenantId, user: &str) -> Result<Vec<String>> {
-        let mut tx = self.read().await?;
-        tx.query(
+        self.area_ids(
             "SELECT member_area_id FROM site_user_area WHERE tenant_id = $1 AND site_user_id = $2 \
              ORDER BY member_area_id",
-            params![tenant, user],
+            tenant,
+            user,
         )
-        .await?
-        .iter()
-        .map(|r| r.text(0))
-        .collect()
+        .await
+    }
+
+    /// The area ids `sql` selects for the tenant and one text parameter.
+    async fn area_ids(&self, sql: &str, tenant: TenantId, value: &str) -> Result<Vec<String>> {
+        let mut tx = self.read().await?;
+        tx.query(sql, params![tenant, value])
+            .await?
+            .iter()
+            .map(|r| r.text(0))
+            .collect()
     }
 
     /// The products that can be a member area's price ([`plan_problem`] finds none), in

@@ -170,3 +170,35 @@ pub async fn checkout_with(
         )
         .await
 }
+
+/// Refunds `amount_minor` of a paid order as `actor`, the provider accepting it with
+/// `reference`: the order after the refund.
+pub async fn refund(
+    store: &Store,
+    t: TenantId,
+    order_id: &str,
+    amount_minor: i64,
+    reference: &str,
+    actor: &str,
+) -> Order {
+    let (_, refund) = store
+        .begin_refund(
+            t,
+            order_id,
+            &tenants::commerce::order_state::RefundRequest::Amount(amount_minor),
+            "",
+        )
+        .await
+        .unwrap();
+    store
+        .finish_refund(
+            t,
+            order_id,
+            &refund.id,
+            Ok(reference.into()),
+            actor,
+            &tenants::no_order_mail,
+        )
+        .await
+        .unwrap()
+}

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::common::{Env, buy};
+use crate::common::{Env, buy, refund};
 use crate::content::{collection, product};
 use tenants::commerce::CommerceSettings;
 use tenants::commerce::order_state::{Fulfilment, Illegal, Payment, RefundRequest};
@@ -321,22 +321,7 @@ async fn cancelling_gives_stock_back(env: Env) {
         ),
         Illegal::RefundFirst
     );
-    let (_, refund) = env
-        .store
-        .begin_refund(t, &order.id, &RefundRequest::Amount(2500), "")
-        .await
-        .unwrap();
-    env.store
-        .finish_refund(
-            t,
-            &order.id,
-            &refund.id,
-            Ok("re_1".into()),
-            "",
-            &no_order_mail,
-        )
-        .await
-        .unwrap();
+    refund(&env.store, t, &order.id, 2500, "re_1", "").await;
     let o = env
         .store
         .cancel_order(t, &order.id, "", &no_order_mail)

@@ -6,9 +6,8 @@
 
 use serde_json::json;
 
-use crate::common::{Env, card};
+use crate::common::{Env, card, refund};
 use crate::content::{collection, product};
-use tenants::commerce::order_state::RefundRequest;
 use tenants::commerce::{CommerceSettings, PlanProblem, Refusal};
 use tenants::{
     AddToCart, AreaChange, CartKind, Checkout, CheckoutTerms, PaymentMethod, SiteSettings,
@@ -351,22 +350,7 @@ async fn a_paid_order_opens_the_area_to_its_member(env: Env) {
 
     // A partial refund keeps the membership; refunding the rest ends it.
     for (amount, left) in [(600, &["club", "crew"][..]), (600, &["crew"][..])] {
-        let (_, refund) = env
-            .store
-            .begin_refund(t, &order.id, &RefundRequest::Amount(amount), "")
-            .await
-            .unwrap();
-        env.store
-            .finish_refund(
-                t,
-                &order.id,
-                &refund.id,
-                Ok("r".into()),
-                "owner",
-                &no_order_mail,
-            )
-            .await
-            .unwrap();
+        refund(&env.store, t, &order.id, amount, "r", "owner").await;
         assert_eq!(areas(&env, t, &ana.id).await, left);
     }
 
