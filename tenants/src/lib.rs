@@ -137,7 +137,7 @@ pub use repo::store_settings::{
     merge_patch,
 };
 pub use repo::store_setup::{CreatedStore, NewStore};
-pub use repo::templates::{TemplateVersionInfo, template_hash};
+pub use repo::templates::{KEPT_TEMPLATE_VERSIONS, TemplateVersionInfo, template_hash};
 pub mod store_setup {
     //! Store creation's constants and slugs.
     pub use crate::repo::store_setup::{

@@ -63,7 +63,14 @@ pub(crate) async fn put_template_version_in(
     Ok(version)
 }
 
-/// Stores `files` as the tenant's next template version without making it active.
+/// How many template versions a site keeps: the newest this many, and the live one
+/// whatever its age. Every upload and every saved style that compiles a new stylesheet is
+/// a version of up to 20 MB, so an unbounded history would let one site fill the store.
+pub const KEPT_TEMPLATE_VERSIONS: i64 = 30;
+
+/// Stores `files` as the tenant's next template version without making it active, and
+/// deletes the versions that fall out of the newest [`KEPT_TEMPLATE_VERSIONS`] (never the
+/// live one: it goes when it is neither live nor among the newest).
 async fn store_template_version_in(
     tx: &mut Tx,
     tenant: TenantId,
@@ -89,6 +96,22 @@ async fn store_template_version_in(
         )
         .await?;
     }
+    let oldest_kept = version - KEPT_TEMPLATE_VERSIONS + 1;
+    let live = "(SELECT COALESCE(template_version, 0) FROM tenant WHERE id = $1)";
+    tx.execute(
+        &format!(
+            "DELETE FROM template_file WHERE tenant_id = $1 AND version < $2 AND version <> {live}"
+        ),
+        params![tenant, oldest_kept],
+    )
+    .await?;
+    tx.execute(
+        &format!(
+            "DELETE FROM template_version WHERE tenant_id = $1 AND version < $2 AND version <> {live}"
+        ),
+        params![tenant, oldest_kept],
+    )
+    .await?;
     Ok(TemplateVersion(version))
 }
 

@@ -966,6 +966,62 @@ async fn template_versions(env: Env) {
     );
 }
 
+/// A site keeps its newest `KEPT_TEMPLATE_VERSIONS` template versions and its live one;
+/// older ones go, files and all, when a new one is stored.
+async fn template_versions_are_capped(env: Env) {
+    let t = env.tenant("site").await;
+    let other = env.tenant("other").await;
+    let folder = |n: i64| {
+        vec![TemplateFile {
+            path: "template.conf".into(),
+            content: format!(r#"{{"name":"T{n}"}}"#).into_bytes(),
+        }]
+    };
+    let live = env.store.put_template_version(t, &folder(0)).await.unwrap();
+    let others = env.store.template_versions(other).await.unwrap();
+    let mut stored = Vec::new();
+    for n in 1..=tenants::KEPT_TEMPLATE_VERSIONS + 1 {
+        stored.push(
+            env.store
+                .store_template_version(t, &folder(n))
+                .await
+                .unwrap(),
+        );
+    }
+    let listed = |list: Vec<tenants::TemplateVersionInfo>| {
+        list.into_iter().map(|v| v.version).collect::<Vec<_>>()
+    };
+    // The newest 30 and the live one, which is older than all of them.
+    let mut expected: Vec<_> = stored[1..].iter().rev().copied().collect();
+    expected.push(live);
+    assert_eq!(
+        listed(env.store.template_versions(t).await.unwrap()),
+        expected
+    );
+    assert!(
+        env.store
+            .template_files(t, stored[0])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(env.store.template_files(t, live).await.unwrap(), folder(0));
+    // Once another is live, the old live one goes with the next version stored.
+    let newest = *stored.last().unwrap();
+    env.store.switch_template_version(t, newest).await.unwrap();
+    let next = env
+        .store
+        .store_template_version(t, &folder(99))
+        .await
+        .unwrap();
+    let list = listed(env.store.template_versions(t).await.unwrap());
+    assert_eq!(list.len() as i64, tenants::KEPT_TEMPLATE_VERSIONS);
+    assert_eq!((list[0], list.contains(&live)), (next, false));
+    assert!(env.store.template_files(t, live).await.unwrap().is_empty());
+    // Another site's versions are untouched.
+    assert_eq!(env.store.template_versions(other).await.unwrap(), others);
+}
+
 /// The outbox hands a message to one mailer at a time (a lease), counts tries, keeps failed
 /// ones for their retry time and stops offering sent ones.
 async fn outbox_leases_retries_and_sends(env: Env) {
@@ -1056,5 +1112,6 @@ crate::on_both_backends!(
     sign_ups_confirm_once_and_join_areas,
     comments_wait_for_the_owner_and_likes_count_once,
     analytics_and_performance,
-    template_versions
+    template_versions,
+    template_versions_are_capped
 );
