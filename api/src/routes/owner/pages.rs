@@ -44,7 +44,7 @@
 //! Every change is one write of the store ([`tenants::Store::put_pages`]), so the next page
 //! on any node shows it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use axum::body::Body;
 use axum::extract::{Path, State};
@@ -70,6 +70,11 @@ use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, Owner};
 use crate::openapi::{OWNER, OwnerErrors};
 use crate::server::state::App;
+pub use crate::services::owner::navigation::{FOLDER_IN_FOLDER, NOT_A_FOLDER};
+use crate::services::owner::navigation::{
+    check_folders, count, into_folder, is_folder, live_links, nav_of, not_linked, placed, unlinked,
+    walk,
+};
 
 pub const NO_PAGE: &str = "That page does not exist.";
 pub const NO_TYPE: &str = "The site's template has no page of this type.";
@@ -77,8 +82,6 @@ pub const NO_TITLE: &str = "Please enter a title.";
 pub const LONG_TITLE: &str = "A title is at most 200 characters.";
 pub const URL_TAKEN: &str = "Another page has this URL.";
 pub const NO_FOLDER: &str = "That folder does not exist.";
-pub const NOT_A_FOLDER: &str = "Only a folder holds pages.";
-pub const FOLDER_IN_FOLDER: &str = "A folder cannot go inside another folder.";
 pub const TOO_MANY: &str = "A navigation has at most 100 links.";
 pub const NO_PASSWORD: &str = "Please enter a password, or remove it.";
 pub const LONG_PASSWORD: &str = "A password is at most 200 characters.";
@@ -261,12 +264,6 @@ pub struct PageInfo {
     parent_id: Option<String>,
 }
 
-fn is_folder(c: &Collection) -> bool {
-    c.data.get("folder") == Some(&Value::Bool(true))
-        || c.type_name == "folder"
-        || c.type_name == "index"
-}
-
 fn seo(c: &Collection, key: &str) -> String {
     c.data
         .get("seoData")
@@ -360,77 +357,6 @@ async fn template_parts(
     Ok((navs, page_types(folder)))
 }
 
-/// The stored links of navigation `name` (an empty list when it has none).
-fn nav_of(site: &SiteSnapshot, name: &str) -> Value {
-    site.navigations
-        .get(name)
-        .filter(|v| v.is_array())
-        .cloned()
-        .unwrap_or_else(|| json!([]))
-}
-
-/// The collection ids `links` point at, with the folder each is under (depth first).
-fn walk(links: &Value, parent: Option<&str>, out: &mut Vec<(String, Option<String>)>) {
-    for l in links.as_array().into_iter().flatten() {
-        if let Some(id) = l.get("collectionId").and_then(Value::as_str) {
-            out.push((id.to_owned(), parent.map(str::to_owned)));
-            if let Some(children) = l.get("items") {
-                walk(children, Some(id), out);
-            }
-        }
-    }
-}
-
-/// `links` without those to pages the site does not have.
-fn live_links(links: &Value, site: &SiteSnapshot) -> Vec<Value> {
-    links
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|l| {
-            if let Some(id) = l.get("collectionId").and_then(Value::as_str) {
-                site.collection(id)?;
-                let mut l = l.clone();
-                if let Some(children) = l.get("items").cloned() {
-                    l["items"] = Value::Array(live_links(&children, site));
-                }
-                return Some(l);
-            }
-            Some(l.clone())
-        })
-        .collect()
-}
-
-/// The not-linked area: pages linked in none of `navs`, a not-linked folder with its pages.
-fn not_linked(site: &SiteSnapshot, navs: &[(String, String)]) -> Vec<Value> {
-    let mut linked = Vec::new();
-    for (name, _) in navs {
-        walk(&nav_of(site, name), None, &mut linked);
-    }
-    let linked: BTreeSet<&str> = linked.iter().map(|(id, _)| id.as_str()).collect();
-    let free: Vec<&Collection> = site
-        .collections
-        .iter()
-        .filter(|c| !linked.contains(c.id.as_str()))
-        .collect();
-    let free_folder = |id: &str| free.iter().any(|c| c.id == id && is_folder(c));
-    free.iter()
-        .filter(|c| c.parent_id.as_deref().is_none_or(|p| !free_folder(p)))
-        .map(|c| {
-            if is_folder(c) {
-                let children: Vec<Value> = free
-                    .iter()
-                    .filter(|k| k.parent_id.as_deref() == Some(&c.id))
-                    .map(|k| json!({"collectionId": k.id}))
-                    .collect();
-                json!({"collectionId": c.id, "items": children})
-            } else {
-                json!({"collectionId": c.id})
-            }
-        })
-        .collect()
-}
-
 async fn answer(app: &App, site: &Site) -> Result<PagesAnswer, ApiError> {
     let content = site_content(&app.store, site.tenant.id).await?;
     let (navs, types) = template_parts(app, site).await?;
@@ -489,88 +415,6 @@ pub(crate) struct Arrangement {
     /// The not-linked area (`[{collectionId, items?}]`): only pages, a folder with its pages.
     #[schema(value_type = Option<Vec<Object>>)]
     not_linked: Option<Value>,
-}
-
-/// The folder rules over checked `links` at `path`: `items` only on a folder's link, no
-/// folder inside a folder.
-fn check_folders(
-    site: &SiteSnapshot,
-    links: &[Value],
-    path: &str,
-    nested: bool,
-    errors: &mut Map<String, Value>,
-) {
-    for (i, l) in links.iter().enumerate() {
-        let here = format!("{path}[{i}]");
-        let folder = l
-            .get("collectionId")
-            .and_then(Value::as_str)
-            .and_then(|id| site.collection(id))
-            .is_some_and(is_folder);
-        if nested && folder {
-            errors
-                .entry(here.clone())
-                .or_insert(FOLDER_IN_FOLDER.into());
-        }
-        if let Some(Value::Array(children)) = l.get("items")
-            && !children.is_empty()
-        {
-            if !folder {
-                errors
-                    .entry(format!("{here}.items"))
-                    .or_insert(NOT_A_FOLDER.into());
-            } else {
-                check_folders(site, children, &format!("{here}.items"), true, errors);
-            }
-        }
-    }
-}
-
-/// The new folder and position of every page for `navs` (declared order) then `free`
-/// (the not-linked area, when stated): the pages whose folder or place changes.
-fn placed(site: &SiteSnapshot, navs: &[Value], free: Option<&Value>) -> Vec<Collection> {
-    let mut seen = Vec::new();
-    for links in navs {
-        walk(links, None, &mut seen);
-    }
-    if let Some(free) = free {
-        walk(free, None, &mut seen);
-    }
-    let mut order: Vec<&str> = Vec::new();
-    let mut parent: BTreeMap<&str, Option<&str>> = BTreeMap::new();
-    for (id, p) in &seen {
-        if !order.contains(&id.as_str()) {
-            order.push(id);
-        }
-        let e = parent.entry(id).or_insert(None);
-        if p.is_some() && e.is_none() {
-            *e = p.as_deref();
-        }
-    }
-    for c in &site.collections {
-        if !order.contains(&c.id.as_str()) {
-            order.push(&c.id);
-        }
-    }
-    let mut out = Vec::new();
-    for (n, id) in order.iter().enumerate() {
-        let Some(old) = site.collections.iter().find(|c| c.id == *id) else {
-            continue;
-        };
-        let mut c = old.clone();
-        c.position = n as i64 + 1;
-        match parent.get(id) {
-            Some(p) => c.parent_id = p.map(str::to_owned),
-            // Named nowhere while the not-linked area was stated: a not-linked page.
-            None if free.is_some() => c.parent_id = None,
-            None => {}
-        }
-        let before = site.collections.iter().find(|k| k.id == c.id);
-        if before != Some(&c) {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// `PATCH /api/owner/pages`: moves pages and links: replaces the named navigations (and,
@@ -737,32 +581,6 @@ fn title_of(v: &str, field: &str, errors: &mut Map<String, Value>) -> String {
         errors.insert(field.into(), LONG_TITLE.into());
     }
     t.to_owned()
-}
-
-/// `links` with `link` added at the end of each top-level link to `folder`.
-fn into_folder(links: &Value, folder: &str, link: &Value) -> Option<Value> {
-    let mut links = links.clone();
-    let mut found = false;
-    for l in links.as_array_mut()? {
-        if l.get("collectionId").and_then(Value::as_str) == Some(folder) {
-            found = true;
-            match l.get_mut("items").and_then(Value::as_array_mut) {
-                Some(items) => items.push(link.clone()),
-                None => l["items"] = json!([link]),
-            }
-        }
-    }
-    found.then_some(links)
-}
-
-/// How many links `links` holds, children included.
-fn count(links: &Value) -> usize {
-    links
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|l| 1 + l.get("items").map_or(0, count))
-        .sum()
 }
 
 /// `POST /api/owner/collections`: adds a page of a type the template declares, at the end
@@ -1159,30 +977,6 @@ async fn patch_collection(
             })?;
     }
     Ok(Json(info(&content, &c)))
-}
-
-/// `links` without those to `id`: a top-level link to it gives way to its children.
-fn unlinked(links: &Value, id: &str) -> Value {
-    let mut out = Vec::new();
-    for l in links.as_array().into_iter().flatten() {
-        if l.get("collectionId").and_then(Value::as_str) == Some(id) {
-            if let Some(Value::Array(children)) = l.get("items") {
-                out.extend(
-                    children
-                        .iter()
-                        .filter(|k| k.get("collectionId").and_then(Value::as_str) != Some(id))
-                        .cloned(),
-                );
-            }
-            continue;
-        }
-        let mut l = l.clone();
-        if let Some(children) = l.get("items").cloned() {
-            l["items"] = unlinked(&children, id);
-        }
-        out.push(l);
-    }
-    Value::Array(out)
 }
 
 /// `DELETE /api/owner/collections/{id}`: deletes a page with its items, and its links; a
