@@ -16,6 +16,7 @@ use template_lang::error::{Pos, UNCLOSED_TAG_HINT};
 use template_lang::value::Node;
 use template_lang::{CompileOptions, Partials, Registry, Template};
 
+use crate::cart_reads::CartReads;
 use crate::conf::parse_conf;
 
 /// The files of a template folder by relative path (`template.conf`, `blocks/nav.block`).
@@ -266,6 +267,9 @@ pub struct TemplateFolder {
     /// non-public files, so a false alarm (the name in a comment or a text) only costs a
     /// server the kept copies of this folder's pages.
     pub reads_clock: bool,
+    /// What its pages can read of the visitor's cart ([`CartReads`]): when only a few
+    /// summary values, a server may keep a page rendered with a cart under them.
+    pub cart_reads: CartReads,
     /// The largest main content and the largest whole page rendered so far: the next render
     /// starts its output buffers at those sizes instead of growing them from empty.
     pub(crate) main_size: AtomicUsize,
@@ -571,6 +575,13 @@ pub fn load(files: &TemplateFiles) -> TemplateFolder {
         emails,
         problems: l.problems,
         reads_clock: reads_clock(files),
+        cart_reads: CartReads::of(
+            files
+                .iter()
+                .filter(|(p, _)| !(p.starts_with("assets/") || p.starts_with("scripts/")))
+                .map(|(_, b)| &b[..])
+                .chain(PLATFORM_PARTIALS.iter().map(|(_, s)| s.as_bytes())),
+        ),
         main_size: AtomicUsize::new(0),
         page_size: AtomicUsize::new(0),
     }

@@ -5,6 +5,7 @@
 //! ([`site::SiteContent`]) and template files ([`folder::TemplateFiles`]), and gets pages
 //! back ([`render::render`]).
 
+pub mod cart_reads;
 pub mod check;
 pub mod conf;
 pub mod folder;

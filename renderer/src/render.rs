@@ -35,6 +35,12 @@ pub struct Page {
     /// Whether what was printed depends on the clock, for a server that keeps renders
     /// ([`Clock`]).
     pub clock: Clock,
+    /// The request had a cart and the page printed of it only what its folder's
+    /// [`CartReads`](crate::cart_reads::CartReads) says (a list, item or search page of a
+    /// folder whose templates read only a few of the cart's summary values, in HTML): the
+    /// page is the same for every cart with the same [`key`](crate::cart_reads::CartReads::key).
+    /// False for a page without a cart, the cart, checkout and order pages and `?format=json`.
+    pub cart_keyed: bool,
 }
 
 /// What a render read of the clock, besides the site's content (whose own time-dependent
@@ -66,6 +72,7 @@ impl Page {
             location: None,
             errors: Vec::new(),
             clock: Clock::Unread,
+            cart_keyed: false,
         }
     }
 }
@@ -205,6 +212,14 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
     // the split the page shows.
     let now = now_ms();
     let clock = clock_of(site, folder, &route, now);
+    // What the templates can read of the cart is their folder's on these pages; the cart,
+    // checkout and order pages print the cart's entries.
+    let cart_keyed = req.cart.is_some()
+        && matches!(
+            route,
+            Route::Collection { .. } | Route::Item { .. } | Route::Search { .. }
+        )
+        && folder.cart_reads != crate::cart_reads::CartReads::Any;
     let context = page_context(site, folder, &route, req);
     match format.as_deref() {
         Some("json") | Some("json-pretty") => {
@@ -249,6 +264,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         p.page_type = page_type;
         p.errors = errors;
         p.clock = clock;
+        p.cart_keyed = cart_keyed;
         return p;
     }
     let layout_key = match &route {
@@ -296,6 +312,7 @@ pub fn render(site: &SiteContent, folder: &TemplateFolder, req: &Request<'_>) ->
         location: None,
         errors,
         clock,
+        cart_keyed,
     }
 }
 

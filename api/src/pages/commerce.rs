@@ -6,6 +6,11 @@
 //! revision the cookie names: every change to a cart makes a new revision and the changing
 //! call sets the cookie to it, so a cached cart is never an old one, on any node, and no
 //! visitor's cart is keyed by anything another visitor holds.
+//!
+//! The cart is read on every page view with one, even when the page comes from the kept
+//! renders: those are keyed by what the page can read of the cart (its quantity, its
+//! subtotal: [`crate::pages::kept`], `renderer::cart_reads`), which is worked out from this
+//! cart, so a changed cart shows on the very next page.
 
 use axum::http::HeaderMap;
 use renderer::route::order_page;

@@ -22,11 +22,27 @@
 //! * the request's path and query (the key);
 //! * the visitor's state: the keys they unlocked (password-protected collections and, for
 //!   a signed-in member, their member areas), their cart, an order (on its page) and
-//!   whether they may see a locked site. A request with any of these, or a signed-in
-//!   member's session cookie, or a signed-in user of the site (the owner's banner and
-//!   editor frame), or on a site with a site password, neither reads nor writes the kept
-//!   renders (see [`Visitor::is_anonymous`]); nor are lock screens, member areas' join pages,
-//!   errors and not-found pages kept (see [`keepable`]);
+//!   whether they may see a locked site. A request with any of these but the cart, or a
+//!   signed-in member's session cookie, or a signed-in user of the site (the owner's banner
+//!   and editor frame), or on a site with a site password, neither reads nor writes the
+//!   kept renders (see [`Visitor::is_anonymous`]); nor are lock screens, member areas' join
+//!   pages, errors and not-found pages kept (see [`keepable`]);
+//! * of the cart (the page context's `shoppingCart`), what the compiled folder's templates
+//!   can read of it, decided once per folder from its files
+//!   ([`renderer::cart_reads::CartReads`]): when that is only its total quantity
+//!   (`{shoppingCart|cart-quantity}`) and a few plain members inside `{.section
+//!   shoppingCart}` (the demo store prints its subtotal), a list, item or search page
+//!   rendered with a cart prints the same bytes for every cart with the same of those
+//!   ([`renderer::cart_reads::CartReads::key`]), and the render reports that it read no
+//!   more (`Page::cart_keyed`: not the cart, checkout or order pages, not `?format=json`).
+//!   Such a page is kept under its path, query and that key, in the site's budget for
+//!   variants. It holds nothing of any visitor's own (no entries, ids or names: a total
+//!   quantity and a subtotal), so it is not a page private to a visitor, and it is answered
+//!   to every visitor whose cart has the same key. The cart is still read per request
+//!   (through the page-cart cache keyed by the revision its cookie names, so a cart changed
+//!   by any request on any node shows on the next page), and so is the islands' part of it
+//!   ([`Shape::cart`]). A folder whose templates could print more of a cart
+//!   ([`renderer::cart_reads::CartReads::Any`]) has its pages with a cart rendered fresh;
 //! * the clock, in two places only ([`renderer::render::Clock`]): an events list splits its
 //!   items into upcoming and past at now (kept until the first upcoming event ends), and the
 //!   `timesince` and `relative-time` formatters print the time from now (a folder that
@@ -95,12 +111,15 @@ pub struct Kept {
 
 /// What the per-request passes read besides the page, the site's content and the crumb,
 /// for an anonymous visitor: a finished page is used only for a request that has the same.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shape {
     /// The site's status (the islands show some to visitors).
     pub website_status: i64,
     /// Analytics is on and counts this page (the islands' data says so).
     pub tracked: Option<bool>,
+    /// What the islands' data says of the visitor's cart (its summary: total quantity,
+    /// subtotal in cents, currency), for a page kept under its cart's key.
+    pub cart: Option<String>,
 }
 
 /// The page after the per-request passes (the cart forms, the islands' data) as parts, each
@@ -125,7 +144,7 @@ impl Finished {
         let mut out = body.to_string();
         let carries_crumb = passes(&mut out, &a);
         let finished = Finished {
-            shape,
+            shape: shape.clone(),
             parts: out
                 .split(a.as_str())
                 .map(|p| Bytes::copy_from_slice(p.as_bytes()))
@@ -184,6 +203,7 @@ impl Kept {
             location: self.page.location.clone(),
             errors: self.page.errors.clone(),
             clock: self.page.clock,
+            cart_keyed: self.page.cart_keyed,
         }
     }
 
@@ -193,15 +213,15 @@ impl Kept {
     /// or could not be made, and the request runs its passes itself.
     pub fn finished(
         &self,
-        shape: Shape,
+        shape: &Shape,
         crumb: &str,
         passes: &dyn Fn(&mut String, &str) -> bool,
     ) -> Option<(Vec<Bytes>, bool)> {
         let f = self
             .finished
-            .get_or_init(|| Finished::prepare(&self.page.body, shape, passes))
+            .get_or_init(|| Finished::prepare(&self.page.body, shape.clone(), passes))
             .as_ref()
-            .filter(|f| f.shape == shape)?;
+            .filter(|f| f.shape == *shape)?;
         Some((f.chunks(crumb), f.carries_crumb))
     }
 
@@ -231,8 +251,10 @@ impl SitePages {
         u32::try_from(bytes).unwrap_or(u32::MAX)
     }
 
-    fn of(&self, query: &str) -> &Cache<String, Arc<Kept>> {
-        if query.is_empty() {
+    /// Query-less pages for a visitor without a cart in one budget; query strings and
+    /// carts' keys, which a visitor can make as many of as they like, in the other.
+    fn of(&self, query: &str, cart: Option<&str>) -> &Cache<String, Arc<Kept>> {
+        if query.is_empty() && cart.is_none() {
             &self.pages
         } else {
             &self.variants
@@ -240,12 +262,14 @@ impl SitePages {
     }
 }
 
-/// The key of a page in its site's cache.
-fn key(path: &str, query: &str) -> String {
-    if query.is_empty() {
-        path.to_string()
-    } else {
-        format!("{path}?{query}")
+/// The key of a page in its site's cache: its path and query and, for a visitor with a
+/// cart, what the page can read of the cart (`renderer::cart_reads::CartReads::key`),
+/// after a NUL (which no URI has).
+fn key(path: &str, query: &str, cart: Option<&str>) -> String {
+    match cart {
+        None if query.is_empty() => path.to_string(),
+        None => format!("{path}?{query}"),
+        Some(cart) => format!("{path}?{query}\u{0}{cart}"),
     }
 }
 
@@ -257,7 +281,9 @@ pub struct Visitor {
     pub member_session: bool,
     /// A signed-in user of the site (owner token or session): the banner, the frame.
     pub site_user: bool,
-    /// The visitor's cart or an order is shown.
+    /// An order is shown, or the visitor's cart and the page may read more of it than a
+    /// kept render can be keyed by (`renderer::cart_reads`): a cart the page reads only a
+    /// few summary values of is not the visitor's own ([`KeptPages::get`]'s `cart`).
     pub commerce: bool,
     /// The site has a site password.
     pub site_locked: bool,
@@ -359,8 +385,10 @@ impl KeptPages {
         }
     }
 
-    /// The kept render of `path?query` for `tenant`, if one was rendered from exactly this
-    /// content and folder and its clock bound (if any) is after `now`.
+    /// The kept render of `path?query` for `tenant` (for a visitor with a cart, under the
+    /// cart's key `cart`), if one was rendered from exactly this content and folder and its
+    /// clock bound (if any) is after `now`.
+    #[allow(clippy::too_many_arguments)]
     pub fn get(
         &self,
         tenant: TenantId,
@@ -368,27 +396,30 @@ impl KeptPages {
         folder: &Arc<TemplateFolder>,
         path: &str,
         query: &str,
+        cart: Option<&str>,
         now: f64,
     ) -> Option<Arc<Kept>> {
         let pages = self.sites.get(&tenant)?;
-        let cache = pages.of(query);
-        let kept = if query.is_empty() {
+        let cache = pages.of(query, cart);
+        let kept = if query.is_empty() && cart.is_none() {
             cache.get(path)?
         } else {
-            cache.get(&key(path, query))?
+            cache.get(&key(path, query, cart))?
         };
         if !kept.is_for(site, folder) {
             return None;
         }
         if kept.until.is_some_and(|t| now >= t) {
-            cache.invalidate(&key(path, query));
+            cache.invalidate(&key(path, query, cart));
             return None;
         }
         Some(kept)
     }
 
     /// Keeps `page`, the render of `path?query` from `site` and `folder` for an anonymous
-    /// visitor, if it is [`keepable`].
+    /// visitor, or one whose cart's key is `cart`, if it is [`keepable`] (and, with a cart,
+    /// printed of it only what the key holds: `Page::cart_keyed`).
+    #[allow(clippy::too_many_arguments)]
     pub fn keep(
         &self,
         tenant: TenantId,
@@ -396,9 +427,10 @@ impl KeptPages {
         folder: &Arc<TemplateFolder>,
         path: &str,
         query: &str,
+        cart: Option<&str>,
         page: &Page,
     ) {
-        if !keepable(page) {
+        if !keepable(page) || (cart.is_some() && !page.cart_keyed) {
             return;
         }
         let until = match page.clock {
@@ -415,8 +447,8 @@ impl KeptPages {
         let pages = self.sites.get_with(tenant, || {
             Arc::new(SitePages::new(self.per_site, self.per_site_variants))
         });
-        let cache = pages.of(query);
-        cache.insert(key(path, query), kept);
+        let cache = pages.of(query, cart);
+        cache.insert(key(path, query, cart), kept);
         cache.run_pending_tasks();
         // The site's weight in the global cache is what its pages weigh now.
         self.sites.insert(tenant, pages);
@@ -445,6 +477,7 @@ mod tests {
             location: None,
             errors: Vec::new(),
             clock: Clock::Unread,
+            cart_keyed: false,
         }
     }
 
@@ -463,28 +496,31 @@ mod tests {
         let kept = KeptPages::new(1 << 20, 1 << 18);
         let (site, folder) = inputs();
         let t = TenantId(1);
-        assert!(kept.get(t, &site, &folder, "/a", "", 0.0).is_none());
-        kept.keep(t, &site, &folder, "/a", "", &page("A"));
+        assert!(kept.get(t, &site, &folder, "/a", "", None, 0.0).is_none());
+        kept.keep(t, &site, &folder, "/a", "", None, &page("A"));
         let got = |site: &Arc<SiteContent>| {
-            kept.get(t, site, &folder, "/a", "", 0.0)
+            kept.get(t, site, &folder, "/a", "", None, 0.0)
                 .map(|k| k.page().clone())
         };
         assert_eq!(got(&site), Some(page("A")));
         // Another tenant, another path, another query: nothing.
         assert!(
-            kept.get(TenantId(2), &site, &folder, "/a", "", 0.0)
+            kept.get(TenantId(2), &site, &folder, "/a", "", None, 0.0)
                 .is_none()
         );
-        assert!(kept.get(t, &site, &folder, "/b", "", 0.0).is_none());
-        assert!(kept.get(t, &site, &folder, "/a", "x=1", 0.0).is_none());
+        assert!(kept.get(t, &site, &folder, "/b", "", None, 0.0).is_none());
+        assert!(
+            kept.get(t, &site, &folder, "/a", "x=1", None, 0.0)
+                .is_none()
+        );
         // New content (an owner's edit builds a new view), a new folder: nothing.
         let (site2, folder2) = inputs();
-        assert!(kept.get(t, &site2, &folder, "/a", "", 0.0).is_none());
-        assert!(kept.get(t, &site, &folder2, "/a", "", 0.0).is_none());
+        assert!(kept.get(t, &site2, &folder, "/a", "", None, 0.0).is_none());
+        assert!(kept.get(t, &site, &folder2, "/a", "", None, 0.0).is_none());
         // The new render replaces the old one.
-        kept.keep(t, &site2, &folder, "/a", "", &page("A2"));
+        kept.keep(t, &site2, &folder, "/a", "", None, &page("A2"));
         assert_eq!(got(&site2), Some(page("A2")));
-        assert!(kept.get(t, &site, &folder, "/a", "", 0.0).is_none());
+        assert!(kept.get(t, &site, &folder, "/a", "", None, 0.0).is_none());
     }
 
     /// Passes like the server's: a crumb field in each form, a note at the placeholder.
@@ -502,32 +538,35 @@ mod tests {
         let shape = Shape {
             website_status: 2,
             tracked: Some(true),
+            cart: None,
         };
         let (site, folder) = inputs();
         let kept = KeptPages::new(1 << 20, 1 << 18);
         let t = TenantId(1);
         let body = "<head><!--here--></head><form></form><p>a</p><form></form>";
-        kept.keep(t, &site, &folder, "/", "", &page(body));
-        let k = kept.get(t, &site, &folder, "/", "", 0.0).unwrap();
+        kept.keep(t, &site, &folder, "/", "", None, &page(body));
+        let k = kept.get(t, &site, &folder, "/", "", None, 0.0).unwrap();
         for crumb in ["1234abcd", "ab<&>\"cd", ""] {
             let mut want = body.to_string();
             let carries = passes(&mut want, crumb);
             let got = k
-                .finished(shape, crumb, &passes)
+                .finished(&shape, crumb, &passes)
                 .map(|(c, n)| (concat(&c), n));
             assert_eq!(got, Some((want, carries)));
         }
         // Another shape (the site's status changed): the request runs its passes.
         let other = Shape {
             website_status: 12,
-            ..shape
+            ..shape.clone()
         };
-        assert_eq!(k.finished(other, "1234", &passes), None);
+        assert_eq!(k.finished(&other, "1234", &passes), None);
         // A page without forms carries no crumb and is one part.
-        kept.keep(t, &site, &folder, "/plain", "", &page("<p>b</p>"));
-        let k = kept.get(t, &site, &folder, "/plain", "", 0.0).unwrap();
+        kept.keep(t, &site, &folder, "/plain", "", None, &page("<p>b</p>"));
+        let k = kept
+            .get(t, &site, &folder, "/plain", "", None, 0.0)
+            .unwrap();
         let got = k
-            .finished(shape, "1234", &passes)
+            .finished(&shape, "1234", &passes)
             .map(|(c, n)| (concat(&c), n));
         assert_eq!(got, Some(("<p>b</p>".to_string(), false)));
     }
@@ -555,9 +594,9 @@ mod tests {
             ("/e", &error),
         ] {
             assert!(!keepable(p), "{path}");
-            kept.keep(t, &site, &folder, path, "", p);
+            kept.keep(t, &site, &folder, path, "", None, p);
             assert!(
-                kept.get(t, &site, &folder, path, "", 0.0).is_none(),
+                kept.get(t, &site, &folder, path, "", None, 0.0).is_none(),
                 "{path}"
             );
         }
@@ -568,19 +607,76 @@ mod tests {
     }
 
     #[test]
+    fn a_page_kept_with_a_cart_is_answered_only_for_the_same_cart_key() {
+        let kept = KeptPages::new(1 << 20, 1 << 18);
+        let (site, folder) = inputs();
+        let t = TenantId(1);
+        let mut with_cart = page("<span>2</span>");
+        // A render that printed more of the cart than its key holds is never kept.
+        kept.keep(t, &site, &folder, "/p", "", Some("q2"), &with_cart);
+        assert!(
+            kept.get(t, &site, &folder, "/p", "", Some("q2"), 0.0)
+                .is_none()
+        );
+        with_cart.cart_keyed = true;
+        kept.keep(t, &site, &folder, "/p", "", Some("q2"), &with_cart);
+        let got = |cart: Option<&str>, query: &str| {
+            kept.get(t, &site, &folder, "/p", query, cart, 0.0)
+                .map(|k| k.page().body.clone())
+        };
+        assert_eq!(got(Some("q2"), ""), Some("<span>2</span>".into()));
+        // Another cart's key, no cart, another query: nothing.
+        assert_eq!(got(Some("q3"), ""), None);
+        assert_eq!(got(None, ""), None);
+        assert_eq!(got(Some("q2"), "x=1"), None);
+        // A visitor without a cart's page is not a cart's.
+        kept.keep(t, &site, &folder, "/p", "", None, &page("<span>0</span>"));
+        assert_eq!(got(None, ""), Some("<span>0</span>".into()));
+        assert_eq!(got(Some("q2"), ""), Some("<span>2</span>".into()));
+        assert_ne!(key("/p", "", Some("")), key("/p", "", None));
+        assert_ne!(key("/p", "a", Some("")), key("/p", "a", None));
+    }
+
+    #[test]
+    fn carts_keys_never_evict_a_sites_pages() {
+        let body = "x".repeat(10_000);
+        let kept = KeptPages::new(8 * 8 * 21_000, 8 * 8 * 21_000);
+        let (site, folder) = inputs();
+        let t = TenantId(1);
+        kept.keep(t, &site, &folder, "/", "", None, &page(&body));
+        let mut p = page(&body);
+        p.cart_keyed = true;
+        for i in 0..2_000 {
+            let cart = format!("q{i}");
+            kept.keep(t, &site, &folder, "/", "", Some(&cart), &p);
+            kept.get(t, &site, &folder, "/", "", Some(&cart), 0.0);
+        }
+        assert!(kept.get(t, &site, &folder, "/", "", None, 0.0).is_some());
+        let (pages, variants) = kept.counts(t);
+        assert_eq!(pages, 1);
+        assert!(variants <= 8, "{variants}");
+    }
+
+    #[test]
     fn a_page_that_read_the_clock_goes_at_its_bound() {
         let kept = KeptPages::new(1 << 20, 1 << 18);
         let (site, folder) = inputs();
         let t = TenantId(1);
         let mut events = page("upcoming: the fair");
         events.clock = Clock::Until(1_000.0);
-        kept.keep(t, &site, &folder, "/events", "", &events);
-        assert!(kept.get(t, &site, &folder, "/events", "", 999.0).is_some());
+        kept.keep(t, &site, &folder, "/events", "", None, &events);
         assert!(
-            kept.get(t, &site, &folder, "/events", "", 1_000.0)
+            kept.get(t, &site, &folder, "/events", "", None, 999.0)
+                .is_some()
+        );
+        assert!(
+            kept.get(t, &site, &folder, "/events", "", None, 1_000.0)
                 .is_none()
         );
-        assert!(kept.get(t, &site, &folder, "/events", "", 0.0).is_none());
+        assert!(
+            kept.get(t, &site, &folder, "/events", "", None, 0.0)
+                .is_none()
+        );
     }
 
     #[test]
@@ -614,19 +710,22 @@ mod tests {
         let t = TenantId(1);
         let paths: Vec<String> = (0..6).map(|i| format!("/page-{i}")).collect();
         for p in &paths {
-            kept.keep(t, &site, &folder, p, "", &page(&body));
+            kept.keep(t, &site, &folder, p, "", None, &page(&body));
             // Asked for again and again: these are the site's real pages.
             for _ in 0..5 {
-                kept.get(t, &site, &folder, p, "", 0.0);
+                kept.get(t, &site, &folder, p, "", None, 0.0);
             }
         }
         for i in 0..2_000 {
             let q = format!("utm={i}");
-            kept.keep(t, &site, &folder, "/page-0", &q, &page(&body));
-            kept.get(t, &site, &folder, "/page-0", &q, 0.0);
+            kept.keep(t, &site, &folder, "/page-0", &q, None, &page(&body));
+            kept.get(t, &site, &folder, "/page-0", &q, None, 0.0);
         }
         for p in &paths {
-            assert!(kept.get(t, &site, &folder, p, "", 0.0).is_some(), "{p}");
+            assert!(
+                kept.get(t, &site, &folder, p, "", None, 0.0).is_some(),
+                "{p}"
+            );
         }
         let (pages, variants) = kept.counts(t);
         assert_eq!(pages, 6);
@@ -640,15 +739,15 @@ mod tests {
         let (site, folder) = inputs();
         for i in 0..200 {
             let p = format!("/p{i}");
-            kept.keep(TenantId(1), &site, &folder, &p, "", &page(&body));
-            kept.get(TenantId(1), &site, &folder, &p, "", 0.0);
+            kept.keep(TenantId(1), &site, &folder, &p, "", None, &page(&body));
+            kept.get(TenantId(1), &site, &folder, &p, "", None, 0.0);
         }
         let (pages, _) = kept.counts(TenantId(1));
         assert!(pages <= 4, "{pages}");
         // Another site still gets its pages in.
-        kept.keep(TenantId(2), &site, &folder, "/", "", &page(&body));
+        kept.keep(TenantId(2), &site, &folder, "/", "", None, &page(&body));
         assert!(
-            kept.get(TenantId(2), &site, &folder, "/", "", 0.0)
+            kept.get(TenantId(2), &site, &folder, "/", "", None, 0.0)
                 .is_some()
         );
     }

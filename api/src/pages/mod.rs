@@ -128,13 +128,20 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
+    // What this folder's pages can read of the visitor's cart, when that is only a few of
+    // its summary values (`renderer::cart_reads`): the same for every cart with them, so
+    // not the visitor's own, and the key a page rendered with it is kept under.
+    let cart_key = cart
+        .as_ref()
+        .filter(|_| order.is_none())
+        .and_then(|c| loaded.folder.cart_reads.key(c));
     // A visitor with nothing of their own on a page: the render may come from, or go to,
     // the kept renders ([`kept`]).
     let anonymous = kept::Visitor {
         unlocked: unlocked_any,
         member_session: signed_in,
         site_user: role.is_some(),
-        commerce: personal_commerce,
+        commerce: order.is_some() || (cart.is_some() && cart_key.is_none()),
         site_locked,
     }
     .is_anonymous();
@@ -147,6 +154,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             &render_inputs.1,
             &path,
             &query,
+            cart_key.as_deref(),
             kept::now_ms(),
         )
     });
@@ -205,7 +213,15 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             && kept::keepable(&page)
         {
             let (site, folder) = &render_inputs;
-            k.keep(tenant.id, site, folder, &page_path, &page_query, &page);
+            k.keep(
+                tenant.id,
+                site,
+                folder,
+                &page_path,
+                &page_query,
+                cart_key.as_deref(),
+                &page,
+            );
             kept_now = true;
         }
         page
@@ -285,11 +301,12 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         let shape = kept::Shape {
             website_status: facts.website_status,
             tracked: facts.analytics.as_ref().map(|a| a.tracked),
+            cart: facts.cart.map(islands_cart),
         };
         let finished = from_kept
             .as_ref()
             .filter(|_| message.is_none() && app.dev.is_none())
-            .and_then(|k| k.finished(shape, &crumb, &passes));
+            .and_then(|k| k.finished(&shape, &crumb, &passes));
         if let Some((parts, carries)) = finished {
             chunks = Some(parts);
             carries_crumb = carries;
@@ -375,4 +392,23 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             None => Body::from(page.body),
         })
         .unwrap_or_else(|_| error_page())
+}
+
+/// What the islands' data reads of a cart (`islands::finish_page`: its total quantity,
+/// subtotal in cents and currency), as one text: a kept page's finished parts made for one
+/// cart serve another only when this is the same ([`kept::Shape`]).
+fn islands_cart(cart: &template_lang::value::Node) -> String {
+    use template_lang::value::Node;
+    let part = |k: &str| match cart.pointer(&[k]) {
+        Some(Node::Number(x)) => format!("{x}"),
+        Some(Node::String(s)) => format!("\"{s}"),
+        Some(_) => "?".to_string(),
+        None => "-".to_string(),
+    };
+    format!(
+        "{}/{}/{}",
+        part("totalQuantity"),
+        part("subtotalCents"),
+        part("currency")
+    )
 }

@@ -2,8 +2,12 @@
 //! backends: a page the same for every visitor is rendered once and then answered from the
 //! kept render with the same bytes; an owner's edit (a page's title, a product's price), a
 //! template switch and a scheduled product coming due show on the very next page; two
-//! tenants never share one; a cart, unlocked content, a member's session and the owner are
-//! never answered from, nor stored into, the kept renders. The server runs with
+//! tenants never share one; unlocked content, a member's session, the owner and a cart the
+//! templates may print more of than its summary are never answered from, nor stored into,
+//! the kept renders. A page with a cart whose templates read only its quantity and subtotal
+//! (the demo store's header) is kept under those: two visitors with different carts of the
+//! same quantity and subtotal get the bytes a fresh render gives each, and a cart changed
+//! by add-to-cart shows on the very next page. The server runs with
 //! `--kept-pages-header`, which says in `x-tessera-kept` whether a page was a `hit`, `kept`
 //! or `fresh`. (The cache's policy, query variants and its caps: `api::pages::kept`'s unit
 //! tests.)
@@ -26,6 +30,7 @@ on_both_backends!(
     a_kept_page_is_the_fresh_bytes,
     edits_switches_and_schedules_show_at_once,
     private_pages_never_meet_the_kept_renders,
+    pages_with_a_cart_are_kept_by_what_they_read_of_it,
 );
 
 fn start(backend: Backend) -> Server {
@@ -274,7 +279,8 @@ fn private_pages_never_meet_the_kept_renders(backend: Backend) {
     let server = start(backend);
     let product = format!("/shop/{}", first_product());
 
-    // A visitor with a cart: their pages render fresh each time, and leave nothing kept.
+    // A visitor with a cart: their pages are kept under what the page shows of the cart
+    // (below), never answered to a visitor without one.
     let mut buyer = Visitor::arrive(&server, LOAM, "10.46.0.2");
     let apron = item_id("loam-lantern", "linen-potting-apron");
     let r = buyer.post(
@@ -282,16 +288,44 @@ fn private_pages_never_meet_the_kept_renders(backend: Backend) {
         json!({ "itemId": apron, "sku": "LPA-L-OAT", "quantity": 1 }),
     );
     assert_eq!(r.status, 200, "{}", r.body);
-    for path in [product.as_str(), "/shop", product.as_str(), "/shop"] {
+    for (path, said) in [
+        (product.as_str(), "kept"),
+        ("/shop", "kept"),
+        (product.as_str(), "hit"),
+        ("/shop", "hit"),
+    ] {
         let r = buyer.get(path);
-        assert_eq!((r.status, kept(&r)), (200, "fresh"), "{path}");
+        assert_eq!((r.status, kept(&r)), (200, said), "{path}");
+        assert_eq!(r.header("cache-control"), Some("private, no-store"));
     }
     let anyone = request(server.port, "GET", LOAM, &product, &[], "");
-    assert_eq!(kept(&anyone), "kept", "the cart's page was not stored");
-    // Once kept, the buyer still gets their own.
+    assert_eq!(kept(&anyone), "kept", "the cart's page is not anyone's");
     let r = buyer.get(&product);
-    assert_eq!(kept(&r), "fresh");
+    assert_eq!(kept(&r), "hit");
     assert_ne!(strip_crumbs(&r.body), strip_crumbs(&anyone.body));
+    // With a member's session or as the owner, a cart's page is theirs: fresh.
+    let mut jar = buyer.cookies.clone();
+    jar.insert("tessera-member".into(), "anything".into());
+    for _ in 0..2 {
+        let r = get_with(&server, LOAM, &product, &jar);
+        assert_eq!((r.status, kept(&r)), (200, "fresh"));
+    }
+    let auth = format!("Bearer {LOAM_TOKEN}");
+    let cookie = cookie_header(&buyer.cookies);
+    for _ in 0..2 {
+        let r = request(
+            server.port,
+            "GET",
+            LOAM,
+            &product,
+            &[
+                ("Authorization", auth.as_str()),
+                ("Cookie", cookie.as_str()),
+            ],
+            "",
+        );
+        assert_eq!((r.status, kept(&r)), (200, "fresh"));
+    }
 
     // Unlocked content: skyward's members page and every other page for that visitor.
     let locked = request(server.port, "GET", SKY, "/members", &[], "");
@@ -369,4 +403,148 @@ fn private_pages_never_meet_the_kept_renders(backend: Backend) {
         "",
     );
     assert_eq!(kept(&r), "fresh", "the owner never gets the kept page");
+}
+
+/// A visitor of `server` whose cart holds these (sku, quantity) of the apron and the pot.
+fn with_cart(server: &Server, ip: &str, lines: &[(&str, i64)]) -> Visitor {
+    let mut v = Visitor::arrive(server, LOAM, ip);
+    for (sku, quantity) in lines {
+        let item = if sku.starts_with("LPA") {
+            item_id("loam-lantern", "linen-potting-apron")
+        } else {
+            item_id("loam-lantern", "fern-terracotta-pot")
+        };
+        let r = v.post(
+            "/api/commerce/shopping-cart/entries",
+            json!({ "itemId": item, "sku": sku, "quantity": quantity }),
+        );
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    v
+}
+
+fn pages_with_a_cart_are_kept_by_what_they_read_of_it(backend: Backend) {
+    // The server that keeps nothing on a store of its own: the carts below hold stock,
+    // which the product pages show.
+    let own = match &backend {
+        Backend::Embedded => Backend::Embedded,
+        Backend::Postgres(_) => Backend::postgres(),
+    };
+    let server = start(backend);
+    let plain = Server::start(
+        own,
+        &["--no-kept-pages", "--cart-writes-per-minute", "100000"],
+    );
+    let product = format!("/shop/{}", first_product());
+    // Two carts of two aprons at 42.00: other variants, other entries, the same quantity
+    // and subtotal, which is all the demo header prints of a cart; a third of two pots.
+    let a_lines: &[(&str, i64)] = &[("LPA-L-OAT", 2)];
+    let b_lines: &[(&str, i64)] = &[("LPA-S-OAT", 1), ("LPA-L-OAT", 1)];
+    let c_lines: &[(&str, i64)] = &[("FTP-S", 2)];
+    let mut a = with_cart(&server, "10.46.1.1", a_lines);
+    let mut b = with_cart(&server, "10.46.1.2", b_lines);
+    let mut c = with_cart(&server, "10.46.1.3", c_lines);
+    for path in [product.as_str(), "/shop"] {
+        let pa = a.get(path);
+        assert_eq!((pa.status, kept(&pa)), (200, "kept"), "{path}");
+        assert!(
+            pa.body
+                .contains("<span class=\"sqs-cart-quantity\">2</span>"),
+            "{}",
+            pa.body
+        );
+        // The other visitor with the same quantity and subtotal: the kept render.
+        let pb = b.get(path);
+        assert_eq!((pb.status, kept(&pb)), (200, "hit"), "{path}");
+        // Two pots: another subtotal, another render.
+        let pc = c.get(path);
+        assert_eq!((pc.status, kept(&pc)), (200, "kept"), "{path}");
+        assert_ne!(strip_crumbs(&pc.body), strip_crumbs(&pa.body), "{path}");
+        // Each is what a server that keeps nothing renders for the same cart.
+        for (page, lines, ip) in [
+            (&pa, a_lines, "10.46.2.1"),
+            (&pb, b_lines, "10.46.2.2"),
+            (&pc, c_lines, "10.46.2.3"),
+        ] {
+            let mut fresh = with_cart(&plain, ip, lines);
+            let want = fresh.get(path);
+            assert_eq!(want.header("x-tessera-kept"), None);
+            assert_eq!(strip_crumbs(&page.body), strip_crumbs(&want.body), "{path}");
+            assert_eq!(page.header("cache-control"), want.header("cache-control"));
+        }
+    }
+    // A cart changed by add-to-cart shows on the very next page.
+    let r = b.post(
+        "/api/commerce/shopping-cart/entries",
+        json!({ "itemId": item_id("loam-lantern", "linen-potting-apron"), "sku": "LPA-S-OAT", "quantity": 1 }),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    let pb = b.get(&product);
+    assert!(
+        pb.body
+            .contains("<span class=\"sqs-cart-quantity\">3</span>"),
+        "{}",
+        pb.body
+    );
+    assert_eq!(kept(&pb), "kept");
+    let again = b.get(&product);
+    assert_eq!(kept(&again), "hit");
+    assert_eq!(strip_crumbs(&again.body), strip_crumbs(&pb.body));
+    let pa = a.get(&product);
+    assert!(
+        pa.body
+            .contains("<span class=\"sqs-cart-quantity\">2</span>")
+    );
+
+    // A template whose header prints the cart's entries: a page with a cart is never kept.
+    let folder = crate::support::root().join("fixtures/loam-lantern/template");
+    let mut files = folder_upload(&folder);
+    let header = files
+        .iter_mut()
+        .find(|f| f["path"] == "regions/header.region")
+        .unwrap();
+    let text = header["text"].as_str().unwrap().to_owned();
+    let lines = "{.section shoppingCart}{.repeated section entries}<i class=\"cart-line\">{chosenVariant.sku}</i>{.end}{.end}";
+    header["text"] = json!(text.replacen("</header>", &format!("{lines}</header>"), 1));
+    let r = server.owner_call(
+        LOAM,
+        LOAM_TOKEN,
+        "POST",
+        "/api/owner/template/versions",
+        &json!({ "files": files }),
+    );
+    assert_eq!(r.status, 201, "{}", r.body);
+    let version = r.json()["templateVersion"].as_i64().unwrap();
+    let r = server.owner_call(
+        LOAM,
+        LOAM_TOKEN,
+        "POST",
+        &format!("/api/owner/template/versions/{version}/switch"),
+        &Value::Null,
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+    // Each visitor their own lines, every time (a and b had the same page before).
+    for (v, sku) in [(&mut a, "LPA-L-OAT"), (&mut b, "LPA-S-OAT")] {
+        for _ in 0..2 {
+            let r = v.get(&product);
+            assert_eq!((r.status, kept(&r)), (200, "fresh"));
+            assert!(
+                r.body
+                    .contains(&format!("<i class=\"cart-line\">{sku}</i>")),
+                "{}",
+                r.body
+            );
+        }
+    }
+    let r = a.get(&product);
+    assert!(
+        !r.body.contains("<i class=\"cart-line\">LPA-S-OAT</i>"),
+        "{}",
+        r.body
+    );
+    // A visitor without a cart still gets the kept page, without anyone's lines.
+    request(server.port, "GET", LOAM, &product, &[], "");
+    let anyone = request(server.port, "GET", LOAM, &product, &[], "");
+    assert_eq!(kept(&anyone), "hit");
+    assert!(!anyone.body.contains("cart-line\">L"), "{}", anyone.body);
 }

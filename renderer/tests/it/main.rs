@@ -1,5 +1,6 @@
 //! The renderer crate's integration tests: one binary (it links once), a module per subject.
 
+mod cart_reads;
 mod clock;
 mod common;
 
