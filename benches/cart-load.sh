@@ -12,7 +12,9 @@
 #
 # usage: benches/cart-load.sh [SECONDS]      (default 10 per run)
 # env:   ROUNDS (default 2), CLIENTS (default 16), PGBENCH_SCALE (default 10),
-#        TESSERA (a tessera binary; default: built with cargo build --release -p api)
+#        TESSERA (a tessera binary; default: built with cargo build --release -p api),
+#        PROFILE (a file: `perf record -g` of the server during each add-to-cart run, written
+#        there; read it with `perf report -i FILE`)
 # needs: wrk, curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
 set -euo pipefail
 # A failure inside $(...) (adds, below) ends the script, not just the substitution.
@@ -51,8 +53,13 @@ check=$(curl -fs -o /dev/null -w '%{http_code}' -X POST -H "Host: $host" -H "Con
 [[ "$check" == 200 ]] || die 1 "a test add-to-cart answered $check"
 
 adds() {
-  local out
+  local out perf_pid=
+  if [[ -n "${PROFILE:-}" ]]; then
+    perf record -q -F 499 -g -p "$pid" -o "$PROFILE" -- sleep "$secs" 2>/dev/null &
+    perf_pid=$!
+  fi
   out=$(wrk -t2 -c"$clients" -d"${secs}s" -s "$work/add.lua" "http://127.0.0.1:$port")
+  if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; fi
   if grep -q "Non-2xx" <<<"$out"; then die 1 "errors during add-to-cart:"$'\n'"$out"; fi
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }

@@ -146,7 +146,7 @@ pub mod store_setup {
 }
 pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
-    CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
+    CheckoutRead, CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
     GiftCardRecipient, GiftCardRow, GiftCardUse, LineUnits, MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS,
     MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order, OrderDetails, OrderEvent,
     OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage, OrderQuery, OrderRecord,

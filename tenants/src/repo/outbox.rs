@@ -80,13 +80,27 @@ fn queued_of(r: &Row) -> Result<QueuedEmail> {
 /// Puts `email` in the outbox inside the caller's transaction; it is due at once.
 pub(crate) async fn enqueue_in(tx: &mut Tx, tenant: TenantId, email: &Email) -> Result<String> {
     let id = new_id();
+    let (sql, params) = enqueue_statement(tenant, &id, email);
+    tx.execute(&sql, params).await?;
+    Ok(id)
+}
+
+/// The statement [`enqueue_in`] runs for `email` under the outbox id `id`: for a caller that
+/// sends it together with others (the order's emails with its commit,
+/// [`crate::sql::Tx::commit_after`]).
+pub(crate) fn enqueue_statement(
+    tenant: TenantId,
+    id: &str,
+    email: &Email,
+) -> (String, Vec<crate::sql::SqlValue>) {
     let now = now_ms();
-    tx.execute(
+    (
         "INSERT INTO email_outbox (tenant_id, id, kind, mail_from, mail_to, reply_to, subject, text_body, \
-         html_body, created_ms, attempts, next_attempt_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $10)",
+         html_body, created_ms, attempts, next_attempt_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 0, $10)"
+            .to_owned(),
         params![
             tenant,
-            id.as_str(),
+            id,
             email.kind.as_str(),
             email.from.as_str(),
             email.to.as_str(),
@@ -97,8 +111,6 @@ pub(crate) async fn enqueue_in(tx: &mut Tx, tenant: TenantId, email: &Email) -> 
             now
         ],
     )
-    .await?;
-    Ok(id)
 }
 
 impl Store {

@@ -232,6 +232,43 @@ pub(super) async fn execute(
     with_begin(c, begin, c.execute(&stmt, &refs(&bound))).await
 }
 
+/// Runs `statements` and then `COMMIT`, all sent together (after the transaction's pending
+/// `begin`): one round trip. The error says whether the pipeline was sent (`true`: the
+/// transaction is over, committed only if every statement and the `COMMIT` succeeded).
+pub(super) async fn execute_then_commit(
+    c: &mut deadpool_postgres::Object,
+    begin: Option<&'static str>,
+    statements: Vec<(String, Vec<SqlValue>)>,
+) -> std::result::Result<(), (bool, StoreError)> {
+    let mut prepared = Vec::with_capacity(statements.len());
+    for (sql, params) in statements {
+        prepared.push(prepare(c, &sql, params).await.map_err(|e| (false, e))?);
+    }
+    let client: &tokio_postgres::Client = c;
+    let writes = futures_util::future::try_join_all(
+        prepared
+            .iter()
+            .map(|(stmt, bound)| async move { client.execute(stmt, &refs(bound)).await }),
+    );
+    // Polled in this order, so sent in this order: BEGIN (if pending), the writes, COMMIT.
+    let (begun, written, committed) = futures_util::future::join3(
+        async {
+            match begin {
+                Some(b) => client.batch_execute(b).await,
+                None => Ok(()),
+            }
+        },
+        writes,
+        client.batch_execute("COMMIT"),
+    )
+    .await;
+    let sent = |e: tokio_postgres::Error| (true, StoreError::from(e));
+    begun.map_err(sent)?;
+    // A failed write makes the COMMIT a rollback: its error is the one to report.
+    written.map_err(sent)?;
+    committed.map_err(sent)
+}
+
 #[cfg(test)]
 mod tests {
     use std::time::{Duration, Instant};

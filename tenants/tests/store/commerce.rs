@@ -357,6 +357,166 @@ async fn concurrent_orders_are_numbered_uniquely(env: Env) {
     assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
 }
 
+/// A visitor's first add writes the cart and its entry together with the commit, and a
+/// later add to that cart grows the entry: what is answered is what is stored, the units
+/// are taken, and an add that fails leaves the cart as it was.
+async fn first_and_later_adds_are_stored(env: Env) {
+    let (t, item) = shop(&env, 3).await;
+    let first = env
+        .store
+        .add_to_cart_or_new(t, None, &add(&item, "MUG-M", 1))
+        .await
+        .unwrap();
+    let stored = env
+        .store
+        .cart(t, &first.shopping_cart.id)
+        .await
+        .unwrap()
+        .expect("the new cart is stored");
+    assert_eq!(stored.entries, first.shopping_cart.entries);
+    assert!(stored.entries[0].held);
+    assert_eq!(qty(&env, t, &item).await, 2);
+
+    let again = env
+        .store
+        .add_to_cart_or_new(t, Some(&first.shopping_cart.id), &add(&item, "MUG-M", 2))
+        .await
+        .unwrap();
+    assert_eq!(again.shopping_cart.id, first.shopping_cart.id);
+    assert_eq!(again.newly_added.quantity, 3);
+    let stored = env
+        .store
+        .cart(t, &first.shopping_cart.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.entries, again.shopping_cart.entries);
+    assert_eq!(stored.total_quantity, 3);
+    assert_eq!(qty(&env, t, &item).await, 0);
+
+    // None left: refused, and the cart keeps its one entry of three.
+    assert!(matches!(
+        env.store
+            .add_to_cart_or_new(t, Some(&first.shopping_cart.id), &add(&item, "MUG-M", 1))
+            .await,
+        Err(StoreError::OutOfStock { .. })
+    ));
+    let stored = env
+        .store
+        .cart(t, &first.shopping_cart.id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.total_quantity, 3);
+    assert!(matches!(
+        env.store
+            .add_to_cart_or_new(t, None, &add(&item, "MUG-M", 1))
+            .await,
+        Err(StoreError::OutOfStock { .. })
+    ));
+    // Its units bought: the cart is checked out once.
+    let order = buy(&env.store, t, &first.shopping_cart.id, "a@b.test")
+        .await
+        .unwrap();
+    assert_eq!(order.order_number, 1);
+}
+
+/// Places an order for a new cart of one mug with the order's two emails (the buyer's
+/// confirmation and the owner's notice, each naming the order's number) in its transaction.
+async fn buy_with_mail(
+    store: &Store,
+    t: TenantId,
+    item: &str,
+    email: &str,
+    charge: impl FnOnce(i64) -> i64,
+) -> tenants::Result<tenants::Order> {
+    let settings = CommerceSettings::plain("USD");
+    let cart = store.create_cart(t).await.unwrap();
+    store
+        .add_to_cart(t, &cart.id, &add(item, "MUG-M", 1))
+        .await
+        .unwrap();
+    let terms = CheckoutTerms {
+        shipping_address: Some(address("US", None)),
+        now_ms: tenants::now_ms(),
+        ..Default::default()
+    };
+    let quote = store.quote_checkout(t, &cart.id, &settings, &terms).await?;
+    let checkout = Checkout {
+        settings: &settings,
+        terms,
+        customer_email: email.into(),
+        expected_total_minor: None,
+        charge_minor: charge(quote.charge_minor),
+        payment: card(),
+        test_mode: true,
+        time_zone: "UTC",
+    };
+    store
+        .place_order_with_mail(t, &cart.id, &checkout, |o| {
+            ["owner@shop.test", o.customer_email.as_str()]
+                .iter()
+                .map(|to| tenants::Email {
+                    kind: "order-confirmation".into(),
+                    from: "shop@shop.test".into(),
+                    to: (*to).into(),
+                    reply_to: None,
+                    subject: format!("Order #{}", o.order_number),
+                    text: format!("Order #{} ({})", o.order_number, o.id),
+                    html: None,
+                })
+                .collect()
+        })
+        .await
+}
+
+/// Concurrent checkouts with their emails: gap-free numbers, every order's two emails in
+/// the outbox naming its own number; a refused checkout writes no email and takes no number.
+async fn orders_commit_with_their_emails(env: Env) {
+    let (t, item) = shop(&env, 100).await;
+    let mut tasks = Vec::new();
+    for i in 0..10 {
+        let store = env.store.clone();
+        let item = item.clone();
+        tasks.push(tokio::spawn(async move {
+            buy_with_mail(&store, t, &item, &format!("b{i}@b.test"), |c| c)
+                .await
+                .unwrap()
+        }));
+    }
+    let mut orders = Vec::new();
+    for task in tasks {
+        orders.push(task.await.unwrap());
+    }
+    let mut numbers: Vec<i64> = orders.iter().map(|o| o.order_number).collect();
+    numbers.sort();
+    assert_eq!(numbers, (1..=10).collect::<Vec<_>>());
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert_eq!(outbox.len(), 20);
+    for o in &orders {
+        let stored = env.store.order(t, &o.id).await.unwrap().unwrap();
+        assert_eq!(stored.order_number, o.order_number);
+        let mut to: Vec<&str> = outbox
+            .iter()
+            .filter(|m| m.email.text == format!("Order #{} ({})", o.order_number, o.id))
+            .map(|m| m.email.to.as_str())
+            .collect();
+        let mut want = ["owner@shop.test", o.customer_email.as_str()];
+        to.sort();
+        want.sort();
+        assert_eq!(to, want);
+    }
+
+    let wrong = buy_with_mail(&env.store, t, &item, "late@b.test", |c| c + 1).await;
+    assert_eq!(refused(wrong), Refusal::ChargeChanged);
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 20);
+    let next = buy_with_mail(&env.store, t, &item, "next@b.test", |c| c)
+        .await
+        .unwrap();
+    assert_eq!(next.order_number, 11, "the refused checkout took no number");
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 22);
+}
+
 /// Abandoned carts give their units back but keep their entries; a later change or
 /// checkout takes the units again, and fails cleanly when they are gone.
 async fn abandoned_carts_release_their_stock(env: Env) {
@@ -1216,6 +1376,8 @@ crate::on_both_backends!(
     sixty_four_checkouts_of_the_last_unit,
     unlimited_variants_never_run_out,
     concurrent_orders_are_numbered_uniquely,
+    orders_commit_with_their_emails,
+    first_and_later_adds_are_stored,
     checkout_prices_the_order,
     checkout_refuses_a_changed_total,
     gift_cards_are_issued_and_spent,

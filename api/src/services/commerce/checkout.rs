@@ -14,7 +14,7 @@ use std::net::IpAddr;
 use serde_json::{Map, Value, json};
 use tenants::commerce::{CommerceSettings, Refusal};
 use tenants::{
-    Address, Cart, CartKind, Checkout, CheckoutTerms, Email, Order, PaymentMethod, Store,
+    Address, CartKind, Checkout, CheckoutRead, CheckoutTerms, Email, Order, PaymentMethod, Store,
     StoreError, now_ms,
 };
 
@@ -294,13 +294,18 @@ fn check_details(
 }
 
 /// The cart `cart` names, if it is of the kind it was named for (a token names a
-/// purchase's own cart, the cookie the visitor's shopping cart).
-async fn the_cart(store: &Store, site: &Site, cart: &CartRef) -> Result<Cart, CheckoutError> {
+/// purchase's own cart, the cookie the visitor's shopping cart), read in the snapshot its
+/// quote is then made in.
+async fn the_cart(
+    store: &Store,
+    site: &Site,
+    cart: &CartRef,
+) -> Result<CheckoutRead, CheckoutError> {
     store
-        .cart(site.tenant.id, &cart.id)
+        .checkout_read(site.tenant.id, &cart.id)
         .await
         .map_err(CheckoutError::Unavailable)?
-        .filter(|c| (c.kind == CartKind::Cart) == cart.from_cookie)
+        .filter(|r| (r.cart.kind == CartKind::Cart) == cart.from_cookie)
         .ok_or(CheckoutError::NoCart)
 }
 
@@ -321,7 +326,8 @@ where
     M: FnOnce(&Order) -> Vec<Email>,
 {
     let t = site.tenant.id;
-    let cart = the_cart(deps.store, site, &cart).await?;
+    let read = the_cart(deps.store, site, &cart).await?;
+    let cart = read.cart.clone();
     let currency = cart
         .currency
         .clone()
@@ -360,11 +366,7 @@ where
         gift_card_recipient: extras.recipient,
         member: r.member.clone(),
     };
-    let quote = deps
-        .store
-        .quote_checkout(t, &cart.id, settings, &terms)
-        .await
-        .map_err(refused)?;
+    let quote = read.quote(settings, &terms).await.map_err(refused)?;
     if let Some(expected) = r.expected_grand_total_cents
         && expected != quote.totals.grand_total_minor
     {

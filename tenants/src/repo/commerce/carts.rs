@@ -19,7 +19,7 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::model::Visibility;
 use crate::params;
-use crate::sql::{Row, Tx};
+use crate::sql::{Row, SqlValue, Tx};
 use crate::store::Store;
 
 fn refused<T>(r: Refusal) -> Result<T> {
@@ -265,14 +265,25 @@ pub(super) async fn new_cart(
     kind: CartKind,
     holds_stock: bool,
 ) -> Result<Cart> {
+    let (cart, (sql, params)) = unsaved_cart(tenant, kind, holds_stock);
+    tx.execute(&sql, params).await?;
+    Ok(cart)
+}
+
+/// A statement for a transaction's last hop ([`Tx::commit_after`]).
+pub(super) type Write = (String, Vec<SqlValue>);
+
+/// A new, empty cart, and the statement that writes it (for a caller that sends it later,
+/// with the writes that follow: [`Store::add_to_cart_or_new`]).
+fn unsaved_cart(tenant: TenantId, kind: CartKind, holds_stock: bool) -> (Cart, Write) {
     let id = new_id();
     let now = now_ms();
-    tx.execute(
-        "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) VALUES ($1, $2, $3, $3, FALSE, $4, $5)",
+    let write = (
+        "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) VALUES ($1, $2, $3, $3, FALSE, $4, $5)"
+            .to_owned(),
         params![tenant, id.as_str(), now, kind.as_str(), holds_stock],
-    )
-    .await?;
-    Ok(Cart {
+    );
+    let cart = Cart {
         id,
         kind,
         created_ms: now,
@@ -288,20 +299,29 @@ pub(super) async fn new_cart(
         shipping_option_id: None,
         coupons: Vec::new(),
         holds_stock,
-    })
+    };
+    (cart, write)
 }
 
 /// Marks the cart as holding stock (the abandoned-cart sweep looks at these), unless it does.
 async fn mark_holding(tx: &mut Tx, tenant: TenantId, cart: &mut Cart) -> Result<()> {
-    if !cart.holds_stock {
-        tx.execute(
-            "UPDATE cart SET held = TRUE WHERE tenant_id = $1 AND id = $2",
-            params![tenant, cart.id.as_str()],
-        )
-        .await?;
-        cart.holds_stock = true;
+    if let Some((sql, params)) = holding(tenant, cart) {
+        tx.execute(&sql, params).await?;
     }
     Ok(())
+}
+
+/// [`mark_holding`]'s statement, for the caller to send (none when the cart holds stock
+/// already); the cart counts as holding from now on.
+fn holding(tenant: TenantId, cart: &mut Cart) -> Option<Write> {
+    if cart.holds_stock {
+        return None;
+    }
+    cart.holds_stock = true;
+    Some((
+        "UPDATE cart SET held = TRUE WHERE tenant_id = $1 AND id = $2".to_owned(),
+        params![tenant, cart.id.as_str()],
+    ))
 }
 
 /// The variant an add-to-cart resolves to, with what the entry copies from it.
@@ -468,6 +488,24 @@ pub(super) async fn add_in(
     cart: &mut Cart,
     add: &AddToCart,
 ) -> Result<usize> {
+    let mut writes = Vec::new();
+    let i = add_deferred(tx, tenant, cart, add, &mut writes).await?;
+    for (sql, params) in writes {
+        tx.execute(&sql, params).await?;
+    }
+    Ok(i)
+}
+
+/// [`add_in`], with the entry's write (and the cart's mark as holding stock) appended to
+/// `writes` instead of run: the caller sends them, after any it put there first, with its
+/// commit ([`Tx::commit_after`]). What is read and the stock taken run here, in `tx`.
+async fn add_deferred(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart: &mut Cart,
+    add: &AddToCart,
+    writes: &mut Vec<Write>,
+) -> Result<usize> {
     check_quantity(add.quantity)?;
     let chosen = choose(tx, tenant, add, cart.kind).await?;
     if cart.entries.iter().any(|e| e.currency != chosen.currency) {
@@ -500,11 +538,11 @@ pub(super) async fn add_in(
             if !chosen.unlimited {
                 take_stock(tx, tenant, &add.item_id, &chosen.sku, take).await?;
             }
-            tx.execute(
-                "UPDATE cart_entry SET quantity = $3, held = TRUE WHERE tenant_id = $1 AND id = $2",
+            writes.push((
+                "UPDATE cart_entry SET quantity = $3, held = TRUE WHERE tenant_id = $1 AND id = $2"
+                    .to_owned(),
                 params![tenant, e.id.as_str(), new],
-            )
-            .await?;
+            ));
             let e = &mut cart.entries[i];
             e.quantity = new;
             e.held = true;
@@ -517,10 +555,11 @@ pub(super) async fn add_in(
             }
             let id = new_id();
             let added_ms = now_ms();
-            tx.execute(
+            writes.push((
                 "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
                  unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, TRUE, $13, $14)",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, TRUE, $13, $14)"
+                    .to_owned(),
                 params![
                     tenant,
                     id.as_str(),
@@ -537,8 +576,7 @@ pub(super) async fn add_in(
                     chosen.weight_grams,
                     serde_json::to_string(&chosen.attributes)?
                 ],
-            )
-            .await?;
+            ));
             cart.entries.push(CartEntry {
                 id: id.clone(),
                 item_id: add.item_id.clone(),
@@ -558,7 +596,7 @@ pub(super) async fn add_in(
             id
         }
     };
-    mark_holding(tx, tenant, cart).await?;
+    writes.extend(holding(tenant, cart));
     cart.recount();
     cart.entry_index(&entry_id)
 }
@@ -651,6 +689,7 @@ impl Store {
         add: &AddToCart,
     ) -> Result<AddedToCart> {
         let mut tx = self.write().await?;
+        let mut writes = Vec::new();
         let result = async {
             let open = match cart_id {
                 Some(id) => match open_for_change(&mut tx, tenant, id).await {
@@ -662,18 +701,31 @@ impl Store {
                 },
                 None => None,
             };
+            // A new cart's row is written in the last hop, before its entry and with the
+            // commit: a first add is the product read, the stock taken (unless unlimited)
+            // and that hop.
             let mut cart = match open {
                 Some(c) => c,
-                None => new_cart(&mut tx, tenant, CartKind::Cart, true).await?,
+                None => {
+                    let (cart, write) = unsaved_cart(tenant, CartKind::Cart, true);
+                    writes.push(write);
+                    cart
+                }
             };
-            let i = add_in(&mut tx, tenant, &mut cart, add).await?;
+            let i = add_deferred(&mut tx, tenant, &mut cart, add, &mut writes).await?;
             Ok(AddedToCart {
                 newly_added: cart.entries[i].clone(),
                 shopping_cart: cart,
             })
         }
         .await;
-        finish(tx, result).await
+        match result {
+            Ok(added) => {
+                tx.commit_after(writes).await?;
+                Ok(added)
+            }
+            Err(e) => finish(tx, Err(e)).await,
+        }
     }
 
     /// Creates a shopping cart holding what `add` asks for, in one transaction.

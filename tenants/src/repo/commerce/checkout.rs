@@ -237,7 +237,45 @@ async fn member_for_plans(
     Ok(())
 }
 
+/// A checkout's first read: the cart, in a snapshot that its quote then goes on in
+/// ([`CheckoutRead::quote`]), so that reading the cart and pricing it is one transaction
+/// rather than two. Dropped unquoted, the snapshot ends.
+pub struct CheckoutRead {
+    tx: Tx,
+    tenant: TenantId,
+    /// The cart as read.
+    pub cart: Cart,
+}
+
+impl CheckoutRead {
+    /// [`Store::quote_checkout`] of the cart read, in the same snapshot.
+    pub async fn quote(
+        mut self,
+        settings: &CommerceSettings,
+        terms: &CheckoutTerms,
+    ) -> Result<CheckoutQuote> {
+        if self.cart.purchased {
+            return Err(StoreError::Refused(Refusal::CartPurchased));
+        }
+        let quote = assess(&mut self.tx, self.tenant, self.cart, settings, terms).await;
+        self.tx.commit().await?;
+        quote
+    }
+}
+
 impl Store {
+    /// Reads cart `cart_id` for a checkout (`None` when there is none): the cart, and the
+    /// snapshot its quote is made in.
+    pub async fn checkout_read(
+        &self,
+        tenant: TenantId,
+        cart_id: &str,
+    ) -> Result<Option<CheckoutRead>> {
+        let mut tx = self.snapshot().await?;
+        let cart = load_cart(&mut tx, tenant, cart_id).await?;
+        Ok(cart.map(|cart| CheckoutRead { tx, tenant, cart }))
+    }
+
     /// What checking out `cart_id` would cost with these terms; refuses as
     /// [`Store::place_order`] would (empty cart, minimum subtotal, shipping, gift card).
     /// Changes nothing.
@@ -286,16 +324,19 @@ impl Store {
         mail: impl FnOnce(&Order) -> Vec<crate::Email>,
     ) -> Result<Order> {
         let mut tx = self.write().await?;
-        let mut result = place_in(&mut tx, tenant, cart_id, c).await;
-        if let Ok(order) = &result {
-            for m in mail(order) {
-                if let Err(e) = crate::repo::outbox::enqueue_in(&mut tx, tenant, &m).await {
-                    result = Err(e);
-                    break;
-                }
+        match place_in(&mut tx, tenant, cart_id, c).await {
+            // The order is numbered by now, so the site's counter is locked until the
+            // commit: its emails go in with the commit, in one hop.
+            Ok(order) => {
+                let emails = mail(&order)
+                    .iter()
+                    .map(|m| crate::repo::outbox::enqueue_statement(tenant, &new_id(), m))
+                    .collect();
+                tx.commit_after(emails).await?;
+                Ok(order)
             }
+            Err(e) => finish(tx, Err(e)).await,
         }
-        finish(tx, result).await
     }
 }
 

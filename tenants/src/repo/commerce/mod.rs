@@ -41,7 +41,7 @@ use serde_json::Value;
 use crate::commerce::pricing::{self, Line, Location, Totals};
 use crate::commerce::settings::CommerceSettings;
 
-pub use checkout::{Checkout, CheckoutQuote, CheckoutTerms};
+pub use checkout::{Checkout, CheckoutQuote, CheckoutRead, CheckoutTerms};
 pub use customers::{
     CustomerQuery, CustomerRow, GiftCardQuery, GiftCardRow, GiftCardUse, SUBSCRIPTION_CANCELLED,
     SubscriptionQuery, SubscriptionRow,
