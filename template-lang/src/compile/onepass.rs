@@ -22,7 +22,7 @@ use super::{known_chain, tree};
 use crate::plugins::Registry;
 use crate::syntax::host::{HostTagSyntax, parse_host_tag};
 use crate::syntax::path::word;
-use crate::syntax::scan::{At, Opened, opened};
+use crate::syntax::scan::{At, Opened, find_near, opened};
 use crate::syntax::tag::{Args, is_ws};
 
 /// What the loop hands on: tags the short way does not take, and host tags.
@@ -67,7 +67,7 @@ pub(super) fn lower_source<'s>(
         None => len,
     };
     while idx < len {
-        let brace = memchr(b'{', &bytes[idx..]).map_or(len, |k| idx + k);
+        let brace = find_near(b'{', &bytes[idx..]).map_or(len, |k| idx + k);
         if next_host < brace {
             let prefix = host_prefix.expect("host tags are searched for with a prefix");
             let h = next_host;
