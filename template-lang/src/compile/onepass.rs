@@ -21,8 +21,8 @@ use super::assemble::{Assembler, BlockKind, Control};
 use super::{known_chain, tree};
 use crate::plugins::Registry;
 use crate::syntax::host::{HostTagSyntax, parse_host_tag};
-use crate::syntax::path::word;
-use crate::syntax::scan::{At, Opened, opened};
+use crate::syntax::path::word_len;
+use crate::syntax::scan::{At, Opened, find_near, opened};
 use crate::syntax::tag::{Args, is_ws};
 
 /// What the loop hands on: tags the short way does not take, and host tags.
@@ -67,7 +67,7 @@ pub(super) fn lower_source<'s>(
         None => len,
     };
     while idx < len {
-        let brace = memchr(b'{', &bytes[idx..]).map_or(len, |k| idx + k);
+        let brace = find_near(b'{', &bytes[idx..]).map_or(len, |k| idx + k);
         if next_host < brace {
             let prefix = host_prefix.expect("host tags are searched for with a prefix");
             let h = next_host;
@@ -230,12 +230,12 @@ pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assem
 fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) -> bool {
     let body = &content[1..];
     // The grammar tries a predicate before the keywords (`{.section? x}` is one).
-    if let Ok((rest, stem)) = word(body)
-        && let Some(args) = rest.strip_prefix('?')
+    if let Some(stem) = word_len(body.as_bytes())
+        && let Some(args) = body[stem..].strip_prefix('?')
     {
         // Predicates are registered with their question mark. An unknown name is an
         // error, which the general grammar reports.
-        let Some((name, apply)) = registry.predicate_entry(&body[..stem.len() + 1]) else {
+        let Some((name, apply)) = registry.predicate_entry(&body[..stem + 1]) else {
             return false;
         };
         let call = tree::PredicateCall {
@@ -255,7 +255,8 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
     } else {
         return false;
     };
-    let path_start = rest.len() - rest.trim_start_matches(is_ws).len();
+    // White space is ASCII ([`is_ws`]): counted by the byte.
+    let path_start = rest.bytes().take_while(|&c| is_ws(char::from(c))).count();
     if path_start == 0 {
         return false;
     }

@@ -191,7 +191,7 @@ pub(crate) fn opened(bytes: &[u8], brace: usize) -> Opened {
     let mut start = brace;
     let mut i = brace + 1;
     loop {
-        match memchr2(b'{', b'}', &bytes[i..]) {
+        match find_near2(b'{', b'}', &bytes[i..]) {
             None => return Opened::Unclosed,
             Some(k) if bytes[i + k] == b'{' => {
                 start = i + k;
@@ -207,9 +207,101 @@ pub(crate) fn opened(bytes: &[u8], brace: usize) -> Opened {
     }
 }
 
+/// Where a byte is zero in `w`, as the high bit of that byte: exact for the lowest zero
+/// byte (a borrow can only mark bytes above a zero one, and only the lowest is read).
+#[inline(always)]
+fn zero_bytes(w: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    w.wrapping_sub(LO) & !w & HI
+}
+
+/// How many bytes are searched a word at a time before handing over to `memchr`: most
+/// tags are under 16 bytes and most text between two tags under 32 (wright's medians are
+/// 7 and 13), where `memchr`'s call and set-up cost more than the search.
+const NEAR: usize = 32;
+
+/// The eight bytes at `i` in `hay`, `i + 8 <= hay.len()`.
+#[inline(always)]
+fn word_at(hay: &[u8], i: usize) -> u64 {
+    assert!(i + 8 <= hay.len());
+    // SAFETY: the eight bytes lie in `hay` (just checked; the search loops check the same
+    // before calling, so the assertion is compiled away).
+    u64::from_le(unsafe { hay.as_ptr().add(i).cast::<u64>().read_unaligned() })
+}
+
+/// The first `a` in `hay`, looked for a word at a time near its start ([`NEAR`]) and then
+/// by `memchr`: what `memchr::memchr(a, hay)` returns.
+#[inline(always)]
+pub(crate) fn find_near(a: u8, hay: &[u8]) -> Option<usize> {
+    let pa = u64::from_ne_bytes([a; 8]);
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let m = zero_bytes(word_at(hay, i) ^ pa);
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+        if i == NEAR {
+            return memchr(a, &hay[i..]).map(|k| i + k);
+        }
+    }
+    hay[i..].iter().position(|&c| c == a).map(|k| i + k)
+}
+
+/// The first `a` or `b` in `hay`, as [`find_near`] looks: what `memchr::memchr2(a, b,
+/// hay)` returns.
+#[inline(always)]
+pub(crate) fn find_near2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    let (pa, pb) = (u64::from_ne_bytes([a; 8]), u64::from_ne_bytes([b; 8]));
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let w = word_at(hay, i);
+        let m = zero_bytes(w ^ pa) | zero_bytes(w ^ pb);
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+        if i == NEAR {
+            return memchr2(a, b, &hay[i..]).map(|k| i + k);
+        }
+    }
+    hay[i..]
+        .iter()
+        .position(|&c| c == a || c == b)
+        .map(|k| i + k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn near_searches_find_what_memchr_finds() {
+        // Every length around the word size and the hand-over to memchr, the byte at
+        // every place, once and twice, and bytes whose borrows could mislead a word
+        // search (0x00, 0x7b - 1, 0x80 and 0xff next to the one looked for).
+        let fillers: [u8; 5] = [b'a', 0x00, 0x7a, 0x80, 0xff];
+        for len in 0..(NEAR + 20) {
+            for &fill in &fillers {
+                let mut hay = vec![fill; len];
+                assert_eq!(find_near(b'{', &hay), memchr(b'{', &hay));
+                assert_eq!(find_near2(b'{', b'}', &hay), memchr2(b'{', b'}', &hay));
+                for at in 0..len {
+                    hay[at] = b'{';
+                    for second in at..len {
+                        let keep = hay[second];
+                        hay[second] = b'}';
+                        assert_eq!(find_near(b'{', &hay), memchr(b'{', &hay));
+                        assert_eq!(find_near(b'}', &hay), memchr(b'}', &hay));
+                        assert_eq!(find_near2(b'{', b'}', &hay), memchr2(b'{', b'}', &hay));
+                        hay[second] = keep;
+                    }
+                    hay[at] = fill;
+                }
+            }
+        }
+    }
     use crate::syntax::tag::{Tag, parse_tag};
 
     fn pos_of(src: &str, offset: usize) -> Pos {
