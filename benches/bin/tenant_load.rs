@@ -22,6 +22,11 @@
 //!
 //! It appends one tab-separated line of figures to `--out`; `tenant-load table FILE` prints
 //! the table with ratios to the N = 1 row of each backend.
+//!
+//! `tenant-load cold` opens, one at a time and with nothing else running, the home pages of
+//! tenants `--from ..= --to` (never visited since the server started, so each is a cold
+//! first page: host lookup, content load, view build, render), and prints their latency:
+//! the cost of a cold page in isolation, without a saturated node's queueing.
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -49,6 +54,22 @@ enum Command {
     Run(RunArgs),
     /// Print the table of a results file.
     Table { file: PathBuf },
+    /// Open the home pages of tenants `--from ..= --to` one at a time on an idle server.
+    Cold(ColdArgs),
+}
+
+#[derive(Parser)]
+struct ColdArgs {
+    /// The server's port on 127.0.0.1.
+    #[arg(long)]
+    port: u16,
+    #[arg(long)]
+    from: usize,
+    #[arg(long)]
+    to: usize,
+    /// A label for the printed line.
+    #[arg(long, default_value = "")]
+    label: String,
 }
 
 #[derive(Parser)]
@@ -87,7 +108,39 @@ fn main() -> anyhow::Result<()> {
     match Cli::parse().command {
         Command::Run(args) => run(args),
         Command::Table { file } => table(&file),
+        Command::Cold(args) => cold(args),
     }
+}
+
+fn cold(args: ColdArgs) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let client: HttpClient = Client::builder(TokioExecutor::new()).build_http();
+    let base = format!("http://127.0.0.1:{}", args.port);
+    let mut h = histogram();
+    let mut total = 0u64;
+    rt.block_on(async {
+        for t in args.from..=args.to {
+            let us = fetch(&client, &base, &host(t), "/")
+                .await
+                .map_err(anyhow::Error::msg)?;
+            total += us;
+            h.saturating_record(us);
+        }
+        Ok::<_, anyhow::Error>(())
+    })?;
+    let ms = |q: f64| h.value_at_quantile(q) as f64 / 1000.0;
+    println!(
+        "cold {}: {} pages, mean {:.2} ms, p50 {:.2} ms, p90 {:.2} ms, p99 {:.2} ms",
+        args.label,
+        h.len(),
+        total as f64 / h.len().max(1) as f64 / 1000.0,
+        ms(0.5),
+        ms(0.9),
+        ms(0.99)
+    );
+    Ok(())
 }
 
 /// The cumulative Zipf weights of ranks 1..=n.

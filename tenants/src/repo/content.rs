@@ -898,9 +898,10 @@ impl Store {
         self.load_site_content(tenant).await.map(Arc::new)
     }
 
-    /// Loads [`SiteSnapshot`] without the cache: every statement in one [`Tx::query_all`]
-    /// inside one snapshot, so a cold site costs three trips to the database (begin, the
-    /// reads, commit) however many tables it spans.
+    /// Loads [`SiteSnapshot`] without the cache: every statement inside one snapshot in one
+    /// trip to the database (`Db::read_all`: begin, the reads and commit together),
+    /// however many tables it spans. The tenant's signing secret is read in
+    /// the same batch and kept in its cache, so a cold first page makes no trip for it.
     pub async fn load_site_content(&self, tenant: TenantId) -> Result<SiteSnapshot> {
         use crate::repo::{engagement, tenants};
         let mut statements = vec![
@@ -921,10 +922,10 @@ impl Store {
             scoped("SELECT header, footer FROM header_footer WHERE tenant_id = $1"),
             scoped("SELECT settings FROM multilingual_settings WHERE tenant_id = $1"),
             scoped("SELECT namespace, preferences FROM commerce_preference WHERE tenant_id = $1"),
+            // Not content: the signing secret every page needs, kept in its own cache.
+            scoped(crate::repo::secrets::READ),
         ]);
-        let mut tx = self.snapshot().await?;
-        let sets = tx.query_all(statements).await?;
-        tx.commit().await?;
+        let sets = self.inner.db.read_all(statements).await?;
         let [
             t,
             domains,
@@ -941,8 +942,12 @@ impl Store {
             header_footer,
             multilingual,
             preferences,
-        ] = <[Vec<Row>; 15]>::try_from(sets)
-            .map_err(|s| StoreError::decode(format!("expected 15 result sets, got {}", s.len())))?;
+            secret,
+        ] = <[Vec<Row>; 16]>::try_from(sets)
+            .map_err(|s| StoreError::decode(format!("expected 16 result sets, got {}", s.len())))?;
+        if let Some(r) = secret.first() {
+            self.remember_secret(tenant, &r.text(0)?)?;
+        }
         let mut items = items_from(&items, &variants, &item_categories, &tags)?;
         engagement::add_counts(&comments, &likes, &mut items)?;
         let categories = categories

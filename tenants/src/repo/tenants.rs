@@ -94,7 +94,10 @@ pub(crate) async fn insert_tenant(
             }
             e => e,
         })?;
-    tenant_from_row(&row)
+    let tenant = tenant_from_row(&row)?;
+    // Its signing secret is made with it, so no page view ever writes one.
+    crate::repo::secrets::insert_in(tx, tenant.id).await?;
+    Ok(tenant)
 }
 
 pub(crate) async fn insert_domain(

@@ -222,6 +222,41 @@ pub(super) async fn query_all(
         .collect()
 }
 
+impl PgDb {
+    /// [`super::Db::read_all`]: `BEGIN` (a read-only snapshot), the statements and `COMMIT`
+    /// pipelined on one connection (tokio-postgres sends requests in the order they are
+    /// first polled, and the server answers in order). After a failed statement the server
+    /// answers the `COMMIT` with a rollback, so the connection goes back to the pool clean.
+    pub(crate) async fn read_all(
+        &self,
+        statements: Vec<(String, Vec<SqlValue>)>,
+    ) -> Result<Vec<Vec<Row>>> {
+        let (c, begin) = self.begin(Mode::Snapshot).await?;
+        let mut prepared = Vec::with_capacity(statements.len());
+        for (sql, params) in statements {
+            prepared.push(prepare(&c, &sql, params).await?);
+        }
+        let client: &tokio_postgres::Client = &c;
+        let (begun, results, committed) = futures_util::future::join3(
+            client.batch_execute(begin.unwrap_or("BEGIN")),
+            futures_util::future::try_join_all(
+                prepared
+                    .iter()
+                    .map(|(stmt, bound)| async move { client.query(stmt, &refs(bound)).await }),
+            ),
+            client.batch_execute("COMMIT"),
+        )
+        .await;
+        begun?;
+        let results = results?;
+        committed?;
+        results
+            .iter()
+            .map(|rows| rows.iter().map(decode).collect())
+            .collect()
+    }
+}
+
 pub(super) async fn execute(
     c: &mut deadpool_postgres::Object,
     begin: Option<&'static str>,
