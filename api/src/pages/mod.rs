@@ -352,7 +352,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         .header(header::CONTENT_TYPE, page.content_type)
         .header(header::CACHE_CONTROL, cache)
         .header(header::VARY, "Cookie");
-    for c in &set_cookies {
+    // Each line handed over as it is (a `String` becomes the header's bytes without a copy).
+    for c in set_cookies {
         response = response.header(header::SET_COOKIE, c);
     }
     if let Some(location) = &page.location {
