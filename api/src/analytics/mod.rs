@@ -45,7 +45,13 @@ pub fn page_path(data: &Map<String, Value>) -> String {
 /// A page path as counted: without its query or fragment, at most 512 characters.
 pub fn page_path_of(raw: &str) -> String {
     let path = raw.split(['?', '#']).next().unwrap_or("");
-    path.chars().take(512).collect()
+    // 512 bytes are at most 512 characters: most paths are copied as they are.
+    let end = if path.len() <= 512 {
+        path.len()
+    } else {
+        path.char_indices().nth(512).map_or(path.len(), |(i, _)| i)
+    };
+    path[..end].to_owned()
 }
 
 /// The host of the page the visitor came from (`referrer`, `page_referrer_url` or
@@ -116,4 +122,28 @@ pub fn record(app: &App, call: &Call, name: &str, data: Value) {
         _ => Map::new(),
     };
     keep(app, call, name, data, visitor_of(call, None));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_paths_lose_their_query_and_stop_at_512_characters() {
+        assert_eq!(page_path_of("/shop/x?a=1#top"), "/shop/x");
+        assert_eq!(page_path_of("/a#b?c"), "/a");
+        assert_eq!(page_path_of(""), "");
+        for (c, n) in [
+            ("a", 511),
+            ("a", 512),
+            ("a", 513),
+            ("é", 300),
+            ("é", 600),
+            ("€", 513),
+        ] {
+            let path = format!("/{}", c.repeat(n));
+            let expected: String = path.chars().take(512).collect();
+            assert_eq!(page_path_of(&path), expected, "{c} × {n}");
+        }
+    }
 }

@@ -50,22 +50,46 @@ thread_local! {
 /// `n` random bytes from the OS, as hex: drawn from the thread's pool of OS random bytes
 /// (refilled `POOL` bytes at a time), never the same byte twice.
 pub fn random_hex(n: usize) -> String {
-    let mut bytes = vec![0u8; n];
-    if n > POOL / 4 {
-        getrandom::fill(&mut bytes).expect("the OS random source works");
-        return hex_of(&bytes);
+    let mut out = String::with_capacity(2 * n);
+    push_random_hex(&mut out, n);
+    out
+}
+
+/// [`random_hex`] written at the end of `out` (an id with a prefix is one buffer).
+pub fn push_random_hex(out: &mut String, n: usize) {
+    let mut small = [0u8; POOL / 4];
+    let mut large = Vec::new();
+    let bytes = if n > POOL / 4 {
+        large.resize(n, 0);
+        getrandom::fill(&mut large).expect("the OS random source works");
+        &large[..]
+    } else {
+        let bytes = &mut small[..n];
+        RANDOM.with_borrow_mut(|(pool, used)| {
+            if POOL - *used < n {
+                getrandom::fill(pool).expect("the OS random source works");
+                *used = 0;
+            }
+            bytes.copy_from_slice(&pool[*used..*used + n]);
+            // What is handed out is not kept.
+            pool[*used..*used + n].fill(0);
+            *used += n;
+        });
+        &small[..n]
+    };
+    push_hex(out, bytes);
+    small.fill(0);
+    large.fill(0);
+}
+
+/// `bytes` as lower-case hex at the end of `out`, written straight into its buffer.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    let mut buf = [0u8; 2 * (POOL / 4)];
+    for chunk in bytes.chunks(POOL / 4) {
+        let hex = &mut buf[..2 * chunk.len()];
+        hex::encode_to_slice(chunk, hex).expect("the buffer is twice the input");
+        out.push_str(std::str::from_utf8(hex).expect("hex is ASCII"));
     }
-    RANDOM.with_borrow_mut(|(pool, used)| {
-        if POOL - *used < n {
-            getrandom::fill(pool).expect("the OS random source works");
-            *used = 0;
-        }
-        bytes.copy_from_slice(&pool[*used..*used + n]);
-        // What is handed out is not kept.
-        pool[*used..*used + n].fill(0);
-        *used += n;
-    });
-    hex_of(&bytes)
 }
 
 /// `bytes` as lower-case hex, written straight into the string's buffer (`hex::encode`
@@ -122,5 +146,17 @@ mod tests {
         assert_eq!(random_hex(POOL).len(), 2 * POOL);
         assert_eq!(hex_of(&[0x00, 0x9f, 0xa0, 0xff]), "009fa0ff");
         assert_eq!(random_hex(0), "");
+        // After a prefix, in the same buffer; past a pool's worth too.
+        let mut id = String::from("v20420-");
+        push_random_hex(&mut id, 16);
+        assert_eq!(id.len(), 7 + 32);
+        assert!(id[7..].bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+        let mut big = String::from("x");
+        push_random_hex(&mut big, POOL + 3);
+        assert_eq!(big.len(), 1 + 2 * (POOL + 3));
+        assert!(big[1..].bytes().all(|b| b.is_ascii_hexdigit()));
+        let mut hex = String::from("-");
+        push_hex(&mut hex, &[0x00, 0x9f, 0xa0, 0xff]);
+        assert_eq!(hex, "-009fa0ff");
     }
 }

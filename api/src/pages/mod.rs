@@ -333,15 +333,19 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         && page.content_type.starts_with("text/html")
         && (!site_locked || site_unlocked)
     {
-        let back = if page_query.is_empty() {
-            page_path.clone()
-        } else {
-            format!("{page_path}?{page_query}")
-        };
-        if let Some(parts) = chunks.take() {
+        // A kept page's parts are put together only when a notice may go in (loam-lantern's
+        // template places the bar itself: its pages stay in parts).
+        if let Some(parts) = chunks.take_if(|parts| notices.may_change(parts, &req.headers)) {
             page.body = kept::concat(&parts);
         }
-        notices.add_to(&mut page.body, &req.headers, &back);
+        if chunks.is_none() {
+            let back = if page_query.is_empty() {
+                page_path.clone()
+            } else {
+                format!("{page_path}?{page_query}")
+            };
+            notices.add_to(&mut page.body, &req.headers, &back);
+        }
     }
     for e in &page.errors {
         tracing::warn!(tenant = %tenant.identifier, "template: {e}");
@@ -369,7 +373,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         .header(header::CONTENT_TYPE, page.content_type)
         .header(header::CACHE_CONTROL, cache)
         .header(header::VARY, "Cookie");
-    for c in &set_cookies {
+    // Each line handed over as it is (a `String` becomes the header's bytes without a copy).
+    for c in set_cookies {
         response = response.header(header::SET_COOKIE, c);
     }
     if let Some(location) = &page.location {

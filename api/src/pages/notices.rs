@@ -120,27 +120,54 @@ impl Notices {
         self.announcement.as_ref().map(|(v, _, _)| v.as_str())
     }
 
+    /// The bar, unless the visitor dismissed this one.
+    fn bar_for(&self, headers: &HeaderMap) -> Option<&(String, String, String)> {
+        self.announcement.as_ref().filter(|(v, _, _)| {
+            !crate::http::cookies::values(headers, ANNOUNCEMENT_COOKIE).any(|c| c == v)
+        })
+    }
+
+    /// The banner, unless the visitor accepted it.
+    fn banner_for(&self, headers: &HeaderMap) -> Option<&(String, String)> {
+        self.cookie_banner.as_ref().filter(|_| {
+            !crate::http::cookies::values(headers, COOKIES_COOKIE).any(|c| c == ACCEPTED)
+        })
+    }
+
+    /// Whether `text` (all or part of a page) shows the bar's text, as is or escaped.
+    fn template_shows_bar(&self, text: &[u8]) -> bool {
+        self.bar_text.as_ref().is_some_and(|(raw, escaped)| {
+            memchr::memmem::find(text, raw.as_bytes()).is_some()
+                || memchr::memmem::find(text, escaped.as_bytes()).is_some()
+        })
+    }
+
+    /// Whether [`Notices::add_to`] could change the page that is the concatenation of
+    /// `parts` for this visitor: `false` only when it certainly leaves it as it is (the
+    /// visitor dismissed what shows, or the template placed the bar itself in one of the
+    /// parts and there is no banner to show), so a kept page's parts need not be put
+    /// together into one text to find that out.
+    pub fn may_change(&self, parts: &[axum::body::Bytes], headers: &HeaderMap) -> bool {
+        if self.banner_for(headers).is_some() {
+            return true;
+        }
+        // Found in one part is found in the page; found in none, the page decides (the
+        // text could straddle two parts).
+        self.bar_for(headers)
+            .is_some_and(|_| !parts.iter().any(|p| self.template_shows_bar(p)))
+    }
+
     /// Copies into `body` what the visitor (their `headers`' cookies) has not dismissed,
     /// each dismiss form returning to `back` (the page's path and query).
     pub fn add_to(&self, body: &mut String, headers: &HeaderMap, back: &str) {
         static BODY: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new("<body"));
         static BODY_END: LazyLock<memchr::memmem::FinderRev<'static>> =
             LazyLock::new(|| memchr::memmem::FinderRev::new("</body>"));
-        let cookie = |name| crate::http::cookies::values(headers, name).collect::<Vec<_>>();
         let bar = self
-            .announcement
-            .as_ref()
-            .filter(|(v, _, _)| !cookie(ANNOUNCEMENT_COOKIE).contains(&v.as_str()))
+            .bar_for(headers)
             // The template placed the bar itself.
-            .filter(|_| {
-                self.bar_text.as_ref().is_none_or(|(raw, escaped)| {
-                    !body.contains(raw.as_str()) && !body.contains(escaped.as_str())
-                })
-            });
-        let banner = self
-            .cookie_banner
-            .as_ref()
-            .filter(|_| !cookie(COOKIES_COOKIE).contains(&ACCEPTED));
+            .filter(|_| !self.template_shows_bar(body.as_bytes()));
+        let banner = self.banner_for(headers);
         if bar.is_none() && banner.is_none() {
             return;
         }
@@ -240,6 +267,60 @@ mod tests {
         other.add_to(&mut page, &headers, "/");
         assert!(page.contains("Closed Monday"));
         assert!(!page.contains("<div class=\"tessera-cookie-banner\""));
+    }
+
+    #[test]
+    fn pages_in_parts_are_put_together_only_when_a_notice_may_go_in() {
+        use axum::body::Bytes;
+        let parts = |page: &str| -> Vec<Bytes> {
+            page.split("CRUMB")
+                .map(|p| Bytes::copy_from_slice(p.as_bytes()))
+                .collect()
+        };
+        let placed = "<html><body><header><p>Sale &amp; more</p></header>\
+                      <input name=\"crumb\" value=\"CRUMB\"></body></html>";
+        let not_placed =
+            "<html><body><p>Sale</p><input name=\"crumb\" value=\"CRUMB\"></body></html>";
+        let bar = Notices::build(&settings(
+            json!({"announcementBarSettings": {"text": "Sale & more"}}),
+        ));
+        let both = Notices::build(&settings(json!({
+            "announcementBarSettings": {"text": "Sale & more"},
+            "cookieBanner": {"enabled": true},
+        })));
+        let mut dismissed = HeaderMap::new();
+        let cookie = format!(
+            "{ANNOUNCEMENT_COOKIE}={}; {COOKIES_COOKIE}={ACCEPTED}",
+            both.version().unwrap()
+        );
+        dismissed.insert(header::COOKIE, HeaderValue::from_str(&cookie).unwrap());
+        let none = HeaderMap::new();
+        for (notices, page, headers, may) in [
+            // The template shows the bar: nothing to add.
+            (&bar, placed, &none, false),
+            (&bar, not_placed, &none, true),
+            (&bar, not_placed, &dismissed, false),
+            // The banner goes in wherever the bar is.
+            (&both, placed, &none, true),
+            (&both, not_placed, &dismissed, false),
+            (&both, placed, &dismissed, false),
+        ] {
+            assert_eq!(notices.may_change(&parts(page), headers), may, "{page}");
+            // Where it says no, the whole page is indeed left as it is.
+            if !may {
+                let whole = page.replace("CRUMB", "0123abcd");
+                let mut body = whole.clone();
+                notices.add_to(&mut body, headers, "/");
+                assert_eq!(body, whole);
+            }
+        }
+        // The text across two parts: found only in the whole page, which is then asked.
+        let straddling = parts("<html><body><p>Sale &CRUMB more</p></body></html>");
+        assert!(bar.may_change(&straddling, &none));
+        let mut body = "<html><body><p>Sale & more</p></body></html>".to_owned();
+        let before = body.clone();
+        bar.add_to(&mut body, &none, "/");
+        assert_eq!(body, before);
     }
 
     #[test]

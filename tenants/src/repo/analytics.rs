@@ -192,15 +192,25 @@ pub struct PageView {
     pub new_session: bool,
 }
 
+/// A map with [`Tally`]'s hasher.
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Counts to add to the roll-ups, summed on the node between writes: (site, roll-up,
 /// metric, bucket, label) → count, or for the `*-later` metrics the bucket the id was made
 /// in. With a cap, a site's metric takes at most that many rows per roll-up until the tally
 /// is written; counts past it are dropped and counted ([`Tally::dropped`]).
+///
+/// Its maps hash with foldhash, not the standard library's SipHash (which was most of the
+/// writer's time on a saturated node): fast, and seeded at random per map, so the buckets
+/// a label lands in are not known in advance. Labels come from visitors (paths, referrers,
+/// ids), but a flooding visitor's labels are bounded anyway: a capped tally holds at most
+/// `cap` labels per site, roll-up and metric until it is written, so even keys made to
+/// collide cost a bounded amount of work per write.
 #[derive(Debug, Default)]
 pub struct Tally {
     /// Rows by all but the label, then by label: a row is found without allocating.
-    rows: std::collections::HashMap<TallyKey, std::collections::HashMap<Box<str>, i64>>,
-    labels: std::collections::HashMap<(TenantId, Grain, &'static str), usize>,
+    rows: FastMap<TallyKey, FastMap<Box<str>, i64>>,
+    labels: FastMap<(TenantId, Grain, &'static str), usize>,
     len: usize,
     cap: Option<usize>,
     dropped: u64,
