@@ -208,7 +208,13 @@ fn every_query_filters_by_tenant_id() {
             continue;
         }
         let src = std::fs::read_to_string(f).unwrap();
-        for sql in string_literals(&src).into_iter().filter(|s| is_sql(s)) {
+        // A module's unit tests (at its end, by convention) run their SQL on scratch tables
+        // of a throwaway database, not on the store's schema.
+        let src = src
+            .split("\n#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap_or_default();
+        for sql in string_literals(src).into_iter().filter(|s| is_sql(s)) {
             checked += 1;
             let Some(why) = problem(&sql) else { continue };
             if let Some(n) = ALLOWED.iter().position(|(piece, _)| sql.contains(piece)) {
