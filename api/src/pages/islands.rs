@@ -165,6 +165,25 @@ fn page_instalments(
     out
 }
 
+/// What [`finish_page`] reads of a cart (its total quantity, subtotal in cents and
+/// currency), as one text: a kept page's finished parts made for one cart serve another
+/// only when this is the same ([`crate::pages::kept::Shape`]). Kept beside `finish_page` so
+/// the two change together.
+pub(crate) fn cart_summary_key(cart: &Node) -> String {
+    let part = |k: &str| match cart.pointer(&[k]) {
+        Some(Node::Number(x)) => format!("{x}"),
+        Some(Node::String(s)) => format!("\"{s}"),
+        Some(_) => "?".to_string(),
+        None => "-".to_string(),
+    };
+    format!(
+        "{}/{}/{}",
+        part("totalQuantity"),
+        part("subtotalCents"),
+        part("currency")
+    )
+}
+
 /// Puts the islands into a rendered page (or takes the placeholder out).
 pub fn finish_page(body: &mut String, facts: &PageFacts<'_>) {
     let needles = &*NEEDLES;

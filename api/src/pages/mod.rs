@@ -301,7 +301,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         let shape = kept::Shape {
             website_status: facts.website_status,
             tracked: facts.analytics.as_ref().map(|a| a.tracked),
-            cart: facts.cart.map(islands_cart),
+            cart: facts.cart.map(crate::pages::islands::cart_summary_key),
         };
         let finished = from_kept
             .as_ref()
@@ -397,23 +397,4 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
             None => Body::from(page.body),
         })
         .unwrap_or_else(|_| error_page())
-}
-
-/// What the islands' data reads of a cart (`islands::finish_page`: its total quantity,
-/// subtotal in cents and currency), as one text: a kept page's finished parts made for one
-/// cart serve another only when this is the same ([`kept::Shape`]).
-fn islands_cart(cart: &template_lang::value::Node) -> String {
-    use template_lang::value::Node;
-    let part = |k: &str| match cart.pointer(&[k]) {
-        Some(Node::Number(x)) => format!("{x}"),
-        Some(Node::String(s)) => format!("\"{s}"),
-        Some(_) => "?".to_string(),
-        None => "-".to_string(),
-    };
-    format!(
-        "{}/{}/{}",
-        part("totalQuantity"),
-        part("subtotalCents"),
-        part("currency")
-    )
 }
