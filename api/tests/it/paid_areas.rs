@@ -36,6 +36,16 @@ fn start(backend: Backend) -> Server {
     Server::with_owners(backend, &["--sign-ins-per-minute", "1000"])
 }
 
+/// The free join route (`JOIN`) asked for the studio club by a member with their XSRF token.
+fn join_club(member: &mut Visitor, xsrf: &str) -> crate::support::Response {
+    member.send(
+        "POST",
+        JOIN,
+        &[("X-XSRF-Token", xsrf), ("Content-Type", "application/json")],
+        &json!({"memberAreaId": "studio-club"}).to_string(),
+    )
+}
+
 /// Adds a digital product with one variant, `price_minor`, to harbor-lane's shop (a monthly
 /// subscription when `monthly`): its id.
 fn digital_product(server: &Server, url: &'static str, price_minor: i64, monthly: bool) -> String {
@@ -257,15 +267,7 @@ fn paid_member_areas(backend: Backend) {
     assert_eq!(ana.get(LESSON).header("x-page-type"), Some("106"));
 
     // The free join refuses a paid area.
-    let r = ana.send(
-        "POST",
-        JOIN,
-        &[
-            ("X-XSRF-Token", &xsrf),
-            ("Content-Type", "application/json"),
-        ],
-        &json!({"memberAreaId": "studio-club"}).to_string(),
-    );
+    let r = join_club(&mut ana, &xsrf);
     assert_eq!(
         (r.status, r.message()),
         (403, "This member area is paid: join it with the button on its page, which takes you to checkout.".into())
@@ -354,15 +356,7 @@ fn paid_member_areas(backend: Backend) {
     let r = patch(HARBOR_TOKEN, CLUB, json!({"planProductId": ""}));
     assert_eq!(r.status, 200, "{}", r.body);
     assert!(r.json()["area"].get("planProductId").is_none());
-    let r = ana.send(
-        "POST",
-        JOIN,
-        &[
-            ("X-XSRF-Token", &xsrf),
-            ("Content-Type", "application/json"),
-        ],
-        &json!({"memberAreaId": "studio-club"}).to_string(),
-    );
+    let r = join_club(&mut ana, &xsrf);
     assert_eq!(r.status, 200, "{}", r.body);
 
     // A recurring price: the Kiln Crew sold by a monthly subscription, bought through its
