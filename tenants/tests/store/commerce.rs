@@ -648,13 +648,31 @@ async fn orders_are_numbered_in_groups_once(env: Env) {
     );
 
     // A second sweep of the same orders: nothing changes, no email is written again.
-    let again = group(other, placed.clone()).await.unwrap();
+    let again = group(other.clone(), placed.clone()).await.unwrap();
     assert!(again.iter().all(|n| !n.numbered_here));
     assert_eq!(env.store.outbox(t).await.unwrap().len(), 24);
     let next = buy_with_mail(&env.store, t, &item, "next@b.test", |c| c)
         .await
         .unwrap();
     assert_eq!(next.order_number, 13);
+
+    // One order handed in twice in one group (left in a queue by a checkout that went
+    // away, then handed in again by a sweep): one number, one pair of emails, no gap.
+    let twice = place_waiting(&env.store, t, &item, "twice@b.test").await;
+    let got = group(other, vec![twice.clone(), twice.clone()])
+        .await
+        .unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|n| (n.order.order_number, n.numbered_here))
+            .collect::<Vec<_>>(),
+        [(14, true), (14, false)]
+    );
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 28);
+    let last = buy_with_mail(&env.store, t, &item, "last@b.test", |c| c)
+        .await
+        .unwrap();
+    assert_eq!(last.order_number, 15);
 }
 
 /// Concurrent checkouts with their emails: gap-free numbers, every order's two emails in

@@ -36,8 +36,9 @@ impl Store {
     /// Numbers a site's orders placed under provisional numbers, in one transaction (see
     /// the module docs): each still waiting gets the site's next number, in the order
     /// given, and the emails its `mail` writes of it (with the number) go into the outbox
-    /// in the same commit. An order numbered already is returned as stored, with
-    /// `numbered_here: false` and its `mail` not called. The answer is in the order given.
+    /// in the same commit. An order numbered already (or given twice: its second time) is
+    /// returned as stored, with `numbered_here: false` and its `mail` not called. The
+    /// answer is in the order given.
     pub async fn number_orders<F>(
         &self,
         tenant: TenantId,
@@ -88,8 +89,21 @@ impl Store {
 
         let mut writes = Vec::new();
         let mut emails = Vec::new();
-        let mut out = Vec::with_capacity(orders.len());
+        let mut out: Vec<Numbered> = Vec::with_capacity(orders.len());
         for (mut order, mail) in orders {
+            // The same order handed in twice (a checkout that went away left it in its
+            // site's queue, and a sweep handed it in again): numbered once.
+            if let Some(first) = out
+                .iter()
+                .find(|n| n.numbered_here && n.order.id == order.id)
+            {
+                let order = first.order.clone();
+                out.push(Numbered {
+                    order,
+                    numbered_here: false,
+                });
+                continue;
+            }
             if !waiting.contains(&order.id) {
                 let stored =
                     load_orders_any(&mut tx, tenant, "AND id = $2", params![order.id.as_str()])
