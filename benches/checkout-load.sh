@@ -19,6 +19,8 @@
 # so running out of carts fails too), and after each checkout run the orders in the
 # database must have grown by the number of checkouts wrk counted (up to the requests
 # still in flight when it stopped). The best run of each counts; the machine is noisy.
+# Each checkout run also prints PostgreSQL's WAL flushes (pg_stat_wal.wal_sync) per order
+# placed: a figure the machine's load moves much less than the rates.
 #
 # usage: benches/checkout-load.sh [SECONDS]      (default 10 per run)
 # env:   ROUNDS (default 2), CLIENTS (default 16), PGBENCH_SCALE (default 10),
@@ -116,6 +118,8 @@ end
 LUA
 
 orders() { pg_psql -d tessera -c "SELECT count(*) FROM customer_order"; }
+# The WAL flushes PostgreSQL has made so far (every process's fsync of the WAL).
+wal_syncs() { pg_psql -d tessera -c "SELECT wal_sync FROM pg_stat_wal"; }
 
 # run_wrk SCRIPT WHAT: wrk's output, or out when any answer was not 2xx/3xx.
 run_wrk() {
@@ -131,6 +135,8 @@ checkouts() {
   made=$(run_wrk "$work/carts.lua" "add-to-cart (making carts)")
   echo "carts: $(cat "$work"/round/carts-*.txt | wc -l) made ($(awk '/^Requests\/sec/ {print $2}' <<<"$made") adds/s)" >&2
   before=$(orders)
+  local syncs_before syncs
+  syncs_before=$(wal_syncs)
   local perf_pid=
   if [[ -n "${PROFILE:-}" ]]; then
     perf record -q -F 499 -g -p "$pid" -o "$PROFILE" -- sleep "$secs" 2>/dev/null &
@@ -140,11 +146,13 @@ checkouts() {
   if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; fi
   sleep 1 # the requests wrk left in flight finish
   after=$(orders)
+  syncs=$(($(wal_syncs) - syncs_before))
   done_n=$(awk '/ requests in / {print $1}' <<<"$out")
   if ((after - before < done_n || after - before > done_n + clients)); then
     die 1 "wrk counted $done_n checkouts but $((after - before)) orders were placed:"$'\n'"$out"
   fi
-  echo "checkout: $done_n answered 201, $((after - before)) orders placed" >&2
+  echo "checkout: $done_n answered 201, $((after - before)) orders placed, $syncs WAL flushes" \
+    "($(awk -v s="$syncs" -v n="$((after - before))" 'BEGIN { printf "%.2f", (n ? s / n : 0) }') per order)" >&2
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
 store_bench_compare "checkout orders/s (HTTP, test card)" checkouts

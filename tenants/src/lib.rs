@@ -148,10 +148,11 @@ pub use repo::commerce::{
     AddToCart, AddedToCart, Address, Cart, CartEntry, CartKind, Checkout, CheckoutQuote,
     CheckoutRead, CheckoutTerms, CustomerQuery, CustomerRow, DigitalFile, GiftCard, GiftCardQuery,
     GiftCardRecipient, GiftCardRow, GiftCardUse, LineUnits, MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS,
-    MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Order, OrderDetails, OrderEvent,
+    MAX_QUANTITY, MAX_REASON_CHARS, MAX_TRACKING_CHARS, Numbered, Order, OrderDetails, OrderEvent,
     OrderFulfilment, OrderLine, OrderMail, OrderNotes, OrderPage, OrderQuery, OrderRecord,
-    OrderRefund, OrderStatus, OrderSummary, PaymentMethod, SUBSCRIPTION_CANCELLED, StockLevel,
-    Subscription, SubscriptionQuery, SubscriptionRow, no_order_mail, normalize_gift_card_code,
+    OrderRefund, OrderStatus, OrderSummary, PaymentMethod, PlacedFrom, SUBSCRIPTION_CANCELLED,
+    StockLevel, Subscription, SubscriptionQuery, SubscriptionRow, no_order_mail,
+    normalize_gift_card_code,
 };
 pub use repo::engagement::{Comment, state as comment_state};
 pub use repo::forms::{Form, FormSubmission, Subscriber};

@@ -268,6 +268,15 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     if args.kept_pages_header {
         app = app.with_kept_header();
     }
+    // Orders a stopped node left waiting for their numbers get them, with their emails,
+    // before this one takes requests; then every minute, those waiting longer than that
+    // (a node that stopped while others run).
+    match crate::routes::commerce::checkout::number_waiting_orders(&app, i64::MAX).await {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(orders = n, "numbered orders left waiting for their numbers"),
+        Err(e) => tracing::warn!(error = %e, "numbering waiting orders failed"),
+    }
+    let numbering = spawn_numbering_sweep(app.clone());
     let sweeper = crate::services::commerce::sweeper::spawn(store.clone(), app.commerce.clone());
     let mailer = crate::email::spawn(store.clone(), transport, app.outbox.clone());
     let served = serve(listener, app, &limits).await;
@@ -279,9 +288,32 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     }
     served?;
     sweeper.abort();
+    numbering.abort();
     mailer.abort();
     store.close().await?;
     Ok(())
+}
+
+/// Every minute, numbers the orders waiting for their numbers for longer than a minute
+/// ([`crate::routes::commerce::checkout::number_waiting_orders`]).
+fn spawn_numbering_sweep(app: App) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let every = Duration::from_secs(60);
+        let mut ticker = tokio::time::interval(every);
+        ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        ticker.tick().await;
+        loop {
+            ticker.tick().await;
+            let cutoff = tenants::now_ms() - every.as_millis() as i64;
+            match crate::routes::commerce::checkout::number_waiting_orders(&app, cutoff).await {
+                Ok(0) => {}
+                Ok(n) => {
+                    tracing::info!(orders = n, "numbered orders left waiting for their numbers")
+                }
+                Err(e) => tracing::warn!(error = %e, "numbering waiting orders failed"),
+            }
+        }
+    })
 }
 
 /// Whether the store is the embedded one in the default `./data`: a local try-out, the

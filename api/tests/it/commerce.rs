@@ -6,7 +6,7 @@
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::Duration;
 
-use crate::support::{Backend, Response, Server, Visitor, item_id};
+use crate::support::{Backend, Response, Server, Visitor, item_id, poll_until};
 use serde_json::{Value, json};
 
 const LOAM: &str = "loam-lantern.localhost";
@@ -1683,6 +1683,231 @@ fn addresses_take_countries_and_regions_from_lists(backend: Backend) {
     assert_eq!(order["taxTotalCents"], 187, "{order}");
 }
 
+/// The site's outbox, read through the store.
+fn outbox_of(server: &Server, identifier: &'static str) -> Vec<tenants::QueuedEmail> {
+    server.with_store(move |s| {
+        Box::pin(async move {
+            let t = s.tenant_by_identifier(identifier).await.unwrap().unwrap();
+            s.outbox(t.id).await.unwrap()
+        })
+    })
+}
+
+/// The emails of `kind` to `to` whose subject names order `number`.
+fn mails_naming(mails: &[tenants::QueuedEmail], kind: &str, to: &str, number: i64) -> usize {
+    mails
+        .iter()
+        .filter(|m| {
+            m.email.kind == kind
+                && m.email.to == to
+                && m.email.subject.contains(&format!("#{number} "))
+        })
+        .count()
+}
+
+/// Issue 46: many checkouts of one site at once (numbered in groups after their orders
+/// commit): every one answers 201 with a number, the numbers follow the site's last one
+/// without a gap or a repeat, and each order's confirmation and the owner's notice name the
+/// number its answer carries.
+fn checkouts_at_once_get_gapless_numbers_and_their_emails(backend: Backend) {
+    let server = start(backend, &[]);
+    let last = orders_of(&server, "loam-lantern")
+        .iter()
+        .map(|o| o.order_number)
+        .max()
+        .unwrap_or(0);
+    set_stock(&server, "slate-herb-markers", "SHM-6", 1000);
+    const N: usize = 24;
+    let barrier = Arc::new(Barrier::new(N));
+    let threads: Vec<_> = (0..N)
+        .map(|i| {
+            let mut v = Visitor::arrive(&server, LOAM, &format!("198.51.110.{i}"));
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                added(&mut v, "slate-herb-markers", "SHM-6", 1);
+                barrier.wait();
+                let email = format!("buyer{i}@example.com");
+                let r = checkout(&mut v, json!({ "email": email }));
+                assert_eq!(r.status, 201, "{}", r.body);
+                let order = r.json()["order"].clone();
+                (
+                    email,
+                    order["orderNumber"].as_i64().unwrap(),
+                    order["id"].as_str().unwrap().to_owned(),
+                )
+            })
+        })
+        .collect();
+    let answers: Vec<(String, i64, String)> =
+        threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let mut numbers: Vec<i64> = answers.iter().map(|a| a.1).collect();
+    numbers.sort();
+    assert_eq!(numbers, (last + 1..=last + N as i64).collect::<Vec<_>>());
+    let stored = orders_of(&server, "loam-lantern");
+    let mails = outbox_of(&server, "loam-lantern");
+    for (email, number, id) in &answers {
+        let o = stored.iter().find(|o| &o.id == id).expect("stored");
+        assert_eq!(o.order_number, *number);
+        assert_eq!(o.customer_email, *email);
+        assert_eq!(
+            mails_naming(&mails, "order-confirmation", email, *number),
+            1,
+            "#{number}"
+        );
+        assert_eq!(
+            mails_naming(
+                &mails,
+                "order-notification",
+                "hello@loam-lantern.localhost",
+                *number
+            ),
+            1,
+            "#{number}"
+        );
+    }
+}
+
+/// Issue 46: an order left waiting for its number (its node stopped between the order's
+/// commit and its numbering; here placed through the store with the numbering skipped)
+/// shows nowhere, and is numbered when a server starts: once (on PostgreSQL a second node
+/// starts beside it), the next number, with its confirmation and the owner's notice written
+/// for the site address its checkout came in on.
+fn a_waiting_order_is_numbered_at_start(backend: Backend) {
+    let mut server = start(backend.clone(), &[]);
+    let last = orders_of(&server, "loam-lantern")
+        .iter()
+        .map(|o| o.order_number)
+        .max()
+        .unwrap_or(0);
+    let host = format!("{LOAM}:{}", server.port);
+    let origin = format!("http://{host}");
+    let item = loam("slate-herb-markers");
+    let from = tenants::PlacedFrom {
+        host: host.clone(),
+        origin: origin.clone(),
+    };
+    let waiting = server.with_store(move |s| {
+        Box::pin(async move {
+            let t = s
+                .tenant_by_identifier("loam-lantern")
+                .await
+                .unwrap()
+                .unwrap()
+                .id;
+            let cart = s.create_cart(t).await.unwrap();
+            let add = tenants::AddToCart {
+                item_id: item,
+                sku: "SHM-6".into(),
+                quantity: 2,
+                store_currency: "EUR".into(),
+                ..Default::default()
+            };
+            s.add_to_cart(t, &cart.id, &add).await.unwrap();
+            let settings = tenants::commerce::CommerceSettings::plain("EUR");
+            let terms = tenants::CheckoutTerms {
+                shipping_address: Some(tenants::Address {
+                    first_name: "Ada".into(),
+                    last_name: "Lovelace".into(),
+                    line1: "Lindengracht 1".into(),
+                    city: "Amsterdam".into(),
+                    postal_code: "1015 KB".into(),
+                    country: "NL".into(),
+                    region: Some("NH".into()),
+                    ..Default::default()
+                }),
+                now_ms: tenants::now_ms(),
+                ..Default::default()
+            };
+            let quote = s
+                .quote_checkout(t, &cart.id, &settings, &terms)
+                .await
+                .unwrap();
+            let c = tenants::Checkout {
+                settings: &settings,
+                terms,
+                customer_email: "waiting@example.com".into(),
+                expected_total_minor: None,
+                charge_minor: quote.charge_minor,
+                payment: tenants::PaymentMethod::Card {
+                    brand: "Visa".into(),
+                    last4: "4242".into(),
+                    reference: "test-waiting".into(),
+                },
+                test_mode: true,
+                time_zone: "UTC",
+            };
+            s.place_order_provisional(t, &cart.id, &c, Some(from))
+                .await
+                .unwrap()
+        })
+    });
+    assert!(waiting.order_number < 0);
+    assert!(
+        orders_of(&server, "loam-lantern")
+            .iter()
+            .all(|o| o.id != waiting.id)
+    );
+    assert_eq!(
+        mails_naming(
+            &outbox_of(&server, "loam-lantern"),
+            "order-confirmation",
+            "waiting@example.com",
+            last + 1
+        ),
+        0
+    );
+
+    server.restart();
+    let second = matches!(backend, Backend::Postgres(_)).then(|| server.another_node());
+    let (orders, _) = poll_until(
+        Duration::from_secs(10),
+        "the waiting order numbered",
+        || orders_of(&server, "loam-lantern"),
+        |orders| orders.iter().any(|o| o.id == waiting.id),
+    );
+    let numbered = orders.iter().find(|o| o.id == waiting.id).unwrap();
+    assert_eq!(numbered.order_number, last + 1);
+    assert!(numbered.details.placed_from.is_none());
+    let mails = outbox_of(&server, "loam-lantern");
+    assert_eq!(
+        mails_naming(
+            &mails,
+            "order-confirmation",
+            "waiting@example.com",
+            last + 1
+        ),
+        1
+    );
+    assert_eq!(
+        mails_naming(
+            &mails,
+            "order-notification",
+            "hello@loam-lantern.localhost",
+            last + 1
+        ),
+        1
+    );
+    let confirmation = mails
+        .iter()
+        .find(|m| m.email.kind == "order-confirmation" && m.email.to == "waiting@example.com")
+        .unwrap();
+    assert!(
+        confirmation
+            .email
+            .text
+            .contains(&format!("{origin}/commerce/orders/{}", waiting.id)),
+        "{}",
+        confirmation.email.text
+    );
+    drop(second);
+    // The next checkout takes the next number.
+    let mut v = Visitor::arrive(&server, LOAM, "198.51.111.1");
+    added(&mut v, "slate-herb-markers", "SHM-6", 1);
+    let r = checkout(&mut v, json!({}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    assert_eq!(r.json()["order"]["orderNumber"], last + 2);
+}
+
 crate::on_both_backends!(
     addresses_take_countries_and_regions_from_lists,
     storefront_prices_and_sold_out,
@@ -1696,4 +1921,6 @@ crate::on_both_backends!(
     abandoned_carts_give_stock_back,
     the_last_unit_sells_once,
     orders_survive_kill_9,
+    checkouts_at_once_get_gapless_numbers_and_their_emails,
+    a_waiting_order_is_numbered_at_start,
 );

@@ -453,21 +453,226 @@ async fn buy_with_mail(
         time_zone: "UTC",
     };
     store
-        .place_order_with_mail(t, &cart.id, &checkout, |o| {
-            ["owner@shop.test", o.customer_email.as_str()]
-                .iter()
-                .map(|to| tenants::Email {
-                    kind: "order-confirmation".into(),
-                    from: "shop@shop.test".into(),
-                    to: (*to).into(),
-                    reply_to: None,
-                    subject: format!("Order #{}", o.order_number),
-                    text: format!("Order #{} ({})", o.order_number, o.id),
-                    html: None,
-                })
-                .collect()
-        })
+        .place_order_with_mail(t, &cart.id, &checkout, order_mail)
         .await
+}
+
+/// An order's two emails (the buyer's confirmation and the owner's notice), each naming its
+/// number and id.
+fn order_mail(o: &tenants::Order) -> Vec<tenants::Email> {
+    ["owner@shop.test", o.customer_email.as_str()]
+        .iter()
+        .map(|to| tenants::Email {
+            kind: "order-confirmation".into(),
+            from: "shop@shop.test".into(),
+            to: (*to).into(),
+            reply_to: None,
+            subject: format!("Order #{}", o.order_number),
+            text: format!("Order #{} ({})", o.order_number, o.id),
+            html: None,
+        })
+        .collect()
+}
+
+/// Places an order for a new cart of one mug and stops there: committed under a
+/// provisional number, its numbering skipped (as a node that stopped right after the
+/// order's commit leaves it).
+async fn place_waiting(store: &Store, t: TenantId, item: &str, email: &str) -> tenants::Order {
+    let settings = CommerceSettings::plain("USD");
+    let cart = store.create_cart(t).await.unwrap();
+    store
+        .add_to_cart(t, &cart.id, &add(item, "MUG-M", 1))
+        .await
+        .unwrap();
+    let terms = CheckoutTerms {
+        shipping_address: Some(address("US", None)),
+        now_ms: tenants::now_ms(),
+        ..Default::default()
+    };
+    let quote = store
+        .quote_checkout(t, &cart.id, &settings, &terms)
+        .await
+        .unwrap();
+    let checkout = Checkout {
+        settings: &settings,
+        terms,
+        customer_email: email.into(),
+        expected_total_minor: None,
+        charge_minor: quote.charge_minor,
+        payment: card(),
+        test_mode: true,
+        time_zone: "UTC",
+    };
+    let from = tenants::PlacedFrom {
+        host: "shop.test:8080".into(),
+        origin: "http://shop.test:8080".into(),
+    };
+    store
+        .place_order_provisional(t, &cart.id, &checkout, Some(from))
+        .await
+        .unwrap()
+}
+
+/// Orders placed and not yet numbered are hidden from every reader of orders and listed
+/// for the sweep; two groups numbering overlapping orders at once (two nodes, or a sweep
+/// beside a node's checkouts) number each order exactly once, gap-free, in the order each
+/// group was handed them, with its two emails naming its number; numbering them again
+/// changes nothing.
+async fn orders_are_numbered_in_groups_once(env: Env) {
+    let (t, item) = shop(&env, 100).await;
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let store = env.store.clone();
+        let item = item.clone();
+        tasks.push(tokio::spawn(async move {
+            place_waiting(&store, t, &item, &format!("w{i}@b.test")).await
+        }));
+    }
+    let mut placed = Vec::new();
+    for task in tasks {
+        placed.push(task.await.unwrap());
+    }
+    assert!(placed.iter().all(|o| o.order_number < 0));
+    assert!(placed.iter().all(|o| o.details.placed_from.is_some()));
+    // Waiting: stored, but shown nowhere yet.
+    assert!(env.store.orders(t).await.unwrap().is_empty());
+    assert!(env.store.order(t, &placed[0].id).await.unwrap().is_none());
+    let listed = env
+        .store
+        .order_page(
+            t,
+            &tenants::OrderQuery {
+                limit: 50,
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(listed.orders.is_empty(), "{listed:?}");
+    assert!(env.store.outbox(t).await.unwrap().is_empty());
+    assert_eq!(
+        env.store
+            .tenants_with_provisional_orders(i64::MAX)
+            .await
+            .unwrap(),
+        [t]
+    );
+    let waiting = env.store.provisional_orders(t, i64::MAX).await.unwrap();
+    assert_eq!(waiting.len(), 12);
+    assert!(
+        waiting
+            .iter()
+            .all(|o| o.details.placed_from.as_ref().unwrap().origin == "http://shop.test:8080")
+    );
+    // Placed before the cut-off only.
+    let first_ms = placed.iter().map(|o| o.created_ms).min().unwrap();
+    assert!(
+        env.store
+            .provisional_orders(t, first_ms)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Two groups at once, from two store handles, sharing orders 4..8.
+    let other = env.another_node().await;
+    let group = |store: Store, orders: Vec<tenants::Order>| {
+        tokio::spawn(async move {
+            let handed: Vec<_> = orders.into_iter().map(|o| (o, order_mail)).collect();
+            store.number_orders(t, handed).await.unwrap()
+        })
+    };
+    let a = group(env.store.clone(), placed[0..8].to_vec());
+    let b = group(other.clone(), placed[4..12].to_vec());
+    let (a, b) = (a.await.unwrap(), b.await.unwrap());
+    assert_eq!(a.len(), 8);
+    assert_eq!(b.len(), 8);
+    for (got, handed) in a
+        .iter()
+        .zip(&placed[0..8])
+        .chain(b.iter().zip(&placed[4..12]))
+    {
+        assert_eq!(got.order.id, handed.id, "answered in the order handed in");
+        assert!(got.order.order_number > 0);
+        assert!(got.order.details.placed_from.is_none());
+    }
+    for o in &placed {
+        let here: Vec<_> = a.iter().chain(&b).filter(|n| n.order.id == o.id).collect();
+        assert_eq!(
+            here.iter().filter(|n| n.numbered_here).count(),
+            1,
+            "numbered exactly once"
+        );
+        let numbers: Vec<i64> = here.iter().map(|n| n.order.order_number).collect();
+        assert!(numbers.windows(2).all(|w| w[0] == w[1]), "{numbers:?}");
+    }
+    for g in [&a, &b] {
+        let mine: Vec<i64> = g
+            .iter()
+            .filter(|n| n.numbered_here)
+            .map(|n| n.order.order_number)
+            .collect();
+        assert!(
+            mine.windows(2).all(|w| w[0] < w[1]),
+            "in the order handed in: {mine:?}"
+        );
+    }
+    let mut numbers: Vec<i64> = env
+        .store
+        .orders(t)
+        .await
+        .unwrap()
+        .iter()
+        .map(|o| o.order_number)
+        .collect();
+    numbers.sort();
+    assert_eq!(numbers, (1..=12).collect::<Vec<_>>());
+    let outbox = env.store.outbox(t).await.unwrap();
+    assert_eq!(outbox.len(), 24);
+    for n in a.iter().chain(&b) {
+        let stored = env.store.order(t, &n.order.id).await.unwrap().unwrap();
+        assert_eq!(stored.order_number, n.order.order_number);
+        assert!(stored.details.placed_from.is_none());
+        let to = outbox
+            .iter()
+            .filter(|m| m.email.text == format!("Order #{} ({})", stored.order_number, stored.id))
+            .count();
+        assert_eq!(to, 2, "its two emails name its number");
+    }
+    assert!(
+        env.store
+            .provisional_orders(t, i64::MAX)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // A second sweep of the same orders: nothing changes, no email is written again.
+    let again = group(other.clone(), placed.clone()).await.unwrap();
+    assert!(again.iter().all(|n| !n.numbered_here));
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 24);
+    let next = buy_with_mail(&env.store, t, &item, "next@b.test", |c| c)
+        .await
+        .unwrap();
+    assert_eq!(next.order_number, 13);
+
+    // One order handed in twice in one group (left in a queue by a checkout that went
+    // away, then handed in again by a sweep): one number, one pair of emails, no gap.
+    let twice = place_waiting(&env.store, t, &item, "twice@b.test").await;
+    let got = group(other, vec![twice.clone(), twice.clone()])
+        .await
+        .unwrap();
+    assert_eq!(
+        got.iter()
+            .map(|n| (n.order.order_number, n.numbered_here))
+            .collect::<Vec<_>>(),
+        [(14, true), (14, false)]
+    );
+    assert_eq!(env.store.outbox(t).await.unwrap().len(), 28);
+    let last = buy_with_mail(&env.store, t, &item, "last@b.test", |c| c)
+        .await
+        .unwrap();
+    assert_eq!(last.order_number, 15);
 }
 
 /// Concurrent checkouts with their emails: gap-free numbers, every order's two emails in
@@ -1377,6 +1582,7 @@ crate::on_both_backends!(
     unlimited_variants_never_run_out,
     concurrent_orders_are_numbered_uniquely,
     orders_commit_with_their_emails,
+    orders_are_numbered_in_groups_once,
     first_and_later_adds_are_stored,
     checkout_prices_the_order,
     checkout_refuses_a_changed_total,

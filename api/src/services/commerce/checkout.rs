@@ -2,8 +2,9 @@
 //! be placed (refusing an empty cart, a subtotal below the minimum, an address nothing
 //! ships to, an unusable gift card, a total other than the one the buyer saw), the amount
 //! left after the gift card authorised (or the store's pay-later method, within its own
-//! budget), the order placed in one transaction with its confirmation email (which refuses
-//! if the total moved), then the payment captured, or voided when placing failed.
+//! budget), the order placed in one transaction (which refuses if the total moved), then
+//! numbered with its emails, with the site's other orders waiting ([`super::numbering`]),
+//! then the payment captured; or voided when placing failed.
 //!
 //! It takes plain parts (the store, the outbox, the payment provider, the site, the inputs)
 //! and answers the order or a [`CheckoutError`]; `POST /api/commerce/checkout`
@@ -43,6 +44,8 @@ pub struct Deps<'a> {
     pub limits: &'a Limits,
     /// Cards, for the store's mode (test or live).
     pub payments: &'a dyn PaymentProvider,
+    /// Gives placed orders their numbers.
+    pub numbering: &'a super::numbering::Numbering,
 }
 
 /// The cart to check out.
@@ -78,6 +81,8 @@ pub struct Request {
     pub gift_card_recipient: Option<Recipient>,
     /// The member signed in, if any: the paid member areas the order buys are theirs.
     pub member: Option<String>,
+    /// Where the checkout came in: the order's emails are written for it.
+    pub placed_from: Option<tenants::PlacedFrom>,
 }
 
 /// Who a gift card purchase is for, as sent.
@@ -311,8 +316,8 @@ async fn the_cart(
 
 /// Places the order for `cart`: see the module's notes for the order of work.
 /// `confirmation` is called once the payment is authorised and gives what writes the
-/// order's emails (the buyer's confirmation, the owner's notice), in the order's own
-/// transaction (never lost, never sent for a refused checkout).
+/// order's emails (the buyer's confirmation, the owner's notice), committed with its number
+/// (never lost, never sent for a refused checkout).
 pub async fn place<M>(
     deps: Deps<'_>,
     site: &Site,
@@ -323,7 +328,7 @@ pub async fn place<M>(
     confirmation: impl AsyncFnOnce() -> M,
 ) -> Result<Order, CheckoutError>
 where
-    M: FnOnce(&Order) -> Vec<Email>,
+    M: FnOnce(&Order) -> Vec<Email> + Send + 'static,
 {
     let t = site.tenant.id;
     let read = the_cart(deps.store, site, &cart).await?;
@@ -428,7 +433,7 @@ where
     let confirmation = confirmation().await;
     let placed = deps
         .store
-        .place_order_with_mail(
+        .place_order_provisional(
             t,
             &cart.id,
             &Checkout {
@@ -441,14 +446,11 @@ where
                 test_mode: settings.payments.test_mode,
                 time_zone: &site.content.time_zone,
             },
-            confirmation,
+            r.placed_from.clone(),
         )
         .await;
     let order = match placed {
-        Ok(order) => {
-            deps.outbox.nudge();
-            order
-        }
+        Ok(order) => order,
         Err(e) => {
             if let Some(auth) = &authorization {
                 deps.payments.void(auth).await;
@@ -464,7 +466,19 @@ where
             });
         }
     };
-    if let Some(auth) = &authorization
+    // Stored: from here on the order stands. Answered once numbered, with its emails
+    // committed; a numbering that fails leaves it to the sweep (which captures then).
+    let numbered = deps
+        .numbering
+        .number(deps.store, t, order, Box::new(confirmation))
+        .await
+        .map_err(CheckoutError::Unavailable)?;
+    deps.outbox.nudge();
+    let order = numbered.order;
+    // Whoever numbered the order captures it: a sweep on another node that numbered it
+    // first captured it too.
+    if numbered.numbered_here
+        && let Some(auth) = &authorization
         && let Err(e) = deps.payments.capture(auth).await
     {
         // The order stands; the owner sees the payment reference and settles it.

@@ -1,7 +1,9 @@
-//! The store's flows: checkout ([`checkout`]), and taking payment ([`payment`]); and what
+//! The store's flows: checkout ([`checkout`]), numbering its orders ([`numbering`]), and
+//! taking payment ([`payment`]); and what
 //! the server keeps for them ([`CommerceState`]).
 
 pub mod checkout;
+pub mod numbering;
 pub mod payment;
 pub mod sweeper;
 
@@ -27,6 +29,8 @@ pub struct CommerceState {
     pub cart_hold: Duration,
     /// How long a pay-later order waits for payment.
     pub pay_later_expiry: Duration,
+    /// Orders waiting for their numbers, per site.
+    pub numbering: numbering::Numbering,
 }
 
 impl CommerceState {
@@ -36,6 +40,7 @@ impl CommerceState {
             live_payments: Arc::new(NoLiveProvider),
             cart_hold,
             pay_later_expiry: DEFAULT_PAY_LATER_EXPIRY,
+            numbering: numbering::Numbering::default(),
         }
     }
 

@@ -1,8 +1,9 @@
 //! Checkout: what a cart will cost ([`Store::quote_checkout`]) and placing the order
 //! ([`Store::place_order`]) in one transaction: the cart is priced again, lines whose stock
-//! hold lapsed take their units again, the gift card is spent, the order is numbered and
-//! written, the cart is closed, and a paid order delivers its gift cards and subscriptions.
-//! Either all of it happens or none.
+//! hold lapsed take their units again, the gift card is spent, the order is written under a
+//! provisional number, the cart is closed, and a paid order delivers its gift cards and
+//! subscriptions. Either all of it happens or none. The order's number (and with it its
+//! emails) is given after that commit, for many orders at once ([`super::numbering`]).
 //!
 //! Payment is outside the store: the server asks its payment provider to authorize
 //! [`CheckoutQuote::charge_minor`] before placing the order, passes the same amount in
@@ -14,7 +15,7 @@ use super::carts::{finish, load_cart, normalize_location, open_for_change};
 use super::gift_cards::{self, gift_card_in};
 use super::orders::{
     ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, customer_name, fulfil,
-    load_orders,
+    load_orders_any,
 };
 use super::stock::take_stock;
 use super::{Address, Cart, Order, PaymentMethod};
@@ -314,8 +315,10 @@ impl Store {
     }
 
     /// [`Store::place_order`], with the order's emails (what `mail` makes of the placed
-    /// order: the buyer's confirmation, the owner's notice) put in the outbox in the same
-    /// transaction: an order always has them, and a refused checkout never sends one.
+    /// order: the buyer's confirmation, the owner's notice) put in the outbox with its
+    /// number: the order is placed ([`Store::place_order_provisional`]) and then numbered on
+    /// its own ([`Store::number_orders`]), so an order numbered always has them, and a
+    /// refused checkout never sends one and takes no number.
     pub async fn place_order_with_mail(
         &self,
         tenant: TenantId,
@@ -323,24 +326,41 @@ impl Store {
         c: &Checkout<'_>,
         mail: impl FnOnce(&Order) -> Vec<crate::Email>,
     ) -> Result<Order> {
+        let order = self
+            .place_order_provisional(tenant, cart_id, c, None)
+            .await?;
+        self.number_orders(tenant, vec![(order, mail)])
+            .await?
+            .pop()
+            .map(|n| n.order)
+            .ok_or_else(|| StoreError::decode("numbering answered no order"))
+    }
+
+    /// Places the order (see the module docs) under a provisional number: negative, never
+    /// a real one, and hidden from every reader of orders until [`Store::number_orders`]
+    /// gives it its own. The site's order counter is not touched, so the placing
+    /// transactions of one site do not wait for each other. `placed_from` (where the
+    /// checkout came in) is kept with the order until it is numbered, for its emails.
+    pub async fn place_order_provisional(
+        &self,
+        tenant: TenantId,
+        cart_id: &str,
+        c: &Checkout<'_>,
+        placed_from: Option<super::PlacedFrom>,
+    ) -> Result<Order> {
         let mut tx = self.write().await?;
-        match place_in(&mut tx, tenant, cart_id, c).await {
-            // The order is numbered by now, so the site's counter is locked until the
-            // commit: its emails go in with the commit, in one hop.
-            Ok(order) => {
-                let emails = mail(&order)
-                    .iter()
-                    .map(|m| crate::repo::outbox::enqueue_statement(tenant, &new_id(), m))
-                    .collect();
-                tx.commit_after(emails).await?;
-                Ok(order)
-            }
-            Err(e) => finish(tx, Err(e)).await,
-        }
+        let placed = place_in(&mut tx, tenant, cart_id, c, placed_from).await;
+        finish(tx, placed).await
     }
 }
 
-async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>) -> Result<Order> {
+async fn place_in(
+    tx: &mut Tx,
+    tenant: TenantId,
+    cart_id: &str,
+    c: &Checkout<'_>,
+    placed_from: Option<super::PlacedFrom>,
+) -> Result<Order> {
     let refuse = |r| Err(StoreError::Refused(r));
     let cart = open_for_change(tx, tenant, cart_id).await?;
     let quote = assess(tx, tenant, cart, c.settings, &c.terms).await?;
@@ -411,8 +431,8 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     };
 
     // The order is written under a provisional number of its own (negative: never a real
-    // one) and numbered last ([`number_order`]): taking the tenant's next number locks its
-    // row until the commit, so every other checkout of the site waits from then on.
+    // one) and numbered after its commit ([`Store::number_orders`]): taking the tenant's
+    // next number locks its row until a commit, so it is done for many orders at once.
     let number = provisional_number()?;
     let shipping_option = totals.selected_shipping_option.as_ref().and_then(|id| {
         totals
@@ -455,6 +475,7 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
         prices_include_tax: totals.prices_include_tax,
         notes: c.terms.notes.clone(),
         gift_card_recipient: c.terms.gift_card_recipient.clone(),
+        placed_from,
     };
     let now = c.terms.now_ms;
     let paid_ms = (status == OrderStatus::Paid).then_some(now);
@@ -536,45 +557,19 @@ async fn place_in(tx: &mut Tx, tenant: TenantId, cart_id: &str, c: &Checkout<'_>
     if status == OrderStatus::Paid && fulfil(tx, tenant, &order, c.time_zone, now).await? {
         order = load_order(tx, tenant, &order_id).await?;
     }
-    order.order_number = number_order(tx, tenant, &order_id).await?;
     Ok(order)
 }
 
 /// A number no real order has (they count up from 1), unique among orders being placed at
-/// once: what an order is written with until [`number_order`] gives it its own.
+/// once: what an order is written with until [`Store::number_orders`] gives it its own.
 fn provisional_number() -> Result<i64> {
     let mut raw = [0u8; 8];
     getrandom::fill(&mut raw).map_err(|e| StoreError::Io(format!("random source: {e}")))?;
     Ok(-(i64::from_le_bytes(raw) & i64::MAX).max(1))
 }
 
-/// Gives order `order_id` the tenant's next order number, in one hop to the database (the
-/// counter's update, then the order's, pipelined): the last writes of the placing, so the
-/// tenant's row is locked only for them, the emails and the commit.
-async fn number_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<i64> {
-    let rows = tx
-        .query_all(vec![
-            (
-                "UPDATE tenant SET order_seq = order_seq + 1 WHERE id = $1 RETURNING order_seq"
-                    .to_owned(),
-                params![tenant],
-            ),
-            (
-                "UPDATE customer_order SET order_number = (SELECT order_seq FROM tenant WHERE id = $1) \
-                 WHERE tenant_id = $1 AND id = $2"
-                    .to_owned(),
-                params![tenant, order_id],
-            ),
-        ])
-        .await?;
-    rows.first()
-        .and_then(|r| r.first())
-        .ok_or_else(|| StoreError::NotFound(format!("tenant {tenant}")))?
-        .i64(0)
-}
-
 async fn load_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
-    load_orders(tx, tenant, "AND id = $2", params![order_id])
+    load_orders_any(tx, tenant, "AND id = $2", params![order_id])
         .await?
         .pop()
         .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))

@@ -434,7 +434,7 @@ pub struct GiftCardQuery {
 
 const GIFT_CARD_ROWS: &str = "SELECT g.code, g.currency, g.initial_minor, g.balance_minor, g.order_id, \
      g.created_ms, o.customer_email, o.order_number, g.id FROM gift_card g \
-     JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id WHERE g.tenant_id = $1";
+     JOIN customer_order o ON o.tenant_id = $1 AND o.id = g.order_id AND o.order_number > 0 WHERE g.tenant_id = $1";
 
 fn gift_card_from_row(r: &crate::sql::Row) -> Result<GiftCardRow> {
     Ok(GiftCardRow {
@@ -461,7 +461,7 @@ async fn load_uses(
         let uses = tx
             .query(
                 "SELECT u.order_id, o.order_number, u.amount_minor, u.created_ms, u.refunded_ms \
-                 FROM gift_card_use u JOIN customer_order o ON o.tenant_id = $1 AND o.id = u.order_id \
+                 FROM gift_card_use u JOIN customer_order o ON o.tenant_id = $1 AND o.id = u.order_id AND o.order_number > 0 \
                  WHERE u.tenant_id = $1 AND u.code = $2 ORDER BY u.created_ms, u.order_id",
                 params![tenant, g.code.as_str()],
             )
@@ -596,7 +596,7 @@ impl Store {
             "SELECT {}, o.customer_email, o.order_number, COALESCE((SELECT l.product_name FROM order_line l \
              WHERE l.tenant_id = $1 AND l.order_id = s.order_id AND l.item_id = s.item_id AND l.sku = s.sku \
              ORDER BY l.position LIMIT 1), '') AS product_name \
-             FROM subscription s JOIN customer_order o ON o.tenant_id = $1 AND o.id = s.order_id \
+             FROM subscription s JOIN customer_order o ON o.tenant_id = $1 AND o.id = s.order_id AND o.order_number > 0 \
              WHERE s.tenant_id = $1",
             columns.join(", ")
         );

@@ -27,6 +27,7 @@ mod customers;
 mod files;
 mod gift_cards;
 mod member_carts;
+mod numbering;
 mod order_admin;
 mod order_list;
 mod orders;
@@ -49,12 +50,15 @@ pub use customers::{
 pub use files::DigitalFile;
 pub(crate) use files::{digital_file_from_asset_in, put_digital_file_in};
 pub use gift_cards::{GiftCard, normalize_gift_card_code};
+pub use numbering::Numbered;
 pub use order_admin::{
     LineUnits, MAX_REASON_CHARS, MAX_TRACKING_CHARS, OrderEvent, OrderFulfilment, OrderMail,
     OrderRecord, OrderRefund, no_order_mail,
 };
 pub use order_list::{MAX_ORDER_PAGE, MAX_ORDER_SEARCH_CHARS, OrderPage, OrderQuery, OrderSummary};
-pub use orders::{GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus};
+pub use orders::{
+    GiftCardRecipient, Order, OrderDetails, OrderLine, OrderNotes, OrderStatus, PlacedFrom,
+};
 pub use subscriptions::Subscription;
 pub(crate) use subscriptions::plan as plan_of;
 

@@ -114,7 +114,7 @@ fn page_sql(tenant: TenantId, q: &OrderQuery, backend: Backend) -> Result<(Strin
         "SELECT id, order_number, created_ms, customer_email, customer_name, currency, grand_total_minor, \
          status, fulfilment, cancelled_ms, test_mode, \
          (SELECT CAST(COALESCE(SUM(l.quantity), 0) AS BIGINT) FROM order_line l WHERE l.tenant_id = $1 AND l.order_id = customer_order.id) \
-         FROM customer_order WHERE tenant_id = $1",
+         FROM customer_order WHERE tenant_id = $1 AND order_number > 0",
     );
     let arg = |p: &mut Vec<SqlValue>, v: SqlValue| {
         p.push(v);

@@ -108,6 +108,22 @@ pub struct OrderDetails {
     pub notes: Option<OrderNotes>,
     /// Who the gift cards it bought are for, when the buyer named someone.
     pub gift_card_recipient: Option<GiftCardRecipient>,
+    /// Where the checkout came in (kept only while the order waits for its number, so its
+    /// emails can be written by whichever node numbers it: see
+    /// [`super::numbering`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed_from: Option<PlacedFrom>,
+}
+
+/// The site address a checkout came in on: what the order's emails are written with when
+/// it is numbered.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlacedFrom {
+    /// The host with its port, as the request named the site (`shop.example:8080`).
+    pub host: String,
+    /// The origin its links point at (`https://shop.example`).
+    pub origin: String,
 }
 
 /// Order notes (`checkout.orderNotesLabel`).
@@ -249,8 +265,19 @@ pub(super) fn customer_name(details: &OrderDetails) -> String {
 }
 
 /// Orders matching `filter` (an SQL condition; parameters after `$1` = tenant), newest
-/// first, with their lines, gift cards and subscriptions.
+/// first, with their lines, gift cards and subscriptions. Only numbered orders: one still
+/// waiting for its number ([`super::numbering`]) is not shown anywhere yet.
 pub(super) async fn load_orders(
+    tx: &mut Tx,
+    tenant: TenantId,
+    filter: &str,
+    extra: Vec<crate::sql::SqlValue>,
+) -> Result<Vec<Order>> {
+    load_orders_any(tx, tenant, &format!("AND order_number > 0 {filter}"), extra).await
+}
+
+/// [`load_orders`], numbered or not: for placing and numbering them.
+pub(super) async fn load_orders_any(
     tx: &mut Tx,
     tenant: TenantId,
     filter: &str,
@@ -492,7 +519,7 @@ impl Store {
         let rows = tx
             .query(
                 "SELECT DISTINCT tenant_id FROM customer_order WHERE status = $1 AND created_ms < $2 AND cancelled_ms IS NULL \
-                 ORDER BY tenant_id",
+                 AND order_number > 0 ORDER BY tenant_id",
                 params![OrderStatus::AwaitingPayment.as_str(), placed_before_ms],
             )
             .await?;
@@ -515,7 +542,7 @@ impl Store {
             let mut tx = self.read().await?;
             tx.query(
                 "SELECT id FROM customer_order WHERE tenant_id = $1 AND status = $2 AND created_ms < $3 \
-                 AND cancelled_ms IS NULL ORDER BY id",
+                 AND cancelled_ms IS NULL AND order_number > 0 ORDER BY id",
                 params![tenant, awaiting, placed_before_ms],
             )
             .await?
