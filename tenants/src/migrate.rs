@@ -126,10 +126,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "paid_member_areas",
         sql: include_str!("../migrations/0021_paid_member_areas.sql"),
     },
+    Migration {
+        version: 22,
+        name: "orders_waiting",
+        sql: include_str!("../migrations/0022_orders_waiting.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 21;
+pub const LATEST_VERSION: i64 = 22;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -208,7 +208,7 @@ pub(crate) async fn checkout(
         store: &app.store,
         outbox: &app.outbox,
         limits: &app.limits,
-        payments: app.commerce.payments(settings.payments.test_mode),
+        payments: app.commerce.payments_shared(settings.payments.test_mode),
         numbering: &app.commerce.numbering,
     };
     let (site, ip) = (&call.site, call.client.ip);

@@ -11,6 +11,7 @@
 //! ([`crate::routes::commerce::checkout`]) translates both.
 
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 use tenants::commerce::{CommerceSettings, Refusal};
@@ -42,8 +43,9 @@ pub struct Deps<'a> {
     pub outbox: &'a Outbox,
     /// The pay-later budget ([`Family::PayLater`]).
     pub limits: &'a Limits,
-    /// Cards, for the store's mode (test or live).
-    pub payments: &'a dyn PaymentProvider,
+    /// Cards, for the store's mode (test or live); shared, because an order placed is
+    /// numbered and captured even when its request is gone.
+    pub payments: Arc<dyn PaymentProvider>,
     /// Gives placed orders their numbers.
     pub numbering: &'a super::numbering::Numbering,
 }
@@ -467,24 +469,39 @@ where
         }
     };
     // Stored: from here on the order stands. Answered once numbered, with its emails
-    // committed; a numbering that fails leaves it to the sweep (which captures then).
-    let numbered = deps
-        .numbering
-        .number(deps.store, t, order, Box::new(confirmation))
-        .await
-        .map_err(CheckoutError::Unavailable)?;
-    deps.outbox.nudge();
-    let order = numbered.order;
-    // Whoever numbered the order captures it: a sweep on another node that numbered it
-    // first captured it too.
-    if numbered.numbered_here
-        && let Some(auth) = &authorization
-        && let Err(e) = deps.payments.capture(auth).await
-    {
-        // The order stands; the owner sees the payment reference and settles it.
-        tracing::error!(tenant = %site.tenant.identifier, order = %order.id, ?e, "capturing a payment failed");
+    // committed; a numbering that fails leaves it to the sweep (which captures then). The
+    // numbering and the capture run as a task of their own: a buyer who hangs up while
+    // waiting (which drops this request's future) still has the order numbered, mailed
+    // and its card captured now, not at the next sweep.
+    let finish = tokio::spawn({
+        let store = deps.store.clone();
+        let numbering = deps.numbering.clone();
+        let payments = deps.payments.clone();
+        let outbox = deps.outbox.clone();
+        let identifier = site.tenant.identifier.clone();
+        async move {
+            let numbered = numbering
+                .number(&store, t, order, Box::new(confirmation))
+                .await?;
+            outbox.nudge();
+            // Whoever numbered the order captures it: a sweep on another node that numbered
+            // it first captured it too.
+            if numbered.numbered_here
+                && let Some(auth) = &authorization
+                && let Err(e) = payments.capture(auth).await
+            {
+                // The order stands; the owner sees the payment reference and settles it.
+                tracing::error!(tenant = %identifier, order = %numbered.order.id, ?e, "capturing a payment failed");
+            }
+            Ok::<_, tenants::StoreError>(numbered.order)
+        }
+    });
+    match finish.await {
+        Ok(done) => done.map_err(CheckoutError::Unavailable),
+        Err(e) => Err(CheckoutError::Unavailable(tenants::StoreError::Io(format!(
+            "numbering the order stopped: {e}"
+        )))),
     }
-    Ok(order)
 }
 
 #[cfg(test)]

@@ -44,6 +44,16 @@ impl CommerceState {
         }
     }
 
+    /// The card provider of a store in test mode (`test_mode`) or not, shared: for work
+    /// that must go on after the request that started it is gone.
+    pub fn payments_shared(&self, test_mode: bool) -> Arc<dyn PaymentProvider> {
+        if test_mode {
+            self.test_payments.clone()
+        } else {
+            self.live_payments.clone()
+        }
+    }
+
     /// The card provider of a store in test mode (`test_mode`) or not.
     pub fn payments(&self, test_mode: bool) -> &dyn PaymentProvider {
         if test_mode {

@@ -38,10 +38,11 @@ struct SiteQueue {
     turn: Arc<tokio::sync::Mutex<()>>,
 }
 
-/// The node's numbering queues, one per site (made on a site's first order).
-#[derive(Default)]
+/// The node's numbering queues, one per site (made on a site's first order); cloned
+/// handles share them.
+#[derive(Clone, Default)]
 pub struct Numbering {
-    sites: Mutex<HashMap<TenantId, Arc<SiteQueue>>>,
+    sites: Arc<Mutex<HashMap<TenantId, Arc<SiteQueue>>>>,
 }
 
 impl Numbering {
