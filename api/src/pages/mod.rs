@@ -124,17 +124,18 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         crate::pages::commerce::for_page(&app, &found, &req.headers, https, &path, &query).await;
     let mut set_cookies = commerce.set_cookies;
     let crumb = commerce.crumb;
-    let (cart, order) = (commerce.cart, commerce.order);
+    let (cart, order, page_cart) = (commerce.cart, commerce.order, commerce.page_cart);
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
     // What this folder's pages can read of the visitor's cart, when that is only a few of
     // its summary values (`renderer::cart_reads`): the same for every cart with them, so
-    // not the visitor's own, and the key a page rendered with it is kept under.
-    let cart_key = cart
+    // not the visitor's own, and the key a page rendered with it is kept under (worked out
+    // once per cart revision, with the cart: `commerce::PageCart`).
+    let cart_key = page_cart
         .as_ref()
         .filter(|_| order.is_none())
-        .and_then(|c| loaded.folder.cart_reads.key(c));
+        .and_then(|c| c.key(&loaded.folder.cart_reads));
     // A visitor with nothing of their own on a page: the render may come from, or go to,
     // the kept renders ([`kept`]).
     let anonymous = kept::Visitor {
@@ -301,7 +302,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         let shape = kept::Shape {
             website_status: facts.website_status,
             tracked: facts.analytics.as_ref().map(|a| a.tracked),
-            cart: facts.cart.map(crate::pages::islands::cart_summary_key),
+            cart: page_cart.as_ref().map(|c| c.summary()),
         };
         let finished = from_kept
             .as_ref()
