@@ -49,12 +49,13 @@ pub fn sign(secret: &[u8; 32], purpose: &str, message: &str) -> String {
 
 /// Whether `signature` (hex) signs `message` for `purpose`.
 pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) -> bool {
-    match from_hex(signature) {
-        Some(bytes) if bytes.len() == SIGNATURE_BYTES => mac(secret, purpose, message)
+    // Decoded on the stack: exactly `SIGNATURE_BYTES` of hex, either case.
+    let mut bytes = [0u8; SIGNATURE_BYTES];
+    signature.len() == 2 * SIGNATURE_BYTES
+        && hex::decode_to_slice(signature, &mut bytes).is_ok()
+        && mac(secret, purpose, message)
             .verify_truncated_left(&bytes)
-            .is_ok(),
-        _ => false,
-    }
+            .is_ok()
 }
 
 /// Bytes of OS randomness a thread draws at once for [`random_hex`].
@@ -147,6 +148,11 @@ mod tests {
         assert!(!verify(&a, "cart", "abc", ""));
         // The separator keeps purpose and message apart.
         assert_ne!(sign(&a, "ab", "c"), sign(&a, "a", "bc"));
+        // Upper-case hex is the same signature; anything but 32 hex digits is none.
+        assert!(verify(&a, "cart", "abc", &s.to_uppercase()));
+        assert!(!verify(&a, "cart", "abc", &format!("{s}00")));
+        assert!(!verify(&a, "cart", "abc", &format!("{}g", &s[..31])));
+        assert!(!verify(&a, "cart", "abc", &format!("{}\u{e9}", &s[..30])));
     }
 
     #[test]
