@@ -470,7 +470,10 @@ mod tests {
         r.body(Body::empty()).ok()
     }
 
-    fn head(r: Option<Response>) -> Option<(StatusCode, Vec<(String, Vec<u8>)>)> {
+    /// A response's status and headers, in order.
+    type Head = (StatusCode, Vec<(String, Vec<u8>)>);
+
+    fn head(r: Option<Response>) -> Option<Head> {
         r.map(|r| {
             let h = r
                 .headers()
