@@ -21,7 +21,6 @@
 use std::sync::Arc;
 
 use moka::future::Cache;
-use template_lang::value::Node;
 use tenants::cache::{ENTRY_OVERHEAD, JsonShape, weight};
 use tenants::{CacheBudget, Store, TemplateHash, TemplateVersion, TenantId};
 
@@ -43,7 +42,8 @@ pub struct Caches {
     /// Carts as pages show them, by (tenant, cart id, revision): a page view with a cart
     /// cookie reads its cart from here, and a change makes a new revision (and key). Kept
     /// five minutes at most: a cart's total depends on the time too (coupon dates).
-    pub(crate) page_carts: moka::sync::Cache<(TenantId, String, i64), Node>,
+    pub(crate) page_carts:
+        moka::sync::Cache<(TenantId, String, i64), Arc<crate::pages::commerce::PageCart>>,
 }
 
 impl Caches {

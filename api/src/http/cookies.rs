@@ -7,16 +7,29 @@ use cookie::{Cookie, SameSite};
 
 /// The values of every cookie called `name` in the request (a browser may send two of the
 /// same name, from different paths or domains).
+///
+/// A page asks for about ten names, most of them absent (a member's session, unlocks, the
+/// visitor ids, dismissed notices): a line that does not mention the name is not split.
 pub fn values<'h>(headers: &'h HeaderMap, name: &'h str) -> impl Iterator<Item = &'h str> + 'h {
     headers
         .get_all(header::COOKIE)
         .into_iter()
         .filter_map(|v| v.to_str().ok())
+        .filter(move |line| mentions(line, name))
         .flat_map(|line| line.split(';'))
         .filter_map(move |pair| {
             let (k, v) = pair.trim().split_once('=')?;
             (k.trim() == name).then(|| v.trim().trim_matches('"'))
         })
+}
+
+/// Whether `name` occurs in `line` (a pair named `name` is in a line only if it does).
+fn mentions(line: &str, name: &str) -> bool {
+    let (line, name) = (line.as_bytes(), name.as_bytes());
+    let Some(&first) = name.first() else {
+        return true;
+    };
+    memchr::memchr_iter(first, line).any(|at| line[at..].starts_with(name))
 }
 
 /// What a cookie the server sets is for.
@@ -124,6 +137,53 @@ mod tests {
         h.append(header::COOKIE, HeaderValue::from_static("crumb=\"y\""));
         assert_eq!(values(&h, "crumb").collect::<Vec<_>>(), ["x", "y"]);
         assert_eq!(values(&h, "c").count(), 0);
+    }
+
+    /// `values` as it was before lines were checked for the name first.
+    fn values_by_splitting<'h>(h: &'h HeaderMap, name: &'h str) -> Vec<&'h str> {
+        h.get_all(header::COOKIE)
+            .into_iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|line| line.split(';'))
+            .filter_map(|pair| {
+                let (k, v) = pair.trim().split_once('=')?;
+                (k.trim() == name).then(|| v.trim().trim_matches('"'))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_line_is_read_as_when_every_line_was_split() {
+        let lines = [
+            "crumb=x",
+            " ss_cvr = v1 ; ss_cvt=s1;tessera-cart=abc.1.ff",
+            "a=1; crumb=x; b=2; crumb=\"z\"",
+            "ss=1; s=2; ss_cvrr=3; xss_cvr=4",
+            "=empty; crumb; crumb==; ;;",
+        ];
+        let names = [
+            "crumb",
+            "ss_cvr",
+            "ss_cvt",
+            "s",
+            "ss",
+            "tessera-cart",
+            "",
+            "b",
+            "z",
+        ];
+        for line in lines {
+            let mut h = HeaderMap::new();
+            h.append(header::COOKIE, HeaderValue::from_static(line));
+            h.append(header::COOKIE, HeaderValue::from_static("other=1; s=3"));
+            for name in names {
+                assert_eq!(
+                    values(&h, name).collect::<Vec<_>>(),
+                    values_by_splitting(&h, name),
+                    "{line} {name}"
+                );
+            }
+        }
     }
 
     /// The line the `cookie` crate builds for the same cookie.

@@ -11,8 +11,29 @@ type HmacSha256 = Hmac<Sha256>;
 /// Bytes of the MAC kept in a signature (hex: twice as many characters).
 const SIGNATURE_BYTES: usize = 16;
 
+thread_local! {
+    /// The last secret a thread signed or checked with, and the HMAC keyed with it: keying
+    /// hashes two blocks, as many as a short message's signature itself, and a thread's
+    /// requests are mostly for the same few sites. A clone of the keyed state is the same
+    /// as keying again.
+    static KEYED: std::cell::RefCell<Option<([u8; 32], HmacSha256)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// An HMAC keyed with `secret` (from the thread's last one when it is the same).
+fn keyed(secret: &[u8; 32]) -> HmacSha256 {
+    KEYED.with_borrow_mut(|last| match last {
+        Some((s, m)) if s == secret => m.clone(),
+        _ => {
+            let m = HmacSha256::new_from_slice(secret).expect("any key length");
+            *last = Some((*secret, m.clone()));
+            m
+        }
+    })
+}
+
 fn mac(secret: &[u8; 32], purpose: &str, message: &str) -> HmacSha256 {
-    let mut m = HmacSha256::new_from_slice(secret).expect("any key length");
+    let mut m = keyed(secret);
     // The purpose and a separator first: "cart" signatures never pass as "order" ones.
     m.update(purpose.as_bytes());
     m.update(b"\0");
@@ -28,12 +49,13 @@ pub fn sign(secret: &[u8; 32], purpose: &str, message: &str) -> String {
 
 /// Whether `signature` (hex) signs `message` for `purpose`.
 pub fn verify(secret: &[u8; 32], purpose: &str, message: &str, signature: &str) -> bool {
-    match from_hex(signature) {
-        Some(bytes) if bytes.len() == SIGNATURE_BYTES => mac(secret, purpose, message)
+    // Decoded on the stack: exactly `SIGNATURE_BYTES` of hex, either case.
+    let mut bytes = [0u8; SIGNATURE_BYTES];
+    signature.len() == 2 * SIGNATURE_BYTES
+        && hex::decode_to_slice(signature, &mut bytes).is_ok()
+        && mac(secret, purpose, message)
             .verify_truncated_left(&bytes)
-            .is_ok(),
-        _ => false,
-    }
+            .is_ok()
 }
 
 /// Bytes of OS randomness a thread draws at once for [`random_hex`].
@@ -126,6 +148,37 @@ mod tests {
         assert!(!verify(&a, "cart", "abc", ""));
         // The separator keeps purpose and message apart.
         assert_ne!(sign(&a, "ab", "c"), sign(&a, "a", "bc"));
+        // Upper-case hex is the same signature; anything but 32 hex digits is none.
+        assert!(verify(&a, "cart", "abc", &s.to_uppercase()));
+        assert!(!verify(&a, "cart", "abc", &format!("{s}00")));
+        assert!(!verify(&a, "cart", "abc", &format!("{}g", &s[..31])));
+        assert!(!verify(&a, "cart", "abc", &format!("{}\u{e9}", &s[..30])));
+    }
+
+    #[test]
+    fn signatures_with_the_keyed_state_kept_are_as_keyed_afresh() {
+        let afresh = |secret: &[u8; 32], purpose: &str, message: &str| {
+            let mut m = HmacSha256::new_from_slice(secret).unwrap();
+            m.update(purpose.as_bytes());
+            m.update(b"\0");
+            m.update(message.as_bytes());
+            hex::encode(&m.finalize().into_bytes()[..SIGNATURE_BYTES])
+        };
+        // Secrets in turn and again, so the kept state is both reused and replaced.
+        let secrets = [
+            [1u8; 32], [2u8; 32], [2u8; 32], [1u8; 32], [0u8; 32], [1u8; 32],
+        ];
+        for (i, secret) in secrets.iter().enumerate() {
+            for (purpose, message) in [("crumb", "ab"), ("cart", "id"), ("cart", "")] {
+                let message = format!("{message}{i}");
+                let s = sign(secret, purpose, &message);
+                assert_eq!(s, afresh(secret, purpose, &message));
+                assert!(verify(secret, purpose, &message, &s));
+                let other = [9u8; 32];
+                assert!(!verify(&other, purpose, &message, &s));
+                assert!(verify(secret, purpose, &message, &s));
+            }
+        }
     }
 
     #[test]

@@ -11,8 +11,17 @@
 //! renders: those are keyed by what the page can read of the cart (its quantity, its
 //! subtotal: [`crate::pages::kept`], `renderer::cart_reads`), which is worked out from this
 //! cart, so a changed cart shows on the very next page.
+//!
+//! What a page works out from a cart (that key, and the islands' summary of it) is worked
+//! out once per cached cart and kept beside it ([`PageCart`]): it is a function of the
+//! cart's value alone (and, for the key, of the folder's [`CartReads`], compared whole), and
+//! the cached value is never changed, only replaced under a new revision, so what is kept
+//! beside it is exactly as fresh as the cart itself, on either backend.
+
+use std::sync::{Arc, OnceLock};
 
 use axum::http::HeaderMap;
+use renderer::cart_reads::CartReads;
 use renderer::route::order_page;
 use template_lang::value::Node;
 use tenants::{CartKind, now_ms};
@@ -34,6 +43,8 @@ pub struct PageCommerce {
     pub crumb: String,
     /// The visitor's open cart, as `shoppingCart`.
     pub cart: Option<Node>,
+    /// The same cart with what pages work out from it, kept with it in the page-cart cache.
+    pub page_cart: Option<Arc<PageCart>>,
     /// The order an order page shows.
     pub order: Option<Node>,
 }
@@ -66,14 +77,15 @@ pub async fn for_page(
     let settings = &site.content.commerce;
     if let Some(cookie) = cart_cookie(site, headers) {
         let key = (site.tenant.id, cookie.id.clone(), cookie.revision);
-        out.cart = match app.caches.page_carts.get(&key) {
-            Some(node) => Some(node),
+        out.page_cart = match app.caches.page_carts.get(&key) {
+            Some(cart) => Some(cart),
             None => match app.store.cart(site.tenant.id, &cookie.id).await {
                 Ok(Some(cart)) if !cart.purchased && cart.kind == CartKind::Cart => {
                     let totals = cart.price(settings, None, now_ms());
                     let node = Node::from_json(&cart_json(Some(&cart), &totals, settings, site));
-                    app.caches.page_carts.insert(key, node.clone());
-                    Some(node)
+                    let cart = Arc::new(PageCart::new(node));
+                    app.caches.page_carts.insert(key, cart.clone());
+                    Some(cart)
                 }
                 Ok(_) => None,
                 Err(e) => {
@@ -83,6 +95,7 @@ pub async fn for_page(
             },
         };
     }
+    out.cart = out.page_cart.as_ref().map(|c| c.node.clone());
     if let Some((_, order_id)) = order_page(path) {
         let token = form_urlencoded::parse(query.as_bytes())
             .find(|(k, _)| k == "token")
@@ -99,4 +112,90 @@ pub async fn for_page(
         }
     }
     out
+}
+
+/// A cart as pages show it (the page context's `shoppingCart`), and what pages work out
+/// from it, each worked out the first time a page asks. Never changed once made: a changed
+/// cart is a new revision, and a new `PageCart`.
+#[derive(Debug)]
+pub struct PageCart {
+    pub node: Node,
+    /// What a folder's pages can read of the cart ([`CartReads::key`]), for the `CartReads`
+    /// it was worked out for.
+    key: OnceLock<(CartReads, Option<Arc<str>>)>,
+    /// What the islands' data says of it ([`crate::pages::islands::cart_summary_key`]).
+    summary: OnceLock<Arc<str>>,
+}
+
+impl PageCart {
+    pub fn new(node: Node) -> PageCart {
+        PageCart {
+            node,
+            key: OnceLock::new(),
+            summary: OnceLock::new(),
+        }
+    }
+
+    /// `reads.key(&self.node)`, worked out once (for the first `CartReads` asked; another
+    /// folder's is worked out each time).
+    pub fn key(&self, reads: &CartReads) -> Option<Arc<str>> {
+        let (first, key) = self
+            .key
+            .get_or_init(|| (reads.clone(), reads.key(&self.node).map(Arc::from)));
+        if first == reads {
+            key.clone()
+        } else {
+            reads.key(&self.node).map(Arc::from)
+        }
+    }
+
+    /// `islands::cart_summary_key(&self.node)`, worked out once.
+    pub fn summary(&self) -> Arc<str> {
+        self.summary
+            .get_or_init(|| crate::pages::islands::cart_summary_key(&self.node).into())
+            .clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pages::islands::cart_summary_key;
+
+    fn cart(quantity: f64, subtotal: f64) -> Node {
+        Node::from_json(&serde_json::json!({
+            "totalQuantity": quantity,
+            "subtotalCents": subtotal,
+            "subtotal": {"value": subtotal / 100.0, "currency": "USD"},
+            "currency": "USD",
+            "entries": [{"quantity": quantity, "itemId": "a"}],
+        }))
+    }
+
+    #[test]
+    fn what_a_page_cart_keeps_is_what_is_worked_out_from_it() {
+        let reads = |members: &[&str]| CartReads::Parts {
+            quantity: true,
+            members: members.iter().map(|m| m.to_string()).collect(),
+        };
+        let (a, b) = (reads(&["subtotal"]), reads(&["subtotal", "totalQuantity"]));
+        for node in [cart(1.0, 1200.0), cart(3.0, 99.0), Node::Null] {
+            let kept = PageCart::new(node.clone());
+            // Asked again and again, with the first folder's reads and another's, and
+            // with a folder whose pages read the whole cart.
+            for _ in 0..3 {
+                for r in [&a, &b, &CartReads::Any] {
+                    assert_eq!(kept.key(r).as_deref(), r.key(&node).as_deref(), "{r:?}");
+                }
+                assert_eq!(&*kept.summary(), cart_summary_key(&node));
+            }
+        }
+        // Two carts never share what was worked out for one.
+        let (one, two) = (
+            PageCart::new(cart(1.0, 100.0)),
+            PageCart::new(cart(2.0, 100.0)),
+        );
+        assert_ne!(one.key(&a), two.key(&a));
+        assert_ne!(one.summary(), two.summary());
+    }
 }

@@ -124,17 +124,18 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         crate::pages::commerce::for_page(&app, &found, &req.headers, https, &path, &query).await;
     let mut set_cookies = commerce.set_cookies;
     let crumb = commerce.crumb;
-    let (cart, order) = (commerce.cart, commerce.order);
+    let (cart, order, page_cart) = (commerce.cart, commerce.order, commerce.page_cart);
     let personal_commerce = cart.is_some() || order.is_some();
     // Node clones share their data: the islands read the cart after the render took it.
     let cart_summary = cart.clone();
     // What this folder's pages can read of the visitor's cart, when that is only a few of
     // its summary values (`renderer::cart_reads`): the same for every cart with them, so
-    // not the visitor's own, and the key a page rendered with it is kept under.
-    let cart_key = cart
+    // not the visitor's own, and the key a page rendered with it is kept under (worked out
+    // once per cart revision, with the cart: `commerce::PageCart`).
+    let cart_key = page_cart
         .as_ref()
         .filter(|_| order.is_none())
-        .and_then(|c| loaded.folder.cart_reads.key(c));
+        .and_then(|c| c.key(&loaded.folder.cart_reads));
     // A visitor with nothing of their own on a page: the render may come from, or go to,
     // the kept renders ([`kept`]).
     let anonymous = kept::Visitor {
@@ -301,7 +302,7 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         let shape = kept::Shape {
             website_status: facts.website_status,
             tracked: facts.analytics.as_ref().map(|a| a.tracked),
-            cart: facts.cart.map(crate::pages::islands::cart_summary_key),
+            cart: page_cart.as_ref().map(|c| c.summary()),
         };
         let finished = from_kept
             .as_ref()
@@ -368,33 +369,159 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
     } else {
         "no-cache"
     };
-    let mut response = Response::builder()
-        .status(page.status)
-        .header(header::CONTENT_TYPE, page.content_type)
-        .header(header::CACHE_CONTROL, cache)
-        .header(header::VARY, "Cookie");
+    let kept_said = app.kept_header.then_some(match (hit, kept_now) {
+        (true, _) => "hit",
+        (false, true) => "kept",
+        (false, false) => "fresh",
+    });
+    let body = match chunks {
+        Some(parts) => Body::new(kept::ChunksBody::new(parts)),
+        None => Body::from(page.body),
+    };
+    respond(
+        page.status,
+        page.content_type,
+        cache,
+        set_cookies,
+        page.location.as_deref(),
+        page.page_type,
+        kept_said,
+        body,
+    )
+    .unwrap_or_else(error_page)
+}
+
+/// The page's response: its status and headers in this order, as `Response::builder()`
+/// would make it (`None` where the builder would fail: a status or header value that is
+/// not one), built straight into one header map of its size.
+#[allow(clippy::too_many_arguments)]
+fn respond(
+    status: u16,
+    content_type: &'static str,
+    cache: &'static str,
+    set_cookies: Vec<String>,
+    location: Option<&str>,
+    page_type: Option<u16>,
+    kept: Option<&'static str>,
+    body: Body,
+) -> Option<Response> {
+    use axum::http::{HeaderName, HeaderValue};
+    let mut headers = HeaderMap::with_capacity(6 + set_cookies.len());
+    headers.append(
+        header::CONTENT_TYPE,
+        HeaderValue::from_str(content_type).ok()?,
+    );
+    headers.append(header::CACHE_CONTROL, HeaderValue::from_str(cache).ok()?);
+    headers.append(header::VARY, HeaderValue::from_static("Cookie"));
     // Each line handed over as it is (a `String` becomes the header's bytes without a copy).
     for c in set_cookies {
-        response = response.header(header::SET_COOKIE, c);
+        headers.append(header::SET_COOKIE, HeaderValue::try_from(c).ok()?);
     }
-    if let Some(location) = &page.location {
-        response = response.header(header::LOCATION, location);
+    if let Some(location) = location {
+        headers.append(header::LOCATION, HeaderValue::from_str(location).ok()?);
     }
-    if let Some(t) = page.page_type {
-        response = response.header("x-page-type", t.to_string());
+    if let Some(t) = page_type {
+        headers.append(HeaderName::from_static("x-page-type"), HeaderValue::from(t));
     }
-    if app.kept_header {
-        let said = match (hit, kept_now) {
-            (true, _) => "hit",
-            (false, true) => "kept",
-            (false, false) => "fresh",
-        };
-        response = response.header("x-tessera-kept", said);
+    if let Some(said) = kept {
+        headers.append(
+            HeaderName::from_static("x-tessera-kept"),
+            HeaderValue::from_static(said),
+        );
     }
-    response
-        .body(match chunks {
-            Some(parts) => Body::new(kept::ChunksBody::new(parts)),
-            None => Body::from(page.body),
+    let mut response = Response::new(body);
+    *response.status_mut() = StatusCode::from_u16(status).ok()?;
+    *response.headers_mut() = headers;
+    Some(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The response as `Response::builder()` made it before [`respond`].
+    #[allow(clippy::too_many_arguments)]
+    fn by_the_builder(
+        status: u16,
+        content_type: &'static str,
+        cache: &'static str,
+        set_cookies: Vec<String>,
+        location: Option<&str>,
+        page_type: Option<u16>,
+        kept: Option<&'static str>,
+    ) -> Option<Response> {
+        let mut r = Response::builder()
+            .status(status)
+            .header(header::CONTENT_TYPE, content_type)
+            .header(header::CACHE_CONTROL, cache)
+            .header(header::VARY, "Cookie");
+        for c in set_cookies {
+            r = r.header(header::SET_COOKIE, c);
+        }
+        if let Some(l) = location {
+            r = r.header(header::LOCATION, l);
+        }
+        if let Some(t) = page_type {
+            r = r.header("x-page-type", t.to_string());
+        }
+        if let Some(k) = kept {
+            r = r.header("x-tessera-kept", k);
+        }
+        r.body(Body::empty()).ok()
+    }
+
+    /// A response's status and headers, in order.
+    type Head = (StatusCode, Vec<(String, Vec<u8>)>);
+
+    fn head(r: Option<Response>) -> Option<Head> {
+        r.map(|r| {
+            let h = r
+                .headers()
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.as_bytes().to_vec()))
+                .collect();
+            (r.status(), h)
         })
-        .unwrap_or_else(|_| error_page())
+    }
+
+    #[test]
+    fn a_pages_response_has_the_builders_status_and_headers_in_its_order() {
+        let cookies = || {
+            vec![
+                "crumb=ab; SameSite=Lax; Path=/".to_string(),
+                "ss_cvr=v1-ff".into(),
+            ]
+        };
+        for (status, location, page_type, kept, cookies) in [
+            (200, None, Some(2), None, cookies()),
+            (200, None, None, Some("hit"), Vec::new()),
+            (302, Some("/first?a=1"), Some(1), Some("kept"), cookies()),
+            (404, None, Some(100), Some("fresh"), Vec::new()),
+            (65535, None, Some(0), None, Vec::new()),
+            (200, Some("/bad\nline"), Some(1), None, Vec::new()),
+            (200, None, Some(1), None, vec!["a=b\r\nx: y".to_string()]),
+        ] {
+            let cache = "private, no-cache";
+            let got = respond(
+                status,
+                "text/html; charset=utf-8",
+                cache,
+                cookies.clone(),
+                location,
+                page_type,
+                kept,
+                Body::empty(),
+            );
+            let want = by_the_builder(
+                status,
+                "text/html; charset=utf-8",
+                cache,
+                cookies,
+                location,
+                page_type,
+                kept,
+            );
+            assert_eq!(head(got), head(want), "{status} {location:?}");
+        }
+    }
 }

@@ -40,9 +40,46 @@ pub struct Notices {
     /// The bar: its version, and its markup before and after the return path.
     announcement: Option<(String, String, String)>,
     /// The bar's text as a template may have printed it: as is, and escaped.
-    bar_text: Option<(String, String)>,
+    bar_text: Option<BarText>,
     /// The banner's markup before and after the return path.
     cookie_banner: Option<(String, String)>,
+}
+
+/// The searchers of the bar's text, as is and escaped, built once with the notices (every
+/// kept page's parts are searched for it: building a searcher per search cost more than the
+/// search).
+#[derive(Clone, Debug)]
+struct BarText {
+    raw: Finder<'static>,
+    /// `None` when escaping leaves the text as it is.
+    escaped: Option<Finder<'static>>,
+}
+
+impl BarText {
+    fn new(text: &str) -> BarText {
+        let escaped = escape(text);
+        BarText {
+            raw: Finder::new(text.as_bytes()).into_owned(),
+            escaped: (escaped != text).then(|| Finder::new(escaped.as_bytes()).into_owned()),
+        }
+    }
+
+    /// Whether `text` has the bar's text, as is or escaped.
+    fn in_text(&self, text: &[u8]) -> bool {
+        self.raw.find(text).is_some()
+            || self
+                .escaped
+                .as_ref()
+                .is_some_and(|f| f.find(text).is_some())
+    }
+}
+
+impl PartialEq for BarText {
+    fn eq(&self, other: &BarText) -> bool {
+        self.raw.needle() == other.raw.needle()
+            && self.escaped.as_ref().map(Finder::needle)
+                == other.escaped.as_ref().map(Finder::needle)
+    }
 }
 
 /// The dismiss form's start: a hidden `notice` and the `redirect` field's opening.
@@ -58,8 +95,7 @@ impl Notices {
     /// From `websiteSettings` (an enabled bar without text shows nothing).
     pub fn build(settings: &Map<String, Value>) -> Notices {
         let bar = announcement_of(settings);
-        let bar_text =
-            (bar.enabled && !bar.text.is_empty()).then(|| (bar.text.clone(), escape(&bar.text)));
+        let bar_text = (bar.enabled && !bar.text.is_empty()).then(|| BarText::new(&bar.text));
         let announcement = (bar.enabled && !bar.text.is_empty()).then(|| {
             let digest = Sha256::digest(format!("{}\n{}", bar.text, bar.url).as_bytes());
             let version = hex::encode(&digest[..8]);
@@ -136,10 +172,7 @@ impl Notices {
 
     /// Whether `text` (all or part of a page) shows the bar's text, as is or escaped.
     fn template_shows_bar(&self, text: &[u8]) -> bool {
-        self.bar_text.as_ref().is_some_and(|(raw, escaped)| {
-            memchr::memmem::find(text, raw.as_bytes()).is_some()
-                || memchr::memmem::find(text, escaped.as_bytes()).is_some()
-        })
+        self.bar_text.as_ref().is_some_and(|b| b.in_text(text))
     }
 
     /// Whether [`Notices::add_to`] could change the page that is the concatenation of
@@ -336,5 +369,20 @@ mod tests {
             n.add_to(&mut page, &HeaderMap::new(), "/");
             assert_eq!(page, before);
         }
+        // A text that escaping leaves as it is (one searcher), shown and not.
+        let plain = Notices::build(&settings(
+            json!({"announcementBarSettings": {"text": "Free shipping"}}),
+        ));
+        let mut shown = "<html><body><p>Free shipping</p></body></html>".to_owned();
+        let before = shown.clone();
+        plain.add_to(&mut shown, &HeaderMap::new(), "/");
+        assert_eq!(shown, before);
+        let mut other = "<html><body><p>Free returns</p></body></html>".to_owned();
+        plain.add_to(&mut other, &HeaderMap::new(), "/");
+        assert!(other.contains("tessera-announcement"), "{other}");
+        let part = [axum::body::Bytes::from_static(b"<p>Free shipping</p>")];
+        assert!(!plain.may_change(&part, &HeaderMap::new()));
+        let part = [axum::body::Bytes::from_static(b"<p>Free returns</p>")];
+        assert!(plain.may_change(&part, &HeaderMap::new()));
     }
 }
