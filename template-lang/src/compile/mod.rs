@@ -1013,4 +1013,23 @@ mod tests {
         // The short way was taken, not just declined.
         assert!(short_taken > 10_000, "{short_taken}");
     }
+
+    #[test]
+    fn a_segment_in_canonical_form_is_a_range_of_the_source() {
+        // "0" names the key "0" as written: the template's text is its source alone.
+        let source = "{a.0}{b.0.c}{.section d.0}{e}{.end}";
+        let c = Template::compile(source, Registry::standard());
+        assert!(c.errors.is_empty());
+        assert_eq!(&*c.template.text, source);
+        // "01" and "00" name the keys "1" and "0", made up after the source.
+        let c = Template::compile("{a.01}{b.00}", Registry::standard());
+        assert_eq!(&*c.template.text, "{a.01}{b.00}10");
+        let names: Vec<&str> = c
+            .template
+            .segs
+            .iter()
+            .map(|seg| seg.name.of(&c.template.text))
+            .collect();
+        assert_eq!(names, ["1", "0"]);
+    }
 }

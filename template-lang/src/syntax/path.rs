@@ -390,10 +390,11 @@ fn seg_in(text: &str, names: &mut impl Names) -> Seg {
     } else {
         None
     };
-    // The reference turns such segments into numbers, so "01" names the key "1".
+    // The reference turns such segments into numbers, so "01" names the key "1"; "0" is
+    // its own canonical form (a range of the text, not a made-up name).
     let canonical;
     let name = match index {
-        Some(i) if b[0] == b'0' => {
+        Some(i) if b[0] == b'0' && b.len() > 1 => {
             canonical = i.to_string();
             &canonical[..]
         }
