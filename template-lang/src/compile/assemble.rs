@@ -12,7 +12,6 @@
 //! at the end are closed then, innermost first.
 
 use super::Draft;
-use super::text::TextPool;
 use super::tree::{self, Block, Inst, OrBranch, PathId, PathIds, PredicateCall};
 use crate::error::{Diagnostic, msg};
 use crate::syntax::path::Head;
