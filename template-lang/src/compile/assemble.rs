@@ -12,7 +12,6 @@
 //! at the end are closed then, innermost first.
 
 use super::Draft;
-use super::text::TextPool;
 use super::tree::{self, Block, Inst, OrBranch, PathId, PathIds, PredicateCall};
 use crate::error::{Diagnostic, msg};
 use crate::syntax::path::Head;
@@ -286,10 +285,10 @@ impl Assembler<'_, '_> {
         }
         if self.state == State::AlternatesWith {
             let start = self.nodes[self.current].separator as usize;
-            push_merged(&mut self.separators, inst, start, &mut self.draft.text);
+            push_merged(&mut self.separators, inst, start);
         } else {
             let start = self.nodes[self.current].start as usize;
-            push_merged(&mut self.pending, inst, start, &mut self.draft.text);
+            push_merged(&mut self.pending, inst, start);
         }
     }
 
@@ -502,11 +501,11 @@ fn append(insts: &mut Vec<Inst>, block: &[Inst]) -> Block {
     Block::new(first, insts.len() - first)
 }
 
-/// Appends `inst` to the list that starts at `start` in `block`, merging adjacent literal
-/// text into one instruction and fusing text with a plain variable tag that follows it.
-/// Empty text is dropped.
+/// Appends `inst` to the list that starts at `start` in `block`, merging literal text
+/// that goes on where the text before it ends into one instruction and fusing text with a
+/// plain variable tag that follows it. Empty text is dropped.
 #[inline(always)]
-fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize, pool: &mut TextPool) {
+fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize) {
     if matches!(&inst, Inst::Text(t) if t.is_empty()) {
         return;
     }
@@ -516,7 +515,11 @@ fn push_merged(block: &mut Vec<Inst>, inst: Inst, start: usize, pool: &mut TextP
         return;
     };
     match inst {
-        Inst::Text(next) => *prev = pool.join(*prev, next),
+        // Text that goes on where the previous piece ends (around a tag that prints as
+        // text) stays one range; text apart from it (across a comment) is a second
+        // instruction rather than a copy of both: the same output, and the template's
+        // text stays its source.
+        Inst::Text(next) if prev.end() == next.start => prev.len += next.len,
         Inst::PrintCurrent => {
             let text = *prev;
             *block.last_mut().expect("the text") = Inst::TextThenCurrent(text);

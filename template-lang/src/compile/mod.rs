@@ -1013,4 +1013,52 @@ mod tests {
         // The short way was taken, not just declined.
         assert!(short_taken > 10_000, "{short_taken}");
     }
+
+    #[test]
+    fn text_across_a_comment_is_two_ranges_of_the_source() {
+        let data = crate::value::Node::from_json_str(r#"{"x": "X"}"#).unwrap();
+        let render = |source: &str| {
+            let c = Template::compile(source, Registry::standard());
+            assert!(c.errors.is_empty(), "{source:?}");
+            let out = c.template.render(&data);
+            (c.template, out)
+        };
+        let (t, out) = render("ab{# c #}de{x}f{#d#}{##e##}g");
+        // Nothing made up: the template's text is its source.
+        assert_eq!(&*t.text, "ab{# c #}de{x}f{#d#}{##e##}g");
+        assert_eq!(
+            format!("{:?}", t.root.of(&t.insts)),
+            "[Text(Span { start: 0, len: 2 }), TextThenPrint(Span { start: 9, len: 2 }, PathId(0)), \
+             Text(Span { start: 14, len: 1 }), Text(Span { start: 27, len: 1 })]"
+        );
+        assert_eq!(out, render("abde{x}fg").1);
+        assert_eq!(out, "abdeXfg");
+        // Text around a tag that prints as text goes on where the text before ends: one
+        // range.
+        let (t, out) = render("a{b c}d");
+        assert_eq!(
+            format!("{:?}", t.root.of(&t.insts)),
+            "[Text(Span { start: 0, len: 7 })]"
+        );
+        assert_eq!(out, "a{b c}d");
+    }
+
+    #[test]
+    fn a_segment_in_canonical_form_is_a_range_of_the_source() {
+        // "0" names the key "0" as written: the template's text is its source alone.
+        let source = "{a.0}{b.0.c}{.section d.0}{e}{.end}";
+        let c = Template::compile(source, Registry::standard());
+        assert!(c.errors.is_empty());
+        assert_eq!(&*c.template.text, source);
+        // "01" and "00" name the keys "1" and "0", made up after the source.
+        let c = Template::compile("{a.01}{b.00}", Registry::standard());
+        assert_eq!(&*c.template.text, "{a.01}{b.00}10");
+        let names: Vec<&str> = c
+            .template
+            .segs
+            .iter()
+            .map(|seg| seg.name.of(&c.template.text))
+            .collect();
+        assert_eq!(names, ["1", "0"]);
+    }
 }

@@ -1,5 +1,5 @@
 //! The text of a template while it compiles: its source, followed by whatever text
-//! compiling makes up (text merged across a comment, `{.meta-left}`'s brace). A piece of
+//! compiling makes up (`{.meta-left}`'s brace, a segment's name in canonical form). A piece of
 //! the source becomes a range of it without a copy, so literal text costs no allocation.
 
 use std::mem::MaybeUninit;
@@ -17,10 +17,9 @@ pub(crate) struct TextPool<'s> {
 }
 
 impl<'s> TextPool<'s> {
-    /// A pool over `source`. Spans are 32-bit, and the pool grows to at most about three
-    /// times the source (each piece of merged text is copied once, and made-up text is
-    /// shorter than the tag that makes it), so a source must be under 1 GiB; request
-    /// bodies and template files are limited far below that.
+    /// A pool over `source`. Spans are 32-bit, and the pool grows to at most about twice
+    /// the source (made-up text is shorter than the tag that makes it), so a source must
+    /// be under 1 GiB; request bodies and template files are limited far below that.
     pub fn new(source: &'s str) -> TextPool<'s> {
         assert!(
             source.len() < 1 << 30,
@@ -70,39 +69,6 @@ impl<'s> TextPool<'s> {
         if self.extra.capacity() == 0 {
             self.extra.reserve(self.source.len() + 64);
         }
-    }
-
-    /// Copies the text in `span` (of the source, the made-up text, or both) to the end.
-    fn copy(&mut self, span: Span) {
-        self.reserve();
-        let (start, end) = (span.start as usize, span.end() as usize);
-        let n = self.source.len();
-        if start < n {
-            self.extra.push_str(&self.source[start..end.min(n)]);
-        }
-        if end > n {
-            self.extra.extend_from_within(start.max(n) - n..end - n);
-        }
-    }
-
-    /// `a` followed by `b`: the same range extended when `b` starts where `a` ends (so
-    /// text around a tag that prints as text stays one range), otherwise a copy of both.
-    pub fn join(&mut self, a: Span, b: Span) -> Span {
-        if a.end() == b.start {
-            return Span {
-                start: a.start,
-                len: a.len + b.len,
-            };
-        }
-        let start = if a.end() as usize == self.len() {
-            a.start as usize
-        } else {
-            let start = self.len();
-            self.copy(a);
-            start
-        };
-        self.copy(b);
-        self.span_from(start)
     }
 
     fn span_from(&self, start: usize) -> Span {
@@ -174,48 +140,20 @@ mod tests {
         assert_eq!(de, Span { start: 5, len: 2 });
         let brace = pool.span("{");
         assert_eq!(brace, Span { start: 7, len: 1 });
-        let tag = pool.span(&source[2..5]);
-        // Adjacent in the source: one range, nothing copied.
-        let abtag = pool.join(ab, tag);
-        assert_eq!(abtag, Span { start: 0, len: 5 });
-        // Apart: a copy of both; then joining onto that copy extends it in place.
-        let abde = pool.join(ab, de);
-        let abde_brace = pool.join(abde, brace);
+        let one = pool.span("1");
+        assert_eq!(one, Span { start: 8, len: 1 });
         let text = pool.finish().expect("made-up text");
-        assert_eq!(abde.of(&text), "abde");
-        assert_eq!(abde_brace.of(&text), "abde{");
-        assert_eq!(&*text, "ab{c}de{abde{");
+        assert_eq!(&*text, "ab{c}de{1");
         assert_eq!(brace.of(&text), "{");
-    }
-
-    #[test]
-    fn a_range_across_the_end_of_the_source_is_copied_whole() {
-        let source = "ab{c}de";
-        let mut pool = TextPool::new(source);
-        let de = pool.span(&source[5..]);
-        let brace = pool.span("{");
-        // Adjacent: one range, part source and part made-up text.
-        let de_brace = pool.join(de, brace);
-        assert_eq!(de_brace, Span { start: 5, len: 3 });
-        let x = pool.span("x");
-        let ab = pool.span(&source[..2]);
-        // Apart, and not at the end: both copied, the first across the source's end.
-        let joined = pool.join(de_brace, ab);
-        let ab_x = pool.join(ab, x);
-        let text = pool.finish().expect("made-up text");
-        assert_eq!(de_brace.of(&text), "de{");
-        assert_eq!(joined.of(&text), "de{ab");
-        assert_eq!(ab_x.of(&text), "abx");
-        assert_eq!(&*text, "ab{c}de{xde{ababx");
+        assert_eq!(de.of(&text), "de");
     }
 
     #[test]
     fn text_of_the_source_alone_is_not_copied() {
         let source = "ab{c}de";
         let mut pool = TextPool::new(source);
-        let ab = pool.span(&source[..2]);
-        let tag = pool.span(&source[2..5]);
-        assert_eq!(pool.join(ab, tag), Span { start: 0, len: 5 });
+        assert_eq!(pool.span(&source[..2]), Span { start: 0, len: 2 });
+        assert_eq!(pool.span(&source[2..5]), Span { start: 2, len: 3 });
         assert_eq!(pool.len(), source.len());
         assert!(pool.finish().is_none());
         // Made-up text that is dropped again leaves the source alone too.
