@@ -155,23 +155,36 @@ impl Store {
                 .map(|r| r.text(0))
                 .collect::<Result<_>>()?
             };
-            for id in due {
-                let mut tx = self.write().await?;
-                let row = tx
-                    .query_opt(
-                        &format!(
-                            "UPDATE email_outbox SET next_attempt_ms = $3, attempts = attempts + 1 \
-                             WHERE tenant_id = $1 AND id = $2 AND sent_ms IS NULL AND next_attempt_ms <= $4 \
-                             RETURNING {COLUMNS}"
-                        ),
-                        params![tenant, id.as_str(), now + lease_ms, now],
-                    )
-                    .await?;
-                tx.commit().await?;
-                if let Some(r) = row {
-                    taken.push(queued_of(&r)?);
-                }
+            if due.is_empty() {
+                continue;
             }
+            // One write for the site's batch, not one per message: each write is a commit
+            // (a WAL flush), and checkouts share the disk with the mailer. A message another
+            // mailer leased meanwhile no longer matches the conditions and is left out
+            // (PostgreSQL re-checks them on the row it waited for).
+            let mut p = params![tenant, now + lease_ms, now];
+            let mut marks = Vec::with_capacity(due.len());
+            for id in &due {
+                p.push(id.as_str().into());
+                marks.push(format!("${}", p.len()));
+            }
+            let mut tx = self.write().await?;
+            let rows = tx
+                .query(
+                    &format!(
+                        "UPDATE email_outbox SET next_attempt_ms = $2, attempts = attempts + 1 \
+                         WHERE tenant_id = $1 AND id IN ({}) AND sent_ms IS NULL AND next_attempt_ms <= $3 \
+                         RETURNING {COLUMNS}",
+                        marks.join(", ")
+                    ),
+                    p,
+                )
+                .await?;
+            tx.commit().await?;
+            let mut batch = rows.iter().map(queued_of).collect::<Result<Vec<_>>>()?;
+            // In the order they fell due, as read above.
+            batch.sort_by_key(|q| due.iter().position(|id| *id == q.id));
+            taken.extend(batch);
         }
         Ok(taken)
     }

@@ -1085,6 +1085,25 @@ async fn outbox_leases_retries_and_sends(env: Env) {
             .is_some()
     };
     assert!(sent(&a) && !sent(&b));
+    // Two mailers claiming at once share the due messages out: none is taken by both.
+    let mut queued = Vec::new();
+    for i in 0..6 {
+        let to = format!("c{i}@site.test");
+        queued.push(env.store.enqueue_email(t, &mail(&to)).await.unwrap());
+    }
+    let (one, two) = tokio::join!(
+        env.store.claim_due_emails(60_000, 10),
+        env.store.claim_due_emails(60_000, 10)
+    );
+    let mut ids: Vec<String> = one
+        .unwrap()
+        .into_iter()
+        .chain(two.unwrap())
+        .map(|m| m.id)
+        .collect();
+    ids.sort();
+    queued.sort();
+    assert_eq!(ids, queued, "each due message is claimed exactly once");
     // Captcha challenges are spent once.
     let later = tenants::now_ms() + 60_000;
     assert!(env.store.spend_captcha(t, "c1", later).await.unwrap());
