@@ -6,6 +6,7 @@
 //! Round trips are most of a cart change's cost on PostgreSQL.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use serde_json::Value;
 
@@ -502,17 +503,27 @@ pub(super) async fn add_in(
 /// currency, $10 unit price, $11 additional fields, $12 added, $13 weight, $14 attributes,
 /// $15 the cart's creation time, $16 its kind, $17 whether it holds stock. It changes one
 /// row (the entry) or, with too few units left, none: then nothing at all is written.
-const FIRST_ADD_TAKING: &str = "WITH taken AS (\
-     UPDATE product_variant SET qty_in_stock = CASE WHEN unlimited THEN qty_in_stock ELSE qty_in_stock - $6::bigint END \
-     WHERE tenant_id = $1::bigint AND item_id = $4::text AND sku = $5::text AND (unlimited OR qty_in_stock >= $6::bigint) \
-     RETURNING 1), \
-     made AS (INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
-     SELECT $1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean FROM taken RETURNING 1) ";
+static FIRST_ADD_TAKING: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH taken AS ({FIRST_ADD_STOCK}), made AS ({FIRST_ADD_CART_IF_TAKEN}) {FIRST_ADD_ENTRY}"
+    )
+});
 /// [`FIRST_ADD_TAKING`] for an unlimited variant: no stock to take (and no variant row to
 /// lock), the cart's row and the entry in one statement. The same parameters.
-const FIRST_ADD_UNLIMITED: &str = "WITH made AS (INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
-     VALUES ($1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean) RETURNING 1) ";
-/// The entry's write that ends both first-add statements: one row per cart row written.
+static FIRST_ADD_UNLIMITED: LazyLock<String> =
+    LazyLock::new(|| format!("WITH made AS ({FIRST_ADD_CART}) {FIRST_ADD_ENTRY}"));
+/// The first add's units taken, as [`take_stock`] takes them (one row, or none).
+const FIRST_ADD_STOCK: &str = "UPDATE product_variant SET qty_in_stock = CASE WHEN unlimited THEN qty_in_stock ELSE qty_in_stock - $6::bigint END \
+     WHERE tenant_id = $1::bigint AND item_id = $4::text AND sku = $5::text AND (unlimited OR qty_in_stock >= $6::bigint) \
+     RETURNING 1";
+/// The new cart's row, once per row of `taken` (the units taken).
+const FIRST_ADD_CART_IF_TAKEN: &str = "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
+     SELECT $1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean FROM taken RETURNING 1";
+/// The new cart's row.
+const FIRST_ADD_CART: &str = "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
+     VALUES ($1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean) RETURNING 1";
+/// The entry's write that ends both first-add statements: one row per cart row written
+/// (`made`).
 const FIRST_ADD_ENTRY: &str = "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
      unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
      SELECT $1::bigint, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::bigint, $9::text, $10::bigint, \
@@ -614,12 +625,11 @@ async fn add_deferred(
                     cart.kind.as_str(),
                     cart.holds_stock
                 ]);
-                let head = if chosen.unlimited {
-                    FIRST_ADD_UNLIMITED
+                if chosen.unlimited {
+                    FIRST_ADD_UNLIMITED.clone()
                 } else {
-                    FIRST_ADD_TAKING
-                };
-                format!("{head}{FIRST_ADD_ENTRY}")
+                    FIRST_ADD_TAKING.clone()
+                }
             } else {
                 "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
                  unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
