@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Add-to-cart throughput on PostgreSQL, next to pgbench's TPC-B on the same server in the
-# same run: how close a store write over HTTP (tenant lookup, crumb, rate limit, JSON, one
-# transaction that creates a cart, checks the product, takes the stock and answers with
-# the priced cart) comes to PostgreSQL's own standard write transaction.
+# same run: how close a store write over HTTP (tenant lookup, crumb, rate limit, JSON, the
+# product checked, the stock taken and the cart created with its entry, all or nothing, and
+# the priced cart in the answer) comes to PostgreSQL's own standard write transaction.
 #
 # How: start a throwaway PostgreSQL (initdb + pg_ctl into a temp dir, as the `postgres`
 # user when run as root), give `tessera serve` one database and pgbench another, raise the

@@ -224,15 +224,22 @@ impl Tx {
     /// or nothing: when a statement fails, PostgreSQL ends the transaction without
     /// committing (a `COMMIT` in a failed transaction rolls back) and its error is returned;
     /// on SQLite the statements run one by one and a failure rolls back.
-    pub(crate) async fn commit_after(
+    pub(crate) async fn commit_after(self, statements: Vec<(String, Vec<SqlValue>)>) -> Result<()> {
+        self.commit_after_counting(statements).await.map(|_| ())
+    }
+
+    /// [`Tx::commit_after`], answering how many rows each statement changed, in order: for
+    /// a caller whose last hop decides something by a count (a write that takes stock or
+    /// writes nothing, say).
+    pub(crate) async fn commit_after_counting(
         mut self,
         statements: Vec<(String, Vec<SqlValue>)>,
-    ) -> Result<()> {
+    ) -> Result<Vec<u64>> {
         for (_, params) in &statements {
             nul_free(params)?;
         }
         if statements.is_empty() {
-            return self.commit().await;
+            return self.commit().await.map(|()| Vec::new());
         }
         match self.conn_and_begin() {
             (Conn::Pg(c), begin) => {
@@ -245,10 +252,12 @@ impl Tx {
                 sent.map_err(|(_, e)| e)
             }
             (Conn::Lite(c), _) => {
+                let mut counts = Vec::with_capacity(statements.len());
                 for (sql, params) in statements {
-                    sqlite::execute(c, &sql, params).await?;
+                    counts.push(sqlite::execute(c, &sql, params).await?);
                 }
-                self.commit().await
+                self.commit().await?;
+                Ok(counts)
             }
         }
     }
@@ -351,6 +360,29 @@ mod tests {
             .await
             .unwrap();
         tx.commit_after(vec![insert(7)]).await.unwrap();
+        assert_eq!(count(&db).await, 4);
+
+        // Counting: each statement's changed rows, in order (an insert of nothing counts 0).
+        let tx = db.begin(Mode::Write).await.unwrap();
+        let counts = tx
+            .commit_after_counting(vec![
+                insert(9),
+                (
+                    "INSERT INTO t (k) SELECT k + 100 FROM t WHERE k > $1".to_owned(),
+                    params![1000],
+                ),
+                (
+                    "INSERT INTO t (k) SELECT k + 100 FROM t WHERE k < $1".to_owned(),
+                    params![6],
+                ),
+            ])
+            .await
+            .unwrap();
+        assert_eq!(counts, vec![1, 0, 2]);
+        assert_eq!(count(&db).await, 7);
+        let mut tx = db.begin(Mode::Write).await.unwrap();
+        tx.batch("DELETE FROM t WHERE k >= 9").await.unwrap();
+        tx.commit().await.unwrap();
         assert_eq!(count(&db).await, 4);
 
         // A text with U+0000 is refused before anything is sent; the transaction rolls back.

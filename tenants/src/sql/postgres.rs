@@ -268,13 +268,14 @@ pub(super) async fn execute(
 }
 
 /// Runs `statements` and then `COMMIT`, all sent together (after the transaction's pending
-/// `begin`): one round trip. The error says whether the pipeline was sent (`true`: the
-/// transaction is over, committed only if every statement and the `COMMIT` succeeded).
+/// `begin`): one round trip; how many rows each statement changed. The error says whether
+/// the pipeline was sent (`true`: the transaction is over, committed only if every statement
+/// and the `COMMIT` succeeded).
 pub(super) async fn execute_then_commit(
     c: &mut deadpool_postgres::Object,
     begin: Option<&'static str>,
     statements: Vec<(String, Vec<SqlValue>)>,
-) -> std::result::Result<(), (bool, StoreError)> {
+) -> std::result::Result<Vec<u64>, (bool, StoreError)> {
     let mut prepared = Vec::with_capacity(statements.len());
     for (sql, params) in statements {
         prepared.push(prepare(c, &sql, params).await.map_err(|e| (false, e))?);
@@ -300,8 +301,9 @@ pub(super) async fn execute_then_commit(
     let sent = |e: tokio_postgres::Error| (true, StoreError::from(e));
     begun.map_err(sent)?;
     // A failed write makes the COMMIT a rollback: its error is the one to report.
-    written.map_err(sent)?;
-    committed.map_err(sent)
+    let counts = written.map_err(sent)?;
+    committed.map_err(sent)?;
+    Ok(counts)
 }
 
 #[cfg(test)]

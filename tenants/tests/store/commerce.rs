@@ -421,6 +421,106 @@ async fn first_and_later_adds_are_stored(env: Env) {
     assert_eq!(order.order_number, 1);
 }
 
+/// Sixteen visitors' first adds race for five units: five get a new cart holding one, the
+/// others are refused with no cart left behind (a first add takes the stock and writes the
+/// cart in one step on PostgreSQL, only if the units are there); an add of more than is
+/// left takes nothing, and a first add of an unlimited variant (with its additional fields)
+/// is stored as answered without touching the stock.
+async fn first_adds_take_what_is_left(env: Env) {
+    let (t, item) = shop(&env, 5).await;
+    let barrier = Arc::new(tokio::sync::Barrier::new(16));
+    let mut tasks = Vec::new();
+    for _ in 0..16 {
+        let store = env.store.clone();
+        let item = item.clone();
+        let barrier = barrier.clone();
+        tasks.push(tokio::spawn(async move {
+            barrier.wait().await;
+            store.add_to_new_cart(t, &add(&item, "MUG-M", 1)).await
+        }));
+    }
+    let mut carts = Vec::new();
+    let mut out_of_stock = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(added) => carts.push(added),
+            Err(StoreError::OutOfStock { sku, requested }) => {
+                assert_eq!((sku.as_str(), requested), ("MUG-M", 1));
+                out_of_stock += 1;
+            }
+            Err(e) => panic!("unexpected error: {e}"),
+        }
+    }
+    assert_eq!((carts.len(), out_of_stock), (5, 11));
+    assert_eq!(qty(&env, t, &item).await, 0);
+    for added in &carts {
+        let stored = env
+            .store
+            .cart(t, &added.shopping_cart.id)
+            .await
+            .unwrap()
+            .expect("the new cart is stored");
+        assert_eq!(stored.entries, added.shopping_cart.entries);
+        assert_eq!(stored.created_ms, added.shopping_cart.created_ms);
+        assert!(stored.holds_stock && stored.entries[0].held);
+    }
+    // Exactly the five carts hold stock: the refused adds wrote none.
+    assert_eq!(
+        env.store
+            .release_abandoned_carts(t, i64::MAX)
+            .await
+            .unwrap(),
+        5
+    );
+    assert_eq!(qty(&env, t, &item).await, 5);
+
+    assert!(matches!(
+        env.store.add_to_new_cart(t, &add(&item, "MUG-M", 6)).await,
+        Err(StoreError::OutOfStock { requested: 6, .. })
+    ));
+    assert_eq!(qty(&env, t, &item).await, 5);
+    assert!(
+        env.store
+            .tenants_with_abandoned_carts(i64::MAX)
+            .await
+            .unwrap()
+            .is_empty(),
+        "a refused first add leaves no cart"
+    );
+    let last = env
+        .store
+        .add_to_new_cart(t, &add(&item, "MUG-M", 5))
+        .await
+        .unwrap();
+    assert_eq!(last.shopping_cart.total_quantity, 5);
+    assert_eq!(qty(&env, t, &item).await, 0);
+
+    env.store
+        .set_stock(t, &item, "MUG-M", 0, true)
+        .await
+        .unwrap();
+    let engraved = AddToCart {
+        additional_fields: Some(json!({"engraving": "Ada"})),
+        ..add(&item, "MUG-M", 50)
+    };
+    let added = env.store.add_to_new_cart(t, &engraved).await.unwrap();
+    let stored = env
+        .store
+        .cart(t, &added.shopping_cart.id)
+        .await
+        .unwrap()
+        .expect("the new cart is stored");
+    assert_eq!(stored.entries, added.shopping_cart.entries);
+    assert_eq!(
+        stored.entries[0].additional_fields,
+        Some(json!({"engraving": "Ada"}))
+    );
+    assert_eq!(stored.total_quantity, 50);
+    let s = &env.store.stock(t, &item).await.unwrap()[0];
+    assert!(s.unlimited);
+    assert_eq!(s.qty_in_stock, 0);
+}
+
 /// Places an order for a new cart of one mug with the order's two emails (the buyer's
 /// confirmation and the owner's notice, each naming the order's number) in its transaction.
 async fn buy_with_mail(
@@ -1584,6 +1684,7 @@ crate::on_both_backends!(
     orders_commit_with_their_emails,
     orders_are_numbered_in_groups_once,
     first_and_later_adds_are_stored,
+    first_adds_take_what_is_left,
     checkout_prices_the_order,
     checkout_refuses_a_changed_total,
     gift_cards_are_issued_and_spent,

@@ -3,9 +3,12 @@
 //! answers with them and pages carry the same objects in their context (`shoppingCart`,
 //! `order`), so templates and islands read one shape.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, LazyLock, Mutex};
 
 use serde::Serialize;
+// `RawValue`: serde_json's `raw_value` feature (axum turns it on).
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tenants::commerce::instalments;
 use tenants::commerce::pricing::ShippingQuote;
@@ -265,7 +268,8 @@ pub struct CheckoutTermsView {
     /// The countries a shipping address may name, with their regions, when the cart ships:
     /// those the store ships to. Null when nothing in the cart ships or some option ships
     /// anywhere (then every country: `GET /api/commerce/countries`).
-    pub countries: Option<Vec<CountryView>>,
+    #[schema(value_type = Option<Vec<CountryView>>)]
+    pub countries: Option<CountryList>,
     /// The label checkout asks for order notes under (`checkout.orderNotesLabel`); null:
     /// no notes are asked for.
     pub order_notes_label: Option<String>,
@@ -298,6 +302,57 @@ pub struct RegionView {
     pub code: String,
     /// English name.
     pub name: String,
+}
+
+/// Countries with their regions, as `checkout.countries` gives them: made once per list of
+/// codes (they depend on nothing else: the places are the crate's ISO tables) and kept as
+/// their JSON, which every cart answer then writes as those bytes instead of building and
+/// serializing the countries and their regions again (most of a cart answer's bytes).
+#[derive(Clone)]
+pub struct CountryList(Arc<CountryListParts>);
+
+struct CountryListParts {
+    /// As written in answers.
+    json: Box<RawValue>,
+    /// As pages carry it ([`cart_json`]).
+    value: Value,
+}
+
+impl Serialize for CountryList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.0.json.serialize(s)
+    }
+}
+
+/// How many lists of countries [`country_list`] keeps; past it, it starts over (stores
+/// share a handful of lists; this only bounds a node serving very many different ones).
+const COUNTRY_LISTS: usize = 1024;
+
+/// The countries of `codes` (sorted, distinct) with their regions, made once per list.
+fn country_list(codes: &[String]) -> CountryList {
+    static LISTS: LazyLock<Mutex<HashMap<String, CountryList>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let key = codes.join(",");
+    let mut lists = LISTS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(list) = lists.get(&key) {
+        return list.clone();
+    }
+    let views: Vec<CountryView> = codes
+        .iter()
+        .filter_map(|c| tenants::commerce::places::country(c))
+        .map(country_view)
+        .collect();
+    let list = CountryList(Arc::new(CountryListParts {
+        json: serde_json::value::to_raw_value(&views).expect("countries serialize"),
+        value: json!(views),
+    }));
+    if lists.len() >= COUNTRY_LISTS {
+        lists.clear();
+    }
+    lists.insert(key, list.clone());
+    list
 }
 
 /// A country with its regions, by name.
@@ -441,7 +496,15 @@ pub fn cart_json(
     settings: &CommerceSettings,
     site: &Site,
 ) -> Value {
-    json!(cart_view(cart, totals, settings, site))
+    let mut view = cart_view(cart, totals, settings, site);
+    // The countries as a value of their own, copied in where the view has them (null in the
+    // view meanwhile: the key keeps its place), rather than their JSON parsed again.
+    let countries = view.checkout.countries.take();
+    let mut v = json!(view);
+    if let Some(list) = countries {
+        v["checkout"]["countries"] = list.0.value.clone();
+    }
+    v
 }
 
 /// What the checkout page offers, beside the cart: where the store ships (`shipsTo`, country
@@ -460,14 +523,10 @@ fn checkout_terms(settings: &CommerceSettings, ships: bool) -> CheckoutTermsView
         all.dedup();
         all
     });
-    use tenants::commerce::places;
-    let countries = ships_to.as_ref().filter(|_| ships).map(|codes| {
-        codes
-            .iter()
-            .filter_map(|c| places::country(c))
-            .map(country_view)
-            .collect()
-    });
+    let countries = ships_to
+        .as_ref()
+        .filter(|_| ships)
+        .map(|codes| country_list(codes));
     CheckoutTermsView {
         ships_to,
         countries,
@@ -908,4 +967,59 @@ pub fn order_view(o: &Order, site: &Site) -> OrderView {
 /// [`order_view`] as JSON (order pages carry it as `order`; the owner's order list too).
 pub fn order_json(o: &Order, site: &Site) -> Value {
     json!(order_view(o, site))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tenants::commerce::settings::{ShippingOption, ShippingRate};
+
+    fn option(id: &str, countries: &[&str]) -> ShippingOption {
+        ShippingOption {
+            id: id.to_owned(),
+            name: id.to_owned(),
+            countries: countries.iter().map(|c| (*c).to_owned()).collect(),
+            rate: ShippingRate::Flat { price_minor: 100 },
+        }
+    }
+
+    /// `checkout.countries`, made once per list of codes and kept as its JSON, writes what
+    /// the countries built afresh would, in answers (bytes) and in pages (values), the first
+    /// time and from the kept list; another list is a list of its own.
+    #[test]
+    fn kept_country_lists_write_what_fresh_ones_would() {
+        let mut settings = CommerceSettings::plain("EUR");
+        settings.shipping = vec![option("a", &["NL", "BE"]), option("b", &["DE", "NL"])];
+        let fresh = |codes: &[&str]| -> Vec<CountryView> {
+            codes
+                .iter()
+                .filter_map(|c| tenants::commerce::places::country(c))
+                .map(country_view)
+                .collect()
+        };
+        let want = fresh(&["BE", "DE", "NL"]);
+        assert!(want.iter().all(|c| !c.regions.is_empty()));
+        for _ in 0..2 {
+            let terms = checkout_terms(&settings, true);
+            assert_eq!(
+                terms.ships_to.as_deref(),
+                Some(&["BE".to_owned(), "DE".to_owned(), "NL".to_owned()][..])
+            );
+            let list = terms
+                .countries
+                .expect("a cart that ships lists the countries");
+            assert_eq!(
+                serde_json::to_string(&list).unwrap(),
+                serde_json::to_string(&want).unwrap()
+            );
+            assert_eq!(list.0.value, json!(want));
+        }
+        settings.shipping = vec![option("c", &["AT"])];
+        let terms = checkout_terms(&settings, true);
+        assert_eq!(
+            serde_json::to_string(&terms.countries).unwrap(),
+            serde_json::to_string(&fresh(&["AT"])).unwrap()
+        );
+        assert!(checkout_terms(&settings, false).countries.is_none());
+    }
 }

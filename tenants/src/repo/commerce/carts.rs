@@ -6,6 +6,7 @@
 //! Round trips are most of a cart change's cost on PostgreSQL.
 
 use std::collections::BTreeMap;
+use std::sync::LazyLock;
 
 use serde_json::Value;
 
@@ -19,7 +20,7 @@ use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id, now_ms};
 use crate::model::Visibility;
 use crate::params;
-use crate::sql::{Row, SqlValue, Tx};
+use crate::sql::{Backend, Row, SqlValue, Tx};
 use crate::store::Store;
 
 fn refused<T>(r: Refusal) -> Result<T> {
@@ -489,22 +490,68 @@ pub(super) async fn add_in(
     add: &AddToCart,
 ) -> Result<usize> {
     let mut writes = Vec::new();
-    let i = add_deferred(tx, tenant, cart, add, &mut writes).await?;
+    let i = add_deferred(tx, tenant, cart, add, &mut writes, LastHop::Entry).await?;
     for (sql, params) in writes {
         tx.execute(&sql, params).await?;
     }
     Ok(i)
 }
 
+/// A new cart's first add as one statement (PostgreSQL): take the units (unless the
+/// variant is unlimited), and only then write the cart's row and its entry. Parameters: $1
+/// tenant, $2 entry, $3 cart, $4 item, $5 sku, $6 quantity, $7 title, $8 product type, $9
+/// currency, $10 unit price, $11 additional fields, $12 added, $13 weight, $14 attributes,
+/// $15 the cart's creation time, $16 its kind, $17 whether it holds stock. It changes one
+/// row (the entry) or, with too few units left, none: then nothing at all is written.
+static FIRST_ADD_TAKING: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "WITH taken AS ({FIRST_ADD_STOCK}), made AS ({FIRST_ADD_CART_IF_TAKEN}) {FIRST_ADD_ENTRY}"
+    )
+});
+/// [`FIRST_ADD_TAKING`] for an unlimited variant: no stock to take (and no variant row to
+/// lock), the cart's row and the entry in one statement. The same parameters.
+static FIRST_ADD_UNLIMITED: LazyLock<String> =
+    LazyLock::new(|| format!("WITH made AS ({FIRST_ADD_CART}) {FIRST_ADD_ENTRY}"));
+/// The first add's units taken, as [`take_stock`] takes them (one row, or none).
+const FIRST_ADD_STOCK: &str = "UPDATE product_variant SET qty_in_stock = CASE WHEN unlimited THEN qty_in_stock ELSE qty_in_stock - $6::bigint END \
+     WHERE tenant_id = $1::bigint AND item_id = $4::text AND sku = $5::text AND (unlimited OR qty_in_stock >= $6::bigint) \
+     RETURNING 1";
+/// The new cart's row, once per row of `taken` (the units taken).
+const FIRST_ADD_CART_IF_TAKEN: &str = "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
+     SELECT $1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean FROM taken RETURNING 1";
+/// The new cart's row.
+const FIRST_ADD_CART: &str = "INSERT INTO cart (tenant_id, id, created_ms, updated_ms, purchased, kind, held) \
+     VALUES ($1::bigint, $3::text, $15::bigint, $15::bigint, FALSE, $16::text, $17::boolean) RETURNING 1";
+/// The entry's write that ends both first-add statements: one row per cart row written
+/// (`made`).
+const FIRST_ADD_ENTRY: &str = "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
+     unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
+     SELECT $1::bigint, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::text, $8::bigint, $9::text, $10::bigint, \
+     $11::text, $12::bigint, TRUE, $13::bigint, $14::text FROM made";
+
+/// What an add asks of its last hop.
+enum LastHop {
+    /// The cart is open (its row exists and is locked), or the backend runs the cart's row
+    /// write itself (the caller put it in `writes` first): the stock is taken in `tx` and
+    /// the entry written in the last hop.
+    Entry,
+    /// The cart is new and unsaved, on PostgreSQL: the last hop takes the stock and writes
+    /// the cart's row and its entry in one statement ([`FIRST_ADD_TAKING`]), which writes
+    /// nothing when too few units are left. The caller reads its count.
+    FirstAdd,
+}
+
 /// [`add_in`], with the entry's write (and the cart's mark as holding stock) appended to
 /// `writes` instead of run: the caller sends them, after any it put there first, with its
-/// commit ([`Tx::commit_after`]). What is read and the stock taken run here, in `tx`.
+/// commit ([`Tx::commit_after`]). What is read and (unless `hop` is
+/// [`LastHop::FirstAdd`]) the stock taken run here, in `tx`.
 async fn add_deferred(
     tx: &mut Tx,
     tenant: TenantId,
     cart: &mut Cart,
     add: &AddToCart,
     writes: &mut Vec<Write>,
+    hop: LastHop,
 ) -> Result<usize> {
     check_quantity(add.quantity)?;
     let chosen = choose(tx, tenant, add, cart.kind).await?;
@@ -550,33 +597,46 @@ async fn add_deferred(
         }
         None => {
             cart.check_amounts(None, add.quantity, chosen.unit_price_minor)?;
-            if !chosen.unlimited {
+            let first_add = matches!(hop, LastHop::FirstAdd);
+            if !chosen.unlimited && !first_add {
                 take_stock(tx, tenant, &add.item_id, &chosen.sku, add.quantity).await?;
             }
             let id = new_id();
             let added_ms = now_ms();
-            writes.push((
+            let mut params = params![
+                tenant,
+                id.as_str(),
+                cart.id.as_str(),
+                add.item_id.as_str(),
+                chosen.sku.as_str(),
+                add.quantity,
+                chosen.title.as_str(),
+                chosen.product_type,
+                chosen.currency.as_str(),
+                chosen.unit_price_minor,
+                fields,
+                added_ms,
+                chosen.weight_grams,
+                serde_json::to_string(&chosen.attributes)?
+            ];
+            let sql = if first_add {
+                params.extend(params![
+                    cart.created_ms,
+                    cart.kind.as_str(),
+                    cart.holds_stock
+                ]);
+                if chosen.unlimited {
+                    FIRST_ADD_UNLIMITED.clone()
+                } else {
+                    FIRST_ADD_TAKING.clone()
+                }
+            } else {
                 "INSERT INTO cart_entry (tenant_id, id, cart_id, item_id, sku, quantity, title, product_type, currency, \
                  unit_price_minor, additional_fields, added_ms, held, weight_grams, attributes) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, TRUE, $13, $14)"
-                    .to_owned(),
-                params![
-                    tenant,
-                    id.as_str(),
-                    cart.id.as_str(),
-                    add.item_id.as_str(),
-                    chosen.sku.as_str(),
-                    add.quantity,
-                    chosen.title.as_str(),
-                    chosen.product_type,
-                    chosen.currency.as_str(),
-                    chosen.unit_price_minor,
-                    fields,
-                    added_ms,
-                    chosen.weight_grams,
-                    serde_json::to_string(&chosen.attributes)?
-                ],
-            ));
+                    .to_owned()
+            };
+            writes.push((sql, params));
             cart.entries.push(CartEntry {
                 id: id.clone(),
                 item_id: add.item_id.clone(),
@@ -680,14 +740,18 @@ impl Store {
     }
 
     /// Adds to the visitor's open shopping cart `cart_id`, or, when there is none (no id, no
-    /// such cart, one checked out already), to a new one, in one transaction: a first
-    /// add-to-cart that fails leaves no empty cart behind.
+    /// such cart, one checked out already), to a new one, all or nothing: a first
+    /// add-to-cart that fails leaves no empty cart behind. Without an id on PostgreSQL,
+    /// [`Store::first_add`]; else one transaction.
     pub async fn add_to_cart_or_new(
         &self,
         tenant: TenantId,
         cart_id: Option<&str>,
         add: &AddToCart,
     ) -> Result<AddedToCart> {
+        if cart_id.is_none() && self.backend() == Backend::Postgres {
+            return self.first_add(tenant, add).await;
+        }
         let mut tx = self.write().await?;
         let mut writes = Vec::new();
         let result = async {
@@ -701,31 +765,85 @@ impl Store {
                 },
                 None => None,
             };
-            // A new cart's row is written in the last hop, before its entry and with the
-            // commit: a first add is the product read, the stock taken (unless unlimited)
-            // and that hop.
-            let mut cart = match open {
-                Some(c) => c,
+            // A new cart's row is written in the last hop, with its entry and the commit:
+            // on PostgreSQL a first add is the product read and that hop, whose one
+            // statement takes the stock (unless unlimited) and writes the cart and its
+            // entry only if it could ([`FIRST_ADD_TAKING`]); on SQLite the cart's row goes
+            // before the entry's and the stock is taken before them.
+            let (mut cart, hop) = match open {
+                Some(c) => (c, LastHop::Entry),
                 None => {
                     let (cart, write) = unsaved_cart(tenant, CartKind::Cart, true);
-                    writes.push(write);
-                    cart
+                    if tx.backend() == Backend::Postgres {
+                        (cart, LastHop::FirstAdd)
+                    } else {
+                        writes.push(write);
+                        (cart, LastHop::Entry)
+                    }
                 }
             };
-            let i = add_deferred(&mut tx, tenant, &mut cart, add, &mut writes).await?;
-            Ok(AddedToCart {
-                newly_added: cart.entries[i].clone(),
-                shopping_cart: cart,
-            })
+            let first_add = matches!(hop, LastHop::FirstAdd);
+            let i = add_deferred(&mut tx, tenant, &mut cart, add, &mut writes, hop).await?;
+            Ok((
+                first_add,
+                AddedToCart {
+                    newly_added: cart.entries[i].clone(),
+                    shopping_cart: cart,
+                },
+            ))
         }
         .await;
         match result {
-            Ok(added) => {
-                tx.commit_after(writes).await?;
+            Ok((first_add, added)) => {
+                let counts = tx.commit_after_counting(writes).await?;
+                // The first add's statement wrote nothing: too few units were left (the
+                // commit then committed nothing either).
+                if first_add && counts.first() == Some(&0) {
+                    return Err(StoreError::OutOfStock {
+                        sku: added.newly_added.sku,
+                        requested: add.quantity,
+                    });
+                }
                 Ok(added)
             }
             Err(e) => finish(tx, Err(e)).await,
         }
+    }
+
+    /// A visitor's first add on PostgreSQL (no cart yet): two statements and no transaction
+    /// around them. The product is read (under read committed, a read inside a transaction
+    /// sees no more than one outside it, and takes no lock), then one statement
+    /// ([`FIRST_ADD_TAKING`]) takes the units and writes the cart and its entry, atomically
+    /// as every statement is: all of it, or nothing when too few units are left.
+    async fn first_add(&self, tenant: TenantId, add: &AddToCart) -> Result<AddedToCart> {
+        let mut tx = self.read().await?;
+        let (mut cart, _) = unsaved_cart(tenant, CartKind::Cart, true);
+        let mut writes = Vec::new();
+        let i = add_deferred(
+            &mut tx,
+            tenant,
+            &mut cart,
+            add,
+            &mut writes,
+            LastHop::FirstAdd,
+        )
+        .await?;
+        let Some((sql, params)) = writes.pop().filter(|_| writes.is_empty()) else {
+            return Err(StoreError::Invalid(
+                "a first add is one statement".to_owned(),
+            ));
+        };
+        if tx.execute(&sql, params).await? == 0 {
+            return Err(StoreError::OutOfStock {
+                sku: cart.entries[i].sku.clone(),
+                requested: add.quantity,
+            });
+        }
+        tx.commit().await?;
+        Ok(AddedToCart {
+            newly_added: cart.entries[i].clone(),
+            shopping_cart: cart,
+        })
     }
 
     /// Creates a shopping cart holding what `add` asks for, in one transaction.
