@@ -498,9 +498,9 @@ where
     });
     match finish.await {
         Ok(done) => done.map_err(CheckoutError::Unavailable),
-        Err(e) => Err(CheckoutError::Unavailable(tenants::StoreError::Io(format!(
-            "numbering the order stopped: {e}"
-        )))),
+        Err(e) => Err(CheckoutError::Unavailable(tenants::StoreError::Io(
+            format!("numbering the order stopped: {e}"),
+        ))),
     }
 }
 
