@@ -530,31 +530,7 @@ async fn buy_with_mail(
     email: &str,
     charge: impl FnOnce(i64) -> i64,
 ) -> tenants::Result<tenants::Order> {
-    let settings = CommerceSettings::plain("USD");
-    let cart = store.create_cart(t).await.unwrap();
-    store
-        .add_to_cart(t, &cart.id, &add(item, "MUG-M", 1))
-        .await
-        .unwrap();
-    let terms = CheckoutTerms {
-        shipping_address: Some(address("US", None)),
-        now_ms: tenants::now_ms(),
-        ..Default::default()
-    };
-    let quote = store.quote_checkout(t, &cart.id, &settings, &terms).await?;
-    let checkout = Checkout {
-        settings: &settings,
-        terms,
-        customer_email: email.into(),
-        expected_total_minor: None,
-        charge_minor: charge(quote.charge_minor),
-        payment: card(),
-        test_mode: true,
-        time_zone: "UTC",
-    };
-    store
-        .place_order_with_mail(t, &cart.id, &checkout, order_mail)
-        .await
+    order_one_mug(store, t, item, email, charge, Placing::WithMail).await
 }
 
 /// An order's two emails (the buyer's confirmation and the owner's notice), each naming its
@@ -578,6 +554,29 @@ fn order_mail(o: &tenants::Order) -> Vec<tenants::Email> {
 /// provisional number, its numbering skipped (as a node that stopped right after the
 /// order's commit leaves it).
 async fn place_waiting(store: &Store, t: TenantId, item: &str, email: &str) -> tenants::Order {
+    order_one_mug(store, t, item, email, |c| c, Placing::Waiting)
+        .await
+        .unwrap()
+}
+
+/// How [`order_one_mug`] places its order.
+enum Placing {
+    /// Placed and numbered, with [`order_mail`]'s emails.
+    WithMail,
+    /// Placed under a provisional number only, as from `shop.test:8080`.
+    Waiting,
+}
+
+/// A new cart of one mug, quoted for a US address and placed `how`, charging what
+/// `charge` makes of the quoted charge.
+async fn order_one_mug(
+    store: &Store,
+    t: TenantId,
+    item: &str,
+    email: &str,
+    charge: impl FnOnce(i64) -> i64,
+    how: Placing,
+) -> tenants::Result<tenants::Order> {
     let settings = CommerceSettings::plain("USD");
     let cart = store.create_cart(t).await.unwrap();
     store
@@ -589,28 +588,33 @@ async fn place_waiting(store: &Store, t: TenantId, item: &str, email: &str) -> t
         now_ms: tenants::now_ms(),
         ..Default::default()
     };
-    let quote = store
-        .quote_checkout(t, &cart.id, &settings, &terms)
-        .await
-        .unwrap();
+    let quote = store.quote_checkout(t, &cart.id, &settings, &terms).await?;
     let checkout = Checkout {
         settings: &settings,
         terms,
         customer_email: email.into(),
         expected_total_minor: None,
-        charge_minor: quote.charge_minor,
+        charge_minor: charge(quote.charge_minor),
         payment: card(),
         test_mode: true,
         time_zone: "UTC",
     };
-    let from = tenants::PlacedFrom {
-        host: "shop.test:8080".into(),
-        origin: "http://shop.test:8080".into(),
-    };
-    store
-        .place_order_provisional(t, &cart.id, &checkout, Some(from))
-        .await
-        .unwrap()
+    match how {
+        Placing::WithMail => {
+            store
+                .place_order_with_mail(t, &cart.id, &checkout, order_mail)
+                .await
+        }
+        Placing::Waiting => {
+            let from = tenants::PlacedFrom {
+                host: "shop.test:8080".into(),
+                origin: "http://shop.test:8080".into(),
+            };
+            store
+                .place_order_provisional(t, &cart.id, &checkout, Some(from))
+                .await
+        }
+    }
 }
 
 /// Orders placed and not yet numbered are hidden from every reader of orders and listed
