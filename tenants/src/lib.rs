@@ -120,8 +120,8 @@ pub use migrate::MigrationReport;
 pub use model::*;
 pub use repo::analytics::{
     ADD_TO_CART_EVENT, AnalyticsEvent, AnalyticsSummary, DAY_MS, Grain, PURCHASE_EVENT, PageView,
-    PerformanceRecord, SESSION_KEY, SLOT_MS, Tally, TallyKey, VISIT_EVENTS, day_of, metric,
-    minted_session, minted_visitor, session_minted_slot, slot_of, visitor_minted_day,
+    PageViewSums, PerformanceRecord, SESSION_KEY, SLOT_MS, Tally, TallyKey, VISIT_EVENTS, day_of,
+    metric, minted_session, minted_visitor, session_minted_slot, slot_of, visitor_minted_day,
 };
 pub use repo::api_tokens::ApiToken;
 pub use repo::assets::Asset;

@@ -20,7 +20,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use tenants::{AnalyticsEvent, PageView, PerformanceRecord, Store, Tally, TenantId};
+use tenants::{AnalyticsEvent, PageView, PageViewSums, PerformanceRecord, Store, Tally, TenantId};
 use tokio::sync::{Notify, mpsc};
 use tokio::task::JoinHandle;
 
@@ -171,9 +171,11 @@ async fn write_loop(
     }
 }
 
-/// One write's worth.
+/// One write's worth. Page views are summed as they come (alike ones are one entry) and
+/// counted into the tally once, at the write.
 struct Batch {
     tally: Tally,
+    views: PageViewSums,
     events: Vec<(TenantId, AnalyticsEvent)>,
     perf: std::collections::BTreeMap<TenantId, Vec<PerformanceRecord>>,
     records: usize,
@@ -183,6 +185,7 @@ impl Default for Batch {
     fn default() -> Batch {
         Batch {
             tally: Tally::with_cap(LABELS_PER_METRIC),
+            views: PageViewSums::default(),
             events: Vec::new(),
             perf: Default::default(),
             records: 0,
@@ -196,13 +199,14 @@ impl Batch {
         self.records += 1;
         match r {
             Record::Event(t, e) => self.events.push((t, e)),
-            Record::PageView(t, v) => self.tally.page_view(t, &v),
+            Record::PageView(t, v) => self.views.add(t, v),
             Record::Performance(t, p) => self.perf.entry(t).or_default().push(p),
         }
     }
 
     /// Counts and events in one transaction; performance records per site.
-    async fn write(self, store: &Store, counters: &Counters) {
+    async fn write(mut self, store: &Store, counters: &Counters) {
+        self.tally.page_view_sums(std::mem::take(&mut self.views));
         if self.tally.dropped() > 0 {
             let before = counters
                 .dropped_labels

@@ -252,7 +252,9 @@ impl Tally {
             .flat_map(|(k, labels)| labels.iter().map(|(l, n)| (*k, &**l, *n)))
     }
 
-    /// Adds `n` to a row (or, for the `*-later` metrics, sets the bucket it was made in).
+    /// Adds `n` to a row (or, for the `*-later` metrics, sets the bucket it was made in), for
+    /// `views` page views or events alike (what a dropped count counts).
+    #[allow(clippy::too_many_arguments)]
     fn put(
         &mut self,
         tenant: TenantId,
@@ -261,6 +263,7 @@ impl Tally {
         bucket: i64,
         label: &str,
         n: i64,
+        views: u64,
     ) {
         if label.is_empty() && metric != metric::NEW_VISITOR && metric != metric::NEW_SESSION {
             return;
@@ -281,7 +284,7 @@ impl Tally {
         if let Some(cap) = self.cap {
             let held = self.labels.entry((tenant, grain, metric)).or_insert(0);
             if *held >= cap {
-                self.dropped += 1;
+                self.dropped += views;
                 return;
             }
             *held += 1;
@@ -294,34 +297,78 @@ impl Tally {
     /// visitor (daily) and visit.
     pub fn event(&mut self, tenant: TenantId, e: &AnalyticsEvent) {
         let (day, slot) = (day_of(e.occurred_ms), slot_of(e.occurred_ms));
-        self.put(tenant, Grain::Day, metric::EVENT, day, &e.name, 1);
-        self.put(tenant, Grain::Slot, metric::EVENT, slot, &e.name, 1);
+        self.put(tenant, Grain::Day, metric::EVENT, day, &e.name, 1, 1);
+        self.put(tenant, Grain::Slot, metric::EVENT, slot, &e.name, 1, 1);
         if VISIT_EVENTS.contains(&e.name.as_str()) {
             let session = e.data.get(SESSION_KEY).and_then(|s| s.as_str());
             self.visit(
                 tenant,
                 e.occurred_ms,
-                &e.page_path,
-                e.referrer.as_deref(),
+                (&e.page_path, e.referrer.as_deref()),
                 (e.visitor_id.as_deref(), false),
                 (session, false),
+                1,
             );
         }
     }
 
     /// Counts one page view the server answered (no raw row is kept of it).
     pub fn page_view(&mut self, tenant: TenantId, v: &PageView) {
-        let (day, slot) = (day_of(v.occurred_ms), slot_of(v.occurred_ms));
-        self.put(tenant, Grain::Day, metric::EVENT, day, VISIT_EVENTS[0], 1);
-        self.put(tenant, Grain::Slot, metric::EVENT, slot, VISIT_EVENTS[0], 1);
-        self.visit(
+        self.page_views(
             tenant,
             v.occurred_ms,
-            &v.page_path,
-            v.referrer.as_deref(),
+            (&v.page_path, v.referrer.as_deref()),
             (v.visitor_id.as_deref(), v.new_visitor),
             (v.session.as_deref(), v.new_session),
+            1,
         );
+    }
+
+    /// Counts page views summed by [`PageViewSums`], in the order their first views came.
+    pub fn page_view_sums(&mut self, sums: PageViewSums) {
+        for (k, views) in sums.entries {
+            self.page_views(
+                k.tenant,
+                k.slot * SLOT_MS,
+                (&k.page_path, k.referrer.as_deref()),
+                k.visitor.as_read(),
+                k.session.as_read(),
+                views,
+            );
+        }
+    }
+
+    /// Counts `views` page views at `ms` that count alike.
+    fn page_views(
+        &mut self,
+        tenant: TenantId,
+        ms: i64,
+        (path, referrer): (&str, Option<&str>),
+        visitor: (Option<&str>, bool),
+        session: (Option<&str>, bool),
+        views: u64,
+    ) {
+        let n = views as i64;
+        let (day, slot) = (day_of(ms), slot_of(ms));
+        self.put(
+            tenant,
+            Grain::Day,
+            metric::EVENT,
+            day,
+            VISIT_EVENTS[0],
+            n,
+            views,
+        );
+        self.put(
+            tenant,
+            Grain::Slot,
+            metric::EVENT,
+            slot,
+            VISIT_EVENTS[0],
+            n,
+            views,
+        );
+        self.visit(tenant, ms, (path, referrer), visitor, session, views);
     }
 
     /// A visit's page, referrer, visitor and session. A visitor or session this page named
@@ -332,55 +379,175 @@ impl Tally {
         &mut self,
         tenant: TenantId,
         ms: i64,
-        path: &str,
-        referrer: Option<&str>,
+        (path, referrer): (&str, Option<&str>),
         (visitor, new_visitor): (Option<&str>, bool),
         (session, new_session): (Option<&str>, bool),
+        views: u64,
     ) {
+        let n = views as i64;
         let (day, slot) = (day_of(ms), slot_of(ms));
         for (grain, bucket) in [(Grain::Day, day), (Grain::Slot, slot)] {
-            self.put(tenant, grain, metric::PAGE, bucket, path, 1);
+            self.put(tenant, grain, metric::PAGE, bucket, path, n, views);
             self.put(
                 tenant,
                 grain,
                 metric::REFERRER,
                 bucket,
                 referrer.unwrap_or(""),
-                1,
+                n,
+                views,
             );
         }
         if let Some(v) = visitor.filter(|v| !v.is_empty()) {
             if new_visitor {
-                self.put(tenant, Grain::Day, metric::NEW_VISITOR, day, "", 1);
+                self.put(tenant, Grain::Day, metric::NEW_VISITOR, day, "", n, views);
             } else {
                 match visitor_minted_day(v) {
-                    Some(made) if day > made => {
-                        self.put(tenant, Grain::Day, metric::VISITOR_LATER, day, v, made)
-                    }
+                    Some(made) if day > made => self.put(
+                        tenant,
+                        Grain::Day,
+                        metric::VISITOR_LATER,
+                        day,
+                        v,
+                        made,
+                        views,
+                    ),
                     Some(_) => {}
-                    None => self.put(tenant, Grain::Day, metric::VISITOR, day, v, 1),
+                    None => self.put(tenant, Grain::Day, metric::VISITOR, day, v, n, views),
                 }
             }
         }
         if let Some(s) = session.filter(|s| !s.is_empty()) {
             if new_session {
-                self.put(tenant, Grain::Day, metric::NEW_SESSION, day, "", 1);
-                self.put(tenant, Grain::Slot, metric::NEW_SESSION, slot, "", 1);
+                self.put(tenant, Grain::Day, metric::NEW_SESSION, day, "", n, views);
+                self.put(tenant, Grain::Slot, metric::NEW_SESSION, slot, "", n, views);
             } else {
                 match session_minted_slot(s) {
                     Some(made) => {
                         if slot > made {
-                            self.put(tenant, Grain::Slot, metric::SESSION_LATER, slot, s, made);
+                            self.put(
+                                tenant,
+                                Grain::Slot,
+                                metric::SESSION_LATER,
+                                slot,
+                                s,
+                                made,
+                                views,
+                            );
                         }
                         if day > made.div_euclid(SLOTS_PER_DAY) {
-                            self.put(tenant, Grain::Day, metric::SESSION_LATER, day, s, made);
+                            self.put(
+                                tenant,
+                                Grain::Day,
+                                metric::SESSION_LATER,
+                                day,
+                                s,
+                                made,
+                                views,
+                            );
                         }
                     }
                     None => {
-                        self.put(tenant, Grain::Day, metric::SESSION, day, s, 1);
-                        self.put(tenant, Grain::Slot, metric::SESSION, slot, s, 1);
+                        self.put(tenant, Grain::Day, metric::SESSION, day, s, n, views);
+                        self.put(tenant, Grain::Slot, metric::SESSION, slot, s, n, views);
                     }
                 }
+            }
+        }
+    }
+}
+
+/// Page views summed before a [`Tally`] counts them. The tally reads of a view its site,
+/// quarter hour, page, referrer, and its visitor and visit: by id, or as new where the view
+/// itself named them (whatever the new id is). Views alike in all of these are one entry
+/// with their number, so a view costs one hashed key here instead of the tally's eight or so
+/// rows: a saturated node's views are mostly alike (new visitors on the same few pages).
+/// Entries keep the order their first views came in, so a capped tally keeps and drops the
+/// same labels as it does counting view by view.
+#[derive(Default)]
+pub struct PageViewSums {
+    entries: indexmap::IndexMap<SumKey, u64, foldhash::fast::RandomState>,
+}
+
+impl PageViewSums {
+    /// Adds one view of `tenant`'s site.
+    pub fn add(&mut self, tenant: TenantId, v: PageView) {
+        let key = SumKey {
+            tenant,
+            slot: slot_of(v.occurred_ms),
+            page_path: v.page_path,
+            referrer: v.referrer,
+            visitor: Named::of(v.visitor_id, v.new_visitor),
+            session: Named::of(v.session, v.new_session),
+        };
+        *self.entries.entry(key).or_insert(0) += 1;
+    }
+
+    /// Entries held (views that count alike are one).
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it holds no view.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[derive(PartialEq, Eq, Hash)]
+struct SumKey {
+    tenant: TenantId,
+    slot: i64,
+    page_path: String,
+    referrer: Option<String>,
+    visitor: Named,
+    session: Named,
+}
+
+/// A visitor or visit as the tally reads it.
+enum Named {
+    /// Named by the view itself: counted as new, its id unread (so every new one is alike).
+    New(String),
+    /// Anything else: counted by its id (or not at all, without one).
+    Id(Option<String>),
+}
+
+impl Named {
+    fn of(id: Option<String>, new: bool) -> Named {
+        match id {
+            Some(id) if new && !id.is_empty() => Named::New(id),
+            id => Named::Id(id),
+        }
+    }
+
+    /// What [`Tally::visit`] takes.
+    fn as_read(&self) -> (Option<&str>, bool) {
+        match self {
+            Named::New(id) => (Some(id), true),
+            Named::Id(id) => (id.as_deref(), false),
+        }
+    }
+}
+
+impl PartialEq for Named {
+    fn eq(&self, other: &Named) -> bool {
+        match (self, other) {
+            (Named::New(_), Named::New(_)) => true,
+            (Named::Id(a), Named::Id(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Named {}
+
+impl std::hash::Hash for Named {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self {
+            Named::New(_) => h.write_u8(0),
+            Named::Id(id) => {
+                h.write_u8(1);
+                id.hash(h);
             }
         }
     }
@@ -742,5 +909,93 @@ mod tests {
             assert_eq!(rows(b, grain, metric::PAGE)["/other"], 1);
         }
         assert_eq!(t.dropped(), 4);
+    }
+
+    /// Every row of a tally, sorted.
+    fn all_rows(t: &Tally) -> Vec<(TallyKey, String, i64)> {
+        let mut rows: Vec<_> = t.rows().map(|(k, l, n)| (k, l.to_owned(), n)).collect();
+        rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+        rows
+    }
+
+    #[test]
+    fn summed_page_views_count_as_views_one_by_one() {
+        // Views of two sites over three quarter hours across a day's end: new visitors and
+        // visits (each with an id of its own), ids the server made earlier (today, on an
+        // earlier day, in an earlier quarter hour), ids it did not make, none, and empty.
+        let hex = "0123456789abcdef0123456789abcdef";
+        let day = 20_420;
+        let end = (day + 1) * DAY_MS - 1;
+        let times = [end - SLOT_MS, end, end + 1];
+        let visitors: [(Option<String>, bool); 6] = [
+            (None, false),
+            (Some(String::new()), true),
+            (Some("v-new".into()), true),
+            (Some(minted_visitor(day, hex)), false),
+            (Some(minted_visitor(day - 3, hex)), false),
+            (Some("their-own".into()), false),
+        ];
+        let slot = slot_of(end);
+        let sessions: [(Option<String>, bool); 5] = [
+            (None, false),
+            (Some("s-new".into()), true),
+            (Some(minted_session(slot, hex)), false),
+            (Some(minted_session(slot - 200, hex)), false),
+            (Some("s1".into()), false),
+        ];
+        let mut views = Vec::new();
+        let mut i = 0usize;
+        // Three rounds of the same views, but for the ids new ones get.
+        for _ in 0..3 {
+            for (t, ms) in times.iter().enumerate() {
+                for (v, (visitor, new_visitor)) in visitors.iter().enumerate() {
+                    for (s, (session, new_session)) in sessions.iter().enumerate() {
+                        i += 1;
+                        let tenant = TenantId(1 + (v % 2) as i64);
+                        let mut id = visitor.clone();
+                        if *new_visitor && id.as_deref() == Some("v-new") {
+                            id = Some(format!("v-new-{i}"));
+                        }
+                        let mut session = session.clone();
+                        if *new_session {
+                            session = Some(format!("s-new-{i}"));
+                        }
+                        views.push((
+                            tenant,
+                            PageView {
+                                occurred_ms: *ms,
+                                page_path: format!("/p{}", (t + v + s) % 7),
+                                referrer: (s % 3 > 0).then(|| format!("r{}.example", (t + s) % 4)),
+                                visitor_id: id,
+                                session,
+                                new_visitor: *new_visitor,
+                                new_session: *new_session,
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+        // Capped low enough that labels are dropped, and without a cap.
+        for cap in [Some(4), None] {
+            let fresh = || cap.map_or_else(Tally::new, Tally::with_cap);
+            let mut one_by_one = fresh();
+            let mut sums = PageViewSums::default();
+            for (t, v) in &views {
+                one_by_one.page_view(*t, v);
+                sums.add(*t, v.clone());
+            }
+            assert!(
+                sums.len() < views.len() / 2,
+                "{} of {}",
+                sums.len(),
+                views.len()
+            );
+            let mut summed = fresh();
+            summed.page_view_sums(sums);
+            assert_eq!(all_rows(&summed), all_rows(&one_by_one), "cap {cap:?}");
+            assert_eq!(summed.dropped(), one_by_one.dropped(), "cap {cap:?}");
+            assert_eq!(cap.is_some(), one_by_one.dropped() > 0);
+        }
     }
 }
