@@ -823,7 +823,38 @@ mod tests {
         ".Equal? a 1",
         ".equal ? a",
         ".var @v a|html",
+        ".var @v a",
+        ".var @v a.b.0",
+        ".var @v @index",
+        ".var @v a, b",
+        ".var @v a ",
+        ".var  @v a",
+        ".var @v  a",
+        ".var v a",
+        ".var @ a",
+        ".var @v",
+        ".var @v a.01",
+        ".var @1 a",
+        ".var @v-w_2 a",
+        ".var@v a",
+        ".varx @v a",
+        ".if a || b",
+        ".if a||b&&c",
+        ".if a ||\tb &&  c.d ",
+        ".if a || b.01",
+        ".if a ||",
+        ".if a || ",
+        ".if a |",
+        ".if a &&& b",
+        ".if a || b c",
+        ".if a || b?",
+        ".if a? || b",
+        ".if a || equal? b",
+        ".if a || |html",
         "#c",
+        "#",
+        "#  a comment {",
+        "##",
         "a",
         "a.b.0",
         "a.b.c.d.e.f.g.h",
@@ -971,6 +1002,9 @@ mod tests {
             ".section a.b",
             ".repeated section items",
             ".if a",
+            ".if a || b && c",
+            ".var @v a.b",
+            "# a comment",
             ".equal? a 1",
             ".greaterThan? likeCount 10",
             ".nth? @index 3",
@@ -982,7 +1016,13 @@ mod tests {
         ] {
             assert!(taken_the_short_way(content), "{content:?}");
         }
-        for content in [".var @v a|html", ".if a && b", ".nope? a", "a, b", "a|nope"] {
+        for content in [
+            ".var @v a|html",
+            ".if a && b?",
+            ".nope? a",
+            "a, b",
+            "a|nope",
+        ] {
             assert!(!taken_the_short_way(content), "{content:?}");
         }
     }
