@@ -429,9 +429,11 @@ impl Assembler<'_, '_> {
             next = self.nodes[or_id as usize].alternate;
         }
         if count == 0 {
-            return Box::default();
+            return tree::Alternate::default();
         }
-        let mut branches = Vec::with_capacity(count);
+        let branches = &mut self.draft.parts.branches;
+        let first = branches.len();
+        branches.reserve(count);
         let mut next = self.nodes[id].alternate;
         while let Some(or_id) = next {
             let node = &mut self.nodes[or_id as usize];
@@ -447,7 +449,7 @@ impl Assembler<'_, '_> {
             });
             next = node.alternate;
         }
-        branches.into_boxed_slice()
+        tree::Alternate::new(first, count)
     }
 
     fn build_block(&mut self, id: usize) -> Inst {

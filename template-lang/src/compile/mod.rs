@@ -142,6 +142,8 @@ impl<'s> Draft<'s> {
                 sections: Vec::with_capacity(source.len() / 128),
                 repeats: Vec::new(),
                 others: Vec::with_capacity(source.len() / 128),
+                // A block with `{.or}` every 600 bytes or so in wright's layout.
+                branches: Vec::with_capacity(source.len() / 512),
             },
             lines: OnceCell::new(),
         }
@@ -431,6 +433,7 @@ fn lower_host(
     errors: &mut Vec<Diagnostic>,
     draft: &mut Draft,
 ) -> Inst {
+    let name = tree::HostName::new(&draft.names, tag.name);
     let mut sub = |text: &str| -> Block {
         if let Some(block) = plain_text(text, draft) {
             return block;
@@ -442,15 +445,13 @@ fn lower_host(
     let attrs = tag
         .attrs
         .iter()
-        .map(|(name, value)| (Box::from(*name), sub(value)))
+        .map(|&(attr, value)| {
+            let (start, len) = name.range(attr);
+            (start, len, sub(value))
+        })
         .collect();
     let body = tag.body.map(sub);
-    draft.other(Other::Host(tree::HostTag {
-        name: tag.name.into(),
-        attrs,
-        body,
-        at,
-    }))
+    draft.other(Other::Host(tree::HostTag::new(name, attrs, body, at)))
 }
 
 /// A host tag's attribute value or body that is plain text, with no `{` and no `<`
@@ -822,7 +823,38 @@ mod tests {
         ".Equal? a 1",
         ".equal ? a",
         ".var @v a|html",
+        ".var @v a",
+        ".var @v a.b.0",
+        ".var @v @index",
+        ".var @v a, b",
+        ".var @v a ",
+        ".var  @v a",
+        ".var @v  a",
+        ".var v a",
+        ".var @ a",
+        ".var @v",
+        ".var @v a.01",
+        ".var @1 a",
+        ".var @v-w_2 a",
+        ".var@v a",
+        ".varx @v a",
+        ".if a || b",
+        ".if a||b&&c",
+        ".if a ||\tb &&  c.d ",
+        ".if a || b.01",
+        ".if a ||",
+        ".if a || ",
+        ".if a |",
+        ".if a &&& b",
+        ".if a || b c",
+        ".if a || b?",
+        ".if a? || b",
+        ".if a || equal? b",
+        ".if a || |html",
         "#c",
+        "#",
+        "#  a comment {",
+        "##",
         "a",
         "a.b.0",
         "a.b.c.d.e.f.g.h",
@@ -970,6 +1002,9 @@ mod tests {
             ".section a.b",
             ".repeated section items",
             ".if a",
+            ".if a || b && c",
+            ".var @v a.b",
+            "# a comment",
             ".equal? a 1",
             ".greaterThan? likeCount 10",
             ".nth? @index 3",
@@ -981,7 +1016,13 @@ mod tests {
         ] {
             assert!(taken_the_short_way(content), "{content:?}");
         }
-        for content in [".var @v a|html", ".if a && b", ".nope? a", "a, b", "a|nope"] {
+        for content in [
+            ".var @v a|html",
+            ".if a && b?",
+            ".nope? a",
+            "a, b",
+            "a|nope",
+        ] {
             assert!(!taken_the_short_way(content), "{content:?}");
         }
     }
@@ -1060,5 +1101,73 @@ mod tests {
             .map(|seg| seg.name.of(&c.template.text))
             .collect();
         assert_eq!(names, ["1", "0"]);
+    }
+
+    #[test]
+    fn host_tag_names_are_ranges_of_the_source() {
+        let options = CompileOptions {
+            host_prefix: Some("x:".into()),
+            ..CompileOptions::default()
+        };
+        // A made-up name (`01`) puts text after the source: the names still read right.
+        let source = "{a.01}<x:nav a=\"1\" b-c=\"{x}\" async><x:nav d='2' /></x:nav><x:t/>";
+        let c = Template::compile_with(source, Registry::standard(), &options);
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        let t = &c.template;
+        assert_eq!(&*t.text, format!("{source}1"));
+        let hosts: Vec<&tree::HostTag> = t
+            .parts
+            .others
+            .iter()
+            .filter_map(|o| match o {
+                Other::Host(h) => Some(h),
+                _ => None,
+            })
+            .collect();
+        // The inner tag compiles first, as its body does.
+        let names: Vec<(String, Vec<&str>)> = hosts
+            .iter()
+            .map(|h| (h.name.to_string(), h.attrs().map(|(n, _)| n).collect()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("nav".to_string(), vec!["d"]),
+                ("nav".to_string(), vec!["a", "b-c", "async"]),
+                ("t".to_string(), vec![]),
+            ]
+        );
+        let outer = hosts[1];
+        assert_eq!(&*outer.name, "nav");
+        assert_eq!(format!("{:?}", outer.name), "\"nav\"");
+        assert!(outer.attr("b-c").is_some() && outer.attr("async").is_some());
+        assert_eq!(outer.attr("b"), None);
+        assert_eq!(outer.attr("a").map(|b| b.of(&t.insts).len()), Some(1));
+        assert_eq!(outer.attr("async").map(|b| b.of(&t.insts).len()), Some(0));
+        let uses = c.template.uses();
+        assert_eq!(
+            format!("{uses:?}").matches("HostTag").count(),
+            3,
+            "{uses:?}"
+        );
+    }
+
+    #[test]
+    fn or_branches_of_nested_blocks_are_rows_of_one_list() {
+        let source = "{.section a}A{.section b}B{.or}b{.end}{.or equal? 1 2}C{.or}-\
+                      {.section d}D{.or equal? 1 2}never{.or}d{.end}{.end}|\
+                      {.repeated section e}{@}{.or}E{.end}{.if f}F{.or}f{.end}";
+        let c = Template::compile(source, Registry::standard());
+        assert!(c.errors.is_empty(), "{:?}", c.errors);
+        // Seven branches: two for `a`, one each for `b` and `e` and `f`, two for `d`.
+        assert_eq!(c.template.parts.branches.len(), 7);
+        let render = |json: &str| {
+            let data = crate::value::Node::from_json_str(json).unwrap();
+            c.template.render(&data)
+        };
+        assert_eq!(render(r#"{"a": {"b": 1}}"#), "AB|Ef");
+        assert_eq!(render(r#"{"a": {"x": 1}}"#), "Ab|Ef");
+        assert_eq!(render(r#"{"d": 1}"#), "-D|Ef");
+        assert_eq!(render(r#"{"e": [1, 2], "f": 1}"#), "-d|12F");
     }
 }

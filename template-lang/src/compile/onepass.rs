@@ -23,7 +23,7 @@ use crate::plugins::Registry;
 use crate::syntax::host::{HostTagSyntax, parse_host_tag};
 use crate::syntax::path::word_len;
 use crate::syntax::scan::{At, Opened, find_near, opened};
-use crate::syntax::tag::{Args, is_ws};
+use crate::syntax::tag::{Args, Op, is_ws};
 
 /// What the loop hands on: tags the short way does not take, and host tags.
 pub(super) trait Lower<'s> {
@@ -172,7 +172,12 @@ fn find_host(bytes: &[u8], from: usize, prefix: &str) -> usize {
 pub(super) fn common(content: &str, at: At, registry: &Registry, asm: &mut Assembler) -> bool {
     let b = content.as_bytes();
     match b.first() {
-        None | Some(b'#') => false,
+        None => false,
+        // `{#...}`: a comment, which the general grammar lowers to empty text.
+        Some(b'#') => {
+            asm.leaf(tree::Inst::Text(tree::Span::EMPTY), at);
+            true
+        }
         Some(b'.') => match &b[1..] {
             b"end" => {
                 asm.end(at);
@@ -252,6 +257,8 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
         (Keyword::Repeated, rest)
     } else if let Some(rest) = body.strip_prefix("if") {
         (Keyword::If, rest)
+    } else if let Some(rest) = body.strip_prefix("var ") {
+        return bindvar(rest, at, asm);
     } else {
         return false;
     };
@@ -268,14 +275,18 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
     let kind = match keyword {
         Keyword::Section if after.is_empty() => BlockKind::Section(path),
         Keyword::Repeated if after.is_empty() => BlockKind::Repeated(path),
-        // `{.if a }` is `{.if a}`; anything else after the reference (an operator, a
-        // second reference) is the general grammar's.
-        Keyword::If if after.trim_start_matches(is_ws).is_empty() => BlockKind::If {
-            ops: Box::new([]),
-            vars: tree::PathIds {
-                start: path.0,
-                len: 1,
+        // `{.if a }` is `{.if a}`; `{.if a || b && c}` joins references by operators,
+        // with white space around them or not. Anything else after a reference is the
+        // general grammar's.
+        Keyword::If => match if_ops(after, asm) {
+            Some((ops, len)) => BlockKind::If {
+                ops,
+                vars: tree::PathIds { start: path.0, len },
             },
+            None => {
+                asm.draft.rollback(mark);
+                return false;
+            }
         },
         _ => {
             asm.draft.rollback(mark);
@@ -284,6 +295,68 @@ fn instruction(content: &str, at: At, registry: &Registry, asm: &mut Assembler) 
     };
     asm.open(kind, at);
     true
+}
+
+/// What follows the first reference of `{.if a || b && c}`: white space, then `&&` or
+/// `||`, white space and a reference, as often as written, and white space to the end.
+/// The operators, and how many references there are in all (those after the first
+/// added to the draft's, after it); `None` for any other shape, the references added
+/// still to be rolled back.
+fn if_ops(mut after: &str, asm: &mut Assembler) -> Option<(Box<[Op]>, u32)> {
+    let mut ops = Vec::new();
+    loop {
+        after = after.trim_start_matches(is_ws);
+        let op = match after.as_bytes() {
+            [] => {
+                let len = 1 + ops.len() as u32;
+                return Some((ops.into_boxed_slice(), len));
+            }
+            [b'&', b'&', ..] => Op::And,
+            [b'|', b'|', ..] => Op::Or,
+            _ => return None,
+        };
+        ops.push(op);
+        after = after[2..].trim_start_matches(is_ws);
+        let (_, n) = asm.draft.reference(after)?;
+        after = &after[n..];
+    }
+}
+
+/// `{.var @name path}`, the rest after `var `: a name, one space and a reference that
+/// runs to the end of the tag (no second reference, no formatters), as the general
+/// grammar lowers it.
+fn bindvar(rest: &str, at: At, asm: &mut Assembler) -> bool {
+    let Some(word) = rest.strip_prefix('@').and_then(|r| word_len(r.as_bytes())) else {
+        return false;
+    };
+    let name = &rest[..1 + word];
+    let Some(path_source) = rest[1 + word..].strip_prefix(' ') else {
+        return false;
+    };
+    let mark = asm.draft.mark();
+    match asm.draft.reference(path_source) {
+        Some((path, n)) if n == path_source.len() => {
+            let calls = asm.draft.parts.calls.len() as u32;
+            let inst = asm.draft.other(tree::Other::Bindvar(tree::Bindvar {
+                name: name.into(),
+                vars: tree::PathIds {
+                    start: path.0,
+                    len: 1,
+                },
+                formatters: tree::Calls {
+                    start: calls,
+                    len: 0,
+                },
+                at,
+            }));
+            asm.leaf(inst, at);
+            true
+        }
+        _ => {
+            asm.draft.rollback(mark);
+            false
+        }
+    }
 }
 
 enum Keyword {

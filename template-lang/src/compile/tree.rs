@@ -68,6 +68,9 @@ pub struct Parts {
     pub(crate) sections: Vec<Section>,
     pub(crate) repeats: Vec<Repeated>,
     pub(crate) others: Vec<Other>,
+    /// The `{.or}` branches of every block that has them, each block's in a row
+    /// ([`Alternate`]): a list per template rather than a box per block.
+    pub(crate) branches: Vec<OrBranch>,
 }
 
 impl Parts {
@@ -77,6 +80,7 @@ impl Parts {
         sections: Vec::new(),
         repeats: Vec::new(),
         others: Vec::new(),
+        branches: Vec::new(),
     };
 }
 
@@ -121,6 +125,12 @@ impl<'a> Code<'a> {
         debug_assert!((id.0 as usize) < self.parts.repeats.len());
         // SAFETY: see above.
         unsafe { self.parts.repeats.get_unchecked(id.0 as usize) }
+    }
+
+    /// The `{.or}` branches `alt` of this code's template, in order.
+    #[inline(always)]
+    pub(crate) fn branches(&self, alt: Alternate) -> &'a [OrBranch] {
+        &self.parts.branches[alt.start as usize..(alt.start + alt.len) as usize]
     }
 
     pub(crate) fn other(&self, id: OtherId) -> &'a Other {
@@ -288,8 +298,22 @@ impl Other {
 
 /// The `{.or}` branches after a block's consequent, in order; empty for a plain `{.end}`.
 /// The first branch whose predicate holds (or that has none) runs. A flat list rather than
-/// a nested chain, so long `{.or}` chains cost no recursion.
-pub type Alternate = Box<[OrBranch]>;
+/// a nested chain, so long `{.or}` chains cost no recursion: a range of its template's
+/// list of branches ([`Code::branches`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Alternate {
+    start: u32,
+    len: u32,
+}
+
+impl Alternate {
+    pub(crate) fn new(start: usize, len: usize) -> Alternate {
+        Alternate {
+            start: start as u32,
+            len: len as u32,
+        }
+    }
+}
 
 /// One `{.or}` or `{.or name? args}` branch.
 #[derive(Debug)]
@@ -413,18 +437,105 @@ pub struct Macro {
 /// are compiled templates, evaluated by the host in the scope where the tag sits.
 #[derive(Debug)]
 pub struct HostTag {
-    pub name: Box<str>,
-    pub attrs: Box<[(Box<str>, Block)]>,
+    /// The tag's name after the prefix (`navigation`).
+    pub name: HostName,
+    /// Each attribute's name (a range of the name's text, the template's source) and
+    /// compiled value, in source order: one allocation per tag, not one per name.
+    attrs: Box<[(u32, u32, Block)]>,
     pub body: Option<Block>,
     pub at: At,
 }
 
+/// A host tag's name: a range of its template's source, which it shares (a page's host
+/// tags and their attribute names were an allocation each, and a free each when the
+/// template dropped).
+#[derive(Clone)]
+pub struct HostName {
+    text: std::sync::Arc<str>,
+    start: u32,
+    len: u32,
+}
+
+impl HostName {
+    /// The name `name`, which is a piece of `text`.
+    pub(crate) fn new(text: &std::sync::Arc<str>, name: &str) -> HostName {
+        let (start, len) = range_in(text, name);
+        HostName {
+            text: std::sync::Arc::clone(text),
+            start,
+            len,
+        }
+    }
+
+    /// Where `piece`, a piece of this name's text (an attribute's name), lies in it.
+    pub(crate) fn range(&self, piece: &str) -> (u32, u32) {
+        range_in(&self.text, piece)
+    }
+
+    fn slice(&self, (start, len): (u32, u32)) -> &str {
+        &self.text[start as usize..start as usize + len as usize]
+    }
+}
+
+impl std::ops::Deref for HostName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.slice((self.start, self.len))
+    }
+}
+
+impl std::fmt::Display for HostName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl std::fmt::Debug for HostName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+/// Where `piece`, a slice of `text`, lies in it.
+fn range_in(text: &str, piece: &str) -> (u32, u32) {
+    let start = (piece.as_ptr() as usize)
+        .checked_sub(text.as_ptr() as usize)
+        .filter(|s| s + piece.len() <= text.len())
+        .expect("a host tag's names are pieces of its template's source");
+    (start as u32, piece.len() as u32)
+}
+
 impl HostTag {
+    /// A host tag named `name`, with `attrs`: each attribute's name, a range of
+    /// `name`'s text (see [`HostName::range`]), and its compiled value.
+    pub(crate) fn new(
+        name: HostName,
+        attrs: Box<[(u32, u32, Block)]>,
+        body: Option<Block>,
+        at: At,
+    ) -> HostTag {
+        debug_assert!(attrs.iter().all(|&(start, len, _)| {
+            name.text
+                .get(start as usize..(start + len) as usize)
+                .is_some()
+        }));
+        HostTag {
+            name,
+            attrs,
+            body,
+            at,
+        }
+    }
+
     /// The compiled value of attribute `name`.
     pub fn attr(&self, name: &str) -> Option<Block> {
+        self.attrs().find(|(k, _)| *k == name).map(|(_, v)| v)
+    }
+
+    /// Each attribute's name and compiled value, in source order.
+    pub fn attrs(&self) -> impl ExactSizeIterator<Item = (&str, Block)> + '_ {
         self.attrs
             .iter()
-            .find(|(k, _)| &**k == name)
-            .map(|(_, v)| *v)
+            .map(|&(start, len, value)| (self.name.slice((start, len)), value))
     }
 }

@@ -73,7 +73,7 @@ impl Walk<'_> {
     }
 
     fn alt(&mut self, alt: &Alternate) {
-        for branch in alt.iter() {
+        for branch in self.code.branches(*alt) {
             self.block(branch.body, true);
         }
     }
@@ -123,15 +123,14 @@ impl Walk<'_> {
                         self.out.push(Use::HostTag {
                             name: h.name.to_string(),
                             attrs: h
-                                .attrs
-                                .iter()
-                                .map(|(n, v)| (n.to_string(), self.literal(*v)))
+                                .attrs()
+                                .map(|(n, v)| (n.to_string(), self.literal(v)))
                                 .collect(),
                             at,
                             guarded,
                         });
-                        for (_, value) in h.attrs.iter() {
-                            self.block(*value, guarded);
+                        for (_, value) in h.attrs() {
+                            self.block(value, guarded);
                         }
                         if let Some(body) = h.body {
                             self.block(body, guarded);

@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use super::context::Ctx;
 use super::expr::{ExprScope, Literal};
-use crate::compile::tree::{self, Block, FormatterCall, Inst, OrBranch};
+use crate::compile::tree::{self, Block, FormatterCall, Inst};
 use crate::error::msg;
 use crate::syntax::path::{Head, VarPath};
 use crate::syntax::tag::Op;
@@ -122,8 +122,11 @@ fn push_text(out: &mut String, text: &str) {
 }
 
 /// Runs the first `{.or}` branch whose predicate holds.
-fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &'a [OrBranch]) {
-    for branch in alternates {
+fn exec_alternates<'a>(ctx: &mut Ctx<'a>, alternates: &tree::Alternate) {
+    if *alternates == tree::Alternate::default() {
+        return;
+    }
+    for branch in ctx.code.branches(*alternates) {
         let take = match &branch.call {
             None => Some(true),
             Some(call) => {
