@@ -22,7 +22,8 @@
 # Each checkout run also prints PostgreSQL's WAL flushes (pg_stat_wal.wal_sync) per order
 # placed: a figure the machine's load moves much less than the rates; and the CPU time per
 # order of the server, of PostgreSQL (every process of the throwaway server) and of wrk,
-# from their ticks in /proc around the run (utime + stime; wrk's from /usr/bin/time).
+# from their ticks in /proc around the run (utime + stime; wrk's from /usr/bin/time); and
+# the emails the mailer has not sent yet a second after the run (work it leaves for later).
 #
 # usage: benches/checkout-load.sh [SECONDS]      (default 10 per run)
 # env:   ROUNDS (default 2), CLIENTS (default 16), PGBENCH_SCALE (default 10),
@@ -120,6 +121,9 @@ end
 LUA
 
 orders() { pg_psql -d tessera -c "SELECT count(*) FROM customer_order"; }
+# The emails in the outbox the mailer has not sent yet: what it leaves for later (the
+# pgbench run that follows) when it does not keep up with the checkouts.
+unsent() { pg_psql -d tessera -c "SELECT count(*) FROM email_outbox WHERE sent_ms IS NULL"; }
 # The WAL flushes PostgreSQL has made so far (every process's fsync of the WAL).
 wal_syncs() { pg_psql -d tessera -c "SELECT wal_sync FROM pg_stat_wal"; }
 
@@ -172,7 +176,8 @@ checkouts() {
     die 1 "wrk counted $done_n checkouts but $((after - before)) orders were placed:"$'\n'"$out"
   fi
   echo "checkout: $done_n answered 201, $((after - before)) orders placed, $syncs WAL flushes" \
-    "($(awk -v s="$syncs" -v n="$((after - before))" 'BEGIN { printf "%.2f", (n ? s / n : 0) }') per order)" >&2
+    "($(awk -v s="$syncs" -v n="$((after - before))" 'BEGIN { printf "%.2f", (n ? s / n : 0) }') per order)," \
+    "$(unsent) emails not sent yet a second after the run" >&2
   awk -v s="$server_ticks" -v p="$pg_before" -v hz="$hz" -v n="$((after - before))" \
     -v w="$(awk '{print $1 + $2}' "$work/wrk.cpu")" 'BEGIN { if (n) printf \
     "cpu per order: server %.2f ms, postgres %.2f ms, wrk %.2f ms\n", \
