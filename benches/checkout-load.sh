@@ -20,14 +20,17 @@
 # database must have grown by the number of checkouts wrk counted (up to the requests
 # still in flight when it stopped). The best run of each counts; the machine is noisy.
 # Each checkout run also prints PostgreSQL's WAL flushes (pg_stat_wal.wal_sync) per order
-# placed: a figure the machine's load moves much less than the rates.
+# placed: a figure the machine's load moves much less than the rates; and the CPU time per
+# order of the server, of PostgreSQL (every process of the throwaway server) and of wrk,
+# from their ticks in /proc around the run (utime + stime; wrk's from /usr/bin/time); and
+# the emails the mailer has not sent yet a second after the run (work it leaves for later).
 #
 # usage: benches/checkout-load.sh [SECONDS]      (default 10 per run)
 # env:   ROUNDS (default 2), CLIENTS (default 16), PGBENCH_SCALE (default 10),
 #        TESSERA (a tessera binary; default: built with cargo build --release -p api),
-#        PROFILE (a file: `perf record -g` of the server during each checkout run, written
+#        PROFILE (a file: `perf record --call-graph dwarf` of the server during each checkout run, written
 #        there; read it with `perf report -i FILE`)
-# needs: wrk, curl, python3, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
+# needs: wrk, curl, python3, /usr/bin/time, PostgreSQL server binaries (/usr/lib/postgresql/*/bin)
 set -euo pipefail
 shopt -s inherit_errexit
 source "$(dirname "$0")/lib.sh"
@@ -118,13 +121,31 @@ end
 LUA
 
 orders() { pg_psql -d tessera -c "SELECT count(*) FROM customer_order"; }
+# The emails in the outbox the mailer has not sent yet: what it leaves for later (the
+# pgbench run that follows) when it does not keep up with the checkouts.
+unsent() { pg_psql -d tessera -c "SELECT count(*) FROM email_outbox WHERE sent_ms IS NULL"; }
 # The WAL flushes PostgreSQL has made so far (every process's fsync of the WAL).
 wal_syncs() { pg_psql -d tessera -c "SELECT wal_sync FROM pg_stat_wal"; }
 
-# run_wrk SCRIPT WHAT: wrk's output, or out when any answer was not 2xx/3xx.
+# The CPU ticks (utime + stime, every thread) a process has used so far; 0 once it is gone.
+ticks_of() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# The CPU ticks of every process of the throwaway PostgreSQL (the postmaster and its
+# children: the server's pooled connections, the WAL writer, the checkpointer ...).
+pg_ticks() {
+  local pm total p
+  pm=$(head -1 "$work/pg/postmaster.pid")
+  total=$(ticks_of "$pm")
+  for p in $(ps -o pid= --ppid "$pm"); do total=$((total + $(ticks_of "$p"))); done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+
+# run_wrk SCRIPT WHAT: wrk's output, or out when any answer was not 2xx/3xx. wrk's own CPU
+# time (user and system seconds) goes to $work/wrk.cpu.
 run_wrk() {
   local out
-  out=$(wrk -t"$threads" -c"$clients" -d"${secs}s" -s "$1" "http://127.0.0.1:$port")
+  out=$(/usr/bin/time -f "%U %S" -o "$work/wrk.cpu" \
+    wrk -t"$threads" -c"$clients" -d"${secs}s" -s "$1" "http://127.0.0.1:$port")
   if grep -q "Non-2xx" <<<"$out"; then die 1 "answers other than 2xx/3xx during $2:"$'\n'"$out"; fi
   echo "$out"
 }
@@ -137,12 +158,15 @@ checkouts() {
   before=$(orders)
   local syncs_before syncs
   syncs_before=$(wal_syncs)
+  local server_ticks pg_before
+  server_ticks=$(ticks_of "$pid") pg_before=$(pg_ticks)
   local perf_pid=
   if [[ -n "${PROFILE:-}" ]]; then
-    perf record -q -F 499 -g -p "$pid" -o "$PROFILE" -- sleep "$secs" 2>/dev/null &
+    perf record -q -F 499 --call-graph dwarf,8192 -p "$pid" -o "$PROFILE" -- sleep "$secs" 2>/dev/null &
     perf_pid=$!
   fi
   out=$(run_wrk "$work/checkout.lua" "checkout")
+  server_ticks=$(($(ticks_of "$pid") - server_ticks)) pg_before=$(($(pg_ticks) - pg_before))
   if [[ -n "$perf_pid" ]]; then wait "$perf_pid" || true; fi
   sleep 1 # the requests wrk left in flight finish
   after=$(orders)
@@ -152,7 +176,12 @@ checkouts() {
     die 1 "wrk counted $done_n checkouts but $((after - before)) orders were placed:"$'\n'"$out"
   fi
   echo "checkout: $done_n answered 201, $((after - before)) orders placed, $syncs WAL flushes" \
-    "($(awk -v s="$syncs" -v n="$((after - before))" 'BEGIN { printf "%.2f", (n ? s / n : 0) }') per order)" >&2
+    "($(awk -v s="$syncs" -v n="$((after - before))" 'BEGIN { printf "%.2f", (n ? s / n : 0) }') per order)," \
+    "$(unsent) emails not sent yet a second after the run" >&2
+  awk -v s="$server_ticks" -v p="$pg_before" -v hz="$hz" -v n="$((after - before))" \
+    -v w="$(awk '{print $1 + $2}' "$work/wrk.cpu")" 'BEGIN { if (n) printf \
+    "cpu per order: server %.2f ms, postgres %.2f ms, wrk %.2f ms\n", \
+    1000 * s / hz / n, 1000 * p / hz / n, 1000 * w / n }' >&2
   awk '/^Requests\/sec/ {print $2}' <<<"$out"
 }
 store_bench_compare "checkout orders/s (HTTP, test card)" checkouts

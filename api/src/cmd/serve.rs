@@ -271,7 +271,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
     // Orders a stopped node left waiting for their numbers get them, with their emails,
     // before this one takes requests; then every minute, those waiting longer than that
     // (a node that stopped while others run).
-    match crate::routes::commerce::checkout::number_waiting_orders(&app, i64::MAX).await {
+    match crate::services::commerce::waiting::number_waiting_orders(&app, i64::MAX).await {
         Ok(0) => {}
         Ok(n) => tracing::info!(orders = n, "numbered orders left waiting for their numbers"),
         Err(e) => tracing::warn!(error = %e, "numbering waiting orders failed"),
@@ -295,7 +295,7 @@ async fn run_async(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 /// Every minute, numbers the orders waiting for their numbers for longer than a minute
-/// ([`crate::routes::commerce::checkout::number_waiting_orders`]).
+/// ([`crate::services::commerce::waiting::number_waiting_orders`]).
 fn spawn_numbering_sweep(app: App) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let every = Duration::from_secs(60);
@@ -305,7 +305,7 @@ fn spawn_numbering_sweep(app: App) -> tokio::task::JoinHandle<()> {
         loop {
             ticker.tick().await;
             let cutoff = tenants::now_ms() - every.as_millis() as i64;
-            match crate::routes::commerce::checkout::number_waiting_orders(&app, cutoff).await {
+            match crate::services::commerce::waiting::number_waiting_orders(&app, cutoff).await {
                 Ok(0) => {}
                 Ok(n) => {
                     tracing::info!(orders = n, "numbered orders left waiting for their numbers")

@@ -2,15 +2,18 @@
 //! transaction as what it tells about, and sent from there by the mailer task of every node.
 //!
 //! The mailer takes due messages with a lease (so two nodes never send one at once, and a
-//! message taken by a node that died is due again when its lease ends), hands them to the
-//! transport and marks them sent, or schedules the next try with exponential back-off (1 s,
-//! 2 s, 4 s … at most [`MAX_BACKOFF`]). A message is sent at least once: a node killed
-//! between the server's "250 OK" and the store's "sent" sends it again after restart, with
-//! the same `Message-ID` so mail clients show one.
+//! message taken by a node that died is due again when its lease ends), a site's batch (up
+//! to 20) at a time, hands the batch to the transport and marks those it took sent in one
+//! write, or schedules the next try with exponential back-off (1 s, 2 s, 4 s … at most
+//! [`MAX_BACKOFF`]). A message is sent at least once: a node killed between the transport
+//! taking a batch (the server's "250 OK", the mbox flushed) and the store's "sent" sends
+//! that batch again after restart, at most 20 messages of one site, with the same
+//! `Message-ID`s so mail clients show one of each.
 //!
 //! Transports: SMTP through lettre (`--smtp URL` or `TESSERA_SMTP_URL`: `smtp://host:port`
 //! in the clear, `smtp://…?tls=required` for STARTTLS, `smtps://` for TLS, credentials as
-//! `user:pass@`), else one mbox file per site under `DATA_DIR/outbox/`.
+//! `user:pass@`), else one mbox file per site under `DATA_DIR/outbox/` (a batch appended
+//! with one write and one flush to the disk).
 
 pub mod compose;
 
@@ -165,8 +168,9 @@ pub fn message(q: &QueuedEmail) -> anyhow::Result<Message> {
     Ok(m)
 }
 
-/// Appends a message to an mbox file (`From ` lines in the body quoted, as mboxrd does).
-fn append_mbox(path: &std::path::Path, m: &Message, from: &str) -> std::io::Result<()> {
+/// A message as an mbox entry: the `From ` line, the message with `From ` lines in the
+/// body quoted (as mboxrd does), and the blank line that ends it.
+fn mbox_entry(m: &Message, from: &str) -> String {
     let raw = String::from_utf8_lossy(&m.formatted()).replace("\r\n", "\n");
     let mut text = format!(
         "From {from} {}\n",
@@ -180,6 +184,16 @@ fn append_mbox(path: &std::path::Path, m: &Message, from: &str) -> std::io::Resu
         text.push('\n');
     }
     text.push('\n');
+    text
+}
+
+/// Appends messages (each with its envelope sender) to an mbox file: one write and one
+/// flush to the disk for all of them.
+fn append_mbox(path: &std::path::Path, messages: &[(Message, &str)]) -> std::io::Result<()> {
+    let text: String = messages
+        .iter()
+        .map(|(m, from)| mbox_entry(m, from))
+        .collect();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
@@ -191,35 +205,77 @@ fn append_mbox(path: &std::path::Path, m: &Message, from: &str) -> std::io::Resu
     f.sync_data()
 }
 
-/// Sends one message.
+/// The envelope sender of a message: its `From` address.
+fn envelope_from(q: &QueuedEmail) -> &str {
+    q.email
+        .from
+        .rsplit('<')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches('>')
+}
+
+/// Sends one site's batch of messages; each one's outcome, in order. By SMTP each message
+/// goes on its own; to files, the batch is appended to the site's mbox with one write and
+/// one flush (all taken, or none).
 async fn deliver(
     transport: &Transport,
     store: &Store,
     names: &mut HashMap<TenantId, String>,
-    q: &QueuedEmail,
-) -> Result<(), String> {
-    let m = message(q).map_err(|e| format!("unsendable: {e}"))?;
+    batch: &[QueuedEmail],
+) -> Vec<Result<(), String>> {
+    let built: Vec<Result<Message, String>> = batch
+        .iter()
+        .map(|q| message(q).map_err(|e| format!("unsendable: {e}")))
+        .collect();
     match transport {
-        Transport::Smtp(smtp) => smtp.send(m).await.map(|_| ()).map_err(|e| e.to_string()),
-        Transport::Files(dir) => {
-            if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(q.tenant) {
-                let t = store.tenant(q.tenant).await.map_err(|e| e.to_string())?;
-                slot.insert(t.identifier);
+        Transport::Smtp(smtp) => {
+            let mut out = Vec::with_capacity(batch.len());
+            for m in built {
+                out.push(match m {
+                    Ok(m) => smtp.send(m).await.map(|_| ()).map_err(|e| e.to_string()),
+                    Err(e) => Err(e),
+                });
             }
-            let path = dir.join(format!("{}.mbox", names[&q.tenant]));
-            let from = q
-                .email
-                .from
-                .rsplit('<')
-                .next()
-                .unwrap_or("")
-                .trim_end_matches('>');
-            append_mbox(&path, &m, from).map_err(|e| e.to_string())
+            out
+        }
+        Transport::Files(dir) => {
+            let Some(tenant) = batch.first().map(|q| q.tenant) else {
+                return Vec::new();
+            };
+            let written = async {
+                if let std::collections::hash_map::Entry::Vacant(slot) = names.entry(tenant) {
+                    let t = store.tenant(tenant).await.map_err(|e| e.to_string())?;
+                    slot.insert(t.identifier);
+                }
+                let path = dir.join(format!("{}.mbox", names[&tenant]));
+                let messages: Vec<(Message, &str)> = built
+                    .iter()
+                    .zip(batch)
+                    .filter_map(|(m, q)| m.as_ref().ok().map(|m| (m.clone(), envelope_from(q))))
+                    .collect();
+                if messages.is_empty() {
+                    return Ok(());
+                }
+                append_mbox(&path, &messages).map_err(|e| e.to_string())
+            }
+            .await;
+            built
+                .into_iter()
+                .map(|m| match (m, &written) {
+                    (Err(e), _) => Err(e),
+                    (Ok(_), Ok(())) => Ok(()),
+                    (Ok(_), Err(e)) => Err(e.clone()),
+                })
+                .collect()
         }
     }
 }
 
-/// Sends what is due now; returns how many went out.
+/// Sends what is due now; returns how many went out. The messages are taken site by site
+/// (up to 20 of each); a site's batch is handed to the transport, and those it took are
+/// marked sent in one write once it has them all: a node killed in between sends at most
+/// that batch again (with the same `Message-ID`s).
 pub async fn send_due(
     store: &Store,
     transport: &Transport,
@@ -233,28 +289,34 @@ pub async fn send_due(
         }
     };
     let mut sent = 0;
-    for q in due {
-        let result = deliver(transport, store, names, &q).await;
-        let recorded = match &result {
-            Ok(()) => {
-                sent += 1;
-                store.email_sent(q.tenant, &q.id).await
+    // The claim answers each site's messages together.
+    for batch in due.chunk_by(|a, b| a.tenant == b.tenant) {
+        let tenant = batch[0].tenant;
+        let results = deliver(transport, store, names, batch).await;
+        let mut taken = Vec::with_capacity(batch.len());
+        for (q, result) in batch.iter().zip(&results) {
+            match result {
+                Ok(()) => taken.push(q.id.as_str()),
+                Err(error) => {
+                    // A message that cannot be built (a broken address) never will be: it
+                    // stays in the outbox with its error for the owner, and is not tried
+                    // again.
+                    let wait = if error.starts_with("unsendable") {
+                        Duration::from_secs(100 * 365 * 24 * 3600)
+                    } else {
+                        backoff(q.attempts)
+                    };
+                    tracing::warn!(id = %q.id, attempts = q.attempts, %error, "email not sent; next try in {wait:?}");
+                    let at = tenants::now_ms() + wait.as_millis() as i64;
+                    if let Err(e) = store.email_failed(q.tenant, &q.id, error, at).await {
+                        tracing::warn!(error = %e, "recording an email's failure failed; it will be tried again");
+                    }
+                }
             }
-            Err(error) => {
-                // A message that cannot be built (a broken address) never will be: it stays
-                // in the outbox with its error for the owner, and is not tried again.
-                let wait = if error.starts_with("unsendable") {
-                    Duration::from_secs(100 * 365 * 24 * 3600)
-                } else {
-                    backoff(q.attempts)
-                };
-                tracing::warn!(id = %q.id, attempts = q.attempts, %error, "email not sent; next try in {wait:?}");
-                let at = tenants::now_ms() + wait.as_millis() as i64;
-                store.email_failed(q.tenant, &q.id, error, at).await
-            }
-        };
-        if let Err(e) = recorded {
-            tracing::warn!(error = %e, "recording an email's outcome failed; it will be sent again");
+        }
+        sent += taken.len();
+        if let Err(e) = store.emails_sent(tenant, &taken).await {
+            tracing::warn!(error = %e, "recording emails as sent failed; they will be sent again");
         }
     }
     sent
@@ -315,7 +377,7 @@ mod tests {
         }
         let dir = std::env::temp_dir().join(format!("tessera-mbox-{}", std::process::id()));
         let path = dir.join("loam.mbox");
-        append_mbox(&path, &message(&q).unwrap(), "no-reply@loam.test").unwrap();
+        append_mbox(&path, &[(message(&q).unwrap(), "no-reply@loam.test")]).unwrap();
         let mbox = std::fs::read_to_string(&path).unwrap();
         assert!(mbox.starts_with("From no-reply@loam.test "));
         assert!(
@@ -323,5 +385,102 @@ mod tests {
             "body From lines are quoted: {mbox}"
         );
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_sites_batch_goes_to_its_mbox_at_once_and_is_marked_sent_once_or_resent_whole() {
+        let dir = std::env::temp_dir().join(format!("tessera-mailer-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let store = Store::open(&tenants::StoreConfig::Embedded {
+            data_dir: dir.join("data"),
+        })
+        .await
+        .unwrap();
+        let fixture =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
+        tenants::import::import_dir(&store, &fixture, &mut |_| {})
+            .await
+            .unwrap();
+        let t = store
+            .tenant_by_identifier("harbor-lane")
+            .await
+            .unwrap()
+            .unwrap()
+            .id;
+        let mail = |to: &str, text: &str| tenants::Email {
+            kind: "form-submission".into(),
+            from: "Harbor <no-reply@harbor.test>".into(),
+            to: to.into(),
+            reply_to: None,
+            subject: "New submission".into(),
+            text: text.into(),
+            html: None,
+        };
+        let mut good = Vec::new();
+        for i in 0..3 {
+            let id = store
+                .enqueue_email(
+                    t,
+                    &mail(&format!("m{i}@example.test"), &format!("body {i}")),
+                )
+                .await
+                .unwrap();
+            good.push(id);
+        }
+        let broken = store
+            .enqueue_email(t, &mail("not an address", "never"))
+            .await
+            .unwrap();
+        let transport = Transport::Files(dir.join("outbox"));
+        let mut names = HashMap::new();
+        assert_eq!(send_due(&store, &transport, &mut names).await, 3);
+        let mbox = std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap();
+        assert_eq!(mbox.lines().filter(|l| l.starts_with("From ")).count(), 3);
+        for i in 0..3 {
+            assert_eq!(mbox.matches(&format!("body {i}")).count(), 1, "{mbox}");
+        }
+        assert!(!mbox.contains("never"));
+        let outbox = store.outbox(t).await.unwrap();
+        for q in &outbox {
+            if good.contains(&q.id) {
+                assert!(q.sent_ms.is_some() && q.last_error.is_none(), "{q:?}");
+            } else {
+                assert_eq!(q.id, broken);
+                assert!(q.sent_ms.is_none(), "{q:?}");
+                assert!(q.last_error.as_deref().unwrap().starts_with("unsendable"));
+            }
+        }
+        // Sent once: nothing is due again.
+        assert_eq!(send_due(&store, &transport, &mut names).await, 0);
+        assert_eq!(
+            std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap(),
+            mbox
+        );
+        // A node that handed a batch to the transport and died before marking it sent:
+        // its lease ends (at once here) and the batch in hand goes out again, with the
+        // same Message-IDs; nothing it had marked goes again.
+        let mut again = Vec::new();
+        for i in 3..5 {
+            let to = format!("m{i}@example.test");
+            again.push(store.enqueue_email(t, &mail(&to, "again")).await.unwrap());
+        }
+        let in_hand = store.claim_due_emails(0, 20).await.unwrap();
+        assert_eq!(in_hand.len(), 2);
+        let results = deliver(&transport, &store, &mut names, &in_hand).await;
+        assert!(results.iter().all(Result::is_ok), "{results:?}");
+        assert_eq!(send_due(&store, &transport, &mut names).await, 2);
+        let mbox = std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap();
+        assert_eq!(mbox.lines().filter(|l| l.starts_with("From ")).count(), 7);
+        for id in &again {
+            let header = format!("Message-ID: <{id}.{t}@tessera>");
+            assert_eq!(mbox.matches(&header).count(), 2, "{header} in {mbox}");
+        }
+        for id in &good {
+            let header = format!("Message-ID: <{id}.{t}@tessera>");
+            assert_eq!(mbox.matches(&header).count(), 1, "{header} in {mbox}");
+        }
+        assert_eq!(send_due(&store, &transport, &mut names).await, 0);
+        store.close().await.unwrap();
+        let _ = std::fs::remove_dir_all(dir);
     }
 }

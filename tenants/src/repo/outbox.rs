@@ -3,7 +3,8 @@
 //! Mail is written in the same transaction as what it tells about (the callers pass it to
 //! [`enqueue_in`]), so a committed submission, notice or order always has its message, and
 //! a message never tells about something that was rolled back. The mailer (in `api`) takes
-//! due messages with a lease, sends them, and marks them sent or schedules a retry.
+//! due messages with a lease, sends them, and marks them sent (a site's batch in one write)
+//! or schedules a retry.
 
 use serde::{Deserialize, Serialize};
 
@@ -191,10 +192,28 @@ impl Store {
 
     /// The mail server took the message.
     pub async fn email_sent(&self, tenant: TenantId, id: &str) -> Result<()> {
+        self.emails_sent(tenant, &[id]).await
+    }
+
+    /// The mail server took these messages of one site: all marked sent in one write (one
+    /// commit for a mailer's batch, not one per message). Nothing when `ids` is empty.
+    pub async fn emails_sent(&self, tenant: TenantId, ids: &[&str]) -> Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        let mut p = params![tenant, now_ms()];
+        let mut marks = Vec::with_capacity(ids.len());
+        for id in ids {
+            p.push((*id).into());
+            marks.push(format!("${}", p.len()));
+        }
         let mut tx = self.write().await?;
         tx.execute(
-            "UPDATE email_outbox SET sent_ms = $3, last_error = NULL WHERE tenant_id = $1 AND id = $2",
-            params![tenant, id, now_ms()],
+            &format!(
+                "UPDATE email_outbox SET sent_ms = $2, last_error = NULL WHERE tenant_id = $1 AND id IN ({})",
+                marks.join(", ")
+            ),
+            p,
         )
         .await?;
         tx.commit().await

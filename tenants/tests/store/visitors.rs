@@ -1104,6 +1104,23 @@ async fn outbox_leases_retries_and_sends(env: Env) {
     ids.sort();
     queued.sort();
     assert_eq!(ids, queued, "each due message is claimed exactly once");
+    // A batch marked sent in one write: those named, and only those.
+    env.store.emails_sent(t, &[]).await.unwrap();
+    env.store
+        .emails_sent(t, &[queued[0].as_str(), queued[1].as_str()])
+        .await
+        .unwrap();
+    let outbox = env.store.outbox(t).await.unwrap();
+    let sent: Vec<&str> = outbox
+        .iter()
+        .filter(|m| m.sent_ms.is_some() && queued.contains(&m.id))
+        .map(|m| m.id.as_str())
+        .collect();
+    let mut want = vec![queued[0].as_str(), queued[1].as_str()];
+    want.sort();
+    let mut sent = sent;
+    sent.sort();
+    assert_eq!(sent, want);
     // Captcha challenges are spent once.
     let later = tenants::now_ms() + 60_000;
     assert!(env.store.spend_captcha(t, "c1", later).await.unwrap());

@@ -30,13 +30,12 @@ use crate::http::commerce::session::{CART_COOKIE, cart_of_token, confirmation_ur
 use crate::http::cookies;
 use crate::http::error::{FIELDS_INVALID, store_failure};
 use crate::http::extract::family::Checkout;
-use crate::http::site::Site;
 use crate::http::{ApiError, Created, Json, SetCookies, Write};
 use crate::openapi::{COMMERCE, ErrorBody, WriteErrors};
 use crate::server::state::App;
 use crate::services::commerce::checkout::{self as flow, CartRef, CheckoutError};
 pub use crate::services::commerce::checkout::{EMAIL_INVALID, email_valid};
-use crate::services::commerce::numbering as flow_mail;
+use crate::services::commerce::waiting::order_mail;
 
 /// What a checkout sends: the cart (the cookie's, or `cartToken`'s), the buyer's email,
 /// the addresses, the shipping choice, a gift card, the total the buyer saw, and how they
@@ -213,7 +212,7 @@ pub(crate) async fn checkout(
     };
     let (site, ip) = (&call.site, call.client.ip);
     let (host, origin) = (call.host(), call.base_url());
-    let mail = async || confirmation(&app, &call.site, &host, &origin).await;
+    let mail = async || order_mail(&app, &call.site, &host, &origin).await;
     let mut request: flow::Request = b.into();
     request.placed_from = Some(tenants::PlacedFrom {
         host: host.clone(),
@@ -270,126 +269,6 @@ impl From<Body> for flow::Request {
             placed_from: None,
         }
     }
-}
-
-/// What writes an order's emails, in the site's own templates: the buyer's confirmation,
-/// the gift cards' codes to the recipient the buyer named, and the owner's notice when the
-/// store sends one (`notifications`, on by default, to the
-/// site's contact address unless it names another). Links in both are absolute, from the
-/// site's origin the checkout came in on (`host`, `origin`: the call's, or as kept with an
-/// order waiting for its number).
-async fn confirmation(app: &App, site: &Site, host: &str, origin: &str) -> flow_mail::Mail {
-    let folder = app.caches.folder(&app.store, site).await.ok().flatten();
-    let composer = crate::email::Composer::new(folder, site, host.to_owned());
-    let title = crate::email::site_title_of(site).to_owned();
-    let origin = origin.to_owned();
-    let notify = site.content.commerce.notifications.clone();
-    let site = site.clone();
-    Box::new(move |order: &tenants::Order| {
-        let data = super::confirmation::confirmation_data(order, &site, &title, &origin);
-        let mut mail = vec![composer.email(
-            crate::email::compose::ORDER_CONFIRMATION,
-            &data,
-            &order.customer_email,
-            None,
-        )];
-        // The gift cards' codes, to the recipient the buyer named (the buyer has them in
-        // the confirmation; a pay-later order's cards come with payment, on its page).
-        if let Some(to) = order
-            .details
-            .gift_card_recipient
-            .as_ref()
-            .filter(|_| !order.gift_cards.is_empty())
-        {
-            let gift = super::confirmation::gift_card_data(order, &site, &title, &origin);
-            mail.push(composer.email(
-                crate::email::compose::GIFT_CARD,
-                &gift,
-                &to.email,
-                Some(order.customer_email.clone()),
-            ));
-        }
-        if let Some(owner) = notify.order_email_to.filter(|_| notify.order_email) {
-            mail.push(composer.email(
-                crate::email::compose::ORDER_NOTIFICATION,
-                &data,
-                &owner,
-                Some(order.customer_email.clone()),
-            ));
-        }
-        mail
-    })
-}
-
-/// Numbers the orders left waiting for their numbers (placed before `placed_before_ms`) by
-/// a node that stopped between placing and numbering them, or whose numbering failed: each
-/// gets its number and its emails (written for the site address its checkout came in on),
-/// and its card payment is captured, as its checkout would have done. Numbered with the
-/// site's other waiting orders ([`crate::services::commerce::numbering`]); an order another
-/// node or sweep numbers first is left to it. Returns how many this call numbered.
-pub async fn number_waiting_orders(app: &App, placed_before_ms: i64) -> tenants::Result<u64> {
-    let mut numbered = 0;
-    for tenant in app
-        .store
-        .tenants_with_provisional_orders(placed_before_ms)
-        .await?
-    {
-        for order in app
-            .store
-            .provisional_orders(tenant, placed_before_ms)
-            .await?
-        {
-            let from = order.details.placed_from.clone();
-            let site = match &from {
-                Some(f) => crate::server::site::resolve(app, Some(f.host.clone()))
-                    .await
-                    .ok(),
-                None => None,
-            };
-            let mail: flow_mail::Mail = match (site, from) {
-                (Some(site), Some(f)) if site.tenant.id == tenant => {
-                    confirmation(app, &site, &f.host, &f.origin).await
-                }
-                _ => {
-                    // The site's address is gone (or never kept): numbered without emails
-                    // rather than never; the owner finds it in the list.
-                    tracing::warn!(%tenant, order = %order.id, "numbering a waiting order without its emails: its site address no longer finds the site");
-                    Box::new(|_: &tenants::Order| Vec::new())
-                }
-            };
-            let done = app
-                .commerce
-                .numbering
-                .number(&app.store, tenant, order, mail)
-                .await?;
-            if !done.numbered_here {
-                continue;
-            }
-            numbered += 1;
-            app.outbox.nudge();
-            if let tenants::PaymentMethod::Card {
-                brand,
-                last4,
-                reference,
-            } = &done.order.details.payment
-            {
-                let auth = super::payment::Authorization {
-                    reference: reference.clone(),
-                    brand: brand.clone(),
-                    last4: last4.clone(),
-                };
-                if let Err(e) = app
-                    .commerce
-                    .payments(done.order.test_mode)
-                    .capture(&auth)
-                    .await
-                {
-                    tracing::error!(%tenant, order = %done.order.id, ?e, "capturing a payment failed");
-                }
-            }
-        }
-    }
-    Ok(numbered)
 }
 
 /// Why checkout placed no order, as the buyer reads it (`currency`: the store's, for a

@@ -478,7 +478,6 @@ where
         let numbering = deps.numbering.clone();
         let payments = deps.payments.clone();
         let outbox = deps.outbox.clone();
-        let identifier = site.tenant.identifier.clone();
         async move {
             let numbered = numbering
                 .number(&store, t, order, Box::new(confirmation))
@@ -486,13 +485,7 @@ where
             outbox.nudge();
             // Whoever numbered the order captures it: a sweep on another node that numbered
             // it first captured it too.
-            if numbered.numbered_here
-                && let Some(auth) = &authorization
-                && let Err(e) = payments.capture(auth).await
-            {
-                // The order stands; the owner sees the payment reference and settles it.
-                tracing::error!(tenant = %identifier, order = %numbered.order.id, ?e, "capturing a payment failed");
-            }
+            super::numbering::capture_numbered(payments.as_ref(), t, &numbered).await;
             Ok::<_, tenants::StoreError>(numbered.order)
         }
     });

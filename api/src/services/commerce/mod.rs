@@ -1,11 +1,12 @@
-//! The store's flows: checkout ([`checkout`]), numbering its orders ([`numbering`]), and
-//! taking payment ([`payment`]); and what
+//! The store's flows: checkout ([`checkout`]), numbering its orders ([`numbering`]) and
+//! those left waiting ([`waiting`]), and taking payment ([`payment`]); and what
 //! the server keeps for them ([`CommerceState`]).
 
 pub mod checkout;
 pub mod numbering;
 pub mod payment;
 pub mod sweeper;
+pub mod waiting;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -488,11 +488,16 @@ async fn place_in(
     } else {
         Fulfilment::NotRequired
     };
-    tx.execute(
+    // The order, its lines, the cart closed and the "placed" event (the order's first:
+    // seq 1) in one hop (pipelined on PostgreSQL), then the buyer's summary, which counts
+    // the order.
+    let mut writes = Vec::with_capacity(cart.entries.len() + 3);
+    writes.push((
         "INSERT INTO customer_order (tenant_id, id, order_number, cart_id, created_ms, currency, subtotal_minor, \
          tax_minor, shipping_minor, discount_minor, grand_total_minor, customer_email, status, test_mode, kind, \
          gift_card_minor, paid_ms, details, fulfilment, customer_name) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+            .to_owned(),
         params![
             tenant,
             order_id.as_str(),
@@ -515,13 +520,12 @@ async fn place_in(
             fulfilment.as_str(),
             customer_name(&details)
         ],
-    )
-    .await?;
-    super::customer_summary::refresh(tx, tenant, c.customer_email.as_str()).await?;
+    ));
     for (pos, e) in cart.entries.iter().enumerate() {
-        tx.execute(
+        writes.push((
             "INSERT INTO order_line (tenant_id, order_id, position, item_id, sku, product_name, quantity, unit_price_minor, \
-             product_type, attributes, additional_fields) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+             product_type, attributes, additional_fields) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                .to_owned(),
             params![
                 tenant,
                 order_id.as_str(),
@@ -535,24 +539,21 @@ async fn place_in(
                 serde_json::to_string(&e.attributes)?,
                 e.additional_fields.as_ref().map(|f| f.to_string())
             ],
-        )
-        .await?;
+        ));
     }
-    tx.execute(
-        "UPDATE cart SET purchased = TRUE, held = FALSE, order_id = $3 WHERE tenant_id = $1 AND id = $2",
+    writes.push((
+        "UPDATE cart SET purchased = TRUE, held = FALSE, order_id = $3 WHERE tenant_id = $1 AND id = $2"
+            .to_owned(),
         params![tenant, cart_id, order_id.as_str()],
-    )
-    .await?;
-    super::order_admin::record_event(
-        tx,
-        tenant,
-        &order_id,
-        now,
-        "placed",
-        "",
-        serde_json::json!({}),
-    )
-    .await?;
+    ));
+    writes.push((
+        "INSERT INTO order_event (tenant_id, order_id, seq, at_ms, kind, actor, data) \
+         VALUES ($1, $2, 1, $3, 'placed', '', '{}')"
+            .to_owned(),
+        params![tenant, order_id.as_str(), now],
+    ));
+    tx.query_all(writes).await?;
+    super::customer_summary::refresh(tx, tenant, c.customer_email.as_str()).await?;
     let mut order = load_order(tx, tenant, &order_id).await?;
     if status == OrderStatus::Paid && fulfil(tx, tenant, &order, c.time_zone, now).await? {
         order = load_order(tx, tenant, &order_id).await?;
