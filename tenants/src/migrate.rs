@@ -131,10 +131,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "orders_waiting",
         sql: include_str!("../migrations/0022_orders_waiting.sql"),
     },
+    Migration {
+        version: 23,
+        name: "cart_site_user_partial",
+        sql: include_str!("../migrations/0023_cart_site_user_partial.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 22;
+pub const LATEST_VERSION: i64 = 23;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

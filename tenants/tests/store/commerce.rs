@@ -1677,8 +1677,73 @@ async fn tenant_secrets_are_stable(env: Env) {
     assert_eq!(other.tenant_secret(a).await.unwrap(), sa);
 }
 
+/// A member's cart is found by its member among visitors' carts, which belong to nobody
+/// (the index on carts' members holds members' carts only, migration 23).
+async fn members_carts_are_found_among_visitors_carts(env: Env) {
+    let (t, item) = shop(&env, 100).await;
+    let mut carts = Vec::new();
+    for _ in 0..3 {
+        let added = env
+            .store
+            .add_to_new_cart(t, &add(&item, "MUG-M", 1))
+            .await
+            .unwrap();
+        carts.push(added.shopping_cart);
+    }
+    // Visitors' carts are nobody's.
+    assert!(
+        env.store
+            .sign_in_cart(t, "ana", None)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        env.store
+            .clone_member_cart(t, "ana")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Signing in makes a visitor's cart the member's, and the member finds it again.
+    let signed = env
+        .store
+        .sign_in_cart(t, "ana", Some(&carts[1].id))
+        .await
+        .unwrap()
+        .expect("the visitor's cart becomes ana's");
+    assert_eq!(signed.id, carts[1].id);
+    let again = env.store.sign_in_cart(t, "ana", None).await.unwrap();
+    assert_eq!(again.map(|c| c.id), Some(carts[1].id.clone()));
+    let copy = env
+        .store
+        .clone_member_cart(t, "ana")
+        .await
+        .unwrap()
+        .expect("ana has a cart to copy");
+    assert_ne!(copy.id, carts[1].id);
+    assert_eq!(copy.entries.len(), 1);
+    assert_eq!(copy.entries[0].sku, "MUG-M");
+    // Another member finds none, and cannot take ana's.
+    assert!(
+        env.store
+            .sign_in_cart(t, "ben", Some(&carts[1].id))
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        env.store
+            .clone_member_cart(t, "ben")
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
+
 crate::on_both_backends!(
     two_handles_write_at_once,
+    members_carts_are_found_among_visitors_carts,
     abandoned_carts_release_their_stock,
     cart_add_update_remove_and_order,
     sixty_four_buyers_one_last_unit,
