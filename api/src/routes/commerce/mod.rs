@@ -7,7 +7,6 @@
 pub mod cart;
 pub mod cart_form;
 pub mod checkout;
-pub mod confirmation;
 pub mod orders;
 pub mod places;
 pub use crate::services::commerce::payment;

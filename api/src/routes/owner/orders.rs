@@ -790,7 +790,7 @@ impl Mailer {
     }
 
     fn data(&self, order: &Order, extra: Value) -> Value {
-        let mut data = crate::routes::commerce::confirmation::confirmation_data(
+        let mut data = crate::services::commerce::confirmation::confirmation_data(
             order,
             &self.site,
             &self.title,
@@ -895,7 +895,7 @@ async fn mark_paid(
                 .as_ref()
                 .filter(|_| !o.gift_cards.is_empty())
             {
-                let gift = crate::routes::commerce::confirmation::gift_card_data(
+                let gift = crate::services::commerce::confirmation::gift_card_data(
                     o,
                     &mailer.site,
                     &mailer.title,

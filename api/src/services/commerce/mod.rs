@@ -1,8 +1,9 @@
 //! The store's flows: checkout ([`checkout`]), numbering its orders ([`numbering`]) and
-//! those left waiting ([`waiting`]), and taking payment ([`payment`]); and what
-//! the server keeps for them ([`CommerceState`]).
+//! those left waiting ([`waiting`]), the context of an order's emails ([`confirmation`]),
+//! and taking payment ([`payment`]); and what the server keeps for them ([`CommerceState`]).
 
 pub mod checkout;
+pub mod confirmation;
 pub mod numbering;
 pub mod payment;
 pub mod sweeper;

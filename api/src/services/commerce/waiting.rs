@@ -5,9 +5,9 @@
 //! number and hidden, and the sweep numbers, mails and captures it as its checkout would
 //! have ([`super::numbering`]).
 
+use super::confirmation::{confirmation_data, gift_card_data};
 use super::numbering::{Mail, capture_numbered};
 use crate::http::site::Site;
-use crate::routes::commerce::confirmation::{confirmation_data, gift_card_data};
 use crate::server::state::App;
 
 /// What writes an order's emails, in the site's own templates: the buyer's confirmation,
