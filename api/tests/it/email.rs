@@ -140,8 +140,7 @@ fn sent_after_kill_9(backend: Backend) {
 }
 
 fn order_confirmation_and_restock_notice(backend: Backend) {
-    let port = free_port();
-    let smtp = Smtp::start_on(port);
+    let (smtp, port) = Smtp::start();
     let server = start(backend, port);
     let mut v = Visitor::arrive(&server, LOAM, "203.0.113.72");
     let r = v.post(

@@ -57,6 +57,11 @@ impl Handler for Keeper {
 /// connection takes it in the meantime; the process id and a counter spread the picks, so
 /// tests running in parallel pick different ones.
 pub fn free_port() -> u16 {
+    bind_free().local_addr().expect("a bound address").port()
+}
+
+/// A listener on a port picked as [`free_port`] picks one, kept bound.
+fn bind_free() -> TcpListener {
     use std::sync::atomic::{AtomicU16, Ordering};
     static NEXT: AtomicU16 = AtomicU16::new(0);
     for _ in 0..1000 {
@@ -66,8 +71,8 @@ pub fn free_port() -> u16 {
                 .wrapping_mul(97)
                 .wrapping_add(step.wrapping_mul(13)))
                 % 12_000;
-        if TcpListener::bind(("127.0.0.1", port)).is_ok() {
-            return port;
+        if let Ok(listener) = TcpListener::bind(("127.0.0.1", port)) {
+            return listener;
         }
     }
     panic!("no free port below the ephemeral range");
@@ -79,9 +84,23 @@ pub struct Smtp {
 }
 
 impl Smtp {
-    /// Starts listening on `port`.
+    /// Starts listening on `port` (chosen earlier: a mail server that comes up after the
+    /// server that sends to it).
     pub fn start_on(port: u16) -> Smtp {
         let listener = TcpListener::bind(("127.0.0.1", port)).expect("the SMTP port is free");
+        Smtp::serve(listener)
+    }
+
+    /// Starts listening on a free port, and says which: the port is never let go between
+    /// being picked and served, so nothing else can take it in between (a port picked by
+    /// [`free_port`] and bound again later could be).
+    pub fn start() -> (Smtp, u16) {
+        let listener = bind_free();
+        let port = listener.local_addr().expect("a bound address").port();
+        (Smtp::serve(listener), port)
+    }
+
+    fn serve(listener: TcpListener) -> Smtp {
         let keeper = Keeper::default();
         let inbox = keeper.inbox.clone();
         let mut server = Server::new(keeper);
