@@ -20,6 +20,10 @@
 # measured beside it, so a change in the machine's speed between the two servers' runs
 # cancels out (on this shared 2-core machine static rates move by 20% between minutes);
 # `raw` is 1 - (dynamic on / dynamic off), the two servers' rates compared directly.
+# `cpu` is the same cost read from the servers' own CPU time (user + system, from /proc)
+# per dynamic page: 1 - (off / on), each the least of its rounds. It is the throughput a
+# saturated node loses if the server's CPU is what limits it, and moves much less between
+# runs than the rates do (wrk, the other server and the rest of the machine are not in it).
 #
 # usage: benches/load.sh [SECONDS]          (default 10 per run)
 # env:   ROUNDS (default 2), CONNECTIONS (default 32), THREADS (default 1),
@@ -112,40 +116,47 @@ check_copies() {
 start_server --data-dir "$work/data2" --fixtures "$work/fixtures" "${serve_args[@]}"
 port_on=$port pid_on=$pid
 check_copies on-
-port_off=
+port_off= pid_off=
 if [[ "$with_off" != 0 ]]; then
   pid=
   start_server --data-dir "$work/data3" --fixtures "$work/fixtures" "${serve_args[@]}" --no-analytics
-  port_off=$port
+  port_off=$port pid_off=$pid
   check_copies off-
 fi
 before_cleanup() { kill "$pid_on" 2>/dev/null && wait "$pid_on" 2>/dev/null; }
 
+# ticks PID: the process's CPU time so far (user + system), in clock ticks.
+ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
 # rps HOST PATH [COOKIE]: requests per second of one wrk run against $port (non-2xx
-# responses fail the run).
+# responses fail the run), and the server's ($server_pid) CPU microseconds per request.
 rps() {
-  local out
+  local out t0 t1
+  t0=$(ticks "$server_pid")
   out=$(wrk -t"$threads" -c"$conns" -d"${secs}s" -H "Host: $1" ${3:+-H "Cookie: $3"} "http://127.0.0.1:$port$2")
+  t1=$(ticks "$server_pid")
   if grep -q "Non-2xx" <<<"$out"; then echo "load.sh: errors on $1$2:" >&2; echo "$out" >&2; exit 1; fi
-  awk '/^Requests\/sec/ {print $2}' <<<"$out"
+  awk -v t="$((t1 - t0))" -v hz="$(getconf CLK_TCK)" \
+    '/ requests in / {n = $1} /^Requests\/sec/ {r = $2} END {printf "%s %.2f\n", r, t * 1e6 / hz / n}' <<<"$out"
 }
 
 pct() { python3 -c "print(f'{100*$1/$2:.0f}%')"; }
 
 echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)${SERVE_ARGS:+, servers with $SERVE_ARGS}" >&2
-printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s %5s\n' page bytes "dyn r/s" "static r/s" ratio \
-  "off: dyn" "off: stat" ratio "analytics" raw
+printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s %5s %7s %7s %5s\n' page bytes "dyn r/s" "static r/s" ratio \
+  "off: dyn" "off: stat" ratio "analytics" raw "µs on" "µs off" cpu
+least() { python3 -c 'import sys; print(min(float(x) for x in sys.argv[1:]))' "$@"; }
 for p in "${resolved[@]}"; do
   read -r host path asset cart <<<"$p"
-  dyn=() sta=() dyn_off=() sta_off=()
+  dyn=() sta=() dyn_off=() sta_off=() cpu=() cpu_off=()
   for _ in $(seq 1 "$rounds"); do
-    port=$port_on
-    sta+=("$(rps "$host" "/assets/load/on-$asset")")
-    dyn+=("$(rps "$host" "$path" "${cookies_of[$port/on-$asset]:-}")")
+    port=$port_on server_pid=$pid_on
+    read -r r _ < <(rps "$host" "/assets/load/on-$asset"); sta+=("$r")
+    read -r r c < <(rps "$host" "$path" "${cookies_of[$port/on-$asset]:-}"); dyn+=("$r") cpu+=("$c")
     if [[ -n "$port_off" ]]; then
-      port=$port_off
-      sta_off+=("$(rps "$host" "/assets/load/off-$asset")")
-      dyn_off+=("$(rps "$host" "$path" "${cookies_of[$port/off-$asset]:-}")")
+      port=$port_off server_pid=$pid_off
+      read -r r _ < <(rps "$host" "/assets/load/off-$asset"); sta_off+=("$r")
+      read -r r c < <(rps "$host" "$path" "${cookies_of[$port/off-$asset]:-}"); dyn_off+=("$r") cpu_off+=("$c")
     fi
   done
   d=$(best "${dyn[@]}") s=$(best "${sta[@]}")
@@ -156,10 +167,12 @@ for p in "${resolved[@]}"; do
     d_off=$(best "${dyn_off[@]}") s_off=$(best "${sta_off[@]}")
     cost=$(python3 -c "print(f'{100*(1-($d/$s)/($d_off/$s_off)):.0f}%')")
     raw=$(python3 -c "print(f'{100*(1-$d/$d_off):.0f}%')")
-    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s %5s\n' "$label" "$bytes" "$d" "$s" \
-      "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost" "$raw"
+    c_on=$(least "${cpu[@]}") c_off=$(least "${cpu_off[@]}")
+    c_cost=$(python3 -c "print(f'{100*(1-$c_off/$c_on):.1f}%')")
+    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s %5s %7.1f %7.1f %5s\n' "$label" "$bytes" "$d" "$s" \
+      "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost" "$raw" "$c_on" "$c_off" "$c_cost"
   else
     printf '%-56s %7d %10.0f %10.0f %6s\n' "$label" "$bytes" "$d" "$s" "$(pct "$d" "$s")"
   fi
 done
-echo "targets (issue 46): dynamic at least 80% of static with analytics on; analytics (1 - ratio on / ratio off) at most 5%" >&2
+echo "targets (issue 46): dynamic at least 80% of static with analytics on; analytics (1 - ratio on / ratio off, and by the servers' CPU per page) at most 5%" >&2

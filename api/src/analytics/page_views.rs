@@ -78,10 +78,13 @@ pub fn named_visitor(headers: &HeaderMap) -> Option<String> {
 }
 
 /// Who a page view counts for: the visitor (`ss_cvr`) and their visit (`ss_cvt`, a session
-/// of 30 minutes from its first page), and whether this page named them.
+/// of 30 minutes from its first page), and whether this page named them (then the id is
+/// only in the cookie: nothing counts it by id).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Counted {
+    /// The visitor the request's cookie named, if any.
     pub visitor: Option<String>,
+    /// The visit the request's cookie named, if any.
     pub session: Option<String>,
     /// The page set the visitor cookie: a visitor never counted before.
     pub new_visitor: bool,
@@ -124,25 +127,32 @@ pub fn visitor(
         https,
         max_age: Some(ttl),
     };
-    let (mut new_visitor, mut new_session) = (false, false);
-    let id = named_visitor(headers).unwrap_or_else(|| {
-        let id = mint('v', tenants::day_of(now_ms));
-        set.push(cookies::set(VISITOR_COOKIE, &id, options(VISITOR_TTL)));
-        new_visitor = true;
-        id
-    });
-    let session = session_of(headers).unwrap_or_else(|| {
-        let session = mint('s', tenants::slot_of(now_ms));
-        set.push(cookies::set(SESSION_COOKIE, &session, options(SESSION_TTL)));
-        new_session = true;
-        session
-    });
+    // A new id is made in its cookie's line and not kept: the tally counts the view that
+    // named a visitor or visit as new and never reads its id (later views bring it back).
+    let visitor = named_visitor(headers);
+    if visitor.is_none() {
+        let id = |out: &mut String| mint(out, 'v', tenants::day_of(now_ms));
+        set.push(cookies::set_writing(
+            VISITOR_COOKIE,
+            id,
+            options(VISITOR_TTL),
+        ));
+    }
+    let session = session_of(headers);
+    if session.is_none() {
+        let id = |out: &mut String| mint(out, 's', tenants::slot_of(now_ms));
+        set.push(cookies::set_writing(
+            SESSION_COOKIE,
+            id,
+            options(SESSION_TTL),
+        ));
+    }
     (
         Counted {
-            visitor: Some(id),
-            session: Some(session),
-            new_visitor,
-            new_session,
+            new_visitor: visitor.is_none(),
+            new_session: session.is_none(),
+            visitor,
+            session,
         },
         set,
     )
@@ -150,14 +160,12 @@ pub fn visitor(
 
 /// A new id as [`tenants::minted_visitor`] (`tag` `v`, a day) and
 /// [`tenants::minted_session`] (`s`, a quarter hour) write it, `{tag}{bucket}-{32 hex}`,
-/// made in one buffer.
-fn mint(tag: char, bucket: i64) -> String {
-    let mut id = String::with_capacity(48);
-    id.push(tag);
-    cookies::push_int(&mut id, bucket);
-    id.push('-');
-    crate::http::signing::push_random_hex(&mut id, 16);
-    id
+/// at the end of `out`.
+fn mint(out: &mut String, tag: char, bucket: i64) {
+    out.push(tag);
+    cookies::push_int(out, bucket);
+    out.push('-');
+    crate::http::signing::push_random_hex(out, 16);
 }
 
 /// The page a visitor came from, from the `Referer` header.
@@ -225,8 +233,23 @@ mod tests {
     fn visitor_cookies_are_set_kept_or_cleared() {
         let (who, set) = visitor(&HeaderMap::new(), false, false, NOW);
         assert!(who.new_visitor && who.new_session);
-        let id = who.visitor.unwrap();
-        let session = who.session.unwrap();
+        // The new ids are in the cookies only: nothing counts them by id.
+        assert_eq!((who.visitor, who.session), (None, None));
+        assert_eq!(set.len(), 2);
+        let value = |line: &str, name: &str| {
+            let (v, rest) = line.strip_prefix(name).unwrap().split_once(';').unwrap();
+            (v.to_owned(), rest.to_owned())
+        };
+        let (id, visitor_rest) = value(&set[0], "ss_cvr=");
+        let (session, session_rest) = value(&set[1], "ss_cvt=");
+        assert_eq!(
+            visitor_rest,
+            " HttpOnly; SameSite=Lax; Path=/; Max-Age=63072000"
+        );
+        assert_eq!(
+            session_rest,
+            " HttpOnly; SameSite=Lax; Path=/; Max-Age=1800"
+        );
         // Made now: they carry the day and quarter hour (counted once, then).
         assert_eq!(tenants::visitor_minted_day(&id), Some(20_420), "{id}");
         assert_eq!(
@@ -234,22 +257,15 @@ mod tests {
             Some(1_960_360),
             "{session}"
         );
-        // Written as the store's functions write them.
+        // Written as the store's functions write them, and read back as ours.
         let random = |id: &str| id.split_once('-').unwrap().1.to_owned();
+        assert_eq!(random(&id).len(), 32);
         assert_eq!(id, tenants::minted_visitor(20_420, &random(&id)));
         assert_eq!(
             session,
             tenants::minted_session(1_960_360, &random(&session))
         );
-        assert_eq!(set.len(), 2);
-        assert!(
-            set[0].starts_with(&format!("ss_cvr={id}")) && set[0].contains("Max-Age=63072000"),
-            "{set:?}"
-        );
-        assert!(
-            set[1].starts_with(&format!("ss_cvt={session}")) && set[1].contains("Max-Age=1800"),
-            "{set:?}"
-        );
+        assert_ne!(random(&id), random(&session));
         // The next page of the visit: the same visitor and visit, no cookie set.
         let (again, set) = visitor(
             &with_cookie(&format!("ss_cvr={id}; ss_cvt=s1")),
@@ -263,8 +279,10 @@ mod tests {
         // A visitor whose visit ran out starts a new one.
         let (back, set) = visitor(&with_cookie(&format!("ss_cvr={id}")), false, false, NOW);
         assert_eq!(back.visitor.as_deref(), Some(id.as_str()));
-        assert!(back.session.is_some_and(|s| s != session && s != "s1"));
+        assert_eq!(back.session, None);
         assert_eq!(set.len(), 1);
+        let (next, _) = value(&set[0], "ss_cvt=");
+        assert!(next != session && tenants::session_minted_slot(&next).is_some());
         assert!(!back.new_visitor && back.new_session);
         // A made-up value is not a visitor.
         let (other, _) = visitor(&with_cookie("ss_cvr=<script>"), false, false, NOW);

@@ -45,13 +45,19 @@ pub struct Options {
 
 /// A `Set-Cookie` value: `Path=/`, `SameSite=Lax`, and the options.
 pub fn set(name: &str, value: &str, o: Options) -> String {
+    build(name, |out| out.push_str(value), o, "Lax")
+}
+
+/// [`set`] with the value written by `value` straight into the line: an id made for the
+/// cookie is made in it, not in a buffer of its own.
+pub fn set_writing(name: &str, value: impl FnOnce(&mut String), o: Options) -> String {
     build(name, value, o, "Lax")
 }
 
 /// A `Set-Cookie` value sent only with the site's own requests (`SameSite=Strict`): the
 /// owner app's session, which no link from another site may carry.
 pub fn set_strict(name: &str, value: &str, o: Options) -> String {
-    build(name, value, o, "Strict")
+    build(name, |out| out.push_str(value), o, "Strict")
 }
 
 /// The line the `cookie` crate prints for the same cookie (`name=value; HttpOnly;
@@ -59,11 +65,11 @@ pub fn set_strict(name: &str, value: &str, o: Options) -> String {
 /// written straight into one buffer: a new visitor's page sets three of these (crumb,
 /// visitor, session), and the crate's builder and formatter cost more than the writing.
 /// The unit test below holds the two to the same bytes.
-fn build(name: &str, value: &str, o: Options, same_site: &str) -> String {
-    let mut out = String::with_capacity(name.len() + value.len() + 64);
+fn build(name: &str, value: impl FnOnce(&mut String), o: Options, same_site: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 128);
     out.push_str(name);
     out.push('=');
-    out.push_str(value);
+    value(&mut out);
     if o.http_only {
         out.push_str("; HttpOnly");
     }

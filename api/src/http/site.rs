@@ -44,6 +44,9 @@ pub struct SiteBundle {
     pub stale_after: Option<jiff::Timestamp>,
     /// The announcement bar and cookie banner's markup, built once per content version.
     pub notices: crate::pages::notices::Notices,
+    /// Whether the site keeps its visitors unnamed
+    /// ([`crate::analytics::page_views::restrictive`]): read once here, not on every page.
+    pub restrictive: bool,
 }
 
 /// Where a product lives on the site, for its cart lines.
@@ -199,6 +202,7 @@ pub fn bundle(
     ));
     SiteBundle {
         products: product_links(&render),
+        restrictive: crate::analytics::page_views::restrictive(&render),
         render,
         content_shape: snapshot.shape,
         commerce,

@@ -238,12 +238,8 @@ pub(crate) async fn page(State(app): State<App>, req: PageRequest) -> Response {
         tracked = page_views::tracked(page.page_type, &page_path, role);
         if tracked {
             let now = tenants::now_ms();
-            let (who, cookies) = page_views::visitor(
-                &req.headers,
-                page_views::restrictive(&found.content.render),
-                https,
-                now,
-            );
+            let (who, cookies) =
+                page_views::visitor(&req.headers, found.content.restrictive, https, now);
             set_cookies.extend(cookies);
             let host = req.host.as_deref().unwrap_or_default();
             page_views::record(queue, tenant.id, host, &page_path, now, who, &req.headers);

@@ -182,9 +182,10 @@ pub struct PageView {
     pub page_path: String,
     /// The referring host, if another site.
     pub referrer: Option<String>,
-    /// The visitor, if named.
+    /// The visitor, if named before this page (a visitor this page named is counted as new,
+    /// by `new_visitor`, whatever its id: it may be left out).
     pub visitor_id: Option<String>,
-    /// The visit, if any.
+    /// The visit, if started before this page (as `visitor_id`, by `new_session`).
     pub session: Option<String>,
     /// Whether this page named the visitor (set the cookie): counted as a new visitor.
     pub new_visitor: bool,
@@ -398,59 +399,55 @@ impl Tally {
                 views,
             );
         }
-        if let Some(v) = visitor.filter(|v| !v.is_empty()) {
-            if new_visitor {
-                self.put(tenant, Grain::Day, metric::NEW_VISITOR, day, "", n, views);
-            } else {
-                match visitor_minted_day(v) {
-                    Some(made) if day > made => self.put(
-                        tenant,
-                        Grain::Day,
-                        metric::VISITOR_LATER,
-                        day,
-                        v,
-                        made,
-                        views,
-                    ),
-                    Some(_) => {}
-                    None => self.put(tenant, Grain::Day, metric::VISITOR, day, v, n, views),
-                }
+        if new_visitor {
+            self.put(tenant, Grain::Day, metric::NEW_VISITOR, day, "", n, views);
+        } else if let Some(v) = visitor.filter(|v| !v.is_empty()) {
+            match visitor_minted_day(v) {
+                Some(made) if day > made => self.put(
+                    tenant,
+                    Grain::Day,
+                    metric::VISITOR_LATER,
+                    day,
+                    v,
+                    made,
+                    views,
+                ),
+                Some(_) => {}
+                None => self.put(tenant, Grain::Day, metric::VISITOR, day, v, n, views),
             }
         }
-        if let Some(s) = session.filter(|s| !s.is_empty()) {
-            if new_session {
-                self.put(tenant, Grain::Day, metric::NEW_SESSION, day, "", n, views);
-                self.put(tenant, Grain::Slot, metric::NEW_SESSION, slot, "", n, views);
-            } else {
-                match session_minted_slot(s) {
-                    Some(made) => {
-                        if slot > made {
-                            self.put(
-                                tenant,
-                                Grain::Slot,
-                                metric::SESSION_LATER,
-                                slot,
-                                s,
-                                made,
-                                views,
-                            );
-                        }
-                        if day > made.div_euclid(SLOTS_PER_DAY) {
-                            self.put(
-                                tenant,
-                                Grain::Day,
-                                metric::SESSION_LATER,
-                                day,
-                                s,
-                                made,
-                                views,
-                            );
-                        }
+        if new_session {
+            self.put(tenant, Grain::Day, metric::NEW_SESSION, day, "", n, views);
+            self.put(tenant, Grain::Slot, metric::NEW_SESSION, slot, "", n, views);
+        } else if let Some(s) = session.filter(|s| !s.is_empty()) {
+            match session_minted_slot(s) {
+                Some(made) => {
+                    if slot > made {
+                        self.put(
+                            tenant,
+                            Grain::Slot,
+                            metric::SESSION_LATER,
+                            slot,
+                            s,
+                            made,
+                            views,
+                        );
                     }
-                    None => {
-                        self.put(tenant, Grain::Day, metric::SESSION, day, s, n, views);
-                        self.put(tenant, Grain::Slot, metric::SESSION, slot, s, n, views);
+                    if day > made.div_euclid(SLOTS_PER_DAY) {
+                        self.put(
+                            tenant,
+                            Grain::Day,
+                            metric::SESSION_LATER,
+                            day,
+                            s,
+                            made,
+                            views,
+                        );
                     }
+                }
+                None => {
+                    self.put(tenant, Grain::Day, metric::SESSION, day, s, n, views);
+                    self.put(tenant, Grain::Slot, metric::SESSION, slot, s, n, views);
                 }
             }
         }
@@ -505,50 +502,24 @@ struct SumKey {
 }
 
 /// A visitor or visit as the tally reads it.
+#[derive(PartialEq, Eq, Hash)]
 enum Named {
     /// Named by the view itself: counted as new, its id unread (so every new one is alike).
-    New(String),
+    New,
     /// Anything else: counted by its id (or not at all, without one).
     Id(Option<String>),
 }
 
 impl Named {
     fn of(id: Option<String>, new: bool) -> Named {
-        match id {
-            Some(id) if new && !id.is_empty() => Named::New(id),
-            id => Named::Id(id),
-        }
+        if new { Named::New } else { Named::Id(id) }
     }
 
     /// What [`Tally::visit`] takes.
     fn as_read(&self) -> (Option<&str>, bool) {
         match self {
-            Named::New(id) => (Some(id), true),
+            Named::New => (None, true),
             Named::Id(id) => (id.as_deref(), false),
-        }
-    }
-}
-
-impl PartialEq for Named {
-    fn eq(&self, other: &Named) -> bool {
-        match (self, other) {
-            (Named::New(_), Named::New(_)) => true,
-            (Named::Id(a), Named::Id(b)) => a == b,
-            _ => false,
-        }
-    }
-}
-
-impl Eq for Named {}
-
-impl std::hash::Hash for Named {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        match self {
-            Named::New(_) => h.write_u8(0),
-            Named::Id(id) => {
-                h.write_u8(1);
-                id.hash(h);
-            }
         }
     }
 }
@@ -921,14 +892,15 @@ mod tests {
     #[test]
     fn summed_page_views_count_as_views_one_by_one() {
         // Views of two sites over three quarter hours across a day's end: new visitors and
-        // visits (each with an id of its own), ids the server made earlier (today, on an
+        // visits (each with an id of its own, or none, as the server sends them), ids the server made earlier (today, on an
         // earlier day, in an earlier quarter hour), ids it did not make, none, and empty.
         let hex = "0123456789abcdef0123456789abcdef";
         let day = 20_420;
         let end = (day + 1) * DAY_MS - 1;
         let times = [end - SLOT_MS, end, end + 1];
-        let visitors: [(Option<String>, bool); 6] = [
+        let visitors: [(Option<String>, bool); 7] = [
             (None, false),
+            (None, true),
             (Some(String::new()), true),
             (Some("v-new".into()), true),
             (Some(minted_visitor(day, hex)), false),
@@ -936,8 +908,9 @@ mod tests {
             (Some("their-own".into()), false),
         ];
         let slot = slot_of(end);
-        let sessions: [(Option<String>, bool); 5] = [
+        let sessions: [(Option<String>, bool); 6] = [
             (None, false),
+            (None, true),
             (Some("s-new".into()), true),
             (Some(minted_session(slot, hex)), false),
             (Some(minted_session(slot - 200, hex)), false),
@@ -957,7 +930,7 @@ mod tests {
                             id = Some(format!("v-new-{i}"));
                         }
                         let mut session = session.clone();
-                        if *new_session {
+                        if *new_session && session.is_some() {
                             session = Some(format!("s-new-{i}"));
                         }
                         views.push((

@@ -122,8 +122,10 @@ async fn counted_visits_are_the_distinct_visits(env: Env) {
             occurred_ms: at,
             page_path: path.into(),
             referrer: referrer.map(str::to_owned),
-            visitor_id: Some(vid),
-            session: Some(sid),
+            // As the server sends them: a visitor or visit this page named goes without its
+            // id (only the cookie carries it).
+            visitor_id: (!new_visitor).then_some(vid),
+            session: (!new_session).then_some(sid),
             new_visitor,
             new_session,
         };
