@@ -27,3 +27,5 @@ pub mod routes;
 pub mod server;
 pub mod services;
 pub mod styles;
+#[cfg(test)]
+mod testing;

@@ -194,29 +194,6 @@ pub async fn add_category(
 mod tests {
     use super::*;
 
-    /// An embedded store in a fresh directory with harbor-lane imported, and its tenant.
-    async fn harbor() -> (Store, TenantId, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("tessera-store-setup-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::open(&tenants::StoreConfig::Embedded {
-            data_dir: dir.clone(),
-        })
-        .await
-        .unwrap();
-        let fixture =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
-        tenants::import::import_dir(&store, &fixture, &mut |_| {})
-            .await
-            .unwrap();
-        let tenant = store
-            .tenant_by_identifier("harbor-lane")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
-        (store, tenant, dir)
-    }
-
     fn asked(title: &str, add_to_navigation: bool) -> StoreRequest {
         StoreRequest {
             title: title.into(),
@@ -227,11 +204,12 @@ mod tests {
 
     #[tokio::test]
     async fn stores_are_checked_in_spec_order_and_made_whole_or_not_at_all() {
-        let (store, tenant, dir) = harbor().await;
+        let site = crate::testing::EmbeddedSite::open("harbor-lane", "store-setup").await;
+        let (store, tenant) = (&site.store, site.tenant);
         // The navigations are read only when the store goes into one.
         let unread = || async { panic!("navigations read") };
         for (title, want) in [("  ", "NoTitle"), (&*"x".repeat(201), "LongTitle")] {
-            let e = create_store(&store, tenant, unread(), asked(title, true))
+            let e = create_store(store, tenant, unread(), asked(title, true))
                 .await
                 .unwrap_err();
             assert_eq!(format!("{e:?}"), want);
@@ -239,14 +217,14 @@ mod tests {
         let collections = || async { store.site_content(tenant).await.unwrap().collections.len() };
         let before = collections().await;
         let none = async { Ok(Vec::new()) };
-        let e = create_store(&store, tenant, none, asked("Shop", true))
+        let e = create_store(store, tenant, none, asked("Shop", true))
             .await
             .unwrap_err();
         assert!(matches!(e, CreateStoreError::NoMainNavigation), "{e:?}");
         assert_eq!(collections().await, before);
 
         let main = async { Ok(vec![("mainNav".to_owned(), "Main".to_owned())]) };
-        let made = create_store(&store, tenant, main, asked(" Pots ", true))
+        let made = create_store(store, tenant, main, asked(" Pots ", true))
             .await
             .unwrap();
         assert_eq!(made.navigation.as_deref(), Some("mainNav"));
@@ -268,29 +246,28 @@ mod tests {
             (category("Cups", "TABLE", None), "BadRendering"),
             (category("Cups", "", Some(-1)), "BadIndex"),
         ] {
-            let e = add_category(&store, tenant, store_id.clone(), asked)
+            let e = add_category(store, tenant, store_id.clone(), asked)
                 .await
                 .unwrap_err();
             assert_eq!(format!("{e:?}"), want);
         }
-        let cups = add_category(&store, tenant, store_id.clone(), category("Cups", "", None))
+        let cups = add_category(store, tenant, store_id.clone(), category("Cups", "", None))
             .await
             .unwrap();
         assert_eq!(
             (cups.page_rendering.as_str(), cups.display_index),
             (LIST_VIEW, 1)
         );
-        let again = add_category(&store, tenant, store_id.clone(), category("Cups", "", None));
+        let again = add_category(store, tenant, store_id.clone(), category("Cups", "", None));
         assert!(matches!(again.await, Err(AddCategoryError::Exists)));
         let root = CategoryRequest {
             display_name: "Another root".into(),
             ..CategoryRequest::default()
         };
-        let e = add_category(&store, tenant, store_id, root)
+        let e = add_category(store, tenant, store_id, root)
             .await
             .unwrap_err();
         assert!(matches!(e, AddCategoryError::RootExists), "{e:?}");
-        store.close().await.unwrap();
-        let _ = std::fs::remove_dir_all(dir);
+        site.close().await;
     }
 }
