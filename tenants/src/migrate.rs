@@ -136,10 +136,15 @@ const MIGRATIONS: &[Migration] = &[
         name: "cart_site_user_partial",
         sql: include_str!("../migrations/0023_cart_site_user_partial.sql"),
     },
+    Migration {
+        version: 24,
+        name: "outbox_due_per_site",
+        sql: include_str!("../migrations/0024_outbox_due_per_site.sql"),
+    },
 ];
 
 /// The latest schema version this binary knows.
-pub const LATEST_VERSION: i64 = 23;
+pub const LATEST_VERSION: i64 = 24;
 
 /// An arbitrary constant naming Tessera's advisory lock on PostgreSQL.
 const PG_LOCK_KEY: i64 = 0x7e55_e4a0_0001;

@@ -1,4 +1,4 @@
-//! The email outbox and spent captcha challenges (migration 5).
+//! The email outbox and spent captcha challenges (migration 5; its due index, migration 24).
 //!
 //! Mail is written in the same transaction as what it tells about (the callers pass it to
 //! [`enqueue_in`]), so a committed submission, notice or order always has its message, and
@@ -129,12 +129,22 @@ impl Store {
     pub async fn claim_due_emails(&self, lease_ms: i64, limit: usize) -> Result<Vec<QueuedEmail>> {
         let now = now_ms();
         // Which sites have mail due (the one statement across sites, as the cart sweep's),
-        // then each site's own.
+        // then each site's own. The sites with unsent mail are found by skipping through the
+        // due index (migration 24) from one site to the next, one probe each, and each is
+        // kept if it has a message due now (another probe): not by reading every unsent
+        // message, most of whose index entries are, under a stream of orders, of row
+        // versions already claimed or sent.
         let tenants: Vec<i64> = {
             let mut tx = self.read().await?;
             tx.query(
-                "SELECT DISTINCT tenant_id FROM email_outbox WHERE sent_ms IS NULL AND next_attempt_ms <= $1 \
-                 ORDER BY tenant_id",
+                "WITH RECURSIVE due_site (id) AS (\
+                   SELECT MIN(tenant_id) FROM email_outbox WHERE sent_ms IS NULL \
+                   UNION ALL \
+                   SELECT (SELECT MIN(tenant_id) FROM email_outbox WHERE sent_ms IS NULL AND tenant_id > due_site.id) \
+                   FROM due_site WHERE due_site.id IS NOT NULL) \
+                 SELECT id FROM due_site WHERE id IS NOT NULL AND EXISTS (SELECT 1 FROM email_outbox \
+                   WHERE tenant_id = due_site.id AND sent_ms IS NULL AND next_attempt_ms <= $1) \
+                 ORDER BY id",
                 params![now],
             )
             .await?

@@ -1022,6 +1022,128 @@ async fn template_versions_are_capped(env: Env) {
     assert_eq!(env.store.template_versions(other).await.unwrap(), others);
 }
 
+/// The mailer's reads through the per-site due index (migration 24): each site with mail due
+/// now is found, in site order, once, and gives its due messages in the order they fell due,
+/// up to the limit; sites whose unsent mail is all leased or waiting for a later retry, and
+/// sent mail, are not offered.
+async fn outbox_due_mail_is_found_site_by_site(env: Env) {
+    let mail = |to: String| Email {
+        kind: "form-submission".into(),
+        from: "Site <no-reply@site.test>".into(),
+        to,
+        reply_to: None,
+        subject: "New submission".into(),
+        text: "Hello".into(),
+        html: None,
+    };
+    let quiet = env.tenant("quiet").await;
+    let leased = env.tenant("leased").await;
+    let later = env.tenant("later").await;
+    let busy = env.tenant("busy").await;
+    let few = env.tenant("few").await;
+    let none = env.tenant("none").await;
+    let _ = (quiet, none);
+    // A message taken by another mailer (its lease runs for a minute).
+    let held = env
+        .store
+        .enqueue_email(leased, &mail("held@site.test".into()))
+        .await
+        .unwrap();
+    let first = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(
+        first.iter().map(|m| m.id.as_str()).collect::<Vec<_>>(),
+        [held.as_str()]
+    );
+    // A message that failed and is tried again in an hour.
+    let hour = tenants::now_ms() + 3_600_000;
+    let waiting = env
+        .store
+        .enqueue_email(later, &mail("later@site.test".into()))
+        .await
+        .unwrap();
+    env.store
+        .email_failed(later, &waiting, "connection refused", hour)
+        .await
+        .unwrap();
+    // 25 due messages, due in the reverse order of their writing (and of nothing in their
+    // ids), the sent one and one waiting for its retry left out.
+    let now = tenants::now_ms();
+    let mut busy_ids = Vec::new();
+    for i in 0..25 {
+        let id = env
+            .store
+            .enqueue_email(busy, &mail(format!("b{i}@site.test")))
+            .await
+            .unwrap();
+        env.store
+            .email_failed(busy, &id, "try again", now - 1_000 - i)
+            .await
+            .unwrap();
+        busy_ids.push(id);
+    }
+    busy_ids.reverse();
+    let sent = env
+        .store
+        .enqueue_email(busy, &mail("sent@site.test".into()))
+        .await
+        .unwrap();
+    env.store.email_sent(busy, &sent).await.unwrap();
+    let retry = env
+        .store
+        .enqueue_email(busy, &mail("retry@site.test".into()))
+        .await
+        .unwrap();
+    env.store
+        .email_failed(busy, &retry, "connection refused", hour)
+        .await
+        .unwrap();
+    let mut few_ids = Vec::new();
+    for i in 0..3 {
+        let to = format!("f{i}@site.test");
+        few_ids.push(env.store.enqueue_email(few, &mail(to)).await.unwrap());
+    }
+    let per_site = |taken: &[tenants::QueuedEmail]| {
+        let mut sites: Vec<(tenants::TenantId, Vec<String>)> = Vec::new();
+        for m in taken {
+            match sites.last_mut() {
+                Some((t, ids)) if *t == m.tenant => ids.push(m.id.clone()),
+                _ => sites.push((m.tenant, vec![m.id.clone()])),
+            }
+        }
+        sites
+    };
+    let one = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert!(one.iter().all(|m| m.attempts >= 1));
+    let mut sites = per_site(&one);
+    // `few`'s three fell due in one millisecond or a few: compared as a set.
+    sites[1].1.sort();
+    few_ids.sort();
+    assert_eq!(
+        sites,
+        [(busy, busy_ids[..10].to_vec()), (few, few_ids.clone())],
+        "busy's ten due first, then few's three; nothing of the others"
+    );
+    let two = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(per_site(&two), [(busy, busy_ids[10..20].to_vec())]);
+    let three = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(per_site(&three), [(busy, busy_ids[20..].to_vec())]);
+    assert!(
+        env.store
+            .claim_due_emails(60_000, 10)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    // The retry falls due: its site is found again, with that message only.
+    env.store
+        .email_failed(later, &waiting, "connection refused", tenants::now_ms() - 1)
+        .await
+        .unwrap();
+    let four = env.store.claim_due_emails(60_000, 10).await.unwrap();
+    assert_eq!(per_site(&four), [(later, vec![waiting.clone()])]);
+    assert_eq!(four[0].attempts, 1);
+}
+
 /// The outbox hands a message to one mailer at a time (a lease), counts tries, keeps failed
 /// ones for their retry time and stops offering sent ones.
 async fn outbox_leases_retries_and_sends(env: Env) {
@@ -1141,6 +1263,7 @@ async fn outbox_leases_retries_and_sends(env: Env) {
 
 crate::on_both_backends!(
     outbox_leases_retries_and_sends,
+    outbox_due_mail_is_found_site_by_site,
     forms_keys_and_submissions,
     restock_signups_group_and_paginate,
     restock_raises_tell_each_signer_once,

@@ -285,13 +285,23 @@ pub(super) async fn load_orders_any(
 ) -> Result<Vec<Order>> {
     let mut p = params![tenant];
     p.extend(extra);
+    // One order by its key (every caller that reads one passes `AND id = $2` last) is at
+    // most one row: no ORDER BY. With it, a generic plan made while the site had few orders
+    // walked the site's orders backwards by number looking for the one id (seen in the
+    // checkout bench: 2,313 buffers and 0.8 ms for the placing's read-back of its own row,
+    // 3 buffers by the primary key).
+    let order_by = if filter.ends_with("AND id = $2") {
+        ""
+    } else {
+        " ORDER BY order_number DESC"
+    };
     let rows = tx
         .query(
             &format!(
                 "SELECT id, order_number, cart_id, created_ms, currency, subtotal_minor, tax_minor, shipping_minor, \
                  discount_minor, grand_total_minor, customer_email, status, test_mode, kind, gift_card_minor, paid_ms, \
                  details, fulfilment, cancelled_ms, refunded_minor, customer_name FROM customer_order \
-                 WHERE tenant_id = $1 {filter} ORDER BY order_number DESC"
+                 WHERE tenant_id = $1 {filter}{order_by}"
             ),
             p,
         )
