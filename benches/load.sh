@@ -20,10 +20,13 @@
 # measured beside it, so a change in the machine's speed between the two servers' runs
 # cancels out (on this shared 2-core machine static rates move by 20% between minutes);
 # `raw` is 1 - (dynamic on / dynamic off), the two servers' rates compared directly.
-# `cpu` is the same cost read from the servers' own CPU time (user + system, from /proc)
-# per dynamic page: 1 - (off / on), each the least of its rounds. It is the throughput a
-# saturated node loses if the server's CPU is what limits it, and moves much less between
-# runs than the rates do (wrk, the other server and the rest of the machine are not in it).
+# The servers' own CPU time per request (user + system, from /proc; the least of the
+# rounds) is printed beside the rates: `µs stat` and `µs on` for the static copy and the
+# page with analytics on, `µs off` for the page on the other server; `ratio` is static over
+# dynamic CPU, what the page's rate would be against static if the server's CPU were all
+# that limited it (stricter than the rates' ratio, which share wrk's CPU); `cpu` is
+# analytics' cost by it, 1 - (off / on). These move much less between runs than the rates:
+# wrk, the other server and the rest of the machine are not in them.
 #
 # usage: benches/load.sh [SECONDS]          (default 10 per run)
 # env:   ROUNDS (default 2), CONNECTIONS (default 32), THREADS (default 1),
@@ -143,15 +146,15 @@ rps() {
 pct() { python3 -c "print(f'{100*$1/$2:.0f}%')"; }
 
 echo "wrk: $threads thread(s), $conns connections, ${secs}s per run, $rounds round(s), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)${SERVE_ARGS:+, servers with $SERVE_ARGS}" >&2
-printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s %5s %7s %7s %5s\n' page bytes "dyn r/s" "static r/s" ratio \
-  "off: dyn" "off: stat" ratio "analytics" raw "µs on" "µs off" cpu
+printf '%-56s %7s %10s %10s %6s %10s %10s %6s %9s %5s %7s %7s %7s %5s %6s\n' page bytes "dyn r/s" "static r/s" ratio \
+  "off: dyn" "off: stat" ratio "analytics" raw "µs stat" "µs on" "µs off" "ratio" cpu
 least() { python3 -c 'import sys; print(min(float(x) for x in sys.argv[1:]))' "$@"; }
 for p in "${resolved[@]}"; do
   read -r host path asset cart <<<"$p"
-  dyn=() sta=() dyn_off=() sta_off=() cpu=() cpu_off=()
+  dyn=() sta=() dyn_off=() sta_off=() cpu=() cpu_off=() cpu_sta=()
   for _ in $(seq 1 "$rounds"); do
     port=$port_on server_pid=$pid_on
-    read -r r _ < <(rps "$host" "/assets/load/on-$asset"); sta+=("$r")
+    read -r r c < <(rps "$host" "/assets/load/on-$asset"); sta+=("$r") cpu_sta+=("$c")
     read -r r c < <(rps "$host" "$path" "${cookies_of[$port/on-$asset]:-}"); dyn+=("$r") cpu+=("$c")
     if [[ -n "$port_off" ]]; then
       port=$port_off server_pid=$pid_off
@@ -167,10 +170,11 @@ for p in "${resolved[@]}"; do
     d_off=$(best "${dyn_off[@]}") s_off=$(best "${sta_off[@]}")
     cost=$(python3 -c "print(f'{100*(1-($d/$s)/($d_off/$s_off)):.0f}%')")
     raw=$(python3 -c "print(f'{100*(1-$d/$d_off):.0f}%')")
-    c_on=$(least "${cpu[@]}") c_off=$(least "${cpu_off[@]}")
+    c_sta=$(least "${cpu_sta[@]}") c_on=$(least "${cpu[@]}") c_off=$(least "${cpu_off[@]}")
     c_cost=$(python3 -c "print(f'{100*(1-$c_off/$c_on):.1f}%')")
-    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s %5s %7.1f %7.1f %5s\n' "$label" "$bytes" "$d" "$s" \
-      "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost" "$raw" "$c_on" "$c_off" "$c_cost"
+    printf '%-56s %7d %10.0f %10.0f %6s %10.0f %10.0f %6s %9s %5s %7.1f %7.1f %7.1f %5s %6s\n' "$label" "$bytes" "$d" "$s" \
+      "$(pct "$d" "$s")" "$d_off" "$s_off" "$(pct "$d_off" "$s_off")" "$cost" "$raw" "$c_sta" "$c_on" "$c_off" \
+      "$(pct "$c_sta" "$c_on")" "$c_cost"
   else
     printf '%-56s %7d %10.0f %10.0f %6s\n' "$label" "$bytes" "$d" "$s" "$(pct "$d" "$s")"
   fi
