@@ -389,24 +389,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_sites_batch_goes_to_its_mbox_at_once_and_is_marked_sent_once_or_resent_whole() {
-        let dir = std::env::temp_dir().join(format!("tessera-mailer-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::open(&tenants::StoreConfig::Embedded {
-            data_dir: dir.join("data"),
-        })
-        .await
-        .unwrap();
-        let fixture =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/harbor-lane");
-        tenants::import::import_dir(&store, &fixture, &mut |_| {})
-            .await
-            .unwrap();
-        let t = store
-            .tenant_by_identifier("harbor-lane")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
+        let site = crate::testing::EmbeddedSite::open("harbor-lane", "mailer").await;
+        let (store, t) = (site.store.clone(), site.tenant);
         let mail = |to: &str, text: &str| tenants::Email {
             kind: "form-submission".into(),
             from: "Harbor <no-reply@harbor.test>".into(),
@@ -431,10 +415,10 @@ mod tests {
             .enqueue_email(t, &mail("not an address", "never"))
             .await
             .unwrap();
-        let transport = Transport::Files(dir.join("outbox"));
+        let transport = Transport::Files(site.dir.join("outbox"));
         let mut names = HashMap::new();
         assert_eq!(send_due(&store, &transport, &mut names).await, 3);
-        let mbox = std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap();
+        let mbox = std::fs::read_to_string(site.dir.join("outbox/harbor-lane.mbox")).unwrap();
         assert_eq!(mbox.lines().filter(|l| l.starts_with("From ")).count(), 3);
         for i in 0..3 {
             assert_eq!(mbox.matches(&format!("body {i}")).count(), 1, "{mbox}");
@@ -453,7 +437,7 @@ mod tests {
         // Sent once: nothing is due again.
         assert_eq!(send_due(&store, &transport, &mut names).await, 0);
         assert_eq!(
-            std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap(),
+            std::fs::read_to_string(site.dir.join("outbox/harbor-lane.mbox")).unwrap(),
             mbox
         );
         // A node that handed a batch to the transport and died before marking it sent:
@@ -469,7 +453,7 @@ mod tests {
         let results = deliver(&transport, &store, &mut names, &in_hand).await;
         assert!(results.iter().all(Result::is_ok), "{results:?}");
         assert_eq!(send_due(&store, &transport, &mut names).await, 2);
-        let mbox = std::fs::read_to_string(dir.join("outbox/harbor-lane.mbox")).unwrap();
+        let mbox = std::fs::read_to_string(site.dir.join("outbox/harbor-lane.mbox")).unwrap();
         assert_eq!(mbox.lines().filter(|l| l.starts_with("From ")).count(), 7);
         for id in &again {
             let header = format!("Message-ID: <{id}.{t}@tessera>");
@@ -480,7 +464,6 @@ mod tests {
             assert_eq!(mbox.matches(&header).count(), 1, "{header} in {mbox}");
         }
         assert_eq!(send_due(&store, &transport, &mut names).await, 0);
-        store.close().await.unwrap();
-        let _ = std::fs::remove_dir_all(dir);
+        site.close().await;
     }
 }

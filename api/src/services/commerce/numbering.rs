@@ -262,24 +262,8 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn orders_numbered_at_once_are_captured_once_and_their_queue_is_forgotten() {
-        let dir = std::env::temp_dir().join(format!("tessera-numbering-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let store = Store::open(&tenants::StoreConfig::Embedded {
-            data_dir: dir.clone(),
-        })
-        .await
-        .unwrap();
-        let fixture =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/loam-lantern");
-        tenants::import::import_dir(&store, &fixture, &mut |_| {})
-            .await
-            .unwrap();
-        let tenant = store
-            .tenant_by_identifier("loam-lantern")
-            .await
-            .unwrap()
-            .unwrap()
-            .id;
+        let site = crate::testing::EmbeddedSite::open("loam-lantern", "numbering").await;
+        let (store, tenant) = (site.store.clone(), site.tenant);
         let numbering = Numbering::default();
         let payments = Arc::new(Recording::default());
         for round in 0..2 {
@@ -327,7 +311,6 @@ mod tests {
         done.numbered_here = false;
         capture_numbered(payments.as_ref(), tenant, &done).await;
         assert_eq!(payments.0.lock().unwrap().len(), 12);
-        store.close().await.unwrap();
-        let _ = std::fs::remove_dir_all(dir);
+        site.close().await;
     }
 }
