@@ -740,7 +740,10 @@ impl Partials {
         registry: &Registry,
         options: &CompileOptions,
     ) -> (Partials, Vec<Diagnostic>) {
+        let sources = sources.into_iter();
         let mut partials = Partials::default();
+        // Room for the partials up front (a page's dozen grew the map three times).
+        partials.map.reserve(sources.size_hint().0);
         let mut all_errors = Vec::new();
         for (name, source) in sources {
             let c = Template::compile_with(source, registry, options);
