@@ -3,10 +3,14 @@
 
 use template_lang::value::Node;
 
-// The allocator `tessera serve` runs with, so page and engine figures match the server; every
-// suite links this crate (the ones that need nothing else from it say `use tessera_benches as _`).
+// The allocator `tessera serve` runs with (its own file, compiled here too), so page and
+// engine figures match the server; every suite links this crate (the ones that need nothing
+// else from it say `use tessera_benches as _`).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: allocator::Allocator = allocator::Allocator;
+
+#[path = "../api/src/allocator.rs"]
+mod allocator;
 use template_lang::{Compiled, Diagnostic, Env, Injects, Partials, Registry, Template, execute};
 
 /// The demo folders the tenant-scale tools (`bin/gen_tenants.rs`, `bin/tenant_load.rs`)

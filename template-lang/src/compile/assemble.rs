@@ -39,9 +39,22 @@ pub enum Control {
     Or(Option<PredicateCall>),
 }
 
+/// An open block: its instruction's parts, already in the draft's list of their kind at
+/// this index, whose body and alternates are filled in when the block closes. Put there
+/// when the block opens, so that closing it moves no predicate call or reference (each
+/// went through the node, out of it and into the list, several times a block).
+#[derive(Clone, Copy)]
+enum OpenBlock {
+    Section(u32),
+    Repeated(u32),
+    Predicate(u32),
+    If(u32),
+    Macro(u32),
+}
+
 enum NodeKind {
     Root,
-    Block(BlockKind),
+    Block(OpenBlock),
     Or(Option<PredicateCall>),
 }
 
@@ -169,6 +182,16 @@ fn control_name(control: &Control) -> &'static str {
     }
 }
 
+fn open_block_name(block: OpenBlock) -> &'static str {
+    match block {
+        OpenBlock::Section(_) => "SECTION",
+        OpenBlock::Repeated(_) => "REPEATED",
+        OpenBlock::Predicate(_) => "PREDICATE",
+        OpenBlock::If(_) => "IF",
+        OpenBlock::Macro(_) => "MACRO",
+    }
+}
+
 fn block_name(kind: &BlockKind) -> &'static str {
     match kind {
         BlockKind::Section(_) => "SECTION",
@@ -184,7 +207,7 @@ impl Assembler<'_, '_> {
         match &self.nodes[id].kind {
             NodeKind::Root => "ROOT",
             NodeKind::Or(_) => "OR_PREDICATE",
-            NodeKind::Block(kind) => block_name(kind),
+            NodeKind::Block(block) => open_block_name(*block),
         }
     }
 
@@ -192,11 +215,11 @@ impl Assembler<'_, '_> {
         match &self.nodes[id].kind {
             NodeKind::Root => State::Root,
             NodeKind::Or(_) => State::OrPredicate,
-            NodeKind::Block(BlockKind::Section(_)) => State::Section,
-            NodeKind::Block(BlockKind::Repeated(_)) => State::Repeated,
-            NodeKind::Block(BlockKind::Predicate(_)) => State::Predicate,
-            NodeKind::Block(BlockKind::If { .. }) => State::If,
-            NodeKind::Block(BlockKind::Macro(_)) => State::Macro,
+            NodeKind::Block(OpenBlock::Section(_)) => State::Section,
+            NodeKind::Block(OpenBlock::Repeated(_)) => State::Repeated,
+            NodeKind::Block(OpenBlock::Predicate(_)) => State::Predicate,
+            NodeKind::Block(OpenBlock::If(_)) => State::If,
+            NodeKind::Block(OpenBlock::Macro(_)) => State::Macro,
         }
     }
 
@@ -313,7 +336,8 @@ impl Assembler<'_, '_> {
         // The reference adds the block to the current node's consequent, even in the
         // alternates-with state (where the rest goes to the separator block): it lands on
         // the stack when it closes.
-        let id = self.new_node(NodeKind::Block(kind), at);
+        let block = self.open_parts(kind, at);
+        let id = self.new_node(NodeKind::Block(block), at);
         self.stack.push((self.current, id));
         self.current = id;
         self.state = self.state_for(id);
@@ -452,45 +476,86 @@ impl Assembler<'_, '_> {
         tree::Alternate::new(first, count)
     }
 
-    fn build_block(&mut self, id: usize) -> Inst {
-        let body = self.nodes[id].consequent;
-        let alt = self.build_alternates(id);
-        let at = self.nodes[id].at;
-        let kind = match std::mem::replace(&mut self.nodes[id].kind, NodeKind::Root) {
-            NodeKind::Block(kind) => kind,
-            _ => unreachable!("only block nodes are children"),
-        };
+    /// A block's parts, put in the draft's list of their kind as the block opens (its
+    /// body and alternates empty until it closes: [`Assembler::build_block`]).
+    fn open_parts(&mut self, kind: BlockKind, at: At) -> OpenBlock {
+        let (body, alt) = (Block::EMPTY, tree::Alternate::default());
+        let parts = &mut self.draft.parts;
         match kind {
-            BlockKind::Section(path) => self.draft.section(tree::Section { path, body, alt }),
+            BlockKind::Section(path) => {
+                parts.sections.push(tree::Section { path, body, alt });
+                OpenBlock::Section(parts.sections.len() as u32 - 1)
+            }
             BlockKind::Repeated(path) => {
-                let start = self.nodes[id].separator as usize;
-                let alternates_with = append(&mut self.draft.insts, &self.separators[start..]);
-                self.separators.truncate(start);
-                self.draft.repeated(tree::Repeated {
+                parts.repeats.push(tree::Repeated {
                     path,
                     body,
                     alt,
-                    alternates_with,
-                })
+                    alternates_with: Block::EMPTY,
+                });
+                OpenBlock::Repeated(parts.repeats.len() as u32 - 1)
             }
             BlockKind::Predicate(call) => {
-                self.draft.other(tree::Other::Predicate(tree::Predicate {
+                parts.others.push(tree::Other::Predicate(tree::Predicate {
                     call,
                     body,
                     alt,
                     at,
-                }))
+                }));
+                OpenBlock::Predicate(parts.others.len() as u32 - 1)
             }
-            BlockKind::If { ops, vars } => self.draft.other(tree::Other::If(tree::If {
-                ops,
-                vars,
-                body,
-                alt,
-                at,
-            })),
-            BlockKind::Macro(name) => self
-                .draft
-                .other(tree::Other::Macro(tree::Macro { name, body })),
+            BlockKind::If { ops, vars } => {
+                parts.others.push(tree::Other::If(tree::If {
+                    ops,
+                    vars,
+                    body,
+                    alt,
+                    at,
+                }));
+                OpenBlock::If(parts.others.len() as u32 - 1)
+            }
+            BlockKind::Macro(name) => {
+                parts
+                    .others
+                    .push(tree::Other::Macro(tree::Macro { name, body }));
+                OpenBlock::Macro(parts.others.len() as u32 - 1)
+            }
+        }
+    }
+
+    /// The instruction of the block at node `id`, which is done with: its body and
+    /// alternates written into the parts it put in the draft's lists when it opened.
+    fn build_block(&mut self, id: usize) -> Inst {
+        let body = self.nodes[id].consequent;
+        let alt = self.build_alternates(id);
+        let NodeKind::Block(block) = self.nodes[id].kind else {
+            unreachable!("only block nodes are children")
+        };
+        let parts = &mut self.draft.parts;
+        match block {
+            OpenBlock::Section(i) => {
+                let section = &mut parts.sections[i as usize];
+                (section.body, section.alt) = (body, alt);
+                Inst::Section(tree::SectionId(i))
+            }
+            OpenBlock::Repeated(i) => {
+                let start = self.nodes[id].separator as usize;
+                let alternates_with = append(&mut self.draft.insts, &self.separators[start..]);
+                self.separators.truncate(start);
+                let repeated = &mut self.draft.parts.repeats[i as usize];
+                (repeated.body, repeated.alt) = (body, alt);
+                repeated.alternates_with = alternates_with;
+                Inst::Repeated(tree::RepeatedId(i))
+            }
+            OpenBlock::Predicate(i) | OpenBlock::If(i) | OpenBlock::Macro(i) => {
+                match &mut parts.others[i as usize] {
+                    tree::Other::Predicate(p) => (p.body, p.alt) = (body, alt),
+                    tree::Other::If(p) => (p.body, p.alt) = (body, alt),
+                    tree::Other::Macro(m) => m.body = body,
+                    _ => unreachable!("a block's parts are a predicate, an `.if` or a macro"),
+                }
+                Inst::Other(tree::OtherId(i))
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ use assemble::{Assembler, BlockKind, Control};
 use text::TextPool;
 use tree::{
     Block, Calls, FormatterCall, Inst, Other, Parts, PathEntry, PathId, PathIds, PredicateCall,
-    Repeated, Section, Variable,
+    Variable,
 };
 
 use crate::syntax::path::{self, Seg};
@@ -205,18 +205,6 @@ impl<'s> Draft<'s> {
     pub fn variable(&mut self, variable: Variable) -> Inst {
         self.parts.variables.push(variable);
         Inst::Variable(tree::VarId(self.parts.variables.len() as u32 - 1))
-    }
-
-    /// Adds a section.
-    pub fn section(&mut self, section: Section) -> Inst {
-        self.parts.sections.push(section);
-        Inst::Section(tree::SectionId(self.parts.sections.len() as u32 - 1))
-    }
-
-    /// Adds a repeated section.
-    pub fn repeated(&mut self, repeated: Repeated) -> Inst {
-        self.parts.repeats.push(repeated);
-        Inst::Repeated(tree::RepeatedId(self.parts.repeats.len() as u32 - 1))
     }
 
     /// Adds an instruction of the kinds in [`Other`].
@@ -740,7 +728,10 @@ impl Partials {
         registry: &Registry,
         options: &CompileOptions,
     ) -> (Partials, Vec<Diagnostic>) {
+        let sources = sources.into_iter();
         let mut partials = Partials::default();
+        // Room for the partials up front (a page's dozen grew the map three times).
+        partials.map.reserve(sources.size_hint().0);
         let mut all_errors = Vec::new();
         for (name, source) in sources {
             let c = Template::compile_with(source, registry, options);
