@@ -15,7 +15,7 @@ use super::carts::{finish, load_cart, normalize_location, open_for_change};
 use super::gift_cards::{self, gift_card_in};
 use super::orders::{
     ChosenShipping, OrderCoupon, OrderDetails, OrderStatus, OrderTax, customer_name, fulfil,
-    load_orders_any,
+    load_order_any,
 };
 use super::stock::take_stock;
 use super::{Address, Cart, Order, PaymentMethod};
@@ -570,8 +570,7 @@ fn provisional_number() -> Result<i64> {
 }
 
 async fn load_order(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
-    load_orders_any(tx, tenant, "AND id = $2", params![order_id])
+    load_order_any(tx, tenant, order_id)
         .await?
-        .pop()
         .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))
 }

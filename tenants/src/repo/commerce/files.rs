@@ -1,6 +1,6 @@
 //! The files digital products deliver, and the download of one by a paid order.
 
-use super::orders::load_orders;
+use super::orders::load_order;
 use crate::commerce::Refusal;
 use crate::commerce::pricing::product_type;
 use crate::error::{Result, StoreError};
@@ -104,9 +104,8 @@ impl Store {
         line_position: i64,
     ) -> Result<DigitalFile> {
         let mut tx = self.snapshot().await?;
-        let order = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
+        let order = load_order(&mut tx, tenant, order_id)
             .await?
-            .pop()
             .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))?;
         let line = order
             .lines

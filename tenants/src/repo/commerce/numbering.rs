@@ -14,7 +14,7 @@
 //! commit. Orders left waiting by a node that stopped between the two are found by
 //! [`Store::provisional_orders`] (the server's start-up and periodic sweeps).
 
-use super::orders::{Order, load_orders_any};
+use super::orders::{Order, load_order_any, load_orders_any};
 use crate::error::{Result, StoreError};
 use crate::ids::{TenantId, new_id};
 use crate::params;
@@ -105,11 +105,9 @@ impl Store {
                 continue;
             }
             if !waiting.contains(&order.id) {
-                let stored =
-                    load_orders_any(&mut tx, tenant, "AND id = $2", params![order.id.as_str()])
-                        .await?
-                        .pop()
-                        .ok_or_else(|| StoreError::NotFound(format!("order {}", order.id)))?;
+                let stored = load_order_any(&mut tx, tenant, &order.id)
+                    .await?
+                    .ok_or_else(|| StoreError::NotFound(format!("order {}", order.id)))?;
                 out.push(Numbered {
                     order: stored,
                     numbered_here: false,

@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::orders::{Order, fulfil, load_orders};
+use super::orders::{Order, fulfil, load_order};
 use super::{customer_summary, gift_cards};
 use crate::commerce::order_state::{
     Action, Illegal, Payment, RefundRequest, check, check_fulfilment, fulfilment_of,
@@ -164,9 +164,8 @@ async fn lock(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
 }
 
 async fn reload(tx: &mut Tx, tenant: TenantId, order_id: &str) -> Result<Order> {
-    load_orders(tx, tenant, "AND id = $2", params![order_id])
+    load_order(tx, tenant, order_id)
         .await?
-        .pop()
         .ok_or_else(|| StoreError::NotFound(format!("order {order_id}")))
 }
 
@@ -216,10 +215,7 @@ impl Store {
         order_id: &str,
     ) -> Result<Option<OrderRecord>> {
         let mut tx = self.snapshot().await?;
-        let Some(order) = load_orders(&mut tx, tenant, "AND id = $2", params![order_id])
-            .await?
-            .pop()
-        else {
+        let Some(order) = load_order(&mut tx, tenant, order_id).await? else {
             tx.commit().await?;
             return Ok(None);
         };
