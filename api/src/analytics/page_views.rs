@@ -121,31 +121,25 @@ pub fn visitor(
         return (Counted::default(), clear);
     }
     let mut set = Vec::new();
-    // Only the server reads them (the analytics island keeps its own ids in storage).
-    let options = |ttl| cookies::Options {
-        http_only: true,
-        https,
-        max_age: Some(ttl),
+    // Only the server reads them (the analytics island keeps its own ids in storage). A new
+    // id is made in its cookie's line and not kept: the tally counts the view that named a
+    // visitor or visit as new and never reads its id (later views bring it back).
+    let mut name_new = |cookie: &str, tag: char, bucket: i64, ttl: Duration| {
+        let options = cookies::Options {
+            http_only: true,
+            https,
+            max_age: Some(ttl),
+        };
+        let id = |out: &mut String| mint(out, tag, bucket);
+        set.push(cookies::set_writing(cookie, id, options));
     };
-    // A new id is made in its cookie's line and not kept: the tally counts the view that
-    // named a visitor or visit as new and never reads its id (later views bring it back).
     let visitor = named_visitor(headers);
     if visitor.is_none() {
-        let id = |out: &mut String| mint(out, 'v', tenants::day_of(now_ms));
-        set.push(cookies::set_writing(
-            VISITOR_COOKIE,
-            id,
-            options(VISITOR_TTL),
-        ));
+        name_new(VISITOR_COOKIE, 'v', tenants::day_of(now_ms), VISITOR_TTL);
     }
     let session = session_of(headers);
     if session.is_none() {
-        let id = |out: &mut String| mint(out, 's', tenants::slot_of(now_ms));
-        set.push(cookies::set_writing(
-            SESSION_COOKIE,
-            id,
-            options(SESSION_TTL),
-        ));
+        name_new(SESSION_COOKIE, 's', tenants::slot_of(now_ms), SESSION_TTL);
     }
     (
         Counted {
